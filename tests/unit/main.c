@@ -1,0 +1,13 @@
+/* main.c: runs every unit suite; the exit status is the number of failures. */
+#include <stdlib.h>
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(source_suite());
+	srunner_add_suite(sr, options_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,9 @@
+/* suites.h: one Check suite per stage; main.c runs them all. */
+#ifndef SUITES_H
+#define SUITES_H
+#include <check.h>
+#include "pipefy.h"
+
+Suite *source_suite(void);
+Suite *options_suite(void);
+#endif

@@ -1,0 +1,134 @@
+/* test_source.c: the line table and the edit list. */
+#include <stdlib.h>
+#include "suites.h"
+
+static char *apply(struct edits *e, const char *text)
+{
+	struct source src;
+	source_init_text(&src, "t.cu", text, strlen(text));
+	char *out = NULL, *err = NULL;
+	bool ok = edits_apply(e, &src, &out, &err);
+	source_free(&src);
+	if (!ok) {
+		free(err);
+		return NULL;
+	}
+	return out;
+}
+
+START_TEST(replacements_apply_in_offset_order)
+{
+	struct edits e = {0};
+	edits_add(&e, 6, 5, "there");
+	edits_add(&e, 0, 0, "> ");
+	char *out = apply(&e, "hello world");
+	ck_assert_str_eq(out, "> hello there");
+	free(out);
+	edits_free(&e);
+}
+END_TEST
+
+START_TEST(insertions_at_one_offset_keep_their_order)
+{
+	struct edits e = {0};
+	edits_add(&e, 2, 0, "[2]");
+	edits_add(&e, 2, 0, "[s]");
+	char *out = apply(&e, "As[i]");
+	ck_assert_str_eq(out, "As[2][s][i]");
+	free(out);
+	edits_free(&e);
+}
+
+END_TEST
+
+START_TEST(overlapping_edits_are_rejected)
+{
+	struct edits e = {0};
+	edits_add(&e, 0, 4, "x");
+	edits_add(&e, 2, 4, "y");
+	ck_assert_ptr_null(apply(&e, "abcdefgh"));
+	edits_free(&e);
+	edits_add(&e, 0, 4, "x");
+	edits_add(&e, 2, 0, "inside");
+	ck_assert_ptr_null(apply(&e, "abcdefgh"));
+	edits_free(&e);
+}
+END_TEST
+
+START_TEST(insertion_at_the_end_of_a_replacement_is_allowed)
+{
+	struct edits e = {0};
+	edits_add(&e, 0, 2, "AB");
+	edits_add(&e, 2, 0, "|");
+	char *out = apply(&e, "abcd");
+	ck_assert_str_eq(out, "AB|cd");
+	free(out);
+	edits_free(&e);
+}
+END_TEST
+
+START_TEST(offsets_after_multibyte_characters)
+{
+	/* "é" is two bytes: columns count bytes, as clang's do, and edits land on bytes. */
+	const char *text = "// é\nint x;\n";
+	struct source src;
+	source_init_text(&src, "t.cu", text, strlen(text));
+	int line, col;
+	size_t x = strstr(text, "x;") - text;
+	source_line_col(&src, x, &line, &col);
+	ck_assert_int_eq(line, 2);
+	ck_assert_int_eq(col, 5);
+	ck_assert_uint_eq(source_offset(&src, 2, 5), x);
+	source_line_col(&src, 4, &line, &col); /* second byte of é */
+	ck_assert_int_eq(line, 1);
+	ck_assert_int_eq(col, 5);
+	struct edits e = {0};
+	edits_add(&e, x, 1, "y");
+	char *out, *err;
+	ck_assert(edits_apply(&e, &src, &out, &err));
+	ck_assert_str_eq(out, "// é\nint y;\n");
+	free(out);
+	edits_free(&e);
+	source_free(&src);
+}
+END_TEST
+
+START_TEST(line_indent_is_the_leading_blanks)
+{
+	const char *text = "a\n\t  for (;;)\n";
+	struct source src;
+	source_init_text(&src, "t.cu", text, strlen(text));
+	char *ind = source_line_indent(&src, 6);
+	ck_assert_str_eq(ind, "\t  ");
+	free(ind);
+	source_free(&src);
+}
+END_TEST
+
+START_TEST(empty_text_has_one_line)
+{
+	struct source src;
+	source_init_text(&src, "t.cu", "", 0);
+	ck_assert_int_eq(src.nlines, 1);
+	int line, col;
+	source_line_col(&src, 0, &line, &col);
+	ck_assert_int_eq(line, 1);
+	ck_assert_int_eq(col, 1);
+	source_free(&src);
+}
+END_TEST
+
+Suite *source_suite(void)
+{
+	Suite *s = suite_create("source");
+	TCase *tc = tcase_create("edits");
+	tcase_add_test(tc, replacements_apply_in_offset_order);
+	tcase_add_test(tc, insertions_at_one_offset_keep_their_order);
+	tcase_add_test(tc, overlapping_edits_are_rejected);
+	tcase_add_test(tc, insertion_at_the_end_of_a_replacement_is_allowed);
+	tcase_add_test(tc, offsets_after_multibyte_characters);
+	tcase_add_test(tc, line_indent_is_the_leading_blanks);
+	tcase_add_test(tc, empty_text_has_one_line);
+	suite_add_tcase(s, tc);
+	return s;
+}

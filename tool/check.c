@@ -1,0 +1,385 @@
+/* check.c: legality. A loop is left alone, with a reason that names the statement, unless
+ * the rewrite provably keeps its meaning. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+static void pos(const struct source *src, size_t offset, int *line, int *col)
+{
+	source_line_col(src, offset, line, col);
+}
+
+/* ---- control flow that leaves the body or skips its end ---- */
+
+struct flow_scan {
+	int loop_depth;   /* loops and switches nested inside the body */
+	CXCursor bad;
+	const char *what;
+};
+
+static enum CXChildVisitResult scan_flow(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct flow_scan *s = data;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_ReturnStmt:
+		s->bad = c, s->what = "return";
+		return CXChildVisit_Break;
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt:
+		s->bad = c, s->what = "goto";
+		return CXChildVisit_Break;
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+		if (s->loop_depth == 0) {
+			s->bad = c;
+			s->what = clang_getCursorKind(c) == CXCursor_BreakStmt ? "break" : "continue";
+			return CXChildVisit_Break;
+		}
+		return CXChildVisit_Continue;
+	case CXCursor_ForStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_SwitchStmt: {
+		s->loop_depth++;
+		clang_visitChildren(c, scan_flow, s);
+		s->loop_depth--;
+		return clang_Cursor_isNull(s->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
+	}
+	case CXCursor_LambdaExpr:
+		return CXChildVisit_Continue;
+	default:
+		return CXChildVisit_Recurse;
+	}
+}
+
+/* ---- calls that show the loop is already pipelined, and nested barriers ---- */
+
+struct call_scan {
+	CXCursor pipelined;
+	CXCursor nested_barrier;
+	const struct source *src;
+};
+
+static bool name_is(CXCursor c, const char *const *names)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *n = clang_getCString(s);
+	bool hit = false;
+	for (; *names && !hit; names++)
+		hit = strcmp(n, *names) == 0;
+	clang_disposeString(s);
+	return hit;
+}
+
+static const char *const pipeline_calls[] = {
+	"__pipeline_memcpy_async", "__pipeline_commit", "__pipeline_wait_prior", "memcpy_async",
+	"producer_acquire", "producer_commit", "consumer_wait", "cp_async_wait", NULL,
+};
+
+static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct call_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CallExpr) {
+		static const char *const barrier[] = {"__syncthreads", NULL};
+		if (name_is(c, pipeline_calls) && clang_Cursor_isNull(s->pipelined))
+			s->pipelined = c;
+		if (name_is(c, barrier) && clang_Cursor_isNull(s->nested_barrier))
+			s->nested_barrier = c;
+	} else if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		char *text = span_text(s->src, cursor_span(c));
+		if (strstr(text, "cp.async") && clang_Cursor_isNull(s->pipelined))
+			s->pipelined = c;
+		free(text);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* ---- the loop ---- */
+
+static bool refs_tile(const struct kloop *l, int stmt)
+{
+	for (int i = 0; i < l->nrefs; i++)
+		if (l->refs[i].stmt == stmt)
+			return true;
+	return false;
+}
+
+static void check_shape(struct kloop *l, const struct source *src)
+{
+	int first_copy = -1, last_copy = -1, first_read = -1, last_read = -1;
+	int barriers[64], nb = 0;
+	for (int i = 0; i < l->nstmts; i++) {
+		enum stmt_role r = l->stmts[i].role;
+		if (r == ROLE_COPY) {
+			if (first_copy < 0)
+				first_copy = i;
+			last_copy = i;
+		} else if (r == ROLE_BARRIER) {
+			if (nb < 64)
+				barriers[nb++] = i;
+		} else if (r == ROLE_COMPUTE && refs_tile(l, i)) {
+			if (first_read < 0)
+				first_read = i;
+			last_read = i;
+		}
+	}
+	int line, col;
+	if (first_copy < 0)
+		return;
+	if (nb == 1) {
+		pos(src, l->stmts[barriers[0]].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[barriers[0]].text.begin,
+			     "only one block barrier (%d:%d): the next tile's copies would race with this tile's readers",
+			     line, col);
+		return;
+	}
+	if (nb > 2) {
+		pos(src, l->stmts[barriers[2]].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[barriers[2]].text.begin, "more than two block barriers in the body (third at %d:%d)",
+			     line, col);
+		return;
+	}
+	if (first_read < 0) {
+		kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
+		return;
+	}
+	if (first_read < last_copy) {
+		pos(src, l->stmts[first_read].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[first_read].text.begin,
+			     "the tiles are read at %d:%d before the last copy into them", line, col);
+		return;
+	}
+	bool sync_between = false, sync_after = false, sync_before = false;
+	for (int b = 0; b < nb; b++) {
+		if (barriers[b] > last_copy && barriers[b] < first_read)
+			sync_between = true;
+		if (barriers[b] > last_read)
+			sync_after = true;
+		if (barriers[b] < first_copy)
+			sync_before = true;
+	}
+	if (!sync_between) {
+		pos(src, l->stmts[first_read].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[first_read].text.begin,
+			     "no block barrier between the copies and the compute at %d:%d", line, col);
+	} else if (!sync_after && !sync_before) {
+		kloop_refuse(l, l->loop.begin,
+			     "no block barrier between the compute and the next iteration's copies");
+	}
+}
+
+static void check_copies(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	for (int i = 0; i < l->ncopies; i++) {
+		struct copy *cp = &l->copies[i];
+		if (cp->tile < 0) {
+			pos(src, cp->text.begin, &line, &col);
+			kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion", line, col);
+			continue;
+		}
+		const char *name = l->tiles[cp->tile].name;
+		if (cp->src.end == cp->src.begin) {
+			pos(src, cp->text.begin, &line, &col);
+			/* `As[i] = reg;` from a register the previous iteration loaded: a register prefetch. */
+			CXCursor reg = cursor_root_var(cp->value);
+			bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
+				      cursor_span(reg).begin < l->body.begin;
+			char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
+			if (simple)
+				kloop_refuse(l, cp->text.begin,
+					     "already pipelined: '%s' is stored from register '%s' at %d:%d (register prefetch)",
+					     name, value, line, col);
+			else
+				kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name,
+					     line, col);
+			free(value);
+		}
+	}
+	for (int i = 0; i < l->ntiles; i++) {
+		if (l->tiles[i].outside_use) {
+			pos(src, l->tiles[i].outside_use - 1, &line, &col);
+			kloop_refuse(l, l->tiles[i].outside_use - 1, "tile '%s' is also used outside the loop at %d:%d",
+				     l->tiles[i].name, line, col);
+		}
+		CXType t = clang_getCursorType(l->tiles[i].decl);
+		if (t.kind == CXType_IncompleteArray) {
+			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+			kloop_refuse(l, cursor_span(l->tiles[i].decl).begin,
+				     "tile '%s' is dynamic (extern __shared__): its launch size would have to grow",
+				     l->tiles[i].name);
+		}
+	}
+	for (int i = 0; i < l->nrefs; i++)
+		if (l->refs[i].in_macro) {
+			pos(src, l->refs[i].at.begin, &line, &col);
+			kloop_refuse(l, l->refs[i].at.begin, "tile '%s' is named inside a macro expansion at %d:%d",
+				     l->tiles[l->refs[i].tile].name, line, col);
+			break;
+		}
+}
+
+/* A copy whose address reads a value the compute writes cannot be issued a tile early. */
+struct var_refs {
+	struct kloop *loop;
+	const struct source *src;
+	CXCursor bad;
+};
+
+static bool written_by_compute(struct kloop *l, const struct source *src, CXCursor var)
+{
+	char *name = NULL;
+	{
+		CXString s = clang_getCursorSpelling(var);
+		name = xstrdup(clang_getCString(s));
+		clang_disposeString(s);
+	}
+	bool written = false;
+	for (int i = 0; i < l->nstmts && !written; i++) {
+		if (l->stmts[i].role != ROLE_COMPUTE)
+			continue;
+		/* A cheap, conservative test on the text: `name =`, `name +=`, `name++`, `++name`. */
+		char *text = span_text(src, l->stmts[i].text);
+		size_t n = strlen(name);
+		for (char *p = strstr(text, name); p && !written; p = strstr(p + 1, name)) {
+			bool start = p == text || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+						   (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
+			char next = p[n];
+			if (!start || next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+			    (next >= '0' && next <= '9'))
+				continue;
+			const char *q = p + n;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			const char *b = p;
+			while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
+				b--;
+			bool pre = b - text >= 2 && ((b[-1] == '+' && b[-2] == '+') || (b[-1] == '-' && b[-2] == '-'));
+			if ((q[0] == '=' && q[1] != '=') || pre || (q[0] == '+' && q[1] == '+') ||
+			    (q[0] == '-' && q[1] == '-') ||
+			    (strchr("+-*/%&|^", q[0]) && q[1] == '=') ||
+			    ((q[0] == '<' || q[0] == '>') && q[1] == q[0] && q[2] == '='))
+				written = true;
+		}
+		free(text);
+	}
+	free(name);
+	return written;
+}
+
+static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct var_refs *v = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl) {
+			if (written_by_compute(v->loop, v->src, d)) {
+				v->bad = c;
+				return CXChildVisit_Break;
+			}
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void check_dependences(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	for (int i = 0; i < l->ncopies; i++) {
+		struct copy *cp = &l->copies[i];
+		if (cp->tile < 0 || cp->src.end == cp->src.begin)
+			continue;
+		struct var_refs v = {.loop = l, .src = src, .bad = clang_getNullCursor()};
+		clang_visitChildren(cp->store, scan_source_vars, &v);
+		if (!clang_Cursor_isNull(v.bad)) {
+			CXString s = clang_getCursorSpelling(v.bad);
+			pos(src, cp->text.begin, &line, &col);
+			kloop_refuse(l, cp->text.begin,
+				     "the load at %d:%d depends on '%s', which the compute writes", line, col,
+				     clang_getCString(s));
+			clang_disposeString(s);
+			return;
+		}
+	}
+}
+
+/* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
+static void check_cp_async(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	l->cp_async_ok = true;
+	for (int i = 0; i < l->ncopies && l->cp_async_ok; i++) {
+		struct copy *cp = &l->copies[i];
+		if (cp->tile < 0 || cp->src.end == cp->src.begin)
+			continue;
+		pos(src, cp->text.begin, &line, &col);
+		if (cp->conversion) {
+			l->cp_async_refusal = xprintf("the copy at %d:%d converts its value", line, col);
+			l->cp_async_ok = false;
+		} else if (cp->width != 4 && cp->width != 8 && cp->width != 16) {
+			l->cp_async_refusal =
+				xprintf("the copy at %d:%d moves %ld bytes; cp.async moves 4, 8 or 16", line, col, cp->width);
+			l->cp_async_ok = false;
+		} else if (cp->guard.end > cp->guard.begin) {
+			char *fill = span_text(src, cp->fill);
+			bool zero = strspn(fill, "0.fFuUlL ") == strlen(fill) || strstr(fill, "(0)") ||
+				    strcmp(fill, "{}") == 0;
+			if (!zero) {
+				l->cp_async_refusal = xprintf(
+					"the guarded copy at %d:%d fills with '%s', cp.async can only fill zeros", line, col,
+					fill);
+				l->cp_async_ok = false;
+			}
+			free(fill);
+		}
+	}
+}
+
+static void check_loop(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	if (l->function_has_errors) {
+		kloop_refuse(l, l->loop.begin, "'%s' has parse errors (first at %s)", l->function, l->function_error);
+		return;
+	}
+	struct flow_scan fs = {.bad = clang_getNullCursor()};
+	clang_visitChildren(l->cursor, scan_flow, &fs);
+	if (!clang_Cursor_isNull(fs.bad)) {
+		size_t off = cursor_span(fs.bad).begin;
+		pos(src, off, &line, &col);
+		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
+	}
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].role == ROLE_BARRIER)
+			continue;
+		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
+		CXCursor c = l->stmts[i].cursor;
+		scan_calls(c, c, &cs);
+		clang_visitChildren(c, scan_calls, &cs);
+		if (!clang_Cursor_isNull(cs.pipelined)) {
+			size_t off = cursor_span(cs.pipelined).begin;
+			pos(src, off, &line, &col);
+			kloop_refuse(l, off, "already pipelined: asynchronous copy at %d:%d", line, col);
+			return;
+		}
+		if (!clang_Cursor_isNull(cs.nested_barrier)) {
+			size_t off = cursor_span(cs.nested_barrier).begin;
+			pos(src, off, &line, &col);
+			kloop_refuse(l, off, "the barrier at %d:%d sits under a condition or inner statement", line, col);
+		}
+	}
+	check_copies(l, src);
+	check_dependences(l, src);
+	check_shape(l, src);
+	check_cp_async(l, src);
+}
+
+void check_kloops(struct model *m, const struct source *src)
+{
+	for (int i = 0; i < m->nloops; i++)
+		check_loop(&m->loops[i], src);
+}

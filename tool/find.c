@@ -1,0 +1,974 @@
+/* find.c: walks kernels and __device__ functions and builds a K-loop model for each loop
+ * whose body fills __shared__ tiles and synchronizes the block. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+/* ---- cursor helpers ---- */
+
+struct cursors {
+	CXCursor *v;
+	int n, cap;
+};
+
+static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct cursors *cs = data;
+	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
+	return CXChildVisit_Continue;
+}
+
+static struct cursors children(CXCursor c)
+{
+	struct cursors cs = {0};
+	clang_visitChildren(c, collect_child, &cs);
+	return cs;
+}
+
+/* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
+struct span cursor_span(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	unsigned b, e;
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+	return (struct span){b, e < b ? b : e};
+}
+
+static size_t cursor_offset(CXCursor c)
+{
+	unsigned off;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+	return off;
+}
+
+static bool in_main_file(CXCursor c)
+{
+	CXSourceLocation loc = clang_getCursorLocation(c);
+	CXFile f;
+	clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+	return f && clang_Location_isFromMainFile(loc);
+}
+
+/* True when the cursor's text comes out of a macro expansion, where no edit can go. */
+static bool from_macro(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXSourceLocation ends[2] = {clang_getRangeStart(r), clang_getRangeEnd(r)};
+	for (int i = 0; i < 2; i++) {
+		CXFile ef, sf;
+		unsigned eo, so;
+		clang_getExpansionLocation(ends[i], &ef, NULL, NULL, &eo);
+		clang_getSpellingLocation(ends[i], &sf, NULL, NULL, &so);
+		if (!clang_File_isEqual(ef, sf) || eo != so)
+			return true;
+	}
+	return false;
+}
+
+char *span_text(const struct source *src, struct span s)
+{
+	if (s.end > src->len)
+		s.end = src->len;
+	if (s.begin > s.end)
+		s.begin = s.end;
+	return xstrndup(src->text + s.begin, s.end - s.begin);
+}
+
+static char *cursor_name(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+static char *type_name(CXType t)
+{
+	CXString s = clang_getTypeSpelling(t);
+	char *r = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* Skip implicit casts and parentheses, which libclang shows as wrappers of one child. */
+static CXCursor strip(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+			return c;
+		struct cursors cs = children(c);
+		if (cs.n != 1) {
+			free(cs.v);
+			return c;
+		}
+		c = cs.v[0];
+		free(cs.v);
+	}
+}
+
+/* The operand of a cast or unary operator: its last expression child. */
+static CXCursor last_child(CXCursor c)
+{
+	struct cursors cs = children(c);
+	CXCursor r = cs.n ? cs.v[cs.n - 1] : clang_getNullCursor();
+	free(cs.v);
+	return r;
+}
+
+static CXCursor first_child(CXCursor c)
+{
+	struct cursors cs = children(c);
+	CXCursor r = cs.n ? cs.v[0] : clang_getNullCursor();
+	free(cs.v);
+	return r;
+}
+
+static bool has_attr(CXCursor decl, enum CXCursorKind attr)
+{
+	struct cursors cs = children(decl);
+	bool found = false;
+	for (int i = 0; i < cs.n; i++)
+		if (clang_getCursorKind(cs.v[i]) == attr)
+			found = true;
+	free(cs.v);
+	return found;
+}
+
+static bool is_shared_var(CXCursor decl)
+{
+	return clang_getCursorKind(decl) == CXCursor_VarDecl && has_attr(decl, CXCursor_CUDASharedAttr);
+}
+
+static bool is_cast(enum CXCursorKind k)
+{
+	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
+	       k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXConstCastExpr ||
+	       k == CXCursor_CXXFunctionalCastExpr;
+}
+
+static CXCursor root_var(CXCursor c);
+
+/* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
+CXCursor cursor_root_var(CXCursor c)
+{
+	return root_var(c);
+}
+
+static CXCursor root_var(CXCursor c)
+{
+	c = strip(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_DeclRefExpr: {
+		CXCursor d = clang_getCursorReferenced(c);
+		return clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl
+			       ? d
+			       : clang_getNullCursor();
+	}
+	case CXCursor_ArraySubscriptExpr:
+	case CXCursor_MemberRefExpr:
+		return root_var(first_child(c));
+	case CXCursor_UnaryOperator: {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_Deref || op == CXUnaryOperator_AddrOf)
+			return root_var(last_child(c));
+		return clang_getNullCursor();
+	}
+	case CXCursor_BinaryOperator: {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+			return clang_getNullCursor();
+		struct cursors cs = children(c);
+		CXCursor r = clang_getNullCursor();
+		for (int i = 0; i < cs.n && clang_Cursor_isNull(r); i++) {
+			CXType t = clang_getCanonicalType(clang_getCursorType(cs.v[i]));
+			if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
+			    t.kind == CXType_DependentSizedArray)
+				r = root_var(cs.v[i]);
+		}
+		free(cs.v);
+		return r;
+	}
+	default:
+		if (is_cast(clang_getCursorKind(c)))
+			return root_var(last_child(c));
+		return clang_getNullCursor();
+	}
+}
+
+static bool is_barrier_call(CXCursor c)
+{
+	c = strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return false;
+	char *name = cursor_name(c);
+	bool r = strcmp(name, "__syncthreads") == 0;
+	free(name);
+	return r;
+}
+
+/* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
+ * written operand and, for a plain assignment, the value. */
+enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
+
+static enum write_kind write_parts(CXCursor c, CXCursor *target, CXCursor *value)
+{
+	c = strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	*target = *value = clang_getNullCursor();
+	if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+		*target = first_child(c);
+		*value = last_child(c);
+		return WRITE_ASSIGN;
+	}
+	if (k == CXCursor_CallExpr) {
+		char *name = cursor_name(c);
+		enum write_kind w = strcmp(name, "operator=") == 0 ? WRITE_ASSIGN
+				    : strncmp(name, "operator", 8) == 0 && name[8] && name[strlen(name) - 1] == '=' &&
+						      strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
+						      strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0
+					    ? WRITE_UPDATE
+					    : WRITE_NONE;
+		free(name);
+		struct cursors cs = children(c);
+		if (w != WRITE_NONE && cs.n >= 2) {
+			*target = cs.v[0];
+			*value = cs.v[cs.n - 1];
+		} else
+			w = WRITE_NONE;
+		free(cs.v);
+		return w;
+	}
+	if (k == CXCursor_CompoundAssignOperator) {
+		*target = first_child(c);
+		*value = last_child(c);
+		return WRITE_UPDATE;
+	}
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+		    op == CXUnaryOperator_PreDec) {
+			*target = last_child(c);
+			return WRITE_UPDATE;
+		}
+	}
+	return WRITE_NONE;
+}
+
+/* The variable an assignment or ++/-- writes, when it is a plain variable. */
+static CXCursor assigned_var(CXCursor c, bool *is_store)
+{
+	CXCursor target, value;
+	*is_store = write_parts(c, &target, &value) != WRITE_NONE;
+	return *is_store ? root_var(target) : clang_getNullCursor();
+}
+
+/* ---- building one loop ---- */
+
+struct finder {
+	const struct parsed *parsed;
+	const struct source *src;
+	struct model *model;
+	struct span function_span;
+	char *function_name;
+	CXCursor function;
+};
+
+void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	struct refusal *r = VEC_PUSH(l->refusals, l->nrefusals, l->caprefusals);
+	r->offset = offset;
+	r->reason = xstrdup(buf);
+}
+
+static int find_ivar(struct kloop *l, CXCursor decl)
+{
+	for (int i = 0; i < l->nivars; i++)
+		if (clang_equalCursors(l->ivars[i].decl, decl))
+			return i;
+	return -1;
+}
+
+static struct induction *add_ivar(struct kloop *l, const struct source *src, CXCursor decl, const char *init)
+{
+	int i = find_ivar(l, decl);
+	if (i >= 0)
+		return &l->ivars[i];
+	(void)src;
+	struct induction *v = VEC_PUSH(l->ivars, l->nivars, l->capivars);
+	v->decl = decl;
+	v->name = cursor_name(decl);
+	v->type = type_name(clang_getCursorType(decl));
+	v->init = xstrdup(init ? init : v->name);
+	return v;
+}
+
+/* Header parts from the tokens: `for ( init ; cond ; inc ) body`. */
+static bool split_header(struct kloop *l, CXTranslationUnit tu, CXCursor loop)
+{
+	CXToken *toks;
+	unsigned n;
+	clang_tokenize(tu, clang_getCursorExtent(loop), &toks, &n);
+	int depth = 0, semis = 0;
+	size_t semi[2] = {0, 0}, lparen = 0, rparen = 0;
+	bool ok = false;
+	for (unsigned i = 0; i < n && !ok; i++) {
+		CXString s = clang_getTokenSpelling(tu, toks[i]);
+		const char *t = clang_getCString(s);
+		unsigned off;
+		clang_getExpansionLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &off);
+		if (strcmp(t, "(") == 0 || strcmp(t, "{") == 0 || strcmp(t, "[") == 0) {
+			if (depth++ == 0 && t[0] == '(')
+				lparen = off;
+		} else if (strcmp(t, ")") == 0 || strcmp(t, "}") == 0 || strcmp(t, "]") == 0) {
+			if (--depth == 0 && t[0] == ')') {
+				rparen = off;
+				ok = semis == 2;
+			}
+		} else if (strcmp(t, ";") == 0 && depth == 1 && semis < 2) {
+			semi[semis++] = off;
+		}
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(tu, toks, n);
+	if (!ok)
+		return false;
+	l->init = (struct span){lparen + 1, semi[0]};
+	l->cond = (struct span){semi[0] + 1, semi[1]};
+	l->inc = (struct span){semi[1] + 1, rparen};
+	return true;
+}
+
+static bool span_within(struct span inner, struct span outer)
+{
+	return inner.begin >= outer.begin && inner.end <= outer.end;
+}
+
+/* Every variable the increment writes: `++t`, `a += s, b += t`. */
+static void collect_inc_vars(struct kloop *l, const struct source *src, CXCursor c)
+{
+	c = strip(c);
+	if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
+	    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
+		struct cursors cs = children(c);
+		for (int i = 0; i < cs.n; i++)
+			collect_inc_vars(l, src, cs.v[i]);
+		free(cs.v);
+		return;
+	}
+	bool store;
+	CXCursor v = assigned_var(c, &store);
+	if (store && !clang_Cursor_isNull(v))
+		add_ivar(l, src, v, NULL);
+	else
+		kloop_refuse(l, cursor_span(c).begin, "the loop increment is not a plain update of loop variables");
+}
+
+static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
+{
+	c = strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclStmt) {
+		struct cursors vars = children(c);
+		for (int i = 0; i < vars.n; i++) {
+			CXCursor var = vars.v[i];
+			if (clang_getCursorKind(var) != CXCursor_VarDecl)
+				continue;
+			CXCursor init = last_child(var);
+			if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init))) {
+				kloop_refuse(l, cursor_offset(var), "loop variable '%s' has no initial value",
+					     clang_getCString(clang_getCursorSpelling(var)));
+				continue;
+			}
+			char *text = span_text(src, cursor_span(init));
+			add_ivar(l, src, var, text)->in_header = true;
+			free(text);
+		}
+		free(vars.v);
+	} else if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
+		struct cursors cs = children(c);
+		for (int i = 0; i < cs.n; i++)
+			collect_init(l, src, cs.v[i]);
+		free(cs.v);
+	} else if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+		CXCursor v = root_var(first_child(c));
+		if (clang_Cursor_isNull(v) || clang_getCursorKind(strip(first_child(c))) != CXCursor_DeclRefExpr) {
+			kloop_refuse(l, cursor_span(c).begin, "the loop initializer is not a plain assignment");
+			return;
+		}
+		char *text = span_text(src, cursor_span(last_child(c)));
+		add_ivar(l, src, v, text)->in_header = true;
+		free(text);
+	} else {
+		kloop_refuse(l, cursor_span(c).begin, "the loop initializer is not a declaration or assignment");
+	}
+}
+
+/* ---- stores into shared memory ---- */
+
+struct store_scan {
+	struct kloop *loop;
+	const struct source *src;
+	int nstores;      /* assignments into __shared__ arrays */
+	int nother;       /* assignments to variables declared outside the statement */
+	struct span stmt; /* the statement being scanned */
+	bool record;      /* add the stores to loop->copies */
+	CXCursor first_other;
+};
+
+static int tile_index(struct kloop *l, CXCursor decl)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (clang_equalCursors(l->tiles[i].decl, decl))
+			return i;
+	return -1;
+}
+
+static long array_elem(CXType t, CXType *elem)
+{
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray ||
+	       t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray)
+		t = clang_getArrayElementType(t);
+	*elem = t;
+	return clang_Type_getSizeOf(t);
+}
+
+static int add_tile(struct kloop *l, const struct source *src, CXCursor decl)
+{
+	int i = tile_index(l, decl);
+	if (i >= 0)
+		return i;
+	struct tile *t = VEC_PUSH(l->tiles, l->ntiles, l->captiles);
+	t->decl = decl;
+	t->name = cursor_name(decl);
+	t->name_end = cursor_offset(decl) + strlen(t->name);
+	t->body_stmt = -1;
+	CXType type = clang_getCursorType(decl), elem;
+	t->elem_bytes = array_elem(type, &elem);
+	t->elem_type = type_name(elem);
+	t->bytes = clang_Type_getSizeOf(type);
+	t->in_loop = span_within(cursor_span(decl), l->body);
+	(void)src;
+	return l->ntiles - 1;
+}
+
+static bool same_type(CXType a, CXType b)
+{
+	return clang_equalTypes(clang_getCanonicalType(clang_getUnqualifiedType(clang_getCanonicalType(a))),
+				clang_getCanonicalType(clang_getUnqualifiedType(clang_getCanonicalType(b))));
+}
+
+/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
+static bool is_global_load(CXCursor c, CXCursor *base)
+{
+	c = strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	bool lvalue = k == CXCursor_ArraySubscriptExpr ||
+		      (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
+	if (!lvalue)
+		return false;
+	CXCursor v = root_var(c);
+	if (clang_Cursor_isNull(v) || is_shared_var(v))
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(v));
+	if (t.kind != CXType_Pointer)
+		return false;
+	*base = v;
+	return true;
+}
+
+/* The span of the DeclRefExpr naming decl inside c, for a source that stays valid. */
+struct ref_find {
+	CXCursor decl;
+	struct span found;
+	bool ok;
+};
+
+static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct ref_find *rf = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+	    clang_equalCursors(clang_getCursorReferenced(c), rf->decl)) {
+		rf->found = cursor_span(c);
+		rf->ok = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
+{
+	struct kloop *l = s->loop;
+	CXCursor lhs, rhs_value;
+	enum write_kind w = write_parts(assign, &lhs, &rhs_value);
+	struct copy *cp = VEC_PUSH(l->copies, l->ncopies, l->capcopies);
+	cp->store = assign;
+	cp->value = rhs_value;
+	cp->text = cursor_span(assign);
+	cp->dst = cursor_span(lhs);
+	cp->tile = add_tile(l, s->src, tile_decl);
+	CXCursor dst = strip(lhs);
+	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
+		cp->dst_is_deref = true;
+		cp->dst_ptr = cursor_span(last_child(dst));
+	}
+	CXType dst_type = clang_getCursorType(lhs);
+	cp->type = type_name(dst_type);
+	cp->width = clang_Type_getSizeOf(dst_type);
+
+	CXCursor rhs = strip(rhs_value), load = rhs, base;
+	if (clang_getCursorKind(rhs) == CXCursor_ConditionalOperator) {
+		struct cursors cs = children(rhs);
+		if (cs.n == 3) {
+			cp->guard = cursor_span(cs.v[0]);
+			load = strip(cs.v[1]);
+			cp->fill = cursor_span(cs.v[2]);
+		}
+		free(cs.v);
+	}
+	/* An explicit conversion of the load, `(float)A[i]`, is still a copy, with conversion. */
+	while (is_cast(clang_getCursorKind(load))) {
+		cp->conversion = true;
+		load = strip(last_child(load));
+	}
+	if (w == WRITE_ASSIGN && is_global_load(load, &base)) {
+		cp->src = cursor_span(load);
+		if (!same_type(clang_getCursorType(load), dst_type))
+			cp->conversion = true;
+		if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
+			cp->src_is_deref = true;
+			cp->src_ptr = cursor_span(last_child(load));
+		}
+		struct ref_find rf = {.decl = base};
+		clang_visitChildren(load, find_ref, &rf);
+		cp->src_base = rf.ok ? rf.found : cp->src;
+	} else {
+		cp->src = (struct span){0, 0}; /* not a load: check refuses it */
+		cp->guard = (struct span){0, 0};
+	}
+	if (from_macro(assign) || from_macro(lhs))
+		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
+}
+
+static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct store_scan *s = data;
+	bool store;
+	CXCursor var = assigned_var(c, &store);
+	if (store) {
+		if (!clang_Cursor_isNull(var) && is_shared_var(var)) {
+			s->nstores++;
+			if (s->record)
+				record_store(s, strip(c), var);
+		} else if (clang_Cursor_isNull(var) || !span_within(cursor_span(var), s->stmt)) {
+			if (!s->nother++)
+				s->first_other = c;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Lines the statement owns: from its line's start when only blanks precede it, through the
+ * newline when only blanks (and a ';') follow. Deleting those keeps the layout clean. */
+static struct span whole_lines(const struct source *src, struct span s)
+{
+	size_t b = s.begin, e = s.end;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	if (e < src->len && src->text[e] == ';')
+		e++;
+	size_t text_end = e;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	size_t lb = b;
+	while (lb > 0 && (src->text[lb - 1] == ' ' || src->text[lb - 1] == '\t'))
+		lb--;
+	bool own_start = lb == 0 || src->text[lb - 1] == '\n';
+	bool own_end = e >= src->len || src->text[e] == '\n';
+	if (own_start && own_end)
+		return (struct span){lb, e < src->len ? e + 1 : e};
+	return (struct span){b, text_end};
+}
+
+/* Reads no shared memory and nothing declared in the body: the same amount every trip. */
+struct invariance {
+	struct span body;
+	bool invariant;
+};
+
+static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct invariance *inv = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (is_shared_var(d) || span_within(cursor_span(d), inv->body)) {
+			inv->invariant = false;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* An induction step: an integer or pointer declared outside the body, advanced by an
+ * invariant amount. A float accumulator (`acc += ...`) is compute, not a bump. */
+static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
+{
+	if (clang_Cursor_isNull(var) || span_within(cursor_span(var), l->body))
+		return false;
+	CXCursor target, value;
+	if (write_parts(stmt, &target, &value) == WRITE_NONE ||
+	    clang_getCursorKind(strip(target)) != CXCursor_DeclRefExpr)
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(var));
+	bool integer = t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Char16 &&
+		       t.kind != CXType_Char32 && t.kind != CXType_WChar && t.kind != CXType_Bool;
+	if (!integer && t.kind != CXType_Pointer)
+		return false;
+	struct invariance inv = {.body = l->body, .invariant = true};
+	clang_visitChildren(stmt, scan_invariance, &inv);
+	return inv.invariant;
+}
+
+static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
+{
+	const struct source *src = f->src;
+	struct cursors cs = children(body);
+	for (int i = 0; i < cs.n; i++) {
+		CXCursor c = cs.v[i];
+		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
+		st->cursor = c;
+		st->text = cursor_span(c);
+		st->span = whole_lines(src, st->text);
+		/* the statement's text ends at its ';' */
+		if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
+			st->text.end = st->span.end;
+		else {
+			size_t e = st->text.end;
+			while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+				e++;
+			if (e < src->len && src->text[e] == ';')
+				st->text.end = e + 1;
+		}
+		st->role = ROLE_COMPUTE;
+		if (is_barrier_call(c)) {
+			st->role = ROLE_BARRIER;
+			l->nbarriers++;
+			continue;
+		}
+		if (clang_getCursorKind(c) == CXCursor_DeclStmt) {
+			struct cursors vars = children(c);
+			bool shared = false;
+			for (int j = 0; j < vars.n; j++)
+				if (is_shared_var(vars.v[j]))
+					shared = true;
+			free(vars.v);
+			if (shared) {
+				st->role = ROLE_TILE_DECL;
+				continue;
+			}
+		}
+		struct store_scan s = {.loop = l, .src = src, .stmt = cursor_span(c)};
+		clang_visitChildren(c, scan_stores, &s);
+		/* An expression statement is itself the assignment: scan it too. */
+		{
+			bool store;
+			CXCursor var = assigned_var(c, &store);
+			if (store) {
+				if (!clang_Cursor_isNull(var) && is_shared_var(var))
+					s.nstores++;
+				else if (!s.nother++)
+					s.first_other = c;
+			}
+		}
+		if (s.nstores > 0) {
+			st->role = ROLE_COPY;
+			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
+			bool store;
+			CXCursor var = assigned_var(c, &store);
+			if (store && !clang_Cursor_isNull(var) && is_shared_var(var)) {
+				record_store(&rec, strip(c), var);
+			} else
+				clang_visitChildren(c, scan_stores, &rec);
+			if (s.nother > 0)
+				kloop_refuse(l, cursor_span(s.first_other).begin,
+					     "a statement that fills a tile also writes other state");
+			continue;
+		}
+		bool store;
+		CXCursor var = assigned_var(c, &store);
+		if (store && is_bump(l, c, var)) {
+			/* `A += BK;`, `++k;`: an induction variable the body advances. */
+			st->role = ROLE_BUMP;
+			add_ivar(l, src, var, NULL);
+		}
+	}
+	free(cs.v);
+}
+
+/* A local declared in the body that the copies read is computed again by the loader. */
+struct ref_scan {
+	CXCursor decl;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct ref_scan *r = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+	    clang_equalCursors(clang_getCursorReferenced(c), r->decl)) {
+		r->found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool references(CXCursor in, CXCursor decl)
+{
+	struct ref_scan r = {.decl = decl};
+	clang_visitChildren(in, scan_ref, &r);
+	return r.found;
+}
+
+static void mark_copy_decls(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COMPUTE || clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
+			continue;
+		struct cursors vars = children(st->cursor);
+		bool by_copies = false;
+		for (int v = 0; v < vars.n; v++)
+			for (int j = i + 1; j < l->nstmts; j++)
+				if (l->stmts[j].role == ROLE_COPY && references(l->stmts[j].cursor, vars.v[v]))
+					by_copies = true;
+		bool by_compute = false;
+		for (int v = 0; v < vars.n; v++)
+			for (int j = i + 1; j < l->nstmts; j++)
+				if (l->stmts[j].role != ROLE_COPY && references(l->stmts[j].cursor, vars.v[v]))
+					by_compute = true;
+		free(vars.v);
+		if (by_copies) {
+			st->role = ROLE_COPY_DECL;
+			st->also_compute = by_compute;
+		}
+	}
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_TILE_DECL) {
+			struct cursors vars = children(l->stmts[i].cursor);
+			for (int v = 0; v < vars.n; v++) {
+				int t = tile_index(l, vars.v[v]);
+				if (t >= 0)
+					l->tiles[t].body_stmt = i;
+			}
+			free(vars.v);
+		}
+}
+
+struct tile_ref_scan {
+	struct kloop *loop;
+	int stmt;
+	bool outside; /* scanning the function around the loop */
+};
+
+static enum CXChildVisitResult scan_tile_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct tile_ref_scan *s = data;
+	struct kloop *l = s->loop;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	int t = tile_index(l, clang_getCursorReferenced(c));
+	if (t < 0)
+		return CXChildVisit_Continue;
+	struct span at = cursor_span(c);
+	if (s->outside) {
+		if (!span_within(at, l->loop) && !l->tiles[t].outside_use)
+			l->tiles[t].outside_use = at.begin + 1;
+		return CXChildVisit_Continue;
+	}
+	struct tile_ref *r = VEC_PUSH(l->refs, l->nrefs, l->caprefs);
+	r->at = at;
+	r->tile = t;
+	r->stmt = s->stmt;
+	r->in_macro = from_macro(c);
+	return CXChildVisit_Continue;
+}
+
+static void collect_tile_refs(struct kloop *l, CXCursor function)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		struct tile_ref_scan s = {.loop = l, .stmt = i};
+		CXCursor c = l->stmts[i].cursor;
+		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+			scan_tile_refs(c, c, &s);
+		else
+			clang_visitChildren(c, scan_tile_refs, &s);
+	}
+	struct tile_ref_scan s = {.loop = l, .outside = true};
+	clang_visitChildren(function, scan_tile_refs, &s);
+}
+
+static char *unit_of(const struct source *src, struct kloop *l)
+{
+	if (l->nstmts > 0) {
+		char *inner = source_line_indent(src, l->stmts[0].text.begin);
+		size_t n = strlen(l->indent);
+		if (strlen(inner) > n && strncmp(inner, l->indent, n) == 0) {
+			char *u = xstrdup(inner + n);
+			free(inner);
+			return u;
+		}
+		free(inner);
+	}
+	return xstrdup("    ");
+}
+
+static bool body_has_barrier_and_store(CXCursor body)
+{
+	struct cursors cs = children(body);
+	bool barrier = false;
+	for (int i = 0; i < cs.n; i++)
+		if (is_barrier_call(cs.v[i]))
+			barrier = true;
+	free(cs.v);
+	if (!barrier)
+		return false;
+	struct store_scan s = {0};
+	s.stmt = cursor_span(body);
+	clang_visitChildren(body, scan_stores, &s);
+	return s.nstores > 0;
+}
+
+static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
+{
+	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
+	const struct source *src = f->src;
+	l->cursor = loop;
+	l->function = xstrdup(f->function_name);
+	l->loop = cursor_span(loop);
+	l->body = cursor_span(body);
+	l->indent = source_line_indent(src, l->loop.begin);
+	for (int i = 0; i < f->parsed->ndiags; i++) {
+		const struct diag *d = &f->parsed->diags[i];
+		if (d->offset != (size_t)-1 && d->offset >= f->function_span.begin && d->offset < f->function_span.end) {
+			l->function_has_errors = true;
+			l->function_error = xprintf("%d:%d: %s", d->line, d->col, d->message);
+			break;
+		}
+	}
+	if (!split_header(l, f->parsed->tu, loop)) {
+		kloop_refuse(l, l->loop.begin, "cannot read the loop header");
+		return;
+	}
+	struct cursors parts = children(loop);
+	for (int i = 0; i < parts.n; i++) {
+		/* a DeclStmt's extent takes in the ';' that ends the init */
+		struct span s = cursor_span(parts.v[i]);
+		if (s.begin >= l->init.begin && s.end <= l->init.end + 1 && s.end > s.begin)
+			collect_init(l, src, parts.v[i]);
+	}
+	for (int i = 0; i < parts.n; i++) {
+		struct span s = cursor_span(parts.v[i]);
+		if (span_within(s, l->inc) && s.end > s.begin)
+			collect_inc_vars(l, src, parts.v[i]);
+	}
+	free(parts.v);
+	classify_body(f, l, body);
+	mark_copy_decls(l);
+	collect_tile_refs(l, f->function);
+	l->unit = unit_of(src, l);
+}
+
+struct loop_scan {
+	struct finder *f;
+};
+
+static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct loop_scan *ls = data;
+	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
+		CXCursor body = last_child(c);
+		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && body_has_barrier_and_store(body)) {
+			build_kloop(ls->f, c, body);
+			return CXChildVisit_Continue; /* its inner loops are the copies and the compute */
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct finder *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
+	    k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
+		return CXChildVisit_Continue;
+	if (!in_main_file(c) || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	if (!has_attr(c, CXCursor_CUDAGlobalAttr) && !has_attr(c, CXCursor_CUDADeviceAttr))
+		return CXChildVisit_Continue;
+	f->function_span = cursor_span(c);
+	f->function = c;
+	f->function_name = cursor_name(c);
+	struct loop_scan ls = {f};
+	clang_visitChildren(c, scan_loops, &ls);
+	free(f->function_name);
+	f->function_name = NULL;
+	return CXChildVisit_Continue;
+}
+
+void find_kloops(struct model *m, const struct parsed *p, const struct source *src)
+{
+	struct finder f = {.parsed = p, .src = src, .model = m};
+	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), scan_functions, &f);
+}
+
+void model_free(struct model *m)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		free(l->function);
+		free(l->function_error);
+		free(l->indent);
+		free(l->unit);
+		for (int j = 0; j < l->nivars; j++) {
+			free(l->ivars[j].name);
+			free(l->ivars[j].type);
+			free(l->ivars[j].init);
+		}
+		free(l->ivars);
+		for (int j = 0; j < l->ntiles; j++) {
+			free(l->tiles[j].name);
+			free(l->tiles[j].elem_type);
+		}
+		free(l->tiles);
+		for (int j = 0; j < l->ncopies; j++)
+			free(l->copies[j].type);
+		free(l->copies);
+		free(l->stmts);
+		free(l->refs);
+		for (int j = 0; j < l->nrefusals; j++)
+			free(l->refusals[j].reason);
+		free(l->refusals);
+		free(l->cp_async_refusal);
+		free(l->plan_note);
+	}
+	free(m->loops);
+	memset(m, 0, sizeof *m);
+}

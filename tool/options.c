@@ -1,0 +1,159 @@
+/* options.c: the command line, spelled the way clang-format spells it. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+const char options_usage[] =
+	"usage: pipefy [options] [file.cu ...] [-- compiler args]\n"
+	"\n"
+	"Rewrites tiled CUDA K-loops (load tile, __syncthreads, compute, __syncthreads)\n"
+	"into software-pipelined loops whose global loads overlap the compute.\n"
+	"With no file, or '-', reads standard input and writes standard output.\n"
+	"\n"
+	"  -o FILE                 write the result to FILE (one input only)\n"
+	"  -i                      edit the files in place\n"
+	"  --assume-filename=NAME  name used for standard input in messages\n"
+	"  --variant=V             auto (default), cp.async or ldg\n"
+	"  --stages=N              shared-memory stages for cp.async, 2..8 (default 2)\n"
+	"  --arch=sm_XX            target architecture (default sm_80)\n"
+	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda)\n"
+	"  -q                      no remarks on standard error\n"
+	"  --help                  this text\n"
+	"  --version               the version\n"
+	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
+	"\n"
+	"Exit status: 0 success (changed or not), 1 bad input, parse error or I/O\n"
+	"failure, 2 usage error.\n";
+
+const char *variant_name(enum variant v)
+{
+	switch (v) {
+	case VARIANT_CP_ASYNC: return "cp.async";
+	case VARIANT_LDG: return "ldg";
+	default: return "auto";
+	}
+}
+
+/* The value of "--name=value" or "--name value"; NULL when argv[*i] is another option. */
+static const char *option_value(const char *name, int argc, char **argv, int *i, bool *missing)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool parse_int(const char *s, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < -1000000 || v > 1000000)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+int options_parse(struct options *o, int argc, char **argv, char **err)
+{
+	memset(o, 0, sizeof *o);
+	o->arch = 80;
+	o->files = xmalloc((size_t)argc * sizeof *o->files);
+	o->extra_args = xmalloc((size_t)argc * sizeof *o->extra_args);
+	*err = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		bool missing = false;
+		if (strcmp(a, "--") == 0) {
+			for (i++; i < argc; i++)
+				o->extra_args[o->nextra++] = argv[i];
+			break;
+		} else if (strcmp(a, "-") == 0 || a[0] != '-') {
+			o->files[o->nfiles++] = a;
+		} else if (strcmp(a, "-o") == 0) {
+			if (i + 1 >= argc) {
+				*err = xstrdup("-o needs a file name");
+				return 2;
+			}
+			o->output = argv[++i];
+		} else if (strcmp(a, "-i") == 0) {
+			o->in_place = true;
+		} else if (strcmp(a, "-q") == 0) {
+			o->quiet = true;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			o->help = true;
+		} else if (strcmp(a, "--version") == 0) {
+			o->version = true;
+		} else if ((v = option_value("--assume-filename", argc, argv, &i, &missing))) {
+			o->assume_filename = v;
+		} else if ((v = option_value("--cuda-path", argc, argv, &i, &missing))) {
+			o->cuda_path = v;
+		} else if ((v = option_value("--variant", argc, argv, &i, &missing))) {
+			if (strcmp(v, "auto") == 0)
+				o->variant = VARIANT_AUTO;
+			else if (strcmp(v, "cp.async") == 0 || strcmp(v, "cpasync") == 0)
+				o->variant = VARIANT_CP_ASYNC;
+			else if (strcmp(v, "ldg") == 0)
+				o->variant = VARIANT_LDG;
+			else {
+				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg)", v);
+				return 2;
+			}
+		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {
+			if (!parse_int(v, &o->stages) || o->stages < 2 || o->stages > 8) {
+				*err = xprintf("--stages must be 2..8, not '%s'", v);
+				return 2;
+			}
+		} else if ((v = option_value("--arch", argc, argv, &i, &missing))) {
+			if (strncmp(v, "sm_", 3) != 0 || !parse_int(v + 3, &o->arch) || o->arch < 70 ||
+			    o->arch > 200) {
+				*err = xprintf("--arch must look like sm_80, not '%s'", v);
+				return 2;
+			}
+		} else {
+			*err = missing ? xprintf("%s needs a value", a) : xprintf("unknown option '%s'", a);
+			return 2;
+		}
+	}
+	if (o->help || o->version)
+		return 0;
+	if (o->in_place && o->output) {
+		*err = xstrdup("-i and -o cannot be combined");
+		return 2;
+	}
+	if (o->output && o->nfiles > 1) {
+		*err = xstrdup("-o takes one input file");
+		return 2;
+	}
+	if (o->in_place) {
+		for (int i = 0; i < o->nfiles; i++)
+			if (strcmp(o->files[i], "-") == 0) {
+				*err = xstrdup("-i cannot edit standard input");
+				return 2;
+			}
+		if (o->nfiles == 0) {
+			*err = xstrdup("-i needs a file");
+			return 2;
+		}
+	}
+	if (o->stages && o->variant == VARIANT_LDG && o->stages != 2) {
+		*err = xstrdup("--variant=ldg uses 2 stages");
+		return 2;
+	}
+	return 0;
+}
+
+void options_free(struct options *o)
+{
+	free(o->files);
+	free(o->extra_args);
+	memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,279 @@
+/* pipefy.h: every stage's interface, one section per file, in the order data flows:
+ * source -> parse -> find -> check -> plan -> rewrite -> emit. */
+#ifndef PIPEFY_H
+#define PIPEFY_H
+
+#include <clang-c/Index.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PIPEFY_VERSION "0.1.0"
+
+/* ---- util.c: allocation that dies on out-of-memory, growable strings ---- */
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+struct strbuf {
+	char *data;
+	size_t len, cap;
+};
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *sb_take(struct strbuf *sb); /* NUL-terminated; sb is left empty */
+
+/* Grow a (pointer, count, capacity) vector by one element, returning the new slot zeroed. */
+#define VEC_PUSH(v, n, cap)                                                                       \
+	((n) == (cap) ? ((cap) = (cap) ? 2 * (cap) : 8, (v) = xrealloc((v), (cap) * sizeof *(v))) : 0, \
+	 memset(&(v)[(n)], 0, sizeof *(v)), &(v)[(n)++])
+
+/* ---- source.c: the input text, its line table, and the edit list applied to it ---- */
+
+struct source {
+	char *path;        /* as given, or the --assume-filename for stdin */
+	char *text;        /* NUL-terminated copy of the input */
+	size_t len;
+	size_t *line_start; /* byte offset of each line's first character */
+	int nlines;
+};
+
+/* A replacement of text[offset, offset+length) by text; length 0 is an insertion. */
+struct edit {
+	size_t offset, length;
+	char *text;
+	int seq; /* insertion order, to keep inserts at one offset in the order given */
+};
+
+struct edits {
+	struct edit *v;
+	int n, cap;
+};
+
+/* Read a file ("-" is stdin); on failure returns false with a message in *err. */
+bool source_read(struct source *src, const char *path, const char *display_name, char **err);
+void source_init_text(struct source *src, const char *display_name, const char *text, size_t len);
+void source_free(struct source *src);
+/* 1-based line and byte column of an offset, as compilers print them. */
+void source_line_col(const struct source *src, size_t offset, int *line, int *col);
+size_t source_offset(const struct source *src, int line, int col);
+/* The whitespace that starts the line holding offset. */
+char *source_line_indent(const struct source *src, size_t offset);
+
+void edits_add(struct edits *e, size_t offset, size_t length, const char *text);
+void edits_free(struct edits *e);
+/* Apply the edits that fall inside [begin, end) to that slice of text. Overlapping
+ * replacements are rejected (false, *err set): two stages claiming one byte is a bug. */
+bool edits_apply_range(const struct edits *e, const char *text, size_t begin, size_t end, char **out,
+		       char **err);
+bool edits_apply(const struct edits *e, const struct source *src, char **out, char **err);
+
+/* ---- options.c: the command line, clang-format style ---- */
+
+enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG };
+
+struct options {
+	const char **files; /* "-" or none: stdin */
+	int nfiles;
+	const char *output;          /* -o */
+	bool in_place;               /* -i */
+	const char *assume_filename; /* name used for stdin in messages */
+	enum variant variant;
+	int stages;    /* 0: let the planner choose */
+	int arch;      /* 80 for sm_80 */
+	bool quiet;    /* -q: no remarks */
+	const char *cuda_path;
+	const char **extra_args; /* after "--" */
+	int nextra;
+	bool help, version;
+};
+
+/* Returns 0 when parsed, 2 on a usage error (message in *err). */
+int options_parse(struct options *o, int argc, char **argv, char **err);
+void options_free(struct options *o);
+extern const char options_usage[];
+const char *variant_name(enum variant v);
+
+/* ---- parse.c: libclang translation unit of the CUDA device side ---- */
+
+struct diag {
+	size_t offset;   /* in the main file; (size_t)-1 when elsewhere */
+	char *file;      /* file the diagnostic points into */
+	int line, col;
+	bool is_error;   /* error or fatal */
+	char *message;
+};
+
+struct parsed {
+	CXIndex index;
+	CXTranslationUnit tu;
+	struct diag *diags;
+	int ndiags, capdiags;
+	bool fatal; /* no translation unit at all */
+};
+
+/* The CUDA toolkit root: $CUDA_HOME, else /usr/local/cuda, else NULL. */
+const char *cuda_find(const char *override);
+bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err);
+void parsed_free(struct parsed *p);
+
+/* ---- find.c: the K-loop model every later stage reads ---- */
+
+struct span {
+	size_t begin, end; /* byte offsets in the main file, [begin, end) */
+};
+
+/* What a top-level statement of the loop body is for the rewrite. */
+enum stmt_role {
+	ROLE_COMPUTE,   /* everything else: kept verbatim, tiles indexed by stage */
+	ROLE_BARRIER,   /* __syncthreads(): replaced by the pipeline's own barrier */
+	ROLE_COPY,      /* stores tiles from global memory: moved into the loader */
+	ROLE_BUMP,      /* advances an induction variable: kept, and replayed by the loader */
+	ROLE_COPY_DECL, /* a local only the copies read: moved into the loader */
+	ROLE_TILE_DECL, /* a tile declared inside the loop: hoisted out of it */
+};
+
+struct body_stmt {
+	enum stmt_role role;
+	struct span span; /* whole lines where the statement owns them */
+	struct span text; /* the statement itself */
+	CXCursor cursor;
+	bool also_compute; /* a ROLE_COPY_DECL the compute reads too: kept in the body as well */
+};
+
+struct induction {
+	char *name;
+	char *type;       /* as clang spells it */
+	char *init;       /* the value at loop entry (source text) */
+	bool in_header;   /* declared or assigned in the for-init */
+	CXCursor decl;
+};
+
+struct tile {
+	char *name;
+	CXCursor decl;
+	size_t name_end;    /* where the stage dimension is inserted */
+	char *elem_type;
+	long elem_bytes;
+	long bytes;         /* one stage; -1 when the size depends on a template */
+	bool in_loop;       /* declared in the loop body */
+	int body_stmt;      /* its declaration's index in stmts[], when in_loop */
+	size_t outside_use; /* offset + 1 of a use outside the loop; 0 when none */
+};
+
+/* A name of a tile inside the loop: `As` becomes `As[stage]` right after it. */
+struct tile_ref {
+	struct span at;
+	int tile;
+	int stmt;       /* top-level body statement holding it */
+	bool in_macro;
+};
+
+struct copy {
+	CXCursor store;      /* the assignment */
+	CXCursor value;      /* its right-hand side */
+	struct span text;    /* the whole assignment */
+	struct span dst, src;
+	struct span guard;   /* condition of `c ? load : 0`; begin == end when unguarded */
+	struct span fill;    /* the value stored when the guard is false */
+	bool dst_is_deref, src_is_deref; /* `*p` forms: address is p itself */
+	struct span dst_ptr, src_ptr;    /* p in `*p`, when *_is_deref */
+	struct span src_base;            /* the pointer the load indexes: a valid fallback source */
+	int tile;
+	long width;          /* bytes per store */
+	char *type;          /* spelling of the stored type */
+	bool conversion;     /* source and destination types differ */
+};
+
+struct refusal {
+	size_t offset;
+	char *reason;
+};
+
+struct kloop {
+	char *function;
+	bool function_has_errors;
+	char *function_error; /* the first error in that function */
+	CXCursor cursor;
+	struct span loop;             /* the whole for statement */
+	struct span init, cond, inc;  /* header parts, possibly empty */
+	struct span body;             /* braces included */
+	char *indent;                 /* the for line's indentation */
+	char *unit;                   /* one level of the body's indentation */
+
+	struct induction *ivars;
+	int nivars, capivars;
+	struct tile *tiles;
+	int ntiles, captiles;
+	struct copy *copies;
+	int ncopies, capcopies;
+	struct body_stmt *stmts;
+	int nstmts, capstmts;
+	struct tile_ref *refs;
+	int nrefs, caprefs;
+	int nbarriers;
+
+	/* check */
+	struct refusal *refusals;
+	int nrefusals, caprefusals;
+	bool cp_async_ok;
+	char *cp_async_refusal;
+
+	/* plan */
+	enum variant variant;
+	int stages;
+	char *plan_note;
+	bool rewritten;
+};
+
+struct model {
+	struct kloop *loops;
+	int nloops, caploops;
+};
+
+void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
+void model_free(struct model *m);
+/* Helpers later stages share for reading cursors. */
+struct span cursor_span(CXCursor c);
+char *span_text(const struct source *src, struct span s);
+CXCursor cursor_root_var(CXCursor c);
+void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- check.c: legality; every refusal a reason with a location ---- */
+
+void check_kloops(struct model *m, const struct source *src);
+
+/* ---- plan.c: variant and stage count ---- */
+
+void plan_kloops(struct model *m, const struct options *o);
+
+/* ---- rewrite.c: model + plan -> edits ---- */
+
+void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
+
+/* ---- emit.c: remarks and diagnostics in compiler format, the output ---- */
+
+void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const char *severity,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void emit_remarks(FILE *out, const struct model *m, const struct source *src);
+
+/* ---- pipefy.c: one input through every stage ---- */
+
+struct result {
+	char *output;     /* the rewritten text, or a copy of the input */
+	int exit_code;    /* 0, or 1 when nothing could be done because of errors */
+	int nrewritten;
+};
+
+/* Run the stages on src, writing diagnostics and remarks to messages (may be NULL). */
+struct result pipefy_transform(const struct source *src, const struct options *o, FILE *messages);
+
+#endif

@@ -1,0 +1,193 @@
+/* source.c: the input text with its line table, and the edit list that rewrites it. */
+#include "pipefy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+static void build_lines(struct source *src)
+{
+	int cap = 64;
+	src->line_start = xmalloc(cap * sizeof *src->line_start);
+	src->nlines = 0;
+	src->line_start[src->nlines++] = 0;
+	for (size_t i = 0; i < src->len; i++) {
+		if (src->text[i] != '\n')
+			continue;
+		if (src->nlines == cap) {
+			cap *= 2;
+			src->line_start = xrealloc(src->line_start, cap * sizeof *src->line_start);
+		}
+		src->line_start[src->nlines++] = i + 1;
+	}
+}
+
+void source_init_text(struct source *src, const char *display_name, const char *text, size_t len)
+{
+	src->path = xstrdup(display_name);
+	src->text = xstrndup(text, len);
+	src->len = len;
+	build_lines(src);
+}
+
+static bool read_stream(FILE *f, struct strbuf *sb)
+{
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_add(sb, buf, n);
+	return !ferror(f);
+}
+
+/* By convention "-" names standard input. */
+bool source_read(struct source *src, const char *path, const char *display_name, char **err)
+{
+	struct strbuf sb = {0};
+	const char *name = display_name ? display_name : path;
+	memset(src, 0, sizeof *src);
+	if (strcmp(path, "-") == 0) {
+		if (!read_stream(stdin, &sb)) {
+			*err = xprintf("%s: error: cannot read standard input: %s", name, strerror(errno));
+			free(sb.data);
+			return false;
+		}
+	} else {
+		struct stat st;
+		if (stat(path, &st) != 0) {
+			*err = xprintf("%s: error: %s", name, strerror(errno));
+			return false;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			*err = xprintf("%s: error: is a directory", name);
+			return false;
+		}
+		FILE *f = fopen(path, "rb");
+		if (!f) {
+			*err = xprintf("%s: error: %s", name, strerror(errno));
+			return false;
+		}
+		bool ok = read_stream(f, &sb);
+		fclose(f);
+		if (!ok) {
+			*err = xprintf("%s: error: read failed: %s", name, strerror(errno));
+			free(sb.data);
+			return false;
+		}
+	}
+	if (sb.len > 0 && memchr(sb.data, '\0', sb.len)) {
+		/* libclang would stop at the first NUL; a rewrite would lose the rest. */
+		src->path = xstrdup(name);
+		src->text = sb.data;
+		src->len = sb.len;
+		build_lines(src);
+		*err = xprintf("%s: error: binary file (contains NUL bytes)", name);
+		return false;
+	}
+	src->path = xstrdup(name);
+	src->len = sb.len;
+	src->text = sb.data ? sb.data : xstrdup("");
+	build_lines(src);
+	return true;
+}
+
+void source_free(struct source *src)
+{
+	free(src->path);
+	free(src->text);
+	free(src->line_start);
+	memset(src, 0, sizeof *src);
+}
+
+void source_line_col(const struct source *src, size_t offset, int *line, int *col)
+{
+	int lo = 0, hi = src->nlines - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (src->line_start[mid] <= offset)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*line = lo + 1;
+	*col = (int)(offset - src->line_start[lo]) + 1;
+}
+
+size_t source_offset(const struct source *src, int line, int col)
+{
+	if (line < 1 || line > src->nlines)
+		return src->len;
+	size_t off = src->line_start[line - 1] + (size_t)(col - 1);
+	return off > src->len ? src->len : off;
+}
+
+char *source_line_indent(const struct source *src, size_t offset)
+{
+	int line, col;
+	source_line_col(src, offset, &line, &col);
+	size_t b = src->line_start[line - 1], e = b;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	return xstrndup(src->text + b, e - b);
+}
+
+void edits_add(struct edits *e, size_t offset, size_t length, const char *text)
+{
+	struct edit *ed = VEC_PUSH(e->v, e->n, e->cap);
+	ed->offset = offset;
+	ed->length = length;
+	ed->text = xstrdup(text);
+	ed->seq = e->n;
+}
+
+void edits_free(struct edits *e)
+{
+	for (int i = 0; i < e->n; i++)
+		free(e->v[i].text);
+	free(e->v);
+	memset(e, 0, sizeof *e);
+}
+
+static int edit_order(const void *a, const void *b)
+{
+	const struct edit *x = *(const struct edit *const *)a, *y = *(const struct edit *const *)b;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	/* At one offset, insertions go before a replacement that starts there. */
+	if ((x->length == 0) != (y->length == 0))
+		return x->length == 0 ? -1 : 1;
+	return x->seq - y->seq;
+}
+
+bool edits_apply_range(const struct edits *e, const char *text, size_t begin, size_t end, char **out,
+		       char **err)
+{
+	const struct edit **sorted = xmalloc((e->n ? e->n : 1) * sizeof *sorted);
+	int n = 0;
+	for (int i = 0; i < e->n; i++)
+		if (e->v[i].offset >= begin && e->v[i].offset + e->v[i].length <= end)
+			sorted[n++] = &e->v[i];
+	qsort(sorted, n, sizeof *sorted, edit_order);
+	struct strbuf sb = {0};
+	size_t pos = begin;
+	for (int i = 0; i < n; i++) {
+		const struct edit *ed = sorted[i];
+		if (ed->offset < pos) {
+			*err = xprintf("overlapping edits at offset %zu", ed->offset);
+			free(sorted);
+			free(sb.data);
+			return false;
+		}
+		sb_add(&sb, text + pos, ed->offset - pos);
+		sb_puts(&sb, ed->text);
+		pos = ed->offset + ed->length;
+	}
+	sb_add(&sb, text + pos, end - pos);
+	free(sorted);
+	*out = sb_take(&sb);
+	return true;
+}
+
+bool edits_apply(const struct edits *e, const struct source *src, char **out, char **err)
+{
+	return edits_apply_range(e, src->text, 0, src->len, out, err);
+}

@@ -1,0 +1,77 @@
+/* util.c: allocation helpers that die on out-of-memory, and a growable string. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+static void *check_alloc(void *p)
+{
+	if (!p) {
+		fputs("pipefy: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
+
+void *xmalloc(size_t size) { return check_alloc(malloc(size ? size : 1)); }
+void *xcalloc(size_t count, size_t size) { return check_alloc(calloc(count ? count : 1, size ? size : 1)); }
+void *xrealloc(void *p, size_t size) { return check_alloc(realloc(p, size ? size : 1)); }
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+static char *vxprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *s = xmalloc((size_t)n + 1);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vxprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void sb_add(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap) {
+		sb->cap = (sb->len + n + 1) * 2;
+		sb->data = xrealloc(sb->data, sb->cap);
+	}
+	memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void sb_puts(struct strbuf *sb, const char *s) { sb_add(sb, s, strlen(s)); }
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vxprintf(fmt, ap);
+	va_end(ap);
+	sb_puts(sb, s);
+	free(s);
+}
+
+char *sb_take(struct strbuf *sb)
+{
+	char *s = sb->data ? sb->data : xstrdup("");
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
+	return s;
+}
