@@ -182,7 +182,7 @@ static void check_copies(struct kloop *l, const struct source *src)
 			continue;
 		}
 		const char *name = l->tiles[cp->tile].name;
-		if (cp->src.end == cp->src.begin) {
+		if (cp->src.end == cp->src.begin && !cp->from_register) {
 			pos(src, cp->text.begin, &line, &col);
 			/* `As[i] = reg;` from a register the previous iteration loaded: a register prefetch. */
 			CXCursor reg = cursor_root_var(cp->value);
@@ -314,10 +314,16 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 	l->cp_async_ok = true;
 	for (int i = 0; i < l->ncopies && l->cp_async_ok; i++) {
 		struct copy *cp = &l->copies[i];
-		if (cp->tile < 0 || cp->src.end == cp->src.begin)
+		if (cp->tile < 0 || (cp->src.end == cp->src.begin && !cp->from_register))
 			continue;
 		pos(src, cp->text.begin, &line, &col);
-		if (cp->conversion) {
+		if (cp->from_register) {
+			char *value = span_text(src, cursor_span(cp->value));
+			l->cp_async_refusal = xprintf("'%s' is stored from register value '%s' at %d:%d, not copied from global memory",
+						      l->tiles[cp->tile].name, value, line, col);
+			free(value);
+			l->cp_async_ok = false;
+		} else if (cp->conversion) {
 			l->cp_async_refusal = xprintf("the copy at %d:%d converts its value", line, col);
 			l->cp_async_ok = false;
 		} else if (cp->width != 4 && cp->width != 8 && cp->width != 16) {
@@ -335,6 +341,67 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 				l->cp_async_ok = false;
 			}
 			free(fill);
+		}
+	}
+}
+
+/* Whether a destination reads the loop variables, directly or through a copy-side local. */
+struct ivar_use {
+	const struct kloop *loop;
+	bool uses;
+};
+
+static bool stmt_reads_ivar(const struct kloop *l, CXCursor c);
+
+static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct ivar_use *u = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	for (int i = 0; i < u->loop->nivars; i++)
+		if (clang_equalCursors(u->loop->ivars[i].decl, d))
+			u->uses = true;
+	struct span ds = cursor_span(d);
+	for (int i = 0; i < u->loop->nstmts && !u->uses; i++) {
+		const struct body_stmt *st = &u->loop->stmts[i];
+		if (st->role == ROLE_COPY_DECL && ds.begin >= st->text.begin && ds.end <= st->text.end)
+			u->uses = stmt_reads_ivar(u->loop, st->cursor);
+	}
+	return u->uses ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool stmt_reads_ivar(const struct kloop *l, CXCursor c)
+{
+	struct ivar_use u = {.loop = l};
+	clang_visitChildren(c, scan_ivar_use, &u);
+	return u.uses;
+}
+
+/* Whether the copies can be staged through registers: one value per copy statement, so each
+ * gets a register of its own, and destinations that do not move with the loop variables,
+ * because the store happens an iteration after the load. */
+static void check_ldg(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	l->ldg_ok = true;
+	for (int i = 0; i < l->ncopies && l->ldg_ok; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->tile < 0)
+			continue;
+		const struct body_stmt *st = &l->stmts[cp->stmt];
+		pos(src, st->text.begin, &line, &col);
+		/* the statement is the assignment itself, not a loop or branch around it */
+		struct span ts = cursor_span(st->cursor);
+		if (ts.begin != cp->text.begin || ts.end != cp->text.end) {
+			l->ldg_refusal = xprintf("the copy at %d:%d sits in a loop or branch: staging registers need "
+						 "one value per copy statement",
+						 line, col);
+			l->ldg_ok = false;
+		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
+			l->ldg_refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
+			l->ldg_ok = false;
 		}
 	}
 }
@@ -376,6 +443,7 @@ static void check_loop(struct kloop *l, const struct source *src)
 	check_dependences(l, src);
 	check_shape(l, src);
 	check_cp_async(l, src);
+	check_ldg(l, src);
 }
 
 void check_kloops(struct model *m, const struct source *src)

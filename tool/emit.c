@@ -37,8 +37,9 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 	for (int i = 0; i < m->nloops; i++) {
 		const struct kloop *l = &m->loops[i];
 		if (l->rewritten)
-			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stages [pipefy]",
-					variant_name(l->variant), l->stages);
+			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stages%s%s%s [pipefy]",
+					variant_name(l->variant), l->stages, l->plan_note ? " (" : "",
+					l->plan_note ? l->plan_note : "", l->plan_note ? ")" : "");
 		else if (l->nrefusals > 0)
 			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop not pipelined: %s [pipefy-missed]",
 					l->refusals[0].reason);

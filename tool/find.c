@@ -257,6 +257,13 @@ static enum write_kind write_parts(CXCursor c, CXCursor *target, CXCursor *value
 	return WRITE_NONE;
 }
 
+CXCursor cursor_write_target(CXCursor c)
+{
+	CXCursor target, value;
+	write_parts(c, &target, &value);
+	return target;
+}
+
 /* The variable an assignment or ++/-- writes, when it is a plain variable. */
 static CXCursor assigned_var(CXCursor c, bool *is_store)
 {
@@ -696,10 +703,13 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
 			bool store;
 			CXCursor var = assigned_var(c, &store);
+			int before = l->ncopies;
 			if (store && !clang_Cursor_isNull(var) && is_shared_var(var)) {
 				record_store(&rec, strip(c), var);
 			} else
 				clang_visitChildren(c, scan_stores, &rec);
+			for (int k = before; k < l->ncopies; k++)
+				l->copies[k].stmt = l->nstmts - 1;
 			if (s.nother > 0)
 				kloop_refuse(l, cursor_span(s.first_other).begin,
 					     "a statement that fills a tile also writes other state");
@@ -741,6 +751,38 @@ static bool references(CXCursor in, CXCursor decl)
 	return r.found;
 }
 
+/* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
+static bool is_fetch_decl(CXCursor decl_stmt)
+{
+	struct cursors vars = children(decl_stmt);
+	bool all = vars.n > 0;
+	for (int v = 0; v < vars.n && all; v++) {
+		CXCursor init = last_child(vars.v[v]), base;
+		while (!clang_Cursor_isNull(init) && is_cast(clang_getCursorKind(strip(init))))
+			init = last_child(strip(init));
+		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
+		      is_global_load(init, &base);
+	}
+	free(vars.v);
+	return all;
+}
+
+/* Copies that store a fetched local are register-staged copies, not computed values. */
+static void mark_register_copies(struct kloop *l)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		struct copy *cp = &l->copies[i];
+		if (cp->src.end > cp->src.begin || clang_Cursor_isNull(cp->value))
+			continue;
+		CXCursor v = root_var(cp->value);
+		if (clang_Cursor_isNull(v))
+			continue;
+		for (int j = 0; j < l->nstmts; j++)
+			if (l->stmts[j].role == ROLE_FETCH_DECL && span_within(cursor_span(v), l->stmts[j].text))
+				cp->from_register = true;
+	}
+}
+
 static void mark_copy_decls(struct kloop *l)
 {
 	for (int i = 0; i < l->nstmts; i++) {
@@ -760,7 +802,7 @@ static void mark_copy_decls(struct kloop *l)
 					by_compute = true;
 		free(vars.v);
 		if (by_copies) {
-			st->role = ROLE_COPY_DECL;
+			st->role = is_fetch_decl(st->cursor) ? ROLE_FETCH_DECL : ROLE_COPY_DECL;
 			st->also_compute = by_compute;
 		}
 	}
@@ -851,6 +893,22 @@ static bool body_has_barrier_and_store(CXCursor body)
 	return s.nstores > 0;
 }
 
+struct shared_sum {
+	long bytes;
+};
+
+static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct shared_sum *s = data;
+	if (is_shared_var(c)) {
+		long n = clang_Type_getSizeOf(clang_getCursorType(c));
+		s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
 static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 {
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
@@ -887,7 +945,11 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	free(parts.v);
 	classify_body(f, l, body);
 	mark_copy_decls(l);
+	mark_register_copies(l);
 	collect_tile_refs(l, f->function);
+	struct shared_sum sum = {0};
+	clang_visitChildren(f->function, sum_shared, &sum);
+	l->shared_bytes = sum.bytes;
 	l->unit = unit_of(src, l);
 }
 
@@ -967,6 +1029,7 @@ void model_free(struct model *m)
 			free(l->refusals[j].reason);
 		free(l->refusals);
 		free(l->cp_async_refusal);
+		free(l->ldg_refusal);
 		free(l->plan_note);
 	}
 	free(m->loops);

@@ -137,6 +137,7 @@ enum stmt_role {
 	ROLE_COPY,      /* stores tiles from global memory: moved into the loader */
 	ROLE_BUMP,      /* advances an induction variable: kept, and replayed by the loader */
 	ROLE_COPY_DECL, /* a local only the copies read: moved into the loader */
+	ROLE_FETCH_DECL, /* a local loaded from global memory that copies store into a tile */
 	ROLE_TILE_DECL, /* a tile declared inside the loop: hoisted out of it */
 };
 
@@ -190,6 +191,8 @@ struct copy {
 	long width;          /* bytes per store */
 	char *type;          /* spelling of the stored type */
 	bool conversion;     /* source and destination types differ */
+	bool from_register;  /* stores a ROLE_FETCH_DECL local (`As[c][r] = a.x`) */
+	int stmt;            /* top-level body statement holding it */
 };
 
 struct refusal {
@@ -219,12 +222,15 @@ struct kloop {
 	struct tile_ref *refs;
 	int nrefs, caprefs;
 	int nbarriers;
+	long shared_bytes; /* all static __shared__ of the function, one stage; -1 unknown */
 
 	/* check */
 	struct refusal *refusals;
 	int nrefusals, caprefusals;
 	bool cp_async_ok;
 	char *cp_async_refusal;
+	bool ldg_ok;
+	char *ldg_refusal;
 
 	/* plan */
 	enum variant variant;
@@ -244,6 +250,7 @@ void model_free(struct model *m);
 struct span cursor_span(CXCursor c);
 char *span_text(const struct source *src, struct span s);
 CXCursor cursor_root_var(CXCursor c);
+CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

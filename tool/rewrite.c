@@ -92,41 +92,64 @@ static char *cp_async_copy(const struct source *src, const struct edits *refs, c
 
 static bool in_span(size_t off, struct span s) { return off >= s.begin && off < s.end; }
 
-static void rewrite_cp_async(struct kloop *l, const struct source *src, struct edits *out)
-{
-	int S = l->stages;
-	const char *I0 = l->indent, *U = l->unit;
-	char *I1 = xprintf("%s%s", I0, U), *I2 = xprintf("%s%s", I1, U), *I3 = xprintf("%s%s", I2, U);
-	char *extra2 = xprintf("%s%s", U, U);
+/* The pieces both variants build the loop from. */
+struct layout {
+	struct kloop *l;
+	const struct source *src;
+	int S;
+	const char *U;           /* one indentation level */
+	char *I0, *I1, *I2, *I3; /* the loop's level and three deeper */
+	struct edits refs;       /* tile names: `As` -> `As[stage]` */
+	struct edits stmt_edits; /* refs plus per-variant rewrites of the copies */
+};
 
-	/* Tile names inside the loop: stage being filled in copies, stage being read elsewhere. */
-	struct edits refs = {0};
+static struct layout layout_begin(struct kloop *l, const struct source *src)
+{
+	struct layout y = {.l = l, .src = src, .S = l->stages, .U = l->unit};
+	y.I0 = xstrdup(l->indent);
+	y.I1 = xprintf("%s%s", y.I0, y.U);
+	y.I2 = xprintf("%s%s", y.I1, y.U);
+	y.I3 = xprintf("%s%s", y.I2, y.U);
 	for (int i = 0; i < l->nrefs; i++) {
 		bool in_copy = l->stmts[l->refs[i].stmt].role == ROLE_COPY;
-		edits_add(&refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
+		edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
 	}
-	/* Statement-level edits: each copy becomes a cp.async; other tile names as above. */
-	struct edits stmt_edits = {0};
-	for (int i = 0; i < l->ncopies; i++) {
-		char *call = cp_async_copy(src, &refs, &l->copies[i]);
-		edits_add(&stmt_edits, l->copies[i].text.begin, l->copies[i].text.end - l->copies[i].text.begin, call);
-		free(call);
-	}
-	for (int i = 0; i < refs.n; i++) {
+	return y;
+}
+
+/* Tile names outside the copies the variant replaced keep their plain stage index. */
+static void layout_add_refs_outside_copies(struct layout *y)
+{
+	for (int i = 0; i < y->refs.n; i++) {
 		bool inside_copy = false;
-		for (int c = 0; c < l->ncopies; c++)
-			if (in_span(refs.v[i].offset, l->copies[c].text) || refs.v[i].offset == l->copies[c].text.end)
+		for (int c = 0; c < y->l->ncopies; c++)
+			if (in_span(y->refs.v[i].offset, y->l->copies[c].text) || y->refs.v[i].offset == y->l->copies[c].text.end)
 				inside_copy = true;
 		if (!inside_copy)
-			edits_add(&stmt_edits, refs.v[i].offset, 0, refs.v[i].text);
+			edits_add(&y->stmt_edits, y->refs.v[i].offset, 0, y->refs.v[i].text);
 	}
+}
 
-	struct strbuf sb = {0};
-	sb_printf(&sb, "// pipefy: K-loop pipelined with cp.async, %d stages: tile t+%d is copied while tile t is computed\n",
-		  S, S - 1);
-	sb_printf(&sb, "%s{\n", I0);
-	/* Tiles declared in the body move out of the loop; __shared__ storage is static anyway. */
-	char *dim = xprintf("[%d]", S);
+static void layout_end(struct layout *y)
+{
+	edits_free(&y->refs);
+	edits_free(&y->stmt_edits);
+	free(y->I0);
+	free(y->I1);
+	free(y->I2);
+	free(y->I3);
+}
+
+static const char *type_sep(const char *type) { return type[strlen(type) - 1] == '*' ? "" : " "; }
+
+/* `{`, tiles declared in the body (hoisted: __shared__ storage is static anyway), and the
+ * cursor: the loop variables of the next tile to load. */
+static void add_block_start(struct strbuf *sb, struct layout *y, const char *what)
+{
+	struct kloop *l = y->l;
+	sb_printf(sb, "// pipefy: K-loop pipelined with %s\n", what);
+	sb_printf(sb, "%s{\n", y->I0);
+	char *dim = xprintf("[%d]", y->S);
 	for (int i = 0; i < l->nstmts; i++) {
 		if (l->stmts[i].role != ROLE_TILE_DECL)
 			continue;
@@ -134,83 +157,302 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 		for (int t = 0; t < l->ntiles; t++)
 			if (l->tiles[t].body_stmt == i)
 				edits_add(&decl, l->tiles[t].name_end, 0, dim);
-		char *text = render(src, &decl, l->stmts[i].text);
-		sb_printf(&sb, "%s%s\n", I1, text);
+		char *text = render(y->src, &decl, l->stmts[i].text);
+		sb_printf(sb, "%s%s\n", y->I1, text);
 		free(text);
 		edits_free(&decl);
 	}
-	sb_printf(&sb, "%s// pipefy: the loop variables of the next tile to load\n", I1);
+	free(dim);
+	sb_printf(sb, "%s// pipefy: the loop variables of the next tile to load\n", y->I1);
 	for (int i = 0; i < l->nivars; i++) {
 		const struct induction *v = &l->ivars[i];
-		const char *sep = v->type[strlen(v->type) - 1] == '*' ? "" : " ";
-		sb_printf(&sb, "%s%s%spipefy_next_%s = %s;\n", I1, v->type, sep, v->name, v->init);
+		sb_printf(sb, "%s%s%spipefy_next_%s = %s;\n", y->I1, v->type, type_sep(v->type), v->name, v->init);
 	}
-	sb_printf(&sb, "%s// pipefy: copy the tile at the cursor into stage " STAGE_FILL " and advance the cursor;\n", I1);
-	sb_printf(&sb, "%s// one commit per call, an empty group once the tiles run out, keeps wait_prior exact\n", I1);
-	sb_printf(&sb, "%sauto pipefy_load = [&](int " STAGE_FILL ") {\n", I1);
-	for (int i = 0; i < l->nivars; i++) {
-		const struct induction *v = &l->ivars[i];
-		const char *sep = v->type[strlen(v->type) - 1] == '*' ? "" : " ";
-		sb_printf(&sb, "%s%s%s%s = pipefy_next_%s;\n", I2, v->type, sep, v->name, v->name);
+}
+
+/* Inside a loader: the loop variables take the cursor's values. */
+static void add_cursor_shadows(struct strbuf *sb, struct layout *y)
+{
+	for (int i = 0; i < y->l->nivars; i++) {
+		const struct induction *v = &y->l->ivars[i];
+		sb_printf(sb, "%s%s%s%s = pipefy_next_%s;\n", y->I2, v->type, type_sep(v->type), v->name, v->name);
 	}
-	char *cond = trimmed(src, l->cond);
-	sb_printf(&sb, "%sif (%s) {\n", I2, cond);
-	free(cond);
-	for (int i = 0; i < l->nstmts; i++) {
-		const struct body_stmt *st = &l->stmts[i];
-		if (st->role == ROLE_COPY || st->role == ROLE_COPY_DECL || st->role == ROLE_BUMP)
-			add_stmt(&sb, src, &stmt_edits, st, I1, extra2);
-	}
-	char *inc = trimmed(src, l->inc);
+}
+
+/* The loop's own increment, then the cursor keeps the advanced values. */
+static void add_cursor_advance(struct strbuf *sb, struct layout *y, const char *indent)
+{
+	char *inc = trimmed(y->src, y->l->inc);
 	if (*inc)
-		sb_printf(&sb, "%s%s;\n", I3, inc);
+		sb_printf(sb, "%s%s;\n", indent, inc);
 	free(inc);
-	for (int i = 0; i < l->nivars; i++)
-		sb_printf(&sb, "%spipefy_next_%s = %s;\n", I3, l->ivars[i].name, l->ivars[i].name);
-	sb_printf(&sb, "%s}\n", I2);
-	sb_printf(&sb, "%s__pipeline_commit();\n", I2);
-	sb_printf(&sb, "%s};\n", I1);
-	if (S == 2) {
-		sb_printf(&sb, "%s// pipefy: prologue: start copying tile 0\n", I1);
-		sb_printf(&sb, "%spipefy_load(0);\n", I1);
-	} else {
-		sb_printf(&sb, "%s// pipefy: prologue: start copying tiles 0..%d\n", I1, S - 2);
-		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s)\n", I1, S - 1);
-		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", I2);
-	}
-	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", I1);
-	sb_printf(&sb, "%s// pipefy: main loop: wait for tile t, start tile t+%d, compute tile t; the last\n", I1, S - 1);
-	sb_printf(&sb, "%s// iterations find no tile left to start and only compute: that is the epilogue\n", I1);
-	char *header = span_text(src, (struct span){l->loop.begin, l->body.begin + 1});
-	sb_puts(&sb, I1);
-	add_reindented(&sb, header, U);
+	for (int i = 0; i < y->l->nivars; i++)
+		sb_printf(sb, "%spipefy_next_%s = %s;\n", indent, y->l->ivars[i].name, y->l->ivars[i].name);
+}
+
+/* The user's for header, one level deeper. */
+static void add_main_header(struct strbuf *sb, struct layout *y)
+{
+	char *header = span_text(y->src, (struct span){y->l->loop.begin, y->l->body.begin + 1});
+	sb_puts(sb, y->I1);
+	add_reindented(sb, header, y->U);
 	free(header);
-	sb_puts(&sb, "\n");
-	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", I2, S - 2);
-	sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", I2, S);
-	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", I2, S - 1, S);
-	for (int i = 0; i < l->nstmts; i++) {
-		const struct body_stmt *st = &l->stmts[i];
-		if (st->role == ROLE_COMPUTE || st->role == ROLE_BUMP || (st->role == ROLE_COPY_DECL && st->also_compute))
-			add_stmt(&sb, src, &stmt_edits, st, I1, U);
+	sb_puts(sb, "\n");
+}
+
+/* The body without its copies and barriers, tiles indexed by the stage being read. */
+static void add_compute(struct strbuf *sb, struct layout *y)
+{
+	for (int i = 0; i < y->l->nstmts; i++) {
+		const struct body_stmt *st = &y->l->stmts[i];
+		if (st->role == ROLE_COMPUTE || st->role == ROLE_BUMP ||
+		    ((st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL) && st->also_compute))
+			add_stmt(sb, y->src, &y->stmt_edits, st, y->I1, y->U);
 	}
-	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", I2, S);
-	sb_printf(&sb, "%s}\n", I1);
-	sb_printf(&sb, "%s}", I0);
-	char *block = sb_take(&sb);
+}
+
+static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out)
+{
+	struct kloop *l = y->l;
+	sb_printf(sb, "%s}\n", y->I1);
+	sb_printf(sb, "%s}", y->I0);
+	char *block = sb_take(sb);
 	edits_add(out, l->loop.begin, l->loop.end - l->loop.begin, block);
 	free(block);
-
+	char *dim = xprintf("[%d]", y->S);
 	for (int i = 0; i < l->ntiles; i++)
 		if (!l->tiles[i].in_loop)
 			edits_add(out, l->tiles[i].name_end, 0, dim);
 	free(dim);
-	edits_free(&refs);
-	edits_free(&stmt_edits);
-	free(I1);
-	free(I2);
-	free(I3);
+}
+
+static void rewrite_cp_async(struct kloop *l, const struct source *src, struct edits *out)
+{
+	struct layout y = layout_begin(l, src);
+	int S = y.S;
+	char *extra2 = xprintf("%s%s", y.U, y.U);
+	for (int i = 0; i < l->ncopies; i++) {
+		char *call = cp_async_copy(src, &y.refs, &l->copies[i]);
+		edits_add(&y.stmt_edits, l->copies[i].text.begin, l->copies[i].text.end - l->copies[i].text.begin, call);
+		free(call);
+	}
+	layout_add_refs_outside_copies(&y);
+
+	struct strbuf sb = {0};
+	char *what = xprintf("cp.async, %d stages: tile t+%d is copied while tile t is computed", S, S - 1);
+	add_block_start(&sb, &y, what);
+	free(what);
+	sb_printf(&sb, "%s// pipefy: copy the tile at the cursor into stage " STAGE_FILL " and advance the cursor;\n", y.I1);
+	sb_printf(&sb, "%s// one commit per call, an empty group once the tiles run out, keeps wait_prior exact\n", y.I1);
+	sb_printf(&sb, "%sauto pipefy_load = [&](int " STAGE_FILL ") {\n", y.I1);
+	add_cursor_shadows(&sb, &y);
+	char *cond = trimmed(src, l->cond);
+	sb_printf(&sb, "%sif (%s) {\n", y.I2, cond);
+	free(cond);
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY || st->role == ROLE_COPY_DECL || st->role == ROLE_BUMP)
+			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, extra2);
+	}
+	add_cursor_advance(&sb, &y, y.I3);
+	sb_printf(&sb, "%s}\n", y.I2);
+	sb_printf(&sb, "%s__pipeline_commit();\n", y.I2);
+	sb_printf(&sb, "%s};\n", y.I1);
+	if (S == 2) {
+		sb_printf(&sb, "%s// pipefy: prologue: start copying tile 0\n", y.I1);
+		sb_printf(&sb, "%spipefy_load(0);\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// pipefy: prologue: start copying tiles 0..%d\n", y.I1, S - 2);
+		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s)\n", y.I1, S - 1);
+		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", y.I2);
+	}
+	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
+	sb_printf(&sb, "%s// pipefy: main loop: wait for tile t, start tile t+%d, compute tile t; the last\n", y.I1, S - 1);
+	sb_printf(&sb, "%s// iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
+	add_main_header(&sb, &y);
+	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
+	sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
+	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
+	add_compute(&sb, &y);
+	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
+	add_block_end(&sb, &y, out);
 	free(extra2);
+	layout_end(&y);
+}
+
+static enum CXChildVisitResult collect_last_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Continue;
+}
+
+/* The variables of a fetch declaration: name, unqualified type, initial load. */
+struct fetch_vars {
+	char *name[16], *type[16];
+	CXCursor init[16];
+	int n;
+};
+
+static enum CXChildVisitResult collect_fetch_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fetch_vars *fv = data;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl || fv->n == 16)
+		return CXChildVisit_Continue;
+	CXString name = clang_getCursorSpelling(c);
+	CXString type = clang_getTypeSpelling(clang_getUnqualifiedType(clang_getCursorType(c)));
+	fv->name[fv->n] = xstrdup(clang_getCString(name));
+	fv->type[fv->n] = xstrdup(clang_getCString(type));
+	clang_disposeString(name);
+	clang_disposeString(type);
+	CXCursor init = clang_getNullCursor();
+	clang_visitChildren(c, collect_last_child, &init);
+	fv->init[fv->n++] = init;
+	return CXChildVisit_Continue;
+}
+
+static int first_copy_of(const struct kloop *l, int stmt)
+{
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].stmt == stmt)
+			return i;
+	return 0;
+}
+
+/* Whether a copy-side local is read by some copy's destination: the stash needs it then. */
+struct name_use {
+	CXCursor decl_stmt;
+	struct span decls;
+	bool used;
+};
+
+static enum CXChildVisitResult scan_name_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct name_use *u = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		struct span d = cursor_span(clang_getCursorReferenced(c));
+		if (d.begin >= u->decls.begin && d.end <= u->decls.end) {
+			u->used = true;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool used_by_destinations(const struct kloop *l, const struct body_stmt *st)
+{
+	struct name_use u = {.decls = st->text};
+	for (int i = 0; i < l->ncopies && !u.used; i++)
+		clang_visitChildren(cursor_write_target(l->copies[i].store), scan_name_use, &u);
+	return u.used;
+}
+
+/* The register a copy is staged in. */
+static char *staging_register(int copy) { return xprintf("pipefy_reg%d", copy); }
+
+static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits *out)
+{
+	struct layout y = layout_begin(l, src);
+	/* Stash side: a direct copy stores its register; a register copy stays as written. */
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->from_register) {
+			char *text = render(src, &y.refs, cp->text);
+			edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, text);
+			free(text);
+			continue;
+		}
+		char *dst = render(src, &y.refs, cp->dst), *reg = staging_register(i);
+		char *store = xprintf("%s = %s", dst, reg);
+		edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
+		free(dst);
+		free(reg);
+		free(store);
+	}
+	layout_add_refs_outside_copies(&y);
+	/* Fetch side: a direct copy loads its register; a fetch declaration assigns its local. */
+	struct edits fetch_edits = {0};
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->from_register)
+			continue;
+		char *value = span_text(src, cursor_span(cp->value)), *reg = staging_register(i);
+		char *load = xprintf("%s = %s", reg, value);
+		edits_add(&fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
+		free(value);
+		free(reg);
+		free(load);
+	}
+
+	struct strbuf sb = {0};
+	add_block_start(&sb, &y, "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed");
+	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
+	for (int i = 0; i < l->ncopies; i++)
+		if (!l->copies[i].from_register)
+			sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), i);
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].role != ROLE_FETCH_DECL)
+			continue;
+		/* `float4 a = load;` becomes `float4 a;` here and `a = load;` in the fetch */
+		struct fetch_vars fv = {0};
+		clang_visitChildren(l->stmts[i].cursor, collect_fetch_var, &fv);
+		struct strbuf assigns = {0};
+		for (int v = 0; v < fv.n; v++) {
+			char *init = span_text(src, cursor_span(fv.init[v]));
+			sb_printf(&sb, "%s%s%s%s;\n", y.I1, fv.type[v], type_sep(fv.type[v]), fv.name[v]);
+			sb_printf(&assigns, "%s%s = %s;", v ? " " : "", fv.name[v], init);
+			free(init);
+			free(fv.type[v]);
+			free(fv.name[v]);
+		}
+		char *text = sb_take(&assigns);
+		edits_add(&fetch_edits, l->stmts[i].text.begin, l->stmts[i].text.end - l->stmts[i].text.begin, text);
+		free(text);
+	}
+
+	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into the staging registers and advance the\n", y.I1);
+	sb_printf(&sb, "%s// cursor; false once the tiles run out\n", y.I1);
+	sb_printf(&sb, "%sauto pipefy_fetch = [&]() {\n", y.I1);
+	add_cursor_shadows(&sb, &y);
+	char *cond = trimmed(src, l->cond);
+	sb_printf(&sb, "%sif (!(%s))\n%sreturn false;\n", y.I2, cond, y.I3);
+	free(cond);
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register;
+		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
+		    st->role == ROLE_BUMP)
+			add_stmt(&sb, src, &fetch_edits, st, y.I1, y.U);
+	}
+	add_cursor_advance(&sb, &y, y.I2);
+	sb_printf(&sb, "%sreturn true;\n", y.I2);
+	sb_printf(&sb, "%s};\n", y.I1);
+	sb_printf(&sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y.I1);
+	sb_printf(&sb, "%sauto pipefy_stash = [&](int " STAGE_FILL ") {\n", y.I1);
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && used_by_destinations(l, st)))
+			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, y.U);
+	}
+	sb_printf(&sb, "%s};\n", y.I1);
+	sb_printf(&sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y.I1);
+	sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y.I1, y.I2);
+	sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
+	sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y.I1);
+	sb_printf(&sb, "%s// the other stage. With two stages one barrier per iteration is enough: the stage being\n", y.I1);
+	sb_printf(&sb, "%s// filled was last read before the previous iteration's barrier\n", y.I1);
+	add_main_header(&sb, &y);
+	sb_printf(&sb, "%sbool pipefy_more = pipefy_fetch();\n", y.I2);
+	add_compute(&sb, &y);
+	sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
+	sb_printf(&sb, "%s__syncthreads();\n", y.I2);
+	sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
+	edits_free(&fetch_edits);
+	add_block_end(&sb, &y, out);
+	layout_end(&y);
 }
 
 /* `#include <cuda_pipeline.h>` after the last include before the first rewritten loop. */
@@ -243,6 +485,8 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		if (l->variant == VARIANT_CP_ASYNC) {
 			rewrite_cp_async(l, src, e);
 			cp_async = true;
+		} else {
+			rewrite_ldg(l, src, e);
 		}
 		l->rewritten = true;
 	}

@@ -1,0 +1,88 @@
+// sgemm_tiled.cu: the CUDA-samples shape: 2-D block of TILE x TILE threads, one output per
+// thread, one float per thread per tile. Usage: sgemm_tiled [M N K] (multiples of TILE).
+#include "harness.cuh"
+
+#define TILE 32
+
+__global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TILE][TILE];
+    __shared__ float Bs[2][TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_t = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int t = pipefy_next_t;
+            if (!(t < K / TILE))
+                return false;
+            pipefy_reg0 = A[row * K + t * TILE + tx];
+            pipefy_reg1 = B[(t * TILE + ty) * N + col];
+            ++t;
+            pipefy_next_t = t;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int t = 0; t < K / TILE; ++t) {
+            bool pipefy_more = pipefy_fetch();
+            for (int k = 0; k < TILE; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+    float *hA = (float *)malloc(na * sizeof(float) + 1), *hB = (float *)malloc(nb * sizeof(float) + 1);
+    float *hC = (float *)malloc(nc * sizeof(float));
+    double *ref = (double *)calloc(nc, sizeof(double));
+    uint32_t seed = 1;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    for (int i = 0; i < M; i++)
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                ref[(size_t)i * N + j] += (double)hA[(size_t)i * K + k] * hB[(size_t)k * N + j];
+    float *dA, *dB, *dC;
+    CHECK(cudaMalloc(&dA, na * sizeof(float) + 4));
+    CHECK(cudaMalloc(&dB, nb * sizeof(float) + 4));
+    CHECK(cudaMalloc(&dC, nc * sizeof(float)));
+    CHECK(cudaMemcpy(dA, hA, na * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
+    dim3 block(TILE, TILE), grid(N / TILE, M / TILE);
+    sgemm_tiled<<<grid, block>>>(dA, dB, dC, M, N, K);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(hC, dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    return harness_report("sgemm_tiled", hC, ref, nc, 1e-3, 1e-3);
+}

@@ -1,0 +1,78 @@
+// sgemm_tiled.cu: the CUDA-samples shape: 2-D block of TILE x TILE threads, one output per
+// thread, one float per thread per tile. Usage: sgemm_tiled [M N K] (multiples of TILE).
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define TILE 32
+
+__global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][TILE][TILE];
+    __shared__ float Bs[3][TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty;
+    int col = blockIdx.x * TILE + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_t = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int t = pipefy_next_t;
+            if (t < K / TILE) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &A[row * K + t * TILE + tx], sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], &B[(t * TILE + ty) * N + col], sizeof(float));
+                ++t;
+                pipefy_next_t = t;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int t = 0; t < K / TILE; ++t) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TILE; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+    float *hA = (float *)malloc(na * sizeof(float) + 1), *hB = (float *)malloc(nb * sizeof(float) + 1);
+    float *hC = (float *)malloc(nc * sizeof(float));
+    double *ref = (double *)calloc(nc, sizeof(double));
+    uint32_t seed = 1;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    for (int i = 0; i < M; i++)
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                ref[(size_t)i * N + j] += (double)hA[(size_t)i * K + k] * hB[(size_t)k * N + j];
+    float *dA, *dB, *dC;
+    CHECK(cudaMalloc(&dA, na * sizeof(float) + 4));
+    CHECK(cudaMalloc(&dB, nb * sizeof(float) + 4));
+    CHECK(cudaMalloc(&dC, nc * sizeof(float)));
+    CHECK(cudaMemcpy(dA, hA, na * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
+    dim3 block(TILE, TILE), grid(N / TILE, M / TILE);
+    sgemm_tiled<<<grid, block>>>(dA, dB, dC, M, N, K);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(hC, dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    return harness_report("sgemm_tiled", hC, ref, nc, 1e-3, 1e-3);
+}

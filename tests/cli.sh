@@ -1,0 +1,81 @@
+#!/bin/bash
+# cli.sh: the command line as editors, build systems and people use it.
+#   tests/cli.sh PIPEFY
+set -u
+cd "$(dirname "$0")/.."
+pipefy=$(realpath "$1")
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "[PASS] $1"; pass=$((pass + 1)); }
+bad() { echo "[FAIL] $1"; fail=$((fail + 1)); }
+expect() { # name, condition...
+	local name=$1; shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+
+k=testdata/sgemm_tiled.cu
+golden=golden/sgemm_tiled.auto.cu
+syntax=tests/cli/syntax_error.cu
+
+# stdin to stdout: the output is the rewrite, stderr carries only remarks
+"$pipefy" --assume-filename=$k <$k >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "stdin to stdout exits 0" [ $rc = 0 ]
+expect "stdin to stdout writes the rewrite" cmp -s "$tmp/out" $golden
+expect "stderr holds only remarks" [ "$(grep -c -v -e ': remark: ' -e '^ ' -e '^	' -e '^\^' "$tmp/err")" = 0 ]
+expect "remarks name the --assume-filename" grep -q "^$k:15:5: remark: K-loop pipelined" "$tmp/err"
+"$pipefy" -q --assume-filename=$k - <$k >"$tmp/out" 2>"$tmp/err"
+expect "-q leaves stderr empty" [ ! -s "$tmp/err" ]
+expect "'-' reads stdin" cmp -s "$tmp/out" $golden
+
+# -o and file arguments
+"$pipefy" -q $k -o "$tmp/o.cu"; rc=$?
+expect "-o exits 0" [ $rc = 0 ]
+expect "-o writes the rewrite" cmp -s "$tmp/o.cu" $golden
+"$pipefy" -q $k >"$tmp/out"
+expect "a file argument writes stdout" cmp -s "$tmp/out" $golden
+
+# -i edits in place through a temporary file and keeps the permissions
+cp $k "$tmp/inplace.cu"; cp testdata/harness.cuh "$tmp/"; chmod 640 "$tmp/inplace.cu"
+"$pipefy" -q -i "$tmp/inplace.cu"; rc=$?
+expect "-i exits 0" [ $rc = 0 ]
+expect "-i rewrites the file" cmp -s "$tmp/inplace.cu" $golden
+expect "-i keeps the permissions" [ "$(stat -c %a "$tmp/inplace.cu")" = 640 ]
+expect "-i leaves no temporary file" [ -z "$(ls "$tmp" | grep pipefy-)" ]
+
+# idempotence: the output of pipefy is left as it is
+"$pipefy" -q $golden --assume-filename=x >"$tmp/twice" 2>/dev/null
+expect "pipefy on its own output changes nothing" cmp -s "$tmp/twice" $golden
+
+# failures: exit 1, a message naming the file, the input untouched
+"$pipefy" "$tmp/missing.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "a missing file exits 1" [ $rc = 1 ]
+expect "a missing file is named" grep -q "missing.cu: error: No such file" "$tmp/err"
+"$pipefy" "$tmp" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "a directory exits 1" [ $rc = 1 ]
+expect "a directory is named" grep -q "is a directory" "$tmp/err"
+"$pipefy" <$syntax >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "a syntax error exits 1" [ $rc = 1 ]
+expect "a syntax error echoes stdin unchanged" cmp -s "$tmp/out" $syntax
+expect "a syntax error is reported as file:line:col: error:" grep -q "^<stdin>.cu:[0-9]*:[0-9]*: error: " "$tmp/err"
+"$pipefy" $syntax -o "$tmp/never.cu" 2>/dev/null; rc=$?
+expect "a syntax error with -o writes no file" [ $rc = 1 ] && [ ! -e "$tmp/never.cu" ]
+"$pipefy" -q $k -o "$tmp/no/such/dir/o.cu" 2>"$tmp/err"; rc=$?
+expect "an unwritable -o path exits 1" [ $rc = 1 ]
+expect "an unwritable -o path is named" grep -q "no/such/dir/o.cu: error:" "$tmp/err"
+if [ -w /dev/full ]; then
+	"$pipefy" -q $k -o /dev/full 2>"$tmp/err"; rc=$?
+	expect "-o /dev/full reports the write error" [ $rc = 1 ]
+fi
+
+# usage
+"$pipefy" --variant=fast $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "a usage error exits 2" [ $rc = 2 ]
+expect "a usage error says what is wrong" grep -q "unknown variant 'fast'" "$tmp/err"
+"$pipefy" --help >"$tmp/out"; rc=$?
+expect "--help exits 0 and shows usage" [ $rc = 0 ] && grep -q "^usage: pipefy" "$tmp/out"
+"$pipefy" --version >"$tmp/out"; rc=$?
+expect "--version names pipefy and clang" [ $rc = 0 ] && grep -q "^pipefy [0-9.]* (.*clang version 19" "$tmp/out"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,57 @@
+#!/bin/bash
+# golden.sh: pipefy's output for each testdata program and variant, byte for byte against
+# golden/NAME.VARIANT.cu, and its remarks against golden/NAME[.VARIANT].remarks.
+#
+#   tests/golden.sh PIPEFY [testdata/NAME.cu ...]           compare (all programs by default)
+#   tests/golden.sh --update PIPEFY [testdata/NAME.cu ...]  rewrite the goldens (make goldens)
+#
+# A variant whose output equals the input has no .cu golden: its absence is the claim that
+# pipefy leaves the file byte-identical. Options for a program sit on its first lines as
+# `// pipefy-args: ...`. On a mismatch the actual output is kept in $GOLDEN_OUT for a diff.
+set -u
+cd "$(dirname "$0")/.."
+update=0
+if [ "${1:-}" = --update ]; then update=1; shift; fi
+pipefy=$(realpath "$1"); shift
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=(testdata/*.cu)
+out=${GOLDEN_OUT:-$(dirname "$pipefy")/golden-out}
+mkdir -p "$out"
+
+# name:extra arguments; auto is what users get, the others are the forced variants.
+variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
+
+pass=0 fail=0
+for f in "${files[@]}"; do
+	name=$(basename "$f" .cu)
+	args=$(sed -n 's|^// pipefy-args: *||p' "$f" | head -n 1)
+	for v in "${variants[@]}"; do
+		vname=${v%%:*} vargs=${v#*:}
+		golden=golden/$name.$vname.cu
+		remarks=golden/$name.$vname.remarks
+		[ "$vname" = auto ] && remarks=golden/$name.remarks
+		# shellcheck disable=SC2086
+		"$pipefy" $args $vargs "$f" >"$out/$name.$vname.cu" 2>"$out/$name.$vname.remarks"
+		rc=$?
+		echo "exit $rc" >>"$out/$name.$vname.remarks"
+		if [ $update = 1 ]; then
+			if cmp -s "$out/$name.$vname.cu" "$f"; then rm -f "$golden"; else cp "$out/$name.$vname.cu" "$golden"; fi
+			cp "$out/$name.$vname.remarks" "$remarks"
+			continue
+		fi
+		expect=$golden
+		[ -f "$golden" ] || expect=$f
+		if cmp -s "$out/$name.$vname.cu" "$expect" && cmp -s "$out/$name.$vname.remarks" "$remarks"; then
+			echo "[PASS] $name $vname"
+			pass=$((pass + 1))
+		else
+			echo "[FAIL] $name $vname"
+			diff -u "$expect" "$out/$name.$vname.cu" | head -n 40
+			diff -u "$remarks" "$out/$name.$vname.remarks" | head -n 20
+			fail=$((fail + 1))
+		fi
+	done
+done
+[ $update = 1 ] && { echo "goldens written; review them with: git diff golden/"; exit 0; }
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

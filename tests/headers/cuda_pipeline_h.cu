@@ -1,0 +1,4 @@
+// Parses with zero diagnostics: <cuda_pipeline.h> on CUDA 13 under libclang 19.
+#include <cuda_pipeline.h>
+
+__global__ void touch(float *out) { out[threadIdx.x] = 1.0f; }
