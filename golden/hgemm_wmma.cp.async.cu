@@ -2,7 +2,6 @@
 // in 16-byte vectors by a strided copy loop. Usage: hgemm_wmma [M N K] (M, N multiples of
 // 128, K a multiple of 32).
 #include "harness.cuh"
-#include <cuda_fp16.h>
 #include <mma.h>
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 
@@ -82,33 +81,11 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
 
 int main(int argc, char **argv)
 {
-    int sz[3] = {256, 256, 256};
+    int sz[3] = {256, 256, 256};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    half *hA = (half *)malloc(na * sizeof(half) + 2), *hB = (half *)malloc(nb * sizeof(half) + 2);
-    float *hC = (float *)malloc(nc * sizeof(float));
-    double *ref = (double *)calloc(nc, sizeof(double));
-    uint32_t seed = 7;
-    for (size_t i = 0; i < na; i++) hA[i] = __float2half(harness_random(&seed));
-    for (size_t i = 0; i < nb; i++) hB[i] = __float2half(harness_random(&seed));
-    for (int i = 0; i < M; i++)
-        for (int k = 0; k < K; k++) {
-            double a = __half2float(hA[(size_t)i * K + k]);
-            for (int j = 0; j < N; j++)
-                ref[(size_t)i * N + j] += a * __half2float(hB[(size_t)k * N + j]);
-        }
-    half *dA, *dB;
-    float *dC;
-    CHECK(cudaMalloc(&dA, na * sizeof(half) + 16));
-    CHECK(cudaMalloc(&dB, nb * sizeof(half) + 16));
-    CHECK(cudaMalloc(&dC, nc * sizeof(float)));
-    CHECK(cudaMemcpy(dA, hA, na * sizeof(half), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hB, nb * sizeof(half), cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
-    dim3 grid(N / BN, M / BM);
-    hgemm_wmma<<<grid, 256>>>(dA, dB, dC, M, N, K);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hC, dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
-    return harness_report("hgemm_wmma", hC, ref, nc, 1e-2, 1e-2);
+    return harness_gemm<half, float>("hgemm_wmma", M, N, K, [&](const half *A, const half *B, float *C) {
+        dim3 grid(N / BN, M / BM);
+        hgemm_wmma<<<grid, 256>>>(A, B, C, M, N, K);
+    }, 1e-3, 1e-3);
 }

@@ -59,30 +59,11 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
 
 int main(int argc, char **argv)
 {
-    int sz[3] = {256, 256, 256};
+    int sz[3] = {256, 256, 256};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    float *hA = (float *)malloc(na * sizeof(float) + 1), *hB = (float *)malloc(nb * sizeof(float) + 1);
-    float *hC = (float *)malloc(nc * sizeof(float));
-    double *ref = (double *)calloc(nc, sizeof(double));
-    uint32_t seed = 1;
-    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
-    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
-    for (int i = 0; i < M; i++)
-        for (int k = 0; k < K; k++)
-            for (int j = 0; j < N; j++)
-                ref[(size_t)i * N + j] += (double)hA[(size_t)i * K + k] * hB[(size_t)k * N + j];
-    float *dA, *dB, *dC;
-    CHECK(cudaMalloc(&dA, na * sizeof(float) + 4));
-    CHECK(cudaMalloc(&dB, nb * sizeof(float) + 4));
-    CHECK(cudaMalloc(&dC, nc * sizeof(float)));
-    CHECK(cudaMemcpy(dA, hA, na * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
-    dim3 block(TILE, TILE), grid(N / TILE, M / TILE);
-    sgemm_tiled<<<grid, block>>>(dA, dB, dC, M, N, K);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hC, dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
-    return harness_report("sgemm_tiled", hC, ref, nc, 1e-3, 1e-3);
+    return harness_gemm<float, float>("sgemm_tiled", M, N, K, [&](const float *A, const float *B, float *C) {
+        dim3 block(TILE, TILE), grid(N / TILE, M / TILE);
+        sgemm_tiled<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
 }

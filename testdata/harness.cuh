@@ -1,12 +1,14 @@
-// harness.cuh: what every testdata program shares on the host side: checked CUDA calls,
-// reproducible inputs, a tolerance check against a CPU reference, and an output checksum
-// that is equal exactly when two runs' outputs are bit-identical.
+// harness.cuh: the host side every testdata program shares: checked CUDA calls, reproducible
+// inputs, a CPU reference in double precision, a PASS/FAIL line, and an output checksum that
+// is equal exactly when two runs' outputs are bit-identical.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #define CHECK(call)                                                                          \
@@ -42,13 +44,26 @@ static inline uint64_t harness_checksum(const void *data, size_t bytes)
     return h;
 }
 
+// Element conversions for the input and output types the programs use.
+template <typename T> static inline T harness_make(float x) { return (T)x; }
+template <> inline half harness_make<half>(float x) { return __float2half(x); }
+template <> inline __nv_bfloat16 harness_make<__nv_bfloat16>(float x) { return __float2bfloat16(x); }
+template <> inline signed char harness_make<signed char>(float x) { return (signed char)lrintf(x * 16.0f); }
+static inline double harness_value(float x) { return x; }
+static inline double harness_value(double x) { return x; }
+static inline double harness_value(int x) { return x; }
+static inline double harness_value(signed char x) { return x; }
+static inline double harness_value(half x) { return __half2float(x); }
+static inline double harness_value(__nv_bfloat16 x) { return __bfloat162float(x); }
+
 // Prints the PASS/FAIL line and the checksum line; returns the exit code.
-static inline int harness_report(const char *name, const float *got, const double *want, size_t n,
+template <typename TOut>
+static inline int harness_report(const char *name, const TOut *got, const double *want, size_t n,
                                  double abs_tol, double rel_tol)
 {
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < n; i++) {
-        double err = fabs((double)got[i] - want[i]);
+        double err = fabs(harness_value(got[i]) - want[i]);
         if (!(err <= abs_tol + rel_tol * fabs(want[i]))) {
             if (!bad)
                 first = i;
@@ -57,9 +72,54 @@ static inline int harness_report(const char *name, const float *got, const doubl
     }
     if (bad)
         printf("%s: FAIL: %zu of %zu outside tolerance (first at %zu: got %g, want %g)\n", name,
-               bad, n, first, got[first], want[first]);
+               bad, n, first, harness_value(got[first]), want[first]);
     else
         printf("%s: PASS (%zu values)\n", name, n);
     printf("checksum %016llx\n", (unsigned long long)harness_checksum(got, n * sizeof *got));
     return bad ? 1 : 0;
+}
+
+// C[b] = A[b] (M x K) * B[b] (K x N), row-major, for `batch` independent products: fills the
+// inputs, runs `launch(dA, dB, dC)` once, and checks C against a CPU reference.
+template <typename TIn, typename TOut, typename Launch>
+static int harness_gemm(const char *name, int M, int N, int K, Launch launch, double abs_tol,
+                        double rel_tol, int batch = 1)
+{
+    size_t na = (size_t)batch * M * K, nb = (size_t)batch * K * N, nc = (size_t)batch * M * N;
+    TIn *hA = (TIn *)malloc(na * sizeof(TIn) + 16), *hB = (TIn *)malloc(nb * sizeof(TIn) + 16);
+    TOut *hC = (TOut *)malloc(nc * sizeof(TOut) + 16);
+    double *ref = (double *)calloc(nc + 1, sizeof(double));
+    uint32_t seed = 12345;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_make<TIn>(harness_random(&seed));
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_make<TIn>(harness_random(&seed));
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++) {
+                double a = harness_value(hA[((size_t)b * M + i) * K + k]);
+                const TIn *brow = hB + ((size_t)b * K + k) * N;
+                double *crow = ref + ((size_t)b * M + i) * N;
+                for (int j = 0; j < N; j++)
+                    crow[j] += a * harness_value(brow[j]);
+            }
+    TIn *dA, *dB;
+    TOut *dC;
+    CHECK(cudaMalloc(&dA, na * sizeof(TIn) + 16));
+    CHECK(cudaMalloc(&dB, nb * sizeof(TIn) + 16));
+    CHECK(cudaMalloc(&dC, nc * sizeof(TOut) + 16));
+    CHECK(cudaMemcpy(dA, hA, na * sizeof(TIn), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, hB, nb * sizeof(TIn), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dC, 0xff, nc * sizeof(TOut)));  // poison: every output must be written
+    launch(dA, dB, dC);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, dC, nc * sizeof(TOut), cudaMemcpyDeviceToHost));
+    int rc = harness_report(name, hC, ref, nc, abs_tol, rel_tol);
+    CHECK(cudaFree(dA));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    free(hA);
+    free(hB);
+    free(hC);
+    free(ref);
+    return rc;
 }

@@ -2,6 +2,7 @@
  * the rewrite provably keeps its meaning. */
 #include "pipefy.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 static void pos(const struct source *src, size_t offset, int *line, int *col)
@@ -326,6 +327,10 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 		} else if (cp->conversion) {
 			l->cp_async_refusal = xprintf("the copy at %d:%d converts its value", line, col);
 			l->cp_async_ok = false;
+		} else if (cp->width < 0) {
+			l->cp_async_refusal = xprintf("the size of the copy at %d:%d is unknown until the template is instantiated",
+						      line, col);
+			l->cp_async_ok = false;
 		} else if (cp->width != 4 && cp->width != 8 && cp->width != 16) {
 			l->cp_async_refusal =
 				xprintf("the copy at %d:%d moves %ld bytes; cp.async moves 4, 8 or 16", line, col, cp->width);
@@ -394,7 +399,7 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		pos(src, st->text.begin, &line, &col);
 		/* the statement is the assignment itself, not a loop or branch around it */
 		struct span ts = cursor_span(st->cursor);
-		if (ts.begin != cp->text.begin || ts.end != cp->text.end) {
+		if (!cp->guard_is_if && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
 			l->ldg_refusal = xprintf("the copy at %d:%d sits in a loop or branch: staging registers need "
 						 "one value per copy statement",
 						 line, col);
@@ -413,13 +418,6 @@ static void check_loop(struct kloop *l, const struct source *src)
 		kloop_refuse(l, l->loop.begin, "'%s' has parse errors (first at %s)", l->function, l->function_error);
 		return;
 	}
-	struct flow_scan fs = {.bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_flow, &fs);
-	if (!clang_Cursor_isNull(fs.bad)) {
-		size_t off = cursor_span(fs.bad).begin;
-		pos(src, off, &line, &col);
-		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
-	}
 	for (int i = 0; i < l->nstmts; i++) {
 		if (l->stmts[i].role == ROLE_BARRIER)
 			continue;
@@ -430,7 +428,10 @@ static void check_loop(struct kloop *l, const struct source *src)
 		if (!clang_Cursor_isNull(cs.pipelined)) {
 			size_t off = cursor_span(cs.pipelined).begin;
 			pos(src, off, &line, &col);
-			kloop_refuse(l, off, "already pipelined: asynchronous copy at %d:%d", line, col);
+			CXString name = clang_getCursorSpelling(cs.pipelined);
+			const char *n = clang_getCString(name);
+			kloop_refuse(l, off, "already pipelined: '%s' at %d:%d", *n ? n : "cp.async", line, col);
+			clang_disposeString(name);
 			return;
 		}
 		if (!clang_Cursor_isNull(cs.nested_barrier)) {
@@ -438,6 +439,33 @@ static void check_loop(struct kloop *l, const struct source *src)
 			pos(src, off, &line, &col);
 			kloop_refuse(l, off, "the barrier at %d:%d sits under a condition or inner statement", line, col);
 		}
+	}
+	if (l->nrefusals > 0)
+		return;
+	if (l->nbarriers == 0) {
+		kloop_refuse(l, l->loop.begin,
+			     "no block barrier: a warp-synchronous loop (__syncwarp) shares no tile across the block");
+		return;
+	}
+	if (l->ncopies == 0 && l->helper_fill) {
+		/* the callee's name: the identifier the call statement starts with */
+		size_t e = l->helper_fill - 1;
+		while (e < src->len && (src->text[e] == '_' || isalnum((unsigned char)src->text[e])))
+			e++;
+		char *call = span_text(src, (struct span){l->helper_fill - 1, e});
+		pos(src, l->helper_fill - 1, &line, &col);
+		kloop_refuse(l, l->helper_fill - 1,
+			     "the tiles are filled inside '%s' called at %d:%d; pipefy rewrites copies written in the loop body",
+			     call, line, col);
+		free(call);
+		return;
+	}
+	struct flow_scan fs = {.bad = clang_getNullCursor()};
+	clang_visitChildren(l->cursor, scan_flow, &fs);
+	if (!clang_Cursor_isNull(fs.bad)) {
+		size_t off = cursor_span(fs.bad).begin;
+		pos(src, off, &line, &col);
+		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
 	}
 	check_copies(l, src);
 	check_dependences(l, src);

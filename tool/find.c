@@ -198,13 +198,52 @@ static CXCursor root_var(CXCursor c)
 	}
 }
 
+/* A block-wide barrier: __syncthreads(), or cooperative groups' sync on a thread_block
+ * (`block.sync()`, `cg::sync(block)`); a tile or grid sync is something else. */
 static bool is_barrier_call(CXCursor c)
+{
+	c = strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_CallExpr && k != CXCursor_UnexposedExpr)
+		return false;
+	char *name = cursor_name(c);
+	if (k == CXCursor_UnexposedExpr) {
+		/* `cg::sync(block)` stays an unresolved call: the callee is an overload set */
+		CXCursor callee = first_child(c);
+		CXCursor ref = first_child(callee);
+		while (!clang_Cursor_isNull(ref) && clang_getCursorKind(ref) == CXCursor_NamespaceRef) {
+			struct cursors cs = children(callee);
+			ref = cs.n > 1 ? cs.v[cs.n - 1] : clang_getNullCursor();
+			free(cs.v);
+		}
+		free(name);
+		name = clang_Cursor_isNull(ref) ? xstrdup("") : cursor_name(ref);
+	}
+	bool r = k == CXCursor_CallExpr && strcmp(name, "__syncthreads") == 0;
+	if (strcmp(name, "sync") == 0) {
+		CXCursor object = strip(first_child(c));
+		if (clang_getCursorKind(object) == CXCursor_MemberRefExpr)
+			object = first_child(object);
+		else {
+			struct cursors args = children(c);
+			object = args.n > 1 ? args.v[args.n - 1] : object;
+			free(args.v);
+		}
+		char *type = type_name(clang_getCanonicalType(clang_getCursorType(object)));
+		r = strstr(type, "thread_block") && !strstr(type, "thread_block_tile");
+		free(type);
+	}
+	free(name);
+	return r;
+}
+
+static bool is_call_named(CXCursor c, const char *want)
 {
 	c = strip(c);
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return false;
 	char *name = cursor_name(c);
-	bool r = strcmp(name, "__syncthreads") == 0;
+	bool r = strcmp(name, want) == 0;
 	free(name);
 	return r;
 }
@@ -531,6 +570,14 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	CXType dst_type = clang_getCursorType(lhs);
 	cp->type = type_name(dst_type);
 	cp->width = clang_Type_getSizeOf(dst_type);
+	if (cp->type[0] == '<' && clang_getCursorKind(dst) == CXCursor_ArraySubscriptExpr) {
+		/* In a template `As[ty][tx]` has a dependent type; the tile's element type is spelled
+		 * in the template's own terms (`float`, or `T`). */
+		const struct tile *t = &l->tiles[cp->tile];
+		free(cp->type);
+		cp->type = xstrdup(t->elem_type);
+		cp->width = t->elem_bytes;
+	}
 
 	CXCursor rhs = strip(rhs_value), load = rhs, base;
 	if (clang_getCursorKind(rhs) == CXCursor_ConditionalOperator) {
@@ -610,8 +657,29 @@ static struct span whole_lines(const struct source *src, struct span s)
 /* Reads no shared memory and nothing declared in the body: the same amount every trip. */
 struct invariance {
 	struct span body;
+	CXCursor body_cursor;
+	CXCursor target;
 	bool invariant;
+	bool reads_target;
 };
+
+struct written_scan {
+	CXCursor var;
+	bool written;
+};
+
+static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct written_scan *w = data;
+	bool store;
+	CXCursor v = assigned_var(c, &store);
+	if (store && clang_equalCursors(v, w->var)) {
+		w->written = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
 
 static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -619,7 +687,13 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
 	struct invariance *inv = data;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		if (is_shared_var(d) || span_within(cursor_span(d), inv->body)) {
+		if (clang_equalCursors(d, inv->target)) {
+			inv->reads_target = true;
+			return CXChildVisit_Continue;
+		}
+		struct written_scan w = {.var = d};
+		clang_visitChildren(inv->body_cursor, scan_written, &w);
+		if (is_shared_var(d) || span_within(cursor_span(d), inv->body) || w.written) {
 			inv->invariant = false;
 			return CXChildVisit_Break;
 		}
@@ -634,17 +708,87 @@ static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
 	if (clang_Cursor_isNull(var) || span_within(cursor_span(var), l->body))
 		return false;
 	CXCursor target, value;
-	if (write_parts(stmt, &target, &value) == WRITE_NONE ||
-	    clang_getCursorKind(strip(target)) != CXCursor_DeclRefExpr)
+	enum write_kind w = write_parts(stmt, &target, &value);
+	if (w == WRITE_NONE || clang_getCursorKind(strip(target)) != CXCursor_DeclRefExpr)
 		return false;
 	CXType t = clang_getCanonicalType(clang_getCursorType(var));
 	bool integer = t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Char16 &&
 		       t.kind != CXType_Char32 && t.kind != CXType_WChar && t.kind != CXType_Bool;
 	if (!integer && t.kind != CXType_Pointer)
 		return false;
-	struct invariance inv = {.body = l->body, .invariant = true};
-	clang_visitChildren(stmt, scan_invariance, &inv);
-	return inv.invariant;
+	/* `x = x + s` must read x; `x = f(...)` is a plain assignment, not a step */
+	struct invariance inv = {.body = l->body, .body_cursor = last_child(l->cursor), .target = var, .invariant = true};
+	if (!clang_Cursor_isNull(value))
+		clang_visitChildren(value, scan_invariance, &inv);
+	if (!clang_Cursor_isNull(value) && clang_getCursorKind(strip(value)) == CXCursor_DeclRefExpr)
+		scan_invariance(strip(value), value, &inv);
+	return inv.invariant && (w == WRITE_UPDATE || inv.reads_target);
+}
+
+/* The single statement of a branch: `X = v;` or `{ X = v; }`. */
+static CXCursor only_stmt(CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_CompoundStmt)
+		return c;
+	struct cursors cs = children(c);
+	CXCursor r = cs.n == 1 ? cs.v[0] : clang_getNullCursor();
+	free(cs.v);
+	return r;
+}
+
+/* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`. */
+static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
+{
+	struct cursors cs = children(ifstmt);
+	bool ok = false;
+	if (cs.n == 3) {
+		CXCursor then_store = only_stmt(cs.v[1]), else_store = only_stmt(cs.v[2]);
+		CXCursor t_dst, t_val, e_dst, e_val, base;
+		if (!clang_Cursor_isNull(then_store) && !clang_Cursor_isNull(else_store) &&
+		    write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
+		    write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && is_shared_var(root_var(t_dst))) {
+			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
+			ok = strcmp(a, b) == 0 && is_global_load(strip(t_val), &base) && !is_global_load(strip(e_val), &base);
+			free(a);
+			free(b);
+		}
+		if (ok) {
+			record_store(s, strip(then_store), root_var(t_dst));
+			struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+			cp->text = cursor_span(ifstmt);
+			cp->guard = cursor_span(cs.v[0]);
+			cp->fill = cursor_span(e_val);
+			cp->guard_is_if = true;
+		}
+	}
+	free(cs.v);
+	return ok;
+}
+
+/* Comments, pragmas and blank lines before a statement travel with it (`#pragma unroll`
+ * stays on its loop); those after the last statement are the body's tail. */
+static void attach_leading_lines(const struct source *src, struct kloop *l)
+{
+	size_t prev = l->body.begin + 1;
+	while (prev < src->len && (src->text[prev] == ' ' || src->text[prev] == '\t'))
+		prev++;
+	if (prev < src->len && src->text[prev] == '\n')
+		prev++;
+	else
+		prev = (size_t)-1;
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		bool owns_start = st->span.begin == 0 || src->text[st->span.begin - 1] == '\n';
+		if (owns_start && prev != (size_t)-1 && prev <= st->span.begin)
+			st->span.begin = prev;
+		prev = st->span.end > 0 && src->text[st->span.end - 1] == '\n' ? st->span.end : (size_t)-1;
+	}
+	size_t close = l->body.end - 1; /* the '}' */
+	size_t line = close;
+	while (line > 0 && (src->text[line - 1] == ' ' || src->text[line - 1] == '\t'))
+		line--;
+	if (prev != (size_t)-1 && line > 0 && src->text[line - 1] == '\n' && prev < line)
+		l->tail = (struct span){prev, line};
 }
 
 static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
@@ -672,6 +816,17 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 			st->role = ROLE_BARRIER;
 			l->nbarriers++;
 			continue;
+		}
+		if (is_call_named(c, "__syncwarp"))
+			l->nwarp_syncs++;
+		if (clang_getCursorKind(c) == CXCursor_IfStmt) {
+			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
+			if (record_if_copy(&rec, c)) {
+				st->role = ROLE_COPY;
+				l->copies[l->ncopies - 1].stmt = l->nstmts - 1;
+				l->copies[l->ncopies - 1].text = st->text; /* its replacement ends the statement */
+				continue;
+			}
 		}
 		if (clang_getCursorKind(c) == CXCursor_DeclStmt) {
 			struct cursors vars = children(c);
@@ -724,6 +879,7 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 		}
 	}
 	free(cs.v);
+	attach_leading_lines(src, l);
 }
 
 /* A local declared in the body that the copies read is computed again by the loader. */
@@ -751,6 +907,19 @@ static bool references(CXCursor in, CXCursor decl)
 	return r.found;
 }
 
+/* `float4 a = *p;` initializes through float4's copy constructor: a call of one argument. */
+static bool is_copy_construct(CXCursor c)
+{
+	c = strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return false;
+	CXCursor callee = clang_getCursorReferenced(c);
+	struct cursors cs = children(c);
+	bool r = clang_getCursorKind(callee) == CXCursor_Constructor && cs.n == 1;
+	free(cs.v);
+	return r;
+}
+
 /* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
 static bool is_fetch_decl(CXCursor decl_stmt)
 {
@@ -758,7 +927,7 @@ static bool is_fetch_decl(CXCursor decl_stmt)
 	bool all = vars.n > 0;
 	for (int v = 0; v < vars.n && all; v++) {
 		CXCursor init = last_child(vars.v[v]), base;
-		while (!clang_Cursor_isNull(init) && is_cast(clang_getCursorKind(strip(init))))
+		while (!clang_Cursor_isNull(init) && (is_cast(clang_getCursorKind(strip(init))) || is_copy_construct(init)))
 			init = last_child(strip(init));
 		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
 		      is_global_load(init, &base);
@@ -877,20 +1046,71 @@ static char *unit_of(const struct source *src, struct kloop *l)
 	return xstrdup("    ");
 }
 
-static bool body_has_barrier_and_store(CXCursor body)
+/* Whether a call passes a __shared__ array: a helper that fills or reads tiles. */
+static enum CXChildVisitResult scan_tile_args(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && is_shared_var(clang_getCursorReferenced(c))) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* What a body does with tiles: stores whose value reads global memory, and calls that are
+ * handed a tile (a helper, or an asynchronous copy). */
+struct tile_use {
+	int global_stores;
+	int tile_calls;
+};
+
+static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor base;
+	if (is_global_load(c, &base)) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct tile_use *u = data;
+	CXCursor target, value;
+	if (write_parts(c, &target, &value) == WRITE_ASSIGN && is_shared_var(root_var(target))) {
+		bool global = false;
+		if (!clang_Cursor_isNull(value)) {
+			scan_global_read(value, c, &global);
+			clang_visitChildren(value, scan_global_read, &global);
+		}
+		u->global_stores += global;
+	} else if (clang_getCursorKind(c) == CXCursor_CallExpr || clang_getCursorKind(c) == CXCursor_UnexposedExpr) {
+		bool tile = false;
+		clang_visitChildren(c, scan_tile_args, &tile);
+		u->tile_calls += tile && clang_getCursorKind(c) == CXCursor_CallExpr;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A K-loop candidate: the body synchronizes (the block, or warps) at its top level, and
+ * fills tiles from global memory or hands them to a call. A loop that only moves shared
+ * data around (a reduction) is not one. */
+static bool is_candidate(CXCursor body)
 {
 	struct cursors cs = children(body);
-	bool barrier = false;
+	bool sync = false;
 	for (int i = 0; i < cs.n; i++)
-		if (is_barrier_call(cs.v[i]))
-			barrier = true;
+		if (is_barrier_call(cs.v[i]) || is_call_named(cs.v[i], "__syncwarp"))
+			sync = true;
 	free(cs.v);
-	if (!barrier)
+	if (!sync)
 		return false;
-	struct store_scan s = {0};
-	s.stmt = cursor_span(body);
-	clang_visitChildren(body, scan_stores, &s);
-	return s.nstores > 0;
+	struct tile_use u = {0};
+	clang_visitChildren(body, scan_tile_use, &u);
+	return u.global_stores > 0 || u.tile_calls > 0;
 }
 
 struct shared_sum {
@@ -946,6 +1166,13 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	classify_body(f, l, body);
 	mark_copy_decls(l);
 	mark_register_copies(l);
+	for (int i = 0; i < l->nstmts && l->ncopies == 0 && !l->helper_fill; i++) {
+		bool tile_call = false;
+		if (clang_getCursorKind(strip(l->stmts[i].cursor)) == CXCursor_CallExpr)
+			clang_visitChildren(l->stmts[i].cursor, scan_tile_args, &tile_call);
+		if (tile_call)
+			l->helper_fill = l->stmts[i].text.begin + 1;
+	}
 	collect_tile_refs(l, f->function);
 	struct shared_sum sum = {0};
 	clang_visitChildren(f->function, sum_shared, &sum);
@@ -963,7 +1190,7 @@ static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientD
 	struct loop_scan *ls = data;
 	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
 		CXCursor body = last_child(c);
-		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && body_has_barrier_and_store(body)) {
+		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {
 			build_kloop(ls->f, c, body);
 			return CXChildVisit_Continue; /* its inner loops are the copies and the compute */
 		}

@@ -192,6 +192,7 @@ struct copy {
 	char *type;          /* spelling of the stored type */
 	bool conversion;     /* source and destination types differ */
 	bool from_register;  /* stores a ROLE_FETCH_DECL local (`As[c][r] = a.x`) */
+	bool guard_is_if;    /* `if (g) X = load; else X = fill;` rather than `g ? load : fill` */
 	int stmt;            /* top-level body statement holding it */
 };
 
@@ -208,6 +209,7 @@ struct kloop {
 	struct span loop;             /* the whole for statement */
 	struct span init, cond, inc;  /* header parts, possibly empty */
 	struct span body;             /* braces included */
+	struct span tail;             /* comments after the last statement, before the '}' */
 	char *indent;                 /* the for line's indentation */
 	char *unit;                   /* one level of the body's indentation */
 
@@ -222,6 +224,8 @@ struct kloop {
 	struct tile_ref *refs;
 	int nrefs, caprefs;
 	int nbarriers;
+	int nwarp_syncs;   /* top-level __syncwarp() calls */
+	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
 	long shared_bytes; /* all static __shared__ of the function, one stage; -1 unknown */
 
 	/* check */

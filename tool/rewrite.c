@@ -20,27 +20,34 @@ static char *render(const struct source *src, const struct edits *e, struct span
 	return out;
 }
 
-/* Append text, adding `extra` after every newline that starts a non-empty line. */
+/* Append text, adding `extra` after every newline that starts a line with content;
+ * preprocessor lines keep column 0. */
 static void add_reindented(struct strbuf *sb, const char *text, const char *extra)
 {
 	for (const char *p = text; *p; p++) {
 		sb_add(sb, p, 1);
-		if (*p == '\n' && p[1] && p[1] != '\n')
+		if (*p == '\n' && p[1] && p[1] != '\n' && p[1] != '#')
 			sb_puts(sb, extra);
 	}
 }
 
-/* A statement's lines, moved `extra` deeper; a statement sharing its line gets its own. */
+/* A statement's lines, moved `extra` deeper; a statement sharing its line gets its own.
+ * The first statement of a section drops the blank lines that separated it from the last. */
 static void add_stmt(struct strbuf *sb, const struct source *src, const struct edits *e,
-		     const struct body_stmt *st, const char *line_indent, const char *extra)
+		     const struct body_stmt *st, const char *line_indent, const char *extra, bool *first)
 {
 	char *text = render(src, e, st->span);
+	const char *start = text;
 	bool own_line = st->span.begin == 0 || src->text[st->span.begin - 1] == '\n';
-	if (own_line)
+	if (*first)
+		while (*start == '\n')
+			start++;
+	*first = false;
+	if (!own_line)
+		sb_puts(sb, line_indent);
+	if (*start != '\n' && *start != '#')
 		sb_puts(sb, extra);
-	else
-		sb_printf(sb, "%s%s", line_indent, extra);
-	add_reindented(sb, text, extra);
+	add_reindented(sb, start, extra);
 	if (sb->len == 0 || sb->data[sb->len - 1] != '\n')
 		sb_puts(sb, "\n");
 	free(text);
@@ -55,6 +62,27 @@ static char *trimmed(const struct source *src, struct span s)
 		s.end--;
 	return span_text(src, s);
 }
+
+/* `(g)` for a guard, without doubling the parentheses it already has. */
+static char *parenthesized(const char *g)
+{
+	size_t n = strlen(g);
+	if (n >= 2 && g[0] == '(' && g[n - 1] == ')') {
+		int depth = 0;
+		size_t i;
+		for (i = 0; i < n; i++) {
+			depth += g[i] == '(' ? 1 : g[i] == ')' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		if (i == n - 1)
+			return xstrdup(g);
+	}
+	return xprintf("(%s)", g);
+}
+
+/* An if/else copy is replaced up to its end, so its replacement carries the ';'. */
+static const char *statement_end(const struct copy *cp) { return cp->guard_is_if ? ";" : ""; }
 
 /* `&x`, or `p` when x is `*p`, each with the tile references indexed. */
 static char *address_of(const struct source *src, const struct edits *refs, struct span lvalue, bool is_deref,
@@ -76,10 +104,11 @@ static char *cp_async_copy(const struct source *src, const struct edits *refs, c
 	char *from = address_of(src, refs, cp->src, cp->src_is_deref, cp->src_ptr);
 	char *r;
 	if (cp->guard.end > cp->guard.begin) {
-		char *guard = render(src, refs, cp->guard);
+		char *g = render(src, refs, cp->guard), *guard = parenthesized(g);
+		free(g);
 		char *base = span_text(src, cp->src_base);
-		r = xprintf("__pipeline_memcpy_async(%s, (%s) ? %s : %s, sizeof(%s), (%s) ? 0 : sizeof(%s))", dst,
-			    guard, from, base, cp->type, guard, cp->type);
+		r = xprintf("__pipeline_memcpy_async(%s, %s ? %s : %s, sizeof(%s), %s ? 0 : sizeof(%s))%s", dst,
+			    guard, from, base, cp->type, guard, cp->type, statement_end(cp));
 		free(guard);
 		free(base);
 	} else {
@@ -203,11 +232,18 @@ static void add_main_header(struct strbuf *sb, struct layout *y)
 /* The body without its copies and barriers, tiles indexed by the stage being read. */
 static void add_compute(struct strbuf *sb, struct layout *y)
 {
+	bool first = true;
 	for (int i = 0; i < y->l->nstmts; i++) {
 		const struct body_stmt *st = &y->l->stmts[i];
 		if (st->role == ROLE_COMPUTE || st->role == ROLE_BUMP ||
 		    ((st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL) && st->also_compute))
-			add_stmt(sb, y->src, &y->stmt_edits, st, y->I1, y->U);
+			add_stmt(sb, y->src, &y->stmt_edits, st, y->I1, y->U, &first);
+	}
+	if (y->l->tail.end > y->l->tail.begin) {
+		char *tail = span_text(y->src, y->l->tail);
+		sb_puts(sb, y->U);
+		add_reindented(sb, tail, y->U);
+		free(tail);
 	}
 }
 
@@ -249,10 +285,11 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	char *cond = trimmed(src, l->cond);
 	sb_printf(&sb, "%sif (%s) {\n", y.I2, cond);
 	free(cond);
+	bool first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		if (st->role == ROLE_COPY || st->role == ROLE_COPY_DECL || st->role == ROLE_BUMP)
-			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, extra2);
+			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, extra2, &first);
 	}
 	add_cursor_advance(&sb, &y, y.I3);
 	sb_printf(&sb, "%s}\n", y.I2);
@@ -349,8 +386,14 @@ static bool used_by_destinations(const struct kloop *l, const struct body_stmt *
 	return u.used;
 }
 
-/* The register a copy is staged in. */
-static char *staging_register(int copy) { return xprintf("pipefy_reg%d", copy); }
+/* The register a direct copy is staged in: numbered among the direct copies. */
+static char *staging_register(const struct kloop *l, int copy)
+{
+	int n = 0;
+	for (int i = 0; i < copy; i++)
+		n += !l->copies[i].from_register;
+	return xprintf("pipefy_reg%d", n);
+}
 
 static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits *out)
 {
@@ -364,8 +407,8 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 			free(text);
 			continue;
 		}
-		char *dst = render(src, &y.refs, cp->dst), *reg = staging_register(i);
-		char *store = xprintf("%s = %s", dst, reg);
+		char *dst = render(src, &y.refs, cp->dst), *reg = staging_register(l, i);
+		char *store = xprintf("%s = %s%s", dst, reg, statement_end(cp));
 		edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
 		free(dst);
 		free(reg);
@@ -378,8 +421,18 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 		const struct copy *cp = &l->copies[i];
 		if (cp->from_register)
 			continue;
-		char *value = span_text(src, cursor_span(cp->value)), *reg = staging_register(i);
-		char *load = xprintf("%s = %s", reg, value);
+		char *value = span_text(src, cursor_span(cp->value)), *reg = staging_register(l, i);
+		char *load;
+		if (cp->guard_is_if) {
+			char *g = span_text(src, cp->guard), *guard = parenthesized(g);
+			char *from = span_text(src, cp->src), *fill = span_text(src, cp->fill);
+			load = xprintf("%s = %s ? %s : %s%s", reg, guard, from, fill, statement_end(cp));
+			free(g);
+			free(guard);
+			free(from);
+			free(fill);
+		} else
+			load = xprintf("%s = %s", reg, value);
 		edits_add(&fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
 		free(value);
 		free(reg);
@@ -390,8 +443,11 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	add_block_start(&sb, &y, "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed");
 	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
 	for (int i = 0; i < l->ncopies; i++)
-		if (!l->copies[i].from_register)
-			sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), i);
+		if (!l->copies[i].from_register) {
+			char *reg = staging_register(l, i);
+			sb_printf(&sb, "%s%s%s%s;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), reg);
+			free(reg);
+		}
 	for (int i = 0; i < l->nstmts; i++) {
 		if (l->stmts[i].role != ROLE_FETCH_DECL)
 			continue;
@@ -419,22 +475,24 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	char *cond = trimmed(src, l->cond);
 	sb_printf(&sb, "%sif (!(%s))\n%sreturn false;\n", y.I2, cond, y.I3);
 	free(cond);
+	bool first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register;
 		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
 		    st->role == ROLE_BUMP)
-			add_stmt(&sb, src, &fetch_edits, st, y.I1, y.U);
+			add_stmt(&sb, src, &fetch_edits, st, y.I1, y.U, &first);
 	}
 	add_cursor_advance(&sb, &y, y.I2);
 	sb_printf(&sb, "%sreturn true;\n", y.I2);
 	sb_printf(&sb, "%s};\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y.I1);
 	sb_printf(&sb, "%sauto pipefy_stash = [&](int " STAGE_FILL ") {\n", y.I1);
+	first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && used_by_destinations(l, st)))
-			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, y.U);
+			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, y.U, &first);
 	}
 	sb_printf(&sb, "%s};\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y.I1);

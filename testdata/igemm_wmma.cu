@@ -1,0 +1,66 @@
+// igemm_wmma.cu: int8 wmma GEMM with int32 accumulators, 128x128x64 block tile, 8 warps of
+// 64x32, tiles copied as 16-byte vectors by strided copy loops. Usage: igemm_wmma [M N K]
+// (M, N multiples of 128, K a multiple of 64).
+#include "harness.cuh"
+#include <mma.h>
+
+using namespace nvcuda;
+
+#define BM 128
+#define BN 128
+#define BK 64
+#define PAD 16
+
+__global__ void __launch_bounds__(256)
+igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B, int *__restrict__ C,
+           int M, int N, int K)
+{
+    __shared__ __align__(16) signed char As[BM][BK + PAD];
+    __shared__ __align__(16) signed char Bs[BK][BN + PAD];
+    int tid = threadIdx.x, warp = tid / 32;
+    int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+    int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc[4][2];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            wmma::fill_fragment(acc[i][j], 0);
+
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        for (int i = tid; i < BM * BK / 16; i += blockDim.x) {
+            int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
+            *(int4 *)&As[r][c] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
+        }
+        for (int i = tid; i < BK * BN / 16; i += blockDim.x) {
+            int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
+            *(int4 *)&Bs[r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
+        }
+        __syncthreads();
+        for (int kk = 0; kk < BK; kk += 16) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[4];
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::row_major> fb[2];
+            for (int i = 0; i < 4; i++)
+                wmma::load_matrix_sync(fa[i], &As[wm + i * 16][kk], BK + PAD);
+            for (int j = 0; j < 2; j++)
+                wmma::load_matrix_sync(fb[j], &Bs[kk][wn + j * 16], BN + PAD);
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 2; j++)
+                    wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            wmma::store_matrix_sync(&C[(size_t)(bm + wm + i * 16) * N + bn + wn + j * 16], acc[i][j], N,
+                                    wmma::mem_row_major);
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<signed char, int>("igemm_wmma", M, N, K,
+                                          [&](const signed char *A, const signed char *B, int *C) {
+        igemm_wmma<<<dim3(N / BN, M / BM), 256>>>(A, B, C, M, N, K);
+    }, 0, 0);
+}

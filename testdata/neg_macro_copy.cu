@@ -1,0 +1,34 @@
+// neg_macro_copy.cu: left alone: the copies are written through a macro, and pipefy never
+// edits inside a macro expansion. Usage: neg_macro_copy [M N K].
+#include "harness.cuh"
+
+#define TS 16
+#define LOAD(tile, value) tile[ty][tx] = (value)
+
+__global__ void macro_gemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        LOAD(As, A[row * K + k0 + tx]);
+        LOAD(Bs, B[(k0 + ty) * N + col]);
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {128, 128, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("neg_macro_copy", M, N, K, [&](const float *A, const float *B, float *C) {
+        macro_gemm<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}

@@ -1,0 +1,41 @@
+// neg_register_prefetch.cu: left alone: already pipelined through registers into a single
+// buffer: tile t+1 is loaded into ra/rb while tile t is computed. Usage:
+// neg_register_prefetch [M N K].
+#include "harness.cuh"
+
+#define TS 16
+
+__global__ void prefetch_gemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    int ntiles = K / TS;
+    float ra = ntiles > 0 ? A[row * K + tx] : 0.0f;
+    float rb = ntiles > 0 ? B[ty * N + col] : 0.0f;
+    float acc = 0.0f;
+    for (int t = 0; t < ntiles; ++t) {
+        As[ty][tx] = ra;
+        Bs[ty][tx] = rb;
+        __syncthreads();
+        if (t + 1 < ntiles) {
+            ra = A[row * K + (t + 1) * TS + tx];
+            rb = B[((t + 1) * TS + ty) * N + col];
+        }
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {128, 128, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("neg_register_prefetch", M, N, K, [&](const float *A, const float *B, float *C) {
+        prefetch_gemm<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}

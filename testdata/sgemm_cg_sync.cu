@@ -1,0 +1,37 @@
+// sgemm_cg_sync.cu: cooperative groups' block barriers, block.sync() and cg::sync(block),
+// in place of __syncthreads(). Usage: sgemm_cg_sync [M N K] (multiples of TS).
+#include "harness.cuh"
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+#define TS 16
+
+__global__ void sgemm_cg(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    cg::thread_block block = cg::this_thread_block();
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        block.sync();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        cg::sync(block);
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("sgemm_cg_sync", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_cg<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}

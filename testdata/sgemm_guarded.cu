@@ -1,0 +1,39 @@
+// sgemm_guarded.cu: any M, N, K: loads guarded by bounds checks, the ternary form for A and
+// the if/else form for B, and a partial last tile when K is not a multiple of TS.
+// Usage: sgemm_guarded [M N K].
+#include "harness.cuh"
+
+#define TS 16
+
+__global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int t = 0; t < (K + TS - 1) / TS; ++t) {
+        int ak = t * TS + tx, bk = t * TS + ty;
+        As[ty][tx] = (row < M && ak < K) ? A[row * K + ak] : 0.0f;
+        if (bk < K && col < N)
+            Bs[ty][tx] = B[bk * N + col];
+        else
+            Bs[ty][tx] = 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {200, 136, 250};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("sgemm_guarded", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_guarded<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
