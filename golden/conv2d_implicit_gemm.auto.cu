@@ -2,6 +2,8 @@
 // implicit GEMM: M = N*P*Q output pixels, N = K output channels, K = C*R*S. The A tile is
 // gathered from the input with padding guards; the last tile is partial when C*R*S is not a
 // multiple of TS. Usage: conv2d_implicit_gemm [BATCH C H W KOUT].
+// gpu-runs: 1 0 8 8 16 | 1 1 8 8 16 | 1 2 8 8 16 | 1 5 8 8 16 | 2 8 16 16 32 | 8 64 32 32 128
+// gpu-sanitize: 1 5 8 8 16
 #include "harness.cuh"
 
 #define TS 16
@@ -60,8 +62,6 @@ __global__ void conv2d_implicit(const float *in, const float *filt, float *out, 
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < GK; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
-            int ka = k0 + tx;
-            int c = ka / (R * S), r = (ka / S) % R, s = ka % S;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             if (pipefy_more)

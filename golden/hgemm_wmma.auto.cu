@@ -1,6 +1,8 @@
 // hgemm_wmma.cu: fp16 wmma GEMM, 128x128x32 block tile, 8 warps of 64x32 each, tiles copied
 // in 16-byte vectors by a strided copy loop. Usage: hgemm_wmma [M N K] (M, N multiples of
 // 128, K a multiple of 32).
+// gpu-runs: 128 128 0 | 128 128 32 | 128 128 64 | 128 128 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 128 128 96
 #include "harness.cuh"
 #include <mma.h>
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async

@@ -1,6 +1,8 @@
 // igemm_wmma.cu: int8 wmma GEMM with int32 accumulators, 128x128x64 block tile, 8 warps of
 // 64x32, tiles copied as 16-byte vectors by strided copy loops. Usage: igemm_wmma [M N K]
 // (M, N multiples of 128, K a multiple of 64).
+// gpu-runs: 128 128 0 | 128 128 64 | 128 128 128 | 128 128 192 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 128 128 192
 #include "harness.cuh"
 #include <mma.h>
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async

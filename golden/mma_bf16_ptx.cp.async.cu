@@ -2,6 +2,8 @@
 // mma.sync.m16n8k16 with fp32 accumulators. 64x64x32 block tile, 4 warps of 32x32, 16-byte
 // copies by strided copy loops. Usage: mma_bf16_ptx [M N K] (M, N multiples of 64, K a
 // multiple of 32).
+// gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 64 96
 #include "harness.cuh"
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 

@@ -1,6 +1,8 @@
 // sgemm_barrier_first.cu: the body starts with the barrier that protects the tiles from the
 // previous iteration's readers: barrier, load, barrier, compute. Usage: sgemm_barrier_first
 // [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
 #include "harness.cuh"
 
 #define TS 16

@@ -1,5 +1,7 @@
 // sgemm_batched.cu: a batch of independent products, one per blockIdx.z, each operand
 // offset by the batch index before the K-loop. Usage: sgemm_batched [M N K BATCH].
+// gpu-runs: 32 32 0 4 | 32 32 16 4 | 32 32 32 2 | 32 32 48 3 | 128 128 128 4 | 512 512 512 8
+// gpu-sanitize: 32 32 48 3
 #include "harness.cuh"
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 

@@ -1,5 +1,7 @@
 // sgemm_cg_sync.cu: cooperative groups' block barriers, block.sync() and cg::sync(block),
 // in place of __syncthreads(). Usage: sgemm_cg_sync [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
 #include "harness.cuh"
 #include <cooperative_groups.h>
 

@@ -2,6 +2,8 @@
 // tiles as arguments (pipelined: `As` becomes `As[stage]`, of the same type), and a second
 // kernel whose copies also sit in a helper (left alone: pipefy rewrites copies written in
 // the loop body). Usage: sgemm_device_helpers [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
 #include "harness.cuh"
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 

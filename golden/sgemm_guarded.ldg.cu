@@ -1,6 +1,8 @@
 // sgemm_guarded.cu: any M, N, K: loads guarded by bounds checks, the ternary form for A and
 // the if/else form for B, and a partial last tile when K is not a multiple of TS.
 // Usage: sgemm_guarded [M N K].
+// gpu-runs: 20 24 0 | 20 24 16 | 33 17 32 | 40 40 41 | 200 136 250 | 1000 1000 1000
+// gpu-sanitize: 40 40 41
 #include "harness.cuh"
 
 #define TS 16

@@ -1,6 +1,8 @@
 // sgemm_pointer_bumps.cu: the induction carried by pointer bumps (A += TS; B += TS * N;)
 // placed before the first barrier, between the barrier and the compute, and after the
 // second barrier, one kernel each. Usage: sgemm_pointer_bumps [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 128 128 256 | 512 512 512
+// gpu-sanitize: 32 32 48
 #include "harness.cuh"
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 

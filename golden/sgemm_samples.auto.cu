@@ -1,6 +1,8 @@
 // sgemm_samples.cu: the CUDA samples' matrixMul: template tile size, two induction variables
 // in the for header (a += aStep, b += bStep), tiles declared inside the loop body.
 // Usage: sgemm_samples [M N K] (multiples of 32).
+// gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 64 96
 #include "harness.cuh"
 
 template <int BLOCK_SIZE>

@@ -2,6 +2,8 @@
 // implicit GEMM: M = N*P*Q output pixels, N = K output channels, K = C*R*S. The A tile is
 // gathered from the input with padding guards; the last tile is partial when C*R*S is not a
 // multiple of TS. Usage: conv2d_implicit_gemm [BATCH C H W KOUT].
+// gpu-runs: 1 0 8 8 16 | 1 1 8 8 16 | 1 2 8 8 16 | 1 5 8 8 16 | 2 8 16 16 32 | 8 64 32 32 128
+// gpu-sanitize: 1 5 8 8 16
 #include "harness.cuh"
 
 #define TS 16

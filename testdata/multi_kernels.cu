@@ -1,6 +1,8 @@
 // multi_kernels.cu: several K-loops and kernels in one file: a plain GEMM, and a kernel that
 // sums two products C = A1*B1 + A2*B2 with one K-loop each, each loop with its own tiles.
 // Usage: multi_kernels [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
 #include "harness.cuh"
 
 #define TS 16

@@ -1,5 +1,7 @@
 // neg_computed_value.cu: left alone: the A tile is written from a computed value
 // (alpha * A[...]), not copied from global memory. Usage: neg_computed_value [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 
 #define TS 16

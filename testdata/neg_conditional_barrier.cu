@@ -1,6 +1,8 @@
 // neg_conditional_barrier.cu: left alone: the first barrier sits under a thread-dependent
 // condition (true for every thread here, which pipefy cannot prove). Usage:
 // neg_conditional_barrier [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 
 #define TS 16

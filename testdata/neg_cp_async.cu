@@ -1,5 +1,7 @@
 // neg_cp_async.cu: left alone: already pipelined by hand with cp.async (two stages,
 // __pipeline_memcpy_async / commit / wait_prior). Usage: neg_cp_async [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 #include <cuda_pipeline.h>
 

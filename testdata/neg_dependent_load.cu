@@ -1,6 +1,8 @@
 // neg_dependent_load.cu: left alone: the A load's address depends on 'off', which the
 // compute of the previous tile writes, so tile t+1 cannot be loaded before tile t is done.
 // Usage: neg_dependent_load [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 
 #define TS 16

@@ -1,5 +1,7 @@
 // neg_early_exit.cu: left alone: a break (and, in the second kernel, a return) inside the
 // K-loop: the prologue would load tiles the loop never reaches. Usage: neg_early_exit [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 
 #define TS 16

@@ -1,5 +1,7 @@
 // neg_macro_copy.cu: left alone: the copies are written through a macro, and pipefy never
 // edits inside a macro expansion. Usage: neg_macro_copy [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 
 #define TS 16

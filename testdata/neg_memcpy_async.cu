@@ -1,5 +1,7 @@
 // neg_memcpy_async.cu: left alone: the tiles already arrive through cuda::memcpy_async on a
 // cuda::pipeline. Usage: neg_memcpy_async [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 #include <cuda/pipeline>
 

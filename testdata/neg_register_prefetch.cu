@@ -1,6 +1,8 @@
 // neg_register_prefetch.cu: left alone: already pipelined through registers into a single
 // buffer: tile t+1 is loaded into ra/rb while tile t is computed. Usage:
 // neg_register_prefetch [M N K].
+// gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 48
 #include "harness.cuh"
 
 #define TS 16

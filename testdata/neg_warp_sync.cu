@@ -1,6 +1,8 @@
 // neg_warp_sync.cu: left alone: a warp-synchronous loop: each warp fills and reads its own
 // slice of shared memory under __syncwarp(), with no block barrier to pipeline around.
 // Usage: neg_warp_sync [M N K] (M a multiple of WARPS, N and K multiples of 32).
+// gpu-runs: 128 128 0 | 128 128 32 | 128 128 256 | 512 512 512
+// gpu-sanitize: 64 64 64
 #include "harness.cuh"
 
 #define WARPS 4

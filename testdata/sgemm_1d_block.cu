@@ -1,6 +1,8 @@
 // sgemm_1d_block.cu: a 1-D block of TS*TS threads computing a TS x TS tile, one output per
 // thread; `#define` tile sizes and an unrolled inner loop. Usage: sgemm_1d_block [M N K]
 // (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
 #include "harness.cuh"
 
 #define TS 16

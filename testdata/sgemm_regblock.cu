@@ -2,6 +2,8 @@
 // outputs each. The A tile is stored transposed (As[k][m]) from one float4 read per thread;
 // the B tile is copied as one float4 per thread. Usage: sgemm_regblock [M N K] (M, N
 // multiples of 128, K a multiple of 8).
+// gpu-runs: 128 128 0 | 128 128 8 | 128 128 16 | 128 128 24 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 128 128 24
 #include "harness.cuh"
 
 #define BM 128

@@ -952,27 +952,48 @@ static void mark_register_copies(struct kloop *l)
 	}
 }
 
+/* Whether statement `user` reads a variable the declaration statement `decl` declares. */
+static bool stmt_reads_decl(CXCursor user, CXCursor decl)
+{
+	struct cursors vars = children(decl);
+	bool found = false;
+	for (int v = 0; v < vars.n && !found; v++)
+		found = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && references(user, vars.v[v]);
+	free(vars.v);
+	return found;
+}
+
+/* Locals the copies need, directly or through other such locals, go with the copies; those
+ * the compute reads too stay in the body as well. */
 static void mark_copy_decls(struct kloop *l)
 {
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < l->nstmts; i++) {
+			struct body_stmt *st = &l->stmts[i];
+			if (st->role != ROLE_COMPUTE || clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
+				continue;
+			for (int j = i + 1; j < l->nstmts && st->role == ROLE_COMPUTE; j++) {
+				enum stmt_role r = l->stmts[j].role;
+				if ((r == ROLE_COPY || r == ROLE_COPY_DECL) && stmt_reads_decl(l->stmts[j].cursor, st->cursor)) {
+					st->role = ROLE_COPY_DECL;
+					changed = true;
+				}
+			}
+		}
+	}
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COMPUTE || clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
+		if (st->role != ROLE_COPY_DECL)
 			continue;
-		struct cursors vars = children(st->cursor);
-		bool by_copies = false;
-		for (int v = 0; v < vars.n; v++)
-			for (int j = i + 1; j < l->nstmts; j++)
-				if (l->stmts[j].role == ROLE_COPY && references(l->stmts[j].cursor, vars.v[v]))
-					by_copies = true;
-		bool by_compute = false;
-		for (int v = 0; v < vars.n; v++)
-			for (int j = i + 1; j < l->nstmts; j++)
-				if (l->stmts[j].role != ROLE_COPY && references(l->stmts[j].cursor, vars.v[v]))
-					by_compute = true;
-		free(vars.v);
-		if (by_copies) {
-			st->role = is_fetch_decl(st->cursor) ? ROLE_FETCH_DECL : ROLE_COPY_DECL;
-			st->also_compute = by_compute;
+		if (is_fetch_decl(st->cursor))
+			st->role = ROLE_FETCH_DECL;
+		for (int j = i + 1; j < l->nstmts; j++) {
+			enum stmt_role r = l->stmts[j].role;
+			if (r != ROLE_COPY && r != ROLE_COPY_DECL && r != ROLE_FETCH_DECL &&
+			    stmt_reads_decl(l->stmts[j].cursor, st->cursor))
+				st->also_compute = true;
 		}
 	}
 	for (int i = 0; i < l->nstmts; i++)

@@ -1,0 +1,27 @@
+#!/bin/bash
+# build.sh: builds every testdata program and every golden variant of it for the GPU check,
+# on any machine with nvcc (no GPU needed). Binaries link the shared CUDA runtime, so the
+# whole set stays small enough to travel to a GPU machine.
+#   tests/gpu/build.sh OUTDIR
+set -eu
+cd "$(dirname "$0")/../.."
+out=$1
+nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+mkdir -p "$out/bin"
+cp testdata/*.cu "$out/"  # run.sh reads the gpu-runs lines from them
+jobs=()
+for f in testdata/*.cu; do
+	name=$(basename "$f" .cu)
+	jobs+=("$f:$name.orig")
+	for g in golden/"$name".*.cu; do
+		[ -f "$g" ] || continue
+		v=${g#golden/"$name".}
+		jobs+=("$g:$name.${v%.cu}")
+	done
+done
+printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} sh -c '
+	src=${1%%:*} bin=${1#*:}
+	"$2" -O3 -std=c++17 -lineinfo -I testdata -cudart shared \
+		-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+		-o "$3/bin/$bin" "$src" || echo "build failed: $src" >&2' sh {} "$nvcc" "$out"
+echo "built $(ls "$out/bin" | wc -l) binaries in $out/bin"
