@@ -5,32 +5,42 @@
 # original's (pipelining reorders loads, not arithmetic). At the `// gpu-sanitize:` size,
 # compute-sanitizer memcheck, racecheck and synccheck must report nothing. The SASS of each
 # binary is dumped for the overlap check. Writes OUT/results.tsv and OUT/sass/.
-#   tests/gpu/run.sh BUILDDIR OUT
+# Programs run in parallel (JOBS, default 12), each on its own rows file.
+#   tests/gpu/run.sh BUILDDIR OUT [PROGRAM]
 set -u
-dir=$1 out=$2
-mkdir -p "$out/sass" "$out/log"
-: >"$out/results.tsv"
-row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/results.tsv"; }
+dir=$(realpath "$1") out=$2
+mkdir -p "$out/sass" "$out/log" "$out/rows"
+if [ $# -lt 3 ]; then
+	ls "$dir"/*.cu | xargs -n 1 basename | sed 's/\.cu$//' |
+		xargs -P "${JOBS:-12}" -I{} "$0" "$dir" "$out" {}
+	cat "$out"/rows/*.tsv >"$out/results.tsv"
+	awk -F'\t' '{n[$4]++} END {printf "%d rows: %d PASS, %d FAIL\n", NR, n["PASS"], n["FAIL"]}' "$out/results.tsv"
+	exit 0
+fi
+only=$3
+: >"$out/rows/$only.tsv"
+row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/rows/$only.tsv"; }
 sanitize_one() { # tool bin args...
 	local tool=$1 bin=$2; shift 2
 	compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin" "$@" >"$out/log/$(basename "$bin").$tool.log" 2>&1
 }
-for src in "$dir"/*.cu; do
-	name=$(basename "$src" .cu)
+for src in "$dir/$only.cu"; do
+	name=$only
 	runs=$(sed -n 's|^// gpu-runs: *||p' "$src")
 	san=$(sed -n 's|^// gpu-sanitize: *||p' "$src")
 	IFS='|' read -ra sizes <<<"$runs"
-	for bin in "$dir/bin/$name".*; do
+	for bin in "$dir/bin/$name.orig" $(ls "$dir/bin/$name".* | grep -v "\.orig$"); do
 		v=${bin##*/$name.}
 		cuobjdump -sass "$bin" >"$out/sass/$name.$v.sass" 2>&1
 		for size in "${sizes[@]}"; do
 			size=$(echo $size)
 			# shellcheck disable=SC2086
-			"$bin" $size >"$out/log/run.txt" 2>&1
+			run=$out/log/$name.run.txt
+			"$bin" $size >"$run" 2>&1
 			rc=$?
-			sum=$(sed -n 's/^checksum //p' "$out/log/run.txt" | tr '\n' ' ')
-			pass=$(grep -c ': PASS' "$out/log/run.txt")
-			fail=$(grep -c ': FAIL' "$out/log/run.txt")
+			sum=$(sed -n 's/^checksum //p' "$run" | tr '\n' ' ')
+			pass=$(grep -c ': PASS' "$run")
+			fail=$(grep -c ': FAIL' "$run")
 			if [ "$v" = orig ]; then
 				eval "orig_$(echo "$size" | tr ' ' '_')=\"\$sum\""
 				same=reference
@@ -41,7 +51,7 @@ for src in "$dir"/*.cu; do
 			verdict=PASS
 			{ [ $rc = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$same" != DIFFERENT ]; } || verdict=FAIL
 			row "$name" "$v" "run $size" "$verdict" "exit $rc, $pass pass, $fail fail, checksum $same"
-			[ $verdict = PASS ] || cp "$out/log/run.txt" "$out/log/$name.$v.$(echo "$size" | tr ' ' '_').fail.txt"
+			[ $verdict = PASS ] || cp "$run" "$out/log/$name.$v.$(echo "$size" | tr ' ' '_').fail.txt"
 		done
 		for tool in memcheck racecheck synccheck; do
 			# shellcheck disable=SC2086
@@ -54,4 +64,3 @@ for src in "$dir"/*.cu; do
 		done
 	done
 done
-awk -F'\t' '{n[$4]++} END {printf "%d rows: %d PASS, %d FAIL\n", NR, n["PASS"], n["FAIL"]}' "$out/results.tsv"

@@ -1,0 +1,39 @@
+#!/bin/bash
+# sass.sh: the SASS overlap check over the listings run.sh dumped (cuobjdump -sass), one row
+# per program x variant x architecture into OUT/sass.tsv. A variant passes when every K-loop
+# its remarks promise shows the overlap pattern (pipefy-verify-sass --expect) and each loop
+# computes as much per tile as the original (--reference): pipelining moves loads, not
+# arithmetic. The original's rows report what its loops look like.
+#   tests/gpu/sass.sh VERIFIER OUT
+set -u
+cd "$(dirname "$0")/../.."
+verify=$1 out=$2
+mkdir -p "$out/log"
+: >"$out/sass.tsv"
+row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/sass.tsv"; }
+summary() { # one "kind (N compute, M bar per iteration)" per K-loop
+	sed -n 's/.*K-loop at [^:]*: \([a-z.]*\) .*per iteration: \([0-9]*\) compute, [0-9]* async, [0-9]* ldg, [0-9]* sts, \([0-9]*\) bar.*/\1 (\2 compute, \3 bar)/p' |
+		paste -sd ';' - | sed 's/;/; /g'
+}
+for orig in "$out"/sass/*.orig.sass; do
+	name=$(basename "$orig" .orig.sass)
+	for arch in sm_90 sm_80; do
+		"$verify" --arch $arch "$orig" >"$out/log/$name.orig.$arch.verify" 2>&1
+		row "$name" orig "sass $arch" PASS "reference: $(summary <"$out/log/$name.orig.$arch.verify")"
+		for listing in "$out/sass/$name".*.sass; do
+			v=${listing#"$out/sass/$name".}; v=${v%.sass}
+			[ "$v" = orig ] && continue
+			remarks=golden/$name.$v.remarks
+			[ "$v" = auto ] && remarks=golden/$name.remarks
+			log=$out/log/$name.$v.$arch.verify
+			# shellcheck disable=SC2046
+			"$verify" --arch $arch --reference "$orig" $(tests/expected_kinds.sh "$remarks") "$listing" >"$log" 2>&1
+			rc=$?
+			verdict=PASS
+			[ $rc = 0 ] || verdict=FAIL
+			why=$(grep -h -o -E 'expected [0-9]+ K-loop.*|COMPUTE PER TILE DIFFERS.*' "$log" | head -n 1)
+			row "$name" "$v" "sass $arch" $verdict "$(summary <"$log")${why:+; $why}"
+		done
+	done
+done
+awk -F'\t' '{n[$4]++} END {printf "sass: %d rows: %d PASS, %d FAIL\n", NR, n["PASS"], n["FAIL"]}' "$out/sass.tsv"

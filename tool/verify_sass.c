@@ -1,0 +1,442 @@
+/* verify_sass.c: pipefy-verify-sass, the overlap check on compiled code. It finds each
+ * K-loop in SASS (cuobjdump -sass) or PTX (nvcc -ptx) — a loop that holds a block barrier
+ * and compute instructions — and says how its loads relate to its compute:
+ *   cp.async  asynchronous copies (LDGSTS / cp.async) issued before the first compute
+ *             instruction of the iteration, with no barrier between them;
+ *   ldg       global loads before the compute with no barrier between, and shared stores
+ *             after the last compute instruction;
+ *   plain     anything else: the loads wait for the barrier before the compute.
+ * Stand-alone (no libclang) so that it runs where the GPU and cuobjdump are. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_BRANCH };
+
+struct insn {
+	long addr;          /* SASS address, or line number in PTX */
+	enum op_class cls;
+	long target;        /* for a branch: the target's addr; -1 when unknown */
+	char mnemonic[32];
+};
+
+struct function {
+	char name[512];
+	struct insn *v;
+	int n, cap;
+};
+
+static void *grow(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p) {
+		fputs("pipefy-verify-sass: out of memory\n", stderr);
+		exit(2);
+	}
+	return p;
+}
+
+static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+static enum op_class sass_class(const char *m)
+{
+	if (starts(m, "LDGSTS")) return OP_ASYNC;
+	if (starts(m, "LDGDEPBAR")) return OP_COMMIT;
+	if (starts(m, "DEPBAR")) return OP_WAIT;
+	if (starts(m, "BAR.SYNC") || starts(m, "BAR.RED") || strcmp(m, "BAR") == 0) return OP_BAR;
+	if (starts(m, "LDG")) return OP_LDG;
+	if (starts(m, "STS")) return OP_STS;
+	if (starts(m, "HMMA") || starts(m, "IMMA") || starts(m, "FFMA") || starts(m, "HGMMA") ||
+	    starts(m, "IGMMA") || starts(m, "DMMA")) /* not HFMA2: ptxas moves constants with HFMA2.MMA */
+		return OP_COMPUTE;
+	if (starts(m, "BRA")) return OP_BRANCH;
+	return OP_OTHER;
+}
+
+static enum op_class ptx_class(const char *m)
+{
+	if (starts(m, "cp.async.commit_group")) return OP_COMMIT;
+	if (starts(m, "cp.async.wait")) return OP_WAIT;
+	if (starts(m, "cp.async.ca") || starts(m, "cp.async.cg")) return OP_ASYNC;
+	if (starts(m, "bar.sync") || starts(m, "barrier.sync") || starts(m, "bar.red") || starts(m, "barrier.cta.sync"))
+		return OP_BAR;
+	if (starts(m, "ld.global")) return OP_LDG;
+	if (starts(m, "st.shared")) return OP_STS;
+	if (starts(m, "mma.sync") || starts(m, "wmma.mma") || starts(m, "fma.rn.f32") || starts(m, "wgmma.mma_async"))
+		return OP_COMPUTE;
+	if (starts(m, "bra")) return OP_BRANCH;
+	return OP_OTHER;
+}
+
+static struct insn *push(struct function *f)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 256;
+		f->v = grow(f->v, f->cap * sizeof *f->v);
+	}
+	memset(&f->v[f->n], 0, sizeof f->v[f->n]);
+	return &f->v[f->n++];
+}
+
+/* ---- reading SASS: lines like "0a40:  @P0 BRA 0xdb0" (address in a comment) under "Function : name" ---- */
+
+static int read_sass(FILE *in, const char *arch, struct function **out)
+{
+	struct function *fs = NULL;
+	int n = 0;
+	char line[4096];
+	bool in_arch = arch == NULL;
+	char current[32] = "sm_?";
+	while (fgets(line, sizeof line, in)) {
+		char *p;
+		if ((p = strstr(line, "arch = "))) {
+			sscanf(p + 7, "%31s", current);
+			in_arch = arch == NULL || strcmp(current, arch) == 0;
+			continue;
+		}
+		if (!in_arch)
+			continue;
+		if ((p = strstr(line, "Function : "))) {
+			fs = grow(fs, (n + 1) * sizeof *fs);
+			memset(&fs[n], 0, sizeof fs[n]);
+			char name[480] = "";
+			sscanf(p + 11, "%479s", name);
+			snprintf(fs[n].name, sizeof fs[n].name, "%s %s", current, name);
+			n++;
+			continue;
+		}
+		long addr;
+		if (n == 0 || !(p = strstr(line, "/*")) || sscanf(p, "/*%lx*/", &addr) != 1)
+			continue;
+		p = strstr(p, "*/") + 2;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '@') /* predicate */
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '/')
+			continue;
+		struct insn *i = push(&fs[n - 1]);
+		i->addr = addr;
+		sscanf(p, "%31[A-Za-z0-9._]", i->mnemonic);
+		i->cls = sass_class(i->mnemonic);
+		i->target = -1;
+		if (i->cls == OP_BRANCH) {
+			char *t = strstr(p, "0x");
+			if (t)
+				i->target = strtol(t, NULL, 16);
+		}
+	}
+	*out = fs;
+	return n;
+}
+
+/* ---- reading PTX: `.entry name(`, labels `$L__BB0_3:`, `@%p1 bra.uni $L__BB0_3;` ---- */
+
+struct label {
+	char name[64];
+	long line;
+};
+
+static int read_ptx(FILE *in, struct function **out)
+{
+	struct function *fs = NULL;
+	int n = 0;
+	char line[4096];
+	long lineno = 0;
+	struct label *labels = NULL;
+	int nlabels = 0;
+	/* branches are resolved once the function's labels are known */
+	struct pending {
+		int fn, insn;
+		char label[64];
+	} *pend = NULL;
+	int npend = 0;
+	while (fgets(line, sizeof line, in)) {
+		lineno++;
+		char *p = line;
+		while (isspace((unsigned char)*p))
+			p++;
+		char *e;
+		if ((e = strstr(p, ".entry ")) || (starts(p, ".visible") && (e = strstr(p, ".func ")))) {
+			fs = grow(fs, (n + 1) * sizeof *fs);
+			memset(&fs[n], 0, sizeof fs[n]);
+			sscanf(strchr(e, ' ') + 1, "%511[^( \n]", fs[n].name);
+			n++;
+			continue;
+		}
+		if (n == 0 || !*p || starts(p, "//") || *p == '.' || *p == '{' || *p == '}' || *p == ')')
+			continue;
+		size_t len = strcspn(p, " \t\n");
+		if (len > 1 && p[len - 1] == ':') {
+			labels = grow(labels, (nlabels + 1) * sizeof *labels);
+			snprintf(labels[nlabels].name, sizeof labels[nlabels].name, "%.*s", (int)(len - 1), p);
+			labels[nlabels++].line = lineno;
+			continue;
+		}
+		if (*p == '@')
+			p += strcspn(p, " \t");
+		while (isspace((unsigned char)*p))
+			p++;
+		struct insn *i = push(&fs[n - 1]);
+		i->addr = lineno;
+		sscanf(p, "%31[A-Za-z0-9._:]", i->mnemonic);
+		i->cls = ptx_class(i->mnemonic);
+		i->target = -1;
+		if (i->cls == OP_BRANCH) {
+			char *t = p + strcspn(p, " \t");
+			pend = grow(pend, (npend + 1) * sizeof *pend);
+			pend[npend].fn = n - 1;
+			pend[npend].insn = fs[n - 1].n - 1;
+			sscanf(t, " %63[^; \n]", pend[npend].label);
+			npend++;
+		}
+	}
+	for (int k = 0; k < npend; k++)
+		for (int l = 0; l < nlabels; l++)
+			if (strcmp(pend[k].label, labels[l].name) == 0)
+				fs[pend[k].fn].v[pend[k].insn].target = labels[l].line;
+	free(labels);
+	free(pend);
+	*out = fs;
+	return n;
+}
+
+/* ---- the loops ---- */
+
+struct loop_report {
+	long begin, end;
+	int counts[OP_BRANCH + 1];
+	const char *kind;
+	char why[256];
+};
+
+/* Classify the loop [b, e] (instruction indices) of f. A load overlaps the compute when a
+ * compute instruction follows it with no barrier in between; for the LDG variant a shared
+ * store must also follow that compute (the registers go to shared memory afterwards). */
+static void classify(const struct function *f, int b, int e, struct loop_report *r)
+{
+	memset(r->counts, 0, sizeof r->counts);
+	bool async_pending = false, ldg_pending = false;
+	bool async_overlap = false, ldg_overlap = false, sts_after_overlap = false;
+	bool any_async = false, any_ldg = false;
+	for (int i = b; i <= e; i++) {
+		enum op_class c = f->v[i].cls;
+		r->counts[c]++;
+		if (c == OP_BAR)
+			async_pending = ldg_pending = false;
+		else if (c == OP_ASYNC)
+			async_pending = any_async = true;
+		else if (c == OP_LDG)
+			ldg_pending = any_ldg = true;
+		else if (c == OP_COMPUTE) {
+			async_overlap |= async_pending;
+			ldg_overlap |= ldg_pending;
+		} else if (c == OP_STS && ldg_overlap)
+			sts_after_overlap = true;
+	}
+	if (async_overlap) {
+		r->kind = "cp.async";
+		snprintf(r->why, sizeof r->why, "async copies in flight during the compute, no barrier between");
+	} else if (ldg_overlap && sts_after_overlap) {
+		r->kind = "ldg";
+		snprintf(r->why, sizeof r->why, "global loads in flight during the compute, shared stores after it");
+	} else {
+		r->kind = "plain";
+		snprintf(r->why, sizeof r->why, "%s",
+			 any_async ? "a barrier separates the async copies from the compute"
+			 : ldg_overlap ? "no shared store after the overlapped compute"
+			 : any_ldg ? "a barrier separates the loads from the compute"
+				   : "no load in the loop");
+	}
+}
+
+/* The K-loops: each backward branch closes a loop; keep those holding a barrier and compute,
+ * and of nested ones the innermost. */
+static int find_kloops(const struct function *f, struct loop_report **out)
+{
+	struct loop_report *rs = NULL;
+	int n = 0;
+	for (int i = 0; i < f->n; i++) {
+		const struct insn *br = &f->v[i];
+		if (br->cls != OP_BRANCH || br->target < 0 || br->target > br->addr)
+			continue;
+		int b = 0;
+		while (b < i && f->v[b].addr < br->target)
+			b++;
+		bool bar = false, compute = false;
+		for (int k = b; k <= i; k++) {
+			bar |= f->v[k].cls == OP_BAR;
+			compute |= f->v[k].cls == OP_COMPUTE;
+		}
+		if (!bar || !compute)
+			continue;
+		rs = grow(rs, (n + 1) * sizeof *rs);
+		rs[n].begin = b;
+		rs[n].end = i;
+		classify(f, b, i, &rs[n]);
+		n++;
+	}
+	/* drop loops that contain another K-loop */
+	int kept = 0;
+	for (int a = 0; a < n; a++) {
+		bool outer = false;
+		for (int c = 0; c < n; c++)
+			if (c != a && rs[c].begin >= rs[a].begin && rs[c].end <= rs[a].end &&
+			    (rs[c].begin != rs[a].begin || rs[c].end != rs[a].end))
+				outer = true;
+		if (!outer)
+			rs[kept++] = rs[a];
+	}
+	*out = rs;
+	return kept;
+}
+
+static int usage(void)
+{
+	fputs("usage: pipefy-verify-sass [--arch sm_90] [--expect KIND=N]... [--reference ORIGINAL] FILE...\n"
+	      "  FILE is PTX (nvcc -ptx), a SASS listing (cuobjdump -sass), or an executable or\n"
+	      "  cubin, disassembled with cuobjdump. Prints each K-loop as cp.async, ldg or plain.\n"
+	      "  --expect KIND=N: exit 1 unless exactly N K-loops are of KIND (repeatable).\n"
+	      "  --reference ORIGINAL: the same program before pipefy; exit 1 unless each K-loop\n"
+	      "  computes as much per tile as its original (two barriers per tile there, one here);\n"
+	      "  loops identical to the original's are not counted for --expect.\n",
+	      stderr);
+	return 2;
+}
+
+/* Functions of one file; NULL with a message when it cannot be read. */
+static struct function *load(const char *path, const char *arch, int *nf, bool *is_ptx)
+{
+	FILE *in = fopen(path, "r");
+	if (!in) {
+		fprintf(stderr, "%s: error: cannot open\n", path);
+		return NULL;
+	}
+	char head[4096] = "";
+	size_t got = fread(head, 1, sizeof head - 1, in);
+	head[got] = '\0';
+	rewind(in);
+	bool sass = strstr(head, "Function :") || strstr(head, "code for sm_") || strstr(head, "arch = sm_");
+	bool ptx = !sass && (starts(head, ".version") || strstr(head, "\n.version") || strstr(head, "\n.target"));
+	bool piped = false;
+	if (!ptx && !sass) {
+		/* a binary: ask cuobjdump for its SASS */
+		fclose(in);
+		if (system("command -v cuobjdump >/dev/null 2>&1") != 0) {
+			fprintf(stderr, "%s: error: cuobjdump not found; it comes with the CUDA toolkit on GPU machines. "
+					"Pass a SASS listing (cuobjdump -sass) or PTX (nvcc -ptx) instead\n", path);
+			return NULL;
+		}
+		char *cmd = grow(NULL, strlen(path) + 64);
+		sprintf(cmd, "cuobjdump -sass '%s' 2>&1", path);
+		in = popen(cmd, "r");
+		free(cmd);
+		piped = true;
+	}
+	struct function *fs;
+	*nf = ptx ? read_ptx(in, &fs) : read_sass(in, arch, &fs);
+	if (piped)
+		pclose(in);
+	else
+		fclose(in);
+	*is_ptx = ptx;
+	return fs;
+}
+
+static void free_functions(struct function *fs, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(fs[i].v);
+	free(fs);
+}
+
+int main(int argc, char **argv)
+{
+	const char *arch = NULL, *reference = NULL;
+	/* --expect KIND=N, once per kind */
+	char want_kind[4][32];
+	int want_n[4], found[4] = {0}, nwant = 0;
+	int first = 1;
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (strcmp(argv[first], "--arch") == 0 && first + 1 < argc)
+			arch = argv[++first];
+		else if (strcmp(argv[first], "--reference") == 0 && first + 1 < argc)
+			reference = argv[++first];
+		else if (strcmp(argv[first], "--expect") == 0 && first + 1 < argc && nwant < 4) {
+			if (sscanf(argv[++first], "%31[^=]=%d", want_kind[nwant], &want_n[nwant]) != 2)
+				return usage();
+			nwant++;
+		} else
+			return usage();
+	}
+	if (first >= argc)
+		return usage();
+	int status = 0, nref = 0;
+	bool ref_ptx;
+	struct function *ref = reference ? load(reference, arch, &nref, &ref_ptx) : NULL;
+	if (reference && !ref)
+		return 1;
+	for (int a = first; a < argc; a++) {
+		const char *path = argv[a];
+		int nf;
+		bool ptx;
+		struct function *fs = load(path, arch, &nf, &ptx);
+		if (!fs && nf != 0)
+			return 1;
+		if (!fs)
+			return 1;
+		for (int i = 0; i < nf; i++) {
+			struct loop_report *rs;
+			int nl = find_kloops(&fs[i], &rs);
+			struct loop_report *orig = NULL;
+			int norig = 0;
+			for (int r = 0; r < nref && reference; r++)
+				if (strcmp(ref[r].name, fs[i].name) == 0)
+					norig = find_kloops(&ref[r], &orig);
+			for (int l = 0; l < nl; l++) {
+				const struct loop_report *r = &rs[l];
+				char at[32], cmp[160] = "";
+				bool unchanged = false;
+				snprintf(at, sizeof at, ptx ? "line %ld" : "0x%lx", fs[i].v[r->begin].addr);
+				if (reference && l < norig) {
+					/* the original synchronizes twice per tile, a pipelined loop once; a loop
+					 * pipefy left alone has the original's counts */
+					int c = r->counts[OP_COMPUTE], b = r->counts[OP_BAR];
+					int oc = orig[l].counts[OP_COMPUTE], ob = orig[l].counts[OP_BAR];
+					bool same = (c == oc && b == ob) || (long)c * ob == 2L * oc * b;
+					unchanged = memcmp(r->counts, orig[l].counts, sizeof r->counts) == 0;
+					snprintf(cmp, sizeof cmp, "; %s the original (%d compute, %d bar)",
+						 same ? "compute per tile as in" : "COMPUTE PER TILE DIFFERS from", oc, ob);
+					if (!same)
+						status = 1;
+				} else if (reference) {
+					snprintf(cmp, sizeof cmp, "; NO MATCHING LOOP in the original");
+					status = 1;
+				}
+				printf("%s: %s: K-loop at %s: %s (%s); per iteration: %d compute, %d async, %d ldg, %d sts, %d bar%s\n",
+				       path, fs[i].name, at, r->kind, r->why, r->counts[OP_COMPUTE], r->counts[OP_ASYNC],
+				       r->counts[OP_LDG], r->counts[OP_STS], r->counts[OP_BAR], cmp);
+				/* a loop pipefy left alone is the original's, whatever the compiler made of it */
+				for (int w = 0; w < nwant && !unchanged; w++)
+					found[w] += strcmp(r->kind, want_kind[w]) == 0;
+			}
+			free(orig);
+			free(rs);
+		}
+		free_functions(fs, nf);
+	}
+	free_functions(ref, nref);
+	for (int w = 0; w < nwant; w++)
+		if (found[w] != want_n[w]) {
+			fprintf(stderr, "pipefy-verify-sass: expected %d K-loop(s) of kind %s, found %d\n", want_n[w],
+				want_kind[w], found[w]);
+			status = 1;
+		}
+	return status;
+}
