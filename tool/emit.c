@@ -1,6 +1,7 @@
 /* emit.c: diagnostics and remarks in the compiler's format, source line and caret included. */
 #include "pipefy.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 
 static void show_line(FILE *out, const struct source *src, int line, int col)
@@ -37,11 +38,183 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 	for (int i = 0; i < m->nloops; i++) {
 		const struct kloop *l = &m->loops[i];
 		if (l->rewritten)
-			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stages%s%s%s [pipefy]",
-					variant_name(l->variant), l->stages, l->plan_note ? " (" : "",
+			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stage%s%s%s%s [pipefy]",
+					variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s", l->plan_note ? " (" : "",
 					l->plan_note ? l->plan_note : "", l->plan_note ? ")" : "");
 		else if (l->nrefusals > 0)
 			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop not pipelined: %s [pipefy-missed]",
 					l->refusals[0].reason);
 	}
+}
+
+/* ---- --report ---- */
+
+static char *option_name(const struct plan_option *p)
+{
+	if (p->variant == VARIANT_AUTO)
+		return xstrdup("as written");
+	return xprintf("%s x%d", variant_name(p->variant), p->stages);
+}
+
+static long loop_tile_bytes(const struct kloop *l)
+{
+	long sum = 0;
+	for (int i = 0; i < l->ntiles; i++) {
+		if (l->tiles[i].bytes < 0)
+			return -1;
+		sum += l->tiles[i].bytes;
+	}
+	return sum;
+}
+
+static void report_text(FILE *out, const struct kloop *l, const struct source *src, int arch)
+{
+	int line, col;
+	source_line_col(src, l->loop.begin, &line, &col);
+	fprintf(out, "%s:%d:%d: K-loop in '%s', planned for sm_%d\n", src->path, line, col, l->function, arch);
+	if (l->block_threads)
+		fprintf(out, "  block:    %d threads (%s)", l->block_threads, l->block_source);
+	else
+		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
+	if (l->registers)
+		fprintf(out, "; %d registers per thread (ptxas)\n", l->registers);
+	else
+		fprintf(out, "; registers unknown, 64 assumed (--ptxas measures them)\n");
+	fprintf(out, "  tiles:   ");
+	for (int i = 0; i < l->ntiles; i++)
+		fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, l->tiles[i].bytes);
+	fprintf(out, " = %ld B per stage; %ld B of static shared memory as written\n", loop_tile_bytes(l), l->shared_bytes);
+	if (l->ratio >= 0)
+		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
+			l->flops_per_thread, l->block_threads, loop_tile_bytes(l), l->ratio);
+	else
+		fprintf(out, "  ratio:    unknown (%s)\n",
+			l->flops_per_thread < 0 ? "a compute loop has no constant trip count" : "the block size is unknown");
+	if (l->noptions > 0) {
+		fprintf(out, "  %-14s %11s %10s %9s  %s\n", "plan", "static smem", "blocks/SM", "warps/SM", "verdict");
+		for (int i = 0; i < l->noptions; i++) {
+			const struct plan_option *p = &l->options[i];
+			char *name = option_name(p);
+			char smem[32], blocks[32], warps[32];
+			snprintf(smem, sizeof smem, p->smem >= 0 ? "%.1f KB" : "?", p->smem / 1024.0);
+			snprintf(blocks, sizeof blocks, p->blocks ? "%d" : "?", p->blocks);
+			snprintf(warps, sizeof warps, p->warps ? "%d" : "?", p->warps);
+			fprintf(out, "  %-14s %11s %10s %9s  %s\n", name, smem, blocks, warps, p->verdict ? p->verdict : "");
+			free(name);
+		}
+	}
+	if (l->rewritten)
+		fprintf(out, "  result:   pipelined: %s, %d stage%s%s%s\n\n", variant_name(l->variant), l->stages,
+			l->stages == 1 ? "" : "s", l->plan_note ? "; " : "", l->plan_note ? l->plan_note : "");
+	else
+		fprintf(out, "  result:   not pipelined: %s\n\n", l->nrefusals ? l->refusals[0].reason : "not planned");
+}
+
+static json_t *report_record(const struct kloop *l, const struct source *src, int arch)
+{
+	int line, col;
+	source_line_col(src, l->loop.begin, &line, &col);
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(l->rewritten ? "Passed" : "Missed"));
+	json_object_set_new(o, "file", json_string(src->path));
+	json_object_set_new(o, "line", json_integer(line));
+	json_object_set_new(o, "column", json_integer(col));
+	json_object_set_new(o, "function", json_string(l->function));
+	json_object_set_new(o, "arch", json_integer(arch));
+	if (l->rewritten) {
+		json_object_set_new(o, "variant", json_string(variant_name(l->variant)));
+		json_object_set_new(o, "stages", json_integer(l->stages));
+	} else {
+		json_object_set_new(o, "reason", json_string(l->nrefusals ? l->refusals[0].reason : "not planned"));
+	}
+	if (l->plan_note)
+		json_object_set_new(o, "note", json_string(l->plan_note));
+	json_object_set_new(o, "block_threads", l->block_threads ? json_integer(l->block_threads) : json_null());
+	json_object_set_new(o, "block_source", l->block_source ? json_string(l->block_source) : json_null());
+	json_object_set_new(o, "registers", l->registers ? json_integer(l->registers) : json_null());
+	json_object_set_new(o, "tile_bytes_per_stage", json_integer(loop_tile_bytes(l)));
+	json_object_set_new(o, "shared_bytes_before", json_integer(l->shared_bytes));
+	json_object_set_new(o, "flops_per_thread_per_tile", l->flops_per_thread >= 0 ? json_real(l->flops_per_thread) : json_null());
+	json_object_set_new(o, "ratio_flop_per_byte", l->ratio >= 0 ? json_real(l->ratio) : json_null());
+	json_t *tiles = json_array();
+	for (int i = 0; i < l->ntiles; i++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "name", json_string(l->tiles[i].name));
+		json_object_set_new(t, "element", json_string(l->tiles[i].elem_type));
+		json_object_set_new(t, "bytes", json_integer(l->tiles[i].bytes));
+		json_array_append_new(tiles, t);
+	}
+	json_object_set_new(o, "tiles", tiles);
+	json_object_set_new(o, "copies", json_integer(l->ncopies));
+	json_t *plans = json_array();
+	for (int i = 0; i < l->noptions; i++) {
+		const struct plan_option *p = &l->options[i];
+		json_t *x = json_object();
+		char *name = option_name(p);
+		json_object_set_new(x, "plan", json_string(name));
+		free(name);
+		json_object_set_new(x, "static_shared_bytes", json_integer(p->smem));
+		json_object_set_new(x, "blocks_per_sm", p->blocks ? json_integer(p->blocks) : json_null());
+		json_object_set_new(x, "warps_per_sm", p->warps ? json_integer(p->warps) : json_null());
+		json_object_set_new(x, "limited_by", json_string(p->limiter));
+		json_object_set_new(x, "verdict", json_string(p->verdict ? p->verdict : ""));
+		json_array_append_new(plans, x);
+	}
+	json_object_set_new(o, "plans", plans);
+	return o;
+}
+
+/* LLVM's optimization-record shape: `--- !Passed` / `--- !Missed`, Pass, Name, DebugLoc,
+ * Function, Args as a list of one-key maps. */
+static void report_yaml(FILE *out, json_t *rec)
+{
+	bool passed = strcmp(json_string_value(json_object_get(rec, "kind")), "Passed") == 0;
+	fprintf(out, "--- !%s\nPass:            pipefy\nName:            %s\n", passed ? "Passed" : "Missed",
+		passed ? "KLoopPipelined" : "KLoopNotPipelined");
+	fprintf(out, "DebugLoc:        { File: '%s', Line: %lld, Column: %lld }\n",
+		json_string_value(json_object_get(rec, "file")), json_integer_value(json_object_get(rec, "line")),
+		json_integer_value(json_object_get(rec, "column")));
+	fprintf(out, "Function:        %s\nArgs:\n", json_string_value(json_object_get(rec, "function")));
+	const char *key;
+	json_t *v;
+	json_object_foreach(rec, key, v) {
+		if (!strcmp(key, "kind") || !strcmp(key, "file") || !strcmp(key, "line") || !strcmp(key, "column") ||
+		    !strcmp(key, "function"))
+			continue;
+		if (json_is_array(v)) {
+			size_t i;
+			json_t *item;
+			json_array_foreach(v, i, item) {
+				char *s = json_dumps(item, JSON_COMPACT | JSON_PRESERVE_ORDER);
+				fprintf(out, "  - %s: %s\n", key, s);
+				free(s);
+			}
+			continue;
+		}
+		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+		fprintf(out, "  - %s: %s\n", key, s);
+		free(s);
+	}
+	fputs("...\n", out);
+}
+
+void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch)
+{
+	json_t *all = json_array();
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (strcmp(format, "text") == 0)
+			report_text(out, l, src, arch);
+		else
+			json_array_append_new(all, report_record(l, src, arch));
+	}
+	if (strcmp(format, "json") == 0) {
+		json_dumpf(all, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', out);
+	} else if (strcmp(format, "yaml") == 0) {
+		size_t i;
+		json_t *rec;
+		json_array_foreach(all, i, rec) report_yaml(out, rec);
+	}
+	json_decref(all);
 }

@@ -14,8 +14,15 @@ const char options_usage[] =
 	"  -i                      edit the files in place\n"
 	"  --assume-filename=NAME  name used for standard input in messages\n"
 	"  --variant=V             auto (default), cp.async or ldg\n"
-	"  --stages=N              shared-memory stages for cp.async, 2..8 (default 2)\n"
-	"  --arch=sm_XX            target architecture (default sm_80)\n"
+	"  --stages=N              shared-memory stages: cp.async 2..8, ldg 1 or 2 (default:\n"
+	"                          the planner's choice)\n"
+	"  --arch=sm_XX            target architecture (default sm_80): occupancy and budgets\n"
+	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
+	"                          launch in the file says\n"
+	"  --ptxas                 registers per thread from nvcc -Xptxas -v, for occupancy\n"
+	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error:\n"
+	"                          text (default), yaml or json\n"
+	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
 	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda)\n"
 	"  -q                      no remarks on standard error\n"
 	"  --help                  this text\n"
@@ -92,6 +99,23 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->help = true;
 		} else if (strcmp(a, "--version") == 0) {
 			o->version = true;
+		} else if (strcmp(a, "--ptxas") == 0) {
+			o->ptxas = true;
+		} else if (strcmp(a, "--report") == 0) {
+			o->report = "text";
+		} else if (strncmp(a, "--report=", 9) == 0) {
+			o->report = a + 9;
+			if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0) {
+				*err = xprintf("--report takes text, yaml or json, not '%s'", o->report);
+				return 2;
+			}
+		} else if ((v = option_value("--rules", argc, argv, &i, &missing))) {
+			o->rules_dir = v;
+		} else if ((v = option_value("--block-size", argc, argv, &i, &missing))) {
+			if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024) {
+				*err = xprintf("--block-size must be 1..1024, not '%s'", v);
+				return 2;
+			}
 		} else if ((v = option_value("--assume-filename", argc, argv, &i, &missing))) {
 			o->assume_filename = v;
 		} else if ((v = option_value("--cuda-path", argc, argv, &i, &missing))) {
@@ -108,8 +132,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {
-			if (!parse_int(v, &o->stages) || o->stages < 2 || o->stages > 8) {
-				*err = xprintf("--stages must be 2..8, not '%s'", v);
+			if (!parse_int(v, &o->stages) || o->stages < 1 || o->stages > 8) {
+				*err = xprintf("--stages must be 1..8, not '%s'", v);
 				return 2;
 			}
 		} else if ((v = option_value("--arch", argc, argv, &i, &missing))) {
@@ -144,8 +168,12 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			return 2;
 		}
 	}
-	if (o->stages && o->variant == VARIANT_LDG && o->stages != 2) {
-		*err = xstrdup("--variant=ldg uses 2 stages");
+	if (o->stages == 1 && o->variant != VARIANT_LDG) {
+		*err = xstrdup("--stages=1 (a single shared stage) needs --variant=ldg");
+		return 2;
+	}
+	if (o->stages && o->variant == VARIANT_LDG && o->stages > 2) {
+		*err = xstrdup("--variant=ldg uses 1 or 2 stages");
 		return 2;
 	}
 	return 0;

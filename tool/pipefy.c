@@ -2,6 +2,7 @@
 #include "pipefy.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static void report_diags(FILE *out, const struct parsed *p, const struct source *src, bool blocking)
 {
@@ -13,6 +14,53 @@ static void report_diags(FILE *out, const struct parsed *p, const struct source 
 		else
 			fprintf(out, "%s:%d:%d: %s: %s\n", d->file, d->line, d->col, sev, d->message);
 	}
+}
+
+/* Registers per thread for each kernel, from `nvcc -Xptxas -v` on the input as it is. */
+static void ptxas_registers(struct model *m, const struct source *src, const struct options *o, FILE *messages)
+{
+	const char *cuda = cuda_find(o->cuda_path);
+	if (!cuda) {
+		if (messages)
+			fprintf(messages, "pipefy: warning: --ptxas needs nvcc: no CUDA toolkit found\n");
+		return;
+	}
+	char tmp[] = "/tmp/pipefy-ptxas-XXXXXX.cu";
+	int fd = mkstemps(tmp, 3);
+	if (fd < 0)
+		return;
+	bool ok = write(fd, src->text, src->len) == (ssize_t)src->len;
+	close(fd);
+	/* the input's own directory stays on the include path */
+	char *dir = xstrdup(src->path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	struct strbuf cmd = {0};
+	sb_printf(&cmd, "'%s/bin/nvcc' -c -std=c++17 -arch=sm_%d -Xptxas -v -o /dev/null -I '%s'", cuda, o->arch, dir);
+	for (int i = 0; i < o->nextra; i++)
+		sb_printf(&cmd, " '%s'", o->extra_args[i]);
+	sb_printf(&cmd, " '%s' 2>&1", tmp);
+	FILE *p = ok ? popen(cmd.data, "r") : NULL;
+	char line[1024], entry[512] = "";
+	while (p && fgets(line, sizeof line, p)) {
+		char *e = strstr(line, "Compiling entry function '");
+		int regs;
+		char *u;
+		if (e)
+			sscanf(e + strlen("Compiling entry function '"), "%511[^']", entry);
+		else if ((u = strstr(line, "Used ")) && sscanf(u, "Used %d registers", &regs) == 1 && entry[0])
+			for (int i = 0; i < m->nloops; i++)
+				if (m->loops[i].mangled && strcmp(m->loops[i].mangled, entry) == 0)
+					m->loops[i].registers = regs;
+	}
+	if (p)
+		pclose(p);
+	unlink(tmp);
+	free(cmd.data);
+	free(dir);
 }
 
 struct result pipefy_transform(const struct source *src, const struct options *o, FILE *messages)
@@ -29,10 +77,24 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		r.exit_code = 1;
 		return r;
 	}
+	struct rules rules;
+	if (!rules_load(&rules, o->rules_dir, &err)) {
+		if (messages)
+			fprintf(messages, "%s\n", err);
+		free(err);
+		parsed_free(&parsed);
+		r.output = xstrndup(src->text, src->len);
+		r.exit_code = 1;
+		return r;
+	}
+	if (!rules_arch(&rules, o->arch) && messages)
+		fprintf(messages, "pipefy: warning: no rules for sm_%d: occupancy is not checked\n", o->arch);
 	struct model model = {0};
 	find_kloops(&model, &parsed, src);
 	check_kloops(&model, src);
-	plan_kloops(&model, o);
+	if (o->ptxas)
+		ptxas_registers(&model, src, o, messages);
+	plan_kloops(&model, o, &rules);
 	struct edits edits = {0};
 	rewrite_kloops(&model, src, &edits);
 	for (int i = 0; i < model.nloops; i++)
@@ -52,6 +114,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	}
 	if (!o->quiet && messages)
 		emit_remarks(messages, &model, src);
+	if (o->report && messages)
+		emit_report(messages, o->report, &model, src, o->arch);
 	edits_free(&edits);
 	model_free(&model);
 	parsed_free(&parsed);

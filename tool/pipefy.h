@@ -93,6 +93,10 @@ struct options {
 	const char **extra_args; /* after "--" */
 	int nextra;
 	bool help, version;
+	int block_size;          /* --block-size: threads per block when the source does not say */
+	const char *rules_dir;   /* --rules: instead of the rules compiled in */
+	const char *report;      /* --report[=text|yaml|json]: NULL for none */
+	bool ptxas;              /* --ptxas: registers per thread from nvcc -Xptxas -v */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
@@ -236,11 +240,30 @@ struct kloop {
 	bool ldg_ok;
 	char *ldg_refusal;
 
+	/* numbers for the plan (find) */
+	int block_threads;      /* 0: unknown */
+	char *block_source;     /* where block_threads came from */
+	char *mangled;          /* the function's symbol, to match ptxas output */
+	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
+
 	/* plan */
 	enum variant variant;
-	int stages;
+	int stages;             /* 1 for LDG into a single stage */
 	char *plan_note;
 	bool rewritten;
+	int registers;          /* per thread, from ptxas; 0 unknown */
+	double ratio;           /* flops per byte of tile loaded; < 0 unknown */
+	struct plan_option {
+		enum variant variant;
+		int stages;
+		long smem;      /* static shared bytes; -1 unknown */
+		int blocks;     /* resident blocks per SM; 0 unknown */
+		int warps;
+		char limiter[16];
+		bool chosen;
+		char *verdict;
+	} options[12];
+	int noptions;
 };
 
 struct model {
@@ -262,9 +285,37 @@ void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 
 void check_kloops(struct model *m, const struct source *src);
 
-/* ---- plan.c: variant and stage count ---- */
+/* ---- plan.c: variant and stage count from rules/ ---- */
 
-void plan_kloops(struct model *m, const struct options *o);
+struct arch_rules {
+	int sm;
+	char gpu[32];
+	long smem_per_sm, smem_per_block_default, smem_per_block_optin, smem_reserved, smem_alloc_unit;
+	int regs_per_sm, reg_alloc_unit, max_regs_per_thread, max_warps, max_blocks;
+	char source[160];
+};
+
+struct variant_rules {
+	double ratio_prefer_cp_async_below, ratio_both_viable_below, deep_stages_below_ratio;
+	int cp_async_min_copy_bytes, default_stages, deep_stages, max_stages;
+	double min_occupancy_fraction;
+	int assumed_registers;
+};
+
+struct rules {
+	struct arch_rules arch[16];
+	int narch;
+	struct variant_rules variants;
+};
+
+/* From dir/arch.json and dir/variants.json, or the copies compiled in when dir is NULL. */
+bool rules_load(struct rules *r, const char *dir, char **err);
+const struct arch_rules *rules_arch(const struct rules *r, int sm);
+/* Resident blocks per SM the way the occupancy calculator counts them; registers 0 means
+ * unknown (not limiting). *limiter names the binding limit. */
+int occupancy_blocks(const struct arch_rules *a, int threads, int registers, long smem, const char **limiter);
+void plan_kloops(struct model *m, const struct options *o, const struct rules *r);
+extern const char rules_arch_json[], rules_variants_json[];
 
 /* ---- rewrite.c: model + plan -> edits ---- */
 
@@ -275,6 +326,8 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
 void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const char *severity,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void emit_remarks(FILE *out, const struct model *m, const struct source *src);
+/* --report: per loop, the budget table, the ratio, the choice and the alternatives. */
+void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
 
 /* ---- pipefy.c: one input through every stage ---- */
 

@@ -1,11 +1,149 @@
-/* plan.c: picks the variant and the stage count for each legal loop. */
+/* plan.c: the variant and stage count for each legal loop, from rules/: the shared-memory
+ * budget against each architecture's occupancy, and the compute/load ratio. */
 #include "pipefy.h"
 
+#include <jansson.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-/* Static __shared__ declarations are limited to 48 KB per block on every architecture;
- * more needs dynamic shared memory and a launch-size change. */
-#define STATIC_SHARED_LIMIT 49152L
+/* ---- rules ---- */
+
+static long get_long(json_t *o, const char *key, bool *ok)
+{
+	json_t *v = json_object_get(o, key);
+	if (!json_is_number(v)) {
+		*ok = false;
+		return 0;
+	}
+	return (long)json_number_value(v);
+}
+
+static double get_double(json_t *o, const char *key, bool *ok)
+{
+	json_t *v = json_object_get(o, key);
+	if (!json_is_number(v)) {
+		*ok = false;
+		return 0;
+	}
+	return json_number_value(v);
+}
+
+static json_t *load_json(const char *dir, const char *file, const char *builtin, char **err)
+{
+	json_error_t e;
+	json_t *j;
+	char *where = dir ? xprintf("%s/%s", dir, file) : xprintf("<built-in rules>/%s", file);
+	j = dir ? json_load_file(where, 0, &e) : json_loads(builtin, 0, &e);
+	if (!j || !json_is_object(j)) {
+		*err = j ? xprintf("%s: error: not a JSON object", where)
+			 : xprintf("%s:%d:%d: error: %s", where, e.line, e.column, e.text);
+		json_decref(j);
+		j = NULL;
+	}
+	free(where);
+	return j;
+}
+
+bool rules_load(struct rules *r, const char *dir, char **err)
+{
+	memset(r, 0, sizeof *r);
+	json_t *arch = load_json(dir, "arch.json", rules_arch_json, err);
+	if (!arch)
+		return false;
+	json_t *variants = load_json(dir, "variants.json", rules_variants_json, err);
+	if (!variants) {
+		json_decref(arch);
+		return false;
+	}
+	bool ok = true;
+	const char *key;
+	json_t *a;
+	json_object_foreach(arch, key, a) {
+		if (strncmp(key, "sm_", 3) != 0 || r->narch == 16)
+			continue;
+		struct arch_rules *x = &r->arch[r->narch++];
+		x->sm = atoi(key + 3);
+		const char *gpu = json_string_value(json_object_get(a, "gpu"));
+		const char *source = json_string_value(json_object_get(a, "source"));
+		snprintf(x->gpu, sizeof x->gpu, "%s", gpu ? gpu : "?");
+		snprintf(x->source, sizeof x->source, "%s", source ? source : "?");
+		x->smem_per_sm = get_long(a, "smem_per_sm", &ok);
+		x->smem_per_block_default = get_long(a, "smem_per_block_default", &ok);
+		x->smem_per_block_optin = get_long(a, "smem_per_block_optin", &ok);
+		x->smem_reserved = get_long(a, "smem_reserved_per_block", &ok);
+		x->smem_alloc_unit = get_long(a, "smem_alloc_unit", &ok);
+		x->regs_per_sm = (int)get_long(a, "regs_per_sm", &ok);
+		x->reg_alloc_unit = (int)get_long(a, "reg_alloc_unit", &ok);
+		x->max_regs_per_thread = (int)get_long(a, "max_regs_per_thread", &ok);
+		x->max_warps = (int)get_long(a, "max_warps_per_sm", &ok);
+		x->max_blocks = (int)get_long(a, "max_blocks_per_sm", &ok);
+		if (!ok) {
+			*err = xprintf("%s/arch.json: error: '%s' lacks a number it needs", dir ? dir : "<built-in rules>", key);
+			break;
+		}
+	}
+	struct variant_rules *v = &r->variants;
+	if (ok) {
+		v->ratio_prefer_cp_async_below = get_double(variants, "ratio_prefer_cp_async_below", &ok);
+		v->ratio_both_viable_below = get_double(variants, "ratio_both_viable_below", &ok);
+		v->deep_stages_below_ratio = get_double(variants, "deep_stages_below_ratio", &ok);
+		v->cp_async_min_copy_bytes = (int)get_long(variants, "cp_async_min_copy_bytes", &ok);
+		v->default_stages = (int)get_long(variants, "default_stages", &ok);
+		v->deep_stages = (int)get_long(variants, "deep_stages", &ok);
+		v->max_stages = (int)get_long(variants, "max_stages", &ok);
+		v->min_occupancy_fraction = get_double(variants, "min_occupancy_fraction", &ok);
+		v->assumed_registers = (int)get_long(variants, "assumed_registers_per_thread", &ok);
+		if (!ok)
+			*err = xprintf("%s/variants.json: error: a rule is missing or not a number", dir ? dir : "<built-in rules>");
+	}
+	json_decref(arch);
+	json_decref(variants);
+	return ok;
+}
+
+const struct arch_rules *rules_arch(const struct rules *r, int sm)
+{
+	for (int i = 0; i < r->narch; i++)
+		if (r->arch[i].sm == sm)
+			return &r->arch[i];
+	return NULL;
+}
+
+/* ---- occupancy, as the CUDA occupancy calculator computes it ---- */
+
+static long round_up(long v, long unit) { return unit > 0 ? (v + unit - 1) / unit * unit : v; }
+
+int occupancy_blocks(const struct arch_rules *a, int threads, int registers, long smem, const char **limiter)
+{
+	int warps = (threads + 31) / 32;
+	int blocks = a->max_blocks;
+	*limiter = "blocks";
+	if (warps > 0 && a->max_warps / warps < blocks) {
+		blocks = a->max_warps / warps;
+		*limiter = "warps";
+	}
+	if (registers > 0 && warps > 0) {
+		long per_warp = round_up((long)registers * 32, a->reg_alloc_unit);
+		int by_regs = (int)(a->regs_per_sm / per_warp) / warps;
+		if (by_regs < blocks) {
+			blocks = by_regs;
+			*limiter = "registers";
+		}
+	}
+	if (smem >= 0) {
+		long per_block = round_up(smem + a->smem_reserved, a->smem_alloc_unit);
+		int by_smem = per_block > 0 ? (int)(a->smem_per_sm / per_block) : blocks;
+		if (smem > a->smem_per_block_optin)
+			by_smem = 0;
+		if (by_smem < blocks) {
+			blocks = by_smem;
+			*limiter = "shared";
+		}
+	}
+	return blocks;
+}
+
+/* ---- the plan ---- */
 
 static long tile_bytes(const struct kloop *l)
 {
@@ -25,49 +163,190 @@ static long shared_with_stages(const struct kloop *l, int S)
 	return tiles < 0 || l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
-/* Fewer stages when the static limit would be crossed; false when even two do not fit. */
-static bool fit_static_shared(struct kloop *l)
+/* Static __shared__ is limited to 48 KB per block on every architecture; more needs dynamic
+ * shared memory and a bigger launch. */
+#define STATIC_SHARED_LIMIT 49152L
+
+static struct plan_option *add_option(struct kloop *l, const struct arch_rules *a, const struct variant_rules *vr,
+				      enum variant v, int stages)
 {
-	int wanted = l->stages;
-	while (l->stages >= 2 && shared_with_stages(l, l->stages) > STATIC_SHARED_LIMIT)
-		l->stages--;
-	if (l->stages < 2) {
-		kloop_refuse(l, l->loop.begin, "2 stages need %.1f KB of static shared memory, over the 48 KB limit",
-			     shared_with_stages(l, 2) / 1024.0);
-		return false;
+	if (l->noptions == (int)(sizeof l->options / sizeof *l->options))
+		return NULL;
+	struct plan_option *p = &l->options[l->noptions++];
+	memset(p, 0, sizeof *p);
+	p->variant = v;
+	p->stages = stages;
+	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
+	const char *limiter = "";
+	if (a && l->block_threads) {
+		int regs = l->registers ? l->registers : vr->assumed_registers;
+		p->blocks = occupancy_blocks(a, l->block_threads, regs, p->smem, &limiter);
+		p->warps = p->blocks * ((l->block_threads + 31) / 32);
+	} else if (a && p->smem >= 0) {
+		/* without a block size only the shared-memory limit can be counted */
+		p->blocks = occupancy_blocks(a, 0, 0, p->smem, &limiter);
 	}
-	if (l->stages < wanted)
-		l->plan_note = xprintf("capped at %d stages: %d need %.1f KB of static shared memory, over the 48 KB limit",
-				       l->stages, wanted, shared_with_stages(l, wanted) / 1024.0);
-	return true;
+	snprintf(p->limiter, sizeof p->limiter, "%s", limiter);
+	return p;
 }
 
-void plan_kloops(struct model *m, const struct options *o)
+static void set_verdict(struct plan_option *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_verdict(struct plan_option *p, const char *fmt, ...)
 {
-	for (int i = 0; i < m->nloops; i++) {
-		struct kloop *l = &m->loops[i];
-		if (l->nrefusals > 0)
-			continue;
-		enum variant want = o->variant;
-		if (want == VARIANT_AUTO) {
-			/* Until the planner weighs the numbers: 16-byte copies pay off as cp.async,
-			 * narrower ones (and conversions) through registers. */
-			bool wide = l->cp_async_ok;
-			for (int c = 0; c < l->ncopies && wide; c++)
-				wide = l->copies[c].width >= 8;
-			want = wide || !l->ldg_ok ? VARIANT_CP_ASYNC : VARIANT_LDG;
-		}
-		if (want == VARIANT_CP_ASYNC && !l->cp_async_ok) {
-			kloop_refuse(l, l->loop.begin, "cp.async needs plain 4, 8 or 16-byte copies: %s", l->cp_async_refusal);
-			continue;
-		}
-		if (want == VARIANT_LDG && !l->ldg_ok) {
-			kloop_refuse(l, l->loop.begin, "register staging: %s", l->ldg_refusal);
-			continue;
-		}
-		l->variant = want;
-		l->stages = want == VARIANT_LDG ? 2 : o->stages ? o->stages : 2;
-		if (!fit_static_shared(l))
-			l->variant = VARIANT_AUTO;
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	free(p->verdict);
+	p->verdict = xstrdup(buf);
+}
+
+static int min_copy_width(const struct kloop *l)
+{
+	int w = 1 << 30;
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].width > 0 && l->copies[i].width < w)
+			w = (int)l->copies[i].width;
+	return w;
+}
+
+/* Whether an option keeps enough of the unpipelined kernel's occupancy. */
+static bool keeps_occupancy(const struct plan_option *before, const struct plan_option *p, double fraction)
+{
+	if (before->blocks <= 0 || p->blocks <= 0)
+		return p->blocks > 0 || before->blocks <= 0;
+	return p->blocks >= fraction * before->blocks;
+}
+
+static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r)
+{
+	const struct arch_rules *a = rules_arch(r, o->arch);
+	const struct variant_rules *vr = &r->variants;
+	if (!l->block_threads && o->block_size) {
+		l->block_threads = o->block_size;
+		l->block_source = xstrdup("--block-size");
 	}
+	long bytes = tile_bytes(l);
+	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
+			   ? l->flops_per_thread * l->block_threads / (double)bytes
+			   : -1;
+
+	/* the unpipelined kernel first, then every plan that is legal here */
+	struct plan_option *before = add_option(l, a, vr, VARIANT_AUTO, 1);
+	set_verdict(before, "the loop as written");
+	int max_cp = o->stages > 4 ? o->stages : 4; /* the report lists the depths worth weighing */
+	for (int S = 2; S <= max_cp && S <= vr->max_stages && l->cp_async_ok; S++)
+		add_option(l, a, vr, VARIANT_CP_ASYNC, S);
+	if (l->ldg_ok) {
+		add_option(l, a, vr, VARIANT_LDG, 2);
+		add_option(l, a, vr, VARIANT_LDG, 1);
+	}
+
+	/* what is wanted: forced by the user, or the rules' preference */
+	enum variant want = o->variant;
+	int want_stages = o->stages;
+	char why[256] = "";
+	if (want == VARIANT_AUTO) {
+		int width = min_copy_width(l);
+		bool wide = l->cp_async_ok && width >= vr->cp_async_min_copy_bytes;
+		bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
+		if (wide) {
+			want = VARIANT_CP_ASYNC;
+			want_stages = deep ? vr->deep_stages : vr->default_stages;
+			snprintf(why, sizeof why, "%d-byte copies go straight to shared memory with cp.async%s", width,
+				 deep ? "; the loop is memory bound (ratio under the deep-stage threshold)" : "");
+		} else if (l->ldg_ok) {
+			want = VARIANT_LDG;
+			want_stages = 2;
+			if (l->cp_async_ok)
+				snprintf(why, sizeof why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
+			else
+				snprintf(why, sizeof why, "cp.async cannot take these copies (%s)", l->cp_async_refusal);
+		} else {
+			if (l->cp_async_ok)
+				kloop_refuse(l, l->loop.begin,
+					     "%d-byte copies would lose as cp.async (measured 0.80-0.96x) and register staging is out: %s",
+					     width, l->ldg_refusal);
+			else
+				kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal,
+					     l->ldg_refusal);
+			return;
+		}
+	} else if (want == VARIANT_CP_ASYNC && !l->cp_async_ok) {
+		kloop_refuse(l, l->loop.begin, "cp.async needs plain 4, 8 or 16-byte copies: %s", l->cp_async_refusal);
+		return;
+	} else if (want == VARIANT_LDG && !l->ldg_ok) {
+		kloop_refuse(l, l->loop.begin, "register staging: %s", l->ldg_refusal);
+		return;
+	} else {
+		snprintf(why, sizeof why, "asked for with --variant=%s", variant_name(want));
+	}
+	if (!want_stages)
+		want_stages = want == VARIANT_LDG ? 2 : vr->default_stages;
+
+	/* Each option is judged: the wanted variant up to the wanted stages, and for auto the
+	 * single-stage register plan that adds no shared memory as the fallback; it must fit the
+	 * static limit and, unless forced, keep the occupancy. The deepest survivor of the wanted
+	 * variant wins, else the fallback. */
+	bool forced = o->variant != VARIANT_AUTO;
+	struct plan_option *chosen = NULL;
+	int best_rank = -1;
+	for (int i = 1; i < l->noptions; i++) {
+		struct plan_option *p = &l->options[i];
+		bool fallback = !forced && p->variant == VARIANT_LDG && p->stages == 1;
+		if (!(p->variant == want && p->stages <= want_stages) && !fallback) {
+			set_verdict(p, "not considered: %s", p->variant == want ? "more stages than wanted" : "another variant is preferred");
+			continue;
+		}
+		if (p->smem > STATIC_SHARED_LIMIT) {
+			set_verdict(p, "rejected: %.1f KB of static shared memory is over the 48 KB limit", p->smem / 1024.0);
+			continue;
+		}
+		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
+			set_verdict(p, "rejected: %d blocks per SM instead of %d falls off the occupancy cliff (limit: %s)",
+				    p->blocks, before->blocks, p->limiter);
+			continue;
+		}
+		set_verdict(p, "fits");
+		int rank = (p->variant == want ? 100 : 0) + p->stages;
+		if (rank > best_rank) {
+			best_rank = rank;
+			chosen = p;
+		}
+	}
+	for (int i = 1; i < l->noptions; i++) {
+		struct plan_option *p = &l->options[i];
+		if (p == chosen) {
+			p->chosen = true;
+			set_verdict(p, "chosen: %s", why);
+		} else if (strcmp(p->verdict, "fits") == 0) {
+			set_verdict(p, "fits, but the chosen plan overlaps more");
+		}
+	}
+	if (!chosen) {
+		const char *why_not = "no legal plan";
+		for (int i = l->noptions - 1; i >= 1; i--)
+			if (l->options[i].variant == want)
+				why_not = l->options[i].verdict;
+		kloop_refuse(l, l->loop.begin, "no plan fits: %s %s", variant_name(want), why_not);
+		return;
+	}
+	l->variant = chosen->variant;
+	l->stages = chosen->stages;
+	if (chosen->variant != want || chosen->stages != want_stages) {
+		const struct plan_option *wanted = NULL;
+		for (int i = 1; i < l->noptions; i++)
+			if (l->options[i].variant == want && l->options[i].stages == want_stages)
+				wanted = &l->options[i];
+		l->plan_note = xprintf("%s %d stage%s wanted, %s", variant_name(want), want_stages, want_stages == 1 ? "" : "s",
+				       wanted && wanted->verdict ? wanted->verdict : "not possible");
+	}
+}
+
+void plan_kloops(struct model *m, const struct options *o, const struct rules *r)
+{
+	for (int i = 0; i < m->nloops; i++)
+		if (m->loops[i].nrefusals == 0)
+			plan_loop(&m->loops[i], o, r);
 }

@@ -139,7 +139,7 @@ static struct layout layout_begin(struct kloop *l, const struct source *src)
 	y.I1 = xprintf("%s%s", y.I0, y.U);
 	y.I2 = xprintf("%s%s", y.I1, y.U);
 	y.I3 = xprintf("%s%s", y.I2, y.U);
-	for (int i = 0; i < l->nrefs; i++) {
+	for (int i = 0; i < l->nrefs && y.S > 1; i++) {
 		bool in_copy = l->stmts[l->refs[i].stmt].role == ROLE_COPY;
 		edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
 	}
@@ -183,7 +183,7 @@ static void add_block_start(struct strbuf *sb, struct layout *y, const char *wha
 		if (l->stmts[i].role != ROLE_TILE_DECL)
 			continue;
 		struct edits decl = {0};
-		for (int t = 0; t < l->ntiles; t++)
+		for (int t = 0; t < l->ntiles && y->S > 1; t++)
 			if (l->tiles[t].body_stmt == i)
 				edits_add(&decl, l->tiles[t].name_end, 0, dim);
 		char *text = render(y->src, &decl, l->stmts[i].text);
@@ -256,7 +256,7 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 	edits_add(out, l->loop.begin, l->loop.end - l->loop.begin, block);
 	free(block);
 	char *dim = xprintf("[%d]", y->S);
-	for (int i = 0; i < l->ntiles; i++)
+	for (int i = 0; i < l->ntiles && y->S > 1; i++)
 		if (!l->tiles[i].in_loop)
 			edits_add(out, l->tiles[i].name_end, 0, dim);
 	free(dim);
@@ -440,7 +440,10 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	}
 
 	struct strbuf sb = {0};
-	add_block_start(&sb, &y, "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed");
+	bool two = y.S == 2;
+	add_block_start(&sb, &y, two ? "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed"
+				     : "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
+				       "// then stored over it (a second stage would cost occupancy)");
 	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
 	for (int i = 0; i < l->ncopies; i++)
 		if (!l->copies[i].from_register) {
@@ -486,8 +489,13 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	add_cursor_advance(&sb, &y, y.I2);
 	sb_printf(&sb, "%sreturn true;\n", y.I2);
 	sb_printf(&sb, "%s};\n", y.I1);
-	sb_printf(&sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y.I1);
-	sb_printf(&sb, "%sauto pipefy_stash = [&](int " STAGE_FILL ") {\n", y.I1);
+	if (two) {
+		sb_printf(&sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y.I1);
+		sb_printf(&sb, "%sauto pipefy_stash = [&](int " STAGE_FILL ") {\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// pipefy: store the staging registers into the tiles\n", y.I1);
+		sb_printf(&sb, "%sauto pipefy_stash = [&]() {\n", y.I1);
+	}
 	first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
@@ -495,19 +503,33 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, y.U, &first);
 	}
 	sb_printf(&sb, "%s};\n", y.I1);
-	sb_printf(&sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y.I1);
-	sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y.I1, y.I2);
-	sb_printf(&sb, "%s__syncthreads();\n", y.I1);
-	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
-	sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y.I1);
-	sb_printf(&sb, "%s// the other stage. With two stages one barrier per iteration is enough: the stage being\n", y.I1);
-	sb_printf(&sb, "%s// filled was last read before the previous iteration's barrier\n", y.I1);
+	if (two) {
+		sb_printf(&sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y.I1);
+		sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y.I1, y.I2);
+		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+		sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
+		sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y.I1);
+		sb_printf(&sb, "%s// the other stage. With two stages one barrier per iteration is enough: the stage being\n", y.I1);
+		sb_printf(&sb, "%s// filled was last read before the previous iteration's barrier\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// pipefy: prologue: tile 0 into the tiles\n", y.I1);
+		sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash();\n", y.I1, y.I2);
+		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+		sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1\n", y.I1);
+		sb_printf(&sb, "%s// over it between two barriers\n", y.I1);
+	}
 	add_main_header(&sb, &y);
 	sb_printf(&sb, "%sbool pipefy_more = pipefy_fetch();\n", y.I2);
 	add_compute(&sb, &y);
-	sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
-	sb_printf(&sb, "%s__syncthreads();\n", y.I2);
-	sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
+	if (two) {
+		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
+		sb_printf(&sb, "%s__syncthreads();\n", y.I2);
+		sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
+	} else {
+		sb_printf(&sb, "%s__syncthreads(); // every thread is done reading tile t\n", y.I2);
+		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash();\n", y.I2, y.I3);
+		sb_printf(&sb, "%s__syncthreads(); // tile t+1 is in place\n", y.I2);
+	}
 	edits_free(&fetch_edits);
 	add_block_end(&sb, &y, out);
 	layout_end(&y);

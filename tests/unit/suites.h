@@ -6,4 +6,5 @@
 
 Suite *source_suite(void);
 Suite *options_suite(void);
+Suite *plan_suite(void);
 #endif

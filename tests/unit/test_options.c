@@ -60,8 +60,9 @@ START_TEST(usage_errors_exit_2)
 	struct options o;
 	char *err;
 	const char *bad[][2] = {
-		{"--variant=fast", NULL}, {"--stages=1", NULL}, {"--stages=9", NULL}, {"--arch=80", NULL},
+		{"--variant=fast", NULL}, {"--stages=0", NULL}, {"--stages=1", NULL}, {"--stages=9", NULL}, {"--arch=80", NULL},
 		{"--bogus", NULL},        {"-o", NULL},         {"-i", NULL},         {"-i", "-"},
+		{"--report=xml", NULL},   {"--block-size=0", NULL}, {"--variant=ldg", "--stages=3"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		int rc = bad[i][1] ? parse(&o, &err, 2, bad[i][0], bad[i][1]) : parse(&o, &err, 1, bad[i][0]);

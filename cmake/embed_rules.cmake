@@ -1,0 +1,10 @@
+# embed_rules.cmake: writes OUT, a C file holding DIR/arch.json and DIR/variants.json as strings.
+set(body "/* generated from rules/ by cmake/embed_rules.cmake; edit the JSON, not this */\n")
+foreach(name arch variants)
+  file(READ ${DIR}/${name}.json text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  string(REPLACE "\n" "\\n\"\n\"" text "${text}")
+  string(APPEND body "const char rules_${name}_json[] = \"${text}\";\n")
+endforeach()
+file(WRITE ${OUT} "${body}")

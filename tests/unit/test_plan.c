@@ -1,0 +1,101 @@
+/* test_plan.c: the rules compiled in, and the occupancy arithmetic against figures worked
+ * out by hand from the CUDA occupancy calculator's rules. */
+#include <stdlib.h>
+#include "suites.h"
+
+static struct rules rules;
+
+static void load(void)
+{
+	char *err = NULL;
+	ck_assert_msg(rules_load(&rules, NULL, &err), "%s", err ? err : "");
+}
+
+START_TEST(builtin_rules_cover_every_architecture)
+{
+	load();
+	int want[] = {70, 75, 80, 86, 87, 89, 90, 100, 120};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		ck_assert_msg(rules_arch(&rules, want[i]) != NULL, "sm_%d missing", want[i]);
+	const struct arch_rules *a = rules_arch(&rules, 86);
+	ck_assert_int_eq(a->smem_per_sm, 100 * 1024);
+	ck_assert_int_eq(a->max_warps, 48);
+	ck_assert_int_eq(a->smem_reserved, 1024);
+	ck_assert_int_eq(rules.variants.cp_async_min_copy_bytes, 8);
+}
+END_TEST
+
+START_TEST(sm80_hgemm_is_register_limited)
+{
+	load();
+	const char *limit;
+	/* 8 warps; 64 regs x 32 = 2048 per warp -> 32 warps -> 4 blocks; shared (18944 + 1024)
+	 * = 19968 B -> 167936 / 19968 = 8 blocks; warps 64 / 8 = 8 blocks */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 80), 256, 64, 18944, &limit), 4);
+	ck_assert_str_eq(limit, "registers");
+	/* two stages: 37888 + 1024 = 38912 B -> 4 blocks, still 4 */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 80), 256, 64, 37888, &limit), 4);
+}
+END_TEST
+
+START_TEST(sm86_cliff_of_the_seed)
+{
+	load();
+	const char *limit;
+	/* 128 threads, 32 regs: warps 48 / 4 = 12, registers 16; 28 KB + 1 KB reserved = 29696 B
+	 * -> 102400 / 29696 = 3 blocks */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 86), 128, 32, 28 * 1024, &limit), 3);
+	ck_assert_str_eq(limit, "shared");
+	/* doubled to 56 KB: 58368 B -> 1 block: occupancy falls to a third */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 86), 128, 32, 56 * 1024, &limit), 1);
+	/* 49 KB per block still fits twice (2 x 50 KB = 100 KB); 50 KB does not */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 86), 128, 32, 49 * 1024, &limit), 2);
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 86), 128, 32, 50 * 1024, &limit), 1);
+}
+END_TEST
+
+START_TEST(sm90_limits)
+{
+	load();
+	const char *limit;
+	/* 1024 threads = 32 warps: 64 / 32 = 2 blocks; 32 regs -> 1024 per warp -> 64 warps -> 2 */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 90), 1024, 32, 8192, &limit), 2);
+	ck_assert_str_eq(limit, "warps");
+	/* 256 threads, 128 regs: 4096 per warp -> 16 warps -> 2 blocks; shared 39936 B -> 5 */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 90), 256, 128, 38912, &limit), 2);
+	ck_assert_str_eq(limit, "registers");
+	/* 255 regs round up to 8192 per warp: 8 warps per SM, one 256-thread block */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 90), 256, 255, 0, &limit), 1);
+	/* over the opt-in maximum a block cannot launch at all */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 90), 256, 32, 233 * 1024, &limit), 0);
+	/* tiny blocks: the 32-blocks-per-SM limit binds */
+	ck_assert_int_eq(occupancy_blocks(rules_arch(&rules, 90), 32, 16, 0, &limit), 32);
+	ck_assert_str_eq(limit, "blocks");
+}
+END_TEST
+
+START_TEST(rules_from_a_directory_and_errors)
+{
+	char *err = NULL;
+	struct rules r;
+	load();
+	ck_assert(rules_load(&r, SOURCE_DIR "/rules", &err));
+	ck_assert_int_eq(r.narch, rules.narch);
+	ck_assert(!rules_load(&r, "/nonexistent", &err));
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/arch.json"));
+	free(err);
+}
+END_TEST
+
+Suite *plan_suite(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("occupancy");
+	tcase_add_test(tc, builtin_rules_cover_every_architecture);
+	tcase_add_test(tc, sm80_hgemm_is_register_limited);
+	tcase_add_test(tc, sm86_cliff_of_the_seed);
+	tcase_add_test(tc, sm90_limits);
+	tcase_add_test(tc, rules_from_a_directory_and_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
