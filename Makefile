@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all bootstrap build demo check goldens gpu-check clean
+.PHONY: all bootstrap build demo check goldens gpu-build gpu-check bench-build bench clean
 
 all: build
 
@@ -26,6 +26,36 @@ check: build
 # Rewrite every golden after a deliberate change; review `git diff golden/` before committing.
 goldens: build
 	@tests/golden.sh --update $(BUILD)/pipefy
+
+# The GPU check and the benchmark. Building needs only nvcc; running needs an NVIDIA GPU
+# (with cuobjdump and compute-sanitizer). On a machine without one, build here, copy the
+# tree with build/gpu and build/bench to the GPU machine, and run the same targets there.
+GPU_OUT ?= $(BUILD)/gpu-results
+BENCH_OUT ?= $(BUILD)/bench-results
+
+gpu-build: build
+	tests/gpu/build.sh $(BUILD)/gpu
+	$(CC) -std=c11 -O2 -static -o $(BUILD)/gpu/pipefy-verify-sass tool/verify_sass.c
+
+gpu-check:
+	@[ -d $(BUILD)/gpu/bin ] || $(MAKE) gpu-build
+	@command -v nvidia-smi >/dev/null || { echo "gpu-check: no NVIDIA GPU here; binaries are in $(BUILD)/gpu"; exit 1; }
+	tests/gpu/env.sh > $(GPU_OUT).env
+	tests/gpu/run.sh $(BUILD)/gpu $(GPU_OUT)
+	tests/gpu/sass.sh $(BUILD)/gpu/pipefy-verify-sass $(GPU_OUT)
+	cp $(GPU_OUT).env $(GPU_OUT)/env.txt
+	tests/gpu/report.sh $(GPU_OUT) > tests/gpu/RESULTS.md
+
+bench-build: build
+	bench/build.sh $(BUILD)/pipefy $(BUILD)/bench
+
+bench:
+	@[ -d $(BUILD)/bench/bin ] || $(MAKE) bench-build
+	@command -v nvidia-smi >/dev/null || { echo "bench: no NVIDIA GPU here; binaries are in $(BUILD)/bench"; exit 1; }
+	bench/run.sh $(BUILD)/bench $(BENCH_OUT)
+	tests/gpu/env.sh > $(BENCH_OUT)/env.txt
+	cp $(BUILD)/bench/refused.txt $(BUILD)/bench/auto.txt $(BENCH_OUT)/
+	bench/report.sh $(BENCH_OUT) > bench/RESULTS.md
 
 clean:
 	rm -rf $(BUILD)

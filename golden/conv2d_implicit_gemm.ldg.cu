@@ -62,6 +62,7 @@ __global__ void conv2d_implicit(const float *in, const float *filt, float *out, 
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < GK; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             if (pipefy_more)
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
     uint32_t seed = 99;
     for (size_t i = 0; i < nin; i++) hin[i] = harness_random(&seed);
     for (size_t i = 0; i < nf; i++) hf[i] = harness_random(&seed);
-    for (int b = 0; b < Nb; b++)
+    for (int b = 0; b < Nb && !harness_skip_reference(); b++)
         for (int k = 0; k < Ko; k++)
             for (int p = 0; p < H; p++)
                 for (int q = 0; q < W; q++) {
@@ -108,10 +109,19 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(df, hf, nf * sizeof(float), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dout, 0xff, nout * sizeof(float)));
     int GM = Nb * H * W;
-    conv2d_implicit<<<dim3((Ko + TS - 1) / TS, (GM + TS - 1) / TS), dim3(TS, TS)>>>(din, df, dout, Nb, C, H, W, Ko);
+    auto launch = [&] {
+        conv2d_implicit<<<dim3((Ko + TS - 1) / TS, (GM + TS - 1) / TS), dim3(TS, TS)>>>(din, df, dout, Nb, C, H, W, Ko);
+    };
+    launch();
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(hout, dout, nout * sizeof(float), cudaMemcpyDeviceToHost));
-    int rc = harness_report("conv2d_implicit_gemm", hout, ref, nout, 1e-4, 1e-4);
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("conv2d_implicit_gemm: reference skipped\nchecksum %016llx\n",
+               (unsigned long long)harness_checksum(hout, nout * sizeof(float)));
+    else
+        rc = harness_report("conv2d_implicit_gemm", hout, ref, nout, 1e-4, 1e-4);
+    harness_time("conv2d_implicit_gemm", 2.0 * GM * Ko * C * R * S, launch);
     CHECK(cudaFree(din));
     CHECK(cudaFree(df));
     CHECK(cudaFree(dout));

@@ -48,6 +48,7 @@ __global__ void gemm(const float *A, const float *B, float *C, int M, int N, int
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             if (pipefy_more)
@@ -101,6 +102,7 @@ __global__ void gemm_twice(const float *A, const float *B, float *C, int M, int 
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 first += As1[pipefy_stage][ty][k] * Bs1[pipefy_stage][k][tx];
             if (pipefy_more)
@@ -143,6 +145,7 @@ __global__ void gemm_twice(const float *A, const float *B, float *C, int M, int 
         // filled was last read before the previous iteration's barrier
         for (int k0 = K - TS; k0 >= 0; k0 -= TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 second += As2[pipefy_stage][ty][k] * Bs2[pipefy_stage][k][tx];
             if (pipefy_more)

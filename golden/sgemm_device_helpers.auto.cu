@@ -64,6 +64,7 @@ __global__ void sgemm_compute_helper(const float *A, const float *B, float *C, i
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             acc += dot_tile(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
             if (pipefy_more)
                 pipefy_stash(pipefy_stage ^ 1);

@@ -49,6 +49,7 @@ __global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, i
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             if (pipefy_more)

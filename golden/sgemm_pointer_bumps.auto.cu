@@ -57,6 +57,7 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             A += TS;
             B += TS * N;
             for (int k = 0; k < TS; ++k)
@@ -120,6 +121,7 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TS; ++t) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             a += TS;
             b += TS * N;
             for (int k = 0; k < TS; ++k)
@@ -184,6 +186,7 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
         // filled was last read before the previous iteration's barrier
         for (; k0 < K; ) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             a += TS;

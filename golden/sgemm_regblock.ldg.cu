@@ -62,6 +62,7 @@ sgemm_regblock(const float *__restrict__ A, const float *__restrict__ B, float *
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int k = 0; k < BK; ++k) {
                 float ra[TM], rb[TN];

@@ -56,6 +56,7 @@ __global__ void MatrixMulCUDA(float *C, const float *A, const float *B, int wA, 
         // filled was last read before the previous iteration's barrier
         for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int k = 0; k < BLOCK_SIZE; ++k) {
                 Csub += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

@@ -70,6 +70,7 @@ __global__ void __launch_bounds__(256) sgemm_cliff(const float *A, const float *
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int r = 0; r < 4; ++r)
                     acc[r] += As[ty + 8 * r][k] * Bs[k][tx];

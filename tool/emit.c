@@ -37,7 +37,10 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++) {
 		const struct kloop *l = &m->loops[i];
-		if (l->rewritten)
+		if (l->rewritten && l->variant == VARIANT_NO_LOADS)
+			emit_diagnostic(out, src, l->loop.begin, "remark",
+					"K-loop copies removed (no-loads: a benchmark ceiling, not a correct program) [pipefy]");
+		else if (l->rewritten)
 			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stage%s%s%s%s [pipefy]",
 					variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s", l->plan_note ? " (" : "",
 					l->plan_note ? l->plan_note : "", l->plan_note ? ")" : "");

@@ -13,7 +13,8 @@ const char options_usage[] =
 	"  -o FILE                 write the result to FILE (one input only)\n"
 	"  -i                      edit the files in place\n"
 	"  --assume-filename=NAME  name used for standard input in messages\n"
-	"  --variant=V             auto (default), cp.async or ldg\n"
+	"  --variant=V             auto (default), cp.async or ldg; no-loads drops the copies\n"
+	"                          (a benchmark's load-free ceiling, not a correct program)\n"
 	"  --stages=N              shared-memory stages: cp.async 2..8, ldg 1 or 2 (default:\n"
 	"                          the planner's choice)\n"
 	"  --arch=sm_XX            target architecture (default sm_80): occupancy and budgets\n"
@@ -37,6 +38,7 @@ const char *variant_name(enum variant v)
 	switch (v) {
 	case VARIANT_CP_ASYNC: return "cp.async";
 	case VARIANT_LDG: return "ldg";
+	case VARIANT_NO_LOADS: return "no-loads";
 	default: return "auto";
 	}
 }
@@ -127,6 +129,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->variant = VARIANT_CP_ASYNC;
 			else if (strcmp(v, "ldg") == 0)
 				o->variant = VARIANT_LDG;
+			else if (strcmp(v, "no-loads") == 0)
+				o->variant = VARIANT_NO_LOADS;
 			else {
 				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg)", v);
 				return 2;

@@ -77,7 +77,9 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 
 /* ---- options.c: the command line, clang-format style ---- */
 
-enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG };
+/* VARIANT_NO_LOADS is a measuring aid, not a pipeline: the loop without its copies, the
+ * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
+enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS };
 
 struct options {
 	const char **files; /* "-" or none: stdin */

@@ -223,6 +223,11 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 {
 	const struct arch_rules *a = rules_arch(r, o->arch);
 	const struct variant_rules *vr = &r->variants;
+	if (o->variant == VARIANT_NO_LOADS) {
+		l->variant = VARIANT_NO_LOADS;
+		l->stages = 1;
+		return;
+	}
 	if (!l->block_threads && o->block_size) {
 		l->block_threads = o->block_size;
 		l->block_source = xstrdup("--block-size");

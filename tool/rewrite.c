@@ -520,6 +520,9 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	}
 	add_main_header(&sb, &y);
 	sb_printf(&sb, "%sbool pipefy_more = pipefy_fetch();\n", y.I2);
+	/* Seen on sm_90 (sgemm_batched): without it ptxas sank the loads to the stores after the
+	 * compute, and nothing overlapped. The loop is block-uniform, so the whole warp is here. */
+	sb_printf(&sb, "%s__syncwarp(); // pipefy: the loads above stay ahead of the compute\n", y.I2);
 	add_compute(&sb, &y);
 	if (two) {
 		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
@@ -533,6 +536,18 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	edits_free(&fetch_edits);
 	add_block_end(&sb, &y, out);
 	layout_end(&y);
+}
+
+/* The load-free ceiling: the copies (and the locals only they read) deleted, everything
+ * else, barriers included, as written. */
+static void rewrite_no_loads(struct kloop *l, struct edits *out)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool copy_side = st->role == ROLE_COPY || ((st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL) && !st->also_compute);
+		if (copy_side)
+			edits_add(out, st->span.begin, st->span.end - st->span.begin, "");
+	}
 }
 
 /* `#include <cuda_pipeline.h>` after the last include before the first rewritten loop. */
@@ -565,8 +580,10 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		if (l->variant == VARIANT_CP_ASYNC) {
 			rewrite_cp_async(l, src, e);
 			cp_async = true;
-		} else {
+		} else if (l->variant == VARIANT_LDG) {
 			rewrite_ldg(l, src, e);
+		} else {
+			rewrite_no_loads(l, e);
 		}
 		l->rewritten = true;
 	}
