@@ -37,6 +37,7 @@ END {
       v = cols[c]; x = tf[key, v]
       cell = (x == "" ? "—" : sprintf("%.1f (%.2fx)", x, x / base))
       if (v == "auto" && x != "") cell = cell " [" chosen[kk[1]] "]"
+      if (v == "auto" && x == "" && chosen[kk[1]] == "") cell = sprintf("%.1f (1.00x) [left alone]", base)
       line = line " | " cell
     }
     line = line " | " ((key in diff) || (key in bad) ? "NO" : "yes") " |"

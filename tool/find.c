@@ -1523,6 +1523,31 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 	}
 }
 
+/* A division or modulo in the copies' address arithmetic, done per element each tile (an
+ * im2col gather), as opposed to a strided walk. A whole-constant expression does not count. */
+static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	size_t *at = data;
+	if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		bool constant;
+		evaluate_int(c, &constant);
+		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant) {
+			*at = cursor_span(c).begin + 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void find_gather(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts && !l->gather_at; i++)
+		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
+			clang_visitChildren(l->stmts[i].cursor, scan_gather, &l->gather_at);
+}
+
 static void count_tile_flops(struct kloop *l, const struct source *src)
 {
 	struct flop_count f = {.src = src, .multiplier = 1};
@@ -1598,6 +1623,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	l->shared_bytes = sum.bytes;
 	find_block_size(l, src, f->function_span);
 	count_tile_flops(l, src);
+	find_gather(l);
 	CXString mangled = clang_Cursor_getMangling(f->function);
 	l->mangled = xstrdup(clang_getCString(mangled));
 	clang_disposeString(mangled);

@@ -94,7 +94,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	check_kloops(&model, src);
 	if (o->ptxas)
 		ptxas_registers(&model, src, o, messages);
-	plan_kloops(&model, o, &rules);
+	plan_kloops(&model, o, &rules, src);
 	struct edits edits = {0};
 	rewrite_kloops(&model, src, &edits);
 	for (int i = 0; i < model.nloops; i++)

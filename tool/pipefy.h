@@ -247,6 +247,7 @@ struct kloop {
 	char *block_source;     /* where block_threads came from */
 	char *mangled;          /* the function's symbol, to match ptxas output */
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
+	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 
 	/* plan */
 	enum variant variant;
@@ -302,6 +303,7 @@ struct variant_rules {
 	int cp_async_min_copy_bytes, default_stages, deep_stages, max_stages;
 	double min_occupancy_fraction;
 	int assumed_registers;
+	bool leave_narrow_gathers_alone;
 };
 
 struct rules {
@@ -316,7 +318,7 @@ const struct arch_rules *rules_arch(const struct rules *r, int sm);
 /* Resident blocks per SM the way the occupancy calculator counts them; registers 0 means
  * unknown (not limiting). *limiter names the binding limit. */
 int occupancy_blocks(const struct arch_rules *a, int threads, int registers, long smem, const char **limiter);
-void plan_kloops(struct model *m, const struct options *o, const struct rules *r);
+void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src);
 extern const char rules_arch_json[], rules_variants_json[];
 
 /* ---- rewrite.c: model + plan -> edits ---- */

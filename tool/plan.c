@@ -93,6 +93,7 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		v->max_stages = (int)get_long(variants, "max_stages", &ok);
 		v->min_occupancy_fraction = get_double(variants, "min_occupancy_fraction", &ok);
 		v->assumed_registers = (int)get_long(variants, "assumed_registers_per_thread", &ok);
+		v->leave_narrow_gathers_alone = json_is_true(json_object_get(variants, "leave_narrow_gathers_alone"));
 		if (!ok)
 			*err = xprintf("%s/variants.json: error: a rule is missing or not a number", dir ? dir : "<built-in rules>");
 	}
@@ -219,7 +220,7 @@ static bool keeps_occupancy(const struct plan_option *before, const struct plan_
 	return p->blocks >= fraction * before->blocks;
 }
 
-static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r)
+static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
 {
 	const struct arch_rules *a = rules_arch(r, o->arch);
 	const struct variant_rules *vr = &r->variants;
@@ -261,6 +262,15 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			want_stages = deep ? vr->deep_stages : vr->default_stages;
 			snprintf(why, sizeof why, "%d-byte copies go straight to shared memory with cp.async%s", width,
 				 deep ? "; the loop is memory bound (ratio under the deep-stage threshold)" : "");
+		} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
+			int line, col;
+			source_line_col(src, l->gather_at - 1, &line, &col);
+			kloop_refuse(l, l->loop.begin,
+				     "%d-byte copies gathered with division or modulo (%d:%d): the address arithmetic, not the "
+				     "load latency, bounds this loop; neither variant paid on the H200 (conv: ldg 0.98-1.00x, "
+				     "cp.async 0.83x)",
+				     width, line, col);
+			return;
 		} else if (l->ldg_ok) {
 			want = VARIANT_LDG;
 			want_stages = 2;
@@ -349,9 +359,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 }
 
-void plan_kloops(struct model *m, const struct options *o, const struct rules *r)
+void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].nrefusals == 0)
-			plan_loop(&m->loops[i], o, r);
+			plan_loop(&m->loops[i], o, r, src);
 }
