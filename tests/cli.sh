@@ -68,6 +68,30 @@ if [ -w /dev/full ]; then
 	expect "-o /dev/full reports the write error" [ $rc = 1 ]
 fi
 
+# errors outside the kernels are warnings: the kernel is still rewritten, the exit is 0
+"$pipefy" tests/cli/host_error.cu >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "an error in host code does not block a kernel" [ $rc = 0 ]
+expect "the kernel beside a host error is rewritten" grep -q "pipefy: K-loop pipelined" "$tmp/out"
+expect "the host error is reported as a warning" grep -q "host_error.cu:24:5: warning: use of undeclared identifier" "$tmp/err"
+
+# idempotence over every golden: pipefy leaves its own output alone
+same=0 total=0
+for g in golden/*.cu; do
+	total=$((total + 1))
+	"$pipefy" -q "$g" 2>/dev/null | cmp -s - "$g" && same=$((same + 1))
+done
+expect "pipefy changes none of its $total goldens ($same unchanged)" [ $same = $total ]
+
+# --ptxas measures registers when nvcc is there
+if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+	"$pipefy" -q --ptxas --report $k >/dev/null 2>"$tmp/err"
+	expect "--ptxas puts ptxas's register count in the report" grep -q "registers per thread (ptxas)" "$tmp/err"
+fi
+"$pipefy" -q --report=json $k 2>"$tmp/err" >/dev/null
+expect "--report=json is one JSON array with the plan" grep -q '"plans"' "$tmp/err"
+"$pipefy" -q --report=yaml $k 2>"$tmp/err" >/dev/null
+expect "--report=yaml writes LLVM remark records" grep -q '^--- !Passed' "$tmp/err"
+
 # usage
 "$pipefy" --variant=fast $k >/dev/null 2>"$tmp/err"; rc=$?
 expect "a usage error exits 2" [ $rc = 2 ]

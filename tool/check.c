@@ -62,20 +62,48 @@ struct call_scan {
 	const struct source *src;
 };
 
-static bool name_is(CXCursor c, const char *const *names)
+static enum CXChildVisitResult first_child_of(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Break;
+}
+
+/* The name a call is made by; for a lambda's `f()` (operator() on f), the object's name. */
+static char *call_name(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);
-	const char *n = clang_getCString(s);
+	char *name = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	if (strcmp(name, "operator()") == 0) {
+		CXCursor first = clang_getNullCursor();
+		clang_visitChildren(c, first_child_of, &first);
+		CXCursor object = clang_Cursor_isNull(first) ? first : cursor_root_var(first);
+		if (!clang_Cursor_isNull(object)) {
+			s = clang_getCursorSpelling(object);
+			free(name);
+			name = xstrdup(clang_getCString(s));
+			clang_disposeString(s);
+		}
+	}
+	return name;
+}
+
+static bool name_is(CXCursor c, const char *const *names)
+{
+	char *n = call_name(c);
 	bool hit = false;
 	for (; *names && !hit; names++)
 		hit = strcmp(n, *names) == 0;
-	clang_disposeString(s);
+	free(n);
 	return hit;
 }
 
 static const char *const pipeline_calls[] = {
 	"__pipeline_memcpy_async", "__pipeline_commit", "__pipeline_wait_prior", "memcpy_async",
-	"producer_acquire", "producer_commit", "consumer_wait", "cp_async_wait", NULL,
+	"producer_acquire", "producer_commit", "consumer_wait", "cp_async_wait",
+	/* pipefy's own loaders: running pipefy on its output changes nothing */
+	"pipefy_load", "pipefy_fetch", "pipefy_stash", NULL,
 };
 
 static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientData data)
@@ -428,10 +456,9 @@ static void check_loop(struct kloop *l, const struct source *src)
 		if (!clang_Cursor_isNull(cs.pipelined)) {
 			size_t off = cursor_span(cs.pipelined).begin;
 			pos(src, off, &line, &col);
-			CXString name = clang_getCursorSpelling(cs.pipelined);
-			const char *n = clang_getCString(name);
+			char *n = call_name(cs.pipelined);
 			kloop_refuse(l, off, "already pipelined: '%s' at %d:%d", *n ? n : "cp.async", line, col);
-			clang_disposeString(name);
+			free(n);
 			return;
 		}
 		if (!clang_Cursor_isNull(cs.nested_barrier)) {

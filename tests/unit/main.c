@@ -7,6 +7,7 @@ int main(void)
 	SRunner *sr = srunner_create(source_suite());
 	srunner_add_suite(sr, options_suite());
 	srunner_add_suite(sr, plan_suite());
+	srunner_add_suite(sr, find_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

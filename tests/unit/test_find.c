@@ -1,0 +1,204 @@
+/* test_find.c: find and check on small kernels: the model's fields and the refusals. Each
+ * snippet is parsed for real by libclang, without the CUDA headers (-nocudainc path). */
+#include <stdlib.h>
+#include "suites.h"
+
+struct analysis {
+	struct source src;
+	struct parsed parsed;
+	struct model model;
+};
+
+/* Parse a snippet and run find and check on it. */
+static void analyze(struct analysis *a, const char *code)
+{
+	static const char prelude[] = "extern \"C\" __device__ void __syncthreads(void);\n";
+	char *text = xprintf("%s%s", prelude, code);
+	source_init_text(&a->src, "snippet.cu", text, strlen(text));
+	free(text);
+	struct options o = {.arch = 80, .cuda_path = "/nonexistent"};
+	char *err = NULL;
+	ck_assert_msg(parse_source(&a->parsed, &a->src, &o, &err), "%s", err ? err : "");
+	memset(&a->model, 0, sizeof a->model);
+	find_kloops(&a->model, &a->parsed, &a->src);
+	check_kloops(&a->model, &a->src);
+}
+
+static void release(struct analysis *a)
+{
+	model_free(&a->model);
+	parsed_free(&a->parsed);
+	source_free(&a->src);
+}
+
+static const char *first_reason(const struct kloop *l) { return l->nrefusals ? l->refusals[0].reason : ""; }
+
+#define KERNEL_HEAD "__global__ void k(const float *A, const float *B, float *C, int K)\n{\n" \
+	"    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n"              \
+	"    int tx = threadIdx.x, ty = threadIdx.y;\n    float acc = 0.0f;\n"
+
+START_TEST(plain_loop_model)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD
+		"    for (int t = 0; t < K / 16; ++t) {\n"
+		"        As[ty][tx] = A[ty * K + t * 16 + tx];\n"
+		"        Bs[ty][tx] = B[(t * 16 + ty) * 16 + tx];\n"
+		"        __syncthreads();\n"
+		"        for (int k = 0; k < 16; ++k)\n"
+		"            acc += As[ty][k] * Bs[k][tx];\n"
+		"        __syncthreads();\n"
+		"    }\n    C[ty * 16 + tx] = acc;\n}\n");
+	ck_assert_int_eq(a.model.nloops, 1);
+	struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(l->nrefusals, 0);
+	ck_assert_str_eq(l->function, "k");
+	ck_assert_int_eq(l->ntiles, 2);
+	ck_assert_str_eq(l->tiles[0].name, "As");
+	ck_assert_int_eq(l->tiles[0].bytes, 1024);
+	ck_assert_str_eq(l->tiles[0].elem_type, "float");
+	ck_assert_int_eq(l->ncopies, 2);
+	ck_assert_int_eq(l->copies[0].width, 4);
+	ck_assert(!l->copies[0].conversion);
+	ck_assert_int_eq(l->nbarriers, 2);
+	ck_assert_int_eq(l->nivars, 1);
+	ck_assert_str_eq(l->ivars[0].name, "t");
+	ck_assert_str_eq(l->ivars[0].init, "0");
+	ck_assert(l->cp_async_ok);
+	ck_assert(l->ldg_ok);
+	ck_assert_int_eq((int)l->flops_per_thread, 32); /* 16 multiply-adds */
+	release(&a);
+}
+END_TEST
+
+START_TEST(pointer_bumps_and_two_header_variables)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD
+		"    const float *pa = A + ty * K + tx;\n"
+		"    for (int i = 0, j = 0; i < K; i += 16, j++) {\n"
+		"        As[ty][tx] = *pa;\n"
+		"        Bs[ty][tx] = B[j * 256 + ty * 16 + tx];\n"
+		"        __syncthreads();\n"
+		"        pa += 16;\n"
+		"        for (int k = 0; k < 16; ++k)\n"
+		"            acc += As[ty][k] * Bs[k][tx];\n"
+		"        __syncthreads();\n"
+		"    }\n    C[ty * 16 + tx] = acc;\n}\n");
+	struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(l->nrefusals, 0);
+	ck_assert_int_eq(l->nivars, 3);
+	ck_assert_str_eq(l->ivars[0].name, "i");
+	ck_assert_str_eq(l->ivars[1].name, "j");
+	ck_assert_str_eq(l->ivars[2].name, "pa");
+	ck_assert_str_eq(l->ivars[2].init, "pa"); /* declared before the loop: its value there */
+	ck_assert(l->copies[0].src_is_deref);
+	release(&a);
+}
+END_TEST
+
+START_TEST(guarded_copies_both_forms)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD
+		"    for (int t = 0; t < K; t += 16) {\n"
+		"        As[ty][tx] = t + tx < K ? A[ty * K + t + tx] : 0.0f;\n"
+		"        if (t + ty < K)\n"
+		"            Bs[ty][tx] = B[(t + ty) * 16 + tx];\n"
+		"        else\n"
+		"            Bs[ty][tx] = 0.0f;\n"
+		"        __syncthreads();\n"
+		"        for (int k = 0; k < 16; ++k)\n"
+		"            acc += As[ty][k] * Bs[k][tx];\n"
+		"        __syncthreads();\n"
+		"    }\n    C[ty * 16 + tx] = acc;\n}\n");
+	struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(l->nrefusals, 0);
+	ck_assert_int_eq(l->ncopies, 2);
+	ck_assert(l->copies[0].guard.end > l->copies[0].guard.begin);
+	ck_assert(!l->copies[0].guard_is_if);
+	ck_assert(l->copies[1].guard_is_if);
+	ck_assert(l->cp_async_ok); /* zero fill */
+	release(&a);
+}
+END_TEST
+
+/* Each refusal names the rule; the substring is what a user reads. */
+static void expect_refusal(const char *loop, const char *reason)
+{
+	struct analysis a;
+	char *code = xprintf(KERNEL_HEAD "%s    C[ty * 16 + tx] = acc;\n}\n", loop);
+	analyze(&a, code);
+	free(code);
+	ck_assert_int_eq(a.model.nloops, 1);
+	ck_assert_msg(strstr(first_reason(&a.model.loops[0]), reason), "wanted '%s', got '%s'", reason,
+		      first_reason(&a.model.loops[0]));
+	release(&a);
+}
+
+START_TEST(refusals)
+{
+	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = 2.0f * A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n    }\n",
+		       "'As' is written from a computed value");
+	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n"
+		       "        if (acc > 1.0f) break;\n        __syncthreads();\n    }\n",
+		       "'break' at");
+	expect_refusal("    int off = 0;\n    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = A[t + tx + off];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        off = (int)acc;\n"
+		       "        __syncthreads();\n    }\n",
+		       "depends on 'off', which the compute writes");
+	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        if (tx == 0) __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n    }\n",
+		       "sits under a condition");
+	expect_refusal("    float r = A[0];\n    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = r;\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        __syncthreads();\n        r = A[t + 16 + tx];\n        acc += As[ty][0] * Bs[0][tx];\n"
+		       "        __syncthreads();\n    }\n",
+		       "register prefetch");
+	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n    }\n",
+		       "only one block barrier");
+	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
+		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n    }\n"
+		       "    acc += As[0][0];\n",
+		       "tile 'As' is also used outside the loop");
+}
+END_TEST
+
+START_TEST(function_with_errors_is_left_alone)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD
+		"    undeclared_thing = 1;\n"
+		"    for (int t = 0; t < K; t += 16) {\n"
+		"        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		"        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n"
+		"    }\n    C[0] = acc;\n}\n");
+	ck_assert_int_eq(a.model.nloops, 1);
+	ck_assert(a.model.loops[0].function_has_errors);
+	ck_assert_ptr_nonnull(strstr(first_reason(&a.model.loops[0]), "has parse errors"));
+	release(&a);
+}
+END_TEST
+
+Suite *find_suite(void)
+{
+	Suite *s = suite_create("find");
+	TCase *tc = tcase_create("snippets");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, plain_loop_model);
+	tcase_add_test(tc, pointer_bumps_and_two_header_variables);
+	tcase_add_test(tc, guarded_copies_both_forms);
+	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, function_with_errors_is_left_alone);
+	suite_add_tcase(s, tc);
+	return s;
+}
