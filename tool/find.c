@@ -343,12 +343,11 @@ static int find_ivar(struct kloop *l, CXCursor decl)
 	return -1;
 }
 
-static struct induction *add_ivar(struct kloop *l, const struct source *src, CXCursor decl, const char *init)
+static struct induction *add_ivar(struct kloop *l, CXCursor decl, const char *init)
 {
 	int i = find_ivar(l, decl);
 	if (i >= 0)
 		return &l->ivars[i];
-	(void)src;
 	struct induction *v = VEC_PUSH(l->ivars, l->nivars, l->capivars);
 	v->decl = decl;
 	v->name = cursor_name(decl);
@@ -413,7 +412,7 @@ static void collect_inc_vars(struct kloop *l, const struct source *src, CXCursor
 	bool store;
 	CXCursor v = assigned_var(c, &store);
 	if (store && !clang_Cursor_isNull(v))
-		add_ivar(l, src, v, NULL);
+		add_ivar(l, v, NULL);
 	else
 		kloop_refuse(l, cursor_span(c).begin, "the loop increment is not a plain update of loop variables");
 }
@@ -435,7 +434,7 @@ static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 				continue;
 			}
 			char *text = span_text(src, cursor_span(init));
-			add_ivar(l, src, var, text)->in_header = true;
+			add_ivar(l, var, text)->in_header = true;
 			free(text);
 		}
 		free(vars.v);
@@ -451,7 +450,7 @@ static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 			return;
 		}
 		char *text = span_text(src, cursor_span(last_child(c)));
-		add_ivar(l, src, v, text)->in_header = true;
+		add_ivar(l, v, text)->in_header = true;
 		free(text);
 	} else {
 		kloop_refuse(l, cursor_span(c).begin, "the loop initializer is not a declaration or assignment");
@@ -487,7 +486,7 @@ static long array_elem(CXType t, CXType *elem)
 	return clang_Type_getSizeOf(t);
 }
 
-static int add_tile(struct kloop *l, const struct source *src, CXCursor decl)
+static int add_tile(struct kloop *l, CXCursor decl)
 {
 	int i = tile_index(l, decl);
 	if (i >= 0)
@@ -502,7 +501,6 @@ static int add_tile(struct kloop *l, const struct source *src, CXCursor decl)
 	t->elem_type = type_name(elem);
 	t->bytes = clang_Type_getSizeOf(type);
 	t->in_loop = span_within(cursor_span(decl), l->body);
-	(void)src;
 	return l->ntiles - 1;
 }
 
@@ -561,7 +559,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	cp->value = rhs_value;
 	cp->text = cursor_span(assign);
 	cp->dst = cursor_span(lhs);
-	cp->tile = add_tile(l, s->src, tile_decl);
+	cp->tile = add_tile(l, tile_decl);
 	CXCursor dst = strip(lhs);
 	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
@@ -876,7 +874,7 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 		if (store && is_bump(l, c, var)) {
 			/* `A += BK;`, `++k;`: an induction variable the body advances. */
 			st->role = ROLE_BUMP;
-			add_ivar(l, src, var, NULL);
+			add_ivar(l, var, NULL);
 		}
 	}
 	free(cs.v);
