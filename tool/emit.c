@@ -59,16 +59,6 @@ static char *option_name(const struct plan_option *p)
 	return xprintf("%s x%d", variant_name(p->variant), p->stages);
 }
 
-static long loop_tile_bytes(const struct kloop *l)
-{
-	long sum = 0;
-	for (int i = 0; i < l->ntiles; i++) {
-		if (l->tiles[i].bytes < 0)
-			return -1;
-		sum += l->tiles[i].bytes;
-	}
-	return sum;
-}
 
 static void report_text(FILE *out, const struct kloop *l, const struct source *src, int arch)
 {
@@ -86,10 +76,10 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	fprintf(out, "  tiles:   ");
 	for (int i = 0; i < l->ntiles; i++)
 		fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, l->tiles[i].bytes);
-	fprintf(out, " = %ld B per stage; %ld B of static shared memory as written\n", loop_tile_bytes(l), l->shared_bytes);
+	fprintf(out, " = %ld B per stage; %ld B of static shared memory as written\n", kloop_tile_bytes(l), l->shared_bytes);
 	if (l->ratio >= 0)
 		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
-			l->flops_per_thread, l->block_threads, loop_tile_bytes(l), l->ratio);
+			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), l->ratio);
 	else
 		fprintf(out, "  ratio:    unknown (%s)\n",
 			l->flops_per_thread < 0 ? "a compute loop has no constant trip count" : "the block size is unknown");
@@ -135,7 +125,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	json_object_set_new(o, "block_threads", l->block_threads ? json_integer(l->block_threads) : json_null());
 	json_object_set_new(o, "block_source", l->block_source ? json_string(l->block_source) : json_null());
 	json_object_set_new(o, "registers", l->registers ? json_integer(l->registers) : json_null());
-	json_object_set_new(o, "tile_bytes_per_stage", json_integer(loop_tile_bytes(l)));
+	json_object_set_new(o, "tile_bytes_per_stage", json_integer(kloop_tile_bytes(l)));
 	json_object_set_new(o, "shared_bytes_before", json_integer(l->shared_bytes));
 	json_object_set_new(o, "flops_per_thread_per_tile", l->flops_per_thread >= 0 ? json_real(l->flops_per_thread) : json_null());
 	json_object_set_new(o, "ratio_flop_per_byte", l->ratio >= 0 ? json_real(l->ratio) : json_null());

@@ -1676,6 +1676,17 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), scan_functions, &f);
 }
 
+long kloop_tile_bytes(const struct kloop *l)
+{
+	long sum = 0;
+	for (int i = 0; i < l->ntiles; i++) {
+		if (l->tiles[i].bytes < 0)
+			return -1;
+		sum += l->tiles[i].bytes;
+	}
+	return sum;
+}
+
 void model_free(struct model *m)
 {
 	for (int i = 0; i < m->nloops; i++) {

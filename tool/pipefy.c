@@ -66,19 +66,11 @@ static void ptxas_registers(struct model *m, const struct source *src, const str
 struct result pipefy_transform(const struct source *src, const struct options *o, FILE *messages)
 {
 	struct result r = {0};
-	struct parsed parsed;
-	char *err = NULL;
-	if (!parse_source(&parsed, src, o, &err)) {
-		if (messages)
-			fprintf(messages, "%s\n", err);
-		free(err);
-		parsed_free(&parsed);
-		r.output = xstrndup(src->text, src->len);
-		r.exit_code = 1;
-		return r;
-	}
+	struct parsed parsed = {0};
 	struct rules rules;
-	if (!rules_load(&rules, o->rules_dir, &err)) {
+	char *err = NULL;
+	if (!rules_load(&rules, o->rules_dir, &err) || !parse_source(&parsed, src, o, &err)) {
+		/* nothing can be done: the input goes back unchanged */
 		if (messages)
 			fprintf(messages, "%s\n", err);
 		free(err);

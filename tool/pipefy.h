@@ -280,6 +280,8 @@ void model_free(struct model *m);
 struct span cursor_span(CXCursor c);
 char *span_text(const struct source *src, struct span s);
 CXCursor cursor_root_var(CXCursor c);
+/* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
+long kloop_tile_bytes(const struct kloop *l);
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -36,7 +36,8 @@ static json_t *load_json(const char *dir, const char *file, const char *builtin,
 	j = dir ? json_load_file(where, 0, &e) : json_loads(builtin, 0, &e);
 	if (!j || !json_is_object(j)) {
 		*err = j ? xprintf("%s: error: not a JSON object", where)
-			 : xprintf("%s:%d:%d: error: %s", where, e.line, e.column, e.text);
+		       : e.line > 0 ? xprintf("%s:%d:%d: error: %s", where, e.line, e.column, e.text)
+				    : xprintf("%s: error: %s", where, e.text);
 		json_decref(j);
 		j = NULL;
 	}
@@ -146,21 +147,11 @@ int occupancy_blocks(const struct arch_rules *a, int threads, int registers, lon
 
 /* ---- the plan ---- */
 
-static long tile_bytes(const struct kloop *l)
-{
-	long sum = 0;
-	for (int i = 0; i < l->ntiles; i++) {
-		if (l->tiles[i].bytes < 0)
-			return -1;
-		sum += l->tiles[i].bytes;
-	}
-	return sum;
-}
 
 /* The static shared memory with S stages: the function's own plus S-1 more copies of the tiles. */
 static long shared_with_stages(const struct kloop *l, int S)
 {
-	long tiles = tile_bytes(l);
+	long tiles = kloop_tile_bytes(l);
 	return tiles < 0 || l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
@@ -233,7 +224,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		l->block_threads = o->block_size;
 		l->block_source = xstrdup("--block-size");
 	}
-	long bytes = tile_bytes(l);
+	long bytes = kloop_tile_bytes(l);
 	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
 			   ? l->flops_per_thread * l->block_threads / (double)bytes
 			   : -1;
