@@ -92,6 +92,19 @@ expect "--report=json is one JSON array with the plan" grep -q '"plans"' "$tmp/e
 "$pipefy" -q --report=yaml $k 2>"$tmp/err" >/dev/null
 expect "--report=yaml writes LLVM remark records" grep -q '^--- !Passed' "$tmp/err"
 
+# editor and CI integrations, clang-format style
+"$pipefy" -q --output-replacements-xml $k >"$tmp/out"; rc=$?
+expect "--output-replacements-xml exits 0" [ $rc = 0 ]
+expect "--output-replacements-xml writes clang-format's header" grep -q "^<replacements xml:space='preserve' incomplete_format='false'>" "$tmp/out"
+expect "--output-replacements-xml has one replacement per edit (2 declarations, 1 loop)" [ "$(grep -c '<replacement offset' "$tmp/out")" = 3 ]
+"$pipefy" -n $k >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "--dry-run writes nothing to stdout and exits 0" [ $rc = 0 ] && [ ! -s "$tmp/out" ]
+expect "--dry-run warns per loop that would change" grep -q "^$k:[0-9]*:[0-9]*: warning: K-loop can be pipelined (ldg, 2 stages) \[-Wpipefy\]" "$tmp/err"
+"$pipefy" -n --Werror $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "--dry-run --Werror fails the gate" [ $rc = 1 ] && grep -q "error: K-loop can be pipelined .*\[-Werror,-Wpipefy\]" "$tmp/err"
+"$pipefy" -n --Werror --assume-filename=$k <$golden >/dev/null 2>&1; rc=$?
+expect "--dry-run --Werror passes on pipelined code" [ $rc = 0 ]
+
 # usage
 "$pipefy" --variant=fast $k >/dev/null 2>"$tmp/err"; rc=$?
 expect "a usage error exits 2" [ $rc = 2 ]

@@ -211,3 +211,51 @@ void emit_report(FILE *out, const char *format, const struct model *m, const str
 	}
 	json_decref(all);
 }
+
+/* ---- --dry-run and --output-replacements-xml ---- */
+
+void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bool werror)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (l->rewritten)
+			emit_diagnostic(out, src, l->loop.begin, werror ? "error" : "warning",
+					"K-loop can be pipelined (%s, %d stage%s) [%s-Wpipefy]", variant_name(l->variant),
+					l->stages, l->stages == 1 ? "" : "s", werror ? "-Werror," : "");
+	}
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->seq - y->seq;
+}
+
+/* The same escaping clang-format uses: XML's five characters, and line breaks as &#10;. */
+void emit_replacements_xml(FILE *out, const struct edits *e)
+{
+	struct edit *v = xmalloc((e->n ? e->n : 1) * sizeof *v);
+	memcpy(v, e->v, e->n * sizeof *v);
+	qsort(v, e->n, sizeof *v, edit_cmp);
+	fputs("<?xml version='1.0'?>\n<replacements xml:space='preserve' incomplete_format='false'>\n", out);
+	for (int i = 0; i < e->n; i++) {
+		fprintf(out, "<replacement offset='%zu' length='%zu'>", v[i].offset, v[i].length);
+		for (const char *p = v[i].text; *p; p++) {
+			switch (*p) {
+			case '&': fputs("&amp;", out); break;
+			case '<': fputs("&lt;", out); break;
+			case '>': fputs("&gt;", out); break;
+			case '\'': fputs("&apos;", out); break;
+			case '"': fputs("&quot;", out); break;
+			case '\n': fputs("&#10;", out); break;
+			case '\r': fputs("&#13;", out); break;
+			default: fputc(*p, out);
+			}
+		}
+		fputs("</replacement>\n", out);
+	}
+	fputs("</replacements>\n", out);
+	free(v);
+}

@@ -86,7 +86,15 @@ static int process(const struct options *o, const char *path)
 	int code = r.exit_code;
 	size_t len = strlen(r.output);
 	bool ok = true;
-	if (o->in_place) {
+	if (o->dry_run) {
+		if (o->werror && r.nrewritten > 0)
+			code = 1;
+	} else if (o->replacements_xml) {
+		emit_replacements_xml(stdout, &r.edits);
+		ok = fflush(stdout) == 0;
+		if (!ok)
+			err = xprintf("<stdout>: error: write failed: %s", strerror(errno));
+	} else if (o->in_place) {
 		struct stat st;
 		int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
 		if (code == 0 && strcmp(r.output, src.text) != 0)
@@ -103,6 +111,7 @@ static int process(const struct options *o, const char *path)
 		code = 1;
 	}
 	free(r.output);
+	edits_free(&r.edits);
 	source_free(&src);
 	return code;
 }

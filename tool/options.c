@@ -26,6 +26,10 @@ const char options_usage[] =
 	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
 	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda)\n"
 	"  -q                      no remarks on standard error\n"
+	"  -n, --dry-run           a warning per loop that would change; nothing is written\n"
+	"  --Werror                with --dry-run: errors, and exit status 1 (a CI gate)\n"
+	"  --output-replacements-xml\n"
+	"                          the edits as clang-format prints them, for editor plugins\n"
 	"  --help                  this text\n"
 	"  --version               the version\n"
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
@@ -101,6 +105,12 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->help = true;
 		} else if (strcmp(a, "--version") == 0) {
 			o->version = true;
+		} else if (strcmp(a, "--output-replacements-xml") == 0) {
+			o->replacements_xml = true;
+		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--dry-run") == 0) {
+			o->dry_run = true;
+		} else if (strcmp(a, "--Werror") == 0) {
+			o->werror = true;
 		} else if (strcmp(a, "--ptxas") == 0) {
 			o->ptxas = true;
 		} else if (strcmp(a, "--report") == 0) {
@@ -153,6 +163,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	}
 	if (o->help || o->version)
 		return 0;
+	if ((o->dry_run || o->replacements_xml) && (o->in_place || o->output)) {
+		*err = xstrdup("--dry-run and --output-replacements-xml write no file: drop -i and -o");
+		return 2;
+	}
 	if (o->in_place && o->output) {
 		*err = xstrdup("-i and -o cannot be combined");
 		return 2;

@@ -104,11 +104,16 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	} else if (blocking) {
 		r.exit_code = 1;
 	}
-	if (!o->quiet && messages)
+	if (o->dry_run && messages)
+		emit_dry_run(messages, &model, src, o->werror);
+	else if (!o->quiet && messages)
 		emit_remarks(messages, &model, src);
 	if (o->report && messages)
 		emit_report(messages, o->report, &model, src, o->arch);
-	edits_free(&edits);
+	if (r.exit_code == 0)
+		r.edits = edits;
+	else
+		edits_free(&edits);
 	model_free(&model);
 	parsed_free(&parsed);
 	return r;

@@ -99,6 +99,9 @@ struct options {
 	const char *rules_dir;   /* --rules: instead of the rules compiled in */
 	const char *report;      /* --report[=text|yaml|json]: NULL for none */
 	bool ptxas;              /* --ptxas: registers per thread from nvcc -Xptxas -v */
+	bool replacements_xml;   /* --output-replacements-xml: the edits, as clang-format prints them */
+	bool dry_run;            /* -n, --dry-run: a warning per loop that would change, no output */
+	bool werror;             /* --Werror: with --dry-run those warnings are errors */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
@@ -334,6 +337,10 @@ void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const c
 void emit_remarks(FILE *out, const struct model *m, const struct source *src);
 /* --report: per loop, the budget table, the ratio, the choice and the alternatives. */
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
+/* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */
+void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bool werror);
+/* clang-format's <replacements> XML for the edits. */
+void emit_replacements_xml(FILE *out, const struct edits *e);
 
 /* ---- pipefy.c: one input through every stage ---- */
 
@@ -341,6 +348,7 @@ struct result {
 	char *output;     /* the rewritten text, or a copy of the input */
 	int exit_code;    /* 0, or 1 when nothing could be done because of errors */
 	int nrewritten;
+	struct edits edits; /* what turned the input into output, by byte offset */
 };
 
 /* Run the stages on src, writing diagnostics and remarks to messages (may be NULL). */

@@ -118,6 +118,26 @@ START_TEST(empty_text_has_one_line)
 }
 END_TEST
 
+START_TEST(replacements_xml_escapes_like_clang_format)
+{
+	struct edits e = {0};
+	edits_add(&e, 10, 3, "a<b>&'\"\nc");
+	edits_add(&e, 2, 0, "[2]");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	emit_replacements_xml(f, &e);
+	fclose(f);
+	ck_assert_str_eq(buf, "<?xml version='1.0'?>\n"
+			      "<replacements xml:space='preserve' incomplete_format='false'>\n"
+			      "<replacement offset='2' length='0'>[2]</replacement>\n"
+			      "<replacement offset='10' length='3'>a&lt;b&gt;&amp;&apos;&quot;&#10;c</replacement>\n"
+			      "</replacements>\n");
+	free(buf);
+	edits_free(&e);
+}
+END_TEST
+
 Suite *source_suite(void)
 {
 	Suite *s = suite_create("source");
@@ -129,6 +149,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, offsets_after_multibyte_characters);
 	tcase_add_test(tc, line_indent_is_the_leading_blanks);
 	tcase_add_test(tc, empty_text_has_one_line);
+	tcase_add_test(tc, replacements_xml_escapes_like_clang_format);
 	suite_add_tcase(s, tc);
 	return s;
 }
