@@ -41,9 +41,10 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 			emit_diagnostic(out, src, l->loop.begin, "remark",
 					"K-loop copies removed (no-loads: a benchmark ceiling, not a correct program) [pipefy]");
 		else if (l->rewritten)
-			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stage%s%s%s%s [pipefy]",
-					variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s", l->plan_note ? " (" : "",
-					l->plan_note ? l->plan_note : "", l->plan_note ? ")" : "");
+			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stage%s: %s%s%s [pipefy]",
+					variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s",
+					l->plan_reason ? l->plan_reason : "", l->plan_note ? "; " : "",
+					l->plan_note ? l->plan_note : "");
 		else if (l->nrefusals > 0)
 			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop not pipelined: %s [pipefy-missed]",
 					l->refusals[0].reason);

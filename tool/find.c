@@ -1721,6 +1721,7 @@ void model_free(struct model *m)
 		free(l->cp_async_refusal);
 		free(l->ldg_refusal);
 		free(l->plan_note);
+		free(l->plan_reason);
 	}
 	free(m->loops);
 	memset(m, 0, sizeof *m);

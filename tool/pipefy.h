@@ -255,7 +255,8 @@ struct kloop {
 	/* plan */
 	enum variant variant;
 	int stages;             /* 1 for LDG into a single stage */
-	char *plan_note;
+	char *plan_note;        /* when the plan is not the one wanted: why */
+	char *plan_reason;      /* why this variant */
 	bool rewritten;
 	int registers;          /* per thread, from ptxas; 0 unknown */
 	double ratio;           /* flops per byte of tile loaded; < 0 unknown */

@@ -340,6 +340,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	l->variant = chosen->variant;
 	l->stages = chosen->stages;
+	l->plan_reason = xstrdup(why);
 	if (chosen->variant != want || chosen->stages != want_stages) {
 		const struct plan_option *wanted = NULL;
 		for (int i = 1; i < l->noptions; i++)
