@@ -97,6 +97,16 @@ expect "--report=yaml writes LLVM remark records" grep -q '^--- !Passed' "$tmp/e
 expect "--output-replacements-xml exits 0" [ $rc = 0 ]
 expect "--output-replacements-xml writes clang-format's header" grep -q "^<replacements xml:space='preserve' incomplete_format='false'>" "$tmp/out"
 expect "--output-replacements-xml has one replacement per edit (2 declarations, 1 loop)" [ "$(grep -c '<replacement offset' "$tmp/out")" = 3 ]
+"$pipefy" -q --output-replacements-json $k >"$tmp/out"; rc=$?
+expect "--output-replacements-json lists the same 3 edits" [ $rc = 0 ] && [ "$(grep -c '"offset"' "$tmp/out")" = 3 ]
+multi=testdata/multi_kernels.cu
+loop2=$(grep -n 'for (int k0 = 0; k0 < K; k0 += TS) {' $multi | sed -n 2p | cut -d: -f1)
+"$pipefy" --lines=$loop2:$loop2 $multi >"$tmp/out" 2>"$tmp/err"
+expect "--lines rewrites only the loop it touches" [ "$(grep -c 'pipefy: K-loop pipelined' "$tmp/out")" = 1 ] && [ "$(grep -c 'remark:' "$tmp/err")" = 1 ]
+expect "--lines leaves the other loops byte for byte" grep -q "^$multi:$loop2:" "$tmp/err"
+off=$(grep -b -o 'for (int k0 = K - TS' $multi | cut -d: -f1)
+"$pipefy" -q --offset=$off --length=1 $multi >"$tmp/out"
+expect "--offset/--length rewrite only the loop they touch" [ "$(grep -c 'pipefy: K-loop pipelined' "$tmp/out")" = 1 ] && grep -q 'int pipefy_next_k0 = K - TS;' "$tmp/out"
 "$pipefy" -n $k >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "--dry-run writes nothing to stdout and exits 0" [ $rc = 0 ] && [ ! -s "$tmp/out" ]
 expect "--dry-run warns per loop that would change" grep -q "^$k:[0-9]*:[0-9]*: warning: K-loop can be pipelined (ldg, 2 stages) \[-Wpipefy\]" "$tmp/err"

@@ -37,6 +37,8 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++) {
 		const struct kloop *l = &m->loops[i];
+		if (l->out_of_range)
+			continue;
 		if (l->rewritten && l->variant == VARIANT_NO_LOADS)
 			emit_diagnostic(out, src, l->loop.begin, "remark",
 					"K-loop copies removed (no-loads: a benchmark ceiling, not a correct program) [pipefy]");
@@ -197,6 +199,8 @@ void emit_report(FILE *out, const char *format, const struct model *m, const str
 	json_t *all = json_array();
 	for (int i = 0; i < m->nloops; i++) {
 		const struct kloop *l = &m->loops[i];
+		if (l->out_of_range)
+			continue;
 		if (strcmp(format, "text") == 0)
 			report_text(out, l, src, arch);
 		else
@@ -232,6 +236,25 @@ static int edit_cmp(const void *a, const void *b)
 	if (x->offset != y->offset)
 		return x->offset < y->offset ? -1 : 1;
 	return x->seq - y->seq;
+}
+
+void emit_replacements_json(FILE *out, const struct edits *e)
+{
+	struct edit *v = xmalloc((e->n ? e->n : 1) * sizeof *v);
+	memcpy(v, e->v, e->n * sizeof *v);
+	qsort(v, e->n, sizeof *v, edit_cmp);
+	json_t *all = json_array();
+	for (int i = 0; i < e->n; i++) {
+		json_t *r = json_object();
+		json_object_set_new(r, "offset", json_integer((json_int_t)v[i].offset));
+		json_object_set_new(r, "length", json_integer((json_int_t)v[i].length));
+		json_object_set_new(r, "replacement", json_string(v[i].text));
+		json_array_append_new(all, r);
+	}
+	json_dumpf(all, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(all);
+	free(v);
 }
 
 /* The same escaping clang-format uses: XML's five characters, and line breaks as &#10;. */

@@ -30,6 +30,10 @@ const char options_usage[] =
 	"  --Werror                with --dry-run: errors, and exit status 1 (a CI gate)\n"
 	"  --output-replacements-xml\n"
 	"                          the edits as clang-format prints them, for editor plugins\n"
+	"  --output-replacements-json\n"
+	"                          the same edits as a JSON array\n"
+	"  --lines=A:B             only loops that touch lines A..B (repeatable)\n"
+	"  --offset=N --length=N   only loops that touch that byte range\n"
 	"  --help                  this text\n"
 	"  --version               the version\n"
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
@@ -79,6 +83,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 {
 	memset(o, 0, sizeof *o);
 	o->arch = 80;
+	o->length = -1;
 	o->files = xmalloc((size_t)argc * sizeof *o->files);
 	o->extra_args = xmalloc((size_t)argc * sizeof *o->extra_args);
 	*err = NULL;
@@ -107,6 +112,30 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->version = true;
 		} else if (strcmp(a, "--output-replacements-xml") == 0) {
 			o->replacements_xml = true;
+		} else if (strcmp(a, "--output-replacements-json") == 0) {
+			o->replacements_json = true;
+		} else if ((v = option_value("--lines", argc, argv, &i, &missing))) {
+			int first, last;
+			char tail;
+			if (sscanf(v, "%d:%d%c", &first, &last, &tail) != 2 || first < 1 || last < first || o->nlines == 16) {
+				*err = xprintf("--lines takes FIRST:LAST (1-based, FIRST <= LAST), not '%s'", v);
+				return 2;
+			}
+			o->lines[o->nlines++] = (struct line_range){first, last};
+		} else if ((v = option_value("--offset", argc, argv, &i, &missing))) {
+			int n;
+			if (!parse_int(v, &n) || n < 0) {
+				*err = xprintf("--offset takes a byte offset, not '%s'", v);
+				return 2;
+			}
+			o->offset = n;
+		} else if ((v = option_value("--length", argc, argv, &i, &missing))) {
+			int n;
+			if (!parse_int(v, &n) || n < 0) {
+				*err = xprintf("--length takes a byte count, not '%s'", v);
+				return 2;
+			}
+			o->length = n;
 		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--dry-run") == 0) {
 			o->dry_run = true;
 		} else if (strcmp(a, "--Werror") == 0) {
@@ -163,7 +192,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	}
 	if (o->help || o->version)
 		return 0;
-	if ((o->dry_run || o->replacements_xml) && (o->in_place || o->output)) {
+	if ((o->dry_run || o->replacements_xml || o->replacements_json) && (o->in_place || o->output)) {
 		*err = xstrdup("--dry-run and --output-replacements-xml write no file: drop -i and -o");
 		return 2;
 	}

@@ -16,6 +16,26 @@ static void report_diags(FILE *out, const struct parsed *p, const struct source 
 	}
 }
 
+/* --lines and --offset/--length: loops outside every range are left as they are, silently,
+ * the way clang-format leaves lines outside --lines. */
+static void restrict_to_ranges(struct model *m, const struct source *src, const struct options *o)
+{
+	if (o->nlines == 0 && o->length < 0)
+		return;
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		int first, last, col;
+		source_line_col(src, l->loop.begin, &first, &col);
+		source_line_col(src, l->loop.end > 0 ? l->loop.end - 1 : 0, &last, &col);
+		bool touched = false;
+		for (int r = 0; r < o->nlines; r++)
+			touched |= o->lines[r].first <= last && o->lines[r].last >= first;
+		if (o->length >= 0)
+			touched |= (size_t)o->offset < l->loop.end && (size_t)(o->offset + o->length) >= l->loop.begin;
+		l->out_of_range = !touched;
+	}
+}
+
 /* Registers per thread for each kernel, from `nvcc -Xptxas -v` on the input as it is. */
 static void ptxas_registers(struct model *m, const struct source *src, const struct options *o, FILE *messages)
 {
@@ -87,6 +107,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	if (o->ptxas)
 		ptxas_registers(&model, src, o, messages);
 	plan_kloops(&model, o, &rules, src);
+	restrict_to_ranges(&model, src, o);
 	struct edits edits = {0};
 	rewrite_kloops(&model, src, &edits);
 	for (int i = 0; i < model.nloops; i++)

@@ -100,6 +100,12 @@ struct options {
 	const char *report;      /* --report[=text|yaml|json]: NULL for none */
 	bool ptxas;              /* --ptxas: registers per thread from nvcc -Xptxas -v */
 	bool replacements_xml;   /* --output-replacements-xml: the edits, as clang-format prints them */
+	bool replacements_json;  /* --output-replacements-json: the same as a JSON array */
+	struct line_range {
+		int first, last;  /* --lines=A:B, 1-based, inclusive */
+	} lines[16];
+	int nlines;
+	long offset, length;     /* --offset/--length: a byte range; length < 0 when not given */
 	bool dry_run;            /* -n, --dry-run: a warning per loop that would change, no output */
 	bool werror;             /* --Werror: with --dry-run those warnings are errors */
 };
@@ -257,6 +263,7 @@ struct kloop {
 	int stages;             /* 1 for LDG into a single stage */
 	char *plan_note;        /* when the plan is not the one wanted: why */
 	char *plan_reason;      /* why this variant */
+	bool out_of_range;      /* outside --lines / --offset: neither rewritten nor reported */
 	bool rewritten;
 	int registers;          /* per thread, from ptxas; 0 unknown */
 	double ratio;           /* flops per byte of tile loaded; < 0 unknown */
@@ -340,8 +347,9 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src);
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
 /* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */
 void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bool werror);
-/* clang-format's <replacements> XML for the edits. */
+/* clang-format's <replacements> XML for the edits, and the same as JSON. */
 void emit_replacements_xml(FILE *out, const struct edits *e);
+void emit_replacements_json(FILE *out, const struct edits *e);
 
 /* ---- pipefy.c: one input through every stage ---- */
 

@@ -575,7 +575,7 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 	bool cp_async = false;
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO)
+		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range)
 			continue;
 		if (l->variant == VARIANT_CP_ASYNC) {
 			rewrite_cp_async(l, src, e);
