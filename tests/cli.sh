@@ -115,6 +115,21 @@ expect "--dry-run --Werror fails the gate" [ $rc = 1 ] && grep -q "error: K-loop
 "$pipefy" -n --Werror --assume-filename=$k <$golden >/dev/null 2>&1; rc=$?
 expect "--dry-run --Werror passes on pipelined code" [ $rc = 0 ]
 
+# bad input: a one-line error naming the file, exit 1, the input untouched
+: >"$tmp/empty.cu"
+"$pipefy" "$tmp/empty.cu" >/dev/null 2>"$tmp/err"; rc=$?
+expect "an empty file is an error" [ $rc = 1 ] && grep -q "empty.cu: error: empty file" "$tmp/err"
+printf '__global__ void k(float *p) { p[0] = 1; } // \xff\xfe\n' >"$tmp/latin.cu"
+"$pipefy" <"$tmp/latin.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "invalid UTF-8 is an error with its position" [ $rc = 1 ] && grep -q "^<stdin>.cu:1:45: error: invalid UTF-8 (byte 0xff)" "$tmp/err"
+expect "invalid UTF-8 on stdin is echoed unchanged" cmp -s "$tmp/out" "$tmp/latin.cu"
+head -c 4096 /dev/urandom | tr -d '\n' | tr '\001' '\000' >"$tmp/junk.cu"
+"$pipefy" "$tmp/junk.cu" >/dev/null 2>"$tmp/err"; rc=$?
+expect "binary junk is an error" [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ]
+cp $k "$tmp/ro.cu"; chmod 444 "$tmp/ro.cu"
+"$pipefy" -q -i "$tmp/ro.cu" 2>"$tmp/err"; rc=$?
+expect "-i on a read-only file is an error and leaves it" [ $rc = 1 ] && cmp -s "$tmp/ro.cu" $k && grep -q "read-only file" "$tmp/err"
+
 # usage
 "$pipefy" --variant=fast $k >/dev/null 2>"$tmp/err"; rc=$?
 expect "a usage error exits 2" [ $rc = 2 ]

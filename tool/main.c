@@ -73,6 +73,12 @@ static int process(const struct options *o, const char *path)
 	bool from_stdin = strcmp(path, "-") == 0;
 	const char *name = from_stdin ? (o->assume_filename ? o->assume_filename : "<stdin>.cu") : path;
 	bool to_stdout = !o->output && !o->in_place;
+	struct stat st;
+	if (o->in_place && stat(path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222)) {
+		/* root could rename over it; clang-format -i would not write it either */
+		fprintf(stderr, "%s: error: read-only file: -i will not replace it\n", path);
+		return 1;
+	}
 	if (!source_read(&src, path, name, &err)) {
 		fprintf(stderr, "%s\n", err);
 		free(err);

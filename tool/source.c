@@ -39,6 +39,24 @@ static bool read_stream(FILE *f, struct strbuf *sb)
 	return !ferror(f);
 }
 
+/* Offset of the first byte that is not well-formed UTF-8, or (size_t)-1. Editors hand us
+ * UTF-8; anything else is not a source file we should rewrite. */
+static size_t utf8_invalid_at(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = s[i];
+		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+		if (n == 0 || i + n > len || (n == 2 && c < 0xc2))
+			return i;
+		for (size_t k = 1; k < n; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+		i += n;
+	}
+	return (size_t)-1;
+}
+
 /* By convention "-" names standard input. */
 bool source_read(struct source *src, const char *path, const char *display_name, char **err)
 {
@@ -87,6 +105,17 @@ bool source_read(struct source *src, const char *path, const char *display_name,
 	src->len = sb.len;
 	src->text = sb.data ? sb.data : xstrdup("");
 	build_lines(src);
+	if (src->len == 0) {
+		*err = xprintf("%s: error: empty file: no kernel to rewrite", name);
+		return false;
+	}
+	size_t bad = utf8_invalid_at(src->text, src->len);
+	if (bad != (size_t)-1) {
+		int line, col;
+		source_line_col(src, bad, &line, &col);
+		*err = xprintf("%s:%d:%d: error: invalid UTF-8 (byte 0x%02x)", name, line, col, (unsigned char)src->text[bad]);
+		return false;
+	}
 	return true;
 }
 
