@@ -107,6 +107,17 @@ expect "--lines leaves the other loops byte for byte" grep -q "^$multi:$loop2:" 
 off=$(grep -b -o 'for (int k0 = K - TS' $multi | cut -d: -f1)
 "$pipefy" -q --offset=$off --length=1 $multi >"$tmp/out"
 expect "--offset/--length rewrite only the loop they touch" [ "$(grep -c 'pipefy: K-loop pipelined' "$tmp/out")" = 1 ] && grep -q 'int pipefy_next_k0 = K - TS;' "$tmp/out"
+# --diff: applying it with patch gives exactly the rewritten file, for one loop, for a file
+# whose include is added at the top, and for several loops in several kernels
+for f in $k testdata/hgemm_wmma.cu testdata/multi_kernels.cu; do
+	n=$(basename $f .cu)
+	cp $f "$tmp/$n.cu"
+	"$pipefy" -q --diff $f >"$tmp/$n.diff"
+	(cd "$tmp" && patch -s "$n.cu" <"$n.diff") 2>/dev/null
+	expect "--diff of $n applies with patch to the rewrite" cmp -s "$tmp/$n.cu" golden/$n.auto.cu
+done
+"$pipefy" -q --diff testdata/neg_early_exit.cu >"$tmp/out"
+expect "--diff of a file left alone is empty" [ ! -s "$tmp/out" ]
 "$pipefy" -n $k >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "--dry-run writes nothing to stdout and exits 0" [ $rc = 0 ] && [ ! -s "$tmp/out" ]
 expect "--dry-run warns per loop that would change" grep -q "^$k:[0-9]*:[0-9]*: warning: K-loop can be pipelined (ldg, 2 stages) \[-Wpipefy\]" "$tmp/err"

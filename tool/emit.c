@@ -283,3 +283,82 @@ void emit_replacements_xml(FILE *out, const struct edits *e)
 	fputs("</replacements>\n", out);
 	free(v);
 }
+
+/* ---- --diff ---- */
+
+#define DIFF_CONTEXT 3
+
+/* Print lines [first, last] (0-based) of text with a prefix; say when the last has no newline. */
+static void diff_lines(FILE *out, char prefix, const char *text, size_t len)
+{
+	size_t b = 0;
+	while (b < len) {
+		const char *nl = memchr(text + b, '\n', len - b);
+		size_t e = nl ? (size_t)(nl - text) + 1 : len;
+		fprintf(out, "%c%.*s", prefix, (int)(e - b), text + b);
+		if (!nl)
+			fputs("\n\\ No newline at end of file\n", out);
+		b = e;
+	}
+}
+
+static int count_lines(const char *text, size_t len)
+{
+	int n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return n + (len > 0 && text[len - 1] != '\n');
+}
+
+/* Hunks straight from the edits: the lines they touch, old then new, with context; hunks
+ * whose context would overlap are merged. Not a minimal diff, but an exact one. */
+void emit_unified_diff(FILE *out, const struct source *src, const struct edits *e)
+{
+	if (e->n == 0)
+		return;
+	struct edit *v = xmalloc(e->n * sizeof *v);
+	memcpy(v, e->v, e->n * sizeof *v);
+	qsort(v, e->n, sizeof *v, edit_cmp);
+	fprintf(out, "--- %s\n+++ %s\n", src->path, src->path);
+	long delta = 0; /* lines added so far */
+	for (int i = 0; i < e->n;) {
+		int first, last, col;
+		source_line_col(src, v[i].offset, &first, &col);
+		source_line_col(src, v[i].offset + v[i].length - (v[i].length > 0), &last, &col);
+		int j = i + 1;
+		for (; j < e->n; j++) {
+			int l1, l2;
+			source_line_col(src, v[j].offset, &l1, &col);
+			if (l1 > last + 2 * DIFF_CONTEXT)
+				break;
+			source_line_col(src, v[j].offset + v[j].length - (v[j].length > 0), &l2, &col);
+			if (l2 > last)
+				last = l2;
+		}
+		/* the changed lines, whole, and their context */
+		size_t core_b = src->line_start[first - 1];
+		size_t core_e = last < src->nlines ? src->line_start[last] : src->len;
+		int ctx_first = first - DIFF_CONTEXT < 1 ? 1 : first - DIFF_CONTEXT;
+		int ctx_last = last + DIFF_CONTEXT > src->nlines ? src->nlines : last + DIFF_CONTEXT;
+		size_t before_b = src->line_start[ctx_first - 1];
+		size_t after_e = ctx_last < src->nlines ? src->line_start[ctx_last] : src->len;
+		struct edits hunk = {.v = v + i, .n = j - i};
+		char *fresh, *err;
+		if (!edits_apply_range(&hunk, src->text, core_b, core_e, &fresh, &err)) {
+			fprintf(out, "pipefy: internal error: %s\n", err);
+			free(err);
+			break;
+		}
+		int old_n = count_lines(src->text + before_b, after_e - before_b);
+		int new_n = old_n - count_lines(src->text + core_b, core_e - core_b) + count_lines(fresh, strlen(fresh));
+		fprintf(out, "@@ -%d,%d +%ld,%d @@\n", ctx_first, old_n, ctx_first + delta, new_n);
+		diff_lines(out, ' ', src->text + before_b, core_b - before_b);
+		diff_lines(out, '-', src->text + core_b, core_e - core_b);
+		diff_lines(out, '+', fresh, strlen(fresh));
+		diff_lines(out, ' ', src->text + core_e, after_e - core_e);
+		delta += new_n - old_n;
+		free(fresh);
+		i = j;
+	}
+	free(v);
+}

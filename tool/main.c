@@ -95,6 +95,12 @@ static int process(const struct options *o, const char *path)
 	if (o->dry_run) {
 		if (o->werror && r.nrewritten > 0)
 			code = 1;
+	} else if (o->diff) {
+		if (code == 0)
+			emit_unified_diff(stdout, &src, &r.edits);
+		ok = fflush(stdout) == 0;
+		if (!ok)
+			err = xprintf("<stdout>: error: write failed: %s", strerror(errno));
 	} else if (o->replacements_xml || o->replacements_json) {
 		if (o->replacements_xml)
 			emit_replacements_xml(stdout, &r.edits);

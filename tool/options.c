@@ -30,6 +30,7 @@ const char options_usage[] =
 	"  --Werror                with --dry-run: errors, and exit status 1 (a CI gate)\n"
 	"  --output-replacements-xml\n"
 	"                          the edits as clang-format prints them, for editor plugins\n"
+	"  --diff                  a unified diff instead of the whole file\n"
 	"  --output-replacements-json\n"
 	"                          the same edits as a JSON array\n"
 	"  --lines=A:B             only loops that touch lines A..B (repeatable)\n"
@@ -112,6 +113,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->version = true;
 		} else if (strcmp(a, "--output-replacements-xml") == 0) {
 			o->replacements_xml = true;
+		} else if (strcmp(a, "--diff") == 0) {
+			o->diff = true;
 		} else if (strcmp(a, "--output-replacements-json") == 0) {
 			o->replacements_json = true;
 		} else if ((v = option_value("--lines", argc, argv, &i, &missing))) {
@@ -192,8 +195,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	}
 	if (o->help || o->version)
 		return 0;
-	if ((o->dry_run || o->replacements_xml || o->replacements_json) && (o->in_place || o->output)) {
-		*err = xstrdup("--dry-run and --output-replacements-xml write no file: drop -i and -o");
+	if ((o->dry_run || o->replacements_xml || o->replacements_json || o->diff) && (o->in_place || o->output)) {
+		*err = xstrdup("--dry-run, --diff and --output-replacements-* write no file: drop -i and -o");
 		return 2;
 	}
 	if (o->in_place && o->output) {

@@ -107,6 +107,7 @@ struct options {
 	int nlines;
 	long offset, length;     /* --offset/--length: a byte range; length < 0 when not given */
 	bool dry_run;            /* -n, --dry-run: a warning per loop that would change, no output */
+	bool diff;               /* --diff: a unified diff instead of the whole file */
 	bool werror;             /* --Werror: with --dry-run those warnings are errors */
 };
 
@@ -350,6 +351,8 @@ void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bo
 /* clang-format's <replacements> XML for the edits, and the same as JSON. */
 void emit_replacements_xml(FILE *out, const struct edits *e);
 void emit_replacements_json(FILE *out, const struct edits *e);
+/* A unified diff (3 lines of context) built from the edits themselves. */
+void emit_unified_diff(FILE *out, const struct source *src, const struct edits *e);
 
 /* ---- pipefy.c: one input through every stage ---- */
 
