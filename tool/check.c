@@ -254,49 +254,15 @@ static void check_copies(struct kloop *l, const struct source *src)
 /* A copy whose address reads a value the compute writes cannot be issued a tile early. */
 struct var_refs {
 	struct kloop *loop;
-	const struct source *src;
 	CXCursor bad;
 };
 
-static bool written_by_compute(struct kloop *l, const struct source *src, CXCursor var)
+static bool written_by_compute(const struct kloop *l, CXCursor var)
 {
-	char *name = NULL;
-	{
-		CXString s = clang_getCursorSpelling(var);
-		name = xstrdup(clang_getCString(s));
-		clang_disposeString(s);
-	}
-	bool written = false;
-	for (int i = 0; i < l->nstmts && !written; i++) {
-		if (l->stmts[i].role != ROLE_COMPUTE)
-			continue;
-		/* A cheap, conservative test on the text: `name =`, `name +=`, `name++`, `++name`. */
-		char *text = span_text(src, l->stmts[i].text);
-		size_t n = strlen(name);
-		for (char *p = strstr(text, name); p && !written; p = strstr(p + 1, name)) {
-			bool start = p == text || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-						   (p[-1] >= 'A' && p[-1] <= 'Z') || (p[-1] >= '0' && p[-1] <= '9'));
-			char next = p[n];
-			if (!start || next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-			    (next >= '0' && next <= '9'))
-				continue;
-			const char *q = p + n;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			const char *b = p;
-			while (b > text && (b[-1] == ' ' || b[-1] == '\t'))
-				b--;
-			bool pre = b - text >= 2 && ((b[-1] == '+' && b[-2] == '+') || (b[-1] == '-' && b[-2] == '-'));
-			if ((q[0] == '=' && q[1] != '=') || pre || (q[0] == '+' && q[1] == '+') ||
-			    (q[0] == '-' && q[1] == '-') ||
-			    (strchr("+-*/%&|^", q[0]) && q[1] == '=') ||
-			    ((q[0] == '<' || q[0] == '>') && q[1] == q[0] && q[2] == '='))
-				written = true;
-		}
-		free(text);
-	}
-	free(name);
-	return written;
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COMPUTE && cursor_writes_var(l->stmts[i].cursor, var))
+			return true;
+	return false;
 }
 
 static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXClientData data)
@@ -306,7 +272,7 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		if (clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl) {
-			if (written_by_compute(v->loop, v->src, d)) {
+			if (written_by_compute(v->loop, d)) {
 				v->bad = c;
 				return CXChildVisit_Break;
 			}
@@ -322,7 +288,7 @@ static void check_dependences(struct kloop *l, const struct source *src)
 		struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || cp->src.end == cp->src.begin)
 			continue;
-		struct var_refs v = {.loop = l, .src = src, .bad = clang_getNullCursor()};
+		struct var_refs v = {.loop = l, .bad = clang_getNullCursor()};
 		clang_visitChildren(cp->store, scan_source_vars, &v);
 		if (!clang_Cursor_isNull(v.bad)) {
 			CXString s = clang_getCursorSpelling(v.bad);

@@ -690,9 +690,7 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
 			inv->reads_target = true;
 			return CXChildVisit_Continue;
 		}
-		struct written_scan w = {.var = d};
-		clang_visitChildren(inv->body_cursor, scan_written, &w);
-		if (is_shared_var(d) || span_within(cursor_span(d), inv->body) || w.written) {
+		if (is_shared_var(d) || span_within(cursor_span(d), inv->body) || cursor_writes_var(inv->body_cursor, d)) {
 			inv->invariant = false;
 			return CXChildVisit_Break;
 		}
@@ -702,6 +700,17 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
 
 /* An induction step: an integer or pointer declared outside the body, advanced by an
  * invariant amount. A float accumulator (`acc += ...`) is compute, not a bump. */
+bool cursor_writes_var(CXCursor in, CXCursor var)
+{
+	bool store;
+	CXCursor v = assigned_var(in, &store);
+	if (store && clang_equalCursors(v, var))
+		return true;
+	struct written_scan w = {.var = var};
+	clang_visitChildren(in, scan_written, &w);
+	return w.written;
+}
+
 static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
 {
 	if (clang_Cursor_isNull(var) || span_within(cursor_span(var), l->body))

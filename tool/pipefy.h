@@ -295,6 +295,7 @@ CXCursor cursor_root_var(CXCursor c);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
+bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
