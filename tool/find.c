@@ -1662,7 +1662,7 @@ static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXCli
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
 	    k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
-		return CXChildVisit_Recurse;
+		return in_main_file(c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
 	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
 		return CXChildVisit_Continue;
 	if (!in_main_file(c) || !clang_isCursorDefinition(c))

@@ -88,8 +88,22 @@ static int process(const struct options *o, const char *path)
 		source_free(&src);
 		return 1;
 	}
-	struct result r = pipefy_transform(&src, o, stderr);
+	/* Editor plugins read any stderr output as failure: from stdin, messages are kept back
+	 * unless the run fails or they were asked for (-R, --dry-run, --report). */
+	char *held = NULL;
+	size_t nheld = 0;
+	bool hold = from_stdin && !o->remarks && !o->dry_run && !o->report;
+	FILE *messages = hold ? open_memstream(&held, &nheld) : stderr;
+	if (!messages)
+		messages = stderr, hold = false;
+	struct result r = pipefy_transform(&src, o, messages);
 	int code = r.exit_code;
+	if (hold) {
+		fclose(messages);
+		if (code != 0)
+			fwrite(held, 1, nheld, stderr);
+		free(held);
+	}
 	size_t len = strlen(r.output);
 	bool ok = true;
 	if (o->dry_run) {

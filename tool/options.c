@@ -25,7 +25,12 @@ const char options_usage[] =
 	"                          text (default), yaml or json\n"
 	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
 	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda)\n"
+	"  --no-cache              parse the file's #include preamble every time instead of\n"
+	"                          through a cached precompiled header ($PIPEFY_CACHE_DIR,\n"
+	"                          else $XDG_CACHE_HOME/pipefy or ~/.cache/pipefy)\n"
 	"  -q                      no remarks on standard error\n"
+	"  -R, --remarks           remarks even when reading standard input (where, as editor\n"
+	"                          plugins expect, a successful run prints nothing there)\n"
 	"  -n, --dry-run           a warning per loop that would change; nothing is written\n"
 	"  --Werror                with --dry-run: errors, and exit status 1 (a CI gate)\n"
 	"  --output-replacements-xml\n"
@@ -107,6 +112,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->in_place = true;
 		} else if (strcmp(a, "-q") == 0) {
 			o->quiet = true;
+		} else if (strcmp(a, "-R") == 0 || strcmp(a, "--remarks") == 0) {
+			o->remarks = true;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			o->help = true;
 		} else if (strcmp(a, "--version") == 0) {
@@ -143,6 +150,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->dry_run = true;
 		} else if (strcmp(a, "--Werror") == 0) {
 			o->werror = true;
+		} else if (strcmp(a, "--no-cache") == 0) {
+			o->no_cache = true;
 		} else if (strcmp(a, "--ptxas") == 0) {
 			o->ptxas = true;
 		} else if (strcmp(a, "--report") == 0) {
@@ -197,6 +206,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 		return 0;
 	if ((o->dry_run || o->replacements_xml || o->replacements_json || o->diff) && (o->in_place || o->output)) {
 		*err = xstrdup("--dry-run, --diff and --output-replacements-* write no file: drop -i and -o");
+		return 2;
+	}
+	if (o->quiet && o->remarks) {
+		*err = xstrdup("-q and -R cannot be combined");
 		return 2;
 	}
 	if (o->in_place && o->output) {

@@ -1,7 +1,10 @@
 /* parse.c: libclang parses the input as CUDA device code on the installed toolkit. */
 #include "pipefy.h"
 
+#include <dirent.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Clang 19's __clang_cuda_runtime_wrapper.h includes these; CUDA 13 removed them. Empty
@@ -51,6 +54,252 @@ static void add_diag(struct parsed *p, CXDiagnostic d)
 	CXString msg = clang_getDiagnosticSpelling(d);
 	g->message = xstrdup(clang_getCString(msg));
 	clang_disposeString(msg);
+}
+
+static bool line_opens_comment(const char *s, size_t n)
+{
+	bool open = false;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!open && s[i] == '/' && s[i + 1] == '/')
+			return false;
+		else if (s[i] == '/' && s[i + 1] == '*')
+			open = true, i++;
+		else if (open && s[i] == '*' && s[i + 1] == '/')
+			open = false, i++;
+	return open;
+}
+
+/* The file's preamble: its leading comments, blank lines, #include and #pragma once lines,
+ * the part clang would precompile. It ends before anything else (a #define, an #if) so the
+ * macros and conditionals pipefy reads stay in the main file. Returns its byte length. */
+size_t preamble_length(const char *text, size_t len)
+{
+	size_t at = 0, end = 0;
+	bool any_include = false, in_comment = false;
+	while (at < len) {
+		size_t eol = at;
+		while (eol < len && text[eol] != '\n')
+			eol++;
+		size_t i = at;
+		bool ok = true;
+		while (i < eol) {
+			if (in_comment) {
+				if (text[i] == '*' && i + 1 < eol && text[i + 1] == '/')
+					in_comment = false, i++;
+				i++;
+			} else if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
+				i++;
+			} else if (text[i] == '/' && i + 1 < eol && text[i + 1] == '/') {
+				break;
+			} else if (text[i] == '/' && i + 1 < eol && text[i + 1] == '*') {
+				in_comment = true, i += 2;
+			} else if (text[i] == '#') {
+				size_t d = i + 1;
+				while (d < eol && (text[d] == ' ' || text[d] == '\t'))
+					d++;
+				bool include = strncmp(text + d, "include", 7) == 0 && strncmp(text + d, "include_next", 12) != 0;
+				ok = include || strncmp(text + d, "pragma once", 11) == 0;
+				any_include |= include;
+				/* a continued line or an opened comment would carry the directive onward */
+				ok = ok && !memchr(text + d, '\\', eol - d) && !line_opens_comment(text + d, eol - d);
+				break;
+			} else {
+				ok = false;
+				break;
+			}
+		}
+		if (!ok || eol >= len)
+			break;
+		at = eol + 1;
+		if (!in_comment)
+			end = at;
+	}
+	return any_include ? end : 0;
+}
+
+/* 64-bit FNV-1a: the cache key only has to tell inputs apart, not resist anyone. */
+static unsigned long long fnv1a(unsigned long long h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* $PIPEFY_CACHE_DIR, else $XDG_CACHE_HOME/pipefy, else ~/.cache/pipefy; created on demand.
+ * NULL when there is none to be had: pipefy then parses without a preamble. */
+static char *cache_dir(void)
+{
+	const char *env = getenv("PIPEFY_CACHE_DIR");
+	char *dir;
+	if (env && *env)
+		dir = xstrdup(env);
+	else if ((env = getenv("XDG_CACHE_HOME")) && *env)
+		dir = xprintf("%s/pipefy", env);
+	else if ((env = getenv("HOME")) && *env)
+		dir = xprintf("%s/.cache/pipefy", env);
+	else
+		return NULL;
+	for (char *s = dir + 1;; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			mkdir(dir, 0755);
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* The preamble's directives alone, one per line: files whose comments differ but whose
+ * includes agree share one precompiled header. #pragma once means nothing there. */
+static char *preamble_directives(const struct source *src, size_t preamble)
+{
+	struct strbuf sb = {0};
+	bool in_comment = false;
+	for (size_t at = 0; at < preamble;) {
+		size_t eol = at;
+		while (eol < preamble && src->text[eol] != '\n')
+			eol++;
+		size_t i = at;
+		while (i < eol && (in_comment || src->text[i] == ' ' || src->text[i] == '\t')) {
+			if (in_comment && src->text[i] == '*' && i + 1 < eol && src->text[i + 1] == '/')
+				in_comment = false, i++;
+			i++;
+		}
+		size_t d = i + 1;
+		while (d < eol && (src->text[d] == ' ' || src->text[d] == '\t'))
+			d++;
+		if (i < eol && src->text[i] == '#' && strncmp(src->text + d, "pragma", 6) != 0) {
+			sb_add(&sb, src->text + i, eol - i);
+			sb_puts(&sb, "\n");
+		} else if (i + 1 < eol && src->text[i] == '/' && src->text[i + 1] == '*' &&
+			   line_opens_comment(src->text + i, eol - i)) {
+			in_comment = true;
+		}
+		at = eol + 1;
+	}
+	return sb.data ? sb_take(&sb) : xstrdup("");
+}
+
+/* The directory quoted includes start from: the input's own folder, absolute. */
+static char *source_directory(const struct source *src)
+{
+	char *abs = realpath(src->path, NULL);
+	if (!abs) {
+		char cwd[4096];
+		abs = xprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : "", src->path);
+	}
+	char *slash = strrchr(abs, '/');
+	if (slash)
+		*slash = '\0';
+	return abs;
+}
+
+/* Keyed by everything that shapes the header: clang's version, the arguments, the folder and
+ * the directives. Headers changed since are caught by clang itself (the load fails and the
+ * header is rebuilt). */
+static char *preamble_pch_path(const char *cache, const char *const *args, int nargs, const char *dir,
+			       const char *directives)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	CXString v = clang_getClangVersion();
+	const char *vs = clang_getCString(v);
+	h = fnv1a(h, vs, strlen(vs) + 1);
+	clang_disposeString(v);
+	for (int i = 0; i < nargs; i++)
+		h = fnv1a(h, args[i], strlen(args[i]) + 1);
+	h = fnv1a(h, dir, strlen(dir) + 1);
+	h = fnv1a(h, directives, strlen(directives));
+	return xprintf("%s/preamble-%016llx.pch", cache, h);
+}
+
+/* Headers nobody has read for a month go when a new one is written, so the cache does not
+ * grow without end. */
+static void prune_cache(const char *cache)
+{
+	DIR *d = opendir(cache);
+	struct dirent *e;
+	time_t month_ago = time(NULL) - 30 * 24 * 3600;
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "preamble-", 9) != 0)
+			continue;
+		char *path = xprintf("%s/%s", cache, e->d_name);
+		struct stat st;
+		if (stat(path, &st) == 0 && st.st_atime < month_ago && st.st_mtime < month_ago)
+			unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Precompile the directives under a name in the input's folder, so quoted includes resolve as
+ * they do for the input. Written to a temporary name and renamed: concurrent runs from
+ * `make -j` each write their own and the last rename wins. Not saved when it has errors. */
+static bool build_preamble_pch(const char *pch, const char *const *args, int nargs,
+			       const struct CXUnsavedFile *unsaved, int nunsaved, const char *dir,
+			       const char *directives)
+{
+	char *name = xprintf("%s/pipefy-preamble.cu", dir);
+	struct CXUnsavedFile files[8];
+	memcpy(files, unsaved, (size_t)nunsaved * sizeof *files);
+	files[0] = (struct CXUnsavedFile){name, directives, (unsigned long)strlen(directives)};
+	CXIndex index = clang_createIndex(0, 0);
+	CXTranslationUnit tu = NULL;
+	bool ok = clang_parseTranslationUnit2(index, name, args, nargs, files, (unsigned)nunsaved,
+					      CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization,
+					      &tu) == CXError_Success;
+	for (unsigned i = 0; ok && i < clang_getNumDiagnostics(tu); i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		ok = clang_getDiagnosticSeverity(d) < CXDiagnostic_Error;
+		clang_disposeDiagnostic(d);
+	}
+	char *tmp = xprintf("%s.%ld.tmp", pch, (long)getpid());
+	ok = ok && clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && rename(tmp, pch) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	free(name);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(index);
+	return ok;
+}
+
+/* Parse with the preamble's precompiled header: the preamble is blanked (newlines kept, so
+ * every offset, line and column stays the same) and its declarations come from the header. */
+static bool parse_with_pch(struct parsed *p, const char *pch, const char **args, int nargs,
+			   struct CXUnsavedFile *unsaved, int nunsaved, const struct source *src, size_t preamble,
+			   unsigned flags)
+{
+	char *blanked = xstrndup(src->text, src->len);
+	for (size_t i = 0; i < preamble; i++)
+		if (blanked[i] != '\n')
+			blanked[i] = ' ';
+	args[nargs] = "-include-pch";
+	args[nargs + 1] = pch;
+	struct CXUnsavedFile main_file = unsaved[0];
+	unsaved[0].Contents = blanked;
+	p->index = clang_createIndex(0, 0);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, src->path, args, nargs + 2, unsaved,
+							  (unsigned)nunsaved, flags, &p->tu);
+	unsaved[0] = main_file;
+	p->blanked = blanked;
+	if (ec == CXError_Success && p->tu)
+		return true;
+	clang_disposeIndex(p->index);
+	p->index = NULL;
+	p->tu = NULL;
+	p->blanked = NULL;
+	free(blanked);
+	return false;
 }
 
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err)
@@ -103,10 +352,32 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 	for (int i = 0; i < o->nextra; i++)
 		args[n++] = o->extra_args[i];
 
-	p->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		p->index, src->path, args, n, unsaved, (unsigned)nunsaved,
-		CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &p->tu);
+	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+	size_t preamble = o->no_cache ? 0 : preamble_length(src->text, src->len);
+	char *cache = preamble ? cache_dir() : NULL;
+	bool parsed = false;
+	if (cache) {
+		char *dir = source_directory(src);
+		char *directives = preamble_directives(src, preamble);
+		char *pch = preamble_pch_path(cache, args, n, dir, directives);
+		parsed = access(pch, R_OK) == 0 &&
+			 parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
+		/* absent, or stale (a header changed since): build it once and try again */
+		if (!parsed && build_preamble_pch(pch, args, n, unsaved, nunsaved, dir, directives)) {
+			prune_cache(cache);
+			parsed = parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
+		}
+		free(pch);
+		free(directives);
+		free(dir);
+		free(cache);
+	}
+	enum CXErrorCode ec = CXError_Success;
+	if (!parsed) {
+		p->index = clang_createIndex(0, 0);
+		ec = clang_parseTranslationUnit2(p->index, src->path, args, n, unsaved, (unsigned)nunsaved, flags,
+						 &p->tu);
+	}
 	for (int i = 0; i < nowned; i++)
 		free(owned[i]);
 	if (ec != CXError_Success || !p->tu) {
@@ -134,5 +405,6 @@ void parsed_free(struct parsed *p)
 		clang_disposeTranslationUnit(p->tu);
 	if (p->index)
 		clang_disposeIndex(p->index);
+	free(p->blanked);
 	memset(p, 0, sizeof *p);
 }

@@ -91,6 +91,7 @@ struct options {
 	int stages;    /* 0: let the planner choose */
 	int arch;      /* 80 for sm_80 */
 	bool quiet;    /* -q: no remarks */
+	bool remarks;  /* -R: remarks for standard input too */
 	const char *cuda_path;
 	const char **extra_args; /* after "--" */
 	int nextra;
@@ -109,6 +110,7 @@ struct options {
 	bool dry_run;            /* -n, --dry-run: a warning per loop that would change, no output */
 	bool diff;               /* --diff: a unified diff instead of the whole file */
 	bool werror;             /* --Werror: with --dry-run those warnings are errors */
+	bool no_cache;           /* --no-cache: parse the headers every time */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
@@ -133,11 +135,14 @@ struct parsed {
 	struct diag *diags;
 	int ndiags, capdiags;
 	bool fatal; /* no translation unit at all */
+	char *blanked; /* the text libclang holds when the preamble came precompiled */
 };
 
 /* The CUDA toolkit root: $CUDA_HOME, else /usr/local/cuda, else NULL. */
 const char *cuda_find(const char *override);
+/* Parses through a cached precompiled preamble when the file has one (see preamble_length). */
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err);
+size_t preamble_length(const char *text, size_t len);
 void parsed_free(struct parsed *p);
 
 /* ---- find.c: the K-loop model every later stage reads ---- */

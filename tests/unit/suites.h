@@ -8,4 +8,5 @@ Suite *source_suite(void);
 Suite *options_suite(void);
 Suite *plan_suite(void);
 Suite *find_suite(void);
+Suite *parse_suite(void);
 #endif
