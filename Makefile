@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all bootstrap build demo check goldens gpu-build gpu-check bench-build bench clean
+.PHONY: all bootstrap build demo check check-asan check-valgrind fuzz goldens gpu-build gpu-check bench-build bench clean
 
 all: build
 
@@ -22,6 +22,23 @@ demo: build
 
 check: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The CPU-side suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
+check-asan: bootstrap
+	@cmake -S . -B $(BUILD)-asan -DPIPEFY_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	@cmake --build $(BUILD)-asan -j $(JOBS)
+	@cd $(BUILD)-asan && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j $(JOBS) -R '^(unit|cli|cache|fuzz-regressions|golden/.*)$$'
+
+# The command-line tests with every pipefy run under valgrind memcheck (slow: minutes).
+check-valgrind: build
+	tests/valgrind.sh $(BUILD)/pipefy
+
+# libFuzzer over the library for FUZZ_SECONDS (CI: 60); the corpus is kept in $(BUILD)-fuzz.
+FUZZ_SECONDS ?= 60
+fuzz: bootstrap
+	@cmake -S . -B $(BUILD)-fuzz -DPIPEFY_FUZZ=ON -DCMAKE_C_COMPILER=clang-19 >/dev/null
+	@cmake --build $(BUILD)-fuzz -j $(JOBS) --target fuzz_pipefy
+	tests/fuzz/run.sh $(BUILD)-fuzz/fuzz_pipefy $(FUZZ_SECONDS) $(BUILD)-fuzz
 
 # Rewrite every golden after a deliberate change; review `git diff golden/` before committing.
 goldens: build

@@ -49,6 +49,15 @@ for i in 1 2 3 4; do cmp -s "$tmp/want" "$tmp/par$i" && [ ! -s "$tmp/par$i.err" 
 expect "four concurrent runs on an empty cache agree" [ $same = 1 ]
 expect "one header for them" [ "$(ls "$tmp/cache" | grep -c '\.pch$')" = 1 ]
 
+# The cache is bounded: a month unused goes, and beyond 64 headers the least recently used.
+rm -rf "$tmp/cache"; mkdir "$tmp/cache"
+for i in $(seq 1 70); do touch -d "$i hours ago" "$tmp/cache/preamble-fake$i.pch"; done
+touch -d "40 days ago" "$tmp/cache/preamble-stale.pch"
+"$pipefy" -q testdata/sgemm_tiled.cu >/dev/null
+expect "a header unused for a month is removed" [ ! -e "$tmp/cache/preamble-stale.pch" ]
+expect "at most 64 headers are kept" [ "$(ls "$tmp/cache" | grep -c '\.pch$')" = 64 ]
+expect "the least recently used go first" [ ! -e "$tmp/cache/preamble-fake70.pch" ] && [ -e "$tmp/cache/preamble-fake1.pch" ]
+
 # Nowhere to cache: pipefy parses the slow way and says nothing about it.
 PIPEFY_CACHE_DIR=/proc/pipefy-cannot-be-here "$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/nocache" 2>"$tmp/nocache.err"
 expect "an unusable cache folder is not an error" cmp -s "$tmp/nocache" golden/sgemm_tiled.auto.cu

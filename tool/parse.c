@@ -2,6 +2,7 @@
 #include "pipefy.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -188,17 +189,18 @@ static char *preamble_directives(const struct source *src, size_t preamble)
 	return sb.data ? sb_take(&sb) : xstrdup("");
 }
 
-/* The directory quoted includes start from: the input's own folder, absolute. */
+/* The directory quoted includes start from: the input's own folder, absolute. The input
+ * itself need not exist (standard input with --assume-filename). */
 static char *source_directory(const struct source *src)
 {
-	char *abs = realpath(src->path, NULL);
+	const char *slash = strrchr(src->path, '/');
+	char *dir = slash ? xstrndup(src->path, slash == src->path ? 1 : (size_t)(slash - src->path)) : xstrdup(".");
+	char *abs = realpath(dir, NULL);
 	if (!abs) {
 		char cwd[4096];
-		abs = xprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : "", src->path);
+		abs = dir[0] == '/' ? xstrdup(dir) : xprintf("%s/%s", getcwd(cwd, sizeof cwd) ? cwd : "", dir);
 	}
-	char *slash = strrchr(abs, '/');
-	if (slash)
-		*slash = '\0';
+	free(dir);
 	return abs;
 }
 
@@ -220,24 +222,44 @@ static char *preamble_pch_path(const char *cache, const char *const *args, int n
 	return xprintf("%s/preamble-%016llx.pch", cache, h);
 }
 
-/* Headers nobody has read for a month go when a new one is written, so the cache does not
- * grow without end. */
+/* The cache is bounded: headers unused for a month go, and beyond CACHE_ENTRIES the least
+ * recently used (a use touches the file's time). */
+#define CACHE_ENTRIES 64
 static void prune_cache(const char *cache)
 {
 	DIR *d = opendir(cache);
 	struct dirent *e;
+	struct entry {
+		char *path;
+		time_t used;
+	} *entries = NULL;
+	int n = 0, cap = 0;
 	time_t month_ago = time(NULL) - 30 * 24 * 3600;
 	while (d && (e = readdir(d))) {
 		if (strncmp(e->d_name, "preamble-", 9) != 0)
 			continue;
 		char *path = xprintf("%s/%s", cache, e->d_name);
 		struct stat st;
-		if (stat(path, &st) == 0 && st.st_atime < month_ago && st.st_mtime < month_ago)
+		if (stat(path, &st) == 0 && st.st_mtime < month_ago)
 			unlink(path);
+		else
+			*VEC_PUSH(entries, n, cap) = (struct entry){xstrdup(path), st.st_mtime};
 		free(path);
 	}
 	if (d)
 		closedir(d);
+	for (int kept = n; kept > CACHE_ENTRIES; kept--) {
+		int oldest = -1;
+		for (int i = 0; i < n; i++)
+			if (entries[i].path && (oldest < 0 || entries[i].used < entries[oldest].used))
+				oldest = i;
+		unlink(entries[oldest].path);
+		free(entries[oldest].path);
+		entries[oldest].path = NULL;
+	}
+	for (int i = 0; i < n; i++)
+		free(entries[i].path);
+	free(entries);
 }
 
 /* Precompile the directives under a name in the input's folder, so quoted includes resolve as
@@ -362,6 +384,8 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 		char *pch = preamble_pch_path(cache, args, n, dir, directives);
 		parsed = access(pch, R_OK) == 0 &&
 			 parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
+		if (parsed)
+			utimensat(AT_FDCWD, pch, NULL, 0); /* most recently used, for prune_cache */
 		/* absent, or stale (a header changed since): build it once and try again */
 		if (!parsed && build_preamble_pch(pch, args, n, unsaved, nunsaved, dir, directives)) {
 			prune_cache(cache);

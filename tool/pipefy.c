@@ -114,6 +114,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		r.nrewritten += model.loops[i].rewritten;
 
 	/* Errors block only the functions that hold them; with nothing rewritten they fail the run. */
+	r.nerrors = parsed.ndiags;
 	bool blocking = parsed.ndiags > 0 && r.nrewritten == 0;
 	report_diags(messages, &parsed, src, blocking);
 	if (!edits_apply(&edits, src, &r.output, &err)) {

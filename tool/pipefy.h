@@ -366,6 +366,7 @@ struct result {
 	char *output;     /* the rewritten text, or a copy of the input */
 	int exit_code;    /* 0, or 1 when nothing could be done because of errors */
 	int nrewritten;
+	int nerrors;      /* clang's errors in the input, in functions pipefy left alone or not */
 	struct edits edits; /* what turned the input into output, by byte offset */
 };
 
