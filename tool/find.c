@@ -635,7 +635,7 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
  * newline when only blanks (and a ';') follow. Deleting those keeps the layout clean. */
 static struct span whole_lines(const struct source *src, struct span s)
 {
-	size_t b = s.begin, e = s.end;
+	size_t b = s.begin < src->len ? s.begin : src->len, e = s.end < src->len ? s.end : src->len;
 	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
 		e++;
 	if (e < src->len && src->text[e] == ';')
@@ -1614,6 +1614,15 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 			collect_inc_vars(l, src, parts.v[i]);
 	}
 	free(parts.v);
+	/* statements from an #include inside the body have offsets into that other file */
+	struct cursors stmts = children(body);
+	for (int i = 0; i < stmts.n; i++)
+		if (!in_main_file(stmts.v[i])) {
+			kloop_refuse(l, l->body.begin, "the loop body takes statements from another file (an #include inside it)");
+			free(stmts.v);
+			return;
+		}
+	free(stmts.v);
 	classify_body(f, l, body);
 	mark_copy_decls(l);
 	mark_register_copies(l);

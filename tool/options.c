@@ -17,7 +17,8 @@ const char options_usage[] =
 	"                          (a benchmark's load-free ceiling, not a correct program)\n"
 	"  --stages=N              shared-memory stages: cp.async 2..8, ldg 1 or 2 (default:\n"
 	"                          the planner's choice)\n"
-	"  --arch=sm_XX            target architecture (default sm_80): occupancy and budgets\n"
+	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
+	"                          database's): occupancy and budgets\n"
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
 	"                          launch in the file says\n"
 	"  --ptxas                 registers per thread from nvcc -Xptxas -v, for occupancy\n"
@@ -40,6 +41,11 @@ const char options_usage[] =
 	"                          the same edits as a JSON array\n"
 	"  --lines=A:B             only loops that touch lines A..B (repeatable)\n"
 	"  --offset=N --length=N   only loops that touch that byte range\n"
+	"  -p BUILD_DIR            flags from BUILD_DIR/compile_commands.json (nvcc's are\n"
+	"                          translated: -I, -isystem, -D, -U, -include, -std kept; the\n"
+	"                          architecture used unless --arch is given; the rest dropped)\n"
+	"  -I DIR, -D NAME[=V], -U NAME, -std=STD\n"
+	"                          for the parser, as after --\n"
 	"  --help                  this text\n"
 	"  --version               the version\n"
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
@@ -91,7 +97,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	o->arch = 80;
 	o->length = -1;
 	o->files = xmalloc((size_t)argc * sizeof *o->files);
-	o->extra_args = xmalloc((size_t)argc * sizeof *o->extra_args);
+	o->extra_args = xmalloc((size_t)(2 * argc) * sizeof *o->extra_args);
 	*err = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
@@ -191,7 +197,17 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				*err = xprintf("--stages must be 1..8, not '%s'", v);
 				return 2;
 			}
+		} else if ((v = option_value("-p", argc, argv, &i, &missing))) {
+			o->compile_db = v;
+		} else if ((a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[2]) {
+			o->extra_args[o->nextra++] = a; /* -Idir, -DX=1: as clang-format takes them after -- */
+		} else if ((strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < argc) {
+			o->extra_args[o->nextra++] = a;
+			o->extra_args[o->nextra++] = argv[++i];
+		} else if (strncmp(a, "-std=", 5) == 0) {
+			o->extra_args[o->nextra++] = a;
 		} else if ((v = option_value("--arch", argc, argv, &i, &missing))) {
+			o->arch_given = true;
 			if (strncmp(v, "sm_", 3) != 0 || !parse_int(v + 3, &o->arch) || o->arch < 70 ||
 			    o->arch > 200) {
 				*err = xprintf("--arch must look like sm_80, not '%s'", v);

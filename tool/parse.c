@@ -8,34 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Clang 19's __clang_cuda_runtime_wrapper.h includes these; CUDA 13 removed them. Empty
- * stand-ins, served from memory so an installed pipefy needs no data files. */
-static const char *const removed_cuda_headers[] = {
-	"texture_fetch_functions.h",
-	"texture_indirect_functions.h",
-	"surface_indirect_functions.h",
-};
-#define COMPAT_DIR "/pipefy-compat"
-static const char compat_stub[] = "/* pipefy: stand-in for a header CUDA 13 removed */\n";
-
-const char *cuda_find(const char *override)
-{
-	static char found[4096];
-	const char *candidates[] = {override, getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
-	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
-		const char *c = candidates[i];
-		if (!c || !*c)
-			continue;
-		snprintf(found, sizeof found, "%s/include/cuda_runtime.h", c);
-		if (access(found, R_OK) == 0) {
-			snprintf(found, sizeof found, "%s", c);
-			return found;
-		}
-	}
-	return NULL;
-}
-
-static void add_diag(struct parsed *p, CXDiagnostic d)
+/* "file not found" says where pipefy looked, so a missing -I is easy to spot. */
+static void add_diag(struct parsed *p, CXDiagnostic d, const char *dir, const char *searched)
 {
 	enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 	if (sev < CXDiagnostic_Error)
@@ -53,7 +27,13 @@ static void add_diag(struct parsed *p, CXDiagnostic d)
 	g->file = xstrdup(clang_getCString(fname) ? clang_getCString(fname) : "<unknown>");
 	clang_disposeString(fname);
 	CXString msg = clang_getDiagnosticSpelling(d);
-	g->message = xstrdup(clang_getCString(msg));
+	const char *m = clang_getCString(msg);
+	size_t len = strlen(m);
+	if (len > 15 && strcmp(m + len - 15, "file not found") == 0)
+		g->message = xprintf("%s (searched %s%s%s, then the toolkit's and the system's)", m, dir,
+				     *searched ? ", " : "", searched);
+	else
+		g->message = xstrdup(m);
 	clang_disposeString(msg);
 }
 
@@ -327,59 +307,24 @@ static bool parse_with_pch(struct parsed *p, const char *pch, const char **args,
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err)
 {
 	memset(p, 0, sizeof *p);
-	const char *cuda = cuda_find(o->cuda_path);
-	const char *args[64 + o->nextra];
-	int n = 0;
-	char *owned[8];
-	int nowned = 0;
-	args[n++] = "-x";
-	args[n++] = "cuda";
-	args[n++] = "--cuda-device-only";
-	args[n++] = owned[nowned++] = xprintf("--cuda-gpu-arch=sm_%d", o->arch >= 100 ? 90 : o->arch);
-	args[n++] = "-std=c++17";
-	args[n++] = "-Wno-unknown-cuda-version";
-	struct CXUnsavedFile unsaved[4];
-	int nunsaved = 0;
-	unsaved[nunsaved++] = (struct CXUnsavedFile){src->path, src->text, (unsigned long)src->len};
-	if (cuda) {
-		args[n++] = owned[nowned++] = xprintf("--cuda-path=%s", cuda);
-		args[n++] = "-isystem";
-		args[n++] = owned[nowned++] = xprintf("%s/include/cccl", cuda);
-		args[n++] = "-isystem";
-		args[n++] = COMPAT_DIR;
-		static char stub_paths[3][64];
-		for (int i = 0; i < 3; i++) {
-			char *real = xprintf("%s/include/%s", cuda, removed_cuda_headers[i]);
-			bool present = access(real, R_OK) == 0;
-			free(real);
-			if (present)
-				continue;
-			snprintf(stub_paths[i], sizeof stub_paths[i], COMPAT_DIR "/%s", removed_cuda_headers[i]);
-			unsaved[nunsaved++] =
-				(struct CXUnsavedFile){stub_paths[i], compat_stub, sizeof compat_stub - 1};
-		}
-	} else {
-		/* No toolkit: clang's own builtins still give attribute cursors for simple kernels. */
-		args[n++] = "-nocudainc";
-		args[n++] = "-nocudalib";
-		args[n++] = "-include";
-		args[n++] = "__clang_cuda_builtin_vars.h";
-		args[n++] = "-D__global__=__attribute__((global))";
-		args[n++] = "-D__device__=__attribute__((device))";
-		args[n++] = "-D__shared__=__attribute__((shared))";
-		args[n++] = "-D__host__=__attribute__((host))";
-		args[n++] = "-D__forceinline__=inline";
-		args[n++] = "-D__launch_bounds__(...)=";
+	char *dir = source_directory(src);
+	struct clang_args a = {0};
+	if (!args_build(&a, src, o, dir, err)) {
+		free(dir);
+		args_free(&a);
+		p->fatal = true;
+		return false;
 	}
-	for (int i = 0; i < o->nextra; i++)
-		args[n++] = o->extra_args[i];
-
+	p->arch = a.arch;
+	const char **args = xmalloc((size_t)(a.n + 2) * sizeof *args); /* room for -include-pch */
+	memcpy(args, a.v, (size_t)a.n * sizeof *args);
+	int n = a.n, nunsaved = a.nfiles;
+	struct CXUnsavedFile *unsaved = a.files;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	size_t preamble = o->no_cache ? 0 : preamble_length(src->text, src->len);
 	char *cache = preamble ? cache_dir() : NULL;
 	bool parsed = false;
 	if (cache) {
-		char *dir = source_directory(src);
 		char *directives = preamble_directives(src, preamble);
 		char *pch = preamble_pch_path(cache, args, n, dir, directives);
 		parsed = access(pch, R_OK) == 0 &&
@@ -393,7 +338,6 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 		}
 		free(pch);
 		free(directives);
-		free(dir);
 		free(cache);
 	}
 	enum CXErrorCode ec = CXError_Success;
@@ -402,19 +346,25 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 		ec = clang_parseTranslationUnit2(p->index, src->path, args, n, unsaved, (unsigned)nunsaved, flags,
 						 &p->tu);
 	}
-	for (int i = 0; i < nowned; i++)
-		free(owned[i]);
 	if (ec != CXError_Success || !p->tu) {
 		p->fatal = true;
 		*err = xprintf("%s: error: libclang could not parse the file (error %d)", src->path, (int)ec);
+		free(dir);
+		free(args);
+		args_free(&a);
 		return false;
 	}
+	char *searched = args_searched(&a);
 	unsigned nd = clang_getNumDiagnostics(p->tu);
 	for (unsigned i = 0; i < nd; i++) {
 		CXDiagnostic d = clang_getDiagnostic(p->tu, i);
-		add_diag(p, d);
+		add_diag(p, d, dir, searched);
 		clang_disposeDiagnostic(d);
 	}
+	free(searched);
+	free(dir);
+	free(args);
+	args_free(&a);
 	return true;
 }
 

@@ -99,6 +99,10 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		r.exit_code = 1;
 		return r;
 	}
+	/* from here on, the architecture is the one parsed for (the compile database may say) */
+	struct options effective = *o;
+	effective.arch = parsed.arch;
+	o = &effective;
 	if (!rules_arch(&rules, o->arch) && messages)
 		fprintf(messages, "pipefy: warning: no rules for sm_%d: occupancy is not checked\n", o->arch);
 	struct model model = {0};

@@ -3,6 +3,7 @@
 #ifndef PIPEFY_H
 #define PIPEFY_H
 
+#include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -111,6 +112,8 @@ struct options {
 	bool diff;               /* --diff: a unified diff instead of the whole file */
 	bool werror;             /* --Werror: with --dry-run those warnings are errors */
 	bool no_cache;           /* --no-cache: parse the headers every time */
+	const char *compile_db;  /* -p: the folder holding compile_commands.json */
+	bool arch_given;         /* --arch was on the command line */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
@@ -136,10 +139,29 @@ struct parsed {
 	int ndiags, capdiags;
 	bool fatal; /* no translation unit at all */
 	char *blanked; /* the text libclang holds when the preamble came precompiled */
+	int arch;      /* what it was parsed for (the compile database may say) */
 };
 
-/* The CUDA toolkit root: $CUDA_HOME, else /usr/local/cuda, else NULL. */
+/* args.c: what clang parses with. The strings in v live as long as the struct. */
+struct clang_args {
+	const char **v;
+	int n, cap;
+	char **owned; /* strings made here, freed with the struct */
+	int nowned, capowned;
+	char **found; /* include folders discovered beside the input */
+	int nfound, capfound;
+	struct CXUnsavedFile *files; /* the input first, then pipefy's in-memory headers */
+	int nfiles, capfiles;
+	int arch; /* the architecture parsed for: --arch, else the compile database's, else 80 */
+};
+
+/* The CUDA toolkit root: --cuda-path, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda, else NULL. */
 const char *cuda_find(const char *override);
+/* False, with *err, when -p names no usable compile database entry for the input. */
+bool args_build(struct clang_args *a, const struct source *src, const struct options *o, const char *source_dir,
+		char **err);
+char *args_searched(const struct clang_args *a);
+void args_free(struct clang_args *a);
 /* Parses through a cached precompiled preamble when the file has one (see preamble_length). */
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err);
 size_t preamble_length(const char *text, size_t len);

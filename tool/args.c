@@ -1,0 +1,387 @@
+/* args.c: the arguments clang parses the input with. The parse stage's first half: the CUDA
+ * toolkit, the nvcc-compatibility prelude, include folders found beside the input, the
+ * compile database's flags (translated from nvcc's), and the user's own after "--". */
+#include "pipefy.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define COMPAT_DIR "/pipefy-compat"              /* searched before the system headers */
+#define FALLBACK_DIR "/pipefy-compat-fallback"  /* searched after them: only if none has it */
+
+/* Clang 19's __clang_cuda_runtime_wrapper.h includes these; CUDA 13 removed them. */
+static const char *const removed_cuda_headers[] = {
+	"texture_fetch_functions.h",
+	"texture_indirect_functions.h",
+	"surface_indirect_functions.h",
+};
+static const char removed_header_stub[] = "/* pipefy: stand-in for a header CUDA 13 removed */\n";
+
+/* What nvcc's implicit includes and overloads give that clang 19's CUDA wrapper does not.
+ * Each entry names the nvcc-ism it exists for; testdata/nvcc_*.cu needs every one. */
+static const char nvcc_compat_prelude[] =
+	"/* pipefy_nvcc_compat.h: for pipefy's parser only, never written into any output. */\n"
+	"#pragma once\n"
+	/* host min/max on ints and floats: nvcc's math_functions.hpp declares them for both
+	 * sides, clang's wrapper for the device only (testdata/nvcc_host_math.cu) */
+	"#define PIPEFY_MINMAX(T1, T2, R) \\\n"
+	"  static inline __host__ R min(T1 a, T2 b) { return (R)a < (R)b ? (R)a : (R)b; } \\\n"
+	"  static inline __host__ R max(T1 a, T2 b) { return (R)a > (R)b ? (R)a : (R)b; }\n"
+	"PIPEFY_MINMAX(int, int, int)\n"
+	"PIPEFY_MINMAX(unsigned int, unsigned int, unsigned int)\n"
+	"PIPEFY_MINMAX(int, unsigned int, unsigned int)\n"
+	"PIPEFY_MINMAX(unsigned int, int, unsigned int)\n"
+	"PIPEFY_MINMAX(long, long, long)\n"
+	"PIPEFY_MINMAX(unsigned long, unsigned long, unsigned long)\n"
+	"PIPEFY_MINMAX(long long, long long, long long)\n"
+	"PIPEFY_MINMAX(unsigned long long, unsigned long long, unsigned long long)\n"
+	"PIPEFY_MINMAX(float, float, float)\n"
+	"PIPEFY_MINMAX(double, double, double)\n"
+	"PIPEFY_MINMAX(float, double, double)\n"
+	"PIPEFY_MINMAX(double, float, double)\n"
+	"#undef PIPEFY_MINMAX\n"
+	/* host isfinite/isnan/isinf/signbit without <cmath> (same program); templates, so they
+	 * never collide with <cmath>'s overloads when it is included */
+	"template <typename T> static inline __host__ bool isfinite(T x) { return __builtin_isfinite(x); }\n"
+	"template <typename T> static inline __host__ bool isnan(T x) { return __builtin_isnan(x); }\n"
+	"template <typename T> static inline __host__ bool isinf(T x) { return __builtin_isinf(x); }\n"
+	"template <typename T> static inline __host__ bool signbit(T x) { return __builtin_signbit(x); }\n"
+	/* cache-hinted loads and stores on any scalar or vector type (sm_32_intrinsics.h): clang
+	 * 19 has none of them (testdata/nvcc_cache_hints.cu); declarations suffice to parse */
+	"template <typename T> __device__ T __ldcg(const T *p);\n"
+	"template <typename T> __device__ T __ldca(const T *p);\n"
+	"template <typename T> __device__ T __ldcs(const T *p);\n"
+	"template <typename T> __device__ T __ldlu(const T *p);\n"
+	"template <typename T> __device__ T __ldcv(const T *p);\n"
+	"template <typename T> __device__ void __stwb(T *p, T v);\n"
+	"template <typename T> __device__ void __stcg(T *p, T v);\n"
+	"template <typename T> __device__ void __stcs(T *p, T v);\n"
+	"template <typename T> __device__ void __stwt(T *p, T v);\n";
+
+/* gcc's <omp.h> is not on clang's path (testdata/nvcc_openmp_host.cu): the OpenMP API's
+ * declarations, found only when no real omp.h is. #pragma omp is ignored without -fopenmp. */
+static const char omp_stub[] =
+	"/* pipefy: the OpenMP runtime API, declared for parsing (no omp.h on clang's path) */\n"
+	"#pragma once\n"
+	"extern \"C\" {\n"
+	"typedef struct { void *_p[2]; } omp_lock_t;\n"
+	"typedef struct { void *_p[2]; } omp_nest_lock_t;\n"
+	"int omp_get_thread_num(void); int omp_get_num_threads(void); int omp_get_max_threads(void);\n"
+	"void omp_set_num_threads(int); int omp_get_num_procs(void); int omp_in_parallel(void);\n"
+	"int omp_get_level(void); void omp_set_dynamic(int); int omp_get_dynamic(void);\n"
+	"double omp_get_wtime(void); double omp_get_wtick(void);\n"
+	"void omp_init_lock(omp_lock_t *); void omp_destroy_lock(omp_lock_t *);\n"
+	"void omp_set_lock(omp_lock_t *); void omp_unset_lock(omp_lock_t *); int omp_test_lock(omp_lock_t *);\n"
+	"void omp_init_nest_lock(omp_nest_lock_t *); void omp_destroy_nest_lock(omp_nest_lock_t *);\n"
+	"void omp_set_nest_lock(omp_nest_lock_t *); void omp_unset_nest_lock(omp_nest_lock_t *);\n"
+	"}\n";
+
+const char *cuda_find(const char *override)
+{
+	static char found[PATH_MAX];
+	const char *candidates[] = {override, getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda"};
+	for (size_t i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+		const char *c = candidates[i];
+		if (!c || !*c)
+			continue;
+		snprintf(found, sizeof found, "%s/include/cuda_runtime.h", c);
+		if (access(found, R_OK) == 0) {
+			snprintf(found, sizeof found, "%s", c);
+			return found;
+		}
+	}
+	return NULL;
+}
+
+static void add(struct clang_args *a, const char *arg)
+{
+	*VEC_PUSH(a->v, a->n, a->cap) = arg;
+}
+
+static void add_owned(struct clang_args *a, char *arg)
+{
+	*VEC_PUSH(a->owned, a->nowned, a->capowned) = arg;
+	add(a, arg);
+}
+
+static void add_file(struct clang_args *a, const char *path, const char *text, size_t len)
+{
+	*VEC_PUSH(a->files, a->nfiles, a->capfiles) = (struct CXUnsavedFile){path, text, (unsigned long)len};
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* An include folder found, not given: searched after everything given (-idirafter), and
+ * listed in "file not found" errors. */
+static void add_found_dir(struct clang_args *a, const char *dir)
+{
+	if (!is_dir(dir))
+		return;
+	for (int i = 0; i < a->nfound; i++)
+		if (strcmp(a->found[i], dir) == 0)
+			return;
+	char *d = xstrdup(dir);
+	*VEC_PUSH(a->found, a->nfound, a->capfound) = d;
+	add(a, "-idirafter");
+	add(a, d);
+}
+
+/* Include discovery for files given without a compile database: the input's folder and each
+ * parent up to the repository root (the folder holding .git), each with the include/, src/
+ * and common/ folders beside it. Without a repository, the input's folder alone. */
+static void discover_includes(struct clang_args *a, const char *dir)
+{
+	char *root = NULL, *d = xstrdup(dir);
+	for (int depth = 0; depth < 16; depth++) {
+		char *git = xprintf("%s/.git", d);
+		bool found = access(git, F_OK) == 0;
+		free(git);
+		if (found) {
+			root = xstrdup(d);
+			break;
+		}
+		char *slash = strrchr(d, '/');
+		if (!slash || slash == d)
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	static const char *const beside[] = {"", "/include", "/src", "/common"};
+	d = xstrdup(dir);
+	for (;;) {
+		for (size_t i = 0; i < sizeof beside / sizeof *beside; i++) {
+			char *p = xprintf("%s%s", d, beside[i]);
+			add_found_dir(a, p);
+			free(p);
+		}
+		char *slash = strrchr(d, '/');
+		if (!root || strcmp(d, root) == 0 || !slash || slash == d)
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	free(root);
+}
+
+/* ---- compile_commands.json: nvcc's flags, translated for clang ---- */
+
+/* nvcc options that take a value as the next argument, to be skipped with it. */
+static bool nvcc_takes_value(const char *f)
+{
+	static const char *const with_value[] = {
+		"-o", "-gencode", "--generate-code", "-Xcompiler", "--compiler-options", "-Xptxas",
+		"--ptxas-options", "-Xlinker", "--linker-options", "-ccbin", "--compiler-bindir",
+		"-arch", "--gpu-architecture", "-code", "--gpu-code", "-maxrregcount", "-MF", "-MT",
+		"-MQ", "-x", "--x", "-t", "--threads", "-Xnvlink", "-Xarchive", "-rdc",
+		"--relocatable-device-code", "-lineinfo-", "-ccbin", "--output-file", "-odir"};
+	for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
+		if (strcmp(f, with_value[i]) == 0)
+			return true;
+	return false;
+}
+
+/* sm_XX from -arch=sm_90, --gpu-architecture=compute_90, -gencode arch=compute_90,code=sm_90 */
+static int arch_of(const char *s)
+{
+	const char *p = strstr(s, "sm_");
+	if (!p)
+		p = strstr(s, "compute_");
+	if (!p)
+		return 0;
+	p = strchr(p, '_') + 1;
+	int v = atoi(p);
+	return v >= 70 && v <= 200 ? v : 0;
+}
+
+static char *absolute_in(const char *dir, const char *path)
+{
+	return path[0] == '/' || !dir ? xstrdup(path) : xprintf("%s/%s", dir, path);
+}
+
+/* Keep what clang reads the same way (-I, -isystem, -D, -U, -include, -std), make paths
+ * absolute against the entry's directory, and drop the rest: code generation, host
+ * compiler pass-through and nvcc's own switches mean nothing to a parse. */
+static void translate_nvcc_flags(struct clang_args *a, CXCompileCommand cmd, int *arch)
+{
+	unsigned n = clang_CompileCommand_getNumArgs(cmd);
+	CXString dirs = clang_CompileCommand_getDirectory(cmd);
+	const char *dir = clang_getCString(dirs);
+	for (unsigned i = 1; i < n; i++) {
+		CXString s = clang_CompileCommand_getArg(cmd, i);
+		const char *f = clang_getCString(s);
+		CXString nexts = i + 1 < n ? clang_CompileCommand_getArg(cmd, i + 1) : (CXString){0};
+		const char *next = i + 1 < n ? clang_getCString(nexts) : NULL;
+		static const struct {
+			const char *nvcc, *clang;
+		} path_flags[] = {{"-I", "-I"},		{"--include-path", "-I"}, {"-isystem", "-isystem"},
+				  {"--system-include", "-isystem"}, {"-include", "-include"},
+				  {"--pre-include", "-include"}},
+		  value_flags[] = {{"-D", "-D"}, {"--define-macro", "-D"}, {"-U", "-U"}, {"--undefine-macro", "-U"}};
+		bool used_next = false, done = false;
+		for (size_t k = 0; !done && k < sizeof path_flags / sizeof *path_flags; k++) {
+			size_t len = strlen(path_flags[k].nvcc);
+			if (strncmp(f, path_flags[k].nvcc, len) != 0)
+				continue;
+			const char *v = f[len] == '=' ? f + len + 1 : f[len] ? (f[1] == '-' ? NULL : f + len) : next;
+			if (!v)
+				continue;
+			used_next = f[len] == '\0';
+			add(a, path_flags[k].clang);
+			add_owned(a, absolute_in(dir, v));
+			done = true;
+		}
+		for (size_t k = 0; !done && k < sizeof value_flags / sizeof *value_flags; k++) {
+			size_t len = strlen(value_flags[k].nvcc);
+			if (strncmp(f, value_flags[k].nvcc, len) != 0)
+				continue;
+			const char *v = f[len] == '=' ? f + len + 1 : f[len] ? (f[1] == '-' ? NULL : f + len) : next;
+			if (!v)
+				continue;
+			used_next = f[len] == '\0';
+			add_owned(a, xprintf("%s%s", value_flags[k].clang, v));
+			done = true;
+		}
+		if (!done && (strncmp(f, "-std=", 5) == 0 || strncmp(f, "--std=", 6) == 0)) {
+			add_owned(a, xprintf("-std=%s", strchr(f, '=') + 1));
+			done = true;
+		} else if (!done && (strcmp(f, "-std") == 0 || strcmp(f, "--std") == 0) && next) {
+			add_owned(a, xprintf("-std=%s", next));
+			used_next = done = true;
+		}
+		if (!done) {
+			/* everything else is dropped; an architecture is remembered for --arch */
+			bool arch_flag = strncmp(f, "-arch", 5) == 0 || strncmp(f, "--gpu-architecture", 18) == 0 ||
+					 strncmp(f, "-gencode", 8) == 0 || strncmp(f, "--generate-code", 15) == 0;
+			const char *v = strchr(f, '=') ? f : nvcc_takes_value(f) ? next : NULL;
+			if (arch_flag && v && !*arch)
+				*arch = arch_of(v);
+			used_next = !strchr(f, '=') && nvcc_takes_value(f);
+		}
+		if (next)
+			clang_disposeString(nexts);
+		clang_disposeString(s);
+		if (used_next)
+			i++;
+	}
+	clang_disposeString(dirs);
+}
+
+static bool args_from_compile_db(struct clang_args *a, const char *build_dir, const char *file, int *arch,
+				 char **err)
+{
+	CXCompilationDatabase_Error e;
+	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &e);
+	if (e != CXCompilationDatabase_NoError) {
+		*err = xprintf("%s: error: no compile_commands.json there (CMake writes one with "
+			       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)",
+			       build_dir);
+		return false;
+	}
+	char *abs = realpath(file, NULL);
+	CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : file);
+	bool found = cmds && clang_CompileCommands_getSize(cmds) > 0;
+	if (found)
+		translate_nvcc_flags(a, clang_CompileCommands_getCommand(cmds, 0), arch);
+	else
+		*err = xprintf("%s: error: not in %s/compile_commands.json", file, build_dir);
+	if (cmds)
+		clang_CompileCommands_dispose(cmds);
+	clang_CompilationDatabase_dispose(db);
+	free(abs);
+	return found;
+}
+
+bool args_build(struct clang_args *a, const struct source *src, const struct options *o, const char *source_dir,
+		char **err)
+{
+	/* the compile database first: its architecture decides the parse's */
+	struct clang_args db = {0};
+	int db_arch = 0;
+	if (o->compile_db && !args_from_compile_db(&db, o->compile_db, src->path, &db_arch, err)) {
+		args_free(&db);
+		return false;
+	}
+	a->arch = db_arch && !o->arch_given ? db_arch : o->arch;
+	const char *cuda = cuda_find(o->cuda_path);
+	add_file(a, src->path, src->text, src->len);
+	add(a, "-x");
+	add(a, "cuda");
+	add(a, "--cuda-device-only");
+	add_owned(a, xprintf("--cuda-gpu-arch=sm_%d", a->arch >= 100 ? 90 : a->arch));
+	add(a, "-std=c++17");
+	add(a, "-Wno-unknown-cuda-version");
+	if (cuda) {
+		add_owned(a, xprintf("--cuda-path=%s", cuda));
+		add(a, "-isystem");
+		add_owned(a, xprintf("%s/include/cccl", cuda));
+		add(a, "-isystem");
+		add(a, COMPAT_DIR);
+		for (size_t i = 0; i < sizeof removed_cuda_headers / sizeof *removed_cuda_headers; i++) {
+			char *real = xprintf("%s/include/%s", cuda, removed_cuda_headers[i]);
+			bool present = access(real, R_OK) == 0;
+			free(real);
+			if (!present)
+				add_file(a, *VEC_PUSH(a->owned, a->nowned, a->capowned) =
+						    xprintf(COMPAT_DIR "/%s", removed_cuda_headers[i]),
+					 removed_header_stub, sizeof removed_header_stub - 1);
+		}
+		add(a, "-include");
+		add(a, COMPAT_DIR "/pipefy_nvcc_compat.h");
+		add_file(a, COMPAT_DIR "/pipefy_nvcc_compat.h", nvcc_compat_prelude, sizeof nvcc_compat_prelude - 1);
+	} else {
+		/* No toolkit: clang's own builtins still give attribute cursors for simple kernels. */
+		static const char *const bare[] = {
+			"-nocudainc", "-nocudalib", "-include", "__clang_cuda_builtin_vars.h",
+			"-D__global__=__attribute__((global))", "-D__device__=__attribute__((device))",
+			"-D__shared__=__attribute__((shared))", "-D__host__=__attribute__((host))",
+			"-D__forceinline__=inline", "-D__launch_bounds__(...)="};
+		for (size_t i = 0; i < sizeof bare / sizeof *bare; i++)
+			add(a, bare[i]);
+	}
+	add(a, "-idirafter");
+	add(a, FALLBACK_DIR);
+	add_file(a, FALLBACK_DIR "/omp.h", omp_stub, sizeof omp_stub - 1);
+	for (int i = 0; i < db.n; i++)
+		add(a, db.v[i]);
+	for (int i = 0; i < db.nowned; i++) /* the strings move over */
+		*VEC_PUSH(a->owned, a->nowned, a->capowned) = db.owned[i];
+	db.nowned = 0;
+	args_free(&db);
+	for (int i = 0; i < o->nextra; i++)
+		add(a, o->extra_args[i]);
+	if (!o->compile_db)
+		discover_includes(a, source_dir);
+	return true;
+}
+
+/* For "file not found": where pipefy looked besides the compiler's own folders. */
+char *args_searched(const struct clang_args *a)
+{
+	struct strbuf sb = {0};
+	for (int i = 0; i + 1 < a->n; i++)
+		if (strcmp(a->v[i], "-I") == 0 || strcmp(a->v[i], "-isystem") == 0 ||
+		    (strcmp(a->v[i], "-idirafter") == 0 && strcmp(a->v[i + 1], FALLBACK_DIR) != 0))
+			sb_printf(&sb, "%s%s", sb.len ? ", " : "", a->v[i + 1]);
+		else if (strncmp(a->v[i], "-I", 2) == 0 && a->v[i][2])
+			sb_printf(&sb, "%s%s", sb.len ? ", " : "", a->v[i] + 2);
+	return sb_take(&sb);
+}
+
+void args_free(struct clang_args *a)
+{
+	for (int i = 0; i < a->nowned; i++)
+		free(a->owned[i]);
+	for (int i = 0; i < a->nfound; i++)
+		free(a->found[i]);
+	free(a->owned);
+	free(a->found);
+	free(a->v);
+	free(a->files);
+	memset(a, 0, sizeof *a);
+}
