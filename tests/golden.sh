@@ -14,7 +14,7 @@ update=0
 if [ "${1:-}" = --update ]; then update=1; shift; fi
 pipefy=$(realpath "$1"); shift
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(testdata/*.cu)
+[ ${#files[@]} -gt 0 ] || files=(testdata/*.cu testdata/include/*.cuh)
 out=${GOLDEN_OUT:-$(dirname "$pipefy")/golden-out}
 mkdir -p "$out"
 
@@ -23,18 +23,21 @@ variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async -
 
 pass=0 fail=0
 for f in "${files[@]}"; do
-	name=$(basename "$f" .cu)
+	# testdata/NAME.cu -> golden/NAME.VARIANT.cu; testdata/include/H.cuh -> golden/include/H.VARIANT.cuh
+	stem=${f#testdata/} ext=${f##*.}
+	stem=${stem%.*} name=$(basename "$stem")
 	args=$(sed -n 's|^// pipefy-args: *||p' "$f" | head -n 1)
 	for v in "${variants[@]}"; do
 		vname=${v%%:*} vargs=${v#*:}
-		golden=golden/$name.$vname.cu
-		remarks=golden/$name.$vname.remarks
-		[ "$vname" = auto ] && remarks=golden/$name.remarks
+		golden=golden/$stem.$vname.$ext
+		remarks=golden/$stem.$vname.remarks
+		[ "$vname" = auto ] && remarks=golden/$stem.remarks
 		# shellcheck disable=SC2086
 		"$pipefy" $args $vargs "$f" >"$out/$name.$vname.cu" 2>"$out/$name.$vname.remarks"
 		rc=$?
 		echo "exit $rc" >>"$out/$name.$vname.remarks"
 		if [ $update = 1 ]; then
+			mkdir -p "$(dirname "$golden")"
 			if cmp -s "$out/$name.$vname.cu" "$f"; then rm -f "$golden"; else cp "$out/$name.$vname.cu" "$golden"; fi
 			cp "$out/$name.$vname.remarks" "$remarks"
 			continue

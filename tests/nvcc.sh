@@ -1,22 +1,33 @@
 #!/bin/bash
 # nvcc.sh: a testdata program and every golden made from it compile with nvcc for sm_80 and
-# sm_90 (compile only; running them is `make gpu-check`). Exit 77 (skipped) without nvcc.
+# sm_90 (compile only; running them is `make gpu-check`). And the invariant users rely on:
+# when nvcc compiles the input, pipefy exits 0 on it (golden remarks end in "exit 0").
+# Exit 77 (skipped) without nvcc.
 #   tests/nvcc.sh testdata/NAME.cu
 set -u
 cd "$(dirname "$0")/.."
+. tests/lib.sh
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 [ -x "$nvcc" ] || { echo "no nvcc at $nvcc: skipped"; exit 77; }
 name=$(basename "$1" .cu)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-for f in "$1" golden/"$name".*.cu; do
-	[ -f "$f" ] || continue
-	if "$nvcc" -c -std=c++17 -I testdata -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
-		-o "$tmp/x.o" "$f" 2>"$tmp/log"; then
-		echo "[PASS] $f"; pass=$((pass + 1))
+while read -r f v extra; do
+	# shellcheck disable=SC2046,SC2086
+	if "$nvcc" -c -std=c++17 $extra $(nvcc_args "$1") -gencode arch=compute_80,code=sm_80 \
+		-gencode arch=compute_90,code=sm_90 -o "$tmp/x.o" "$f" 2>"$tmp/log"; then
+		echo "[PASS] $f ($v)"; pass=$((pass + 1))
 	else
-		echo "[FAIL] $f"; head -n 20 "$tmp/log"; fail=$((fail + 1))
+		echo "[FAIL] $f ($v)"; head -n 20 "$tmp/log"; fail=$((fail + 1))
+		continue
 	fi
-done
+	if [ "$v" = orig ]; then
+		if [ "$(tail -n 1 golden/"$name".remarks)" = "exit 0" ]; then
+			echo "[PASS] nvcc compiles it and pipefy exits 0"; pass=$((pass + 1))
+		else
+			echo "[FAIL] nvcc compiles it but pipefy: $(tail -n 1 golden/"$name".remarks)"; fail=$((fail + 1))
+		fi
+	fi
+done < <(program_variants "$1" "$tmp")
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

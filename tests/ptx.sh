@@ -10,13 +10,19 @@ verify=$1 name=$(basename "$2" .cu)
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 [ -x "$nvcc" ] || { echo "no nvcc at $nvcc: skipped"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. tests/lib.sh
 pass=0 fail=0
-for g in golden/"$name".*.cu; do
-	[ -f "$g" ] || continue
-	v=${g#golden/"$name".}; v=${v%.cu}
+while read -r g v extra; do
+	[ "$v" = orig ] && continue
 	remarks=golden/$name.$v.remarks
 	[ "$v" = auto ] && remarks=golden/$name.remarks
-	"$nvcc" -ptx -O3 -std=c++17 -I testdata -arch=sm_80 -o "$tmp/$v.ptx" "$g" 2>/dev/null
+	header=$(sed -n 's|^// gpu-header: *||p' "$2" | head -n 1)
+	if [ -n "$header" ]; then # the header's remarks promise the loops
+		remarks=golden/${header%.*}.$v.remarks
+		[ "$v" = auto ] && remarks=golden/${header%.*}.remarks
+	fi
+	# shellcheck disable=SC2046,SC2086
+	"$nvcc" -ptx -O3 -std=c++17 $extra $(nvcc_args "$2") -arch=sm_80 -o "$tmp/$v.ptx" "$g" 2>/dev/null
 	# shellcheck disable=SC2046
 	if "$verify" $(tests/expected_kinds.sh "$remarks") "$tmp/$v.ptx" >"$tmp/out" 2>&1; then
 		echo "[PASS] $name $v"; pass=$((pass + 1))
@@ -24,6 +30,6 @@ for g in golden/"$name".*.cu; do
 		echo "[FAIL] $name $v"; fail=$((fail + 1))
 	fi
 	sed "s|$tmp/||" "$tmp/out"
-done
+done < <(program_variants "$2" "$tmp")
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

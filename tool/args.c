@@ -297,6 +297,21 @@ static bool args_from_compile_db(struct clang_args *a, const char *build_dir, co
 	return found;
 }
 
+/* A header given as the input (kernels in .cuh files are common), by name or by its
+ * #pragma once. */
+static bool is_header(const struct source *src)
+{
+	static const char *const suffixes[] = {".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl"};
+	const char *dot = strrchr(src->path, '.');
+	for (size_t i = 0; dot && i < sizeof suffixes / sizeof *suffixes; i++)
+		if (strcmp(dot, suffixes[i]) == 0)
+			return true;
+	for (const char *p = src->text; (p = strstr(p, "#pragma once")); p++)
+		if (p == src->text || p[-1] == '\n')
+			return true;
+	return false;
+}
+
 bool args_build(struct clang_args *a, const struct source *src, const struct options *o, const char *source_dir,
 		char **err)
 {
@@ -309,7 +324,19 @@ bool args_build(struct clang_args *a, const struct source *src, const struct opt
 	}
 	a->arch = db_arch && !o->arch_given ? db_arch : o->arch;
 	const char *cuda = cuda_find(o->cuda_path);
-	add_file(a, src->path, src->text, src->len);
+	if (is_header(src)) {
+		/* clang ignores #pragma once in the main file, so a header that its own includes
+		 * include again would be read twice. Parsed under another name, with its own path
+		 * empty, the cycle ends where nvcc's would. */
+		add_file(a, *VEC_PUSH(a->owned, a->nowned, a->capowned) = xprintf("%s.pipefy-main.cu", src->path),
+			 src->text, src->len);
+		const char *base = strrchr(src->path, '/');
+		add_file(a, *VEC_PUSH(a->owned, a->nowned, a->capowned) =
+				    xprintf("%s/%s", source_dir, base ? base + 1 : src->path),
+			 "", 0);
+	} else {
+		add_file(a, src->path, src->text, src->len);
+	}
 	add(a, "-x");
 	add(a, "cuda");
 	add(a, "--cuda-device-only");

@@ -529,6 +529,25 @@ static bool is_global_load(CXCursor c, CXCursor *base)
 	return true;
 }
 
+/* `__ldg(&A[i])` and the other cache-hinted loads read A[i]: the copy's source is A[i]. The
+ * register variant keeps the call as written; cp.async has its own cache policy. */
+static CXCursor unwrap_cache_hint(CXCursor c)
+{
+	static const char *const hinted[] = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"};
+	bool hint = false;
+	for (size_t i = 0; i < sizeof hinted / sizeof *hinted; i++)
+		hint |= is_call_named(c, hinted[i]);
+	if (!hint)
+		return c;
+	struct cursors args = children(strip(c));
+	CXCursor arg = args.n >= 1 ? strip(args.v[args.n - 1]) : clang_getNullCursor();
+	free(args.v);
+	if (args.n < 1 || clang_getCursorKind(arg) != CXCursor_UnaryOperator ||
+	    clang_getCursorUnaryOperatorKind(arg) != CXUnaryOperator_AddrOf)
+		return c;
+	return strip(last_child(arg));
+}
+
 /* The span of the DeclRefExpr naming decl inside c, for a source that stays valid. */
 struct ref_find {
 	CXCursor decl;
@@ -593,6 +612,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->conversion = true;
 		load = strip(last_child(load));
 	}
+	load = unwrap_cache_hint(load);
 	if (w == WRITE_ASSIGN && is_global_load(load, &base)) {
 		cp->src = cursor_span(load);
 		if (!same_type(clang_getCursorType(load), dst_type))

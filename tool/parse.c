@@ -290,7 +290,7 @@ static bool parse_with_pch(struct parsed *p, const char *pch, const char **args,
 	struct CXUnsavedFile main_file = unsaved[0];
 	unsaved[0].Contents = blanked;
 	p->index = clang_createIndex(0, 0);
-	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, src->path, args, nargs + 2, unsaved,
+	enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, unsaved[0].Filename, args, nargs + 2, unsaved,
 							  (unsigned)nunsaved, flags, &p->tu);
 	unsaved[0] = main_file;
 	p->blanked = blanked;
@@ -343,7 +343,7 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 	enum CXErrorCode ec = CXError_Success;
 	if (!parsed) {
 		p->index = clang_createIndex(0, 0);
-		ec = clang_parseTranslationUnit2(p->index, src->path, args, n, unsaved, (unsigned)nunsaved, flags,
+		ec = clang_parseTranslationUnit2(p->index, unsaved[0].Filename, args, n, unsaved, (unsigned)nunsaved, flags,
 						 &p->tu);
 	}
 	if (ec != CXError_Success || !p->tu) {

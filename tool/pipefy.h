@@ -150,7 +150,8 @@ struct clang_args {
 	int nowned, capowned;
 	char **found; /* include folders discovered beside the input */
 	int nfound, capfound;
-	struct CXUnsavedFile *files; /* the input first, then pipefy's in-memory headers */
+	struct CXUnsavedFile *files; /* the input first (its name is what clang parses), then
+				      * pipefy's in-memory headers */
 	int nfiles, capfiles;
 	int arch; /* the architecture parsed for: --arch, else the compile database's, else 80 */
 };

@@ -9,19 +9,17 @@ out=$1
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 mkdir -p "$out/bin"
 cp testdata/*.cu "$out/"  # run.sh reads the gpu-runs lines from them
+. tests/lib.sh
 jobs=()
 for f in testdata/*.cu; do
 	name=$(basename "$f" .cu)
-	jobs+=("$f:$name.orig")
-	for g in golden/"$name".*.cu; do
-		[ -f "$g" ] || continue
-		v=${g#golden/"$name".}
-		jobs+=("$g:$name.${v%.cu}")
-	done
+	while read -r src v extra; do
+		jobs+=("$src:$name.$v:$extra $(nvcc_args "$f")")
+	done < <(program_variants "$f" "$out/headers")
 done
 printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} sh -c '
-	src=${1%%:*} bin=${1#*:}
-	"$2" -O3 -std=c++17 -lineinfo -I testdata -cudart shared \
+	src=${1%%:*} rest=${1#*:}; bin=${rest%%:*} args=${rest#*:}
+	"$2" -O3 -std=c++17 -lineinfo $args -cudart shared \
 		-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
 		-o "$3/bin/$bin" "$src" || echo "build failed: $src" >&2' sh {} "$nvcc" "$out"
 echo "built $(ls "$out/bin" | wc -l) binaries in $out/bin"

@@ -1,0 +1,89 @@
+// nvcc_cache_hints.cu: tile copies through cache-hinted loads (__ldg, __ldcg) and stores with
+// __stcs on float4, which nvcc overloads for every scalar and vector type and clang 19 does not
+// declare at all. pipefy reads `__ldg(&A[i])` as the load of A[i]. Usage: nvcc_cache_hints
+// [M N K] (M, N multiples of TS, K a multiple of TS).
+// gpu-runs: 16 16 0 | 16 16 16 | 16 16 32 | 16 16 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 16 16 48
+#include "harness.cuh"
+
+#define TS 16
+
+// Clears C four floats at a time with streaming stores (the GEMM then accumulates into it).
+__global__ void clear_streaming(float4 *C4, const float4 *zero4, int n4)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4)
+        __stcs(&C4[i], __ldcs(&zero4[0]));
+}
+
+__global__ void sgemm_cache_hints(const float *__restrict__ A, const float *__restrict__ B, float *C, int M,
+                                  int N, int K)
+{
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = __ldg(&A[row * K + k0 + tx]);
+            pipefy_reg1 = __ldcg(&B[(k0 + ty) * N + col]);
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] += acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    float4 *zero4;
+    CHECK(cudaMalloc(&zero4, sizeof(float4)));
+    CHECK(cudaMemset(zero4, 0, sizeof(float4)));
+    int rc = harness_gemm<float, float>("nvcc_cache_hints", M, N, K, [&](const float *A, const float *B, float *C) {
+        int n4 = M * N / 4;
+        clear_streaming<<<(n4 + 255) / 256, 256>>>(reinterpret_cast<float4 *>(C), zero4, n4);
+        dim3 block(TS, TS), grid(N / TS, M / TS);
+        sgemm_cache_hints<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    CHECK(cudaFree(zero4));
+    return rc;
+}

@@ -1,0 +1,39 @@
+# lib.sh: what the nvcc-driven tests share (sourced by nvcc.sh, ptx.sh, gpu/build.sh).
+#
+# A testdata program may say on its first lines:
+#   // nvcc-args: -DX=1       flags its compile needs (pipefy's own are in pipefy-args)
+#   // gpu-header: include/H.cuh
+#                             its kernel lives in that header; its variants are the program
+#                             built against golden/include/H.VARIANT.cuh
+
+# The include folders and the program's own flags.
+nvcc_args() { # PROGRAM
+	echo "-I testdata -I testdata/include $(sed -n 's|^// nvcc-args: *||p' "$1" | head -n 1)"
+}
+
+# Lines "SOURCE VARIANT EXTRA_NVCC_ARGS" for the program and each golden variant of it. For a
+# header kernel, each variant gets a copy of testdata/include with the pipelined header in it
+# (a copy of the whole folder, so headers that include it back find the pipelined one).
+program_variants() { # PROGRAM SCRATCH_DIR
+	local f=$1 scratch=$2 name header g v
+	name=$(basename "$f" .cu)
+	echo "$f orig"
+	header=$(sed -n 's|^// gpu-header: *||p' "$f" | head -n 1)
+	if [ -n "$header" ]; then
+		local stem=${header%.*} ext=${header##*.}
+		for g in golden/"$stem".*."$ext"; do
+			[ -f "$g" ] || continue
+			v=${g#golden/"$stem".}; v=${v%."$ext"}
+			mkdir -p "$scratch/$name.$v"
+			cp testdata/include/* "$scratch/$name.$v/"
+			cp "$g" "$scratch/$name.$v/$(basename "$header")"
+			echo "$f $v -I$scratch/$name.$v"
+		done
+		return
+	fi
+	for g in golden/"$name".*.cu; do
+		[ -f "$g" ] || continue
+		v=${g#golden/"$name".}
+		echo "$g ${v%.cu}"
+	done
+}
