@@ -152,7 +152,72 @@ cp $k "$tmp/ro.cu"; chmod 444 "$tmp/ro.cu"
 "$pipefy" -q -i "$tmp/ro.cu" 2>"$tmp/err"; rc=$?
 expect "-i on a read-only file is an error and leaves it" [ $rc = 1 ] && cmp -s "$tmp/ro.cu" $k && grep -q "read-only file" "$tmp/err"
 
+# -i when the disk fills halfway through the write: the original stays whole, no temporary
+# file is left (a file-size limit makes the write fail part way, as a full disk would)
+cp $golden "$tmp/half.cu"; cp $k "$tmp/half.cu"
+(ulimit -f 2; trap '' XFSZ; "$pipefy" -q -i "$tmp/half.cu" 2>"$tmp/err"); rc=$?
+expect "-i: a write failing halfway is an error" [ $rc = 1 ] && grep -q "half.cu: error: write failed" "$tmp/err"
+expect "-i: after a failed write the original is intact" cmp -s "$tmp/half.cu" $k
+expect "-i: after a failed write no temporary file is left" [ -z "$(ls "$tmp" | grep 'half.cu.pipefy-')" ]
+
+# a 10 MB generated file: no limit of pipefy's own stops it, every kernel is rewritten
+{
+	echo '#define TILE 16'
+	for i in $(seq 1 4200); do
+		sed -n '/^__global__/,/^}/p' $k | sed "s/sgemm_tiled/sgemm_$i/; s/TILE 32/TILE 16/"
+	done
+} >"$tmp/big.cu"
+"$pipefy" --block-size=256 "$tmp/big.cu" -o "$tmp/big.out.cu" 2>"$tmp/err"; rc=$?
+expect "a $(($(wc -c <"$tmp/big.cu") / 1000000)) MB file is rewritten" [ $rc = 0 ] && \
+	[ "$(grep -c 'remark: K-loop pipelined' "$tmp/err")" = 4200 ] && [ "$(grep -c 'pipefy_fetch()' "$tmp/big.out.cu")" -ge 4200 ]
+
+# the compile database: nvcc's flags translated, its architecture used, its -D and -I applied
+mkdir -p "$tmp/proj/build"
+repo=$(pwd)
+cat >"$tmp/proj/build/compile_commands.json" <<JSON
+[{"directory": "$tmp/proj/build",
+  "command": "/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DUSE_FP32 --define-macro WARPSIZE=32 -I$repo/testdata -I $repo/testdata/include --generate-code=arch=compute_90,code=[compute_90,sm_90] -rdc=true -Xcompiler -fPIC -Xcompiler=-Wall --expt-relaxed-constexpr -std=c++17 -x cu -c $repo/testdata/nvcc_include_dirs.cu -o x.o",
+  "file": "$repo/testdata/nvcc_include_dirs.cu"}]
+JSON
+"$pipefy" -p "$tmp/proj/build" --report testdata/nvcc_include_dirs.cu >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "-p: nvcc flags are translated and the file pipelines" [ $rc = 0 ] && cmp -s "$tmp/out" golden/nvcc_include_dirs.auto.cu
+expect "-p: the database's architecture (sm_90) is planned for" grep -q "sm_90" "$tmp/err"
+"$pipefy" -p "$tmp/proj/build" --arch=sm_80 --report testdata/nvcc_include_dirs.cu >/dev/null 2>"$tmp/err"
+expect "-p: --arch wins over the database" grep -q "sm_80" "$tmp/err" && ! grep -q "sm_90" "$tmp/err"
+cp testdata/nvcc_include_dirs.cu "$tmp/proj/other.cu"
+"$pipefy" -q -p "$tmp/proj/build" "$tmp/proj/other.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "-p: a file the database lacks borrows the nearest entry's flags, as clangd does" [ $rc = 0 ] && grep -q pipefy_fetch "$tmp/out"
+"$pipefy" -p "$tmp/nowhere" $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "-p: a folder without a database is an error" [ $rc = 1 ] && grep -q "no compile_commands.json" "$tmp/err"
+
+# without the database: -D on pipefy's command line, and "file not found" says where it looked
+"$pipefy" -q testdata/nvcc_include_dirs.cu >/dev/null 2>"$tmp/err"; rc=$?
+expect "a missing -D is clang's #error, exit 1" [ $rc = 1 ] && grep -q 'build with -DUSE_FP32' "$tmp/err"
+"$pipefy" -q -DUSE_FP32 -D WARPSIZE=32 testdata/nvcc_include_dirs.cu >"$tmp/out" 2>"$tmp/err"
+expect "-D on the command line" cmp -s "$tmp/out" golden/nvcc_include_dirs.auto.cu
+"$pipefy" -q testdata/nvcc_include_dirs.cu -- -DUSE_FP32 -DWARPSIZE=32 >"$tmp/out" 2>"$tmp/err"
+expect "-D after --" cmp -s "$tmp/out" golden/nvcc_include_dirs.auto.cu
+mkdir -p "$tmp/repo/.git" "$tmp/repo/src/kernels"
+sed 's/"gemm_config.h"/"no_such_config.h"/' testdata/nvcc_include_dirs.cu >"$tmp/repo/src/kernels/k.cu"
+"$pipefy" -q -DUSE_FP32 -DWARPSIZE=32 "$tmp/repo/src/kernels/k.cu" >/dev/null 2>"$tmp/err"; rc=$?
+expect "a missing header lists the folders searched" [ $rc = 1 ] && \
+	grep -q "'no_such_config.h' file not found (searched $tmp/repo/src/kernels, .*$tmp/repo/src.*$tmp/repo," "$tmp/err"
+mkdir -p "$tmp/repo/include"; cp testdata/include/gemm_config.h "$tmp/repo/include/no_such_config.h"
+cp testdata/harness.cuh "$tmp/repo/common/" 2>/dev/null || { mkdir -p "$tmp/repo/common"; cp testdata/harness.cuh "$tmp/repo/common/"; }
+"$pipefy" -q -DUSE_FP32 -DWARPSIZE=32 "$tmp/repo/src/kernels/k.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "headers in include/ and common/ at the repository root are found" [ $rc = 0 ] && grep -q pipefy_fetch "$tmp/out"
+
+# a kernel in a header, given on stdin
+"$pipefy" -q --assume-filename=testdata/include/tiled_gemm.cuh <testdata/include/tiled_gemm.cuh >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "a .cuh on stdin whose includes include it back" [ $rc = 0 ] && cmp -s "$tmp/out" golden/include/tiled_gemm.auto.cuh
+
 # usage
+"$pipefy" -i -o x.cu $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "conflicting options: -i with -o" [ $rc = 2 ] && grep -q "cannot be combined" "$tmp/err"
+"$pipefy" --diff -i $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "conflicting options: --diff with -i" [ $rc = 2 ]
+"$pipefy" --variant=cp.async --stages=1 $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "conflicting options: one stage with cp.async" [ $rc = 2 ]
 "$pipefy" --variant=fast $k >/dev/null 2>"$tmp/err"; rc=$?
 expect "a usage error exits 2" [ $rc = 2 ]
 expect "a usage error says what is wrong" grep -q "unknown variant 'fast'" "$tmp/err"

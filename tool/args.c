@@ -289,7 +289,7 @@ static bool args_from_compile_db(struct clang_args *a, const char *build_dir, co
 	if (found)
 		translate_nvcc_flags(a, clang_CompileCommands_getCommand(cmds, 0), arch);
 	else
-		*err = xprintf("%s: error: not in %s/compile_commands.json", file, build_dir);
+		*err = xprintf("%s: error: no entry in %s/compile_commands.json to take flags from", file, build_dir);
 	if (cmds)
 		clang_CompileCommands_dispose(cmds);
 	clang_CompilationDatabase_dispose(db);
