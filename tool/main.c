@@ -66,6 +66,38 @@ static bool write_output(const char *path, const char *text, size_t len, char **
 	return write_atomically(path, text, len, -1, err);
 }
 
+/* `target: input header...`, spaces escaped as make wants them. */
+static void add_make_path(struct strbuf *sb, const char *path)
+{
+	sb_puts(sb, " \\\n ");
+	for (const char *p = path; *p; p++) {
+		if (*p == ' ' || *p == '#')
+			sb_puts(sb, "\\");
+		else if (*p == '$')
+			sb_puts(sb, "$");
+		sb_add(sb, p, 1);
+	}
+}
+
+static bool write_depfile(const char *depfile, const char *target, const char *input, const char *deps, char **err)
+{
+	struct strbuf sb = {0};
+	sb_puts(&sb, target);
+	sb_puts(&sb, ":");
+	add_make_path(&sb, input);
+	for (const char *line = deps; *line;) {
+		const char *nl = strchr(line, '\n');
+		char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
+		add_make_path(&sb, one);
+		free(one);
+		line = nl ? nl + 1 : line + strlen(line);
+	}
+	sb_puts(&sb, "\n");
+	bool ok = write_output(depfile, sb.data, sb.len, err);
+	free(sb.data);
+	return ok;
+}
+
 static int process(const struct options *o, const char *path)
 {
 	struct source src;
@@ -134,11 +166,14 @@ static int process(const struct options *o, const char *path)
 	} else {
 		ok = write_plain("<stdout>", stdout, r.output, len, &err);
 	}
+	if (ok && o->depfile && r.deps)
+		ok = write_depfile(o->depfile, o->output ? o->output : path, path, r.deps, &err);
 	if (!ok) {
 		fprintf(stderr, "%s\n", err);
 		free(err);
 		code = 1;
 	}
+	free(r.deps);
 	free(r.output);
 	edits_free(&r.edits);
 	source_free(&src);

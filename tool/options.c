@@ -46,6 +46,8 @@ const char options_usage[] =
 	"                          architecture used unless --arch is given; the rest dropped)\n"
 	"  -I DIR, -D NAME[=V], -U NAME, -std=STD\n"
 	"                          for the parser, as after --\n"
+	"  -MF FILE                write FILE for make and ninja: the output depends on the\n"
+	"                          input and every header it includes (cmake/Pipefy.cmake)\n"
 	"  --help                  this text\n"
 	"  --version               the version\n"
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
@@ -197,6 +199,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				*err = xprintf("--stages must be 1..8, not '%s'", v);
 				return 2;
 			}
+		} else if ((v = option_value("-MF", argc, argv, &i, &missing))) {
+			o->depfile = v;
 		} else if ((v = option_value("-p", argc, argv, &i, &missing))) {
 			o->compile_db = v;
 		} else if ((a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[2]) {
@@ -226,6 +230,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	}
 	if (o->quiet && o->remarks) {
 		*err = xstrdup("-q and -R cannot be combined");
+		return 2;
+	}
+	if (o->depfile && o->nfiles != 1) {
+		*err = xstrdup("-MF takes one input file");
 		return 2;
 	}
 	if (o->in_place && o->output) {

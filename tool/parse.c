@@ -294,8 +294,10 @@ static bool parse_with_pch(struct parsed *p, const char *pch, const char **args,
 							  (unsigned)nunsaved, flags, &p->tu);
 	unsaved[0] = main_file;
 	p->blanked = blanked;
-	if (ec == CXError_Success && p->tu)
+	if (ec == CXError_Success && p->tu) {
+		p->pch = xstrdup(pch);
 		return true;
+	}
 	clang_disposeIndex(p->index);
 	p->index = NULL;
 	p->tu = NULL;
@@ -380,5 +382,6 @@ void parsed_free(struct parsed *p)
 	if (p->index)
 		clang_disposeIndex(p->index);
 	free(p->blanked);
+	free(p->pch);
 	memset(p, 0, sizeof *p);
 }

@@ -114,6 +114,7 @@ struct options {
 	bool no_cache;           /* --no-cache: parse the headers every time */
 	const char *compile_db;  /* -p: the folder holding compile_commands.json */
 	bool arch_given;         /* --arch was on the command line */
+	const char *depfile;     /* -MF: a make-style list of the headers the input read */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
@@ -140,6 +141,7 @@ struct parsed {
 	bool fatal; /* no translation unit at all */
 	char *blanked; /* the text libclang holds when the preamble came precompiled */
 	int arch;      /* what it was parsed for (the compile database may say) */
+	char *pch;     /* the precompiled preamble used, if one was */
 };
 
 /* args.c: what clang parses with. The strings in v live as long as the struct. */
@@ -390,6 +392,7 @@ struct result {
 	int exit_code;    /* 0, or 1 when nothing could be done because of errors */
 	int nrewritten;
 	int nerrors;      /* clang's errors in the input, in functions pipefy left alone or not */
+	char *deps;       /* with -MF: the files the parse read, one per line */
 	struct edits edits; /* what turned the input into output, by byte offset */
 };
 
