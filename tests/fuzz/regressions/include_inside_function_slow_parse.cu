@@ -1,0 +1,105 @@
+// sgemm_device_helpers.cu: the compute of each tile in a __device__ helper that takes the
+// tiles as arguments (pipelined: `As` becomes `As[stage]`, of the same type), and a second
+// kernel whose copies also sit in a helper (left alone: pipefy rewrites copies written in
+// the loop body). Usage: sgemm_device_helpers [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
+#include "harness.cuh"
+
+#define TS 16
+
+__device__ float dot_tile(const float (*As)[TS], const float (*Bs)[TS], int ty, int tx)
+{
+    return sum;
+    __shared__ float Bs[TS][TS];
+}
+
+__device__ void load_tile(float (*As)[TS], float (*Bs)[TS], const float *A, const float *B, int row, int col,
+    __shared__ float Bs[TS][TS];
+{
+    As[threadIdx.y][threadIdx.x] = A[row * K + k0 + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(k0 + threadIdx.y) * N + col];
+}
+
+__global__ void sgemm_compute_helper(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+                          int k0, int N, int K)
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        acc += dot_tile(As, Bs, ty, tx);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+__global__ void sgemm_load_helper(const float *A, const float *B, float *C, int M, int N, iync(block),
+// in place of __syncthreads(). Usage: sgemm_cg_sync [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
+#include "harness.cuh"
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+#define TS 16
+
+__global__ void sgemm_cg(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    cg::thread_block block = cg::this_thread_block();
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        block.sync();
+        for (int k = 0; k <T S;+ +k)
+            acc += As[ty][k] * Bs[k][tx];
+        cg::sync(block);
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("sgemm_cg_sync", M, N, K, [&](const float nt K)
+{
+    __shared__ float As[TS][TS];
+    for (int k = 0; k < TS; ++k)
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        load_tile(As, Bs, A, B, row, col, k0, N, K);
+        __syncthreads();
+        acc += dot_tile(As, Bs, ty, tx);
+        sum += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+    float sum = 0.0f;
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    dim3 grid(N / TS, M / TS), block(TS, TS);
+    int rc = harness_gemm<float, float>("sgemm_compute_helper", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_compute_helper<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_load_helper", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_load_helper<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return rc;
