@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: all bootstrap build demo check check-asan check-valgrind fuzz goldens gpu-build gpu-check bench-build bench clean
+.PHONY: all bootstrap build demo check check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
 
 all: build
 
@@ -72,7 +72,12 @@ bench:
 	bench/run.sh $(BUILD)/bench $(BENCH_OUT)
 	tests/gpu/env.sh > $(BENCH_OUT)/env.txt
 	cp $(BUILD)/bench/refused.txt $(BUILD)/bench/auto.txt $(BENCH_OUT)/
-	bench/report.sh $(BENCH_OUT) > bench/RESULTS.md
+	bench/report.sh $(BENCH_OUT) > $(BENCH_OUT)/RESULTS.md
+	cp $(BENCH_OUT)/RESULTS.md bench/RESULTS.md
+
+# pipefy's wall time against nvcc --cubin (no GPU needed): a section of bench/RESULTS.md.
+tool-speed: build
+	bench/tool-speed.sh $(BUILD)/pipefy
 
 clean:
 	rm -rf $(BUILD)
