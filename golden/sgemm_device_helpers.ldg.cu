@@ -1,7 +1,8 @@
 // sgemm_device_helpers.cu: the compute of each tile in a __device__ helper that takes the
 // tiles as arguments (pipelined: `As` becomes `As[stage]`, of the same type), and a second
-// kernel whose copies also sit in a helper (left alone: pipefy rewrites copies written in
-// the loop body). Usage: sgemm_device_helpers [M N K] (multiples of TS).
+// kernel whose copies also sit in a helper, load_tile (cp.async calls a copy of it whose
+// stores are asynchronous; auto leaves its 4-byte copies alone, as for any narrow copy that
+// registers cannot stage). Usage: sgemm_device_helpers [M N K] (multiples of TS).
 // gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 32 32 48
 #include "harness.cuh"

@@ -440,17 +440,10 @@ static void check_loop(struct kloop *l, const struct source *src)
 			     "no block barrier: a warp-synchronous loop (__syncwarp) shares no tile across the block");
 		return;
 	}
-	if (l->ncopies == 0 && l->helper_fill) {
-		/* the callee's name: the identifier the call statement starts with */
-		size_t e = l->helper_fill - 1;
-		while (e < src->len && (src->text[e] == '_' || isalnum((unsigned char)src->text[e])))
-			e++;
-		char *call = span_text(src, (struct span){l->helper_fill - 1, e});
-		pos(src, l->helper_fill - 1, &line, &col);
-		kloop_refuse(l, l->helper_fill - 1,
-			     "the tiles are filled inside '%s' called at %d:%d; pipefy rewrites copies written in the loop body",
-			     call, line, col);
-		free(call);
+	if (l->ncopies == 0 && l->helper_fill && l->helper.refusal) {
+		pos(src, l->helper.refusal_at, &line, &col);
+		kloop_refuse(l, l->helper.refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",
+			     l->helper.refusal, line, col);
 		return;
 	}
 	struct flow_scan fs = {.bad = clang_getNullCursor()};
@@ -465,6 +458,14 @@ static void check_loop(struct kloop *l, const struct source *src)
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);
+	if (l->helper.stmt >= 0) {
+		/* the helper's stores become cp.async in a copy of it; registers would need the helper
+		 * split into a load half and a store half */
+		l->ldg_ok = false;
+		free(l->ldg_refusal);
+		l->ldg_refusal = xprintf("the copies sit inside '%s'; only cp.async (in a copy of '%s') can take them",
+					 l->helper.name, l->helper.name);
+	}
 }
 
 void check_kloops(struct model *m, const struct source *src)

@@ -247,6 +247,29 @@ struct refusal {
 	char *reason;
 };
 
+/* A tile fill inside a __device__ helper the loop calls (`load_tile(As, Bs, A, B, k0)`). The
+ * cp.async rewrite calls a copy of the helper whose stores are asynchronous copies. */
+struct helper_store {
+	struct span text;         /* the assignment, inside the helper */
+	struct span dst, src;     /* the tile element written and the global element read */
+	struct span guard, fill;  /* `g ? src : fill`, when guarded */
+	char *base;               /* the global pointer: a valid source address when g is false */
+	char *type;               /* the element type, for sizeof */
+	long width;
+};
+
+struct helper_fill {
+	int stmt;                 /* the call's body statement; -1 when there is none */
+	char *name;
+	struct span def;          /* the helper's whole definition */
+	size_t name_at;           /* its name in the definition */
+	struct span callee;       /* its name in the loop's call */
+	struct helper_store *stores;
+	int nstores, capstores;
+	char *refusal;            /* why it cannot be pipelined; NULL when it can */
+	size_t refusal_at;
+};
+
 struct kloop {
 	char *function;
 	bool function_has_errors;
@@ -272,6 +295,7 @@ struct kloop {
 	int nbarriers;
 	int nwarp_syncs;   /* top-level __syncwarp() calls */
 	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
+	struct helper_fill helper; /* that call, when its callee only copies into the tiles */
 	long shared_bytes; /* all static __shared__ of the function, one stage; -1 unknown */
 
 	/* check */

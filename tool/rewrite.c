@@ -119,6 +119,47 @@ static char *cp_async_copy(const struct source *src, const struct edits *refs, c
 	return r;
 }
 
+static char *helper_async_name(const struct helper_fill *h) { return xprintf("%s_pipefy_async", h->name); }
+
+/* A copy of the fill helper whose stores are asynchronous copies, placed right after it. The
+ * tile parameters keep their types: the loader hands it the stage being filled, As[s], which
+ * decays to the same pointer type As did. */
+static void add_async_helper(const struct helper_fill *h, const struct source *src, struct edits *out)
+{
+	struct edits e = {0};
+	char *async = helper_async_name(h);
+	edits_add(&e, h->name_at, strlen(h->name), async);
+	for (int i = 0; i < h->nstores; i++) {
+		const struct helper_store *st = &h->stores[i];
+		char *dst = span_text(src, st->dst), *from = span_text(src, st->src), *call;
+		if (st->guard.end > st->guard.begin) {
+			char *g = span_text(src, st->guard), *guard = parenthesized(g);
+			call = xprintf("__pipeline_memcpy_async(&%s, %s ? &%s : %s, sizeof(%s), %s ? 0 : sizeof(%s))", dst,
+				       guard, from, st->base, st->type, guard, st->type);
+			free(g);
+			free(guard);
+		} else {
+			call = xprintf("__pipeline_memcpy_async(&%s, &%s, sizeof(%s))", dst, from, st->type);
+		}
+		edits_add(&e, st->text.begin, st->text.end - st->text.begin, call);
+		free(call);
+		free(dst);
+		free(from);
+	}
+	char *body = NULL, *err = NULL;
+	if (edits_apply_range(&e, src->text, h->def.begin, h->def.end, &body, &err)) {
+		char *text = xprintf("\n\n// pipefy: '%s' with its copies made asynchronous (cp.async), for the pipelined "
+				     "loop that calls it\n%s",
+				     h->name, body);
+		edits_add(out, h->def.end, 0, text);
+		free(text);
+	}
+	free(body);
+	free(err);
+	free(async);
+	edits_free(&e);
+}
+
 static bool in_span(size_t off, struct span s) { return off >= s.begin && off < s.end; }
 
 /* The pieces both variants build the loop from. */
@@ -273,6 +314,11 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 		free(call);
 	}
 	layout_add_refs_outside_copies(&y);
+	if (l->helper.stmt >= 0) {
+		char *async = helper_async_name(&l->helper);
+		edits_add(&y.stmt_edits, l->helper.callee.begin, l->helper.callee.end - l->helper.callee.begin, async);
+		free(async);
+	}
 
 	struct strbuf sb = {0};
 	char *what = xprintf("cp.async, %d stages: tile t+%d is copied while tile t is computed", S, S - 1);
@@ -580,6 +626,13 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		if (l->variant == VARIANT_CP_ASYNC) {
 			rewrite_cp_async(l, src, e);
 			cp_async = true;
+			/* one asynchronous copy of each fill helper, however many loops call it */
+			bool made = false;
+			for (int j = 0; j < i && l->helper.stmt >= 0; j++)
+				made |= m->loops[j].rewritten && m->loops[j].variant == VARIANT_CP_ASYNC &&
+					m->loops[j].helper.stmt >= 0 && m->loops[j].helper.def.begin == l->helper.def.begin;
+			if (l->helper.stmt >= 0 && !made)
+				add_async_helper(&l->helper, src, e);
 		} else if (l->variant == VARIANT_LDG) {
 			rewrite_ldg(l, src, e);
 		} else {

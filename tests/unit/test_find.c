@@ -37,6 +37,58 @@ static const char *first_reason(const struct kloop *l) { return l->nrefusals ? l
 	"    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n"              \
 	"    int tx = threadIdx.x, ty = threadIdx.y;\n    float acc = 0.0f;\n"
 
+#define HELPER_LOOP                                                     \
+	"    for (int t = 0; t < K / 16; ++t) {\n"                          \
+	"        fill(As, Bs, A, B, t * 16, K);\n"                           \
+	"        __syncthreads();\n"                                        \
+	"        for (int k = 0; k < 16; ++k)\n"                            \
+	"            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n"     \
+	"        __syncthreads();\n"                                        \
+	"    }\n    C[threadIdx.y * 16 + threadIdx.x] = acc;\n}\n"
+#define HELPER_KERNEL                                                                        \
+	"__global__ void k(const float *A, const float *B, float *C, int K)\n{\n"              \
+	"    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n    float acc = 0;\n"
+
+START_TEST(a_helper_that_only_copies_fills_the_tiles)
+{
+	struct analysis a;
+	analyze(&a, "__device__ void fill(float (*X)[16], float (*Y)[16], const float *A, const float *B, int k0, int K)\n"
+		    "{\n    for (int i = 0; i < 1; ++i) {\n"
+		    "        X[threadIdx.y][threadIdx.x] = A[threadIdx.y * K + k0 + threadIdx.x];\n"
+		    "        Y[threadIdx.y][threadIdx.x] = k0 < K ? B[(k0 + threadIdx.y) * 16 + threadIdx.x] : 0.0f;\n    }\n}\n"
+		    HELPER_KERNEL HELPER_LOOP);
+	struct kloop *l = &a.model.loops[0];
+	ck_assert_str_eq(first_reason(l), "");
+	ck_assert_int_ge(l->helper.stmt, 0);
+	ck_assert_str_eq(l->helper.name, "fill");
+	ck_assert_int_eq(l->helper.nstores, 2);
+	ck_assert_int_eq(l->helper.stores[1].width, 4);
+	ck_assert(l->helper.stores[1].guard.end > l->helper.stores[1].guard.begin);
+	ck_assert_int_eq(l->ntiles, 2);
+	ck_assert(l->cp_async_ok);
+	ck_assert(!l->ldg_ok);
+	release(&a);
+}
+END_TEST
+
+START_TEST(a_helper_that_does_more_is_refused_with_what_it_does)
+{
+	struct analysis a;
+	analyze(&a, "__device__ void fill(float (*X)[16], float (*Y)[16], const float *A, const float *B, int k0, int K)\n"
+		    "{\n    X[threadIdx.y][threadIdx.x] = A[k0 + threadIdx.x];\n"
+		    "    Y[threadIdx.y][threadIdx.x] = 2.0f * B[k0 + threadIdx.x];\n}\n" HELPER_KERNEL HELPER_LOOP);
+	ck_assert_ptr_nonnull(strstr(first_reason(&a.model.loops[0]),
+				     "'fill' stores '2.0f * B[k0 + threadIdx.x]' into a tile, not a load from global memory"));
+	release(&a);
+	analyze(&a, "__device__ float sink;\n"
+		    "__device__ void fill(float (*X)[16], float (*Y)[16], const float *A, const float *B, int k0, int K)\n"
+		    "{\n    X[threadIdx.y][threadIdx.x] = A[k0 + threadIdx.x];\n"
+		    "    Y[threadIdx.y][threadIdx.x] = B[k0 + threadIdx.x];\n    sink = 1.0f;\n}\n" HELPER_KERNEL HELPER_LOOP);
+	ck_assert_ptr_nonnull(strstr(first_reason(&a.model.loops[0]), "'fill' writes 'sink', not only the tiles"));
+	release(&a);
+}
+END_TEST
+
 START_TEST(plain_loop_model)
 {
 	struct analysis a;
@@ -195,6 +247,8 @@ Suite *find_suite(void)
 	TCase *tc = tcase_create("snippets");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, plain_loop_model);
+	tcase_add_test(tc, a_helper_that_only_copies_fills_the_tiles);
+	tcase_add_test(tc, a_helper_that_does_more_is_refused_with_what_it_does);
 	tcase_add_test(tc, pointer_bumps_and_two_header_variables);
 	tcase_add_test(tc, guarded_copies_both_forms);
 	tcase_add_test(tc, refusals);
