@@ -1,7 +1,7 @@
 #!/bin/bash
 # build.sh: the benchmark binaries, built the way a user would: pipefy rewrites each plain
-# kernel at build time (planned for the H200, sm_90), nvcc compiles. Per kernel: the
-# original, pipefy's auto choice, each forced variant (ldg, cp.async x2, x3, x4), the
+# kernel at build time (planned for the H200, sm_90, registers measured with --ptxas), nvcc
+# compiles. Per kernel: the original, pipefy's auto choice, each forced variant (ldg, cp.async x2, x3, x4), the
 # hand-pipelined reference (bench/hand/), and the load-free ceiling (--variant=no-loads);
 # plus cuBLAS. A forced variant pipefy refuses is listed in OUT/refused.txt with the reason.
 #   bench/build.sh PIPEFY OUT
@@ -23,7 +23,7 @@ for k in $kernels; do
 	for v in "${variants[@]}"; do
 		name=${v%%:*} args=${v#*:}
 		# shellcheck disable=SC2086
-		"$pipefy" --arch=sm_90 $args testdata/$k.cu >"$out/src/$k.$name.cu" 2>"$out/src/$k.$name.remarks" || true
+		"$pipefy" --arch=sm_90 --ptxas $args testdata/$k.cu >"$out/src/$k.$name.cu" 2>"$out/src/$k.$name.remarks" || true
 		if cmp -s testdata/$k.cu "$out/src/$k.$name.cu"; then
 			echo "$k $name: $(grep -h -o 'not pipelined: .*\[' "$out/src/$k.$name.remarks" | head -n 1 | sed 's/ \[$//')" >>"$out/refused.txt"
 			rm "$out/src/$k.$name.cu"

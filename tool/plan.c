@@ -255,7 +255,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			want = VARIANT_CP_ASYNC;
 			want_stages = deep ? vr->deep_stages : vr->default_stages;
 			snprintf(why, sizeof why, "%d-byte copies go straight to shared memory with cp.async%s", width,
-				 deep ? "; the loop is memory bound (ratio under the deep-stage threshold)" : "");
+				 deep ? "; a tile's compute is short (low ratio), so more tiles in flight hide the load latency" : "");
 		} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
 			int line, col;
 			source_line_col(src, l->gather_at - 1, &line, &col);
