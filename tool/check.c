@@ -378,6 +378,96 @@ static bool stmt_reads_ivar(const struct kloop *l, CXCursor c)
 	return u.uses;
 }
 
+struct child_list {
+	CXCursor *v;
+	int *n, max;
+};
+
+static enum CXChildVisitResult first_children(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct child_list *cl = data;
+	if (*cl->n >= cl->max)
+		return CXChildVisit_Break;
+	cl->v[(*cl->n)++] = c;
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult last_of(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	*(CXCursor *)data = c;
+	return CXChildVisit_Continue;
+}
+
+static CXCursor last_child_of(CXCursor c)
+{
+	CXCursor last = clang_getNullCursor();
+	clang_visitChildren(c, last_of, &last);
+	return last;
+}
+
+/* `for (int i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
+ * a constant or blockDim.x: each copy gets an array of registers, one per trip. Records the
+ * loop's numbers in the statement; false for any other loop or branch around a copy. */
+static bool copy_loop_shape(struct kloop *l, int stmt, const struct source *src)
+{
+	struct body_stmt *st = &l->stmts[stmt];
+	if (st->copy_bound)
+		return true;
+	if (clang_getCursorKind(st->cursor) != CXCursor_ForStmt)
+		return false;
+	CXCursor kids[4];
+	int n = 0;
+	clang_visitChildren(st->cursor, first_children, &(struct child_list){kids, &n, 4});
+	if (n != 4 || clang_getCursorKind(kids[0]) != CXCursor_DeclStmt || clang_getCursorKind(kids[1]) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(kids[1]) != CXBinaryOperator_LT ||
+	    clang_getCursorKind(kids[2]) != CXCursor_CompoundAssignOperator ||
+	    clang_getCursorBinaryOperatorKind(kids[2]) != CXBinaryOperator_AddAssign)
+		return false;
+	/* the bound: a constant */
+	CXEvalResult bound = clang_Cursor_Evaluate(last_child_of(kids[1]));
+	long N = bound && clang_EvalResult_getKind(bound) == CXEval_Int ? clang_EvalResult_getAsLongLong(bound) : 0;
+	if (bound)
+		clang_EvalResult_dispose(bound);
+	/* the stride: a constant, or blockDim.x */
+	CXCursor step = last_child_of(kids[2]);
+	CXEvalResult stride = clang_Cursor_Evaluate(step);
+	long S = stride && clang_EvalResult_getKind(stride) == CXEval_Int ? clang_EvalResult_getAsLongLong(stride) : -1;
+	if (stride)
+		clang_EvalResult_dispose(stride);
+	char *step_text = span_text(src, cursor_span(step));
+	bool block_stride = strcmp(step_text, "blockDim.x") == 0;
+	free(step_text);
+	if (N <= 0 || (S <= 0 && !block_stride))
+		return false;
+	/* no tile declared in the body: the fallback for other block sizes re-runs the loop as is */
+	for (int i = 0; i < l->ntiles && block_stride; i++)
+		if (l->tiles[i].in_loop)
+			return false;
+	/* one variable, initialized: its name and its first value */
+	CXCursor var[2];
+	int nvar = 0;
+	clang_visitChildren(kids[0], first_children, &(struct child_list){var, &nvar, 2});
+	if (nvar != 1 || clang_getCursorKind(var[0]) != CXCursor_VarDecl)
+		return false;
+	CXCursor init = last_child_of(var[0]);
+	if (clang_Cursor_isNull(init))
+		return false;
+	st->copy_bound = N;
+	st->copy_stride = block_stride ? 0 : S;
+	/* `int i`: from the declaration's start through the variable's name */
+	unsigned name_at;
+	clang_getExpansionLocation(clang_getCursorLocation(var[0]), NULL, NULL, NULL, &name_at);
+	CXString spelling = clang_getCursorSpelling(var[0]);
+	st->copy_var = (struct span){cursor_span(kids[0]).begin, name_at + strlen(clang_getCString(spelling))};
+	clang_disposeString(spelling);
+	st->copy_init = cursor_span(init);
+	st->copy_cond = cursor_span(kids[1]);
+	st->copy_body = cursor_span(kids[3]);
+	return true;
+}
+
 /* Whether the copies can be staged through registers: one value per copy statement, so each
  * gets a register of its own, and destinations that do not move with the loop variables,
  * because the store happens an iteration after the load. */
@@ -393,9 +483,11 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		pos(src, st->text.begin, &line, &col);
 		/* the statement is the assignment itself, not a loop or branch around it */
 		struct span ts = cursor_span(st->cursor);
-		if (!cp->guard_is_if && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
-			l->ldg_refusal = xprintf("the copy at %d:%d sits in a loop or branch: staging registers need "
-						 "one value per copy statement",
+		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_shape(l, cp->stmt, src);
+		if (!cp->guard_is_if && !in_copy_loop && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
+			l->ldg_refusal = xprintf("the copy at %d:%d sits in a loop or branch: staging registers need a "
+						 "trip count known at compile time (`for (i = E; i < N; i += S)`, N a "
+						 "constant, S a constant or blockDim.x)",
 						 line, col);
 			l->ldg_ok = false;
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {

@@ -193,6 +193,11 @@ struct body_stmt {
 	struct span text; /* the statement itself */
 	CXCursor cursor;
 	bool also_compute; /* a ROLE_COPY_DECL the compute reads too: kept in the body as well */
+	/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)`: one staging
+	 * register per trip, so the trip count per thread must be bounded at compile time. */
+	long copy_bound;   /* N; 0 when the statement is not such a loop */
+	long copy_stride;  /* S when constant; 0 when it is blockDim.x (the block size decides) */
+	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, `i < N`, the body */
 };
 
 struct induction {

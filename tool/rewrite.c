@@ -171,6 +171,7 @@ struct layout {
 	char *I0, *I1, *I2, *I3; /* the loop's level and three deeper */
 	struct edits refs;       /* tile names: `As` -> `As[stage]` */
 	struct edits stmt_edits; /* refs plus per-variant rewrites of the copies */
+	char *guard;             /* when set, the pipelined loop runs only under it (block_size_guard) */
 };
 
 static struct layout layout_begin(struct kloop *l, const struct source *src)
@@ -204,6 +205,7 @@ static void layout_end(struct layout *y)
 {
 	edits_free(&y->refs);
 	edits_free(&y->stmt_edits);
+	free(y->guard);
 	free(y->I0);
 	free(y->I1);
 	free(y->I2);
@@ -218,7 +220,14 @@ static void add_block_start(struct strbuf *sb, struct layout *y, const char *wha
 {
 	struct kloop *l = y->l;
 	sb_printf(sb, "// pipefy: K-loop pipelined with %s\n", what);
-	sb_printf(sb, "%s{\n", y->I0);
+	if (y->guard) {
+		sb_printf(sb, "%s// pipefy: the staging registers are sized for %d threads (%s); other block\n", y->I0,
+			  l->block_threads, l->block_source ? l->block_source : "");
+		sb_printf(sb, "%s// sizes run the loop as written\n", y->I0);
+		sb_printf(sb, "%sif (%s) {\n", y->I0, y->guard);
+	} else {
+		sb_printf(sb, "%s{\n", y->I0);
+	}
 	char *dim = xprintf("[%d]", y->S);
 	for (int i = 0; i < l->nstmts; i++) {
 		if (l->stmts[i].role != ROLE_TILE_DECL)
@@ -293,6 +302,18 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 	struct kloop *l = y->l;
 	sb_printf(sb, "%s}\n", y->I1);
 	sb_printf(sb, "%s}", y->I0);
+	if (y->guard) {
+		/* the loop as written, its tiles read and written in stage 0 */
+		struct edits stage0 = {0};
+		for (int i = 0; i < l->nrefs && y->S > 1; i++)
+			edits_add(&stage0, l->refs[i].at.end, 0, "[0]");
+		char *as_written = render(y->src, &stage0, l->loop);
+		sb_printf(sb, " else {\n%s", y->I1);
+		add_reindented(sb, as_written, y->U);
+		sb_printf(sb, "\n%s}", y->I0);
+		free(as_written);
+		edits_free(&stage0);
+	}
 	char *block = sb_take(sb);
 	edits_add(out, l->loop.begin, l->loop.end - l->loop.begin, block);
 	free(block);
@@ -438,7 +459,67 @@ static char *staging_register(const struct kloop *l, int copy)
 	int n = 0;
 	for (int i = 0; i < copy; i++)
 		n += !l->copies[i].from_register;
-	return xprintf("pipefy_reg%d", n);
+	/* in a copy loop, one register per trip */
+	return l->stmts[l->copies[copy].stmt].copy_bound ? xprintf("pipefy_reg%d[pipefy_j]", n) : xprintf("pipefy_reg%d", n);
+}
+
+/* The trips per thread of a staged copy loop: ceil(N / S), S the stride or the block size. */
+static long copy_loop_trips(const struct kloop *l, const struct body_stmt *st)
+{
+	long stride = st->copy_stride ? st->copy_stride : l->block_threads;
+	return (st->copy_bound + stride - 1) / stride;
+}
+
+/* A staged copy loop becomes a loop over its trips, pipefy_j, with a bound the compiler knows,
+ * so it unrolls and every staging register has a constant index:
+ *     for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+ *         int i = tid + pipefy_j * 256;
+ *         if (!(i < N))
+ *             break;
+ *         ...the body as written...
+ * The fetch and the stash visit the same i in the same order. */
+static void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COPY || !st->copy_bound)
+			continue;
+		char *indent = source_line_indent(src, st->text.begin);
+		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
+		char *cond = span_text(src, st->copy_cond);
+		bool braces = src->text[st->copy_body.begin] == '{';
+		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %ld; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %ld;\n"
+				       "%s%sif (!(%s))\n%s%s%sbreak;%s",
+				       copy_loop_trips(l, st), indent, l->unit, var, init,
+				       st->copy_stride ? st->copy_stride : (long)l->block_threads, indent, l->unit, cond,
+				       indent, l->unit, l->unit, braces ? "" : "\n");
+		if (braces) {
+			edits_add(e, st->text.begin, st->copy_body.begin + 1 - st->text.begin, header);
+		} else {
+			char *rest = xprintf("%s%s%s", header, indent, l->unit);
+			edits_add(e, st->text.begin, st->copy_body.begin - st->text.begin, rest);
+			free(rest);
+			char *close = xprintf("\n%s}", indent);
+			edits_add(e, st->text.end, 0, close);
+			free(close);
+		}
+		free(header);
+		free(indent);
+		free(var);
+		free(init);
+		free(cond);
+	}
+}
+
+/* Staging registers sized by the block size (a copy loop strided by blockDim.x) hold only for
+ * that block size; the pipelined loop runs under `blockDim.x == B`, the loop as written
+ * (reading stage 0) otherwise. NULL when the sizes do not depend on the block. */
+static char *block_size_guard(const struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY && l->stmts[i].copy_bound && !l->stmts[i].copy_stride)
+			return xprintf("blockDim.x == %d", l->block_threads);
+	return NULL;
 }
 
 static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits *out)
@@ -461,8 +542,10 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 		free(store);
 	}
 	layout_add_refs_outside_copies(&y);
+	add_copy_loop_trips(l, src, &y.stmt_edits);
 	/* Fetch side: a direct copy loads its register; a fetch declaration assigns its local. */
 	struct edits fetch_edits = {0};
+	add_copy_loop_trips(l, src, &fetch_edits);
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->from_register)
@@ -487,15 +570,19 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 
 	struct strbuf sb = {0};
 	bool two = y.S == 2;
+	y.guard = block_size_guard(l);
 	add_block_start(&sb, &y, two ? "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed"
 				     : "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
 				       "// then stored over it (a second stage would cost occupancy)");
 	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
-	for (int i = 0; i < l->ncopies; i++)
+	for (int i = 0, n = 0; i < l->ncopies; i++)
 		if (!l->copies[i].from_register) {
-			char *reg = staging_register(l, i);
-			sb_printf(&sb, "%s%s%s%s;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), reg);
-			free(reg);
+			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
+			if (st->copy_bound)
+				sb_printf(&sb, "%s%s%spipefy_reg%d[%ld];\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type),
+					  n++, copy_loop_trips(l, st));
+			else
+				sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
 		}
 	for (int i = 0; i < l->nstmts; i++) {
 		if (l->stmts[i].role != ROLE_FETCH_DECL)
