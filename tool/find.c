@@ -429,8 +429,9 @@ static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 				continue;
 			CXCursor init = last_child(var);
 			if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init))) {
-				kloop_refuse(l, cursor_offset(var), "loop variable '%s' has no initial value",
-					     clang_getCString(clang_getCursorSpelling(var)));
+				char *name = cursor_name(var); /* found by the fuzzer: the CXString leaked */
+				kloop_refuse(l, cursor_offset(var), "loop variable '%s' has no initial value", name);
+				free(name);
 				continue;
 			}
 			char *text = span_text(src, cursor_span(init));

@@ -3,14 +3,16 @@
 #   tests/fuzz/run.sh FUZZ_BINARY SECONDS WORKDIR
 # The corpus grows in WORKDIR/corpus across runs (seeded from testdata/ and tests/cli/);
 # crashes, hangs and broken invariants land in WORKDIR/crashes/ and fail the run. Each one
-# found becomes a case in tests/fuzz/regressions/.
+# found becomes a case in tests/fuzz/regressions/. $FUZZ_FLAGS adds libFuzzer options: a long
+# campaign keeps going past a finding with "-fork=1 -ignore_crashes=1 -ignore_timeouts=1".
 set -u
 cd "$(dirname "$0")/../.."
 fuzzer=$(realpath "$1") seconds=$2 work=$3
 mkdir -p "$work/corpus" "$work/crashes" "$work/cache"
 export PIPEFY_CACHE_DIR=$work/cache
 log=$work/fuzz.log
-"$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=6144 -max_len=65536 \
+# shellcheck disable=SC2086
+"$fuzzer" ${FUZZ_FLAGS:-} -max_total_time="$seconds" -timeout=10 -rss_limit_mb=6144 -max_len=65536 \
 	-dict=tests/fuzz/dictionary.txt -artifact_prefix="$work/crashes/" -print_final_stats=1 \
 	"$work/corpus" testdata tests/cli $(ls -d tests/fuzz/regressions 2>/dev/null) >"$log" 2>&1
 rc=$?
