@@ -37,3 +37,12 @@ program_variants() { # PROGRAM SCRATCH_DIR
 		echo "$g ${v%.cu}"
 	done
 }
+
+# The remarks that promise a variant's K-loops: the program's, or its kernel header's.
+promise_remarks() { # PROGRAM VARIANT
+	local stem header
+	stem=$(basename "$1" .cu)
+	header=$(sed -n 's|^// gpu-header: *||p' "$1" | head -n 1)
+	[ -n "$header" ] && stem=${header%.*}
+	if [ "$2" = auto ]; then echo "golden/$stem.remarks"; else echo "golden/$stem.$2.remarks"; fi
+}

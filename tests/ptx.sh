@@ -14,13 +14,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 while read -r g v extra; do
 	[ "$v" = orig ] && continue
-	remarks=golden/$name.$v.remarks
-	[ "$v" = auto ] && remarks=golden/$name.remarks
-	header=$(sed -n 's|^// gpu-header: *||p' "$2" | head -n 1)
-	if [ -n "$header" ]; then # the header's remarks promise the loops
-		remarks=golden/${header%.*}.$v.remarks
-		[ "$v" = auto ] && remarks=golden/${header%.*}.remarks
-	fi
+	remarks=$(promise_remarks "$2" "$v")
 	# shellcheck disable=SC2046,SC2086
 	"$nvcc" -ptx -O3 -std=c++17 $extra $(nvcc_args "$2") -arch=sm_80 -o "$tmp/$v.ptx" "$g" 2>/dev/null
 	# shellcheck disable=SC2046

@@ -179,7 +179,7 @@ static bool nvcc_takes_value(const char *f)
 		"--ptxas-options", "-Xlinker", "--linker-options", "-ccbin", "--compiler-bindir",
 		"-arch", "--gpu-architecture", "-code", "--gpu-code", "-maxrregcount", "-MF", "-MT",
 		"-MQ", "-x", "--x", "-t", "--threads", "-Xnvlink", "-Xarchive", "-rdc",
-		"--relocatable-device-code", "-lineinfo-", "-ccbin", "--output-file", "-odir"};
+		"--relocatable-device-code", "--output-file", "-odir"};
 	for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
 		if (strcmp(f, with_value[i]) == 0)
 			return true;

@@ -7,6 +7,7 @@
 #   tests/gpu/sass.sh VERIFIER OUT
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib.sh
 verify=$1 out=$2
 mkdir -p "$out/log"
 : >"$out/sass.tsv"
@@ -23,8 +24,7 @@ for orig in "$out"/sass/*.orig.sass; do
 		for listing in "$out/sass/$name".*.sass; do
 			v=${listing#"$out/sass/$name".}; v=${v%.sass}
 			[ "$v" = orig ] && continue
-			remarks=golden/$name.$v.remarks
-			[ "$v" = auto ] && remarks=golden/$name.remarks
+			remarks=$(promise_remarks "testdata/$name.cu" "$v")
 			log=$out/log/$name.$v.$arch.verify
 			# shellcheck disable=SC2046
 			"$verify" --arch $arch --reference "$orig" $(tests/expected_kinds.sh "$remarks") "$listing" >"$log" 2>&1
