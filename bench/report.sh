@@ -51,7 +51,8 @@ Refused forced variants (pipefy left the file unchanged, with this reason):
 $(cat "$dir/refused.txt")
 \`\`\`
 MD
-# pipefy's own speed is measured here, not on the GPU machine: keep that section as it is.
+# "## Reading this run" is written by hand after each run; pipefy's own speed is measured
+# here, not on the GPU machine: keep that section as it is.
 if [ -f bench/RESULTS.md ] && grep -q '<!-- tool-speed' bench/RESULTS.md; then
 	echo
 	sed -n '/<!-- tool-speed/,/<!-- \/tool-speed -->/p' bench/RESULTS.md

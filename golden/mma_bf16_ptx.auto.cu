@@ -5,7 +5,6 @@
 // gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
-#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 
 #define BM 64
 #define BN 64
@@ -28,37 +27,65 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
     int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
     float acc[2][4][4] = {};
 
-    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
-        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
-        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
-        auto pipefy_load = [&](int pipefy_dst) {
+        // pipefy: staging registers
+        uint4 pipefy_reg0[2];
+        uint4 pipefy_reg1[2];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
             int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                for (int i = tid; i < BM * BK / 8; i += 128) {
-                    int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
-                    __pipeline_memcpy_async((uint4 *)&As[pipefy_dst][r][c], (const uint4 *)&A[(size_t)(bm + r) * K + k0 + c], sizeof(uint4));
-                }
-                for (int i = tid; i < BK * BN / 8; i += 128) {
-                    int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
-                    __pipeline_memcpy_async((uint4 *)&Bs[pipefy_dst][r][c], (const uint4 *)&B[(size_t)(k0 + r) * N + bn + c], sizeof(uint4));
-                }
-                k0 += BK;
-                pipefy_next_k0 = k0;
+            if (!(k0 < K))
+                return false;
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = tid + pipefy_j * 128;
+                if (!(i < BM * BK / 8))
+                    break;
+                int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
+                pipefy_reg0[pipefy_j] = *(const uint4 *)&A[(size_t)(bm + r) * K + k0 + c];
             }
-            __pipeline_commit();
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = tid + pipefy_j * 128;
+                if (!(i < BK * BN / 8))
+                    break;
+                int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
+                pipefy_reg1[pipefy_j] = *(const uint4 *)&B[(size_t)(k0 + r) * N + bn + c];
+            }
+            k0 += BK;
+            pipefy_next_k0 = k0;
+            return true;
         };
-        // pipefy: prologue: start copying tile 0
-        pipefy_load(0);
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = tid + pipefy_j * 128;
+                if (!(i < BM * BK / 8))
+                    break;
+                int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
+                *(uint4 *)&As[pipefy_dst][r][c] = pipefy_reg0[pipefy_j];
+            }
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = tid + pipefy_j * 128;
+                if (!(i < BK * BN / 8))
+                    break;
+                int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
+                *(uint4 *)&Bs[pipefy_dst][r][c] = pipefy_reg1[pipefy_j];
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
-        // iterations find no tile left to start and only compute: that is the epilogue
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            __pipeline_wait_prior(0); // tile t has landed for this thread...
-            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int kk = 0; kk < BK; kk += 16) {
                 unsigned a[2][4], b[4][2];
@@ -83,7 +110,10 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
                                      : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
                                        "r"(b[ni][0]), "r"(b[ni][1]));
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
         }
     }
     for (int mi = 0; mi < 2; mi++)

@@ -378,6 +378,7 @@ struct variant_rules {
 	double min_occupancy_fraction;
 	int assumed_registers;
 	bool leave_narrow_gathers_alone;
+	bool short_tiles_prefer_ldg; /* wide copies under deep_stages_below_ratio: registers first */
 };
 
 struct rules {

@@ -366,6 +366,14 @@ static void free_functions(struct function *fs, int n)
 	free(fs);
 }
 
+/* The same compute per tile: equal counts, or one barrier where the original had two. */
+static bool same_per_tile(const struct loop_report *r, const struct loop_report *o)
+{
+	int c = r->counts[OP_COMPUTE], b = r->counts[OP_BAR];
+	int oc = o->counts[OP_COMPUTE], ob = o->counts[OP_BAR];
+	return (c == oc && b == ob) || (long)c * ob == 2L * oc * b;
+}
+
 int main(int argc, char **argv)
 {
 	const char *arch = NULL, *reference = NULL;
@@ -414,27 +422,37 @@ int main(int argc, char **argv)
 				char at[32], cmp[160] = "";
 				bool unchanged = false;
 				snprintf(at, sizeof at, ptx ? "line %ld" : "0x%lx", fs[i].v[r->begin].addr);
-				if (reference && l < norig) {
-					/* the original synchronizes twice per tile, a pipelined loop once; a loop
-					 * pipefy left alone has the original's counts */
-					int c = r->counts[OP_COMPUTE], b = r->counts[OP_BAR];
-					int oc = orig[l].counts[OP_COMPUTE], ob = orig[l].counts[OP_BAR];
-					bool same = (c == oc && b == ob) || (long)c * ob == 2L * oc * b;
-					unchanged = memcmp(r->counts, orig[l].counts, sizeof r->counts) == 0;
-					if (r->inner_loop || orig[l].inner_loop) {
+				if (reference) {
+					/* The original synchronizes twice per tile, a pipelined loop once; a loop
+					 * pipefy left alone (or kept as written as a fallback) has an original
+					 * loop's counts. Loops pair by position, else with any original loop
+					 * that fits: compilers do not keep loops in source order. */
+					int k = l < norig ? l : -1;
+					for (int o = 0; o < norig && !unchanged; o++)
+						if (memcmp(r->counts, orig[o].counts, sizeof r->counts) == 0)
+							unchanged = true, k = o;
+					for (int o = 0; o < norig && (k < 0 || !same_per_tile(r, &orig[k])); o++)
+						if (same_per_tile(r, &orig[o]))
+							k = o;
+					if (k < 0) {
+						snprintf(cmp, sizeof cmp, "; NO MATCHING LOOP in the original");
+						status = 1;
+					} else if (r->inner_loop || orig[k].inner_loop) {
 						/* a compute loop the compiler did not unroll: instructions are
 						 * counted once, not per trip, so per-tile counts cannot be compared */
 						snprintf(cmp, sizeof cmp, "; compute not comparable: %s keeps an inner loop (original %d compute, %d bar)",
-							 r->inner_loop ? "this code" : "the original", oc, ob);
+							 r->inner_loop ? "this code" : "the original", orig[k].counts[OP_COMPUTE],
+							 orig[k].counts[OP_BAR]);
 					} else {
+						bool same = same_per_tile(r, &orig[k]);
 						snprintf(cmp, sizeof cmp, "; %s the original (%d compute, %d bar)",
-							 same ? "compute per tile as in" : "COMPUTE PER TILE DIFFERS from", oc, ob);
+							 unchanged ? "as written in"
+							 : same	   ? "compute per tile as in"
+								   : "COMPUTE PER TILE DIFFERS from",
+							 orig[k].counts[OP_COMPUTE], orig[k].counts[OP_BAR]);
 						if (!same)
 							status = 1;
 					}
-				} else if (reference) {
-					snprintf(cmp, sizeof cmp, "; NO MATCHING LOOP in the original");
-					status = 1;
 				}
 				printf("%s: %s: K-loop at %s: %s (%s); per iteration: %d compute, %d async, %d ldg, %d sts, %d bar%s\n",
 				       path, fs[i].name, at, r->kind, r->why, r->counts[OP_COMPUTE], r->counts[OP_ASYNC],
