@@ -497,6 +497,79 @@ static void check_ldg(struct kloop *l, const struct source *src)
 	}
 }
 
+/* A declaration in the body is hoisted in front of the loop, where it would capture every use
+ * of its name in the loop and in pipefy's own code. When another variable of that name is
+ * used there (a tile, or anything the loop reads), hoisting would change which one is meant. */
+static char *cursor_name_of(CXCursor c)
+{
+	CXString n = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(n));
+	clang_disposeString(n);
+	return r;
+}
+
+struct name_clash {
+	CXCursor decl;
+	char *name;
+	CXCursor other; /* a use of another variable of the same name */
+};
+
+static enum CXChildVisitResult scan_name_clash(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct name_clash *nc = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		CXString n = clang_getCursorSpelling(r);
+		bool clash = strcmp(clang_getCString(n), nc->name) == 0 && !clang_equalCursors(r, nc->decl);
+		clang_disposeString(n);
+		if (clash) {
+			nc->other = c;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct child_list *cl = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && *cl->n < cl->max)
+		cl->v[(*cl->n)++] = c;
+	return CXChildVisit_Continue;
+}
+
+static void check_hoisted_names(struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->nstmts && l->nrefusals == 0; i++) {
+		if (l->stmts[i].role != ROLE_TILE_DECL)
+			continue;
+		CXCursor decls[8];
+		int n = 0;
+		clang_visitChildren(l->stmts[i].cursor, collect_decls, &(struct child_list){decls, &n, 8});
+		for (int d = 0; d < n && l->nrefusals == 0; d++) {
+			struct name_clash nc = {.decl = decls[d], .other = clang_getNullCursor()};
+			nc.name = cursor_name_of(decls[d]);
+			for (int t = 0; t < l->ntiles && clang_Cursor_isNull(nc.other); t++)
+				if (strcmp(l->tiles[t].name, nc.name) == 0 && !clang_equalCursors(l->tiles[t].decl, decls[d]))
+					nc.other = l->tiles[t].decl;
+			if (clang_Cursor_isNull(nc.other))
+				clang_visitChildren(l->cursor, scan_name_clash, &nc);
+			if (!clang_Cursor_isNull(nc.other)) {
+				int line, col, dl, dc;
+				pos(src, cursor_span(nc.other).begin, &line, &col);
+				pos(src, cursor_span(decls[d]).begin, &dl, &dc);
+				kloop_refuse(l, cursor_span(decls[d]).begin,
+					     "'%s' declared in the loop at %d:%d shares its name with the '%s' used at %d:%d; "
+					     "hoisting the declaration out of the loop would change which one is meant",
+					     nc.name, dl, dc, nc.name, line, col);
+			}
+			free(nc.name);
+		}
+	}
+}
+
 static void check_loop(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -545,6 +618,7 @@ static void check_loop(struct kloop *l, const struct source *src)
 		pos(src, off, &line, &col);
 		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
 	}
+	check_hoisted_names(l, src);
 	check_copies(l, src);
 	check_dependences(l, src);
 	check_shape(l, src);
