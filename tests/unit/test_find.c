@@ -89,6 +89,56 @@ START_TEST(a_helper_that_does_more_is_refused_with_what_it_does)
 }
 END_TEST
 
+START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
+{
+	struct analysis a;
+	analyze(&a, "__global__ void k(const float *A, float *C, int K, int n)\n{\n"
+		    "    __shared__ float As[512];\n    float acc = 0;\n"
+		    "    for (int t = 0; t < K; ++t) {\n"
+		    "        for (int i = threadIdx.x; i < 512; i += blockDim.x)\n"
+		    "            As[i] = A[t * 512 + i];\n"
+		    "        __syncthreads();\n"
+		    "        acc += As[threadIdx.x];\n"
+		    "        __syncthreads();\n"
+		    "    }\n    C[threadIdx.x] = acc;\n}\n");
+	struct kloop *l = &a.model.loops[0];
+	ck_assert_str_eq(first_reason(l), "");
+	ck_assert(l->ldg_ok);
+	ck_assert_int_eq(l->stmts[0].copy_bound, 512);
+	ck_assert_int_eq(l->stmts[0].copy_stride, 0); /* blockDim.x: the block size decides */
+	release(&a);
+	analyze(&a, "__global__ void k(const float *A, float *C, int K, int n)\n{\n"
+		    "    __shared__ float As[512];\n    float acc = 0;\n"
+		    "    for (int t = 0; t < K; ++t) {\n"
+		    "        for (int i = threadIdx.x; i < n; i += 128)\n"
+		    "            As[i] = A[t * 512 + i];\n"
+		    "        __syncthreads();\n"
+		    "        acc += As[threadIdx.x];\n"
+		    "        __syncthreads();\n"
+		    "    }\n    C[threadIdx.x] = acc;\n}\n");
+	l = &a.model.loops[0];
+	ck_assert(!l->ldg_ok);
+	ck_assert_ptr_nonnull(strstr(l->ldg_refusal, "trip count known at compile time"));
+	release(&a);
+}
+END_TEST
+
+START_TEST(a_loop_declaration_that_would_capture_another_name_is_not_hoisted)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD
+		"    for (int t = 0; t < K / 16; ++t) {\n"
+		"        As[ty][tx] = A[ty * K + t * 16 + tx];\n"
+		"        __syncthreads();\n"
+		"        acc += As[ty][tx];\n"
+		"        __shared__ float As[16][16];\n"
+		"        __syncthreads();\n"
+		"    }\n    C[ty * 16 + tx] = acc;\n}\n");
+	ck_assert_ptr_nonnull(strstr(first_reason(&a.model.loops[0]), "shares its name with the 'As'"));
+	release(&a);
+}
+END_TEST
+
 START_TEST(plain_loop_model)
 {
 	struct analysis a;
@@ -248,6 +298,8 @@ Suite *find_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, plain_loop_model);
 	tcase_add_test(tc, a_helper_that_only_copies_fills_the_tiles);
+	tcase_add_test(tc, a_copy_loop_with_a_constant_bound_is_staged_per_trip);
+	tcase_add_test(tc, a_loop_declaration_that_would_capture_another_name_is_not_hoisted);
 	tcase_add_test(tc, a_helper_that_does_more_is_refused_with_what_it_does);
 	tcase_add_test(tc, pointer_bumps_and_two_header_variables);
 	tcase_add_test(tc, guarded_copies_both_forms);
