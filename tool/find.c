@@ -1112,6 +1112,8 @@ static enum CXChildVisitResult scan_tile_args(CXCursor c, CXCursor parent, CXCli
 struct tile_use {
 	int global_stores;
 	int tile_calls;
+	int tile_stores;  /* from anything: a register a previous trip loaded, say */
+	int global_reads;
 };
 
 static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
@@ -1137,17 +1139,20 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 			clang_visitChildren(value, scan_global_read, &global);
 		}
 		u->global_stores += global;
+		u->tile_stores++;
 	} else if (clang_getCursorKind(c) == CXCursor_CallExpr || clang_getCursorKind(c) == CXCursor_UnexposedExpr) {
 		bool tile = false;
 		clang_visitChildren(c, scan_tile_args, &tile);
 		u->tile_calls += tile && clang_getCursorKind(c) == CXCursor_CallExpr;
 	}
+	CXCursor base;
+	u->global_reads += is_global_load(c, &base);
 	return CXChildVisit_Recurse;
 }
 
 /* A K-loop candidate: the body synchronizes (the block, or warps) at its top level, and
- * fills tiles from global memory or hands them to a call. A loop that only moves shared
- * data around (a reduction) is not one. */
+ * fills tiles from global memory (directly, or through registers it loads) or hands them to
+ * a call. A loop that only moves shared data around (a reduction) is not one. */
 static bool is_candidate(CXCursor body)
 {
 	struct cursors cs = children(body);
@@ -1160,7 +1165,9 @@ static bool is_candidate(CXCursor body)
 		return false;
 	struct tile_use u = {0};
 	clang_visitChildren(body, scan_tile_use, &u);
-	return u.global_stores > 0 || u.tile_calls > 0;
+	/* tiles stored from registers while the body loads global memory: a register prefetch,
+	 * refused by check with that reason rather than passed over in silence */
+	return u.global_stores > 0 || u.tile_calls > 0 || (u.tile_stores > 0 && u.global_reads > 0);
 }
 
 /* ---- numbers for the planner: block size and flops per tile ---- */
