@@ -468,9 +468,10 @@ static bool copy_loop_shape(struct kloop *l, int stmt, const struct source *src)
 	return true;
 }
 
-/* Whether the copies can be staged through registers: one value per copy statement, so each
- * gets a register of its own, and destinations that do not move with the loop variables,
- * because the store happens an iteration after the load. */
+/* Whether the copies can be staged through registers: one value per copy statement (or per
+ * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
+ * destinations that do not move with the loop variables, because the store happens an
+ * iteration after the load. */
 static void check_ldg(struct kloop *l, const struct source *src)
 {
 	int line, col;
