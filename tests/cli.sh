@@ -207,6 +207,18 @@ cp testdata/harness.cuh "$tmp/repo/common/" 2>/dev/null || { mkdir -p "$tmp/repo
 "$pipefy" -q -DUSE_FP32 -DWARPSIZE=32 "$tmp/repo/src/kernels/k.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "headers in include/ and common/ at the repository root are found" [ $rc = 0 ] && grep -q pipefy_fetch "$tmp/out"
 
+# clang stops reporting after 20 errors by default; pipefy asks for all of them, so a kernel
+# whose error comes after the twentieth is not taken for clean and rewritten
+{
+	echo '__device__ void noisy() {'
+	for i in $(seq 1 25); do echo "    undeclared_$i = 1;"; done
+	echo '}'
+	sed -n '/^#define TILE/p; /^__global__/,/^}/p' $k | sed 's/float acc = 0.0f;/float acc = 0.0f; int broken = ;/'
+} >"$tmp/many_errors.cu"
+cp testdata/harness.cuh "$tmp/"
+"$pipefy" -q "$tmp/many_errors.cu" >"$tmp/out" 2>/dev/null; rc=$?
+expect "an error past clang's twentieth still keeps its function unrewritten" [ $rc = 1 ] && cmp -s "$tmp/out" "$tmp/many_errors.cu"
+
 # a kernel in a header, given on stdin
 "$pipefy" -q --assume-filename=testdata/include/tiled_gemm.cuh <testdata/include/tiled_gemm.cuh >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "a .cuh on stdin whose includes include it back" [ $rc = 0 ] && cmp -s "$tmp/out" golden/include/tiled_gemm.auto.cuh

@@ -62,6 +62,8 @@ struct edits {
 bool source_read(struct source *src, const char *path, const char *display_name, char **err);
 void source_init_text(struct source *src, const char *display_name, const char *text, size_t len);
 void source_free(struct source *src);
+/* Offset of the first byte that is not well-formed UTF-8, or (size_t)-1. */
+size_t utf8_invalid_at(const char *text, size_t len);
 /* 1-based line and byte column of an offset, as compilers print them. */
 void source_line_col(const struct source *src, size_t offset, int *line, int *col);
 size_t source_offset(const struct source *src, int line, int col);

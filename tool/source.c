@@ -41,7 +41,7 @@ static bool read_stream(FILE *f, struct strbuf *sb)
 
 /* Offset of the first byte that is not well-formed UTF-8, or (size_t)-1. Editors hand us
  * UTF-8; anything else is not a source file we should rewrite. */
-static size_t utf8_invalid_at(const char *text, size_t len)
+size_t utf8_invalid_at(const char *text, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)text;
 	for (size_t i = 0; i < len;) {

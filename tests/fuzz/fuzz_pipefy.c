@@ -112,8 +112,9 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* pipefy reads files as text: NUL bytes are refused at the door, so skip them here */
-	if (memchr(data, 0, size) || size > 64 * 1024)
+	/* pipefy reads files as text: NUL bytes and invalid UTF-8 are refused at the door (by
+	 * source_read, before pipefy_transform), so the invariants hold for the rest */
+	if (memchr(data, 0, size) || size > 64 * 1024 || utf8_invalid_at((const char *)data, size) != (size_t)-1)
 		return -1;
 	struct source src;
 	source_init_text(&src, input_name, (const char *)data, size);
