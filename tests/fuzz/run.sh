@@ -17,6 +17,7 @@ log=$work/fuzz.log
 	"$work/corpus" testdata tests/cli $(ls -d tests/fuzz/regressions 2>/dev/null) >"$log" 2>&1
 rc=$?
 grep -E '^#[0-9]+ +(INITED|DONE)' "$log" | sed 's/^/fuzz: /'
+grep -E '^#[0-9]+: cov:' "$log" | tail -n 1 | sed 's/^/fuzz: last fork-mode status: /'
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb|new_units_added)' "$log" | sed 's/^/fuzz: /'
 crashes=$(ls "$work/crashes" | wc -l)
 echo "fuzz: ${seconds}s, exit $rc, $crashes crash/timeout/invariant files in $work/crashes"
