@@ -62,13 +62,6 @@ struct call_scan {
 	const struct source *src;
 };
 
-static enum CXChildVisitResult first_child_of(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	*(CXCursor *)data = c;
-	return CXChildVisit_Break;
-}
-
 /* The name a call is made by; for a lambda's `f()` (operator() on f), the object's name. */
 static char *call_name(CXCursor c)
 {
@@ -76,8 +69,7 @@ static char *call_name(CXCursor c)
 	char *name = xstrdup(clang_getCString(s));
 	clang_disposeString(s);
 	if (strcmp(name, "operator()") == 0) {
-		CXCursor first = clang_getNullCursor();
-		clang_visitChildren(c, first_child_of, &first);
+		CXCursor first = cursor_first_child(c);
 		CXCursor object = clang_Cursor_isNull(first) ? first : cursor_root_var(first);
 		if (!clang_Cursor_isNull(object)) {
 			s = clang_getCursorSpelling(object);
@@ -393,20 +385,6 @@ static enum CXChildVisitResult first_children(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Continue;
 }
 
-static enum CXChildVisitResult last_of(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	*(CXCursor *)data = c;
-	return CXChildVisit_Continue;
-}
-
-static CXCursor last_child_of(CXCursor c)
-{
-	CXCursor last = clang_getNullCursor();
-	clang_visitChildren(c, last_of, &last);
-	return last;
-}
-
 /* `for (int i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
  * a constant or blockDim.x: each copy gets an array of registers, one per trip. Records the
  * loop's numbers in the statement; false for any other loop or branch around a copy. */
@@ -426,12 +404,12 @@ static bool copy_loop_shape(struct kloop *l, int stmt, const struct source *src)
 	    clang_getCursorBinaryOperatorKind(kids[2]) != CXBinaryOperator_AddAssign)
 		return false;
 	/* the bound: a constant */
-	CXEvalResult bound = clang_Cursor_Evaluate(last_child_of(kids[1]));
+	CXEvalResult bound = clang_Cursor_Evaluate(cursor_last_child(kids[1]));
 	long N = bound && clang_EvalResult_getKind(bound) == CXEval_Int ? clang_EvalResult_getAsLongLong(bound) : 0;
 	if (bound)
 		clang_EvalResult_dispose(bound);
 	/* the stride: a constant, or blockDim.x */
-	CXCursor step = last_child_of(kids[2]);
+	CXCursor step = cursor_last_child(kids[2]);
 	CXEvalResult stride = clang_Cursor_Evaluate(step);
 	long S = stride && clang_EvalResult_getKind(stride) == CXEval_Int ? clang_EvalResult_getAsLongLong(stride) : -1;
 	if (stride)
@@ -451,7 +429,7 @@ static bool copy_loop_shape(struct kloop *l, int stmt, const struct source *src)
 	clang_visitChildren(kids[0], first_children, &(struct child_list){var, &nvar, 2});
 	if (nvar != 1 || clang_getCursorKind(var[0]) != CXCursor_VarDecl)
 		return false;
-	CXCursor init = last_child_of(var[0]);
+	CXCursor init = cursor_last_child(var[0]);
 	if (clang_Cursor_isNull(init))
 		return false;
 	st->copy_bound = N;
@@ -501,14 +479,6 @@ static void check_ldg(struct kloop *l, const struct source *src)
 /* A declaration in the body is hoisted in front of the loop, where it would capture every use
  * of its name in the loop and in pipefy's own code. When another variable of that name is
  * used there (a tile, or anything the loop reads), hoisting would change which one is meant. */
-static char *cursor_name_of(CXCursor c)
-{
-	CXString n = clang_getCursorSpelling(c);
-	char *r = xstrdup(clang_getCString(n));
-	clang_disposeString(n);
-	return r;
-}
-
 struct name_clash {
 	CXCursor decl;
 	char *name;
@@ -551,7 +521,7 @@ static void check_hoisted_names(struct kloop *l, const struct source *src)
 		clang_visitChildren(l->stmts[i].cursor, collect_decls, &(struct child_list){decls, &n, 8});
 		for (int d = 0; d < n && l->nrefusals == 0; d++) {
 			struct name_clash nc = {.decl = decls[d], .other = clang_getNullCursor()};
-			nc.name = cursor_name_of(decls[d]);
+			nc.name = cursor_name(decls[d]);
 			for (int t = 0; t < l->ntiles && clang_Cursor_isNull(nc.other); t++)
 				if (strcmp(l->tiles[t].name, nc.name) == 0 && !clang_equalCursors(l->tiles[t].decl, decls[d]))
 					nc.other = l->tiles[t].decl;

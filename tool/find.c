@@ -5,313 +5,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 
-/* ---- cursor helpers ---- */
-
-struct cursors {
-	CXCursor *v;
-	int n, cap;
-};
-
-static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct cursors *cs = data;
-	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
-	return CXChildVisit_Continue;
-}
-
-static struct cursors children(CXCursor c)
-{
-	struct cursors cs = {0};
-	clang_visitChildren(c, collect_child, &cs);
-	return cs;
-}
-
-/* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
-struct span cursor_span(CXCursor c)
-{
-	CXSourceRange r = clang_getCursorExtent(c);
-	unsigned b, e;
-	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
-	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-	return (struct span){b, e < b ? b : e};
-}
-
-static size_t cursor_offset(CXCursor c)
-{
-	unsigned off;
-	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
-	return off;
-}
-
-static bool in_main_file(CXCursor c)
-{
-	CXSourceLocation loc = clang_getCursorLocation(c);
-	CXFile f;
-	clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
-	return f && clang_Location_isFromMainFile(loc);
-}
-
-/* True when the cursor's text comes out of a macro expansion, where no edit can go. */
-static bool from_macro(CXCursor c)
-{
-	CXSourceRange r = clang_getCursorExtent(c);
-	CXSourceLocation ends[2] = {clang_getRangeStart(r), clang_getRangeEnd(r)};
-	for (int i = 0; i < 2; i++) {
-		CXFile ef, sf;
-		unsigned eo, so;
-		clang_getExpansionLocation(ends[i], &ef, NULL, NULL, &eo);
-		clang_getSpellingLocation(ends[i], &sf, NULL, NULL, &so);
-		if (!clang_File_isEqual(ef, sf) || eo != so)
-			return true;
-	}
-	return false;
-}
-
-char *span_text(const struct source *src, struct span s)
-{
-	if (s.end > src->len)
-		s.end = src->len;
-	if (s.begin > s.end)
-		s.begin = s.end;
-	return xstrndup(src->text + s.begin, s.end - s.begin);
-}
-
-static char *cursor_name(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *r = xstrdup(clang_getCString(s));
-	clang_disposeString(s);
-	return r;
-}
-
-static char *type_name(CXType t)
-{
-	CXString s = clang_getTypeSpelling(t);
-	char *r = xstrdup(clang_getCString(s));
-	clang_disposeString(s);
-	return r;
-}
-
-/* Skip implicit casts and parentheses, which libclang shows as wrappers of one child. */
-static CXCursor strip(CXCursor c)
-{
-	for (;;) {
-		enum CXCursorKind k = clang_getCursorKind(c);
-		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
-			return c;
-		struct cursors cs = children(c);
-		if (cs.n != 1) {
-			free(cs.v);
-			return c;
-		}
-		c = cs.v[0];
-		free(cs.v);
-	}
-}
-
-/* The operand of a cast or unary operator: its last expression child. */
-static CXCursor last_child(CXCursor c)
-{
-	struct cursors cs = children(c);
-	CXCursor r = cs.n ? cs.v[cs.n - 1] : clang_getNullCursor();
-	free(cs.v);
-	return r;
-}
-
-static CXCursor first_child(CXCursor c)
-{
-	struct cursors cs = children(c);
-	CXCursor r = cs.n ? cs.v[0] : clang_getNullCursor();
-	free(cs.v);
-	return r;
-}
-
-static bool has_attr(CXCursor decl, enum CXCursorKind attr)
-{
-	struct cursors cs = children(decl);
-	bool found = false;
-	for (int i = 0; i < cs.n; i++)
-		if (clang_getCursorKind(cs.v[i]) == attr)
-			found = true;
-	free(cs.v);
-	return found;
-}
-
-static bool is_shared_var(CXCursor decl)
-{
-	return clang_getCursorKind(decl) == CXCursor_VarDecl && has_attr(decl, CXCursor_CUDASharedAttr);
-}
-
-static bool is_cast(enum CXCursorKind k)
-{
-	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
-	       k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXConstCastExpr ||
-	       k == CXCursor_CXXFunctionalCastExpr;
-}
-
-static CXCursor root_var(CXCursor c);
-
-/* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
-CXCursor cursor_root_var(CXCursor c)
-{
-	return root_var(c);
-}
-
-static CXCursor root_var(CXCursor c)
-{
-	c = strip(c);
-	switch (clang_getCursorKind(c)) {
-	case CXCursor_DeclRefExpr: {
-		CXCursor d = clang_getCursorReferenced(c);
-		return clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl
-			       ? d
-			       : clang_getNullCursor();
-	}
-	case CXCursor_ArraySubscriptExpr:
-	case CXCursor_MemberRefExpr:
-		return root_var(first_child(c));
-	case CXCursor_UnaryOperator: {
-		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-		if (op == CXUnaryOperator_Deref || op == CXUnaryOperator_AddrOf)
-			return root_var(last_child(c));
-		return clang_getNullCursor();
-	}
-	case CXCursor_BinaryOperator: {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
-			return clang_getNullCursor();
-		struct cursors cs = children(c);
-		CXCursor r = clang_getNullCursor();
-		for (int i = 0; i < cs.n && clang_Cursor_isNull(r); i++) {
-			CXType t = clang_getCanonicalType(clang_getCursorType(cs.v[i]));
-			if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
-			    t.kind == CXType_DependentSizedArray)
-				r = root_var(cs.v[i]);
-		}
-		free(cs.v);
-		return r;
-	}
-	default:
-		if (is_cast(clang_getCursorKind(c)))
-			return root_var(last_child(c));
-		return clang_getNullCursor();
-	}
-}
-
-/* A block-wide barrier: __syncthreads(), or cooperative groups' sync on a thread_block
- * (`block.sync()`, `cg::sync(block)`); a tile or grid sync is something else. */
-static bool is_barrier_call(CXCursor c)
-{
-	c = strip(c);
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k != CXCursor_CallExpr && k != CXCursor_UnexposedExpr)
-		return false;
-	char *name = cursor_name(c);
-	if (k == CXCursor_UnexposedExpr) {
-		/* `cg::sync(block)` stays an unresolved call: the callee is an overload set */
-		CXCursor callee = first_child(c);
-		CXCursor ref = first_child(callee);
-		while (!clang_Cursor_isNull(ref) && clang_getCursorKind(ref) == CXCursor_NamespaceRef) {
-			struct cursors cs = children(callee);
-			ref = cs.n > 1 ? cs.v[cs.n - 1] : clang_getNullCursor();
-			free(cs.v);
-		}
-		free(name);
-		name = clang_Cursor_isNull(ref) ? xstrdup("") : cursor_name(ref);
-	}
-	bool r = k == CXCursor_CallExpr && strcmp(name, "__syncthreads") == 0;
-	if (strcmp(name, "sync") == 0) {
-		CXCursor object = strip(first_child(c));
-		if (clang_getCursorKind(object) == CXCursor_MemberRefExpr)
-			object = first_child(object);
-		else {
-			struct cursors args = children(c);
-			object = args.n > 1 ? args.v[args.n - 1] : object;
-			free(args.v);
-		}
-		char *type = type_name(clang_getCanonicalType(clang_getCursorType(object)));
-		r = strstr(type, "thread_block") && !strstr(type, "thread_block_tile");
-		free(type);
-	}
-	free(name);
-	return r;
-}
-
-static bool is_call_named(CXCursor c, const char *want)
-{
-	c = strip(c);
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
-		return false;
-	char *name = cursor_name(c);
-	bool r = strcmp(name, want) == 0;
-	free(name);
-	return r;
-}
-
-/* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
- * written operand and, for a plain assignment, the value. */
-enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
-
-static enum write_kind write_parts(CXCursor c, CXCursor *target, CXCursor *value)
-{
-	c = strip(c);
-	enum CXCursorKind k = clang_getCursorKind(c);
-	*target = *value = clang_getNullCursor();
-	if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
-		*target = first_child(c);
-		*value = last_child(c);
-		return WRITE_ASSIGN;
-	}
-	if (k == CXCursor_CallExpr) {
-		char *name = cursor_name(c);
-		enum write_kind w = strcmp(name, "operator=") == 0 ? WRITE_ASSIGN
-				    : strncmp(name, "operator", 8) == 0 && name[8] && name[strlen(name) - 1] == '=' &&
-						      strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
-						      strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0
-					    ? WRITE_UPDATE
-					    : WRITE_NONE;
-		free(name);
-		struct cursors cs = children(c);
-		if (w != WRITE_NONE && cs.n >= 2) {
-			*target = cs.v[0];
-			*value = cs.v[cs.n - 1];
-		} else
-			w = WRITE_NONE;
-		free(cs.v);
-		return w;
-	}
-	if (k == CXCursor_CompoundAssignOperator) {
-		*target = first_child(c);
-		*value = last_child(c);
-		return WRITE_UPDATE;
-	}
-	if (k == CXCursor_UnaryOperator) {
-		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
-		    op == CXUnaryOperator_PreDec) {
-			*target = last_child(c);
-			return WRITE_UPDATE;
-		}
-	}
-	return WRITE_NONE;
-}
-
-CXCursor cursor_write_target(CXCursor c)
-{
-	CXCursor target, value;
-	write_parts(c, &target, &value);
-	return target;
-}
-
-/* The variable an assignment or ++/-- writes, when it is a plain variable. */
-static CXCursor assigned_var(CXCursor c, bool *is_store)
-{
-	CXCursor target, value;
-	*is_store = write_parts(c, &target, &value) != WRITE_NONE;
-	return *is_store ? root_var(target) : clang_getNullCursor();
-}
-
 /* ---- building one loop ---- */
 
 struct finder {
@@ -351,7 +44,7 @@ static struct induction *add_ivar(struct kloop *l, CXCursor decl, const char *in
 	struct induction *v = VEC_PUSH(l->ivars, l->nivars, l->capivars);
 	v->decl = decl;
 	v->name = cursor_name(decl);
-	v->type = type_name(clang_getCursorType(decl));
+	v->type = type_spelling(clang_getCursorType(decl));
 	v->init = xstrdup(init ? init : v->name);
 	return v;
 }
@@ -400,17 +93,17 @@ static bool span_within(struct span inner, struct span outer)
 /* Every variable the increment writes: `++t`, `a += s, b += t`. */
 static void collect_inc_vars(struct kloop *l, const struct source *src, CXCursor c)
 {
-	c = strip(c);
+	c = cursor_strip(c);
 	if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
 	    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
-		struct cursors cs = children(c);
+		struct cursors cs = cursor_children(c);
 		for (int i = 0; i < cs.n; i++)
 			collect_inc_vars(l, src, cs.v[i]);
 		free(cs.v);
 		return;
 	}
 	bool store;
-	CXCursor v = assigned_var(c, &store);
+	CXCursor v = cursor_assigned_var(c, &store);
 	if (store && !clang_Cursor_isNull(v))
 		add_ivar(l, v, NULL);
 	else
@@ -419,15 +112,15 @@ static void collect_inc_vars(struct kloop *l, const struct source *src, CXCursor
 
 static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 {
-	c = strip(c);
+	c = cursor_strip(c);
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclStmt) {
-		struct cursors vars = children(c);
+		struct cursors vars = cursor_children(c);
 		for (int i = 0; i < vars.n; i++) {
 			CXCursor var = vars.v[i];
 			if (clang_getCursorKind(var) != CXCursor_VarDecl)
 				continue;
-			CXCursor init = last_child(var);
+			CXCursor init = cursor_last_child(var);
 			if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init))) {
 				char *name = cursor_name(var); /* found by the fuzzer: the CXString leaked */
 				kloop_refuse(l, cursor_offset(var), "loop variable '%s' has no initial value", name);
@@ -440,17 +133,17 @@ static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 		}
 		free(vars.v);
 	} else if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Comma) {
-		struct cursors cs = children(c);
+		struct cursors cs = cursor_children(c);
 		for (int i = 0; i < cs.n; i++)
 			collect_init(l, src, cs.v[i]);
 		free(cs.v);
 	} else if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
-		CXCursor v = root_var(first_child(c));
-		if (clang_Cursor_isNull(v) || clang_getCursorKind(strip(first_child(c))) != CXCursor_DeclRefExpr) {
+		CXCursor v = cursor_root_var(cursor_first_child(c));
+		if (clang_Cursor_isNull(v) || clang_getCursorKind(cursor_strip(cursor_first_child(c))) != CXCursor_DeclRefExpr) {
 			kloop_refuse(l, cursor_span(c).begin, "the loop initializer is not a plain assignment");
 			return;
 		}
-		char *text = span_text(src, cursor_span(last_child(c)));
+		char *text = span_text(src, cursor_span(cursor_last_child(c)));
 		add_ivar(l, v, text)->in_header = true;
 		free(text);
 	} else {
@@ -499,7 +192,7 @@ static int add_tile(struct kloop *l, CXCursor decl)
 	t->body_stmt = -1;
 	CXType type = clang_getCursorType(decl), elem;
 	t->elem_bytes = array_elem(type, &elem);
-	t->elem_type = type_name(elem);
+	t->elem_type = type_spelling(elem);
 	t->bytes = clang_Type_getSizeOf(type);
 	t->in_loop = span_within(cursor_span(decl), l->body);
 	return l->ntiles - 1;
@@ -514,14 +207,14 @@ static bool same_type(CXType a, CXType b)
 /* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
 static bool is_global_load(CXCursor c, CXCursor *base)
 {
-	c = strip(c);
+	c = cursor_strip(c);
 	enum CXCursorKind k = clang_getCursorKind(c);
 	bool lvalue = k == CXCursor_ArraySubscriptExpr ||
 		      (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
 	if (!lvalue)
 		return false;
-	CXCursor v = root_var(c);
-	if (clang_Cursor_isNull(v) || is_shared_var(v))
+	CXCursor v = cursor_root_var(c);
+	if (clang_Cursor_isNull(v) || cursor_is_shared_var(v))
 		return false;
 	CXType t = clang_getCanonicalType(clang_getCursorType(v));
 	if (t.kind != CXType_Pointer)
@@ -537,16 +230,16 @@ static CXCursor unwrap_cache_hint(CXCursor c)
 	static const char *const hinted[] = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"};
 	bool hint = false;
 	for (size_t i = 0; i < sizeof hinted / sizeof *hinted; i++)
-		hint |= is_call_named(c, hinted[i]);
+		hint |= cursor_is_call_named(c, hinted[i]);
 	if (!hint)
 		return c;
-	struct cursors args = children(strip(c));
-	CXCursor arg = args.n >= 1 ? strip(args.v[args.n - 1]) : clang_getNullCursor();
+	struct cursors args = cursor_children(cursor_strip(c));
+	CXCursor arg = args.n >= 1 ? cursor_strip(args.v[args.n - 1]) : clang_getNullCursor();
 	free(args.v);
 	if (args.n < 1 || clang_getCursorKind(arg) != CXCursor_UnaryOperator ||
 	    clang_getCursorUnaryOperatorKind(arg) != CXUnaryOperator_AddrOf)
 		return c;
-	return strip(last_child(arg));
+	return cursor_strip(cursor_last_child(arg));
 }
 
 /* The span of the DeclRefExpr naming decl inside c, for a source that stays valid. */
@@ -573,21 +266,21 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 {
 	struct kloop *l = s->loop;
 	CXCursor lhs, rhs_value;
-	enum write_kind w = write_parts(assign, &lhs, &rhs_value);
+	enum write_kind w = cursor_write_parts(assign, &lhs, &rhs_value);
 	struct copy *cp = VEC_PUSH(l->copies, l->ncopies, l->capcopies);
 	cp->store = assign;
 	cp->value = rhs_value;
 	cp->text = cursor_span(assign);
 	cp->dst = cursor_span(lhs);
 	cp->tile = add_tile(l, tile_decl);
-	CXCursor dst = strip(lhs);
+	CXCursor dst = cursor_strip(lhs);
 	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
 		cp->dst_is_deref = true;
-		cp->dst_ptr = cursor_span(last_child(dst));
+		cp->dst_ptr = cursor_span(cursor_last_child(dst));
 	}
 	CXType dst_type = clang_getCursorType(lhs);
-	cp->type = type_name(dst_type);
+	cp->type = type_spelling(dst_type);
 	cp->width = clang_Type_getSizeOf(dst_type);
 	if (cp->type[0] == '<' && clang_getCursorKind(dst) == CXCursor_ArraySubscriptExpr) {
 		/* In a template `As[ty][tx]` has a dependent type; the tile's element type is spelled
@@ -598,20 +291,20 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->width = t->elem_bytes;
 	}
 
-	CXCursor rhs = strip(rhs_value), load = rhs, base;
+	CXCursor rhs = cursor_strip(rhs_value), load = rhs, base;
 	if (clang_getCursorKind(rhs) == CXCursor_ConditionalOperator) {
-		struct cursors cs = children(rhs);
+		struct cursors cs = cursor_children(rhs);
 		if (cs.n == 3) {
 			cp->guard = cursor_span(cs.v[0]);
-			load = strip(cs.v[1]);
+			load = cursor_strip(cs.v[1]);
 			cp->fill = cursor_span(cs.v[2]);
 		}
 		free(cs.v);
 	}
 	/* An explicit conversion of the load, `(float)A[i]`, is still a copy, with conversion. */
-	while (is_cast(clang_getCursorKind(load))) {
+	while (cursor_kind_is_cast(clang_getCursorKind(load))) {
 		cp->conversion = true;
-		load = strip(last_child(load));
+		load = cursor_strip(cursor_last_child(load));
 	}
 	load = unwrap_cache_hint(load);
 	if (w == WRITE_ASSIGN && is_global_load(load, &base)) {
@@ -620,7 +313,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 			cp->conversion = true;
 		if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
 			cp->src_is_deref = true;
-			cp->src_ptr = cursor_span(last_child(load));
+			cp->src_ptr = cursor_span(cursor_last_child(load));
 		}
 		struct ref_find rf = {.decl = base};
 		clang_visitChildren(load, find_ref, &rf);
@@ -629,7 +322,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->src = (struct span){0, 0}; /* not a load: check refuses it */
 		cp->guard = (struct span){0, 0};
 	}
-	if (from_macro(assign) || from_macro(lhs))
+	if (cursor_from_macro(assign) || cursor_from_macro(lhs))
 		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
 }
 
@@ -638,12 +331,12 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	(void)parent;
 	struct store_scan *s = data;
 	bool store;
-	CXCursor var = assigned_var(c, &store);
+	CXCursor var = cursor_assigned_var(c, &store);
 	if (store) {
-		if (!clang_Cursor_isNull(var) && is_shared_var(var)) {
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
 			s->nstores++;
 			if (s->record)
-				record_store(s, strip(c), var);
+				record_store(s, cursor_strip(c), var);
 		} else if (clang_Cursor_isNull(var) || !span_within(cursor_span(var), s->stmt)) {
 			if (!s->nother++)
 				s->first_other = c;
@@ -683,24 +376,6 @@ struct invariance {
 	bool reads_target;
 };
 
-struct written_scan {
-	CXCursor var;
-	bool written;
-};
-
-static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct written_scan *w = data;
-	bool store;
-	CXCursor v = assigned_var(c, &store);
-	if (store && clang_equalCursors(v, w->var)) {
-		w->written = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -711,7 +386,7 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
 			inv->reads_target = true;
 			return CXChildVisit_Continue;
 		}
-		if (is_shared_var(d) || span_within(cursor_span(d), inv->body) || cursor_writes_var(inv->body_cursor, d)) {
+		if (cursor_is_shared_var(d) || span_within(cursor_span(d), inv->body) || cursor_writes_var(inv->body_cursor, d)) {
 			inv->invariant = false;
 			return CXChildVisit_Break;
 		}
@@ -721,24 +396,13 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
 
 /* An induction step: an integer or pointer declared outside the body, advanced by an
  * invariant amount. A float accumulator (`acc += ...`) is compute, not a bump. */
-bool cursor_writes_var(CXCursor in, CXCursor var)
-{
-	bool store;
-	CXCursor v = assigned_var(in, &store);
-	if (store && clang_equalCursors(v, var))
-		return true;
-	struct written_scan w = {.var = var};
-	clang_visitChildren(in, scan_written, &w);
-	return w.written;
-}
-
 static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
 {
 	if (clang_Cursor_isNull(var) || span_within(cursor_span(var), l->body))
 		return false;
 	CXCursor target, value;
-	enum write_kind w = write_parts(stmt, &target, &value);
-	if (w == WRITE_NONE || clang_getCursorKind(strip(target)) != CXCursor_DeclRefExpr)
+	enum write_kind w = cursor_write_parts(stmt, &target, &value);
+	if (w == WRITE_NONE || clang_getCursorKind(cursor_strip(target)) != CXCursor_DeclRefExpr)
 		return false;
 	CXType t = clang_getCanonicalType(clang_getCursorType(var));
 	bool integer = t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Char16 &&
@@ -746,11 +410,11 @@ static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
 	if (!integer && t.kind != CXType_Pointer)
 		return false;
 	/* `x = x + s` must read x; `x = f(...)` is a plain assignment, not a step */
-	struct invariance inv = {.body = l->body, .body_cursor = last_child(l->cursor), .target = var, .invariant = true};
+	struct invariance inv = {.body = l->body, .body_cursor = cursor_last_child(l->cursor), .target = var, .invariant = true};
 	if (!clang_Cursor_isNull(value))
 		clang_visitChildren(value, scan_invariance, &inv);
-	if (!clang_Cursor_isNull(value) && clang_getCursorKind(strip(value)) == CXCursor_DeclRefExpr)
-		scan_invariance(strip(value), value, &inv);
+	if (!clang_Cursor_isNull(value) && clang_getCursorKind(cursor_strip(value)) == CXCursor_DeclRefExpr)
+		scan_invariance(cursor_strip(value), value, &inv);
 	return inv.invariant && (w == WRITE_UPDATE || inv.reads_target);
 }
 
@@ -759,7 +423,7 @@ static CXCursor only_stmt(CXCursor c)
 {
 	if (clang_getCursorKind(c) != CXCursor_CompoundStmt)
 		return c;
-	struct cursors cs = children(c);
+	struct cursors cs = cursor_children(c);
 	CXCursor r = cs.n == 1 ? cs.v[0] : clang_getNullCursor();
 	free(cs.v);
 	return r;
@@ -768,21 +432,21 @@ static CXCursor only_stmt(CXCursor c)
 /* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`. */
 static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 {
-	struct cursors cs = children(ifstmt);
+	struct cursors cs = cursor_children(ifstmt);
 	bool ok = false;
 	if (cs.n == 3) {
 		CXCursor then_store = only_stmt(cs.v[1]), else_store = only_stmt(cs.v[2]);
 		CXCursor t_dst, t_val, e_dst, e_val, base;
 		if (!clang_Cursor_isNull(then_store) && !clang_Cursor_isNull(else_store) &&
-		    write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
-		    write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && is_shared_var(root_var(t_dst))) {
+		    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
+		    cursor_write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst))) {
 			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
-			ok = strcmp(a, b) == 0 && is_global_load(strip(t_val), &base) && !is_global_load(strip(e_val), &base);
+			ok = strcmp(a, b) == 0 && is_global_load(cursor_strip(t_val), &base) && !is_global_load(cursor_strip(e_val), &base);
 			free(a);
 			free(b);
 		}
 		if (ok) {
-			record_store(s, strip(then_store), root_var(t_dst));
+			record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
 			struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
 			cp->text = cursor_span(ifstmt);
 			cp->guard = cursor_span(cs.v[0]);
@@ -823,7 +487,7 @@ static void attach_leading_lines(const struct source *src, struct kloop *l)
 static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 {
 	const struct source *src = f->src;
-	struct cursors cs = children(body);
+	struct cursors cs = cursor_children(body);
 	for (int i = 0; i < cs.n; i++) {
 		CXCursor c = cs.v[i];
 		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
@@ -841,12 +505,12 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 				st->text.end = e + 1;
 		}
 		st->role = ROLE_COMPUTE;
-		if (is_barrier_call(c)) {
+		if (cursor_is_barrier(c)) {
 			st->role = ROLE_BARRIER;
 			l->nbarriers++;
 			continue;
 		}
-		if (is_call_named(c, "__syncwarp"))
+		if (cursor_is_call_named(c, "__syncwarp"))
 			l->nwarp_syncs++;
 		if (clang_getCursorKind(c) == CXCursor_IfStmt) {
 			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
@@ -858,10 +522,10 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 			}
 		}
 		if (clang_getCursorKind(c) == CXCursor_DeclStmt) {
-			struct cursors vars = children(c);
+			struct cursors vars = cursor_children(c);
 			bool shared = false;
 			for (int j = 0; j < vars.n; j++)
-				if (is_shared_var(vars.v[j]))
+				if (cursor_is_shared_var(vars.v[j]))
 					shared = true;
 			free(vars.v);
 			if (shared) {
@@ -874,9 +538,9 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 		/* An expression statement is itself the assignment: scan it too. */
 		{
 			bool store;
-			CXCursor var = assigned_var(c, &store);
+			CXCursor var = cursor_assigned_var(c, &store);
 			if (store) {
-				if (!clang_Cursor_isNull(var) && is_shared_var(var))
+				if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var))
 					s.nstores++;
 				else if (!s.nother++)
 					s.first_other = c;
@@ -886,10 +550,10 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 			st->role = ROLE_COPY;
 			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
 			bool store;
-			CXCursor var = assigned_var(c, &store);
+			CXCursor var = cursor_assigned_var(c, &store);
 			int before = l->ncopies;
-			if (store && !clang_Cursor_isNull(var) && is_shared_var(var)) {
-				record_store(&rec, strip(c), var);
+			if (store && !clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
+				record_store(&rec, cursor_strip(c), var);
 			} else
 				clang_visitChildren(c, scan_stores, &rec);
 			for (int k = before; k < l->ncopies; k++)
@@ -900,7 +564,7 @@ static void classify_body(struct finder *f, struct kloop *l, CXCursor body)
 			continue;
 		}
 		bool store;
-		CXCursor var = assigned_var(c, &store);
+		CXCursor var = cursor_assigned_var(c, &store);
 		if (store && is_bump(l, c, var)) {
 			/* `A += BK;`, `++k;`: an induction variable the body advances. */
 			st->role = ROLE_BUMP;
@@ -939,11 +603,11 @@ static bool references(CXCursor in, CXCursor decl)
 /* `float4 a = *p;` initializes through float4's copy constructor: a call of one argument. */
 static bool is_copy_construct(CXCursor c)
 {
-	c = strip(c);
+	c = cursor_strip(c);
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return false;
 	CXCursor callee = clang_getCursorReferenced(c);
-	struct cursors cs = children(c);
+	struct cursors cs = cursor_children(c);
 	bool r = clang_getCursorKind(callee) == CXCursor_Constructor && cs.n == 1;
 	free(cs.v);
 	return r;
@@ -952,12 +616,12 @@ static bool is_copy_construct(CXCursor c)
 /* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
 static bool is_fetch_decl(CXCursor decl_stmt)
 {
-	struct cursors vars = children(decl_stmt);
+	struct cursors vars = cursor_children(decl_stmt);
 	bool all = vars.n > 0;
 	for (int v = 0; v < vars.n && all; v++) {
-		CXCursor init = last_child(vars.v[v]), base;
-		while (!clang_Cursor_isNull(init) && (is_cast(clang_getCursorKind(strip(init))) || is_copy_construct(init)))
-			init = last_child(strip(init));
+		CXCursor init = cursor_last_child(vars.v[v]), base;
+		while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) || is_copy_construct(init)))
+			init = cursor_last_child(cursor_strip(init));
 		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
 		      is_global_load(init, &base);
 	}
@@ -972,7 +636,7 @@ static void mark_register_copies(struct kloop *l)
 		struct copy *cp = &l->copies[i];
 		if (cp->src.end > cp->src.begin || clang_Cursor_isNull(cp->value))
 			continue;
-		CXCursor v = root_var(cp->value);
+		CXCursor v = cursor_root_var(cp->value);
 		if (clang_Cursor_isNull(v))
 			continue;
 		for (int j = 0; j < l->nstmts; j++)
@@ -984,7 +648,7 @@ static void mark_register_copies(struct kloop *l)
 /* Whether statement `user` reads a variable the declaration statement `decl` declares. */
 static bool stmt_reads_decl(CXCursor user, CXCursor decl)
 {
-	struct cursors vars = children(decl);
+	struct cursors vars = cursor_children(decl);
 	bool found = false;
 	for (int v = 0; v < vars.n && !found; v++)
 		found = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && references(user, vars.v[v]);
@@ -1027,7 +691,7 @@ static void mark_copy_decls(struct kloop *l)
 	}
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_TILE_DECL) {
-			struct cursors vars = children(l->stmts[i].cursor);
+			struct cursors vars = cursor_children(l->stmts[i].cursor);
 			for (int v = 0; v < vars.n; v++) {
 				int t = tile_index(l, vars.v[v]);
 				if (t >= 0)
@@ -1063,7 +727,7 @@ static enum CXChildVisitResult scan_tile_refs(CXCursor c, CXCursor parent, CXCli
 	r->at = at;
 	r->tile = t;
 	r->stmt = s->stmt;
-	r->in_macro = from_macro(c);
+	r->in_macro = cursor_from_macro(c);
 	return CXChildVisit_Continue;
 }
 
@@ -1100,7 +764,7 @@ static char *unit_of(const struct source *src, struct kloop *l)
 static enum CXChildVisitResult scan_tile_args(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && is_shared_var(clang_getCursorReferenced(c))) {
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
 		*(bool *)data = true;
 		return CXChildVisit_Break;
 	}
@@ -1132,7 +796,7 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 	(void)parent;
 	struct tile_use *u = data;
 	CXCursor target, value;
-	if (write_parts(c, &target, &value) == WRITE_ASSIGN && is_shared_var(root_var(target))) {
+	if (cursor_write_parts(c, &target, &value) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(target))) {
 		bool global = false;
 		if (!clang_Cursor_isNull(value)) {
 			scan_global_read(value, c, &global);
@@ -1155,10 +819,10 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
  * a call. A loop that only moves shared data around (a reduction) is not one. */
 static bool is_candidate(CXCursor body)
 {
-	struct cursors cs = children(body);
+	struct cursors cs = cursor_children(body);
 	bool sync = false;
 	for (int i = 0; i < cs.n; i++)
-		if (is_barrier_call(cs.v[i]) || is_call_named(cs.v[i], "__syncwarp"))
+		if (cursor_is_barrier(cs.v[i]) || cursor_is_call_named(cs.v[i], "__syncwarp"))
 			sync = true;
 	free(cs.v);
 	if (!sync)
@@ -1466,19 +1130,19 @@ static long evaluate_int(CXCursor c, bool *ok)
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C. */
 static long trip_count(CXCursor loop)
 {
-	struct cursors cs = children(loop);
+	struct cursors cs = cursor_children(loop);
 	long r = -1;
 	if (cs.n == 4) {
-		CXCursor init = cs.v[0], cond = strip(cs.v[1]), inc = strip(cs.v[2]);
+		CXCursor init = cs.v[0], cond = cursor_strip(cs.v[1]), inc = cursor_strip(cs.v[2]);
 		bool ok1 = false, ok2 = false, ok3 = true;
 		long a = 0, b = 0, step = 1;
 		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
-			a = evaluate_int(last_child(first_child(init)), &ok1);
+			a = evaluate_int(cursor_last_child(cursor_first_child(init)), &ok1);
 		if (clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
 		    clang_getCursorBinaryOperatorKind(cond) == CXBinaryOperator_LT)
-			b = evaluate_int(last_child(cond), &ok2);
+			b = evaluate_int(cursor_last_child(cond), &ok2);
 		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator)
-			step = evaluate_int(last_child(inc), &ok3);
+			step = evaluate_int(cursor_last_child(inc), &ok3);
 		else if (clang_getCursorKind(inc) != CXCursor_UnaryOperator)
 			ok3 = false;
 		if (ok1 && ok2 && ok3 && step > 0)
@@ -1496,10 +1160,10 @@ static void count_in(struct flop_count *f, CXCursor c)
 
 static bool has_multiply(CXCursor c)
 {
-	c = strip(c);
+	c = cursor_strip(c);
 	if (clang_getCursorKind(c) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul)
 		return true;
-	struct cursors cs = children(c);
+	struct cursors cs = cursor_children(c);
 	bool r = false;
 	for (int i = 0; i < cs.n && !r; i++)
 		r = has_multiply(cs.v[i]);
@@ -1520,13 +1184,13 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 		}
 		double saved = f->multiplier;
 		f->multiplier *= (double)trips;
-		count_in(f, last_child(c));
+		count_in(f, cursor_last_child(c));
 		f->multiplier = saved;
 		return CXChildVisit_Continue;
 	}
 	case CXCursor_CompoundAssignOperator: {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) && has_multiply(last_child(c)))
+		if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) && has_multiply(cursor_last_child(c)))
 			f->flops += 2 * f->multiplier;
 		return CXChildVisit_Recurse;
 	}
@@ -1536,9 +1200,9 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 			f->flops += 2.0 * 16 * 16 * 16 / 32 * f->multiplier; /* one warp-wide m16n16k16 */
 		CXCursor callee = clang_getCursorReferenced(c);
 		if (strcmp(name, "mma_sync") != 0 && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
-		    clang_isCursorDefinition(callee) && in_main_file(callee) && f->depth < 3) {
+		    clang_isCursorDefinition(callee) && cursor_in_main_file(callee) && f->depth < 3) {
 			f->depth++;
-			count_in(f, last_child(callee)); /* a compute helper */
+			count_in(f, cursor_last_child(callee)); /* a compute helper */
 			f->depth--;
 		}
 		free(name);
@@ -1600,7 +1264,7 @@ static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientD
 {
 	(void)parent;
 	struct shared_sum *s = data;
-	if (is_shared_var(c)) {
+	if (cursor_is_shared_var(c)) {
 		long n = clang_Type_getSizeOf(clang_getCursorType(c));
 		s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
 		return CXChildVisit_Continue;
@@ -1639,13 +1303,13 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 {
 	struct helper_fill *h = hs->h;
 	struct helper_store st = {.text = cursor_span(assign), .dst = cursor_span(lhs)};
-	CXCursor load = strip(value), base;
+	CXCursor load = cursor_strip(value), base;
 	if (clang_getCursorKind(load) == CXCursor_ConditionalOperator) {
-		struct cursors cs = children(load);
+		struct cursors cs = cursor_children(load);
 		if (cs.n == 3) {
 			st.guard = cursor_span(cs.v[0]);
 			st.fill = cursor_span(cs.v[2]);
-			load = strip(cs.v[1]);
+			load = cursor_strip(cs.v[1]);
 		}
 		free(cs.v);
 	}
@@ -1662,7 +1326,7 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 	}
 	st.src = cursor_span(load);
 	st.base = cursor_name(base);
-	st.type = type_name(clang_getCursorType(lhs));
+	st.type = type_spelling(clang_getCursorType(lhs));
 	st.width = clang_Type_getSizeOf(clang_getCursorType(lhs));
 	if (st.width != 4 && st.width != 8 && st.width != 16) {
 		helper_refuse(h, assign, "'%s' copies %s-byte elements; cp.async moves 4, 8 or 16", st.type);
@@ -1686,7 +1350,7 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 		char *name = cursor_name(c);
 		bool allowed = strncmp(name, "__fetch_builtin", 15) == 0 || strncmp(name, "__ld", 4) == 0 ||
 			       strncmp(name, "operator", 8) == 0 || *name == '\0';
-		if (is_barrier_call(c))
+		if (cursor_is_barrier(c))
 			helper_refuse(hs->h, c, "'%s' synchronizes ('%s')", name);
 		else if (!allowed)
 			helper_refuse(hs->h, c, "'%s' calls '%s'", name);
@@ -1695,9 +1359,9 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 			return CXChildVisit_Break;
 	}
 	CXCursor target, value;
-	enum write_kind w = write_parts(c, &target, &value);
+	enum write_kind w = cursor_write_parts(c, &target, &value);
 	if (w != WRITE_NONE) {
-		CXCursor var = root_var(target);
+		CXCursor var = cursor_root_var(target);
 		if (!clang_Cursor_isNull(var) && is_tile_param(hs, var)) {
 			if (w != WRITE_ASSIGN)
 				helper_refuse(hs->h, c, "'%s' updates a tile in place%s", "");
@@ -1727,14 +1391,14 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 	for (int i = 0; i < l->nstmts && h->stmt < 0; i++)
 		if (l->stmts[i].text.begin + 1 == l->helper_fill)
 			h->stmt = i;
-	CXCursor call = h->stmt >= 0 ? strip(l->stmts[h->stmt].cursor) : clang_getNullCursor();
+	CXCursor call = h->stmt >= 0 ? cursor_strip(l->stmts[h->stmt].cursor) : clang_getNullCursor();
 	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
 	h->name = clang_Cursor_isNull(call) ? xstrdup("?") : cursor_name(call);
 	if (clang_Cursor_isNull(call) || clang_getCursorKind(call) != CXCursor_CallExpr) {
 		helper_refuse(h, l->stmts[h->stmt < 0 ? 0 : h->stmt].cursor, "the tiles are filled in a call ('%s')%s", "");
 		return;
 	}
-	if (clang_Cursor_isNull(def) || !in_main_file(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) {
+	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) {
 		helper_refuse(h, call, "'%s' is not a function defined in this file%s", "");
 		return;
 	}
@@ -1750,10 +1414,10 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 	CXCursor tile_params[16];
 	struct helper_scan hs = {.l = l, .src = src, .h = h, .tile_params = tile_params};
 	for (int i = 0; i < nargs; i++) {
-		CXCursor arg = strip(clang_Cursor_getArgument(call, (unsigned)i));
+		CXCursor arg = cursor_strip(clang_Cursor_getArgument(call, (unsigned)i));
 		CXCursor var = clang_getCursorKind(arg) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(arg)
 										 : clang_getNullCursor();
-		if (!clang_Cursor_isNull(var) && is_shared_var(var)) {
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
 			if (hs.ntile_params < 16 && i < clang_Cursor_getNumArguments(def))
 				tile_params[hs.ntile_params++] = clang_Cursor_getArgument(def, (unsigned)i);
 			add_tile(l, var);
@@ -1761,13 +1425,13 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 		}
 		/* every variable an argument reads: unchanged in the body, or a loop variable */
 		struct cursors refs = {0};
-		struct cursors stack = children(arg);
+		struct cursors stack = cursor_children(arg);
 		*VEC_PUSH(stack.v, stack.n, stack.cap) = arg;
 		while (stack.n > 0) {
 			CXCursor c = stack.v[--stack.n];
 			if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
 				*VEC_PUSH(refs.v, refs.n, refs.cap) = clang_getCursorReferenced(c);
-			struct cursors kids = children(c);
+			struct cursors kids = cursor_children(c);
 			for (int k = 0; k < kids.n; k++)
 				*VEC_PUSH(stack.v, stack.n, stack.cap) = kids.v[k];
 			free(kids.v);
@@ -1812,7 +1476,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 		kloop_refuse(l, l->loop.begin, "cannot read the loop header");
 		return;
 	}
-	struct cursors parts = children(loop);
+	struct cursors parts = cursor_children(loop);
 	for (int i = 0; i < parts.n; i++) {
 		/* a DeclStmt's extent takes in the ';' that ends the init */
 		struct span s = cursor_span(parts.v[i]);
@@ -1827,7 +1491,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	free(parts.v);
 	/* statements from an #include inside the body have offsets into that other file (a macro
 	 * expanded in the body is still in this one: its expansion location is) */
-	struct cursors stmts = children(body);
+	struct cursors stmts = cursor_children(body);
 	CXFile loop_file;
 	clang_getExpansionLocation(clang_getCursorLocation(loop), &loop_file, NULL, NULL, NULL);
 	for (int i = 0; i < stmts.n; i++) {
@@ -1845,7 +1509,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	mark_register_copies(l);
 	for (int i = 0; i < l->nstmts && l->ncopies == 0 && !l->helper_fill; i++) {
 		bool tile_call = false;
-		if (clang_getCursorKind(strip(l->stmts[i].cursor)) == CXCursor_CallExpr)
+		if (clang_getCursorKind(cursor_strip(l->stmts[i].cursor)) == CXCursor_CallExpr)
 			clang_visitChildren(l->stmts[i].cursor, scan_tile_args, &tile_call);
 		if (tile_call)
 			l->helper_fill = l->stmts[i].text.begin + 1;
@@ -1875,7 +1539,7 @@ static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientD
 	(void)parent;
 	struct loop_scan *ls = data;
 	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
-		CXCursor body = last_child(c);
+		CXCursor body = cursor_last_child(c);
 		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {
 			build_kloop(ls->f, c, body);
 			return CXChildVisit_Continue; /* its inner loops are the copies and the compute */
@@ -1891,12 +1555,12 @@ static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXCli
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
 	    k == CXCursor_StructDecl || k == CXCursor_ClassTemplate)
-		return in_main_file(c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+		return cursor_in_main_file(c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
 	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
 		return CXChildVisit_Continue;
-	if (!in_main_file(c) || !clang_isCursorDefinition(c))
+	if (!cursor_in_main_file(c) || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
-	if (!has_attr(c, CXCursor_CUDAGlobalAttr) && !has_attr(c, CXCursor_CUDADeviceAttr))
+	if (!cursor_has_attr(c, CXCursor_CUDAGlobalAttr) && !cursor_has_attr(c, CXCursor_CUDADeviceAttr))
 		return CXChildVisit_Continue;
 	f->function_span = cursor_span(c);
 	f->function = c;

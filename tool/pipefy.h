@@ -172,11 +172,47 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 size_t preamble_length(const char *text, size_t len);
 void parsed_free(struct parsed *p);
 
-/* ---- find.c: the K-loop model every later stage reads ---- */
+/* ---- cursor.c: reading libclang cursors, shared by every stage ---- */
 
 struct span {
 	size_t begin, end; /* byte offsets in the main file, [begin, end) */
 };
+
+struct cursors {
+	CXCursor *v;
+	int n, cap;
+};
+
+struct cursors cursor_children(CXCursor c);
+/* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
+struct span cursor_span(CXCursor c);
+size_t cursor_offset(CXCursor c);
+bool cursor_in_main_file(CXCursor c);
+/* True when the cursor's text comes out of a macro expansion, where no edit can go. */
+bool cursor_from_macro(CXCursor c);
+char *span_text(const struct source *src, struct span s);
+char *cursor_name(CXCursor c);
+char *type_spelling(CXType t);
+/* Skip implicit casts and parentheses, which libclang shows as wrappers of one child. */
+CXCursor cursor_strip(CXCursor c);
+CXCursor cursor_first_child(CXCursor c);
+CXCursor cursor_last_child(CXCursor c);
+bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
+bool cursor_is_shared_var(CXCursor decl);
+bool cursor_kind_is_cast(enum CXCursorKind k);
+/* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
+CXCursor cursor_root_var(CXCursor c);
+/* __syncthreads(), or cooperative groups' sync on a thread_block. */
+bool cursor_is_barrier(CXCursor c);
+bool cursor_is_call_named(CXCursor c, const char *want);
+/* What an expression writes: `x = v` (operator= too), `x += v`, `++x`. */
+enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
+enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value);
+CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
+CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
+bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
+
+/* ---- find.c: the K-loop model every later stage reads ---- */
 
 /* What a top-level statement of the loop body is for the rewrite. */
 enum stmt_role {
@@ -349,14 +385,8 @@ struct model {
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
 void model_free(struct model *m);
-/* Helpers later stages share for reading cursors. */
-struct span cursor_span(CXCursor c);
-char *span_text(const struct source *src, struct span s);
-CXCursor cursor_root_var(CXCursor c);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
-CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
-bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -384,13 +384,6 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	layout_end(&y);
 }
 
-static enum CXChildVisitResult collect_last_child(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	*(CXCursor *)data = c;
-	return CXChildVisit_Continue;
-}
-
 /* The variables of a fetch declaration: name, unqualified type, initial load. */
 struct fetch_vars {
 	char *name[16], *type[16];
@@ -410,8 +403,7 @@ static enum CXChildVisitResult collect_fetch_var(CXCursor c, CXCursor parent, CX
 	fv->type[fv->n] = xstrdup(clang_getCString(type));
 	clang_disposeString(name);
 	clang_disposeString(type);
-	CXCursor init = clang_getNullCursor();
-	clang_visitChildren(c, collect_last_child, &init);
+	CXCursor init = cursor_last_child(c);
 	fv->init[fv->n++] = init;
 	return CXChildVisit_Continue;
 }

@@ -1,0 +1,328 @@
+/* cursor.c: reading libclang cursors: extents in the main file, names, types, the shapes
+ * every stage looks for (barriers, writes, the variable an lvalue is rooted at). */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+/* ---- cursor helpers ---- */
+
+static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct cursors *cs = data;
+	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
+	return CXChildVisit_Continue;
+}
+
+struct cursors cursor_children(CXCursor c)
+{
+	struct cursors cs = {0};
+	clang_visitChildren(c, collect_child, &cs);
+	return cs;
+}
+
+/* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
+struct span cursor_span(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	unsigned b, e;
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+	clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
+	return (struct span){b, e < b ? b : e};
+}
+
+size_t cursor_offset(CXCursor c)
+{
+	unsigned off;
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &off);
+	return off;
+}
+
+bool cursor_in_main_file(CXCursor c)
+{
+	CXSourceLocation loc = clang_getCursorLocation(c);
+	CXFile f;
+	clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+	return f && clang_Location_isFromMainFile(loc);
+}
+
+/* True when the cursor's text comes out of a macro expansion, where no edit can go. */
+bool cursor_from_macro(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXSourceLocation ends[2] = {clang_getRangeStart(r), clang_getRangeEnd(r)};
+	for (int i = 0; i < 2; i++) {
+		CXFile ef, sf;
+		unsigned eo, so;
+		clang_getExpansionLocation(ends[i], &ef, NULL, NULL, &eo);
+		clang_getSpellingLocation(ends[i], &sf, NULL, NULL, &so);
+		if (!clang_File_isEqual(ef, sf) || eo != so)
+			return true;
+	}
+	return false;
+}
+
+char *span_text(const struct source *src, struct span s)
+{
+	if (s.end > src->len)
+		s.end = src->len;
+	if (s.begin > s.end)
+		s.begin = s.end;
+	return xstrndup(src->text + s.begin, s.end - s.begin);
+}
+
+char *cursor_name(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+char *type_spelling(CXType t)
+{
+	CXString s = clang_getTypeSpelling(t);
+	char *r = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	return r;
+}
+
+/* Skip implicit casts and parentheses, which libclang shows as wrappers of one child. */
+CXCursor cursor_strip(CXCursor c)
+{
+	for (;;) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+			return c;
+		struct cursors cs = cursor_children(c);
+		if (cs.n != 1) {
+			free(cs.v);
+			return c;
+		}
+		c = cs.v[0];
+		free(cs.v);
+	}
+}
+
+/* The operand of a cast or unary operator: its last expression child. */
+CXCursor cursor_last_child(CXCursor c)
+{
+	struct cursors cs = cursor_children(c);
+	CXCursor r = cs.n ? cs.v[cs.n - 1] : clang_getNullCursor();
+	free(cs.v);
+	return r;
+}
+
+CXCursor cursor_first_child(CXCursor c)
+{
+	struct cursors cs = cursor_children(c);
+	CXCursor r = cs.n ? cs.v[0] : clang_getNullCursor();
+	free(cs.v);
+	return r;
+}
+
+bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr)
+{
+	struct cursors cs = cursor_children(decl);
+	bool found = false;
+	for (int i = 0; i < cs.n; i++)
+		if (clang_getCursorKind(cs.v[i]) == attr)
+			found = true;
+	free(cs.v);
+	return found;
+}
+
+bool cursor_is_shared_var(CXCursor decl)
+{
+	return clang_getCursorKind(decl) == CXCursor_VarDecl && cursor_has_attr(decl, CXCursor_CUDASharedAttr);
+}
+
+bool cursor_kind_is_cast(enum CXCursorKind k)
+{
+	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
+	       k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXConstCastExpr ||
+	       k == CXCursor_CXXFunctionalCastExpr;
+}
+
+/* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
+CXCursor cursor_root_var(CXCursor c)
+{
+	c = cursor_strip(c);
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_DeclRefExpr: {
+		CXCursor d = clang_getCursorReferenced(c);
+		return clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl
+			       ? d
+			       : clang_getNullCursor();
+	}
+	case CXCursor_ArraySubscriptExpr:
+	case CXCursor_MemberRefExpr:
+		return cursor_root_var(cursor_first_child(c));
+	case CXCursor_UnaryOperator: {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_Deref || op == CXUnaryOperator_AddrOf)
+			return cursor_root_var(cursor_last_child(c));
+		return clang_getNullCursor();
+	}
+	case CXCursor_BinaryOperator: {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)
+			return clang_getNullCursor();
+		struct cursors cs = cursor_children(c);
+		CXCursor r = clang_getNullCursor();
+		for (int i = 0; i < cs.n && clang_Cursor_isNull(r); i++) {
+			CXType t = clang_getCanonicalType(clang_getCursorType(cs.v[i]));
+			if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
+			    t.kind == CXType_DependentSizedArray)
+				r = cursor_root_var(cs.v[i]);
+		}
+		free(cs.v);
+		return r;
+	}
+	default:
+		if (cursor_kind_is_cast(clang_getCursorKind(c)))
+			return cursor_root_var(cursor_last_child(c));
+		return clang_getNullCursor();
+	}
+}
+
+/* A block-wide barrier: __syncthreads(), or cooperative groups' sync on a thread_block
+ * (`block.sync()`, `cg::sync(block)`); a tile or grid sync is something else. */
+bool cursor_is_barrier(CXCursor c)
+{
+	c = cursor_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_CallExpr && k != CXCursor_UnexposedExpr)
+		return false;
+	char *name = cursor_name(c);
+	if (k == CXCursor_UnexposedExpr) {
+		/* `cg::sync(block)` stays an unresolved call: the callee is an overload set */
+		CXCursor callee = cursor_first_child(c);
+		CXCursor ref = cursor_first_child(callee);
+		while (!clang_Cursor_isNull(ref) && clang_getCursorKind(ref) == CXCursor_NamespaceRef) {
+			struct cursors cs = cursor_children(callee);
+			ref = cs.n > 1 ? cs.v[cs.n - 1] : clang_getNullCursor();
+			free(cs.v);
+		}
+		free(name);
+		name = clang_Cursor_isNull(ref) ? xstrdup("") : cursor_name(ref);
+	}
+	bool r = k == CXCursor_CallExpr && strcmp(name, "__syncthreads") == 0;
+	if (strcmp(name, "sync") == 0) {
+		CXCursor object = cursor_strip(cursor_first_child(c));
+		if (clang_getCursorKind(object) == CXCursor_MemberRefExpr)
+			object = cursor_first_child(object);
+		else {
+			struct cursors args = cursor_children(c);
+			object = args.n > 1 ? args.v[args.n - 1] : object;
+			free(args.v);
+		}
+		char *type = type_spelling(clang_getCanonicalType(clang_getCursorType(object)));
+		r = strstr(type, "thread_block") && !strstr(type, "thread_block_tile");
+		free(type);
+	}
+	free(name);
+	return r;
+}
+
+bool cursor_is_call_named(CXCursor c, const char *want)
+{
+	c = cursor_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return false;
+	char *name = cursor_name(c);
+	bool r = strcmp(name, want) == 0;
+	free(name);
+	return r;
+}
+
+/* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
+ * written operand and, for a plain assignment, the value. */
+enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value)
+{
+	c = cursor_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	*target = *value = clang_getNullCursor();
+	if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
+		*target = cursor_first_child(c);
+		*value = cursor_last_child(c);
+		return WRITE_ASSIGN;
+	}
+	if (k == CXCursor_CallExpr) {
+		char *name = cursor_name(c);
+		enum write_kind w = strcmp(name, "operator=") == 0 ? WRITE_ASSIGN
+				    : strncmp(name, "operator", 8) == 0 && name[8] && name[strlen(name) - 1] == '=' &&
+						      strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
+						      strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0
+					    ? WRITE_UPDATE
+					    : WRITE_NONE;
+		free(name);
+		struct cursors cs = cursor_children(c);
+		if (w != WRITE_NONE && cs.n >= 2) {
+			*target = cs.v[0];
+			*value = cs.v[cs.n - 1];
+		} else
+			w = WRITE_NONE;
+		free(cs.v);
+		return w;
+	}
+	if (k == CXCursor_CompoundAssignOperator) {
+		*target = cursor_first_child(c);
+		*value = cursor_last_child(c);
+		return WRITE_UPDATE;
+	}
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+		    op == CXUnaryOperator_PreDec) {
+			*target = cursor_last_child(c);
+			return WRITE_UPDATE;
+		}
+	}
+	return WRITE_NONE;
+}
+
+CXCursor cursor_write_target(CXCursor c)
+{
+	CXCursor target, value;
+	cursor_write_parts(c, &target, &value);
+	return target;
+}
+
+/* The variable an assignment or ++/-- writes, when it is a plain variable. */
+CXCursor cursor_assigned_var(CXCursor c, bool *is_store)
+{
+	CXCursor target, value;
+	*is_store = cursor_write_parts(c, &target, &value) != WRITE_NONE;
+	return *is_store ? cursor_root_var(target) : clang_getNullCursor();
+}
+
+struct written_scan {
+	CXCursor var;
+	bool written;
+};
+
+static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct written_scan *w = data;
+	bool store;
+	CXCursor v = cursor_assigned_var(c, &store);
+	if (store && clang_equalCursors(v, w->var)) {
+		w->written = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool cursor_writes_var(CXCursor in, CXCursor var)
+{
+	bool store;
+	CXCursor v = cursor_assigned_var(in, &store);
+	if (store && clang_equalCursors(v, var))
+		return true;
+	struct written_scan w = {.var = var};
+	clang_visitChildren(in, scan_written, &w);
+	return w.written;
+}
+
