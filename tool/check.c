@@ -227,6 +227,13 @@ static void check_copies(struct kloop *l, const struct source *src)
 				     l->tiles[i].name, line, col);
 		}
 		CXType t = clang_getCursorType(l->tiles[i].decl);
+		if (!effects_assigns_bytes(t) && clang_getCanonicalType(t).kind != CXType_Dependent &&
+		    !strstr(l->tiles[i].elem_type, "<")) {
+			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+			kloop_refuse(l, cursor_span(l->tiles[i].decl).begin,
+				     "tile '%s' holds '%s', whose assignment runs user code (declared at %d:%d)",
+				     l->tiles[i].name, l->tiles[i].elem_type, line, col);
+		}
 		if (t.kind == CXType_IncompleteArray) {
 			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
 			kloop_refuse(l, cursor_span(l->tiles[i].decl).begin,
@@ -294,6 +301,330 @@ static void check_dependences(struct kloop *l, const struct source *src)
 	}
 }
 
+/* ---- the gate: every fact the rewrite relies on, established positively ---- */
+
+/* A preprocessor line inside the loop: the rewrite moves and copies statements, so any
+ * directive but a #pragma (which travels with its statement) would be split or dropped. */
+static bool check_directives(struct kloop *l, const struct source *src)
+{
+	for (size_t at = l->loop.begin; at < l->loop.end && at < src->len;) {
+		const char *line = src->text + at, *p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#') {
+			const char *d = p + 1;
+			while (*d == ' ' || *d == '\t')
+				d++;
+			if (strncmp(d, "pragma", 6) != 0) {
+				int line_no, col;
+				size_t n = strcspn(d, " \t\n(");
+				pos(src, (size_t)(p - src->text), &line_no, &col);
+				kloop_refuse(l, (size_t)(p - src->text),
+					     "a preprocessor directive ('#%.*s') at %d:%d inside the loop: pipefy does not "
+					     "move code across preprocessor branches",
+					     (int)n, d, line_no, col);
+				return false;
+			}
+		}
+		const char *nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		at = (size_t)(nl - src->text) + 1;
+	}
+	return true;
+}
+
+/* The `for` keyword or the header's parentheses written by a macro: the header pipefy would
+ * copy is not the one the compiler sees. */
+static bool check_header_macro(struct kloop *l, const struct source *src)
+{
+	CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(l->cursor));
+	CXFile ef, sf;
+	unsigned eo, so;
+	clang_getExpansionLocation(at, &ef, NULL, NULL, &eo);
+	clang_getSpellingLocation(at, &sf, NULL, NULL, &so);
+	bool macro = !clang_File_isEqual(ef, sf) || eo != so || src->len < l->loop.begin + 3 ||
+		     strncmp(src->text + l->loop.begin, "for", 3) != 0 || src->text[l->init.begin - 1] != '(' ||
+		     src->text[l->inc.end] != ')';
+	if (macro) {
+		int line, col;
+		pos(src, l->loop.begin, &line, &col);
+		kloop_refuse(l, l->loop.begin, "the loop header at %d:%d is written by a macro", line, col);
+	}
+	return !macro;
+}
+
+struct asm_scan {
+	CXCursor bad;
+	enum asm_kind kind;
+	char *instruction;
+};
+
+static enum CXChildVisitResult scan_asm(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct asm_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt || k == CXCursor_MSAsmStmt) {
+		char *ins;
+		enum asm_kind kind = effects_asm(c, &ins);
+		if (kind != ASM_READS && (clang_Cursor_isNull(s->bad) || kind == ASM_ASYNC)) {
+			free(s->instruction);
+			s->bad = c;
+			s->kind = kind;
+			s->instruction = ins;
+			if (kind == ASM_ASYNC)
+				return CXChildVisit_Break;
+		} else
+			free(ins);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* asm in the body: instructions that only read registers and memory are compute; asynchronous
+ * copies and their barriers mean the loop is already pipelined; anything else is unknown. */
+static bool check_asm(struct kloop *l, const struct source *src)
+{
+	struct asm_scan s = {.bad = clang_getNullCursor()};
+	clang_visitChildren(l->cursor, scan_asm, &s);
+	if (clang_Cursor_isNull(s.bad))
+		return true;
+	int line, col;
+	size_t off = cursor_span(s.bad).begin;
+	pos(src, off, &line, &col);
+	if (s.kind == ASM_ASYNC)
+		kloop_refuse(l, off, "already pipelined: '%s' in the asm at %d:%d", s.instruction, line, col);
+	else
+		kloop_refuse(l, off, "the asm at %d:%d runs '%s', which pipefy cannot see through", line, col,
+			     s.instruction);
+	free(s.instruction);
+	return false;
+}
+
+/* A tile's address kept in a pointer or reference inside the loop: writes through it would
+ * be writes to the tile that pipefy does not see. */
+struct alias_scan {
+	CXCursor bad, tile;
+};
+
+static enum CXChildVisitResult scan_shared_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
+		*(CXCursor *)data = clang_getCursorReferenced(c);
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor shared_ref_in(CXCursor c)
+{
+	CXCursor found = clang_getNullCursor();
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c)))
+		return clang_getCursorReferenced(c);
+	clang_visitChildren(c, scan_shared_ref, &found);
+	return found;
+}
+
+static bool indirect_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+}
+
+static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct alias_scan *s = data;
+	CXCursor from = clang_getNullCursor();
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && indirect_type(clang_getCursorType(c))) {
+		CXCursor init = cursor_last_child(c);
+		if (!clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)))
+			from = init;
+	} else {
+		CXCursor target, value;
+		if (cursor_write_parts(c, &target, &value) == WRITE_ASSIGN && indirect_type(clang_getCursorType(target)))
+			from = value;
+	}
+	if (!clang_Cursor_isNull(from)) {
+		CXCursor tile = shared_ref_in(from);
+		/* a value read from the tile (`float x = As[i][j]` has no pointer type) is no alias */
+		if (!clang_Cursor_isNull(tile)) {
+			s->bad = c;
+			s->tile = tile;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool check_aliases(struct kloop *l, const struct source *src)
+{
+	struct alias_scan s = {.bad = clang_getNullCursor()};
+	clang_visitChildren(l->cursor, scan_alias, &s);
+	if (clang_Cursor_isNull(s.bad))
+		return true;
+	int line, col;
+	size_t off = cursor_span(s.bad).begin;
+	pos(src, off, &line, &col);
+	char *t = cursor_name(s.tile);
+	kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %d:%d; pipefy does not follow aliases of a tile",
+		     t, line, col);
+	free(t);
+	return false;
+}
+
+/* The variables a copy-side statement reads, with the body-local declarations it reads
+ * followed through their initializers. */
+struct input_scan {
+	const struct kloop *l;
+	struct cursors vars;   /* variables read */
+	struct cursors bases;  /* pointers it loads global memory through */
+};
+
+static void add_cursor(struct cursors *cs, CXCursor c)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (clang_equalCursors(cs->v[i], c))
+			return;
+	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
+}
+
+static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct input_scan *s = data;
+	CXCursor base;
+	if (cursor_global_load(c, &base))
+		add_cursor(&s->bases, base);
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind k = clang_getCursorKind(d);
+		if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !cursor_is_shared_var(d))
+			add_cursor(&s->vars, d);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The body statement that declares var, or -1. */
+static int declaring_stmt(const struct kloop *l, CXCursor var)
+{
+	struct span d = cursor_span(var);
+	for (int i = 0; i < l->nstmts; i++)
+		if (d.begin >= l->stmts[i].text.begin && d.end <= l->stmts[i].text.end)
+			return i;
+	return -1;
+}
+
+static bool is_copy_side(const struct kloop *l, int i)
+{
+	enum stmt_role r = l->stmts[i].role;
+	return r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL;
+}
+
+static bool is_ivar(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nivars; i++)
+		if (clang_equalCursors(l->ivars[i].decl, var))
+			return true;
+	return false;
+}
+
+static bool restrict_pointer(CXCursor var)
+{
+	return clang_isRestrictQualifiedType(clang_getCursorType(var)) != 0;
+}
+
+/* What every statement may do, and whether the copies can be issued a tile early: they, and
+ * the locals they read, have no effect but the tile stores; what they read is not changed by
+ * the rest of the body (the loop variables only by the increment and the bumps, which the
+ * loader replays); and the memory they load is not written by the body, unless the pointers
+ * they load through are __restrict__, the user's promise that nothing else writes it. */
+static void check_effects(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	struct effects *fx = xcalloc((size_t)(l->nstmts ? l->nstmts : 1), sizeof *fx);
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
+			effects_of(l->stmts[i].cursor, src, &fx[i]);
+	int mem_write = -1;
+	for (int i = 0; i < l->nstmts && l->nrefusals == 0; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		const struct effects *e = &fx[i];
+		size_t at = e->at != (size_t)-1 ? e->at : st->text.begin;
+		pos(src, at, &line, &col);
+		if (i == l->helper.stmt)
+			continue; /* the fill helper: find read it whole */
+		if (is_copy_side(l, i) || st->role == ROLE_BUMP) {
+			if (e->memory || e->unknown || e->syncs)
+				kloop_refuse(l, at, "the %s at %d:%d %s; the loader would run it a tile early",
+					     st->role == ROLE_COPY ? "copy" : "statement the copies need", line, col, e->what);
+			else if (e->shared && st->role != ROLE_COPY)
+				kloop_refuse(l, e->shared_at, "the statement at %d:%d %s; the loader would run it a tile early",
+					     line, col, e->shared_what);
+			continue;
+		}
+		if (e->shared) {
+			at = e->shared_at != (size_t)-1 ? e->shared_at : st->text.begin;
+			pos(src, at, &line, &col);
+			kloop_refuse(l, at, "the compute at %d:%d %s; pipefy only moves copies it can see", line, col,
+				     e->shared_what);
+		}
+		else if (e->unknown)
+			kloop_refuse(l, at, "the compute at %d:%d %s", line, col, e->what);
+		else if (e->memory && mem_write < 0)
+			mem_write = i;
+	}
+	if (l->nrefusals > 0)
+		goto out;
+	/* what the copy side reads, through the locals it declares */
+	struct input_scan in = {.l = l};
+	for (int i = 0; i < l->nstmts; i++)
+		if (is_copy_side(l, i))
+			clang_visitChildren(l->stmts[i].cursor, scan_inputs, &in);
+	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
+		CXCursor var = in.vars.v[v];
+		int decl = declaring_stmt(l, var);
+		if (decl >= 0 && is_copy_side(l, decl))
+			continue; /* computed again by the loader; its own inputs are in the list */
+		for (int i = 0; i < l->nstmts; i++) {
+			bool bump = l->stmts[i].role == ROLE_BUMP && is_ivar(l, var);
+			if (i == decl || bump || !effects_writes_var(&fx[i], var))
+				continue;
+			char *name = cursor_name(var);
+			pos(src, l->stmts[i].text.begin, &line, &col);
+			if (is_copy_side(l, i))
+				kloop_refuse(l, l->stmts[i].text.begin, "the copy at %d:%d changes '%s', which the copies read",
+					     line, col, name);
+			else
+				kloop_refuse(l, l->stmts[i].text.begin, "the copies read '%s', which the %s at %d:%d writes",
+					     name, l->stmts[i].role == ROLE_BUMP ? "statement" : "compute", line, col);
+			free(name);
+			break;
+		}
+	}
+	/* memory the body writes that the next tile's copies may read */
+	for (int b = 0; b < in.bases.n && mem_write >= 0 && l->nrefusals == 0; b++) {
+		if (restrict_pointer(in.bases.v[b]))
+			continue;
+		const struct effects *e = &fx[mem_write];
+		size_t at = e->at != (size_t)-1 ? e->at : l->stmts[mem_write].text.begin;
+		pos(src, at, &line, &col);
+		char *name = cursor_name(in.bases.v[b]);
+		kloop_refuse(l, at,
+			     "the compute at %d:%d %s, and the next tile's copies read through '%s', which may "
+			     "point at it ('__restrict__' on '%s' would promise it does not)",
+			     line, col, e->what, name, name);
+		free(name);
+	}
+	free(in.vars.v);
+	free(in.bases.v);
+out:
+	for (int i = 0; i < l->nstmts; i++)
+		effects_free(&fx[i]);
+	free(fx);
+}
+
 /* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
 static void check_cp_async(struct kloop *l, const struct source *src)
 {
@@ -323,8 +654,7 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 			l->cp_async_ok = false;
 		} else if (cp->guard.end > cp->guard.begin) {
 			char *fill = span_text(src, cp->fill);
-			bool zero = strspn(fill, "0.fFuUlL ") == strlen(fill) || strstr(fill, "(0)") ||
-				    strcmp(fill, "{}") == 0;
+			bool zero = effects_is_zero(cp->fill_value);
 			if (!zero) {
 				l->cp_async_refusal = xprintf(
 					"the guarded copy at %d:%d fills with '%s', cp.async can only fill zeros", line, col,
@@ -548,6 +878,8 @@ static void check_loop(struct kloop *l, const struct source *src)
 		kloop_refuse(l, l->loop.begin, "'%s' has parse errors (first at %s)", l->function, l->function_error);
 		return;
 	}
+	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
+		return;
 	for (int i = 0; i < l->nstmts; i++) {
 		if (l->stmts[i].role == ROLE_BARRIER)
 			continue;
@@ -592,6 +924,10 @@ static void check_loop(struct kloop *l, const struct source *src)
 	check_hoisted_names(l, src);
 	check_copies(l, src);
 	check_dependences(l, src);
+	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0)
+		kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
+	if (l->nrefusals == 0 && check_aliases(l, src))
+		check_effects(l, src);
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);

@@ -297,6 +297,25 @@ CXCursor cursor_assigned_var(CXCursor c, bool *is_store)
 	return *is_store ? cursor_root_var(target) : clang_getNullCursor();
 }
 
+/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
+bool cursor_global_load(CXCursor c, CXCursor *base)
+{
+	c = cursor_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	bool lvalue = k == CXCursor_ArraySubscriptExpr ||
+		      (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
+	if (!lvalue)
+		return false;
+	CXCursor v = cursor_root_var(c);
+	if (clang_Cursor_isNull(v) || cursor_is_shared_var(v))
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(v));
+	if (t.kind != CXType_Pointer)
+		return false;
+	*base = v;
+	return true;
+}
+
 struct written_scan {
 	CXCursor var;
 	bool written;

@@ -204,25 +204,6 @@ static bool same_type(CXType a, CXType b)
 				clang_getCanonicalType(clang_getUnqualifiedType(clang_getCanonicalType(b))));
 }
 
-/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
-static bool is_global_load(CXCursor c, CXCursor *base)
-{
-	c = cursor_strip(c);
-	enum CXCursorKind k = clang_getCursorKind(c);
-	bool lvalue = k == CXCursor_ArraySubscriptExpr ||
-		      (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref);
-	if (!lvalue)
-		return false;
-	CXCursor v = cursor_root_var(c);
-	if (clang_Cursor_isNull(v) || cursor_is_shared_var(v))
-		return false;
-	CXType t = clang_getCanonicalType(clang_getCursorType(v));
-	if (t.kind != CXType_Pointer)
-		return false;
-	*base = v;
-	return true;
-}
-
 /* `__ldg(&A[i])` and the other cache-hinted loads read A[i]: the copy's source is A[i]. The
  * register variant keeps the call as written; cp.async has its own cache policy. */
 static CXCursor unwrap_cache_hint(CXCursor c)
@@ -298,6 +279,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 			cp->guard = cursor_span(cs.v[0]);
 			load = cursor_strip(cs.v[1]);
 			cp->fill = cursor_span(cs.v[2]);
+			cp->fill_value = cs.v[2];
 		}
 		free(cs.v);
 	}
@@ -307,7 +289,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		load = cursor_strip(cursor_last_child(load));
 	}
 	load = unwrap_cache_hint(load);
-	if (w == WRITE_ASSIGN && is_global_load(load, &base)) {
+	if (w == WRITE_ASSIGN && cursor_global_load(load, &base)) {
 		cp->src = cursor_span(load);
 		if (!same_type(clang_getCursorType(load), dst_type))
 			cp->conversion = true;
@@ -441,7 +423,7 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 		    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
 		    cursor_write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst))) {
 			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
-			ok = strcmp(a, b) == 0 && is_global_load(cursor_strip(t_val), &base) && !is_global_load(cursor_strip(e_val), &base);
+			ok = strcmp(a, b) == 0 && cursor_global_load(cursor_strip(t_val), &base) && !cursor_global_load(cursor_strip(e_val), &base);
 			free(a);
 			free(b);
 		}
@@ -451,6 +433,7 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 			cp->text = cursor_span(ifstmt);
 			cp->guard = cursor_span(cs.v[0]);
 			cp->fill = cursor_span(e_val);
+			cp->fill_value = e_val;
 			cp->guard_is_if = true;
 		}
 	}
@@ -623,7 +606,7 @@ static bool is_fetch_decl(CXCursor decl_stmt)
 		while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) || is_copy_construct(init)))
 			init = cursor_last_child(cursor_strip(init));
 		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
-		      is_global_load(init, &base);
+		      cursor_global_load(init, &base);
 	}
 	free(vars.v);
 	return all;
@@ -784,7 +767,7 @@ static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXC
 {
 	(void)parent;
 	CXCursor base;
-	if (is_global_load(c, &base)) {
+	if (cursor_global_load(c, &base)) {
 		*(bool *)data = true;
 		return CXChildVisit_Break;
 	}
@@ -810,7 +793,7 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 		u->tile_calls += tile && clang_getCursorKind(c) == CXCursor_CallExpr;
 	}
 	CXCursor base;
-	u->global_reads += is_global_load(c, &base);
+	u->global_reads += cursor_global_load(c, &base);
 	return CXChildVisit_Recurse;
 }
 
@@ -1309,12 +1292,13 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 		if (cs.n == 3) {
 			st.guard = cursor_span(cs.v[0]);
 			st.fill = cursor_span(cs.v[2]);
+			st.fill_value = cs.v[2];
 			load = cursor_strip(cs.v[1]);
 		}
 		free(cs.v);
 	}
 	load = unwrap_cache_hint(load);
-	if (!is_global_load(load, &base)) {
+	if (!cursor_global_load(load, &base)) {
 		char *v = span_text(hs->src, cursor_span(value));
 		helper_refuse(h, assign, "'%s' stores '%s' into a tile, not a load from global memory", v);
 		free(v);
@@ -1322,6 +1306,12 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 	}
 	if (!same_type(clang_getCursorType(load), clang_getCursorType(lhs))) {
 		helper_refuse(h, assign, "'%s' converts the value it copies%s", "");
+		return;
+	}
+	if (st.guard.end > st.guard.begin && !effects_is_zero(st.fill_value)) {
+		char *v = span_text(hs->src, st.fill);
+		helper_refuse(h, assign, "'%s' fills with '%s' when its guard fails; cp.async can only fill zeros", v);
+		free(v);
 		return;
 	}
 	st.src = cursor_span(load);

@@ -211,6 +211,38 @@ enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
+/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
+bool cursor_global_load(CXCursor c, CXCursor *base);
+
+/* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */
+
+struct effects {
+	bool memory;   /* may write memory that is not a local: global, through a pointer, atomics */
+	bool shared;   /* may write a __shared__ array (or hands one to a call that may) */
+	bool unknown;  /* does something pipefy cannot see into: an unresolved or undefined call */
+	bool syncs;    /* synchronizes the block inside a call */
+	char *what;    /* the first of those but a tile write, in words */
+	size_t at;     /* and where, in the main file; (size_t)-1 when elsewhere */
+	CXCursor at_cursor;
+	char *shared_what; /* the first write of a __shared__ array */
+	size_t shared_at;
+	struct cursors vars; /* every variable it may change (locals included) */
+};
+
+enum asm_kind { ASM_READS, ASM_ASYNC, ASM_OTHER };
+/* What an asm statement's instructions do (read through macros): registers and loads only,
+ * asynchronous copies or their barriers (already pipelined), or something else; *instruction
+ * names the first that is not a plain read. */
+enum asm_kind effects_asm(CXCursor c, char **instruction);
+/* Add what stmt may do to fx (helpers followed into their definitions). */
+void effects_of(CXCursor stmt, const struct source *src, struct effects *fx);
+bool effects_writes_var(const struct effects *fx, CXCursor var);
+bool effects_is_local(CXCursor var);
+/* A value proven to be all zero bits (evaluated, never matched as text). */
+bool effects_is_zero(CXCursor value);
+/* Assigning a T copies its bytes and runs no user code. */
+bool effects_assigns_bytes(CXType t);
+void effects_free(struct effects *fx);
 
 /* ---- find.c: the K-loop model every later stage reads ---- */
 
@@ -273,6 +305,7 @@ struct copy {
 	struct span dst, src;
 	struct span guard;   /* condition of `c ? load : 0`; begin == end when unguarded */
 	struct span fill;    /* the value stored when the guard is false */
+	CXCursor fill_value; /* its expression */
 	bool dst_is_deref, src_is_deref; /* `*p` forms: address is p itself */
 	struct span dst_ptr, src_ptr;    /* p in `*p`, when *_is_deref */
 	struct span src_base;            /* the pointer the load indexes: a valid fallback source */
@@ -296,6 +329,7 @@ struct helper_store {
 	struct span text;         /* the assignment, inside the helper */
 	struct span dst, src;     /* the tile element written and the global element read */
 	struct span guard, fill;  /* `g ? src : fill`, when guarded */
+	CXCursor fill_value;
 	char *base;               /* the global pointer: a valid source address when g is false */
 	char *type;               /* the element type, for sizeof */
 	long width;

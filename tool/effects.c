@@ -1,0 +1,593 @@
+/* effects.c: what code may do. Which memory a statement or a called function may write,
+ * which variables it may change, where a __shared__ array's address goes, and what an asm
+ * statement's instructions are. Facts only: check.c judges legality with them, and anything
+ * these functions cannot see is reported as unknown, never as harmless. */
+#include "pipefy.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define MAX_DEPTH 4 /* helpers calling helpers: deeper than this is unknown */
+
+void effects_free(struct effects *fx)
+{
+	free(fx->what);
+	free(fx->shared_what);
+	free(fx->vars.v);
+	memset(fx, 0, sizeof *fx);
+}
+
+/* Sets the flag; the first effect of a kind other than a tile write is the one named. */
+static void note(struct effects *fx, bool *flag, CXCursor at, const char *fmt, const char *a)
+{
+	*flag = true;
+	bool shared = flag == &fx->shared;
+	if (shared ? fx->shared_what != NULL : fx->what != NULL)
+		return;
+	char *what = xprintf(fmt, a);
+	size_t off = cursor_in_main_file(at) ? cursor_span(at).begin : (size_t)-1;
+	if (shared) {
+		fx->shared_what = what;
+		fx->shared_at = off;
+	} else {
+		fx->what = what;
+		fx->at = off;
+		fx->at_cursor = at;
+	}
+}
+
+static bool type_is_indirect(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+}
+
+/* Through a pointer or reference parameter, may the callee write what it points at? */
+static bool pointee_is_const(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	if (t.kind != CXType_Pointer && t.kind != CXType_LValueReference && t.kind != CXType_RValueReference)
+		return true;
+	CXType p = clang_getPointeeType(t);
+	while (p.kind == CXType_ConstantArray || p.kind == CXType_IncompleteArray)
+		p = clang_getArrayElementType(p);
+	return clang_isConstQualifiedType(p);
+}
+
+/* A variable with automatic storage in a function: a write to it changes nothing anyone else
+ * can see. Parameters passed by value are locals too. */
+bool effects_is_local(CXCursor var)
+{
+	enum CXCursorKind k = clang_getCursorKind(var);
+	if (k == CXCursor_ParmDecl)
+		return clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_LValueReference &&
+		       clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_RValueReference;
+	if (k != CXCursor_VarDecl || cursor_is_shared_var(var))
+		return false;
+	enum CX_StorageClass sc = clang_Cursor_getStorageClass(var);
+	if (sc == CX_SC_Static || sc == CX_SC_Extern)
+		return false;
+	enum CXCursorKind parent = clang_getCursorKind(clang_getCursorSemanticParent(var));
+	if (parent != CXCursor_FunctionDecl && parent != CXCursor_FunctionTemplate && parent != CXCursor_CXXMethod &&
+	    parent != CXCursor_LambdaExpr)
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(var));
+	return t.kind != CXType_LValueReference && t.kind != CXType_RValueReference;
+}
+
+/* The variable an lvalue is rooted at, and whether the write goes through a pointer (or a
+ * reference) rather than into the variable itself or an array or struct it holds. */
+static CXCursor lvalue_root(CXCursor c, bool *through)
+{
+	c = cursor_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		CXType t = clang_getCanonicalType(clang_getCursorType(d));
+		if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+			*through = true;
+		return d;
+	}
+	if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr) {
+		CXCursor base = cursor_first_child(c);
+		/* the base as written: an array indexed in place is not a pointer (its decay is) */
+		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(base)));
+		if (bt.kind == CXType_Pointer)
+			*through = true;
+		if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(base))
+			return clang_getNullCursor(); /* a member of `this` */
+		return lvalue_root(base, through);
+	}
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+		*through = true;
+		return lvalue_root(cursor_last_child(c), through);
+	}
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
+		return lvalue_root(cursor_last_child(c), through);
+	if (k == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) {
+			struct cursors cs = cursor_children(c);
+			CXCursor r = clang_getNullCursor();
+			for (int i = 0; i < cs.n && clang_Cursor_isNull(r); i++) {
+				CXType t = clang_getCanonicalType(clang_getCursorType(cs.v[i]));
+				if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray)
+					r = lvalue_root(cs.v[i], through);
+			}
+			free(cs.v);
+			return r;
+		}
+	}
+	if (cursor_kind_is_cast(k))
+		return lvalue_root(cursor_last_child(c), through);
+	return clang_getNullCursor();
+}
+
+static void add_var(struct effects *fx, CXCursor var)
+{
+	for (int i = 0; i < fx->vars.n; i++)
+		if (clang_equalCursors(fx->vars.v[i], var))
+			return;
+	*VEC_PUSH(fx->vars.v, fx->vars.n, fx->vars.cap) = var;
+}
+
+/* Where a scan is: the loop body (no parameters), or a helper's body, whose writes through
+ * its own pointer and reference parameters are its caller's to map onto the arguments. */
+struct fx_scan {
+	struct effects *fx;
+	int depth;
+	const struct source *src;
+	CXCursor *params;
+	int nparams;
+	bool *param_written;
+};
+
+static int param_index(const struct fx_scan *s, CXCursor var)
+{
+	for (int p = 0; p < s->nparams; p++)
+		if (clang_equalCursors(var, s->params[p]))
+			return p;
+	return -1;
+}
+
+/* A write of the lvalue `target`: into a local (recorded in vars), through a parameter of
+ * the helper being read, or into memory. */
+static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
+{
+	struct effects *fx = s->fx;
+	bool through = false;
+	CXCursor var = lvalue_root(target, &through);
+	if (clang_Cursor_isNull(var)) {
+		char *t = s->src ? span_text(s->src, cursor_span(target)) : xstrdup("?");
+		note(fx, &fx->memory, at, "writes '%s', which pipefy cannot trace to a variable", t);
+		free(t);
+		return;
+	}
+	if (!through)
+		add_var(fx, var); /* the variable itself changes, not what it points at */
+	int p = param_index(s, var);
+	if (p >= 0 && (through || type_is_indirect(clang_getCursorType(var)))) {
+		s->param_written[p] = true;
+		return;
+	}
+	if (cursor_is_shared_var(var)) {
+		char *n = cursor_name(var);
+		note(fx, &fx->shared, at, "writes the __shared__ array '%s'", n);
+		free(n);
+	} else if (through || !effects_is_local(var)) {
+		char *n = cursor_name(var);
+		note(fx, &fx->memory, at, through ? "writes memory through '%s'" : "writes '%s', which is not a local", n);
+		free(n);
+	}
+}
+
+/* ---- asm ---- */
+
+/* The asm statement as spelled: inside a macro's definition when it comes from one. */
+static char *asm_spelling(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile fb, fe;
+	unsigned ob, oe;
+	clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+	clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+	if (!fb || !clang_File_isEqual(fb, fe) || oe < ob)
+		return NULL;
+	size_t size;
+	const char *text = clang_getFileContents(clang_Cursor_getTranslationUnit(c), fb, &size);
+	if (!text || oe > size)
+		return NULL;
+	/* the extent ends at the last token's start: take in the ')' */
+	size_t end = oe;
+	while (end < size && text[end] != ')' && text[end] != ';' && text[end] != '\n')
+		end++;
+	return xstrndup(text + ob, end - ob + (end < size && text[end] == ')'));
+}
+
+/* The instruction template: the string literals before the first ':' outside them. */
+static char *asm_template(const char *text)
+{
+	struct strbuf sb = {0};
+	const char *p = strchr(text, '(');
+	if (!p)
+		return xstrdup("");
+	for (p++; *p && *p != ':' && *p != ')';) {
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1]) {
+					p++;
+					sb_add(&sb, *p == 'n' || *p == 't' ? " ; " : p, *p == 'n' || *p == 't' ? 3 : 1);
+				} else
+					sb_add(&sb, p, 1);
+			}
+			if (*p)
+				p++;
+		} else
+			p++;
+	}
+	return sb.data ? sb_take(&sb) : xstrdup("");
+}
+
+/* PTX instructions that only compute in registers or read memory. */
+static const char *const read_only_ptx[] = {
+	"mma", "ldmatrix", "ld", "ldu", "mov", "cvt", "cvta", "fma", "add", "sub", "mul", "mad", "and", "or",
+	"xor", "not", "shl", "shr", "prmt", "setp", "selp", "set", "min", "max", "neg", "abs", "ex2", "lg2",
+	"rcp", "sqrt", "rsqrt", "sin", "cos", "tanh", "bfe", "bfi", "brev", "popc", "clz", "lop3", "shf",
+	"dp4a", "dp2a", "div", "rem", "testp", "copysign", "movmatrix", "mul24", "mad24", "sad", "fns", NULL,
+};
+
+/* Instructions that mean the code already overlaps its copies: asynchronous copies, their
+ * barriers, and the tensor-core instructions that read shared memory asynchronously. */
+static const char *const async_ptx[] = {
+	"cp.async", "cp.reduce.async", "mbarrier", "wgmma", "tensormap", "griddepcontrol", NULL,
+};
+
+enum asm_kind effects_asm(CXCursor c, char **instruction)
+{
+	*instruction = NULL;
+	char *text = asm_spelling(c);
+	if (!text) {
+		*instruction = xstrdup("asm");
+		return ASM_OTHER;
+	}
+	char *tpl = asm_template(text);
+	free(text);
+	enum asm_kind kind = ASM_READS;
+	for (const char *const *a = async_ptx; *a && kind == ASM_READS; a++)
+		if (strstr(tpl, *a)) {
+			*instruction = xstrdup(*a);
+			kind = ASM_ASYNC;
+		}
+	for (char *p = tpl; *p && kind == ASM_READS;) {
+		/* one instruction: up to ';' */
+		char *end = strchr(p, ';');
+		if (end)
+			*end = '\0';
+		while (*p && (isspace((unsigned char)*p) || *p == '{' || *p == '}'))
+			p++;
+		if (*p == '@') /* a predicate */
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		char *colon = strchr(p, ':');
+		if (colon && !strchr(p, ' ') && colon[1] == '\0')
+			p = colon + 1; /* a label */
+		if (*p && *p != '.' && *p != '}' && *p != '{') {
+			size_t n = strcspn(p, ". \t{}");
+			bool known = false;
+			for (const char *const *r = read_only_ptx; *r && !known; r++)
+				known = strlen(*r) == n && strncmp(p, *r, n) == 0;
+			if (!known) {
+				*instruction = xstrndup(p, strcspn(p, " \t{}"));
+				kind = ASM_OTHER;
+			}
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	free(tpl);
+	return kind;
+}
+
+/* ---- calls ---- */
+
+/* Library functions (CUDA's headers, the C library) that write memory or synchronize. */
+static bool library_call_writes(const char *name)
+{
+	static const char *const prefixes[] = {"atomic", "__nv_atomic", "__st", "__stcg", "__stcs", "memcpy", "memset",
+					       "memmove", "__pipeline", "__syncthreads", "__threadfence", NULL};
+	for (const char *const *p = prefixes; *p; p++)
+		if (strncmp(name, *p, strlen(*p)) == 0)
+			return true;
+	return strstr(name, "store") || strstr(name, "atomic") || strstr(name, "memcpy_async") ||
+	       strstr(name, "arrive") || strstr(name, "wait") || strcmp(name, "sync") == 0;
+}
+
+/* CUDA's headers and the C library, or pipefy's own compatibility prelude for them. */
+static bool in_system_header(CXCursor decl)
+{
+	CXSourceLocation at = clang_getCursorLocation(decl);
+	if (clang_Location_isInSystemHeader(at))
+		return true;
+	CXFile f;
+	clang_getSpellingLocation(at, &f, NULL, NULL, NULL);
+	CXString name = clang_getFileName(f);
+	const char *n = clang_getCString(name);
+	bool compat = n && strncmp(n, "/pipefy-compat", 14) == 0;
+	clang_disposeString(name);
+	return compat;
+}
+
+struct fx_scan;
+static void function_effects(CXCursor def, int depth, struct effects *fx, const struct source *src,
+			     bool *param_written, int nparams);
+
+/* A call: what the callee may do, and which of the caller's variables it may change (those
+ * passed by non-const reference or pointer). */
+static void call_effects(CXCursor call, struct fx_scan *s)
+{
+	struct effects *fx = s->fx;
+	int depth = s->depth;
+	const struct source *src = s->src;
+	CXCursor callee = clang_getCursorReferenced(call);
+	char *name = cursor_name(call);
+	int nargs = clang_Cursor_getNumArguments(call);
+	enum CXCursorKind ck = clang_getCursorKind(callee);
+	bool method = ck == CXCursor_CXXMethod;
+	if (clang_Cursor_isNull(callee) || (ck != CXCursor_FunctionDecl && ck != CXCursor_CXXMethod &&
+					    ck != CXCursor_Constructor && ck != CXCursor_ConversionFunction &&
+					    ck != CXCursor_FunctionTemplate)) {
+		note(fx, &fx->unknown, call, "calls '%s', which pipefy cannot resolve", *name ? name : "a function");
+		free(name);
+		return;
+	}
+	bool library = in_system_header(callee);
+	bool written[64] = {false};
+	int n = nargs < 64 ? nargs : 64;
+	if (library) {
+		if (library_call_writes(name))
+			note(fx, &fx->memory, call, "calls '%s'", name);
+	} else {
+		CXCursor def = clang_getCursorDefinition(callee);
+		if (clang_Cursor_isNull(def) || depth >= MAX_DEPTH)
+			note(fx, &fx->unknown, call,
+			     clang_Cursor_isNull(def) ? "calls '%s', whose definition pipefy cannot see"
+						      : "calls '%s' through too many helpers to follow",
+			     name);
+		else if (ck != CXCursor_Constructor || !clang_Cursor_isNull(def))
+			function_effects(def, depth + 1, fx, src, written, n);
+	}
+	/* arguments bound to non-const references or pointers */
+	for (int i = 0; i < n; i++) {
+		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+		CXCursor parm = clang_Cursor_getArgument(callee, (unsigned)i);
+		CXType pt = clang_Cursor_isNull(parm) ? clang_getCursorType(arg) : clang_getCursorType(parm);
+		if (pointee_is_const(pt))
+			continue;
+		if (!library && !written[i])
+			continue; /* the helper was read: it does not write through this one */
+		bool through = false;
+		CXCursor var = lvalue_root(arg, &through);
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
+			char *v = cursor_name(var);
+			add_var(fx, var);
+			note(fx, &fx->shared, arg, "hands the __shared__ array '%s' to a call that may write it", v);
+			free(v);
+		} else
+			record_write(s, arg, arg); /* what the argument points at, or the variable itself */
+	}
+	/* a method may change its object */
+	if (method && !clang_CXXMethod_isConst(callee) && !library) {
+		CXCursor object = cursor_first_child(call);
+		if (clang_getCursorKind(object) == CXCursor_MemberRefExpr) {
+			CXCursor obj = cursor_first_child(object);
+			if (!clang_Cursor_isNull(obj))
+				record_write(s, obj, call);
+		}
+	}
+	free(name);
+}
+
+static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClientData data);
+
+static void scan_one(CXCursor c, struct fx_scan *s)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE)
+		record_write(s, target, c);
+	else if (k == CXCursor_CallExpr && !cursor_is_barrier(c)) {
+		char *name = cursor_name(c);
+		/* operators and conversions of builtin types resolve to nothing: they are arithmetic */
+		bool plain = *name == '\0' || (strncmp(name, "operator", 8) == 0 &&
+					       clang_Cursor_isNull(clang_getCursorReferenced(c)));
+		free(name);
+		if (!plain)
+			call_effects(c, s);
+	} else if (cursor_is_barrier(c))
+		note(s->fx, &s->fx->syncs, c, "synchronizes the block%s", "");
+	else if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt || k == CXCursor_MSAsmStmt) {
+		char *ins;
+		enum asm_kind ak = effects_asm(c, &ins);
+		if (ak != ASM_READS)
+			note(s->fx, &s->fx->unknown, c, "runs the asm instruction '%s'", ins);
+		free(ins);
+		/* its operands may be outputs */
+		struct cursors ops = cursor_children(c);
+		for (int i = 0; i < ops.n; i++) {
+			bool through = false;
+			CXCursor var = lvalue_root(ops.v[i], &through);
+			if (!clang_Cursor_isNull(var) && !through)
+				add_var(s->fx, var);
+			else if (!clang_Cursor_isNull(var))
+				record_write(s, ops.v[i], c);
+		}
+		free(ops.v);
+	}
+}
+
+static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fx_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_LambdaExpr) {
+		note(s->fx, &s->fx->unknown, c, "defines a lambda%s", "");
+		return CXChildVisit_Continue;
+	}
+	scan_one(c, s);
+	return CXChildVisit_Recurse;
+}
+
+/* A helper: writes through its pointer and reference parameters set param_written (the
+ * caller maps them onto its arguments); every other effect is the caller's too. A write
+ * through a pointer local may hit anything: memory. */
+static void function_effects(CXCursor def, int depth, struct effects *fx, const struct source *src,
+			     bool *param_written, int nparams)
+{
+	int np = clang_Cursor_getNumArguments(def);
+	CXCursor params[64];
+	int n = np < 0 ? 0 : np < 64 ? np : 64;
+	for (int i = 0; i < n; i++)
+		params[i] = clang_Cursor_getArgument(def, (unsigned)i);
+	struct effects inner = {0};
+	bool pw[64] = {false};
+	struct fx_scan s = {.fx = &inner, .depth = depth, .src = src, .params = params, .nparams = n, .param_written = pw};
+	clang_visitChildren(def, scan_effects, &s);
+	for (int i = 0; i < n && i < nparams; i++)
+		param_written[i] = pw[i];
+	char *name = cursor_name(def);
+	if (inner.what) {
+		bool *flag = inner.unknown ? &fx->unknown : inner.syncs ? &fx->syncs : &fx->memory;
+		char *what = xprintf("calls '%s', which %s", name, inner.what);
+		note(fx, flag, inner.at_cursor, "%s", what);
+		free(what);
+	}
+	if (inner.shared_what) {
+		char *what = xprintf("calls '%s', which %s", name, inner.shared_what);
+		note(fx, &fx->shared, def, "%s", what);
+		free(what);
+	}
+	free(name);
+	fx->unknown |= inner.unknown;
+	fx->shared |= inner.shared;
+	fx->syncs |= inner.syncs;
+	fx->memory |= inner.memory;
+	effects_free(&inner);
+}
+
+void effects_of(CXCursor stmt, const struct source *src, struct effects *fx)
+{
+	struct fx_scan s = {.fx = fx, .src = src};
+	scan_one(stmt, &s);
+	clang_visitChildren(stmt, scan_effects, &s);
+}
+
+bool effects_writes_var(const struct effects *fx, CXCursor var)
+{
+	for (int i = 0; i < fx->vars.n; i++)
+		if (clang_equalCursors(fx->vars.v[i], var))
+			return true;
+	return false;
+}
+
+/* Whether a value is proven to be all zero bits, as a zero-filling copy stores: evaluated
+ * (`0`, `0.0f`, `float(0)`, but not `-0.0f` or `double(0) + 1.0`), or built from such values
+ * (`make_float4(0, 0, 0, 0)`, `{}`, `__float2half(0.f)`). */
+bool effects_is_zero(CXCursor c)
+{
+	c = cursor_strip(c);
+	if (clang_Cursor_isNull(c))
+		return false;
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	if (r) {
+		CXEvalResultKind ek = clang_EvalResult_getKind(r);
+		bool zero = false, known = true;
+		if (ek == CXEval_Int)
+			zero = clang_EvalResult_getAsLongLong(r) == 0;
+		else if (ek == CXEval_Float) {
+			double v = clang_EvalResult_getAsDouble(r);
+			zero = v == 0.0 && !signbit(v);
+		} else
+			known = false;
+		clang_EvalResult_dispose(r);
+		if (known)
+			return zero;
+	}
+	enum CXCursorKind k = clang_getCursorKind(c);
+	static const char *const builders[] = {"make_float2", "make_float4", "make_int2", "make_int4", "make_uint2",
+					       "make_uint4", "make_double2", "make_half2", "__float2half", "__float2half_rn",
+					       "__float2bfloat16", "__float2bfloat16_rn", "__floats2half2_rn",
+					       "__floats2bfloat162_rn", "make_float3", "make_int3", NULL};
+	bool builder = k == CXCursor_InitListExpr || cursor_kind_is_cast(k);
+	if (k == CXCursor_CallExpr) {
+		char *name = cursor_name(c);
+		for (const char *const *b = builders; *b && !builder; b++)
+			builder = strcmp(name, *b) == 0 && in_system_header(clang_getCursorReferenced(c));
+		free(name);
+	}
+	if (!builder)
+		return false;
+	struct cursors cs = cursor_children(c);
+	bool zero = true;
+	int values = 0;
+	for (int i = 0; i < cs.n && zero; i++) {
+		enum CXCursorKind ck = clang_getCursorKind(cs.v[i]);
+		if (ck == CXCursor_TypeRef || ck == CXCursor_NamespaceRef || ck == CXCursor_TemplateRef ||
+		    (k == CXCursor_CallExpr && i == 0 && ck != CXCursor_IntegerLiteral && ck != CXCursor_FloatingLiteral &&
+		     clang_getCursorKind(cursor_strip(cs.v[i])) == CXCursor_DeclRefExpr &&
+		     clang_getCursorKind(clang_getCursorReferenced(cursor_strip(cs.v[i]))) == CXCursor_FunctionDecl))
+			continue; /* the callee or the type named */
+		zero = effects_is_zero(cs.v[i]);
+		values++;
+	}
+	free(cs.v);
+	return zero && (values > 0 || k == CXCursor_InitListExpr);
+}
+
+/* Whether assigning a T copies its bytes and does nothing else: scalars, pointers, arrays of
+ * such, and classes whose copy and move assignments are defaulted and whose bases and
+ * fields are such (a user-written operator= may do anything, and the rewrite would run it
+ * twice, or not at all). */
+struct assign_scan {
+	bool ok;
+	int depth;
+};
+
+static bool type_assigns_bytes(CXType t, int depth);
+
+static enum CXChildVisitResult scan_record(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct assign_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CXXMethod && (clang_CXXMethod_isCopyAssignmentOperator(c) || clang_CXXMethod_isMoveAssignmentOperator(c)) &&
+	    !clang_CXXMethod_isDefaulted(c))
+		s->ok = false;
+	else if (k == CXCursor_FieldDecl || k == CXCursor_CXXBaseSpecifier)
+		s->ok = type_assigns_bytes(clang_getCursorType(c), s->depth + 1);
+	return s->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static bool type_assigns_bytes(CXType t, int depth)
+{
+	t = clang_getCanonicalType(t);
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+		t = clang_getCanonicalType(clang_getArrayElementType(t));
+	if (t.kind == CXType_Record) {
+		if (depth > 8)
+			return false;
+		struct assign_scan s = {.ok = true, .depth = depth};
+		clang_visitChildren(clang_getTypeDeclaration(t), scan_record, &s);
+		return s.ok;
+	}
+	return t.kind != CXType_Invalid && t.kind != CXType_Unexposed && t.kind != CXType_Dependent;
+}
+
+bool effects_assigns_bytes(CXType t)
+{
+	return type_assigns_bytes(t, 0);
+}
