@@ -58,6 +58,7 @@ __global__ void conv2d_implicit(const float *in, const float *filt, float *out, 
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     if (m < GM && ko < Ko)
         out[((b * Ko + ko) * P + p) * Q + q] = acc;

@@ -74,6 +74,7 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
             }
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 2; j++)

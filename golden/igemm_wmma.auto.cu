@@ -72,6 +72,7 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
             }
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 2; j++)

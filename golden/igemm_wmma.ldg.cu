@@ -34,22 +34,22 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
-        int4 pipefy_reg0[2];
-        int4 pipefy_reg1[2];
+        int4 pipefy_reg0[((BM * BK / 16) + 256 - 1) / 256];
+        int4 pipefy_reg1[((BK * BN / 16) + 256 - 1) / 256];
         // pipefy: load the tile at the cursor into the staging registers and advance the
         // cursor; false once the tiles run out
         auto pipefy_fetch = [&]() {
             int k0 = pipefy_next_k0;
             if (!(k0 < K))
                 return false;
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BM * BK / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
                 if (!(i < BM * BK / 16))
                     break;
                 int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
                 pipefy_reg0[pipefy_j] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
             }
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BK * BN / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
                 if (!(i < BK * BN / 16))
                     break;
@@ -62,14 +62,14 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
         };
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BM * BK / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
                 if (!(i < BM * BK / 16))
                     break;
                 int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
                 *(int4 *)&As[pipefy_dst][r][c] = pipefy_reg0[pipefy_j];
             }
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BK * BN / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
                 if (!(i < BK * BN / 16))
                     break;

@@ -32,22 +32,22 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
-        uint4 pipefy_reg0[2];
-        uint4 pipefy_reg1[2];
+        uint4 pipefy_reg0[((BM * BK / 8) + 128 - 1) / 128];
+        uint4 pipefy_reg1[((BK * BN / 8) + 128 - 1) / 128];
         // pipefy: load the tile at the cursor into the staging registers and advance the
         // cursor; false once the tiles run out
         auto pipefy_fetch = [&]() {
             int k0 = pipefy_next_k0;
             if (!(k0 < K))
                 return false;
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BM * BK / 8) + 128 - 1) / 128; ++pipefy_j) {
                 int i = tid + pipefy_j * 128;
                 if (!(i < BM * BK / 8))
                     break;
                 int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
                 pipefy_reg0[pipefy_j] = *(const uint4 *)&A[(size_t)(bm + r) * K + k0 + c];
             }
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BK * BN / 8) + 128 - 1) / 128; ++pipefy_j) {
                 int i = tid + pipefy_j * 128;
                 if (!(i < BK * BN / 8))
                     break;
@@ -60,14 +60,14 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
         };
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BM * BK / 8) + 128 - 1) / 128; ++pipefy_j) {
                 int i = tid + pipefy_j * 128;
                 if (!(i < BM * BK / 8))
                     break;
                 int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
                 *(uint4 *)&As[pipefy_dst][r][c] = pipefy_reg0[pipefy_j];
             }
-            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < ((BK * BN / 8) + 128 - 1) / 128; ++pipefy_j) {
                 int i = tid + pipefy_j * 128;
                 if (!(i < BK * BN / 8))
                     break;

@@ -86,6 +86,7 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
             }
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     for (int mi = 0; mi < 2; mi++)
         for (int ni = 0; ni < 4; ni++) {

@@ -45,6 +45,7 @@ __global__ void gemm(const float *A, const float *B, float *C, int M, int N, int
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = acc;
 }
@@ -87,6 +88,7 @@ __global__ void gemm_twice(const float *A, const float *B, float *C, int M, int 
                 first += As1[pipefy_stage][ty][k] * Bs1[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
     {
@@ -118,6 +120,7 @@ __global__ void gemm_twice(const float *A, const float *B, float *C, int M, int 
                 second += As2[pipefy_stage][ty][k] * Bs2[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = 0.5f * (first + second);
 }

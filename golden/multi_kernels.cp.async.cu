@@ -44,6 +44,7 @@ __global__ void gemm(const float *A, const float *B, float *C, int M, int N, int
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = acc;
 }
@@ -85,6 +86,7 @@ __global__ void gemm_twice(const float *A, const float *B, float *C, int M, int 
                 first += As1[pipefy_stage][ty][k] * Bs1[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
     {
@@ -115,6 +117,7 @@ __global__ void gemm_twice(const float *A, const float *B, float *C, int M, int 
                 second += As2[pipefy_stage][ty][k] * Bs2[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = 0.5f * (first + second);
 }

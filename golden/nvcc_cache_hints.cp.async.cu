@@ -54,6 +54,7 @@ __global__ void sgemm_cache_hints(const float *__restrict__ A, const float *__re
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] += acc;
 }

@@ -47,6 +47,7 @@ __global__ void sgemm_include_dirs(const gemm_t *A, const gemm_t *B, gemm_t *C, 
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = acc;
 }

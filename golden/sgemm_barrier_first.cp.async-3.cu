@@ -45,6 +45,7 @@ __global__ void sgemm_barrier_first(const float *A, const float *B, float *C, in
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = acc;
 }

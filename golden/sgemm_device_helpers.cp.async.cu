@@ -68,6 +68,7 @@ __global__ void sgemm_compute_helper(const float *A, const float *B, float *C, i
             acc += dot_tile(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = acc;
 }
@@ -106,6 +107,7 @@ __global__ void sgemm_load_helper(const float *A, const float *B, float *C, int 
             acc += dot_tile(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = acc;
 }

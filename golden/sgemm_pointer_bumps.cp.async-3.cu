@@ -56,6 +56,7 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
@@ -108,6 +109,7 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
@@ -162,6 +164,7 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
             k0 += TS;
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }

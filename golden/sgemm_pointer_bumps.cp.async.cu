@@ -55,6 +55,7 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
@@ -106,6 +107,7 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
@@ -159,6 +161,7 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
             k0 += TS;
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }

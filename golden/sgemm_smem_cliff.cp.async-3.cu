@@ -57,6 +57,7 @@ __global__ void __launch_bounds__(256) sgemm_cliff(const float *A, const float *
                     acc[r] += As[pipefy_stage][ty + 8 * r][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     // the epilogue goes through shared memory, as a fused bias or transpose would
     for (int r = 0; r < 4; ++r)

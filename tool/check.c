@@ -715,6 +715,26 @@ static enum CXChildVisitResult first_children(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Continue;
 }
 
+/* Whether an expression names something declared in the loop body. */
+struct outside_refs {
+	struct span body;
+	bool inside;
+};
+
+static enum CXChildVisitResult scan_outside_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct outside_refs *o = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		struct span d = cursor_span(clang_getCursorReferenced(c));
+		if (d.begin >= o->body.begin && d.end <= o->body.end) {
+			o->inside = true;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
 /* `for (int i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
  * a constant or blockDim.x: each copy gets an array of registers, one per trip. Records the
  * loop's numbers in the statement; false for any other loop or branch around a copy. */
@@ -762,6 +782,19 @@ static bool copy_loop_shape(struct kloop *l, int stmt, const struct source *src)
 	CXCursor init = cursor_last_child(var[0]);
 	if (clang_Cursor_isNull(init))
 		return false;
+	/* the trip count is written in the output as the bound and stride are written here (a
+	 * macro the build redefines means what it means there), so they must mean the same in
+	 * front of the loop; and the body must not move the variable itself */
+	struct outside_refs o = {.body = l->body};
+	CXCursor bound_expr = cursor_last_child(kids[1]);
+	scan_outside_refs(bound_expr, bound_expr, &o);
+	clang_visitChildren(bound_expr, scan_outside_refs, &o);
+	scan_outside_refs(step, step, &o);
+	clang_visitChildren(step, scan_outside_refs, &o);
+	if (o.inside || cursor_writes_var(kids[3], var[0]))
+		return false;
+	st->copy_bound_expr = cursor_span(cursor_last_child(kids[1]));
+	st->copy_stride_expr = cursor_span(step);
 	st->copy_bound = N;
 	st->copy_stride = block_stride ? 0 : S;
 	/* `int i`: from the declaration's start through the variable's name */

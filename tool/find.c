@@ -1445,6 +1445,34 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 		l->stmts[h->stmt].role = ROLE_COPY;
 }
 
+/* Whole `#pragma` lines directly above the line at offset (only blanks before it there). */
+static struct span leading_pragmas(const struct source *src, size_t at)
+{
+	size_t line = at;
+	while (line > 0 && (src->text[line - 1] == ' ' || src->text[line - 1] == '\t'))
+		line--;
+	struct span s = {line, line};
+	if (line > 0 && src->text[line - 1] != '\n')
+		return s;
+	while (s.begin > 0) {
+		size_t prev = s.begin - 1; /* the '\n' ending the line above */
+		while (prev > 0 && src->text[prev - 1] != '\n')
+			prev--;
+		const char *p = src->text + prev;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '#')
+			break;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "pragma", 6) != 0 || src->text[s.begin - 2] == '\\')
+			break;
+		s.begin = prev;
+	}
+	return s;
+}
+
 static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 {
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
@@ -1454,6 +1482,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	l->loop = cursor_span(loop);
 	l->body = cursor_span(body);
 	l->indent = source_line_indent(src, l->loop.begin);
+	l->pragmas = leading_pragmas(src, l->loop.begin);
 	for (int i = 0; i < f->parsed->ndiags; i++) {
 		const struct diag *d = &f->parsed->diags[i];
 		if (d->offset != (size_t)-1 && d->offset >= f->function_span.begin && d->offset < f->function_span.end) {

@@ -268,6 +268,7 @@ struct body_stmt {
 	long copy_bound;   /* N; 0 when the statement is not such a loop */
 	long copy_stride;  /* S when constant; 0 when it is blockDim.x (the block size decides) */
 	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, `i < N`, the body */
+	struct span copy_bound_expr, copy_stride_expr; /* N and S as written */
 };
 
 struct induction {
@@ -355,6 +356,7 @@ struct kloop {
 	struct span loop;             /* the whole for statement */
 	struct span init, cond, inc;  /* header parts, possibly empty */
 	struct span body;             /* braces included */
+	struct span pragmas;          /* `#pragma` lines right before the loop, which apply to it */
 	struct span tail;             /* comments after the last statement, before the '}' */
 	char *indent;                 /* the for line's indentation */
 	char *unit;                   /* one level of the body's indentation */

@@ -269,9 +269,18 @@ static void add_cursor_advance(struct strbuf *sb, struct layout *y, const char *
 		sb_printf(sb, "%spipefy_next_%s = %s;\n", indent, y->l->ivars[i].name, y->l->ivars[i].name);
 }
 
-/* The user's for header, one level deeper. */
+/* The user's for header, one level deeper, with the pragmas written above it. */
 static void add_main_header(struct strbuf *sb, struct layout *y)
 {
+	if (y->l->pragmas.end > y->l->pragmas.begin) {
+		char *p = span_text(y->src, y->l->pragmas);
+		for (char *line = strtok(p, "\n"); line; line = strtok(NULL, "\n")) {
+			while (*line == ' ' || *line == '\t')
+				line++;
+			sb_printf(sb, "%s%s\n", y->I1, line);
+		}
+		free(p);
+	}
 	char *header = span_text(y->src, (struct span){y->l->loop.begin, y->l->body.begin + 1});
 	sb_puts(sb, y->I1);
 	add_reindented(sb, header, y->U);
@@ -300,7 +309,6 @@ static void add_compute(struct strbuf *sb, struct layout *y)
 static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out)
 {
 	struct kloop *l = y->l;
-	sb_printf(sb, "%s}\n", y->I1);
 	sb_printf(sb, "%s}", y->I0);
 	if (y->guard) {
 		/* the loop as written, its tiles read and written in stage 0 */
@@ -308,7 +316,11 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 		for (int i = 0; i < l->nrefs && y->S > 1; i++)
 			edits_add(&stage0, l->refs[i].at.end, 0, "[0]");
 		char *as_written = render(y->src, &stage0, l->loop);
-		sb_printf(sb, " else {\n%s", y->I1);
+		sb_printf(sb, " else {\n");
+		char *pragmas = span_text(y->src, l->pragmas);
+		add_reindented(sb, pragmas, y->U);
+		free(pragmas);
+		sb_puts(sb, y->I1);
 		add_reindented(sb, as_written, y->U);
 		sb_printf(sb, "\n%s}", y->I0);
 		free(as_written);
@@ -316,6 +328,10 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 	}
 	char *block = sb_take(sb);
 	edits_add(out, l->loop.begin, l->loop.end - l->loop.begin, block);
+	/* the pragmas now stand above the pipelined loop (a `#pragma unroll` before a block is an
+	 * error) */
+	if (l->pragmas.end > l->pragmas.begin)
+		edits_add(out, l->pragmas.begin, l->pragmas.end - l->pragmas.begin, "");
 	free(block);
 	char *dim = xprintf("[%d]", y->S);
 	for (int i = 0; i < l->ntiles && y->S > 1; i++)
@@ -379,6 +395,10 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	add_compute(&sb, &y);
 	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
+	sb_printf(&sb, "%s}\n", y.I1);
+	/* the last iterations read stages without a barrier after them: a second run of the loop
+	 * (in an outer loop) or the code after it must not refill one while others still read */
+	sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
 	add_block_end(&sb, &y, out);
 	free(extra2);
 	layout_end(&y);
@@ -455,11 +475,44 @@ static char *staging_register(const struct kloop *l, int copy)
 	return l->stmts[l->copies[copy].stmt].copy_bound ? xprintf("pipefy_reg%d[pipefy_j]", n) : xprintf("pipefy_reg%d", n);
 }
 
-/* The trips per thread of a staged copy loop: ceil(N / S), S the stride or the block size. */
-static long copy_loop_trips(const struct kloop *l, const struct body_stmt *st)
+/* A plain integer literal: the only text whose value pipefy writes as a number. */
+static bool is_literal(const char *t)
+{
+	while (*t == ' ')
+		t++;
+	size_t n = strspn(t, "0123456789");
+	return n > 0 && t[n + strspn(t + n, "uUlL ")] == '\0';
+}
+
+/* The stride of a staged copy loop as the output spells it: as written, or the block size
+ * the pipelined loop is guarded by. */
+static char *copy_loop_stride(const struct kloop *l, const struct source *src, const struct body_stmt *st)
+{
+	if (!st->copy_stride)
+		return xprintf("%d", l->block_threads);
+	char *s = span_text(src, st->copy_stride_expr);
+	if (is_literal(s))
+		return s;
+	char *r = xprintf("(%s)", s);
+	free(s);
+	return r;
+}
+
+/* The trips per thread of a staged copy loop, ceil(N / S): a number when N and S are written
+ * as numbers, else the expression itself, so that a macro the build redefines (`-DCHUNK=64`)
+ * sizes the registers as it sizes the loop. */
+static char *copy_loop_trips(const struct kloop *l, const struct source *src, const struct body_stmt *st)
 {
 	long stride = st->copy_stride ? st->copy_stride : l->block_threads;
-	return (st->copy_bound + stride - 1) / stride;
+	char *n = span_text(src, st->copy_bound_expr), *s = copy_loop_stride(l, src, st);
+	char *r;
+	if (is_literal(n) && is_literal(s))
+		r = xprintf("%ld", (st->copy_bound + stride - 1) / stride);
+	else
+		r = xprintf("((%s) + %s - 1) / %s", n, s, s);
+	free(n);
+	free(s);
+	return r;
 }
 
 /* A staged copy loop becomes a loop over its trips, pipefy_j, with a bound the compiler knows,
@@ -480,11 +533,13 @@ static void add_copy_loop_trips(const struct kloop *l, const struct source *src,
 		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
 		char *cond = span_text(src, st->copy_cond);
 		bool braces = src->text[st->copy_body.begin] == '{';
-		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %ld; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %ld;\n"
+		char *trips = copy_loop_trips(l, src, st), *stride = copy_loop_stride(l, src, st);
+		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %s; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %s;\n"
 				       "%s%sif (!(%s))\n%s%s%sbreak;%s",
-				       copy_loop_trips(l, st), indent, l->unit, var, init,
-				       st->copy_stride ? st->copy_stride : (long)l->block_threads, indent, l->unit, cond,
-				       indent, l->unit, l->unit, braces ? "" : "\n");
+				       trips, indent, l->unit, var, init, stride, indent, l->unit, cond, indent, l->unit,
+				       l->unit, braces ? "" : "\n");
+		free(trips);
+		free(stride);
 		if (braces) {
 			edits_add(e, st->text.begin, st->copy_body.begin + 1 - st->text.begin, header);
 		} else {
@@ -570,9 +625,12 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	for (int i = 0, n = 0; i < l->ncopies; i++)
 		if (!l->copies[i].from_register) {
 			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
-			if (st->copy_bound)
-				sb_printf(&sb, "%s%s%spipefy_reg%d[%ld];\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type),
-					  n++, copy_loop_trips(l, st));
+			if (st->copy_bound) {
+				char *trips = copy_loop_trips(l, src, st);
+				sb_printf(&sb, "%s%s%spipefy_reg%d[%s];\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type),
+					  n++, trips);
+				free(trips);
+			}
 			else
 				sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
 		}
@@ -659,6 +717,7 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%s__syncthreads(); // tile t+1 is in place\n", y.I2);
 	}
 	edits_free(&fetch_edits);
+	sb_printf(&sb, "%s}\n", y.I1);
 	add_block_end(&sb, &y, out);
 	layout_end(&y);
 }

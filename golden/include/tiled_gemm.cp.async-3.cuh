@@ -44,6 +44,7 @@ __global__ void sgemm_in_header(const float *A, const float *B, float *C, int M,
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     store_result(C, row * N + col, acc);
 }
