@@ -140,18 +140,33 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	plan_kloops(&model, o, &rules, src);
 	restrict_to_ranges(&model, src, o);
 	struct edits edits = {0};
-	rewrite_kloops(&model, src, &edits);
-	for (int i = 0; i < model.nloops; i++)
-		r.nrewritten += model.loops[i].rewritten;
+	bool applied = false;
+	/* Rewrite, then check the output: a loop whose rewrite does not come back as its pipeline
+	 * is refused and the rest rewritten again, until every rewritten loop passes. */
+	for (int round = 0; round <= model.nloops; round++) {
+		edits_free(&edits);
+		free(r.output);
+		r.output = NULL;
+		rewrite_kloops(&model, src, &edits);
+		r.nrewritten = 0;
+		for (int i = 0; i < model.nloops; i++)
+			r.nrewritten += model.loops[i].rewritten;
+		applied = edits_apply(&edits, src, &r.output, &err);
+		if (!applied || r.nrewritten == 0 || validate_rewrite(&model, src, o, &edits, r.output, parsed.ndiags) == 0)
+			break;
+		for (int i = 0; i < model.nloops; i++)
+			model.loops[i].rewritten = false;
+	}
 
 	/* Errors block only the functions that hold them; with nothing rewritten they fail the run. */
 	r.nerrors = parsed.ndiags;
 	bool blocking = parsed.ndiags > 0 && r.nrewritten == 0;
 	report_diags(messages, &parsed, src, blocking);
-	if (!edits_apply(&edits, src, &r.output, &err)) {
+	if (!applied) {
 		if (messages)
 			fprintf(messages, "%s: error: internal: %s\n", src->path, err);
 		free(err);
+		free(r.output);
 		r.output = xstrndup(src->text, src->len);
 		r.exit_code = 1;
 	} else if (blocking) {

@@ -468,6 +468,13 @@ extern const char rules_arch_json[], rules_variants_json[];
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
 
+/* ---- validate.c: the output parsed again; each rewritten loop must be pipefy's pipeline ---- */
+
+/* Loops whose rewrite fails are refused (a remark says why) and no longer rewritten; returns
+ * how many failed. */
+int validate_rewrite(struct model *m, const struct source *src, const struct options *o, const struct edits *e,
+		     const char *output, int input_errors);
+
 /* ---- emit.c: remarks and diagnostics in compiler format, the output ---- */
 
 void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const char *severity,

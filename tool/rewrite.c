@@ -160,6 +160,14 @@ static void add_async_helper(const struct helper_fill *h, const struct source *s
 	edits_free(&e);
 }
 
+/* Fault injection for the tests of validate.c: PIPEFY_TEST_BREAK=barrier drops the main
+ * loop's barrier, the kind of rewrite bug validation must catch. Never set in normal use. */
+static bool break_for_test(const char *what)
+{
+	const char *v = getenv("PIPEFY_TEST_BREAK");
+	return v && strcmp(v, what) == 0;
+}
+
 static bool in_span(size_t off, struct span s) { return off >= s.begin && off < s.end; }
 
 /* The pieces both variants build the loop from. */
@@ -391,7 +399,8 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	sb_printf(&sb, "%s// iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
 	add_main_header(&sb, &y);
 	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
-	sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
+	if (!break_for_test("barrier"))
+		sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
 	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	add_compute(&sb, &y);
 	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
@@ -709,7 +718,8 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	add_compute(&sb, &y);
 	if (two) {
 		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
-		sb_printf(&sb, "%s__syncthreads();\n", y.I2);
+		if (!break_for_test("barrier"))
+			sb_printf(&sb, "%s__syncthreads();\n", y.I2);
 		sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
 	} else {
 		sb_printf(&sb, "%s__syncthreads(); // every thread is done reading tile t\n", y.I2);

@@ -1,0 +1,258 @@
+/* validate.c: pipefy checks its own output. The rewritten text is parsed again, and each
+ * rewritten loop must come back as the pipeline its variant promises: every store into a
+ * __shared__ array and every asynchronous copy inside the loader (or the stash), the tiles
+ * read by the compute only at the stage being computed, the variant's barriers in their
+ * places; and the file must have no more clang errors than the input had. A loop that fails
+ * is left as written, with a remark that says why. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+/* Where an offset of the input lands in the output, given the edits that made it. */
+static size_t output_offset(const struct edits *e, size_t offset)
+{
+	long delta = 0;
+	for (int i = 0; i < e->n; i++)
+		if (e->v[i].offset + e->v[i].length <= offset && !(e->v[i].length == 0 && e->v[i].offset == offset))
+			delta += (long)strlen(e->v[i].text) - (long)e->v[i].length;
+	return (size_t)((long)offset + delta);
+}
+
+struct region {
+	const struct source *out;
+	struct span block;     /* the pipelined block in the output */
+	struct span fallback;  /* `else { the loop as written }`, when there is one */
+	struct span lambdas[3];/* pipefy_load, pipefy_fetch, pipefy_stash */
+	int nlambdas;
+	CXCursor main_loop;    /* the pipelined for statement */
+	CXCursor block_cursor;
+	const char *problem;   /* the first thing wrong, in words */
+	size_t problem_at;
+};
+
+static bool inside(size_t at, struct span s) { return at >= s.begin && at < s.end; }
+
+static bool in_lambda(const struct region *r, size_t at)
+{
+	for (int i = 0; i < r->nlambdas; i++)
+		if (inside(at, r->lambdas[i]))
+			return true;
+	return false;
+}
+
+static void problem(struct region *r, size_t at, const char *what)
+{
+	if (!r->problem) {
+		r->problem = what;
+		r->problem_at = at;
+	}
+}
+
+/* The compound statement that starts the block, its lambdas and its main loop. */
+static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct region *r = data;
+	struct span s = cursor_span(c);
+	if (!cursor_in_main_file(c) || s.end <= r->block.begin || s.begin >= r->block.end)
+		return CXChildVisit_Continue;
+	if ((clang_getCursorKind(c) == CXCursor_CompoundStmt || clang_getCursorKind(c) == CXCursor_IfStmt) &&
+	    s.begin >= r->block.begin && clang_Cursor_isNull(r->block_cursor)) {
+		r->block_cursor = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct region *r = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_VarDecl) {
+		char *n = cursor_name(c);
+		if ((strcmp(n, "pipefy_load") == 0 || strcmp(n, "pipefy_fetch") == 0 || strcmp(n, "pipefy_stash") == 0) &&
+		    r->nlambdas < 3)
+			r->lambdas[r->nlambdas++] = cursor_span(c);
+		free(n);
+		return CXChildVisit_Continue;
+	}
+	if (k == CXCursor_ForStmt && clang_Cursor_isNull(r->main_loop) && !inside(cursor_span(c).begin, r->fallback) &&
+	    strncmp(r->out->text + cursor_span(c).begin, "for (int pipefy_s", 17) != 0)
+		r->main_loop = c; /* the prologue's loop over the first stages is not it */
+	return CXChildVisit_Recurse;
+}
+
+/* Stores into __shared__ arrays and asynchronous copies: only in the loader and the stash. */
+static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct region *r = data;
+	size_t at = cursor_span(c).begin;
+	if (!inside(at, r->block) || inside(at, r->fallback) || in_lambda(r, at))
+		return CXChildVisit_Recurse;
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
+		problem(r, at, "a tile is stored outside the loader");
+	if (cursor_is_call_named(c, "__pipeline_memcpy_async"))
+		problem(r, at, "an asynchronous copy is issued outside the loader");
+	return CXChildVisit_Recurse;
+}
+
+/* In the main loop, a tile is read at the stage being computed: `As[pipefy_stage]`. */
+struct stage_scan {
+	struct region *r;
+	const struct kloop *l;
+};
+
+static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct stage_scan *s = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (!cursor_is_shared_var(d))
+		return CXChildVisit_Continue;
+	char *name = cursor_name(d);
+	bool tile = false;
+	for (int t = 0; t < s->l->ntiles; t++)
+		tile |= strcmp(s->l->tiles[t].name, name) == 0;
+	free(name);
+	struct span at = cursor_span(c);
+	const char *after = s->r->out->text + at.end;
+	if (tile && s->l->stages > 1 && strncmp(after, "[pipefy_stage]", 14) != 0)
+		problem(s->r, at.begin, "the compute reads a tile at another stage than the one it computes");
+	return CXChildVisit_Continue;
+}
+
+/* The top-level statements of a compound statement, as text with blanks squeezed out. */
+static char *stmt_text(const struct source *out, CXCursor c)
+{
+	char *t = span_text(out, cursor_span(c));
+	char *w = t;
+	for (char *p = t; *p; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n')
+			*w++ = *p;
+	*w = '\0';
+	return t;
+}
+
+static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* The barriers of the variant: cp.async waits, synchronizes, then starts the next copy, and
+ * synchronizes once after the loop; registers fetch first and synchronize after the stash. */
+static void check_barriers(struct region *r, const struct kloop *l)
+{
+	struct cursors body = cursor_children(cursor_last_child(r->main_loop));
+	int nb = 0;
+	for (int i = 0; i < body.n; i++)
+		nb += cursor_is_barrier(body.v[i]);
+	char *first[3] = {NULL, NULL, NULL};
+	for (int i = 0; i < 3 && i < body.n; i++)
+		first[i] = stmt_text(r->out, body.v[i]);
+	size_t at = cursor_span(r->main_loop).begin;
+	if (l->variant == VARIANT_CP_ASYNC) {
+		if (body.n < 3 || !starts(first[0], "__pipeline_wait_prior(") || !cursor_is_barrier(body.v[1]) ||
+		    !starts(first[2], "pipefy_load(") || nb != 1)
+			problem(r, at, "the main loop does not wait, synchronize and start the next copy before the compute");
+		/* the barrier after the loop */
+		struct cursors blk = cursor_children(r->block_cursor);
+		bool after = false;
+		for (int i = 0; i + 1 < blk.n; i++)
+			if (clang_equalCursors(blk.v[i], r->main_loop))
+				after = cursor_is_barrier(blk.v[i + 1]);
+		free(blk.v);
+		if (!after)
+			problem(r, at, "no barrier after the pipelined loop");
+	} else if (l->variant == VARIANT_LDG) {
+		int want = l->stages == 1 ? 2 : 1;
+		bool last_sync = body.n > 0 && cursor_is_barrier(body.v[body.n - (l->stages == 1 ? 1 : 2)]);
+		if (body.n < 2 || !first[0] || !starts(first[0], "boolpipefy_more=pipefy_fetch()") || nb != want || !last_sync)
+			problem(r, at, "the main loop does not fetch first and synchronize after storing the next tile");
+	}
+	for (int i = 0; i < 3; i++)
+		free(first[i]);
+	free(body.v);
+}
+
+static void validate_loop(struct region *r, const struct kloop *l, CXTranslationUnit tu)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), find_block, r);
+	if (clang_Cursor_isNull(r->block_cursor)) {
+		problem(r, r->block.begin, "the pipelined block is not where it was written");
+		return;
+	}
+	if (clang_getCursorKind(r->block_cursor) == CXCursor_IfStmt) {
+		/* `if (blockDim.x == B) { ... } else { ... }`: the else branch is the loop as written */
+		struct cursors cs = cursor_children(r->block_cursor);
+		if (cs.n == 3)
+			r->fallback = cursor_span(cs.v[2]);
+		free(cs.v);
+	}
+	clang_visitChildren(r->block_cursor, scan_block, r);
+	if (clang_Cursor_isNull(r->main_loop)) {
+		problem(r, r->block.begin, "no pipelined loop in the block");
+		return;
+	}
+	clang_visitChildren(r->block_cursor, scan_stores, r);
+	if (l->variant == VARIANT_NO_LOADS)
+		return;
+	struct stage_scan ss = {r, l};
+	clang_visitChildren(cursor_last_child(r->main_loop), scan_stage_refs, &ss);
+	check_barriers(r, l);
+}
+
+int validate_rewrite(struct model *m, const struct source *src, const struct options *o, const struct edits *e,
+		     const char *output, int input_errors)
+{
+	struct source out;
+	source_init_text(&out, src->path, output, strlen(output));
+	struct parsed parsed = {0};
+	char *err = NULL;
+	int failed = 0;
+	const char *whole = NULL;
+	char *counted = NULL;
+	if (!parse_source(&parsed, &out, o, &err))
+		whole = "the rewritten file does not parse";
+	else if (parsed.ndiags > input_errors) {
+		counted = xprintf("the rewritten file has %d clang error%s where the input had %d (first: %d:%d: %s)",
+				  parsed.ndiags, parsed.ndiags == 1 ? "" : "s", input_errors, parsed.diags[0].line,
+				  parsed.diags[0].col, parsed.diags[0].message);
+		whole = counted;
+	}
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		if (!l->rewritten || l->variant == VARIANT_NO_LOADS)
+			continue;
+		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor()};
+		/* the loop's replacement: from where the loop began to its end */
+		r.block.begin = output_offset(e, l->loop.begin);
+		r.block.end = output_offset(e, l->loop.end);
+		for (int k = 0; k < e->n; k++)
+			if (e->v[k].offset == l->loop.begin && e->v[k].length == l->loop.end - l->loop.begin)
+				r.block.end = r.block.begin + strlen(e->v[k].text);
+		if (whole)
+			r.problem = whole;
+		else
+			validate_loop(&r, l, parsed.tu);
+		if (r.problem) {
+			int line, col;
+			char *at = NULL;
+			if (!whole) {
+				source_line_col(&out, r.problem_at, &line, &col);
+				at = xprintf(" (output %d:%d)", line, col);
+			}
+			kloop_refuse(l, l->loop.begin, "the rewrite failed validation: %s%s; the loop is left as written",
+				     r.problem, at ? at : "");
+			free(at);
+			l->rewritten = false;
+			failed++;
+		}
+	}
+	free(counted);
+	free(err);
+	parsed_free(&parsed);
+	source_free(&out);
+	return failed;
+}
