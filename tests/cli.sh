@@ -238,5 +238,17 @@ expect "--help exits 0 and shows usage" [ $rc = 0 ] && grep -q "^usage: pipefy" 
 "$pipefy" --version >"$tmp/out"; rc=$?
 expect "--version names pipefy and clang" [ $rc = 0 ] && grep -q "^pipefy [0-9.]* (.*clang version 19" "$tmp/out"
 
+# translation validation: a rewrite bug (injected here: the main loop's barrier dropped) is
+# caught by parsing the output again, and the loop is left as written with a remark
+for v in cp.async ldg; do
+	PIPEFY_TEST_BREAK=barrier "$pipefy" --variant=$v $k >"$tmp/out" 2>"$tmp/err"; rc=$?
+	expect "validation ($v): a broken rewrite still exits 0" [ $rc = 0 ]
+	expect "validation ($v): the loop is left as written" cmp -s "$tmp/out" $k
+	expect "validation ($v): the remark says the rewrite failed validation" \
+		grep -q "K-loop not pipelined: the rewrite failed validation: the main loop does not" "$tmp/err"
+done
+"$pipefy" --variant=cp.async $k >"$tmp/out" 2>"$tmp/err"
+expect "validation: the same rewrite unbroken passes" grep -q "K-loop pipelined: cp.async" "$tmp/err"
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -159,9 +159,12 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		/* the barrier after the loop */
 		struct cursors blk = cursor_children(r->block_cursor);
 		bool after = false;
-		for (int i = 0; i + 1 < blk.n; i++)
-			if (clang_equalCursors(blk.v[i], r->main_loop))
+		struct span ml = cursor_span(r->main_loop);
+		for (int i = 0; i + 1 < blk.n; i++) {
+			struct span s = cursor_span(blk.v[i]); /* the loop, or `#pragma ...` and the loop */
+			if (s.begin <= ml.begin && s.end >= ml.end)
 				after = cursor_is_barrier(blk.v[i + 1]);
+		}
 		free(blk.v);
 		if (!after)
 			problem(r, at, "no barrier after the pipelined loop");
