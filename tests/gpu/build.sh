@@ -2,16 +2,19 @@
 # build.sh: builds every testdata program and every golden variant of it for the GPU check,
 # on any machine with nvcc (no GPU needed). Binaries link the shared CUDA runtime, so the
 # whole set stays small enough to travel to a GPU machine.
-#   tests/gpu/build.sh OUTDIR
+#   tests/gpu/build.sh OUTDIR [testdata/NAME.cu ...]   (all programs by default)
 set -eu
 cd "$(dirname "$0")/../.."
 out=$1
+shift
+programs=("$@")
+[ ${#programs[@]} -gt 0 ] || programs=(testdata/*.cu)
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 mkdir -p "$out/bin"
-cp testdata/*.cu "$out/"  # run.sh reads the gpu-runs lines from them
+cp "${programs[@]}" "$out/"  # run.sh reads the gpu-runs lines from them
 . tests/lib.sh
 jobs=()
-for f in testdata/*.cu; do
+for f in "${programs[@]}"; do
 	name=$(basename "$f" .cu)
 	while read -r src v extra; do
 		jobs+=("$src:$name.$v:$extra $(nvcc_args "$f")")
