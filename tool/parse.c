@@ -107,9 +107,17 @@ static unsigned long long fnv1a(unsigned long long h, const void *data, size_t n
 	return h;
 }
 
-/* $PIPEFY_CACHE_DIR, else $XDG_CACHE_HOME/pipefy, else ~/.cache/pipefy; created on demand.
- * NULL when there is none to be had: pipefy then parses without a preamble. */
-static char *cache_dir(void)
+/* Only the user's own, private files are trusted: a cache another user can write could hand
+ * pipefy a precompiled header that changes what the file's macros mean. */
+static bool private_to_user(const struct stat *st)
+{
+	return st->st_uid == geteuid() && !(st->st_mode & 022);
+}
+
+/* $PIPEFY_CACHE_DIR, else $XDG_CACHE_HOME/pipefy, else ~/.cache/pipefy; created on demand,
+ * mode 0700. NULL when there is none to be had, or when it is not private to the user (then
+ * *warning says so): pipefy parses without a preamble. */
+static char *cache_dir(char **warning)
 {
 	const char *env = getenv("PIPEFY_CACHE_DIR");
 	char *dir;
@@ -125,13 +133,23 @@ static char *cache_dir(void)
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';
-			mkdir(dir, 0755);
+			mkdir(dir, 0700);
 			*s = c;
 			if (!c)
 				break;
 		}
 	}
-	if (access(dir, W_OK | X_OK) != 0) {
+	struct stat link, st;
+	bool ok = lstat(dir, &link) == 0 && (!S_ISLNK(link.st_mode) || link.st_uid == geteuid()) && stat(dir, &st) == 0 &&
+		  S_ISDIR(st.st_mode) && private_to_user(&st);
+	if (!ok && lstat(dir, &link) == 0) {
+		*warning = xprintf("pipefy: warning: the cache folder %s is not private to you (its owner, its mode or a "
+				   "link to it); parsing without the cache",
+				   dir);
+		free(dir);
+		return NULL;
+	}
+	if (!ok || access(dir, W_OK | X_OK) != 0) {
 		free(dir);
 		return NULL;
 	}
@@ -202,6 +220,72 @@ static char *preamble_pch_path(const char *cache, const char *const *args, int n
 	return xprintf("%s/preamble-%016llx.pch", cache, h);
 }
 
+/* A cache entry comes with PCH.sum: the entry's size and FNV-1a, written after it. An entry
+ * is used only when it is a private regular file (not reached through a link) whose contents
+ * still match: a truncated or corrupted one (a full disk, a crash) is rebuilt, never loaded,
+ * since a damaged precompiled header can crash the parse. */
+static bool file_sum(const char *path, unsigned long long *sum, long long *size)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !private_to_user(&st)) {
+		close(fd);
+		return false;
+	}
+	unsigned long long h = 14695981039346656037ULL;
+	static char buf[1 << 16];
+	ssize_t n;
+	long long total = 0;
+	while ((n = read(fd, buf, sizeof buf)) > 0) {
+		h = fnv1a(h, buf, (size_t)n);
+		total += n;
+	}
+	close(fd);
+	*sum = h;
+	*size = total;
+	return n == 0;
+}
+
+static bool entry_intact(const char *pch)
+{
+	unsigned long long sum, want;
+	long long size, want_size;
+	char *sumfile = xprintf("%s.sum", pch);
+	int fd = open(sumfile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	free(sumfile);
+	char text[64] = "";
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && private_to_user(&st) &&
+		  read(fd, text, sizeof text - 1) > 0 && sscanf(text, "%llx %lld", &want, &want_size) == 2 &&
+		  file_sum(pch, &sum, &size) && sum == want && size == want_size;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static bool write_entry_sum(const char *pch)
+{
+	unsigned long long sum;
+	long long size;
+	if (!file_sum(pch, &sum, &size))
+		return false;
+	char *sumfile = xprintf("%s.sum", pch), *tmp = xprintf("%s.%ld.tmp", sumfile, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	char *text = xprintf("%016llx %lld\n", sum, size);
+	bool ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	if (fd >= 0)
+		ok = close(fd) == 0 && ok;
+	ok = ok && rename(tmp, sumfile) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(text);
+	free(tmp);
+	free(sumfile);
+	return ok;
+}
+
 /* The cache is bounded: headers unused for a month go, and beyond CACHE_ENTRIES the least
  * recently used (a use touches the file's time). */
 #define CACHE_ENTRIES 64
@@ -215,15 +299,28 @@ static void prune_cache(const char *cache)
 	} *entries = NULL;
 	int n = 0, cap = 0;
 	time_t month_ago = time(NULL) - 30 * 24 * 3600;
+	time_t hour_ago = time(NULL) - 3600;
 	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
 		if (strncmp(e->d_name, "preamble-", 9) != 0)
 			continue;
 		char *path = xprintf("%s/%s", cache, e->d_name);
 		struct stat st;
-		if (stat(path, &st) == 0 && st.st_mtime < month_ago)
-			unlink(path);
-		else
-			*VEC_PUSH(entries, n, cap) = (struct entry){xstrdup(path), st.st_mtime};
+		bool got = lstat(path, &st) == 0;
+		if (len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0) {
+			/* left by a run that was interrupted while writing: not an entry */
+			if (got && st.st_mtime < hour_ago)
+				unlink(path);
+		} else if (len > 4 && strcmp(e->d_name + len - 4, ".pch") == 0) {
+			if (got && st.st_mtime < month_ago) {
+				char *sum = xprintf("%s.sum", path);
+				unlink(path);
+				unlink(sum);
+				free(sum);
+			} else {
+				*VEC_PUSH(entries, n, cap) = (struct entry){xstrdup(path), got ? st.st_mtime : 0};
+			}
+		}
 		free(path);
 	}
 	if (d)
@@ -233,7 +330,10 @@ static void prune_cache(const char *cache)
 		for (int i = 0; i < n; i++)
 			if (entries[i].path && (oldest < 0 || entries[i].used < entries[oldest].used))
 				oldest = i;
+		char *sum = xprintf("%s.sum", entries[oldest].path);
 		unlink(entries[oldest].path);
+		unlink(sum);
+		free(sum);
 		free(entries[oldest].path);
 		entries[oldest].path = NULL;
 	}
@@ -250,7 +350,7 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 			       const char *directives)
 {
 	char *name = xprintf("%s/pipefy-preamble.cu", dir);
-	struct CXUnsavedFile files[8];
+	struct CXUnsavedFile *files = xcalloc((size_t)nunsaved, sizeof *files);
 	memcpy(files, unsaved, (size_t)nunsaved * sizeof *files);
 	files[0] = (struct CXUnsavedFile){name, directives, (unsigned long)strlen(directives)};
 	CXIndex index = clang_createIndex(0, 0);
@@ -264,11 +364,13 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 		clang_disposeDiagnostic(d);
 	}
 	char *tmp = xprintf("%s.%ld.tmp", pch, (long)getpid());
-	ok = ok && clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && rename(tmp, pch) == 0;
+	ok = ok && clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && chmod(tmp, 0600) == 0 &&
+	     rename(tmp, pch) == 0 && write_entry_sum(pch);
 	if (!ok)
 		unlink(tmp);
 	free(tmp);
 	free(name);
+	free(files);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
@@ -324,12 +426,12 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 	struct CXUnsavedFile *unsaved = a.files;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	size_t preamble = o->no_cache ? 0 : preamble_length(src->text, src->len);
-	char *cache = preamble ? cache_dir() : NULL;
+	char *cache = preamble ? cache_dir(&p->cache_warning) : NULL;
 	bool parsed = false;
 	if (cache) {
 		char *directives = preamble_directives(src, preamble);
 		char *pch = preamble_pch_path(cache, args, n, dir, directives);
-		parsed = access(pch, R_OK) == 0 &&
+		parsed = entry_intact(pch) &&
 			 parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
 		if (parsed)
 			utimensat(AT_FDCWD, pch, NULL, 0); /* most recently used, for prune_cache */
@@ -383,5 +485,6 @@ void parsed_free(struct parsed *p)
 		clang_disposeIndex(p->index);
 	free(p->blanked);
 	free(p->pch);
+	free(p->cache_warning);
 	memset(p, 0, sizeof *p);
 }

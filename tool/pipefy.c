@@ -115,6 +115,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		r.exit_code = 1;
 		return r;
 	}
+	if (parsed.cache_warning && messages)
+		fprintf(messages, "%s\n", parsed.cache_warning);
 	/* from here on, the architecture is the one parsed for (the compile database may say) */
 	struct options effective = *o;
 	effective.arch = parsed.arch;

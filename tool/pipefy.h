@@ -144,6 +144,7 @@ struct parsed {
 	char *blanked; /* the text libclang holds when the preamble came precompiled */
 	int arch;      /* what it was parsed for (the compile database may say) */
 	char *pch;     /* the precompiled preamble used, if one was */
+	char *cache_warning; /* why the cache was not used, when it is not the user's own */
 };
 
 /* args.c: what clang parses with. The strings in v live as long as the struct. */
