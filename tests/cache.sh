@@ -6,13 +6,7 @@ cd "$(dirname "$0")/.."
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "[PASS] $1"; pass=$((pass + 1)); }
-bad() { echo "[FAIL] $1"; fail=$((fail + 1)); }
-expect() { # name, condition...
-	local name=$1; shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
+. tests/lib.sh
 export PIPEFY_CACHE_DIR=$tmp/cache
 
 # Every program: uncached, cache being built, cache read — same output, same messages.
@@ -21,13 +15,11 @@ for k in testdata/*.cu; do
 	"$pipefy" --no-cache --report=json "$k" >"$tmp/$n.0" 2>"$tmp/$n.0.err"; rc0=$?
 	"$pipefy" --report=json "$k" >"$tmp/$n.1" 2>"$tmp/$n.1.err"; rc1=$?
 	"$pipefy" --report=json "$k" >"$tmp/$n.2" 2>"$tmp/$n.2.err"; rc2=$?
-	expect "$n: same output and messages uncached, building and reading the cache" \
-		[ $rc0 = $rc1 ] && [ $rc1 = $rc2 ] && cmp -s "$tmp/$n.0" "$tmp/$n.1" && cmp -s "$tmp/$n.0" "$tmp/$n.2" \
-		&& cmp -s "$tmp/$n.0.err" "$tmp/$n.1.err" && cmp -s "$tmp/$n.0.err" "$tmp/$n.2.err"
+	expect "$n: same output and messages uncached, building and reading the cache" ' [ $rc0 = $rc1 ] && [ $rc1 = $rc2 ] && cmp -s "$tmp/$n.0" "$tmp/$n.1" && cmp -s "$tmp/$n.0" "$tmp/$n.2" && cmp -s "$tmp/$n.0.err" "$tmp/$n.1.err" && cmp -s "$tmp/$n.0.err" "$tmp/$n.2.err"'
 done
 sets=$(for k in testdata/*.cu; do grep '^#include' "$k" | md5sum; done | sort -u | wc -l)
-expect "one header per distinct include list ($sets), not per file" [ "$(ls "$tmp/cache" | grep -c '\.pch$')" -le "$sets" ]
-expect "no temporary files are left in the cache" [ "$(ls "$tmp/cache" | grep -c tmp)" = 0 ]
+expect "one header per distinct include list ($sets), not per file" '[ "$(ls "$tmp/cache" | grep -c '\''\.pch$'\'')" -le "$sets" ]'
+expect "no temporary files are left in the cache" '[ "$(ls "$tmp/cache" | grep -c tmp)" = 0 ]'
 
 # A header edited after the preamble was cached: clang notices, pipefy rebuilds it.
 mkdir "$tmp/proj"
@@ -37,7 +29,7 @@ sleep 1
 echo '#define TILE_FROM_HEADER_IS_A_REDEFINITION 1' >>"$tmp/proj/harness.cuh"
 echo 'static_assert(sizeof(float) == 3, "harness.cuh changed");' >>"$tmp/proj/harness.cuh"
 "$pipefy" -q "$tmp/proj/sgemm_tiled.cu" >/dev/null 2>"$tmp/stale.err"
-expect "a changed header is parsed anew, not read from the stale cache" grep -q 'harness.cuh changed' "$tmp/stale.err"
+expect "a changed header is parsed anew, not read from the stale cache" 'grep -q '\''harness.cuh changed'\'' "$tmp/stale.err"'
 
 # Concurrent runs (make -j) on an empty cache: each gets the right answer.
 rm -rf "$tmp/cache"
@@ -46,23 +38,23 @@ for i in 1 2 3 4; do "$pipefy" -q testdata/hgemm_wmma.cu >"$tmp/par$i" 2>"$tmp/p
 wait
 same=1
 for i in 1 2 3 4; do cmp -s "$tmp/want" "$tmp/par$i" && [ ! -s "$tmp/par$i.err" ] || same=0; done
-expect "four concurrent runs on an empty cache agree" [ $same = 1 ]
+expect "four concurrent runs on an empty cache agree" '[ $same = 1 ]'
 # one for the input's includes and one for the rewritten file's (validation parses it)
-expect "one header for the input and one for the output" [ "$(ls "$tmp/cache" | grep -c '\.pch$')" = 2 ]
+expect "one header for the input and one for the output" '[ "$(ls "$tmp/cache" | grep -c '\''\.pch$'\'')" = 2 ]'
 
 # The cache is bounded: a month unused goes, and beyond 64 headers the least recently used.
 rm -rf "$tmp/cache"; mkdir "$tmp/cache"
 for i in $(seq 1 70); do touch -d "$i hours ago" "$tmp/cache/preamble-fake$i.pch"; done
 touch -d "40 days ago" "$tmp/cache/preamble-stale.pch"
 "$pipefy" -q testdata/sgemm_tiled.cu >/dev/null
-expect "a header unused for a month is removed" [ ! -e "$tmp/cache/preamble-stale.pch" ]
-expect "at most 64 headers are kept" [ "$(ls "$tmp/cache" | grep -c '\.pch$')" = 64 ]
-expect "the least recently used go first" [ ! -e "$tmp/cache/preamble-fake70.pch" ] && [ -e "$tmp/cache/preamble-fake1.pch" ]
+expect "a header unused for a month is removed" '[ ! -e "$tmp/cache/preamble-stale.pch" ]'
+expect "at most 64 headers are kept" '[ "$(ls "$tmp/cache" | grep -c '\''\.pch$'\'')" = 64 ]'
+expect "the least recently used go first" '[ ! -e "$tmp/cache/preamble-fake70.pch" ] && [ -e "$tmp/cache/preamble-fake1.pch" ]'
 
 # Nowhere to cache: pipefy parses the slow way and says nothing about it.
 PIPEFY_CACHE_DIR=/proc/pipefy-cannot-be-here "$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/nocache" 2>"$tmp/nocache.err"
-expect "an unusable cache folder is not an error" cmp -s "$tmp/nocache" golden/sgemm_tiled.auto.cu
-expect "and not a message" [ ! -s "$tmp/nocache.err" ]
+expect "an unusable cache folder is not an error" 'cmp -s "$tmp/nocache" golden/sgemm_tiled.auto.cu'
+expect "and not a message" '[ ! -s "$tmp/nocache.err" ]'
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

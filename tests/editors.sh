@@ -8,8 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-expect() { local name=$1; shift; if "$@"; then echo "[PASS] $name"; pass=$((pass + 1)); else echo "[FAIL] $name"; fail=$((fail + 1)); fi; }
+. tests/lib.sh
 cp testdata/sgemm_tiled.cu testdata/multi_kernels.cu testdata/harness.cuh tests/cli/syntax_error.cu "$tmp/"
 # multi_kernels.cu's second K-loop alone
 loop_line=$(grep -n 'for (int k0 = 0' testdata/multi_kernels.cu | sed -n 2p | cut -d: -f1)
@@ -19,13 +18,13 @@ if command -v vim >/dev/null; then
 	v() { vim -N -u NONE -i NONE -Es -c "let g:pipefy_command = '$pipefy'" -c 'source editors/pipefy.vim' "$@"; }
 	cp "$tmp/sgemm_tiled.cu" "$tmp/vim.cu"
 	v -c 'Pipefy' -c 'wq' "$tmp/vim.cu"
-	expect "vim :Pipefy rewrites the buffer" cmp -s "$tmp/vim.cu" golden/sgemm_tiled.auto.cu
+	expect "vim :Pipefy rewrites the buffer" 'cmp -s "$tmp/vim.cu" golden/sgemm_tiled.auto.cu'
 	cp "$tmp/multi_kernels.cu" "$tmp/vim_lines.cu"
 	v -c "${loop_line}PipefyLines" -c 'wq' "$tmp/vim_lines.cu"
-	expect "vim :PipefyLines rewrites the loop under the cursor only" cmp -s "$tmp/vim_lines.cu" "$tmp/one_loop.want"
+	expect "vim :PipefyLines rewrites the loop under the cursor only" 'cmp -s "$tmp/vim_lines.cu" "$tmp/one_loop.want"'
 	cp "$tmp/syntax_error.cu" "$tmp/vim_bad.cu"
 	v -c 'Pipefy' -c 'wq' "$tmp/vim_bad.cu" >/dev/null 2>&1
-	expect "vim: a failing run leaves the buffer as it was" cmp -s "$tmp/vim_bad.cu" tests/cli/syntax_error.cu
+	expect "vim: a failing run leaves the buffer as it was" 'cmp -s "$tmp/vim_bad.cu" tests/cli/syntax_error.cu'
 else
 	echo "[SKIP] vim is not installed"
 fi
@@ -34,13 +33,13 @@ if command -v emacs >/dev/null; then
 	e() { emacs --batch -Q -l editors/pipefy.el --eval "(setq pipefy-command \"$pipefy\")" "$@" >/dev/null 2>&1; }
 	cp "$tmp/sgemm_tiled.cu" "$tmp/emacs.cu"
 	e --visit "$tmp/emacs.cu" --eval '(progn (pipefy-buffer) (save-buffer))'
-	expect "emacs pipefy-buffer rewrites the buffer" cmp -s "$tmp/emacs.cu" golden/sgemm_tiled.auto.cu
+	expect "emacs pipefy-buffer rewrites the buffer" 'cmp -s "$tmp/emacs.cu" golden/sgemm_tiled.auto.cu'
 	cp "$tmp/multi_kernels.cu" "$tmp/emacs_lines.cu"
 	e --visit "$tmp/emacs_lines.cu" --eval "(progn (goto-char (point-min)) (forward-line $((loop_line - 1))) (pipefy-loop) (save-buffer))"
-	expect "emacs pipefy-loop rewrites the loop at point only" cmp -s "$tmp/emacs_lines.cu" "$tmp/one_loop.want"
+	expect "emacs pipefy-loop rewrites the loop at point only" 'cmp -s "$tmp/emacs_lines.cu" "$tmp/one_loop.want"'
 	cp "$tmp/syntax_error.cu" "$tmp/emacs_bad.cu"
 	e --visit "$tmp/emacs_bad.cu" --eval '(progn (pipefy-buffer) (save-buffer))'
-	expect "emacs: a failing run leaves the buffer as it was" cmp -s "$tmp/emacs_bad.cu" tests/cli/syntax_error.cu
+	expect "emacs: a failing run leaves the buffer as it was" 'cmp -s "$tmp/emacs_bad.cu" tests/cli/syntax_error.cu'
 else
 	echo "[SKIP] emacs is not installed"
 fi
@@ -57,9 +56,7 @@ for line in open(sys.argv[2]):
     if m:
         print(m.group(pattern['file']), m.group(pattern['line']), m.group(pattern['severity']))
 PY
-	expect "the VS Code task's problem matcher finds each loop pipefy would change" \
-		[ "$(grep -c "multi_kernels.cu [0-9]* warning" "$tmp/matched")" = "$(grep -c ': warning: K-loop can be pipelined' "$tmp/dry")" ] && \
-		[ -s "$tmp/matched" ]
+	expect "the VS Code task's problem matcher finds each loop pipefy would change" ' [ "$(grep -c "multi_kernels.cu [0-9]* warning" "$tmp/matched")" = "$(grep -c '\'': warning: K-loop can be pipelined'\'' "$tmp/dry")" ] && [ -s "$tmp/matched" ]'
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -1,4 +1,27 @@
-# lib.sh: what the nvcc-driven tests share (sourced by nvcc.sh, ptx.sh, gpu/build.sh).
+# lib.sh: what the shell-driven tests share: the checks (`expect`) of cli.sh, cache.sh,
+# cmake.sh, make_rule.sh and editors.sh, and the nvcc helpers of nvcc.sh, ptx.sh and
+# gpu/build.sh.
+
+# `expect NAME CONDITION`: CONDITION is one string of shell, evaluated; prints a PASS or FAIL
+# line and counts it. Anything but exactly those two arguments is itself a FAIL, so the slip
+# `expect NAME [ a ] && [ b ]` (which checked only [ a ] and threw [ b ] away) cannot pass.
+# lib_selftest.sh shows it.
+pass=0 fail=0
+expect() {
+	if [ $# -ne 2 ]; then
+		echo "[FAIL] ${1:-?}: expect takes a name and one condition string, not $# arguments"
+		fail=$((fail + 1))
+		return 1
+	fi
+	if eval "$2"; then
+		echo "[PASS] $1"
+		pass=$((pass + 1))
+	else
+		echo "[FAIL] $1"
+		fail=$((fail + 1))
+		return 1
+	fi
+}
 #
 # A testdata program may say on its first lines:
 #   // nvcc-args: -DX=1       flags its compile needs (pipefy's own are in pipefy-args)

@@ -9,22 +9,22 @@ pipefy=$(realpath "$1")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 [ -x "$nvcc" ] || { echo "no nvcc at $nvcc: skipped"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-expect() { local name=$1; shift; if "$@"; then echo "[PASS] $name"; pass=$((pass + 1)); else echo "[FAIL] $name"; fail=$((fail + 1)); fi; }
+. tests/lib.sh
 absent() { ! grep -q "$@"; }
 cp tests/make_project/Makefile testdata/sgemm_tiled.cu testdata/harness.cuh "$tmp/"
 m() { make -C "$tmp" PIPEFY="$pipefy" NVCC="$nvcc" sgemm.o; }
 m >"$tmp/log" 2>&1
-expect "make pipelines and compiles" [ $? = 0 ] && [ -f "$tmp/sgemm.o" ]
-expect "the .pipe.cu is pipefy's output" cmp -s "$tmp/sgemm_tiled.pipe.cu" golden/sgemm_tiled.auto.cu
+rc=$?
+expect "make pipelines and compiles" '[ $rc = 0 ] && [ -f "$tmp/sgemm.o" ]'
+expect "the .pipe.cu is pipefy's output" 'cmp -s "$tmp/sgemm_tiled.pipe.cu" golden/sgemm_tiled.auto.cu'
 m >"$tmp/log2" 2>&1
-expect "a second make does nothing" absent "pipefy\|nvcc" "$tmp/log2"
+expect "a second make does nothing" 'absent "pipefy\|nvcc" "$tmp/log2"'
 sleep 1; touch "$tmp/harness.cuh"
 m >"$tmp/log3" 2>&1
-expect "a touched header re-runs pipefy" grep -q "pipefy -q sgemm_tiled.cu" "$tmp/log3"
+expect "a touched header re-runs pipefy" 'grep -q "pipefy -q sgemm_tiled.cu" "$tmp/log3"'
 sleep 1; sed -i "s/float acc = 0.0f;/float acc = ;/" "$tmp/sgemm_tiled.cu"; rm -f "$tmp/sgemm_tiled.pipe.cu"
 m >"$tmp/log4" 2>&1; rc=$?
-expect "a pipefy failure fails make" [ $rc != 0 ] && grep -q "sgemm_tiled.cu:.*error" "$tmp/log4"
-expect "and leaves no .pipe.cu behind" [ ! -e "$tmp/sgemm_tiled.pipe.cu" ]
+expect "a pipefy failure fails make" '[ $rc != 0 ] && grep -q "sgemm_tiled.cu:.*error" "$tmp/log4"'
+expect "and leaves no .pipe.cu behind" '[ ! -e "$tmp/sgemm_tiled.pipe.cu" ]'
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

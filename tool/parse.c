@@ -29,7 +29,7 @@ static void add_diag(struct parsed *p, CXDiagnostic d, const char *dir, const ch
 	CXString msg = clang_getDiagnosticSpelling(d);
 	const char *m = clang_getCString(msg);
 	size_t len = strlen(m);
-	if (len > 15 && strcmp(m + len - 15, "file not found") == 0)
+	if (len > 14 && strcmp(m + len - 14, "file not found") == 0)
 		g->message = xprintf("%s (searched %s%s%s, then the toolkit's and the system's)", m, dir,
 				     *searched ? ", " : "", searched);
 	else
