@@ -6,7 +6,7 @@
 # plus cuBLAS. A forced variant pipefy refuses is listed in OUT/refused.txt with the reason.
 #   bench/build.sh PIPEFY OUT
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1") out=$2
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 mkdir -p "$out/src" "$out/bin"

@@ -9,7 +9,7 @@
 # Writes the table between the tool-speed markers of bench/RESULTS.md.
 #   bench/tool-speed.sh PIPEFY
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

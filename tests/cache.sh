@@ -2,7 +2,7 @@
 # cache.sh: the precompiled-preamble cache changes speed, never results.
 #   tests/cache.sh PIPEFY
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT

@@ -2,7 +2,7 @@
 # cli.sh: the command line as editors, build systems and people use it.
 #   tests/cli.sh PIPEFY
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT

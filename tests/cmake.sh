@@ -4,7 +4,7 @@
 # that touching an included header re-runs pipefy. Exit 77 (skipped) without nvcc.
 #   tests/cmake.sh PIPEFY
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 [ -x "$nvcc" ] || { echo "no nvcc at $nvcc: skipped"; exit 77; }

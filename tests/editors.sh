@@ -5,7 +5,7 @@
 # installed is skipped (and said); scripts/bootstrap installs vim and emacs-nox.
 #   tests/editors.sh PIPEFY
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . tests/lib.sh

@@ -9,7 +9,7 @@
 # pipefy leaves the file byte-identical. Options for a program sit on its first lines as
 # `// pipefy-args: ...`. On a mismatch the actual output is kept in $GOLDEN_OUT for a diff.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 update=0
 if [ "${1:-}" = --update ]; then update=1; shift; fi
 pipefy=$(realpath "$1"); shift

@@ -1,6 +1,6 @@
+# shellcheck shell=bash
 # lib.sh: what the shell-driven tests share: the checks (`expect`) of cli.sh, cache.sh,
-# cmake.sh, make_rule.sh and editors.sh, and the nvcc helpers of nvcc.sh, ptx.sh and
-# gpu/build.sh.
+# cmake.sh, make_rule.sh and editors.sh, and the nvcc helpers of nvcc.sh and gpu/build.sh.
 
 # `expect NAME CONDITION`: CONDITION is one string of shell, evaluated; prints a PASS or FAIL
 # line and counts it. Anything but exactly those two arguments is itself a FAIL, so the slip

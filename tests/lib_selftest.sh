@@ -3,7 +3,7 @@
 # second half is false, and the old slip of passing a condition as several words all count
 # as failures.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 run() { (pass=0 fail=0; eval "$1" >/dev/null; echo "$pass $fail"); }
 want() { # name, got, want

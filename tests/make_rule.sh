@@ -4,7 +4,7 @@
 # and a failing pipefy fails the build without leaving a stale .pipe.cu. Exit 77 without nvcc.
 #   tests/make_rule.sh PIPEFY
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 [ -x "$nvcc" ] || { echo "no nvcc at $nvcc: skipped"; exit 77; }

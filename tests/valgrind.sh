@@ -5,7 +5,7 @@
 # not part of `make check`.
 #   tests/valgrind.sh PIPEFY
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

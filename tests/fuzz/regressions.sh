@@ -5,7 +5,7 @@
 # run. `make check-asan` runs this under AddressSanitizer.
 #   tests/fuzz/regressions.sh PIPEFY
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

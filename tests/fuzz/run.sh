@@ -6,7 +6,7 @@
 # found becomes a case in tests/fuzz/regressions/. $FUZZ_FLAGS adds libFuzzer options: a long
 # campaign keeps going past a finding with "-fork=1 -ignore_crashes=1 -ignore_timeouts=1".
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit
 fuzzer=$(realpath "$1") seconds=$2 work=$3
 mkdir -p "$work/corpus" "$work/crashes" "$work/cache"
 export PIPEFY_CACHE_DIR=$work/cache

@@ -4,7 +4,7 @@
 # whole set stays small enough to travel to a GPU machine.
 #   tests/gpu/build.sh OUTDIR [testdata/NAME.cu ...]   (all programs by default)
 set -eu
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit
 out=$1
 shift
 programs=("$@")

@@ -24,43 +24,42 @@ sanitize_one() { # tool bin args...
 	local tool=$1 bin=$2; shift 2
 	compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin" "$@" >"$out/log/$(basename "$bin").$tool.log" 2>&1
 }
-for src in "$dir/$only.cu"; do
-	name=$only
-	runs=$(sed -n 's|^// gpu-runs: *||p' "$src")
-	san=$(sed -n 's|^// gpu-sanitize: *||p' "$src")
-	IFS='|' read -ra sizes <<<"$runs"
-	for bin in "$dir/bin/$name.orig" $(ls "$dir/bin/$name".* | grep -v "\.orig$"); do
-		v=${bin##*/$name.}
-		cuobjdump -sass "$bin" >"$out/sass/$name.$v.sass" 2>&1
-		for size in "${sizes[@]}"; do
-			size=$(echo $size)
-			# shellcheck disable=SC2086
-			run=$out/log/$name.run.txt
-			"$bin" $size >"$run" 2>&1
-			rc=$?
-			sum=$(sed -n 's/^checksum //p' "$run" | tr '\n' ' ')
-			pass=$(grep -c ': PASS' "$run")
-			fail=$(grep -c ': FAIL' "$run")
-			if [ "$v" = orig ]; then
-				eval "orig_$(echo "$size" | tr ' ' '_')=\"\$sum\""
-				same=reference
-			else
-				ref=$(eval echo "\"\${orig_$(echo "$size" | tr ' ' '_'):-}\"")
-				if [ -n "$ref" ] && [ "$ref" = "$sum" ]; then same=identical; else same=DIFFERENT; fi
-			fi
-			verdict=PASS
-			{ [ $rc = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$same" != DIFFERENT ]; } || verdict=FAIL
-			row "$name" "$v" "run $size" "$verdict" "exit $rc, $pass pass, $fail fail, checksum $same"
-			[ $verdict = PASS ] || cp "$run" "$out/log/$name.$v.$(echo "$size" | tr ' ' '_').fail.txt"
-		done
-		for tool in memcheck racecheck synccheck; do
-			# shellcheck disable=SC2086
-			sanitize_one $tool "$bin" $san
-			rc=$?
-			summary=$(grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/log/$(basename "$bin").$tool.log" | tail -n 1)
-			verdict=PASS
-			[ $rc = 0 ] || verdict=FAIL
-			row "$name" "$v" "$tool $san" "$verdict" "exit $rc: $summary"
-		done
+src=$dir/$only.cu
+name=$only
+runs=$(sed -n 's|^// gpu-runs: *||p' "$src")
+san=$(sed -n 's|^// gpu-sanitize: *||p' "$src")
+IFS='|' read -ra sizes <<<"$runs"
+for bin in "$dir/bin/$name.orig" $(ls "$dir/bin/$name".* | grep -v "\.orig$"); do
+	v=${bin##*/$name.}
+	cuobjdump -sass "$bin" >"$out/sass/$name.$v.sass" 2>&1
+	for size in "${sizes[@]}"; do
+		size=$(echo $size)
+		# shellcheck disable=SC2086
+		run=$out/log/$name.run.txt
+		"$bin" $size >"$run" 2>&1
+		rc=$?
+		sum=$(sed -n 's/^checksum //p' "$run" | tr '\n' ' ')
+		pass=$(grep -c ': PASS' "$run")
+		fail=$(grep -c ': FAIL' "$run")
+		if [ "$v" = orig ]; then
+			eval "orig_$(echo "$size" | tr ' ' '_')=\"\$sum\""
+			same=reference
+		else
+			ref=$(eval echo "\"\${orig_$(echo "$size" | tr ' ' '_'):-}\"")
+			if [ -n "$ref" ] && [ "$ref" = "$sum" ]; then same=identical; else same=DIFFERENT; fi
+		fi
+		verdict=PASS
+		{ [ $rc = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ] && [ "$same" != DIFFERENT ]; } || verdict=FAIL
+		row "$name" "$v" "run $size" "$verdict" "exit $rc, $pass pass, $fail fail, checksum $same"
+		[ $verdict = PASS ] || cp "$run" "$out/log/$name.$v.$(echo "$size" | tr ' ' '_').fail.txt"
+	done
+	for tool in memcheck racecheck synccheck; do
+		# shellcheck disable=SC2086
+		sanitize_one $tool "$bin" $san
+		rc=$?
+		summary=$(grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/log/$(basename "$bin").$tool.log" | tail -n 1)
+		verdict=PASS
+		[ $rc = 0 ] || verdict=FAIL
+		row "$name" "$v" "$tool $san" "$verdict" "exit $rc: $summary"
 	done
 done

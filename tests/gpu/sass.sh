@@ -6,7 +6,7 @@
 # arithmetic. The original's rows report what its loops look like.
 #   tests/gpu/sass.sh VERIFIER OUT
 set -u
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit
 . tests/lib.sh
 verify=$1 out=$2
 mkdir -p "$out/log"
