@@ -248,5 +248,77 @@ done
 "$pipefy" --variant=cp.async $k >"$tmp/out" 2>"$tmp/err"
 expect "validation: the same rewrite unbroken passes" 'grep -q "K-loop pipelined: cp.async" "$tmp/err"'
 
+# ---- safety on a shared machine and in a build ----
+# --ptxas runs nvcc with an argument vector: quotes in arguments and paths are data, not shell
+if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+	rm -f "$tmp/PWNED"
+	"$pipefy" -q --ptxas $k -- "-DX=';touch $tmp/PWNED;'" >/dev/null 2>&1
+	expect "--ptxas: a quote in a parser argument runs nothing" '[ ! -e "$tmp/PWNED" ]'
+	# (nvcc itself cannot compile a file under such a folder: only that nothing runs is checked)
+	d="$tmp/x';touch $tmp/PWNED2;'"
+	mkdir -p "$d"
+	cp $k testdata/harness.cuh "$d/"
+	"$pipefy" -q --ptxas "$d/sgemm_tiled.cu" >/dev/null 2>&1
+	expect "--ptxas: a quote in the input's path runs nothing" '[ ! -e "$tmp/PWNED2" ]'
+	expect "--ptxas leaves no temporary source behind" '[ -z "$(ls /tmp | grep "pipefy-ptxas-")" ]'
+fi
+# parser arguments are the documented ones only: -MD -MF would write a file
+"$pipefy" $k -- -MD -MF "$tmp/written.d" >/dev/null 2>"$tmp/err"; rc=$?
+expect "-- -MD -MF is a usage error" '[ $rc = 2 ] && grep -q "'\''-MD'\'' after --" "$tmp/err" && [ ! -e "$tmp/written.d" ]'
+"$pipefy" -q $k -- -Wp,-MD,"$tmp/written2.d" >/dev/null 2>&1; rc=$?
+expect "-- -Wp, is a usage error too" '[ $rc = 2 ] && [ ! -e "$tmp/written2.d" ]'
+echo '#define PIPEFY_TEST_INCLUDED 1' >"$tmp/pre.h"
+"$pipefy" -q $k -- -I testdata -isystem testdata -DX=1 -UY -std=c++17 -Wno-unused -include "$tmp/pre.h" >"$tmp/out" 2>/dev/null; rc=$?
+expect "-- keeps -I, -isystem, -D, -U, -std, -W and -include" '[ $rc = 0 ] && cmp -s "$tmp/out" $golden'
+# files keep what a user expects of an editor
+( umask 022; "$pipefy" -q $k -o "$tmp/new.cu" )
+expect "-o creates a file with 0666 less the umask" '[ "$(stat -c %a "$tmp/new.cu")" = 644 ]'
+cp $k "$tmp/kept.cu"; chmod 604 "$tmp/kept.cu"
+"$pipefy" -q $k -o "$tmp/kept.cu"
+expect "-o over an existing file keeps its mode" '[ "$(stat -c %a "$tmp/kept.cu")" = 604 ] && cmp -s "$tmp/kept.cu" $golden'
+cp $k "$tmp/target.cu"; ln -sf target.cu "$tmp/link.cu"
+"$pipefy" -q -i "$tmp/link.cu"
+expect "-i on a symbolic link rewrites the file it names and keeps the link" '[ -L "$tmp/link.cu" ] && cmp -s "$tmp/target.cu" $golden'
+cp $k "$tmp/target2.cu"; ln -sf target2.cu "$tmp/link2.cu"
+"$pipefy" -q $k -o "$tmp/link2.cu"
+expect "-o to a symbolic link writes through it" '[ -L "$tmp/link2.cu" ] && cmp -s "$tmp/target2.cu" $golden'
+cp $k "$tmp/hard1.cu"; ln -f "$tmp/hard1.cu" "$tmp/hard2.cu"
+"$pipefy" -q -i "$tmp/hard1.cu"
+expect "-i on a hard link keeps the link: both names show the rewrite" '[ "$(stat -c %h "$tmp/hard1.cu")" = 2 ] && cmp -s "$tmp/hard2.cu" $golden'
+# (a link of its own into /proc, like /dev/stdout, so the test does not depend on the machine's)
+ln -s /proc/self/fd/1 "$tmp/stdout"
+"$pipefy" -q $k -o "$tmp/stdout" >"$tmp/devout"
+expect "-o to a link into /proc/self/fd writes standard output and leaves the link" '[ -L "$tmp/stdout" ] && cmp -s "$tmp/devout" $golden'
+if [ -L /dev/stdout ]; then
+	"$pipefy" -q $k -o /dev/stdout >"$tmp/devout"
+	expect "-o /dev/stdout writes standard output and leaves /dev/stdout a link" '[ -L /dev/stdout ] && cmp -s "$tmp/devout" $golden'
+fi
+long=$(printf 'k%.0s' $(seq 1 247)).cu
+cp $k "$tmp/$long"
+"$pipefy" -q -i "$tmp/$long" && "$pipefy" -q $k -o "$tmp/o$long"; rc=$?
+expect "-i and -o on a 250-character file name" '[ $rc = 0 ] && cmp -s "$tmp/$long" $golden && cmp -s "$tmp/o$long" $golden'
+cp $k testdata/harness.cuh "$tmp/"; mkdir -p "$tmp/a b"
+"$pipefy" -q "$tmp/sgemm_tiled.cu" -o "$tmp/a b/out \$#.cu" -MF "$tmp/dep.d"
+expect "-MF escapes spaces, \$ and # in the target" 'head -n 1 "$tmp/dep.d" | grep -q "a\\\\ b/out\\\\ \$\$\\\\#.cu:"'
+# options that conflict or mean nothing are usage errors
+for bad in "--stages=3" "--diff --output-replacements-xml" "--output-replacements-xml --output-replacements-json" \
+	"--Werror" "--arch=sm_71" "--arch=sm_99"; do
+	# shellcheck disable=SC2086
+	"$pipefy" $bad $k >/dev/null 2>"$tmp/err"; rc=$?
+	expect "'$bad' is a usage error" '[ $rc = 2 ] && grep -q "^pipefy: error: " "$tmp/err"'
+done
+"$pipefy" --arch=sm_71 $k >/dev/null 2>"$tmp/err"
+expect "--arch names the architectures it knows" 'grep -q "sm_90" "$tmp/err"'
+"$pipefy" -q --arch=sm_90a $k >/dev/null; rc=$?
+expect "--arch=sm_90a is a real target" '[ $rc = 0 ]'
+lines=$(for i in $(seq 1 17); do printf -- "--lines=%d:%d " "$i" "$i"; done)
+# shellcheck disable=SC2086
+"$pipefy" $lines $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "the 17th --lines names the limit" '[ $rc = 2 ] && grep -q "at most 16 --lines" "$tmp/err"'
+"$pipefy" -q --offset=5000000000 $k >"$tmp/out"; rc=$?
+expect "--offset past 32 bits is a byte offset, not an error" '[ $rc = 0 ] && cmp -s "$tmp/out" $k'
+"$pipefy" -q --offset=10 $k >"$tmp/out"; rc=$?
+expect "--offset without --length reaches to the end of the file" '[ $rc = 0 ] && cmp -s "$tmp/out" $golden'
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

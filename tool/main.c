@@ -2,42 +2,37 @@
 #include "pipefy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Write to a temporary file beside path, then rename: a failed write never truncates the
- * destination. mode < 0 keeps the default permissions. */
-static bool write_atomically(const char *path, const char *text, size_t len, int mode, char **err)
+static mode_t user_umask;
+
+/* The temporary file a write goes to first: beside the target, with a short name (a file
+ * name of 250 characters leaves no room for a suffix). */
+static int make_temp_beside(const char *target, char **tmp)
 {
-	char *tmp = xprintf("%s.pipefy-XXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		*err = xprintf("%s: error: cannot write: %s", path, strerror(errno));
-		free(tmp);
-		return false;
+	const char *slash = strrchr(target, '/');
+	*tmp = slash ? xprintf("%.*s/.pipefy-XXXXXX", (int)(slash - target), target) : xstrdup(".pipefy-XXXXXX");
+	return mkstemp(*tmp);
+}
+
+static bool write_all(int fd, const char *text, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		text += n;
+		len -= (size_t)n;
 	}
-	FILE *f = fdopen(fd, "wb");
-	bool ok = f && fwrite(text, 1, len, f) == len;
-	ok = f && fflush(f) == 0 && ok;
-	int saved = errno;
-	if (f)
-		ok = fclose(f) == 0 && ok;
-	else
-		close(fd);
-	if (ok && mode >= 0)
-		ok = chmod(tmp, (mode_t)mode) == 0;
-	if (!ok || rename(tmp, path) != 0) {
-		*err = xprintf("%s: error: write failed: %s", path, strerror(ok ? errno : saved));
-		unlink(tmp);
-		free(tmp);
-		return false;
-	}
-	free(tmp);
 	return true;
 }
 
-/* Plain write for things like /dev/stdout or /dev/null that cannot be renamed over. */
+/* Plain write for standard output, devices and pipes, which cannot be renamed over. */
 static bool write_plain(const char *path, FILE *f, const char *text, size_t len, char **err)
 {
 	bool ok = fwrite(text, 1, len, f) == len;
@@ -47,29 +42,86 @@ static bool write_plain(const char *path, FILE *f, const char *text, size_t len,
 	return ok;
 }
 
+/* Write path as a user expects an editor to: a symbolic link is written through to the file
+ * it names (the link stays a link); a device, a pipe or anything under /dev or /proc
+ * (`-o /dev/stdout`) is written directly; a file with other hard links is rewritten in place,
+ * so that every name still shows the new text; any other file is replaced by a temporary
+ * written beside it, so a failed write never truncates it. A new file gets 0666 less the
+ * umask; an existing one keeps its mode, and its owner and group where the user may set them. */
 static bool write_output(const char *path, const char *text, size_t len, char **err)
 {
+	char *target = realpath(path, NULL);
+	if (!target)
+		target = xstrdup(path); /* a new file (or a link to one: created where it points) */
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	bool exists = stat(target, &st) == 0;
+	bool ok;
+	if ((exists && !S_ISREG(st.st_mode)) || strncmp(target, "/dev/", 5) == 0 || strncmp(target, "/proc/", 6) == 0) {
 		FILE *f = fopen(path, "wb");
 		if (!f) {
 			*err = xprintf("%s: error: cannot open: %s", path, strerror(errno));
+			free(target);
 			return false;
 		}
-		bool ok = write_plain(path, f, text, len, err);
+		ok = write_plain(path, f, text, len, err);
 		if (fclose(f) != 0 && ok) {
 			*err = xprintf("%s: error: write failed: %s", path, strerror(errno));
 			ok = false;
 		}
+		free(target);
 		return ok;
 	}
-	return write_atomically(path, text, len, -1, err);
+	char *tmp;
+	int fd = make_temp_beside(target, &tmp);
+	if (fd < 0) {
+		*err = xprintf("%s: error: cannot write: %s", path, strerror(errno));
+		free(tmp);
+		free(target);
+		return false;
+	}
+	ok = write_all(fd, text, len);
+	int saved = errno;
+	if (exists && st.st_nlink > 1) {
+		/* hard links: the text goes into the file itself; the temporary is the copy kept
+		 * should that write fail */
+		int out = ok ? open(target, O_WRONLY | O_TRUNC) : -1;
+		ok = out >= 0 && write_all(out, text, len);
+		saved = errno;
+		if (out >= 0 && close(out) != 0 && ok)
+			ok = false, saved = errno;
+		close(fd);
+		if (ok)
+			unlink(tmp);
+		else
+			*err = xprintf("%s: error: write failed: %s (the new text is in %s)", path, strerror(saved), tmp);
+		free(tmp);
+		free(target);
+		return ok;
+	}
+	if (ok) {
+		mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~user_umask;
+		ok = fchmod(fd, mode) == 0;
+		if (ok && exists && (st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) != 0)
+			(void)!fchown(fd, (uid_t)-1, st.st_gid); /* not root: the group, if the user is in it */
+		saved = errno;
+	}
+	if (close(fd) != 0 && ok)
+		ok = false, saved = errno;
+	if (!ok || rename(tmp, target) != 0) {
+		*err = xprintf("%s: error: write failed: %s", path, strerror(ok ? errno : saved));
+		unlink(tmp);
+		free(tmp);
+		free(target);
+		return false;
+	}
+	free(tmp);
+	free(target);
+	return true;
 }
 
-/* `target: input header...`, spaces escaped as make wants them. */
-static void add_make_path(struct strbuf *sb, const char *path)
+/* `target: input header...`, spaces, '#' and '$' escaped as make wants them. */
+static void add_escaped(struct strbuf *sb, const char *path)
 {
-	sb_puts(sb, " \\\n ");
 	for (const char *p = path; *p; p++) {
 		if (*p == ' ' || *p == '#')
 			sb_puts(sb, "\\");
@@ -79,10 +131,16 @@ static void add_make_path(struct strbuf *sb, const char *path)
 	}
 }
 
+static void add_make_path(struct strbuf *sb, const char *path)
+{
+	sb_puts(sb, " \\\n ");
+	add_escaped(sb, path);
+}
+
 static bool write_depfile(const char *depfile, const char *target, const char *input, const char *deps, char **err)
 {
 	struct strbuf sb = {0};
-	sb_puts(&sb, target);
+	add_escaped(&sb, target);
 	sb_puts(&sb, ":");
 	add_make_path(&sb, input);
 	for (const char *line = deps; *line;) {
@@ -156,10 +214,8 @@ static int process(const struct options *o, const char *path)
 		if (!ok)
 			err = xprintf("<stdout>: error: write failed: %s", strerror(errno));
 	} else if (o->in_place) {
-		struct stat st;
-		int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
 		if (code == 0 && strcmp(r.output, src.text) != 0)
-			ok = write_atomically(path, r.output, len, mode, &err);
+			ok = write_output(path, r.output, len, &err);
 	} else if (o->output) {
 		if (code == 0)
 			ok = write_output(o->output, r.output, len, &err);
@@ -182,6 +238,8 @@ static int process(const struct options *o, const char *path)
 
 int main(int argc, char **argv)
 {
+	user_umask = umask(0);
+	umask(user_umask);
 	struct options o;
 	char *err;
 	if (options_parse(&o, argc, argv, &err) != 0) {

@@ -1,6 +1,8 @@
 /* options.c: the command line, spelled the way clang-format spells it. */
 #include "pipefy.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 const char options_usage[] =
@@ -83,6 +85,56 @@ static const char *option_value(const char *name, int argc, char **argv, int *i,
 	return argv[++*i];
 }
 
+static bool parse_long(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno == ERANGE || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* What may follow `--`: the parser's include, macro, language-standard and warning options.
+ * Anything else (`-MD -MF FILE` writes a file; `-Xclang`, `-load` run other code) is refused. */
+static bool parser_option(const char *a, const char *next, int *consumed)
+{
+	static const char *const joined[] = {"-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", NULL};
+	static const char *const separate[] = {"-I", "-D", "-U", "-isystem", "-iquote", "-idirafter", "-include", NULL};
+	*consumed = 1;
+	for (const char *const *s = separate; *s; s++)
+		if (strcmp(a, *s) == 0) {
+			*consumed = 2;
+			return next != NULL;
+		}
+	for (const char *const *j = joined; *j; j++)
+		if (strncmp(a, *j, strlen(*j)) == 0 && a[strlen(*j)])
+			return true;
+	if (strncmp(a, "-std=", 5) == 0)
+		return true;
+	/* warnings, but not -Wl, -Wa, -Wp, which hand options to other tools */
+	return a[0] == '-' && a[1] == 'W' && a[2] && a[3] != ',';
+}
+
+/* sm_XX, with the architecture-specific suffixes nvcc knows (sm_90a, sm_100f). */
+static bool parse_arch(const char *v, int *arch)
+{
+	static const int known[] = {70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121};
+	if (strncmp(v, "sm_", 3) != 0)
+		return false;
+	char *end;
+	long n = strtol(v + 3, &end, 10);
+	if (end == v + 3 || (*end && !((*end == 'a' || *end == 'f') && end[1] == '\0')))
+		return false;
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (known[i] == n) {
+			*arch = (int)n;
+			return true;
+		}
+	return false;
+}
+
 static bool parse_int(const char *s, int *out)
 {
 	char *end;
@@ -105,8 +157,18 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 		const char *a = argv[i], *v;
 		bool missing = false;
 		if (strcmp(a, "--") == 0) {
-			for (i++; i < argc; i++)
-				o->extra_args[o->nextra++] = argv[i];
+			for (i++; i < argc; i++) {
+				int n;
+				if (!parser_option(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &n)) {
+					*err = xprintf("'%s' after --: only -I, -isystem, -iquote, -idirafter, -D, -U, -include, "
+						       "-std= and -W options reach the parser",
+						       argv[i]);
+					return 2;
+				}
+				for (int k = 0; k < n; k++)
+					o->extra_args[o->nextra++] = argv[i + k];
+				i += n - 1;
+			}
 			break;
 		} else if (strcmp(a, "-") == 0 || a[0] != '-') {
 			o->files[o->nfiles++] = a;
@@ -135,21 +197,25 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 		} else if ((v = option_value("--lines", argc, argv, &i, &missing))) {
 			int first, last;
 			char tail;
-			if (sscanf(v, "%d:%d%c", &first, &last, &tail) != 2 || first < 1 || last < first || o->nlines == 16) {
+			if (o->nlines == 16) {
+				*err = xstrdup("at most 16 --lines ranges");
+				return 2;
+			}
+			if (sscanf(v, "%d:%d%c", &first, &last, &tail) != 2 || first < 1 || last < first) {
 				*err = xprintf("--lines takes FIRST:LAST (1-based, FIRST <= LAST), not '%s'", v);
 				return 2;
 			}
 			o->lines[o->nlines++] = (struct line_range){first, last};
 		} else if ((v = option_value("--offset", argc, argv, &i, &missing))) {
-			int n;
-			if (!parse_int(v, &n) || n < 0) {
+			long n;
+			if (!parse_long(v, &n)) {
 				*err = xprintf("--offset takes a byte offset, not '%s'", v);
 				return 2;
 			}
 			o->offset = n;
 		} else if ((v = option_value("--length", argc, argv, &i, &missing))) {
-			int n;
-			if (!parse_int(v, &n) || n < 0) {
+			long n;
+			if (!parse_long(v, &n)) {
 				*err = xprintf("--length takes a byte count, not '%s'", v);
 				return 2;
 			}
@@ -212,9 +278,11 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->extra_args[o->nextra++] = a;
 		} else if ((v = option_value("--arch", argc, argv, &i, &missing))) {
 			o->arch_given = true;
-			if (strncmp(v, "sm_", 3) != 0 || !parse_int(v + 3, &o->arch) || o->arch < 70 ||
-			    o->arch > 200) {
-				*err = xprintf("--arch must look like sm_80, not '%s'", v);
+			if (!parse_arch(v, &o->arch)) {
+				*err = xprintf("--arch takes one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, "
+					       "sm_100, sm_101, sm_103, sm_110, sm_120, sm_121 (an 'a' or 'f' suffix allowed), "
+					       "not '%s'",
+					       v);
 				return 2;
 			}
 		} else {
@@ -228,6 +296,21 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 		*err = xstrdup("--dry-run, --diff and --output-replacements-* write no file: drop -i and -o");
 		return 2;
 	}
+	if (o->diff + o->replacements_xml + o->replacements_json > 1) {
+		*err = xstrdup("--diff, --output-replacements-xml and --output-replacements-json are different outputs: "
+			       "choose one");
+		return 2;
+	}
+	if (o->werror && !o->dry_run) {
+		*err = xstrdup("--Werror turns --dry-run's warnings into errors: it needs --dry-run");
+		return 2;
+	}
+	if (o->stages && o->variant == VARIANT_AUTO) {
+		*err = xstrdup("--stages needs --variant (with auto the planner chooses the stages)");
+		return 2;
+	}
+	if (o->offset > 0 && o->length < 0)
+		o->length = LONG_MAX - o->offset; /* to the end of the file, as clang-format does */
 	if (o->quiet && o->remarks) {
 		*err = xstrdup("-q and -R cannot be combined");
 		return 2;
