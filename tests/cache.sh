@@ -56,5 +56,46 @@ PIPEFY_CACHE_DIR=/proc/pipefy-cannot-be-here "$pipefy" -q testdata/sgemm_tiled.c
 expect "an unusable cache folder is not an error" 'cmp -s "$tmp/nocache" golden/sgemm_tiled.auto.cu'
 expect "and not a message" '[ ! -s "$tmp/nocache.err" ]'
 
+# A corrupt entry (8 bytes of 0xFF in the middle: a bad disk, a crash while copying) is
+# noticed by its checksum and rebuilt; it once crashed every later run.
+rm -rf "$tmp/cache"
+"$pipefy" -q testdata/sgemm_tiled.cu >/dev/null
+for f in "$tmp"/cache/*.pch; do
+	printf '\377\377\377\377\377\377\377\377' | dd of="$f" bs=1 seek=$(($(stat -c %s "$f") / 2)) conv=notrunc 2>/dev/null
+done
+"$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/corrupt.out" 2>"$tmp/corrupt.err"; rc=$?
+expect "a corrupt cache entry is rebuilt, not loaded" '[ $rc = 0 ] && cmp -s "$tmp/corrupt.out" golden/sgemm_tiled.auto.cu'
+"$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/corrupt2.out"; rc=$?
+expect "and the rebuilt entry is good" '[ $rc = 0 ] && cmp -s "$tmp/corrupt2.out" golden/sgemm_tiled.auto.cu'
+# The folder is created private, and one that others can write is not used (a planted
+# precompiled header could change what the file's macros mean): one warning, no cache.
+rm -rf "$tmp/cache"
+"$pipefy" -q testdata/sgemm_tiled.cu >/dev/null
+expect "the cache folder is created 0700" '[ "$(stat -c %a "$tmp/cache")" = 700 ]'
+expect "entries are 0600" '[ -z "$(find "$tmp/cache" -type f ! -perm 600)" ]'
+chmod 777 "$tmp/cache"
+"$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/open.out" 2>"$tmp/open.err"; rc=$?
+expect "a world-writable cache folder is not used, with one warning" '[ $rc = 0 ] && cmp -s "$tmp/open.out" golden/sgemm_tiled.auto.cu && [ "$(grep -c "not private to you" "$tmp/open.err")" = 1 ]'
+chmod 700 "$tmp/cache"
+for f in "$tmp"/cache/*.pch; do chmod 666 "$f"; done
+"$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/open2.out"; rc=$?
+expect "a group- or world-writable entry is rebuilt, not loaded" '[ $rc = 0 ] && [ -z "$(find "$tmp/cache" -name "*.pch" -perm -022)" ]'
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	mkdir -p "$tmp/theirs"
+	ln -s "$tmp/cache" "$tmp/link-theirs"
+	chown -h nobody "$tmp/link-theirs"
+	PIPEFY_CACHE_DIR=$tmp/link-theirs "$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/link.out" 2>"$tmp/link.err"; rc=$?
+	expect "a cache reached through another user's link is not used" '[ $rc = 0 ] && grep -q "not private to you" "$tmp/link.err"'
+	mkdir "$tmp/nobodys"; chown nobody "$tmp/nobodys"; chmod 700 "$tmp/nobodys"
+	PIPEFY_CACHE_DIR=$tmp/nobodys "$pipefy" -q testdata/sgemm_tiled.cu >"$tmp/own.out" 2>"$tmp/own.err"; rc=$?
+	expect "a cache folder owned by another user is not used" '[ $rc = 0 ] && grep -q "not private to you" "$tmp/own.err" && cmp -s "$tmp/own.out" golden/sgemm_tiled.auto.cu'
+fi
+# An interrupted write leaves a temporary: not an entry, and gone after an hour.
+touch -d "2 hours ago" "$tmp/cache/preamble-0000000000000000.pch.123.tmp"
+touch "$tmp/cache/preamble-0000000000000001.pch.124.tmp"
+rm -f "$tmp"/cache/*.pch
+"$pipefy" -q testdata/sgemm_tiled.cu >/dev/null
+expect "an old temporary is removed, a fresh one (a run in progress) kept" '[ ! -e "$tmp/cache/preamble-0000000000000000.pch.123.tmp" ] && [ -e "$tmp/cache/preamble-0000000000000001.pch.124.tmp" ]'
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
