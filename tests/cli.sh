@@ -320,5 +320,16 @@ expect "--offset past 32 bits is a byte offset, not an error" '[ $rc = 0 ] && cm
 "$pipefy" -q --offset=10 $k >"$tmp/out"; rc=$?
 expect "--offset without --length reaches to the end of the file" '[ $rc = 0 ] && cmp -s "$tmp/out" $golden'
 
+# ---- crashes never cost the user their text ----
+python3 -c "print('__global__ void k(float *p) { p[0] = ' + ' + '.join(['p[1]'] * 40000) + '; }')" >"$tmp/deep.cu"
+"$pipefy" --assume-filename=deep.cu <"$tmp/deep.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "a 40,000-term expression (nvcc compiles it) is parsed, not a stack overflow" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/deep.cu"'
+PIPEFY_TEST_BREAK=crash "$pipefy" --assume-filename=$k <$k >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "a crash in filter mode writes the input back unchanged" 'cmp -s "$tmp/out" $k'
+expect "and is exit 1 with a message, not a signal" '[ $rc = 1 ] && grep -q "error: internal error: pipefy crashed (Segmentation fault); the input is written back unchanged" "$tmp/err"'
+cp $k "$tmp/crash.cu"
+PIPEFY_TEST_BREAK=crash "$pipefy" -i "$tmp/crash.cu" >/dev/null 2>"$tmp/err"; rc=$?
+expect "a crash under -i leaves the file as it was" '[ $rc = 1 ] && cmp -s "$tmp/crash.cu" $k'
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -27,7 +27,8 @@ runs=(
 	"$tmp/missing.cu"
 	"--no-cache testdata/sgemm_samples.cu"
 )
-vg() { valgrind -q --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
+# the work runs in a child process (main.c's crash guard); valgrind follows it
+vg() { valgrind -q --trace-children=yes --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=definite \
 	--suppressions=tests/valgrind.supp --num-callers=40 --log-file="$1" "$pipefy" "${@:2}"; }
 fail=0 i=0
 for args in "${runs[@]}"; do

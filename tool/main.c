@@ -1,8 +1,13 @@
 /* main.c: the pipefy command line: read each input, transform it, write it where asked. */
+#define _GNU_SOURCE /* memfd_create, strsignal */
 #include "pipefy.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -48,9 +53,34 @@ static bool write_plain(const char *path, FILE *f, const char *text, size_t len,
  * so that every name still shows the new text; any other file is replaced by a temporary
  * written beside it, so a failed write never truncates it. A new file gets 0666 less the
  * umask; an existing one keeps its mode, and its owner and group where the user may set them. */
+/* Whether following path's links leads into /dev or /proc (`/dev/stdout`, `/proc/self/fd/1`):
+ * what is there is a descriptor, not a file to replace. */
+static bool leads_to_descriptor(const char *path)
+{
+	char cur[4096], next[4096];
+	snprintf(cur, sizeof cur, "%s", path);
+	for (int hops = 0; hops < 40; hops++) {
+		if (strncmp(cur, "/dev/", 5) == 0 || strncmp(cur, "/proc/", 6) == 0)
+			return true;
+		ssize_t n = readlink(cur, next, sizeof next - 1);
+		if (n < 0)
+			return false;
+		next[n] = '\0';
+		if (next[0] != '/') { /* relative to the link's folder */
+			char *slash = strrchr(cur, '/');
+			size_t keep = slash ? (size_t)(slash - cur + 1) : 0;
+			if (keep + (size_t)n >= sizeof cur)
+				return false;
+			memcpy(cur + keep, next, (size_t)n + 1);
+		} else
+			memcpy(cur, next, (size_t)n + 1);
+	}
+	return false;
+}
+
 static bool write_output(const char *path, const char *text, size_t len, char **err)
 {
-	char *target = realpath(path, NULL);
+	char *target = leads_to_descriptor(path) ? xstrdup("/dev/") : realpath(path, NULL);
 	if (!target)
 		target = xstrdup(path); /* a new file (or a link to one: created where it points) */
 	struct stat st;
@@ -236,6 +266,126 @@ static int process(const struct options *o, const char *path)
 	return code;
 }
 
+struct work {
+	const struct options *o;
+	int code;
+};
+
+static void *run_inputs(void *data)
+{
+	struct work *w = data;
+	const struct options *o = w->o;
+	w->code = 0;
+	if (o->nfiles == 0)
+		w->code = process(o, "-");
+	for (int i = 0; i < o->nfiles; i++) {
+		int c = process(o, o->files[i]);
+		if (c > w->code)
+			w->code = c;
+	}
+	return NULL;
+}
+
+/* Deeply nested code (an expression of 40,000 terms, which nvcc compiles) recurses deeper in
+ * libclang and in pipefy's visitors than a default thread stack allows: the work runs on a
+ * thread with a large one. */
+#define WORK_STACK (1024UL << 20)
+
+static int run_with_large_stack(const struct options *o)
+{
+	struct work w = {o, 1};
+	pthread_attr_t attr;
+	pthread_t t;
+	if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, WORK_STACK) == 0 &&
+	    pthread_create(&t, &attr, run_inputs, &w) == 0)
+		pthread_join(t, NULL);
+	else
+		run_inputs(&w);
+	pthread_attr_destroy(&attr);
+	return w.code;
+}
+
+static bool copy_fd(int from, FILE *to)
+{
+	char buf[65536];
+	ssize_t n;
+	lseek(from, 0, SEEK_SET);
+	while ((n = read(from, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && fwrite(buf, 1, (size_t)n, to) != (size_t)n)
+			return false;
+	return fflush(to) == 0 && n == 0;
+}
+
+/* The work runs in a child process whose standard output is kept aside: a crash (a signal)
+ * cannot take the output with it. The parent forwards the child's output when it exits, and
+ * when it crashes says so and, as an editor filter, writes the input back unchanged, so a
+ * buffer is never emptied. */
+static int supervise(const struct options *o)
+{
+	bool reads_stdin = o->nfiles == 0;
+	for (int i = 0; i < o->nfiles; i++)
+		reads_stdin |= strcmp(o->files[i], "-") == 0;
+	bool filter = reads_stdin && !o->output && !o->in_place;
+	struct strbuf input = {0};
+	int in_fd = -1, out_fd = memfd_create("pipefy-stdout", MFD_CLOEXEC);
+	if (reads_stdin) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+			sb_add(&input, buf, n);
+		in_fd = memfd_create("pipefy-stdin", MFD_CLOEXEC);
+		if (in_fd >= 0 && input.len > 0 && write(in_fd, input.data, input.len) != (ssize_t)input.len) {
+			close(in_fd);
+			in_fd = -1;
+		}
+		if (in_fd >= 0)
+			lseek(in_fd, 0, SEEK_SET);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = out_fd >= 0 && (!reads_stdin || in_fd >= 0) ? fork() : -1;
+	if (pid == 0) {
+		if (in_fd >= 0)
+			dup2(in_fd, 0);
+		dup2(out_fd, 1);
+		int code = run_with_large_stack(o);
+		fflush(stdout);
+		_exit(code);
+	}
+	if (pid < 0) {
+		/* no child to be had: do the work here */
+		free(input.data);
+		return run_with_large_stack(o);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int code;
+	if (WIFEXITED(status)) {
+		code = WEXITSTATUS(status);
+		if (!copy_fd(out_fd, stdout)) {
+			fprintf(stderr, "<stdout>: error: write failed: %s\n", strerror(errno));
+			code = 1;
+		}
+	} else {
+		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		const char *name = reads_stdin ? (o->assume_filename ? o->assume_filename : "<stdin>.cu")
+						: o->files[0];
+		fprintf(stderr, "%s: error: internal error: pipefy crashed (%s)%s\n", name, strsignal(sig),
+			filter ? "; the input is written back unchanged" : "; no file was changed by the input it crashed on");
+		if (filter) {
+			fwrite(input.data ? input.data : "", 1, input.len, stdout);
+			fflush(stdout);
+		}
+		code = 1;
+	}
+	close(out_fd);
+	if (in_fd >= 0)
+		close(in_fd);
+	free(input.data);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	user_umask = umask(0);
@@ -260,14 +410,10 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 0;
 	}
-	int code = 0;
-	if (o.nfiles == 0)
-		code = process(&o, "-");
-	for (int i = 0; i < o.nfiles; i++) {
-		int c = process(&o, o.files[i]);
-		if (c > code)
-			code = c;
-	}
+	/* libclang parses on a thread of its own with an 8 MB stack unless told not to: the work
+	 * thread's stack is the one that must hold deep code */
+	setenv("LIBCLANG_NOTHREADS", "1", 0);
+	int code = supervise(&o);
 	options_free(&o);
 	return code;
 }
