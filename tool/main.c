@@ -348,9 +348,7 @@ static int supervise(const struct options *o)
 		if (in_fd >= 0)
 			dup2(in_fd, 0);
 		dup2(out_fd, 1);
-		int code = run_with_large_stack(o);
-		fflush(stdout);
-		_exit(code);
+		exit(run_with_large_stack(o)); /* exit, not _exit: LeakSanitizer checks the child too */
 	}
 	if (pid < 0) {
 		/* no child to be had: do the work here */
