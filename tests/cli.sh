@@ -331,5 +331,23 @@ cp $k "$tmp/crash.cu"
 PIPEFY_TEST_BREAK=crash "$pipefy" -i "$tmp/crash.cu" >/dev/null 2>"$tmp/err"; rc=$?
 expect "a crash under -i leaves the file as it was" '[ $rc = 1 ] && cmp -s "$tmp/crash.cu" $k'
 
+# ---- output that still compiles ----
+# CRLF in, CRLF out: every line pipefy writes ends as the input's lines do
+sed 's/$/\r/' $k >"$tmp/crlf.cu"; cp testdata/harness.cuh "$tmp/"
+"$pipefy" -q --variant=cp.async "$tmp/crlf.cu" >"$tmp/out"; rc=$?
+sed 's/$/\r/' golden/sgemm_tiled.cp.async.cu >"$tmp/crlf.want"
+expect "a CRLF file comes out CRLF throughout" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/crlf.want"'
+# the include goes at file scope: not into an #ifdef, not into a block comment
+awk '/#include "harness.cuh"/ { print; print "#ifdef PIPEFY_EXTRA_INCLUDES"; print "#include <cstdio>"; print "#endif";
+     print "/*"; print "#include <cmath>"; print "*/"; next } { print }' $k >"$tmp/cond.cu"
+"$pipefy" -q --variant=cp.async "$tmp/cond.cu" >"$tmp/out"; rc=$?
+expect "cuda_pipeline.h goes after the last include outside #if and comments" \
+	'[ $rc = 0 ] && [ "$(grep -A1 "#include \"harness.cuh\"" "$tmp/out" | tail -n 1)" = "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async" ]'
+# a file without includes that starts with a byte-order mark: the include goes after it
+{ printf '\357\273\277'; sed '/#include/d' testdata/sgemm_tiled.cu | sed -n '/^#define/,/^}/p'; } >"$tmp/bom.cu"
+"$pipefy" -q --variant=cp.async "$tmp/bom.cu" >"$tmp/out"; rc=$?
+expect "with a byte-order mark and no include, cuda_pipeline.h goes after the mark" \
+	'[ $rc = 0 ] && [ "$(head -c 3 "$tmp/out" | od -An -tx1 | tr -d " ")" = efbbbf ] && head -n 1 "$tmp/out" | grep -q "#include <cuda_pipeline.h>"'
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -744,24 +744,82 @@ static void rewrite_no_loads(struct kloop *l, struct edits *out)
 	}
 }
 
-/* `#include <cuda_pipeline.h>` after the last include before the first rewritten loop. */
+/* The line ending the input uses: "\r\n" when its first line ends so. */
+static const char *input_newline(const struct source *src)
+{
+	const char *nl = memchr(src->text, '\n', src->len);
+	return nl && nl > src->text && nl[-1] == '\r' ? "\r\n" : "\n";
+}
+
+/* `#include <cuda_pipeline.h>` after the last #include that every compile sees, before the
+ * first rewritten loop: outside any #if/#ifdef and any block comment; at the top of a file
+ * without one, after its byte-order mark. Skipped when the file already includes it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out)
 {
-	if (strstr(src->text, "cuda_pipeline.h"))
-		return;
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].rewritten && m->loops[i].loop.begin < first)
 			first = m->loops[i].loop.begin;
-	size_t at = 0;
+	size_t at = src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	int depth = 0;
+	bool in_comment = false;
 	for (int ln = 0; ln < src->nlines && src->line_start[ln] < first; ln++) {
 		const char *p = src->text + src->line_start[ln];
+		const char *end = ln + 1 < src->nlines ? src->text + src->line_start[ln + 1] : src->text + src->len;
+		bool starts_in_comment = in_comment;
+		/* where block comments open and close on this line (strings are rare enough here) */
+		for (const char *q = p; q + 1 < end; q++) {
+			if (!in_comment && q[0] == '/' && q[1] == '/')
+				break;
+			if (!in_comment && q[0] == '/' && q[1] == '*')
+				in_comment = true, q++;
+			else if (in_comment && q[0] == '*' && q[1] == '/')
+				in_comment = false, q++;
+		}
+		if (starts_in_comment)
+			continue;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (strncmp(p, "#include", 8) == 0)
-			at = ln + 1 < src->nlines ? src->line_start[ln + 1] : src->len;
+		if (*p != '#')
+			continue;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "if", 2) == 0)
+			depth++;
+		else if (strncmp(p, "endif", 5) == 0)
+			depth--;
+		else if (strncmp(p, "include", 7) == 0 && depth == 0) {
+			const char *name = p + 7;
+			while (*name == ' ' || *name == '\t')
+				name++;
+			if (strncmp(name, "<cuda_pipeline.h>", 17) == 0 || strncmp(name, "\"cuda_pipeline.h\"", 17) == 0)
+				return;
+			if (!in_comment)
+				at = (size_t)(end - src->text);
+		}
 	}
-	edits_add(out, at, 0, "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n");
+	char *line = xprintf("#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async%s", input_newline(src));
+	edits_add(out, at, 0, line);
+	free(line);
+}
+
+/* Lines pipefy writes end as the input's do: in a CRLF file each "\n" of a replacement that
+ * is not already "\r\n" becomes "\r\n". */
+static void match_line_endings(const struct source *src, struct edits *e)
+{
+	if (strcmp(input_newline(src), "\r\n") != 0)
+		return;
+	for (int i = 0; i < e->n; i++) {
+		struct strbuf sb = {0};
+		for (const char *p = e->v[i].text; *p; p++) {
+			if (*p == '\n' && (p == e->v[i].text || p[-1] != '\r'))
+				sb_puts(&sb, "\r");
+			sb_add(&sb, p, 1);
+		}
+		free(e->v[i].text);
+		e->v[i].text = sb.data ? sb_take(&sb) : xstrdup("");
+	}
 }
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
@@ -790,4 +848,5 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 	}
 	if (cp_async)
 		add_pipeline_include(m, src, e);
+	match_line_endings(src, e);
 }
