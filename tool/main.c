@@ -275,6 +275,10 @@ static void *run_inputs(void *data)
 {
 	struct work *w = data;
 	const struct options *o = w->o;
+	/* libclang's crash recovery installs an alternate signal stack of its own on this thread;
+	 * the thread's own is put back before it ends (AddressSanitizer unmaps the one it made) */
+	stack_t own;
+	bool have_own = sigaltstack(NULL, &own) == 0;
 	w->code = 0;
 	if (o->nfiles == 0)
 		w->code = process(o, "-");
@@ -283,6 +287,8 @@ static void *run_inputs(void *data)
 		if (c > w->code)
 			w->code = c;
 	}
+	if (have_own)
+		sigaltstack(&own, NULL);
 	return NULL;
 }
 
