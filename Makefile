@@ -1,6 +1,8 @@
 # The two set-up commands: `make demo` and `make check`. Everything else is CMake's.
 BUILD ?= build
 JOBS ?= $(shell nproc)
+# warnings fail the build only where asked: CI runs `make check WERROR=ON`
+WERROR ?= OFF
 
 .PHONY: all bootstrap build demo check check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
 
@@ -10,7 +12,7 @@ bootstrap:
 	@scripts/bootstrap
 
 build: bootstrap
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPIPEFY_WERROR=$(WERROR) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
 # Rewrite the bundled SGEMM and show the result and the remarks.

@@ -19,13 +19,19 @@ void effects_free(struct effects *fx)
 }
 
 /* Sets the flag; the first effect of a kind other than a tile write is the one named. */
-static void note(struct effects *fx, bool *flag, CXCursor at, const char *fmt, const char *a)
+static void note(struct effects *fx, bool *flag, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void note(struct effects *fx, bool *flag, CXCursor at, const char *fmt, ...)
 {
 	*flag = true;
 	bool shared = flag == &fx->shared;
 	if (shared ? fx->shared_what != NULL : fx->what != NULL)
 		return;
-	char *what = xprintf(fmt, a);
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	char *what = xstrdup(buf);
 	size_t off = cursor_in_main_file(at) ? cursor_span(at).begin : (size_t)-1;
 	if (shared) {
 		fx->shared_what = what;
@@ -177,7 +183,7 @@ static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
 		free(n);
 	} else if (through || !effects_is_local(var)) {
 		char *n = cursor_name(var);
-		note(fx, &fx->memory, at, through ? "writes memory through '%s'" : "writes '%s', which is not a local", n);
+		note(fx, &fx->memory, at, "writes %s'%s'%s", through ? "memory through " : "", n, through ? "" : ", which is not a local");
 		free(n);
 	}
 }
@@ -353,10 +359,8 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	} else {
 		CXCursor def = clang_getCursorDefinition(callee);
 		if (clang_Cursor_isNull(def) || depth >= MAX_DEPTH)
-			note(fx, &fx->unknown, call,
-			     clang_Cursor_isNull(def) ? "calls '%s', whose definition pipefy cannot see"
-						      : "calls '%s' through too many helpers to follow",
-			     name);
+			note(fx, &fx->unknown, call, "calls '%s', %s", name,
+			     clang_Cursor_isNull(def) ? "whose definition pipefy cannot see" : "through too many helpers to follow");
 		else if (ck != CXCursor_Constructor || !clang_Cursor_isNull(def))
 			function_effects(def, depth + 1, fx, src, written, n);
 	}
@@ -408,7 +412,7 @@ static void scan_one(CXCursor c, struct fx_scan *s)
 		if (!plain)
 			call_effects(c, s);
 	} else if (cursor_is_barrier(c))
-		note(s->fx, &s->fx->syncs, c, "synchronizes the block%s", "");
+		note(s->fx, &s->fx->syncs, c, "synchronizes the block");
 	else if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt || k == CXCursor_MSAsmStmt) {
 		char *ins;
 		enum asm_kind ak = effects_asm(c, &ins);
@@ -435,7 +439,7 @@ static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClien
 	struct fx_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_LambdaExpr) {
-		note(s->fx, &s->fx->unknown, c, "defines a lambda%s", "");
+		note(s->fx, &s->fx->unknown, c, "defines a lambda");
 		return CXChildVisit_Continue;
 	}
 	scan_one(c, s);

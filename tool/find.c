@@ -1265,11 +1265,18 @@ struct helper_scan {
 	int ntile_params;
 };
 
-static void helper_refuse(struct helper_fill *h, CXCursor at, const char *fmt, const char *what)
+/* The first reason the helper cannot be pipelined; fmt names the helper with its first %s. */
+static void helper_refuse(struct helper_fill *h, CXCursor at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void helper_refuse(struct helper_fill *h, CXCursor at, const char *fmt, ...)
 {
 	if (h->refusal)
 		return;
-	h->refusal = xprintf(fmt, h->name, what);
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	h->refusal = xstrdup(buf);
 	h->refusal_at = cursor_span(at).begin;
 }
 
@@ -1300,17 +1307,17 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 	load = unwrap_cache_hint(load);
 	if (!cursor_global_load(load, &base)) {
 		char *v = span_text(hs->src, cursor_span(value));
-		helper_refuse(h, assign, "'%s' stores '%s' into a tile, not a load from global memory", v);
+		helper_refuse(h, assign, "'%s' stores '%s' into a tile, not a load from global memory", h->name, v);
 		free(v);
 		return;
 	}
 	if (!same_type(clang_getCursorType(load), clang_getCursorType(lhs))) {
-		helper_refuse(h, assign, "'%s' converts the value it copies%s", "");
+		helper_refuse(h, assign, "'%s' converts the value it copies", h->name);
 		return;
 	}
 	if (st.guard.end > st.guard.begin && !effects_is_zero(st.fill_value)) {
 		char *v = span_text(hs->src, st.fill);
-		helper_refuse(h, assign, "'%s' fills with '%s' when its guard fails; cp.async can only fill zeros", v);
+		helper_refuse(h, assign, "'%s' fills with '%s' when its guard fails; cp.async can only fill zeros", h->name, v);
 		free(v);
 		return;
 	}
@@ -1319,7 +1326,7 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 	st.type = type_spelling(clang_getCursorType(lhs));
 	st.width = clang_Type_getSizeOf(clang_getCursorType(lhs));
 	if (st.width != 4 && st.width != 8 && st.width != 16) {
-		helper_refuse(h, assign, "'%s' copies %s-byte elements; cp.async moves 4, 8 or 16", st.type);
+		helper_refuse(h, assign, "'%s' copies %ld-byte elements (%s); cp.async moves 4, 8 or 16", h->name, st.width, st.type);
 		free(st.base);
 		free(st.type);
 		return;
@@ -1341,9 +1348,9 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 		bool allowed = strncmp(name, "__fetch_builtin", 15) == 0 || strncmp(name, "__ld", 4) == 0 ||
 			       strncmp(name, "operator", 8) == 0 || *name == '\0';
 		if (cursor_is_barrier(c))
-			helper_refuse(hs->h, c, "'%s' synchronizes ('%s')", name);
+			helper_refuse(hs->h, c, "'%s' synchronizes ('%s')", hs->h->name, name);
 		else if (!allowed)
-			helper_refuse(hs->h, c, "'%s' calls '%s'", name);
+			helper_refuse(hs->h, c, "'%s' calls '%s'", hs->h->name, name);
 		free(name);
 		if (hs->h->refusal)
 			return CXChildVisit_Break;
@@ -1354,7 +1361,7 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 		CXCursor var = cursor_root_var(target);
 		if (!clang_Cursor_isNull(var) && is_tile_param(hs, var)) {
 			if (w != WRITE_ASSIGN)
-				helper_refuse(hs->h, c, "'%s' updates a tile in place%s", "");
+				helper_refuse(hs->h, c, "'%s' updates a tile in place", hs->h->name);
 			else
 				record_helper_store(hs, c, target, value);
 			return CXChildVisit_Continue;
@@ -1362,7 +1369,7 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 		if (clang_Cursor_isNull(var) || !span_within(cursor_span(var), hs->h->def) ||
 		    clang_getCursorKind(var) == CXCursor_ParmDecl) {
 			char *t = span_text(hs->src, cursor_span(target));
-			helper_refuse(hs->h, c, "'%s' writes '%s', not only the tiles", t);
+			helper_refuse(hs->h, c, "'%s' writes '%s', not only the tiles", hs->h->name, t);
 			free(t);
 			return CXChildVisit_Break;
 		}
@@ -1385,11 +1392,11 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
 	h->name = clang_Cursor_isNull(call) ? xstrdup("?") : cursor_name(call);
 	if (clang_Cursor_isNull(call) || clang_getCursorKind(call) != CXCursor_CallExpr) {
-		helper_refuse(h, l->stmts[h->stmt < 0 ? 0 : h->stmt].cursor, "the tiles are filled in a call ('%s')%s", "");
+		helper_refuse(h, l->stmts[h->stmt < 0 ? 0 : h->stmt].cursor, "the tiles are filled in a call ('%s')", h->name);
 		return;
 	}
 	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) {
-		helper_refuse(h, call, "'%s' is not a function defined in this file%s", "");
+		helper_refuse(h, call, "'%s' is not a function defined in this file", h->name);
 		return;
 	}
 	h->def = cursor_span(def);
@@ -1397,7 +1404,7 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 	h->callee = cursor_span(call);
 	h->callee.end = h->callee.begin + strlen(h->name);
 	if (h->def.end > l->loop.begin) {
-		helper_refuse(h, call, "'%s' is defined after the loop that calls it%s", "");
+		helper_refuse(h, call, "'%s' is defined after the loop that calls it", h->name);
 		return;
 	}
 	int nargs = clang_Cursor_getNumArguments(call);
@@ -1430,7 +1437,7 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 			if (clang_getCursorKind(refs.v[r]) == CXCursor_VarDecl && find_ivar(l, refs.v[r]) < 0 &&
 			    cursor_writes_var(body, refs.v[r])) {
 				char *n = cursor_name(refs.v[r]);
-				helper_refuse(h, arg, "an argument of '%s' reads '%s', which the loop body changes", n);
+				helper_refuse(h, arg, "an argument of '%s' reads '%s', which the loop body changes", h->name, n);
 				free(n);
 			}
 		free(refs.v);
@@ -1440,7 +1447,7 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 		return;
 	clang_visitChildren(def, scan_helper, &hs);
 	if (!h->refusal && h->nstores == 0)
-		helper_refuse(h, call, "'%s' copies nothing into the tiles it is handed%s", "");
+		helper_refuse(h, call, "'%s' copies nothing into the tiles it is handed", h->name);
 	if (!h->refusal)
 		l->stmts[h->stmt].role = ROLE_COPY;
 }

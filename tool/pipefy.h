@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define PIPEFY_VERSION "0.1.0"
+#ifndef PIPEFY_VERSION
+#define PIPEFY_VERSION "unknown" /* CMakeLists.txt defines it from project(VERSION) */
+#endif
 
 /* ---- util.c: allocation that dies on out-of-memory, growable strings ---- */
 
