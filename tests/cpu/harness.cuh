@@ -1,0 +1,119 @@
+// harness.cuh for the CPU block model (tests/cpu): testdata/harness.cuh's functions with host
+// memory for device memory, kernels run by pipefy_cpu.h, and no timing. Inputs, reference
+// and checksum are computed as there, so checksums compare across variants and thread orders.
+#pragma once
+#include "pipefy_cpu.h"
+
+#define CHECK(call) (void)(call)
+
+// Deterministic inputs: the original and the rewritten program see the same numbers.
+static inline float harness_random(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (float)((*state >> 8) & 0xffff) / 65536.0f - 0.5f;
+}
+
+// Sizes from the command line: argv[1..n] override the defaults.
+static inline void harness_sizes(int argc, char **argv, int *sizes, int n)
+{
+    for (int i = 0; i < n && i + 1 < argc; i++)
+        sizes[i] = atoi(argv[i + 1]);
+}
+
+static inline uint64_t harness_checksum(const void *data, size_t bytes)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+// Element conversions for the input and output types the programs use.
+template <typename T> static inline T harness_make(float x) { return (T)x; }
+template <> inline signed char harness_make<signed char>(float x) { return (signed char)lrintf(x * 16.0f); }
+static inline double harness_value(float x) { return x; }
+static inline double harness_value(double x) { return x; }
+static inline double harness_value(int x) { return x; }
+static inline double harness_value(signed char x) { return x; }
+
+// Prints the PASS/FAIL line and the checksum line; returns the exit code.
+template <typename TOut>
+static inline int harness_report(const char *name, const TOut *got, const double *want, size_t n,
+                                 double abs_tol, double rel_tol)
+{
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        double err = fabs(harness_value(got[i]) - want[i]);
+        if (!(err <= abs_tol + rel_tol * fabs(want[i]))) {
+            if (!bad)
+                first = i;
+            bad++;
+        }
+    }
+    if (bad)
+        printf("%s: FAIL: %zu of %zu outside tolerance (first at %zu: got %g, want %g)\n", name,
+               bad, n, first, harness_value(got[first]), want[first]);
+    else
+        printf("%s: PASS (%zu values)\n", name, n);
+    printf("checksum %016llx\n", (unsigned long long)harness_checksum(got, n * sizeof *got));
+    return bad ? 1 : 0;
+}
+
+// No timing in the block model.
+template <typename Launch> static void harness_time(const char *, double, Launch) {}
+
+static inline bool harness_skip_reference(void)
+{
+    const char *env = getenv("PIPEFY_SKIP_REFERENCE");
+    return env && atoi(env) != 0;
+}
+
+// C[b] = A[b] (M x K) * B[b] (K x N), row-major, for `batch` independent products: fills the
+// inputs, runs `launch(dA, dB, dC)` once, and checks C against a CPU reference.
+template <typename TIn, typename TOut, typename Launch>
+static int harness_gemm(const char *name, int M, int N, int K, Launch launch, double abs_tol,
+                        double rel_tol, int batch = 1)
+{
+    size_t na = (size_t)batch * M * K, nb = (size_t)batch * K * N, nc = (size_t)batch * M * N;
+    TIn *hA = (TIn *)malloc(na * sizeof(TIn) + 16), *hB = (TIn *)malloc(nb * sizeof(TIn) + 16);
+    TOut *hC = (TOut *)malloc(nc * sizeof(TOut) + 16);
+    double *ref = (double *)calloc(nc + 1, sizeof(double));
+    uint32_t seed = 12345;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_make<TIn>(harness_random(&seed));
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_make<TIn>(harness_random(&seed));
+    for (int b = 0; b < batch && !harness_skip_reference(); b++)
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++) {
+                double a = harness_value(hA[((size_t)b * M + i) * K + k]);
+                const TIn *brow = hB + ((size_t)b * K + k) * N;
+                double *crow = ref + ((size_t)b * M + i) * N;
+                for (int j = 0; j < N; j++)
+                    crow[j] += a * harness_value(brow[j]);
+            }
+    TIn *dA, *dB;
+    TOut *dC;
+    dA = (TIn *)malloc(na * sizeof(TIn) + 16);
+    dB = (TIn *)malloc(nb * sizeof(TIn) + 16);
+    dC = (TOut *)malloc(nc * sizeof(TOut) + 16);
+    memcpy(dA, hA, na * sizeof(TIn));
+    memcpy(dB, hB, nb * sizeof(TIn));
+    memset(dC, 0xff, nc * sizeof(TOut));  // poison: every output must be written
+    launch(dA, dB, dC);
+    memcpy(hC, dC, nc * sizeof(TOut));
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("%s: reference skipped\nchecksum %016llx\n", name,
+               (unsigned long long)harness_checksum(hC, nc * sizeof *hC));
+    else
+        rc = harness_report(name, hC, ref, nc, abs_tol, rel_tol);
+    harness_time(name, 2.0 * batch * M * N * K, [&] { launch(dA, dB, dC); });
+    free(dA);
+    free(dB);
+    free(dC);
+    free(hA);
+    free(hB);
+    free(hC);
+    free(ref);
+    return rc;
+}

@@ -1,0 +1,224 @@
+// pipefy_cpu.h: a CPU model of a CUDA thread block, to see races without a GPU.
+//
+// A kernel written in the CUDA subset the K-loop programs use compiles with the host C++
+// compiler against this header. Each block's threads are fibers (ucontext) that run one
+// after another between barriers: __syncthreads() hands the baton on, and the block resumes
+// when every thread has reached it. Threads run in forward or reversed order
+// (PIPEFY_CPU_ORDER=reverse), so a barrier missing or misplaced shows as a different,
+// reproducible result: a thread that runs ahead overwrites a tile others have yet to read, or
+// reads one others have yet to write. cp.async (__pipeline_memcpy_async) is modelled as a copy
+// that lands only when a __pipeline_wait_prior covers its group, so a wait that comes too late
+// or counts wrong reads stale data. A barrier reached by some threads of a block and not by
+// others, or reached at different barrier statements, is reported and the program exits 3
+// (what synccheck calls divergence). Blocks run one after another.
+#pragma once
+#include <ucontext.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+struct uint3 {
+    unsigned x, y, z;
+};
+// The vector types, with CUDA's alignment (a 16-byte copy of a float4 is one access).
+struct __attribute__((aligned(8))) float2 { float x, y; };
+struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
+struct __attribute__((aligned(8))) int2 { int x, y; };
+struct __attribute__((aligned(16))) int4 { int x, y, z, w; };
+struct __attribute__((aligned(16))) uint4 { unsigned x, y, z, w; };
+struct __attribute__((aligned(16))) double2 { double x, y; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __shared__ static
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+
+inline uint3 threadIdx, blockIdx;
+inline dim3 blockDim, gridDim;
+
+namespace pipefy_cpu {
+
+struct Copy {
+    void *dst;
+    const void *src;
+    size_t bytes, fill_zero;
+};
+
+struct Fiber {
+    ucontext_t ctx;
+    std::vector<char> stack;
+    uint3 tid;
+    bool done = false, at_barrier = false;
+    const void *barrier_site = nullptr;
+    std::vector<Copy> open;                 // issued, not yet committed
+    std::vector<std::vector<Copy>> groups;  // committed, not yet landed
+};
+
+inline ucontext_t scheduler;
+inline Fiber *current;
+inline std::function<void()> *body;
+inline bool reverse_order() {
+    const char *o = getenv("PIPEFY_CPU_ORDER");
+    return o && strcmp(o, "reverse") == 0;
+}
+
+inline void land(const Copy &c) {
+    memcpy(c.dst, c.src, c.bytes - c.fill_zero);
+    memset((char *)c.dst + (c.bytes - c.fill_zero), 0, c.fill_zero);
+}
+
+inline void land_all(Fiber *f) {
+    for (auto &g : f->groups)
+        for (auto &c : g) land(c);
+    f->groups.clear();
+    for (auto &c : f->open) land(c);
+    f->open.clear();
+}
+
+inline void entry() {
+    (*body)();
+    land_all(current);  // copies still in flight land before the thread is gone
+    current->done = true;
+}
+
+inline void barrier(const void *site) {
+    current->at_barrier = true;
+    current->barrier_site = site;
+    swapcontext(&current->ctx, &scheduler);
+}
+
+// Runs fn as a grid of grid x block threads.
+inline void launch(dim3 grid, dim3 block, std::function<void()> fn) {
+    size_t n = (size_t)block.x * block.y * block.z;
+    if (n == 0 || n > 1024) {
+        fprintf(stderr, "pipefy-cpu: a block of %zu threads\n", n);
+        exit(3);
+    }
+    body = &fn;
+    gridDim = grid;
+    blockDim = block;
+    std::vector<Fiber> fibers(n);
+    for (unsigned bz = 0; bz < grid.z; bz++)
+        for (unsigned by = 0; by < grid.y; by++)
+            for (unsigned bx = 0; bx < grid.x; bx++) {
+                blockIdx = {bx, by, bz};
+                for (size_t i = 0; i < n; i++) {
+                    Fiber &f = fibers[i];
+                    f = Fiber();
+                    f.stack.resize(256 * 1024);
+                    f.tid = {(unsigned)(i % block.x), (unsigned)(i / block.x % block.y), (unsigned)(i / block.x / block.y)};
+                    getcontext(&f.ctx);
+                    f.ctx.uc_stack.ss_sp = f.stack.data();
+                    f.ctx.uc_stack.ss_size = f.stack.size();
+                    f.ctx.uc_link = &scheduler;
+                    makecontext(&f.ctx, entry, 0);
+                }
+                for (;;) {
+                    size_t running = 0, waiting = 0;
+                    const void *site = nullptr;
+                    bool same_site = true;
+                    for (size_t k = 0; k < n; k++) {
+                        Fiber &f = fibers[reverse_order() ? n - 1 - k : k];
+                        if (f.done) continue;
+                        f.at_barrier = false;
+                        current = &f;
+                        threadIdx = f.tid;
+                        swapcontext(&scheduler, &f.ctx);
+                        if (f.at_barrier) {
+                            waiting++;
+                            if (site && site != f.barrier_site) same_site = false;
+                            site = f.barrier_site;
+                        } else {
+                            running++;
+                        }
+                    }
+                    if (waiting == 0) break;  // every thread has finished
+                    bool finished_some = false;
+                    for (auto &f : fibers) finished_some |= f.done;
+                    if (finished_some || !same_site) {
+                        fprintf(stderr,
+                                "pipefy-cpu: block (%u,%u,%u): %s\n", bx, by, bz,
+                                finished_some ? "a barrier some threads reach and others do not"
+                                              : "threads wait at different barriers");
+                        exit(3);
+                    }
+                }
+            }
+}
+
+}  // namespace pipefy_cpu
+
+// __syncthreads() as a macro, so each barrier statement is a site of its own.
+#define __syncthreads() pipefy_cpu::barrier((const void *)(uintptr_t)__LINE__)
+inline void __syncwarp(unsigned = 0xffffffffu) {}
+
+inline void __pipeline_memcpy_async(void *dst, const void *src, size_t bytes, size_t zfill = 0) {
+    pipefy_cpu::current->open.push_back({dst, src, bytes, zfill});
+}
+inline void __pipeline_commit() {
+    auto *f = pipefy_cpu::current;
+    f->groups.push_back(std::move(f->open));
+    f->open.clear();
+}
+inline void __pipeline_wait_prior(size_t n) {
+    auto *f = pipefy_cpu::current;
+    while (f->groups.size() > n) {
+        for (auto &c : f->groups.front()) pipefy_cpu::land(c);
+        f->groups.erase(f->groups.begin());
+    }
+}
+
+template <typename T> inline T atomicAdd(T *p, T v) {
+    T old = *p;
+    *p = old + v;
+    return old;
+}
+template <typename T> inline T __ldg(const T *p) { return *p; }
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::max;
+using std::min;
+
+// The runtime calls the programs make, on host memory.
+enum cudaError_t { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+template <typename T> inline cudaError_t cudaMalloc(T **p, size_t bytes) {
+    *p = (T *)malloc(bytes);
+    return cudaSuccess;
+}
+inline cudaError_t cudaFree(void *p) {
+    free(p);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind) {
+    memcpy(dst, src, bytes);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemset(void *dst, int v, size_t bytes) {
+    memset(dst, v, bytes);
+    return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline const char *cudaGetErrorString(cudaError_t) { return "no error"; }
