@@ -326,7 +326,7 @@ python3 -c "print('__global__ void k(float *p) { p[0] = ' + ' + '.join(['p[1]'] 
 expect "a 40,000-term expression (nvcc compiles it) is parsed, not a stack overflow" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/deep.cu"'
 PIPEFY_TEST_BREAK=crash "$pipefy" --assume-filename=$k <$k >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "a crash in filter mode writes the input back unchanged" 'cmp -s "$tmp/out" $k'
-expect "and is exit 1 with a message, not a signal" '[ $rc = 1 ] && grep -q "error: internal error: pipefy crashed (Segmentation fault); the input is written back unchanged" "$tmp/err"'
+expect "and is exit 1 with a message, not a signal" '[ $rc = 1 ] && grep -q "error: internal error: pipefy crashed (.*); the input is written back unchanged" "$tmp/err"'
 cp $k "$tmp/crash.cu"
 PIPEFY_TEST_BREAK=crash "$pipefy" -i "$tmp/crash.cu" >/dev/null 2>"$tmp/err"; rc=$?
 expect "a crash under -i leaves the file as it was" '[ $rc = 1 ] && cmp -s "$tmp/crash.cu" $k'

@@ -349,23 +349,39 @@ static int supervise(const struct options *o)
 	}
 	fflush(stdout);
 	fflush(stderr);
-	pid_t pid = out_fd >= 0 && (!reads_stdin || in_fd >= 0) ? fork() : -1;
+	/* the child says it finished by writing one byte here: a crash that a sanitizer turns
+	 * into an ordinary exit is still a crash */
+	int done[2] = {-1, -1};
+	bool piped = pipe2(done, O_CLOEXEC) == 0;
+	pid_t pid = piped && out_fd >= 0 && (!reads_stdin || in_fd >= 0) ? fork() : -1;
 	if (pid == 0) {
 		if (in_fd >= 0)
 			dup2(in_fd, 0);
 		dup2(out_fd, 1);
-		exit(run_with_large_stack(o)); /* exit, not _exit: LeakSanitizer checks the child too */
+		close(done[0]);
+		int code = run_with_large_stack(o);
+		fflush(stdout);
+		(void)!write(done[1], "k", 1);
+		exit(code); /* exit, not _exit: LeakSanitizer checks the child too */
 	}
+	if (piped)
+		close(done[1]);
 	if (pid < 0) {
 		/* no child to be had: do the work here */
 		free(input.data);
+		if (piped)
+			close(done[0]);
 		return run_with_large_stack(o);
 	}
+	char finished = 0;
+	while (read(done[0], &finished, 1) < 0 && errno == EINTR)
+		;
+	close(done[0]);
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	int code;
-	if (WIFEXITED(status)) {
+	if (WIFEXITED(status) && finished == 'k') {
 		code = WEXITSTATUS(status);
 		if (!copy_fd(out_fd, stdout)) {
 			fprintf(stderr, "<stdout>: error: write failed: %s\n", strerror(errno));
@@ -373,9 +389,14 @@ static int supervise(const struct options *o)
 		}
 	} else {
 		int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		char how[64];
+		if (sig)
+			snprintf(how, sizeof how, "%s", strsignal(sig));
+		else
+			snprintf(how, sizeof how, "exit %d before finishing", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		const char *name = reads_stdin ? (o->assume_filename ? o->assume_filename : "<stdin>.cu")
 						: o->files[0];
-		fprintf(stderr, "%s: error: internal error: pipefy crashed (%s)%s\n", name, strsignal(sig),
+		fprintf(stderr, "%s: error: internal error: pipefy crashed (%s)%s\n", name, how,
 			filter ? "; the input is written back unchanged" : "; no file was changed by the input it crashed on");
 		if (filter) {
 			fwrite(input.data ? input.data : "", 1, input.len, stdout);
