@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 # warnings fail the build only where asked: CI runs `make check WERROR=ON`
 WERROR ?= OFF
 
-.PHONY: all bootstrap build demo check check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
+.PHONY: all bootstrap build demo check gen gen-check check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
 
 all: build
 
@@ -24,6 +24,15 @@ demo: build
 
 check: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# One generated program (tests/gen/gen.py): `make gen SEED=42`; and any number of them through
+# pipefy and the CPU block model: `make gen-check SEEDS=1000` (make check runs seeds 1-200).
+SEED ?= 1
+SEEDS ?= 1000
+gen:
+	@python3 tests/gen/gen.py $(SEED)
+gen-check: build
+	@tests/gen/check.sh $(BUILD)/pipefy 1 $(SEEDS)
 
 # The CPU-side suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan: bootstrap

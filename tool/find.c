@@ -291,7 +291,12 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	load = unwrap_cache_hint(load);
 	if (w == WRITE_ASSIGN && cursor_global_load(load, &base)) {
 		cp->src = cursor_span(load);
-		if (!same_type(clang_getCursorType(load), dst_type))
+		if (dst_type.kind == CXType_Dependent || dst_type.kind == CXType_Unexposed) {
+			/* a tile whose size is a template parameter: the element type as declared */
+			char *from = type_spelling(clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(load))));
+			cp->conversion |= strcmp(from, l->tiles[cp->tile].elem_type) != 0;
+			free(from);
+		} else if (!same_type(clang_getCursorType(load), dst_type))
 			cp->conversion = true;
 		if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
 			cp->src_is_deref = true;
@@ -1391,6 +1396,13 @@ static void analyze_helper(struct finder *f, struct kloop *l, CXCursor body)
 	CXCursor call = h->stmt >= 0 ? cursor_strip(l->stmts[h->stmt].cursor) : clang_getNullCursor();
 	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
 	h->name = clang_Cursor_isNull(call) ? xstrdup("?") : cursor_name(call);
+	if (!*h->name) {
+		/* an unresolved call (a template's): the callee as written, `load_tiles<TS>` */
+		free(h->name);
+		char *t = span_text(src, cursor_span(call));
+		t[strcspn(t, "(")] = '\0';
+		h->name = t;
+	}
 	if (clang_Cursor_isNull(call) || clang_getCursorKind(call) != CXCursor_CallExpr) {
 		helper_refuse(h, l->stmts[h->stmt < 0 ? 0 : h->stmt].cursor, "the tiles are filled in a call ('%s')", h->name);
 		return;

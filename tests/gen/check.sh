@@ -1,0 +1,84 @@
+#!/bin/bash
+# check.sh: generated K-loop programs through pipefy and the CPU block model, without a GPU.
+# For each seed: pipefy exits 0 on the program with every variant (auto, cp.async, ldg); what
+# it does matches the program's `// gen-expect:` (pipelined by both forced variants, or left
+# byte-identical with the expected reason); a second run on its output changes nothing; and
+# the original and every distinct rewrite, built against tests/cpu/pipefy_cpu.h, pass their
+# reference with the same checksum at every size, with the block's threads in forward and
+# reversed order.
+#   tests/gen/check.sh PIPEFY FIRST_SEED LAST_SEED
+set -u
+cd "$(dirname "$0")/../.." || exit
+. tests/lib.sh
+pipefy=$(realpath "$1") first=$2 last=$3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
+# the CPU harness precompiled once: each program then builds in a third of a second
+mkdir -p "$tmp/pch"
+cp tests/cpu/*.h tests/cpu/*.cuh "$tmp/pch/"
+g++ -std=c++17 -O0 -w -x c++-header -I "$tmp/pch" "$tmp/pch/harness.cuh" -o "$tmp/pch/harness.cuh.gch" || exit 1
+
+build() { # SOURCE BINARY
+	python3 tests/cpu/to_cpu.py "$1" "$2.cpp" && g++ -std=c++17 -O0 -w -x c++ -I "$tmp/pch" -o "$2" "$2.cpp"
+}
+sum() { # BINARY ORDER SIZE...: the checksum, or why there is none
+	local bin=$1 order=$2
+	shift 2
+	PIPEFY_CPU_ORDER=$order timeout 20 "$bin" "$@" >"$tmp/run.out" 2>&1 || { echo "exit $?: $(tail -n 1 "$tmp/run.out")"; return; }
+	grep -q ': PASS' "$tmp/run.out" || { grep ': FAIL' "$tmp/run.out"; return; }
+	sed -n 's/^checksum //p' "$tmp/run.out"
+}
+
+for seed in $(seq "$first" "$last"); do
+	p=$tmp/gen$seed.cu
+	python3 tests/gen/gen.py "$seed" >"$p"
+	IFS='|' read -ra sizes <<<"$(sed -n 's|^// gpu-runs: *||p' "$p")"
+	outs=()
+	for v in auto cp.async ldg; do
+		want=$(sed -n 's|^// gen-expect: *||p' "$p")
+		[ $v = ldg ] && grep -q '^// gen-expect-ldg: ' "$p" && want=$(sed -n 's|^// gen-expect-ldg: *||p' "$p")
+		"$pipefy" --variant=$v --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
+		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
+		if [ "$want" = pipelined ]; then
+			[ $v = auto ] || expect "gen $seed $v: pipelined, as it may be" \
+				'grep -q "K-loop pipelined" "$tmp/$v.err" && ! grep -q "not pipelined" "$tmp/$v.err"' ||
+				grep "remark" "$tmp/$v.err" | head -n 2
+		else
+			re=${want#refused: }
+			expect "gen $seed $v: left alone ($re)" 'cmp -s "$tmp/$v.cu" "$p" && grep -q -E "not pipelined: .*($re)" "$tmp/$v.err" && ! grep -q "K-loop pipelined" "$tmp/$v.err"' ||
+				grep "remark" "$tmp/$v.err" | head -n 2
+		fi
+		cmp -s "$tmp/$v.cu" "$p" && continue
+		dup=0
+		for o in "${outs[@]}"; do cmp -s "$tmp/$o.cu" "$tmp/$v.cu" && dup=1; done
+		[ $dup = 1 ] || outs+=("$v")
+	done
+	# a second run on a rewrite changes nothing
+	for v in "${outs[@]}"; do
+		"$pipefy" -q --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
+		expect "gen $seed $v: a second run changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/again.cu" "$tmp/$v.cu"'
+	done
+	# the CPU block model: the original, then each rewrite, at every size, both orders
+	build "$p" "$tmp/orig" || { expect "gen $seed: the original builds for the block model" 'false'; continue; }
+	for v in "${outs[@]}"; do
+		build "$tmp/$v.cu" "$tmp/bin.$v" || expect "gen $seed $v: builds for the block model" 'false'
+	done
+	for s in "${sizes[@]}"; do
+		# shellcheck disable=SC2086
+		ref=$(sum "$tmp/orig" forward $s)
+		expect "gen $seed orig ($(echo $s)): passes its reference" '[[ $ref =~ ^[0-9a-f]{16}$ ]]' || echo "    $ref"
+		for v in orig "${outs[@]}"; do
+			for order in forward reverse; do
+				[ $v = orig ] && [ $order = forward ] && continue
+				bin=$tmp/bin.$v
+				[ $v = orig ] && bin=$tmp/orig
+				# shellcheck disable=SC2086
+				got=$(sum "$bin" $order $s)
+				expect "gen $seed $v ($(echo $s), $order): the original's checksum" '[ "$got" = "$ref" ]' ||
+					echo "    got $got, original $ref"
+			done
+		done
+	done
+done
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
