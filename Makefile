@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 # warnings fail the build only where asked: CI runs `make check WERROR=ON`
 WERROR ?= OFF
 
-.PHONY: all bootstrap build demo check gen gen-check check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
+.PHONY: all bootstrap build demo check gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
 
 all: build
 
@@ -75,6 +75,19 @@ gpu-check:
 	tests/gpu/sass.sh $(BUILD)/gpu/pipefy-verify-sass $(GPU_OUT)
 	cp $(GPU_OUT).env $(GPU_OUT)/env.txt
 	tests/gpu/report.sh $(GPU_OUT) > tests/gpu/RESULTS.md
+
+# Generated programs on a GPU: `make gpu-fuzz SEEDS=N`. The sources (originals and pipefy's
+# rewrites, batched) are made here; building with nvcc and running need the GPU machine.
+GPU_FUZZ_OUT ?= $(BUILD)/gpu-fuzz-results
+gpu-fuzz-build: build
+	tests/gpu/fuzz_prepare.sh $(BUILD)/pipefy $(BUILD)/gpu-fuzz 1 $(SEEDS)
+
+gpu-fuzz:
+	@[ -f $(BUILD)/gpu-fuzz/manifest.tsv ] || $(MAKE) gpu-fuzz-build
+	@command -v nvidia-smi >/dev/null || { echo "gpu-fuzz: no NVIDIA GPU here; sources are in $(BUILD)/gpu-fuzz"; exit 1; }
+	tests/gpu/fuzz_run.sh $(BUILD)/gpu-fuzz $(GPU_FUZZ_OUT)
+	tests/gpu/env.sh > $(GPU_FUZZ_OUT)/env.txt
+	tests/gpu/fuzz_report.sh $(BUILD)/gpu-fuzz $(GPU_FUZZ_OUT) > tests/gpu/FUZZ.md
 
 bench-build: build
 	bench/build.sh $(BUILD)/pipefy $(BUILD)/bench

@@ -1,0 +1,61 @@
+#!/bin/bash
+# fuzz_run.sh: the GPU half of `make gpu-fuzz`, on the machine with the GPU: builds the
+# batches fuzz_prepare.sh made (nvcc, sm_90, in parallel), runs every program at each of its
+# sizes, and compares every rewrite's checksum with its original's; compute-sanitizer
+# racecheck and synccheck on every SAN-th program at its sanitize size. Writes OUT/fuzz.tsv
+# (seed, variant, check, verdict, detail) and prints a summary.
+#   tests/gpu/fuzz_run.sh SRC OUT [SAN]
+set -u
+cd "$(dirname "$0")/../.." || exit
+src=$1 out=$2 san_every=${3:-10}
+mkdir -p "$out/bin"
+nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+ls "$src"/batch*.cu | xargs -P "$(nproc)" -I{} sh -c \
+	'"$1" -O3 -std=c++17 -w -I testdata -arch=sm_90 -o "$2/bin/$(basename "{}" .cu)" "{}" || echo "build failed: {}" >&2' \
+	sh "$nvcc" "$out"
+: >"$out/fuzz.tsv"
+run_entry() { # batch entry seed variant sizes san
+	local bin=$out/bin/$(printf 'batch%03d' "$1") entry=$2 seed=$3 v=$4 sizes=$5 san=$6 s got
+	local rows=""
+	IFS='|' read -ra all <<<"$sizes"
+	for s in "${all[@]}"; do
+		# shellcheck disable=SC2086
+		got=$("$bin" "$entry" $s 2>&1)
+		rc=$?
+		sum=$(echo "$got" | sed -n 's/^checksum //p')
+		pass=$(echo "$got" | grep -c ': PASS')
+		rows+="$seed	$v	run $(echo $s)	$rc	$pass	$sum"$'\n'
+	done
+	if [ $((seed % san_every)) = 0 ]; then
+		for tool in racecheck synccheck; do
+			# shellcheck disable=SC2086
+			compute-sanitizer --tool $tool --error-exitcode 3 "$bin" "$entry" $san >"$out/san.$entry.$tool" 2>&1
+			rows+="$seed	$v	$tool	$?	1	$(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.$entry.$tool" | tail -n 1)"$'\n'
+		done
+	fi
+	printf '%s' "$rows"
+}
+mkdir -p "$out/rows"
+while IFS=$'\t' read -r b e s v z n; do
+	while [ "$(jobs -rp | wc -l)" -ge 12 ]; do wait -n; done
+	run_entry "$b" "$e" "$s" "$v" "$z" "$n" >"$out/rows/$e.tsv" &
+done <"$src/manifest.tsv"
+wait
+cat "$out"/rows/*.tsv >"$out/raw.tsv"
+# verdicts: a run passes when it exits 0, prints PASS and (for a rewrite) the original's checksum
+awk -F'\t' '
+	$3 ~ /^run / { key = $1 "\t" $3; if ($2 == "orig") ref[key] = $6; rows[NR] = $0; next }
+	{ rows[NR] = $0 }
+	END {
+		for (i = 1; i <= NR; i++) {
+			if (!(i in rows)) continue
+			split(rows[i], f, "\t")
+			if (f[3] ~ /^run /) {
+				ok = f[4] == 0 && f[5] > 0 && (f[2] == "orig" || ref[f[1] "\t" f[3]] == f[6])
+				printf "%s\t%s\t%s\t%s\texit %s, %s PASS, checksum %s\n", f[1], f[2], f[3], ok ? "PASS" : "FAIL", f[4], f[5], (f[2] == "orig" ? "reference" : (ref[f[1] "\t" f[3]] == f[6] ? "identical" : "DIFFERENT"))
+			} else {
+				printf "%s\t%s\t%s\t%s\t%s\n", f[1], f[2], f[3], f[4] == 0 ? "PASS" : "FAIL", f[6]
+			}
+		}
+	}' "$out/raw.tsv" | sort -n >"$out/fuzz.tsv"
+awk -F'\t' '{n[$4]++} END {printf "%d rows: %d PASS, %d FAIL\n", NR, n["PASS"], n["FAIL"]}' "$out/fuzz.tsv"
