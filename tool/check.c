@@ -567,7 +567,7 @@ static void check_effects(struct kloop *l, const struct source *src)
 		if (e->shared) {
 			at = e->shared_at != (size_t)-1 ? e->shared_at : st->text.begin;
 			pos(src, at, &line, &col);
-			kloop_refuse(l, at, "the compute at %d:%d %s; pipefy only moves copies it can see", line, col,
+			kloop_refuse(l, at, "the statement at %d:%d %s; pipefy only moves copies it can see", line, col,
 				     e->shared_what);
 		}
 		else if (e->unknown)
