@@ -349,5 +349,12 @@ expect "cuda_pipeline.h goes after the last include outside #if and comments" \
 expect "with a byte-order mark and no include, cuda_pipeline.h goes after the mark" \
 	'[ $rc = 0 ] && [ "$(head -c 3 "$tmp/out" | od -An -tx1 | tr -d " ")" = efbbbf ] && head -n 1 "$tmp/out" | grep -q "#include <cuda_pipeline.h>"'
 
+# a rules file with a negative number is an error, not a plan
+mkdir -p "$tmp/rules"
+cp rules/arch.json "$tmp/rules/"
+sed 's/"min_occupancy_fraction": *[0-9.]*/"min_occupancy_fraction": -0.7/' rules/variants.json >"$tmp/rules/variants.json"
+"$pipefy" -q --rules="$tmp/rules" $k >/dev/null 2>"$tmp/err"; rc=$?
+expect "a negative number in a rules file is an error" '[ $rc = 1 ] && grep -q "variants.json: error: .*negative" "$tmp/err"'
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

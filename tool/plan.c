@@ -8,24 +8,20 @@
 
 /* ---- rules ---- */
 
-static long get_long(json_t *o, const char *key, bool *ok)
-{
-	json_t *v = json_object_get(o, key);
-	if (!json_is_number(v)) {
-		*ok = false;
-		return 0;
-	}
-	return (long)json_number_value(v);
-}
-
+/* Every number in the rules is a count, a size or a ratio: present, and not negative. */
 static double get_double(json_t *o, const char *key, bool *ok)
 {
 	json_t *v = json_object_get(o, key);
-	if (!json_is_number(v)) {
+	if (!json_is_number(v) || json_number_value(v) < 0) {
 		*ok = false;
 		return 0;
 	}
 	return json_number_value(v);
+}
+
+static long get_long(json_t *o, const char *key, bool *ok)
+{
+	return (long)get_double(o, key, ok);
 }
 
 static json_t *load_json(const char *dir, const char *file, const char *builtin, char **err)
@@ -79,7 +75,7 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		x->max_warps = (int)get_long(a, "max_warps_per_sm", &ok);
 		x->max_blocks = (int)get_long(a, "max_blocks_per_sm", &ok);
 		if (!ok) {
-			*err = xprintf("%s/arch.json: error: '%s' lacks a number it needs", dir ? dir : "<built-in rules>", key);
+			*err = xprintf("%s/arch.json: error: '%s' lacks a number it needs, or has a negative one", dir ? dir : "<built-in rules>", key);
 			break;
 		}
 	}
@@ -97,7 +93,7 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		v->leave_narrow_gathers_alone = json_is_true(json_object_get(variants, "leave_narrow_gathers_alone"));
 		v->short_tiles_prefer_ldg = json_is_true(json_object_get(variants, "short_tiles_prefer_ldg"));
 		if (!ok)
-			*err = xprintf("%s/variants.json: error: a rule is missing or not a number", dir ? dir : "<built-in rules>");
+			*err = xprintf("%s/variants.json: error: a rule is missing, not a number, or negative", dir ? dir : "<built-in rules>");
 	}
 	json_decref(arch);
 	json_decref(variants);
