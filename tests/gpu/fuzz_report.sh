@@ -4,14 +4,15 @@
 set -u
 src=$1 dir=$2
 t=$dir/fuzz.tsv
-seeds=$(cut -f3 "$src/manifest.tsv" | sort -u | wc -l)
+seeds=$(cut -f1 "$t" | sort -u | wc -l)
 first=$(cut -f3 "$src/manifest.tsv" | sort -n | head -n 1)
 last=$(cut -f3 "$src/manifest.tsv" | sort -n | tail -n 1)
 programs=$(wc -l <"$src/manifest.tsv")
 variants=$(awk -F'\t' '$4 != "orig"' "$src/manifest.tsv" | wc -l)
 runs=$(awk -F'\t' '$3 ~ /^run /' "$t" | wc -l)
 san=$(awk -F'\t' '$3 !~ /^run /' "$t" | wc -l)
-fails=$(awk -F'\t' '$4 != "PASS"' "$t" | wc -l)
+fails=$(awk -F'\t' '$4 == "FAIL"' "$t" | wc -l)
+incomplete=$(awk -F'\t' '$4 == "INCOMPLETE"' "$t" | wc -l)
 cat <<MD
 # GPU fuzz results
 
@@ -26,7 +27,8 @@ tests/gpu/fuzz_run.sh on the GPU machine, this report by tests/gpu/fuzz_report.s
   rewrite passes when it exits 0, passes its CPU reference and its checksum is bit-identical to
   its original's at the same size)
 - compute-sanitizer racecheck and synccheck: $san runs (every tenth seed)
-- **failures: $fails**
+- **failures: $fails**; rows without a result to compare ($incomplete): rewrites whose original an
+  interrupted run did not reach, not counted either way
 
 What each variant of a seed is: \`orig\` the generated program, \`auto\`/\`cp.async\`/\`ldg\`
 pipefy's output with that \`--variant\`. Reproduce a seed with \`make gen SEED=N\`.
@@ -39,7 +41,7 @@ if [ "$fails" = 0 ]; then
 else
 	echo '| seed | variant | check | detail |'
 	echo '|---|---|---|---|'
-	awk -F'\t' '$4 != "PASS" { printf "| %s | %s | %s | %s |\n", $1, $2, $3, $5 }' "$t"
+	awk -F'\t' '$4 == "FAIL" { printf "| %s | %s | %s | %s |\n", $1, $2, $3, $5 }' "$t"
 fi
 cat <<MD
 
