@@ -63,7 +63,9 @@ sizes=()
 IFS='|' read -ra all <<<"$(sed -n 's|^// gpu-runs: *||p' "$prog")"
 for s in "${all[@]}"; do
 	read -ra d <<<"$s"
-	[ $(( ${d[0]:-1} * ${d[1]:-1} * ${d[2]:-1} )) -le 2097152 ] && sizes+=("${d[*]}")
+	work=1
+	for x in "${d[@]}"; do work=$((work * (x > 0 ? x : 1))); done
+	[ "$work" -le 2097152 ] && sizes+=("${d[*]}")
 done
 while read -r src v extra; do
 	# shellcheck disable=SC2086

@@ -344,8 +344,8 @@ static bool check_header_macro(struct kloop *l, const struct source *src)
 	clang_getExpansionLocation(at, &ef, NULL, NULL, &eo);
 	clang_getSpellingLocation(at, &sf, NULL, NULL, &so);
 	bool macro = !clang_File_isEqual(ef, sf) || eo != so || src->len < l->loop.begin + 3 ||
-		     strncmp(src->text + l->loop.begin, "for", 3) != 0 || src->text[l->init.begin - 1] != '(' ||
-		     src->text[l->inc.end] != ')';
+		     strncmp(src->text + l->loop.begin, "for", 3) != 0 || l->init.begin == 0 || l->inc.end >= src->len ||
+		     src->text[l->init.begin - 1] != '(' || src->text[l->inc.end] != ')';
 	if (macro) {
 		int line, col;
 		pos(src, l->loop.begin, &line, &col);
@@ -911,6 +911,8 @@ static void check_loop(struct kloop *l, const struct source *src)
 		kloop_refuse(l, l->loop.begin, "'%s' has parse errors (first at %s)", l->function, l->function_error);
 		return;
 	}
+	if (l->nrefusals > 0) /* find could not read the loop (its header, its body's file) */
+		return;
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
 		return;
 	for (int i = 0; i < l->nstmts; i++) {
