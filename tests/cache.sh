@@ -31,6 +31,18 @@ echo 'static_assert(sizeof(float) == 3, "harness.cuh changed");' >>"$tmp/proj/ha
 "$pipefy" -q "$tmp/proj/sgemm_tiled.cu" >/dev/null 2>"$tmp/stale.err"
 expect "a changed header is parsed anew, not read from the stale cache" 'grep -q '\''harness.cuh changed'\'' "$tmp/stale.err"'
 
+# A header that appears earlier in the search path after the preamble was cached shadows the
+# cached one: the entry no longer says what the includes resolve to, and is rebuilt.
+mkdir -p "$tmp/shadow/early" "$tmp/shadow/late"
+printf '#define TILE 32\n' >"$tmp/shadow/late/tile.h"
+sed 's|#include "harness.cuh"|#include "harness.cuh"\n#include "tile.h"|; /^#define TILE 32/d' testdata/sgemm_tiled.cu >"$tmp/shadow/k.cu"
+cp testdata/harness.cuh "$tmp/shadow/"
+"$pipefy" -q "$tmp/shadow/k.cu" -- -I "$tmp/shadow/early" -I "$tmp/shadow/late" >"$tmp/shadow/before" 2>&1
+printf '#define TILE 16\n' >"$tmp/shadow/early/tile.h"
+"$pipefy" -q --no-cache "$tmp/shadow/k.cu" -- -I "$tmp/shadow/early" -I "$tmp/shadow/late" >"$tmp/shadow/want" 2>&1
+"$pipefy" -q "$tmp/shadow/k.cu" -- -I "$tmp/shadow/early" -I "$tmp/shadow/late" >"$tmp/shadow/got" 2>&1
+expect "a header that shadows a cached one (earlier in the search path) is noticed" '! cmp -s "$tmp/shadow/before" "$tmp/shadow/want" && cmp -s "$tmp/shadow/want" "$tmp/shadow/got"'
+
 # Concurrent runs (make -j) on an empty cache: each gets the right answer.
 rm -rf "$tmp/cache"
 "$pipefy" -q --no-cache testdata/hgemm_wmma.cu >"$tmp/want"

@@ -1,5 +1,7 @@
 #!/bin/bash
-# cli.sh: the command line as editors, build systems and people use it.
+# cli.sh: the command line as editors, build systems and people use it: what needs files and
+# folders made for it (-i, -o, links, modes, compile databases). What is arguments, input and
+# expected output is a case folder in tests/cli/ (run by tests/cli_case.sh).
 #   tests/cli.sh PIPEFY
 set -u
 cd "$(dirname "$0")/.." || exit
@@ -10,35 +12,12 @@ trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 
 k=testdata/sgemm_tiled.cu
 golden=golden/sgemm_tiled.auto.cu
-syntax=tests/cli/syntax_error.cu
-
-# stdin to stdout: the output is the rewrite; stderr stays empty, as editor plugins need,
-# unless remarks are asked for with -R
-"$pipefy" --assume-filename=$k <$k >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "stdin to stdout exits 0" '[ $rc = 0 ]'
-expect "stdin to stdout writes the rewrite" 'cmp -s "$tmp/out" $golden'
-expect "stdin to stdout leaves stderr empty on success" '[ ! -s "$tmp/err" ]'
-"$pipefy" -q --assume-filename=tests/cli/host_error.cu <tests/cli/host_error.cu >/dev/null 2>"$tmp/err"; rc=$?
-expect "stdin: clang's warnings on untouched host code stay off stderr" '[ $rc = 0 ] && [ ! -s "$tmp/err" ]'
-"$pipefy" -R --assume-filename=$k <$k >"$tmp/out" 2>"$tmp/err"
-expect "-R: stderr holds only remarks" '[ "$(grep -c -v -e '\'': remark: '\'' -e '\''^ '\'' -e '\''^	'\'' -e '\''^\^'\'' "$tmp/err")" = 0 ]'
-expect "-R: remarks name the --assume-filename" 'grep -q "^$k:[0-9]*:[0-9]*: remark: K-loop pipelined" "$tmp/err"'
-"$pipefy" --remarks --assume-filename=$k <$k >/dev/null 2>"$tmp/err2"
-expect "--remarks is -R" 'cmp -s "$tmp/err" "$tmp/err2"'
-"$pipefy" $k >/dev/null 2>"$tmp/err"
-expect "a file argument prints remarks without -R" 'grep -q ": remark: K-loop pipelined" "$tmp/err"'
-"$pipefy" -q -R $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "-q with -R is a usage error" '[ $rc = 2 ]'
-"$pipefy" -q --assume-filename=$k - <$k >"$tmp/out" 2>"$tmp/err"
-expect "-q leaves stderr empty" '[ ! -s "$tmp/err" ]'
-expect "'-' reads stdin" 'cmp -s "$tmp/out" $golden'
+syntax=tests/cli/syntax-error-stdin/stdin
 
 # -o and file arguments
 "$pipefy" -q $k -o "$tmp/o.cu"; rc=$?
 expect "-o exits 0" '[ $rc = 0 ]'
 expect "-o writes the rewrite" 'cmp -s "$tmp/o.cu" $golden'
-"$pipefy" -q $k >"$tmp/out"
-expect "a file argument writes stdout" 'cmp -s "$tmp/out" $golden'
 
 # -i edits in place through a temporary file and keeps the permissions
 cp $k "$tmp/inplace.cu"; cp testdata/harness.cuh "$tmp/"; chmod 640 "$tmp/inplace.cu"
@@ -48,21 +27,7 @@ expect "-i rewrites the file" 'cmp -s "$tmp/inplace.cu" $golden'
 expect "-i keeps the permissions" '[ "$(stat -c %a "$tmp/inplace.cu")" = 640 ]'
 expect "-i leaves no temporary file" '[ -z "$(ls "$tmp" | grep pipefy-)" ]'
 
-# idempotence: the output of pipefy is left as it is
-"$pipefy" -q --assume-filename=$k <$golden >"$tmp/twice" 2>/dev/null; rc=$?
-expect "pipefy on its own output exits 0 and changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/twice" $golden'
-
 # failures: exit 1, a message naming the file, the input untouched
-"$pipefy" "$tmp/missing.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "a missing file exits 1" '[ $rc = 1 ]'
-expect "a missing file is named" 'grep -q "missing.cu: error: No such file" "$tmp/err"'
-"$pipefy" "$tmp" >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "a directory exits 1" '[ $rc = 1 ]'
-expect "a directory is named" 'grep -q "is a directory" "$tmp/err"'
-"$pipefy" <$syntax >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "a syntax error exits 1" '[ $rc = 1 ]'
-expect "a syntax error echoes stdin unchanged" 'cmp -s "$tmp/out" $syntax'
-expect "a syntax error is reported as file:line:col: error:" 'grep -q "^<stdin>.cu:[0-9]*:[0-9]*: error: " "$tmp/err"'
 "$pipefy" $syntax -o "$tmp/never.cu" 2>/dev/null; rc=$?
 expect "a syntax error with -o writes no file" '[ $rc = 1 ] && [ ! -e "$tmp/never.cu" ]'
 "$pipefy" -q $k -o "$tmp/no/such/dir/o.cu" 2>"$tmp/err"; rc=$?
@@ -72,12 +37,6 @@ if [ -w /dev/full ]; then
 	"$pipefy" -q $k -o /dev/full 2>"$tmp/err"; rc=$?
 	expect "-o /dev/full reports the write error" '[ $rc = 1 ]'
 fi
-
-# errors outside the kernels are warnings: the kernel is still rewritten, the exit is 0
-"$pipefy" tests/cli/host_error.cu >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "an error in host code does not block a kernel" '[ $rc = 0 ]'
-expect "the kernel beside a host error is rewritten" 'grep -q "pipefy: K-loop pipelined" "$tmp/out"'
-expect "the host error is reported as a warning" 'grep -q "host_error.cu:24:5: warning: use of undeclared identifier" "$tmp/err"'
 
 # idempotence over every golden: pipefy leaves its own output alone
 # (each read under its program's name, with its arguments, so that its headers are found: a
@@ -99,26 +58,8 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	"$pipefy" -q --ptxas --report $k >/dev/null 2>"$tmp/err"
 	expect "--ptxas puts ptxas's register count in the report" 'grep -q "registers per thread (ptxas)" "$tmp/err"'
 fi
-"$pipefy" -q --report=json $k 2>"$tmp/err" >/dev/null
-expect "--report=json is one JSON array with the plan" 'grep -q '\''"plans"'\'' "$tmp/err"'
-"$pipefy" -q --report=yaml $k 2>"$tmp/err" >/dev/null
-expect "--report=yaml writes LLVM remark records" 'grep -q '\''^--- !Passed'\'' "$tmp/err"'
 
 # editor and CI integrations, clang-format style
-"$pipefy" -q --output-replacements-xml $k >"$tmp/out"; rc=$?
-expect "--output-replacements-xml exits 0" '[ $rc = 0 ]'
-expect "--output-replacements-xml writes clang-format's header" 'grep -q "^<replacements xml:space='\''preserve'\'' incomplete_format='\''false'\''>" "$tmp/out"'
-expect "--output-replacements-xml has one replacement per edit (2 declarations, 1 loop)" '[ "$(grep -c '\''<replacement offset'\'' "$tmp/out")" = 3 ]'
-"$pipefy" -q --output-replacements-json $k >"$tmp/out"; rc=$?
-expect "--output-replacements-json lists the same 3 edits" '[ $rc = 0 ] && [ "$(grep -c '\''"offset"'\'' "$tmp/out")" = 3 ]'
-multi=testdata/multi_kernels.cu
-loop2=$(grep -n 'for (int k0 = 0; k0 < K; k0 += TS) {' $multi | sed -n 2p | cut -d: -f1)
-"$pipefy" --lines=$loop2:$loop2 $multi >"$tmp/out" 2>"$tmp/err"
-expect "--lines rewrites only the loop it touches" '[ "$(grep -c '\''pipefy: K-loop pipelined'\'' "$tmp/out")" = 1 ] && [ "$(grep -c '\''remark:'\'' "$tmp/err")" = 1 ]'
-expect "--lines leaves the other loops byte for byte" 'grep -q "^$multi:$loop2:" "$tmp/err"'
-off=$(grep -b -o 'for (int k0 = K - TS' $multi | cut -d: -f1)
-"$pipefy" -q --offset=$off --length=1 $multi >"$tmp/out"
-expect "--offset/--length rewrite only the loop they touch" '[ "$(grep -c '\''pipefy: K-loop pipelined'\'' "$tmp/out")" = 1 ] && grep -q '\''int pipefy_next_k0 = K - TS;'\'' "$tmp/out"'
 # --diff: applying it with patch gives exactly the rewritten file, for one loop, for a file
 # whose include is added at the top, and for several loops in several kernels
 for f in $k testdata/hgemm_wmma.cu testdata/multi_kernels.cu; do
@@ -128,24 +69,8 @@ for f in $k testdata/hgemm_wmma.cu testdata/multi_kernels.cu; do
 	(cd "$tmp" && patch -s "$n.cu" <"$n.diff") 2>/dev/null
 	expect "--diff of $n applies with patch to the rewrite" 'cmp -s "$tmp/$n.cu" golden/$n.auto.cu'
 done
-"$pipefy" -q --diff testdata/neg_early_exit.cu >"$tmp/out"
-expect "--diff of a file left alone is empty" '[ ! -s "$tmp/out" ]'
-"$pipefy" -n $k >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "--dry-run writes nothing to stdout and exits 0" '[ $rc = 0 ] && [ ! -s "$tmp/out" ]'
-expect "--dry-run warns per loop that would change" 'grep -q "^$k:[0-9]*:[0-9]*: warning: K-loop can be pipelined (ldg, 2 stages) \[-Wpipefy\]" "$tmp/err"'
-"$pipefy" -n --Werror $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "--dry-run --Werror fails the gate" '[ $rc = 1 ] && grep -q "error: K-loop can be pipelined .*\[-Werror,-Wpipefy\]" "$tmp/err"'
-"$pipefy" -n --Werror --assume-filename=$k <$golden >/dev/null 2>&1; rc=$?
-expect "--dry-run --Werror passes on pipelined code" '[ $rc = 0 ]'
 
 # bad input: a one-line error naming the file, exit 1, the input untouched
-: >"$tmp/empty.cu"
-"$pipefy" "$tmp/empty.cu" >/dev/null 2>"$tmp/err"; rc=$?
-expect "an empty file is an error" '[ $rc = 1 ] && grep -q "empty.cu: error: empty file" "$tmp/err"'
-printf '__global__ void k(float *p) { p[0] = 1; } // \xff\xfe\n' >"$tmp/latin.cu"
-"$pipefy" <"$tmp/latin.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "invalid UTF-8 is an error with its position" '[ $rc = 1 ] && grep -q "^<stdin>.cu:1:46: error: invalid UTF-8 (byte 0xff)" "$tmp/err"'
-expect "invalid UTF-8 on stdin is echoed unchanged" 'cmp -s "$tmp/out" "$tmp/latin.cu"'
 head -c 4096 /dev/urandom | tr -d '\n' | tr '\001' '\000' >"$tmp/junk.cu"
 "$pipefy" "$tmp/junk.cu" >/dev/null 2>"$tmp/err"; rc=$?
 expect "binary junk is an error" '[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ]'
@@ -161,15 +86,23 @@ expect "-i: a write failing halfway is an error" '[ $rc = 1 ] && grep -q "half.c
 expect "-i: after a failed write the original is intact" 'cmp -s "$tmp/half.cu" $k'
 expect "-i: after a failed write no temporary file is left" '[ -z "$(ls "$tmp" | grep '\''half.cu.pipefy-'\'')" ]'
 
-# a 10 MB generated file: no limit of pipefy's own stops it, every kernel is rewritten
+# a 10 MB generated file: no limit of pipefy's own stops it, every kernel is rewritten, and in
+# time linear in the kernels (a launch scan per loop and a walk of the whole output per loop
+# made 4,200 kernels take a minute)
+kernel=$(sed -n '/^__global__/,/^}/p' $k)
 {
 	echo '#define TILE 16'
-	for i in $(seq 1 4200); do
-		sed -n '/^__global__/,/^}/p' $k | sed "s/sgemm_tiled/sgemm_$i/; s/TILE 32/TILE 16/"
-	done
+	for i in $(seq 1 4200); do printf '%s\n' "${kernel//sgemm_tiled/sgemm_$i}"; done
 } >"$tmp/big.cu"
+# a quarter of the kernels, for the time against all of them
+awk -v n=1050 '/^__global__/ { k++ } k <= n' "$tmp/big.cu" >"$tmp/quarter.cu"
+t0=$(date +%s%N)
+"$pipefy" -q --block-size=256 "$tmp/quarter.cu" -o "$tmp/quarter.out.cu"
+t1=$(date +%s%N)
 "$pipefy" --block-size=256 "$tmp/big.cu" -o "$tmp/big.out.cu" 2>"$tmp/err"; rc=$?
+t2=$(date +%s%N)
 expect "a $(($(wc -c <"$tmp/big.cu") / 1000000)) MB file is rewritten" '[ $rc = 0 ] && [ "$(grep -c '\''remark: K-loop pipelined'\'' "$tmp/err")" = 4200 ] && [ "$(grep -c '\''pipefy_fetch()'\'' "$tmp/big.out.cu")" -ge 4200 ]'
+expect "four times the kernels take less than six times as long ($(((t1 - t0) / 1000000)) ms, then $(((t2 - t1) / 1000000)) ms)" '[ $((t2 - t1)) -lt $((6 * (t1 - t0))) ]'
 
 # the compile database: nvcc's flags translated, its architecture used, its -D and -I applied
 mkdir -p "$tmp/proj/build"
@@ -187,16 +120,8 @@ expect "-p: --arch wins over the database" 'grep -q "sm_80" "$tmp/err" && ! grep
 cp testdata/nvcc_include_dirs.cu "$tmp/proj/other.cu"
 "$pipefy" -q -p "$tmp/proj/build" "$tmp/proj/other.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "-p: a file the database lacks borrows the nearest entry's flags, as clangd does" '[ $rc = 0 ] && grep -q pipefy_fetch "$tmp/out"'
-"$pipefy" -p "$tmp/nowhere" $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "-p: a folder without a database is an error" '[ $rc = 1 ] && grep -q "no compile_commands.json" "$tmp/err"'
 
 # without the database: -D on pipefy's command line, and "file not found" says where it looked
-"$pipefy" -q testdata/nvcc_include_dirs.cu >/dev/null 2>"$tmp/err"; rc=$?
-expect "a missing -D is clang's #error, exit 1" '[ $rc = 1 ] && grep -q '\''build with -DUSE_FP32'\'' "$tmp/err"'
-"$pipefy" -q -DUSE_FP32 -D WARPSIZE=32 testdata/nvcc_include_dirs.cu >"$tmp/out" 2>"$tmp/err"
-expect "-D on the command line" 'cmp -s "$tmp/out" golden/nvcc_include_dirs.auto.cu'
-"$pipefy" -q testdata/nvcc_include_dirs.cu -- -DUSE_FP32 -DWARPSIZE=32 >"$tmp/out" 2>"$tmp/err"
-expect "-D after --" 'cmp -s "$tmp/out" golden/nvcc_include_dirs.auto.cu'
 mkdir -p "$tmp/repo/.git" "$tmp/repo/src/kernels"
 sed 's/"gemm_config.h"/"no_such_config.h"/' testdata/nvcc_include_dirs.cu >"$tmp/repo/src/kernels/k.cu"
 "$pipefy" -q -DUSE_FP32 -DWARPSIZE=32 "$tmp/repo/src/kernels/k.cu" >/dev/null 2>"$tmp/err"; rc=$?
@@ -218,35 +143,9 @@ cp testdata/harness.cuh "$tmp/"
 "$pipefy" -q "$tmp/many_errors.cu" >"$tmp/out" 2>/dev/null; rc=$?
 expect "an error past clang's twentieth still keeps its function unrewritten" '[ $rc = 1 ] && cmp -s "$tmp/out" "$tmp/many_errors.cu"'
 
-# a kernel in a header, given on stdin
-"$pipefy" -q --assume-filename=testdata/include/tiled_gemm.cuh <testdata/include/tiled_gemm.cuh >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "a .cuh on stdin whose includes include it back" '[ $rc = 0 ] && cmp -s "$tmp/out" golden/include/tiled_gemm.auto.cuh'
-
 # usage
-"$pipefy" -i -o x.cu $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "conflicting options: -i with -o" '[ $rc = 2 ] && grep -q "cannot be combined" "$tmp/err"'
-"$pipefy" --diff -i $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "conflicting options: --diff with -i" '[ $rc = 2 ]'
-"$pipefy" --variant=cp.async --stages=1 $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "conflicting options: one stage with cp.async" '[ $rc = 2 ]'
-"$pipefy" --variant=fast $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "a usage error exits 2" '[ $rc = 2 ]'
-expect "a usage error says what is wrong" 'grep -q "unknown variant '\''fast'\''" "$tmp/err"'
-"$pipefy" --help >"$tmp/out"; rc=$?
-expect "--help exits 0 and shows usage" '[ $rc = 0 ] && grep -q "^usage: pipefy" "$tmp/out"'
 "$pipefy" --version >"$tmp/out"; rc=$?
 expect "--version names pipefy and clang" '[ $rc = 0 ] && grep -q "^pipefy [0-9.]* (.*clang version 19" "$tmp/out"'
-
-# translation validation: a rewrite bug (injected here: the main loop's barrier dropped) is
-# caught by parsing the output again, and the loop is left as written with a remark
-for v in cp.async ldg; do
-	PIPEFY_TEST_BREAK=barrier "$pipefy" --variant=$v $k >"$tmp/out" 2>"$tmp/err"; rc=$?
-	expect "validation ($v): a broken rewrite still exits 0" '[ $rc = 0 ]'
-	expect "validation ($v): the loop is left as written" 'cmp -s "$tmp/out" $k'
-	expect "validation ($v): the remark says the rewrite failed validation" ' grep -q "K-loop not pipelined: the rewrite failed validation: the main loop does not" "$tmp/err"'
-done
-"$pipefy" --variant=cp.async $k >"$tmp/out" 2>"$tmp/err"
-expect "validation: the same rewrite unbroken passes" 'grep -q "K-loop pipelined: cp.async" "$tmp/err"'
 
 # ---- safety on a shared machine and in a build ----
 # --ptxas runs nvcc with an argument vector: quotes in arguments and paths are data, not shell
@@ -262,11 +161,6 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	expect "--ptxas: a quote in the input's path runs nothing" '[ ! -e "$tmp/PWNED2" ]'
 	expect "--ptxas leaves no temporary source behind" '[ -z "$(ls /tmp | grep "pipefy-ptxas-")" ]'
 fi
-# parser arguments are the documented ones only: -MD -MF would write a file
-"$pipefy" $k -- -MD -MF "$tmp/written.d" >/dev/null 2>"$tmp/err"; rc=$?
-expect "-- -MD -MF is a usage error" '[ $rc = 2 ] && grep -q "'\''-MD'\'' after --" "$tmp/err" && [ ! -e "$tmp/written.d" ]'
-"$pipefy" -q $k -- -Wp,-MD,"$tmp/written2.d" >/dev/null 2>&1; rc=$?
-expect "-- -Wp, is a usage error too" '[ $rc = 2 ] && [ ! -e "$tmp/written2.d" ]'
 echo '#define PIPEFY_TEST_INCLUDED 1' >"$tmp/pre.h"
 "$pipefy" -q $k -- -I testdata -isystem testdata -DX=1 -UY -std=c++17 -Wno-unused -include "$tmp/pre.h" >"$tmp/out" 2>/dev/null; rc=$?
 expect "-- keeps -I, -isystem, -D, -U, -std, -W and -include" '[ $rc = 0 ] && cmp -s "$tmp/out" $golden'
@@ -300,33 +194,11 @@ expect "-i and -o on a 250-character file name" '[ $rc = 0 ] && cmp -s "$tmp/$lo
 cp $k testdata/harness.cuh "$tmp/"; mkdir -p "$tmp/a b"
 "$pipefy" -q "$tmp/sgemm_tiled.cu" -o "$tmp/a b/out \$#.cu" -MF "$tmp/dep.d"
 expect "-MF escapes spaces, \$ and # in the target" 'head -n 1 "$tmp/dep.d" | grep -q "a\\\\ b/out\\\\ \$\$\\\\#.cu:"'
-# options that conflict or mean nothing are usage errors
-for bad in "--stages=3" "--diff --output-replacements-xml" "--output-replacements-xml --output-replacements-json" \
-	"--Werror" "--arch=sm_71" "--arch=sm_99"; do
-	# shellcheck disable=SC2086
-	"$pipefy" $bad $k >/dev/null 2>"$tmp/err"; rc=$?
-	expect "'$bad' is a usage error" '[ $rc = 2 ] && grep -q "^pipefy: error: " "$tmp/err"'
-done
-"$pipefy" --arch=sm_71 $k >/dev/null 2>"$tmp/err"
-expect "--arch names the architectures it knows" 'grep -q "sm_90" "$tmp/err"'
-"$pipefy" -q --arch=sm_90a $k >/dev/null; rc=$?
-expect "--arch=sm_90a is a real target" '[ $rc = 0 ]'
-lines=$(for i in $(seq 1 17); do printf -- "--lines=%d:%d " "$i" "$i"; done)
-# shellcheck disable=SC2086
-"$pipefy" $lines $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "the 17th --lines names the limit" '[ $rc = 2 ] && grep -q "at most 16 --lines" "$tmp/err"'
-"$pipefy" -q --offset=5000000000 $k >"$tmp/out"; rc=$?
-expect "--offset past 32 bits is a byte offset, not an error" '[ $rc = 0 ] && cmp -s "$tmp/out" $k'
-"$pipefy" -q --offset=10 $k >"$tmp/out"; rc=$?
-expect "--offset without --length reaches to the end of the file" '[ $rc = 0 ] && cmp -s "$tmp/out" $golden'
 
 # ---- crashes never cost the user their text ----
 python3 -c "print('__global__ void k(float *p) { p[0] = ' + ' + '.join(['p[1]'] * 40000) + '; }')" >"$tmp/deep.cu"
 "$pipefy" --assume-filename=deep.cu <"$tmp/deep.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "a 40,000-term expression (nvcc compiles it) is parsed, not a stack overflow" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/deep.cu"'
-PIPEFY_TEST_BREAK=crash "$pipefy" --assume-filename=$k <$k >"$tmp/out" 2>"$tmp/err"; rc=$?
-expect "a crash in filter mode writes the input back unchanged" 'cmp -s "$tmp/out" $k'
-expect "and is exit 1 with a message, not a signal" '[ $rc = 1 ] && grep -q "error: internal error: pipefy crashed (.*); the input is written back unchanged" "$tmp/err"'
 cp $k "$tmp/crash.cu"
 PIPEFY_TEST_BREAK=crash "$pipefy" -i "$tmp/crash.cu" >/dev/null 2>"$tmp/err"; rc=$?
 expect "a crash under -i leaves the file as it was" '[ $rc = 1 ] && cmp -s "$tmp/crash.cu" $k'
@@ -348,13 +220,6 @@ expect "cuda_pipeline.h goes after the last include outside #if and comments" \
 "$pipefy" -q --variant=cp.async "$tmp/bom.cu" >"$tmp/out"; rc=$?
 expect "with a byte-order mark and no include, cuda_pipeline.h goes after the mark" \
 	'[ $rc = 0 ] && [ "$(head -c 3 "$tmp/out" | od -An -tx1 | tr -d " ")" = efbbbf ] && head -n 1 "$tmp/out" | grep -q "#include <cuda_pipeline.h>"'
-
-# a rules file with a negative number is an error, not a plan
-mkdir -p "$tmp/rules"
-cp rules/arch.json "$tmp/rules/"
-sed 's/"min_occupancy_fraction": *[0-9.]*/"min_occupancy_fraction": -0.7/' rules/variants.json >"$tmp/rules/variants.json"
-"$pipefy" -q --rules="$tmp/rules" $k >/dev/null 2>"$tmp/err"; rc=$?
-expect "a negative number in a rules file is an error" '[ $rc = 1 ] && grep -q "variants.json: error: .*negative" "$tmp/err"'
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

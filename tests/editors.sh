@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 . tests/lib.sh
-cp testdata/sgemm_tiled.cu testdata/multi_kernels.cu testdata/harness.cuh tests/cli/syntax_error.cu "$tmp/"
+cp testdata/sgemm_tiled.cu testdata/multi_kernels.cu testdata/harness.cuh "$tmp/"
+cp tests/cli/syntax-error-stdin/stdin "$tmp/syntax_error.cu"
 # multi_kernels.cu's second K-loop alone
 loop_line=$(grep -n 'for (int k0 = 0' testdata/multi_kernels.cu | sed -n 2p | cut -d: -f1)
 "$pipefy" -q --lines="$loop_line:$loop_line" testdata/multi_kernels.cu >"$tmp/one_loop.want"
@@ -24,7 +25,7 @@ if command -v vim >/dev/null; then
 	expect "vim :PipefyLines rewrites the loop under the cursor only" 'cmp -s "$tmp/vim_lines.cu" "$tmp/one_loop.want"'
 	cp "$tmp/syntax_error.cu" "$tmp/vim_bad.cu"
 	v -c 'Pipefy' -c 'wq' "$tmp/vim_bad.cu" >/dev/null 2>&1
-	expect "vim: a failing run leaves the buffer as it was" 'cmp -s "$tmp/vim_bad.cu" tests/cli/syntax_error.cu'
+	expect "vim: a failing run leaves the buffer as it was" 'cmp -s "$tmp/vim_bad.cu" "$tmp/syntax_error.cu"'
 else
 	echo "[SKIP] vim is not installed"
 fi
@@ -39,7 +40,7 @@ if command -v emacs >/dev/null; then
 	expect "emacs pipefy-loop rewrites the loop at point only" 'cmp -s "$tmp/emacs_lines.cu" "$tmp/one_loop.want"'
 	cp "$tmp/syntax_error.cu" "$tmp/emacs_bad.cu"
 	e --visit "$tmp/emacs_bad.cu" --eval '(progn (pipefy-buffer) (save-buffer))'
-	expect "emacs: a failing run leaves the buffer as it was" 'cmp -s "$tmp/emacs_bad.cu" tests/cli/syntax_error.cu'
+	expect "emacs: a failing run leaves the buffer as it was" 'cmp -s "$tmp/emacs_bad.cu" "$tmp/syntax_error.cu"'
 else
 	echo "[SKIP] emacs is not installed"
 fi

@@ -3,6 +3,7 @@
  * compile database's flags (translated from nvcc's), and the user's own after "--". */
 #include "pipefy.h"
 
+#include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -272,9 +273,45 @@ static void translate_nvcc_flags(struct clang_args *a, CXCompileCommand cmd, int
 	clang_disposeString(dirs);
 }
 
+/* The database read before libclang sees it: libclang prints its own complaints to stderr and
+ * tells "malformed" from "missing" by neither message nor error code. */
+static bool compile_db_usable(const char *build_dir, char **err)
+{
+	char *path = xprintf("%s/compile_commands.json", build_dir);
+	json_error_t je;
+	json_t *db = NULL;
+	if (access(path, R_OK) != 0)
+		*err = xprintf("%s: error: no compile_commands.json there (CMake writes one with "
+			       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)",
+			       build_dir);
+	else if (!(db = json_load_file(path, JSON_REJECT_DUPLICATES, &je)))
+		*err = xprintf("%s:%d:%d: error: not a compile database: %s", path, je.line, je.column, je.text);
+	else if (!json_is_array(db))
+		*err = xprintf("%s: error: not a compile database: the top level is not a list of commands", path);
+	else if (json_array_size(db) == 0)
+		*err = xprintf("%s: error: the compile database has no commands", path);
+	for (size_t i = 0; db && json_is_array(db) && i < json_array_size(db) && !*err; i++) {
+		json_t *e = json_array_get(db, i);
+		json_t *args = json_object_get(e, "arguments");
+		bool args_ok = json_is_array(args) && json_array_size(args) > 0;
+		for (size_t j = 0; args_ok && j < json_array_size(args); j++)
+			args_ok = json_is_string(json_array_get(args, j));
+		if (!json_is_string(json_object_get(e, "directory")) || !json_is_string(json_object_get(e, "file")) ||
+		    !(json_is_string(json_object_get(e, "command")) || args_ok))
+			*err = xprintf("%s: error: command %zu of the compile database needs \"directory\", \"file\" "
+				       "and \"command\" or \"arguments\"",
+				       path, i + 1);
+	}
+	json_decref(db);
+	free(path);
+	return *err == NULL;
+}
+
 static bool args_from_compile_db(struct clang_args *a, const char *build_dir, const char *file, int *arch,
 				 char **err)
 {
+	if (!compile_db_usable(build_dir, err))
+		return false;
 	CXCompilationDatabase_Error e;
 	CXCompilationDatabase db = clang_CompilationDatabase_fromDirectory(build_dir, &e);
 	if (e != CXCompilationDatabase_NoError) {

@@ -705,16 +705,6 @@ struct child_list {
 	int *n, max;
 };
 
-static enum CXChildVisitResult first_children(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct child_list *cl = data;
-	if (*cl->n >= cl->max)
-		return CXChildVisit_Break;
-	cl->v[(*cl->n)++] = c;
-	return CXChildVisit_Continue;
-}
-
 /* Whether an expression names something declared in the loop body. */
 struct outside_refs {
 	struct span body;
@@ -735,78 +725,31 @@ static enum CXChildVisitResult scan_outside_refs(CXCursor c, CXCursor parent, CX
 	return CXChildVisit_Recurse;
 }
 
-/* `for (int i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
- * a constant or blockDim.x: each copy gets an array of registers, one per trip. Records the
- * loop's numbers in the statement; false for any other loop or branch around a copy. */
-static bool copy_loop_shape(struct kloop *l, int stmt, const struct source *src)
+/* A copy loop find read the shape of (`for (T i = E0; i < N; i += S)`, see copy_loop_shape)
+ * can be staged one register per trip when its trip count means the same in front of the
+ * loop: the bound and stride name nothing declared in the body (they are written in the
+ * output as they are written here, so a macro the build redefines means what it means
+ * there), the body does not move the variable, and with a blockDim.x stride no tile is
+ * declared in the body (the fallback for other block sizes re-runs the loop as written). */
+static bool copy_loop_legal(const struct kloop *l, int stmt)
 {
-	struct body_stmt *st = &l->stmts[stmt];
-	if (st->copy_bound)
-		return true;
-	if (clang_getCursorKind(st->cursor) != CXCursor_ForStmt)
+	const struct body_stmt *st = &l->stmts[stmt];
+	if (!st->copy_bound)
 		return false;
-	CXCursor kids[4];
-	int n = 0;
-	clang_visitChildren(st->cursor, first_children, &(struct child_list){kids, &n, 4});
-	if (n != 4 || clang_getCursorKind(kids[0]) != CXCursor_DeclStmt || clang_getCursorKind(kids[1]) != CXCursor_BinaryOperator ||
-	    clang_getCursorBinaryOperatorKind(kids[1]) != CXBinaryOperator_LT ||
-	    clang_getCursorKind(kids[2]) != CXCursor_CompoundAssignOperator ||
-	    clang_getCursorBinaryOperatorKind(kids[2]) != CXBinaryOperator_AddAssign)
-		return false;
-	/* the bound: a constant */
-	CXEvalResult bound = clang_Cursor_Evaluate(cursor_last_child(kids[1]));
-	long N = bound && clang_EvalResult_getKind(bound) == CXEval_Int ? clang_EvalResult_getAsLongLong(bound) : 0;
-	if (bound)
-		clang_EvalResult_dispose(bound);
-	/* the stride: a constant, or blockDim.x */
-	CXCursor step = cursor_last_child(kids[2]);
-	CXEvalResult stride = clang_Cursor_Evaluate(step);
-	long S = stride && clang_EvalResult_getKind(stride) == CXEval_Int ? clang_EvalResult_getAsLongLong(stride) : -1;
-	if (stride)
-		clang_EvalResult_dispose(stride);
-	char *step_text = span_text(src, cursor_span(step));
-	bool block_stride = strcmp(step_text, "blockDim.x") == 0;
-	free(step_text);
-	if (N <= 0 || (S <= 0 && !block_stride))
-		return false;
-	/* no tile declared in the body: the fallback for other block sizes re-runs the loop as is */
-	for (int i = 0; i < l->ntiles && block_stride; i++)
+	for (int i = 0; i < l->ntiles && !st->copy_stride; i++)
 		if (l->tiles[i].in_loop)
 			return false;
-	/* one variable, initialized: its name and its first value */
-	CXCursor var[2];
-	int nvar = 0;
-	clang_visitChildren(kids[0], first_children, &(struct child_list){var, &nvar, 2});
-	if (nvar != 1 || clang_getCursorKind(var[0]) != CXCursor_VarDecl)
-		return false;
-	CXCursor init = cursor_last_child(var[0]);
-	if (clang_Cursor_isNull(init))
-		return false;
-	/* the trip count is written in the output as the bound and stride are written here (a
-	 * macro the build redefines means what it means there), so they must mean the same in
-	 * front of the loop; and the body must not move the variable itself */
+	struct cursors kids = cursor_children(st->cursor), var = cursor_children(kids.v[0]);
 	struct outside_refs o = {.body = l->body};
-	CXCursor bound_expr = cursor_last_child(kids[1]);
+	CXCursor bound_expr = cursor_last_child(kids.v[1]), step = cursor_last_child(kids.v[2]);
 	scan_outside_refs(bound_expr, bound_expr, &o);
 	clang_visitChildren(bound_expr, scan_outside_refs, &o);
 	scan_outside_refs(step, step, &o);
 	clang_visitChildren(step, scan_outside_refs, &o);
-	if (o.inside || cursor_writes_var(kids[3], var[0]))
-		return false;
-	st->copy_bound_expr = cursor_span(cursor_last_child(kids[1]));
-	st->copy_stride_expr = cursor_span(step);
-	st->copy_bound = N;
-	st->copy_stride = block_stride ? 0 : S;
-	/* `int i`: from the declaration's start through the variable's name */
-	unsigned name_at;
-	clang_getExpansionLocation(clang_getCursorLocation(var[0]), NULL, NULL, NULL, &name_at);
-	CXString spelling = clang_getCursorSpelling(var[0]);
-	st->copy_var = (struct span){cursor_span(kids[0]).begin, name_at + strlen(clang_getCString(spelling))};
-	clang_disposeString(spelling);
-	st->copy_init = cursor_span(init);
-	st->copy_cond = cursor_span(kids[1]);
-	st->copy_body = cursor_span(kids[3]);
-	return true;
+	bool ok = !o.inside && !cursor_writes_var(kids.v[3], var.v[0]);
+	free(kids.v);
+	free(var.v);
+	return ok;
 }
 
 /* Whether the copies can be staged through registers: one value per copy statement (or per
@@ -825,7 +768,7 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		pos(src, st->text.begin, &line, &col);
 		/* the statement is the assignment itself, not a loop or branch around it */
 		struct span ts = cursor_span(st->cursor);
-		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_shape(l, cp->stmt, src);
+		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_legal(l, cp->stmt);
 		if (!cp->guard_is_if && !in_copy_loop && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
 			l->ldg_refusal = xprintf("the copy at %d:%d sits in a loop or branch: staging registers need a "
 						 "trip count known at compile time (`for (i = E; i < N; i += S)`, N a "
@@ -834,6 +777,13 @@ static void check_ldg(struct kloop *l, const struct source *src)
 			l->ldg_ok = false;
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->ldg_refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
+			l->ldg_ok = false;
+		} else if (in_copy_loop && !st->copy_stride && !l->block_threads) {
+			/* a copy loop strided by blockDim.x stages one register per trip: the block size
+			 * says how many */
+			l->ldg_refusal = xprintf("the copy loop at %d:%d strides by blockDim.x and the block size is "
+						 "unknown (__launch_bounds__ or --block-size gives it)",
+						 line, col);
 			l->ldg_ok = false;
 		}
 	}

@@ -345,3 +345,12 @@ bool cursor_writes_var(CXCursor in, CXCursor var)
 	return w.written;
 }
 
+long cursor_evaluate_int(CXCursor c, bool *ok)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	*ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+	long v = *ok ? clang_EvalResult_getAsLongLong(r) : 0;
+	if (r)
+		clang_EvalResult_dispose(r);
+	return v;
+}

@@ -822,444 +822,6 @@ static bool is_candidate(CXCursor body)
 	return u.global_stores > 0 || u.tile_calls > 0 || (u.tile_stores > 0 && u.global_reads > 0);
 }
 
-/* ---- numbers for the planner: block size and flops per tile ---- */
-
-/* Value of an integer expression in source text: literals, + - * / ( ), dim3(x, y, z) as a
- * product, and object-like macros #defined in the file. false when anything else appears. */
-struct int_eval {
-	const struct source *src;
-	const char *p;
-	int depth;
-	bool ok;
-};
-
-static long eval_sum(struct int_eval *e);
-
-static void skip_blanks(struct int_eval *e)
-{
-	while (*e->p == ' ' || *e->p == '\t')
-		e->p++;
-}
-
-static bool macro_value(const struct source *src, const char *name, size_t n, int depth, long *out)
-{
-	for (int ln = 0; ln < src->nlines && depth < 8; ln++) {
-		const char *l = src->text + src->line_start[ln];
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if (strncmp(l, "#define", 7) != 0)
-			continue;
-		l += 7;
-		while (*l == ' ' || *l == '\t')
-			l++;
-		if (strncmp(l, name, n) != 0 || (l[n] != ' ' && l[n] != '\t'))
-			continue;
-		const char *v = l + n, *end = strchr(v, '\n');
-		char *text = xstrndup(v, end ? (size_t)(end - v) : strlen(v));
-		char *comment = strstr(text, "//");
-		if (comment)
-			*comment = '\0';
-		struct int_eval sub = {.src = src, .p = text, .depth = depth + 1, .ok = true};
-		long r = eval_sum(&sub);
-		skip_blanks(&sub);
-		bool ok = sub.ok && *sub.p == '\0';
-		free(text);
-		if (ok)
-			*out = r;
-		return ok;
-	}
-	return false;
-}
-
-static long eval_atom(struct int_eval *e)
-{
-	skip_blanks(e);
-	if (*e->p == '(') {
-		e->p++;
-		long v = eval_sum(e);
-		skip_blanks(e);
-		if (*e->p != ')')
-			e->ok = false;
-		else
-			e->p++;
-		return v;
-	}
-	if (isdigit((unsigned char)*e->p)) {
-		char *end;
-		long v = strtol(e->p, &end, 0);
-		e->p = end;
-		while (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L')
-			e->p++;
-		return v;
-	}
-	if (isalpha((unsigned char)*e->p) || *e->p == '_') {
-		const char *b = e->p;
-		while (isalnum((unsigned char)*e->p) || *e->p == '_')
-			e->p++;
-		size_t n = (size_t)(e->p - b);
-		if (n == 4 && strncmp(b, "dim3", 4) == 0) {
-			skip_blanks(e);
-			if (*e->p != '(') {
-				e->ok = false;
-				return 0;
-			}
-			e->p++;
-			long prod = 1;
-			for (;;) {
-				prod *= eval_sum(e);
-				skip_blanks(e);
-				if (*e->p == ',')
-					e->p++;
-				else
-					break;
-			}
-			if (*e->p == ')')
-				e->p++;
-			else
-				e->ok = false;
-			return prod;
-		}
-		long v;
-		if (macro_value(e->src, b, n, e->depth, &v))
-			return v;
-	}
-	e->ok = false;
-	return 0;
-}
-
-static long eval_product(struct int_eval *e)
-{
-	long v = eval_atom(e);
-	for (;;) {
-		skip_blanks(e);
-		if (*e->p == '*') {
-			e->p++;
-			v *= eval_atom(e);
-		} else if (*e->p == '/') {
-			e->p++;
-			long d = eval_atom(e);
-			if (d == 0)
-				e->ok = false;
-			else
-				v /= d;
-		} else
-			return v;
-	}
-}
-
-static long eval_sum(struct int_eval *e)
-{
-	long v = eval_product(e);
-	for (;;) {
-		skip_blanks(e);
-		if (*e->p == '+') {
-			e->p++;
-			v += eval_product(e);
-		} else if (*e->p == '-') {
-			e->p++;
-			v -= eval_product(e);
-		} else
-			return v;
-	}
-}
-
-static bool eval_int_text(const struct source *src, const char *text, long *out)
-{
-	struct int_eval e = {.src = src, .p = text, .ok = true};
-	long v = eval_sum(&e);
-	skip_blanks(&e);
-	if (!e.ok || *e.p != '\0')
-		return false;
-	*out = v;
-	return true;
-}
-
-/* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)`: the product of name's dims. */
-static bool dim3_variable(const struct source *src, const char *name, size_t before, long *out)
-{
-	size_t n = strlen(name);
-	for (const char *p = src->text; (p = strstr(p, name)) && (size_t)(p - src->text) < before; p += n) {
-		if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-			continue;
-		const char *q = p + n;
-		while (*q == ' ')
-			q++;
-		bool ctor = *q == '(';
-		bool assign = *q == '=' && q[1] != '=';
-		if (!ctor && !assign)
-			continue;
-		const char *line = p;
-		while (line > src->text && line[-1] != '\n')
-			line--;
-		char *head = xstrndup(line, (size_t)(p - line));
-		bool dim3 = strstr(head, "dim3") != NULL;
-		free(head);
-		if (!dim3)
-			continue;
-		const char *end = strchr(q, ';');
-		if (!end)
-			return false;
-		char *expr = ctor ? xprintf("dim3%.*s", (int)(end - q), q) : xstrndup(q + 1, (size_t)(end - q - 1));
-		/* a declaration list: cut at the closing parenthesis of this declarator */
-		if (ctor) {
-			int depth = 0;
-			for (char *c = expr + 4; *c; c++) {
-				depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
-				if (depth == 0) {
-					c[1] = '\0';
-					break;
-				}
-			}
-		}
-		bool ok = eval_int_text(src, expr, out);
-		free(expr);
-		return ok;
-	}
-	return false;
-}
-
-/* Threads per block: __launch_bounds__ on the function, else the first launch in the file. */
-static void find_block_size(struct kloop *l, const struct source *src, struct span function)
-{
-	char *head = span_text(src, (struct span){function.begin, l->loop.begin});
-	char *lb = strstr(head, "__launch_bounds__(");
-	long v;
-	if (lb) {
-		char *arg = lb + strlen("__launch_bounds__(");
-		size_t n = strcspn(arg, ",)");
-		char *text = xstrndup(arg, n);
-		if (eval_int_text(src, text, &v) && v > 0) {
-			l->block_threads = (int)v;
-			l->block_source = xstrdup("__launch_bounds__");
-		}
-		free(text);
-	}
-	free(head);
-	if (l->block_threads)
-		return;
-	size_t n = strlen(l->function);
-	for (const char *p = src->text; (p = strstr(p, l->function)); p += n) {
-		if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-			continue;
-		const char *q = p + n;
-		if (*q == '<' && q[1] != '<') { /* template arguments */
-			int depth = 0;
-			for (; *q; q++) {
-				depth += *q == '<' ? 1 : *q == '>' ? -1 : 0;
-				if (depth == 0) {
-					q++;
-					break;
-				}
-			}
-		}
-		if (strncmp(q, "<<<", 3) != 0)
-			continue;
-		q += 3;
-		const char *close = strstr(q, ">>>");
-		if (!close)
-			break;
-		/* the second configuration argument, split at top-level commas */
-		int depth = 0;
-		const char *arg = NULL, *arg_end = close;
-		for (const char *c = q; c < close; c++) {
-			depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
-			if (*c == ',' && depth == 0) {
-				if (!arg)
-					arg = c + 1;
-				else {
-					arg_end = c;
-					break;
-				}
-			}
-		}
-		if (!arg)
-			break;
-		char *text = xstrndup(arg, (size_t)(arg_end - arg));
-		char *t = text;
-		while (*t == ' ')
-			t++;
-		size_t tl = strlen(t);
-		while (tl > 0 && t[tl - 1] == ' ')
-			t[--tl] = '\0';
-		bool ok = eval_int_text(src, t, &v) || dim3_variable(src, t, (size_t)(p - src->text), &v);
-		if (ok && v > 0) {
-			int line, col;
-			source_line_col(src, (size_t)(p - src->text), &line, &col);
-			l->block_threads = (int)v;
-			l->block_source = xprintf("launch at %d:%d", line, col);
-		}
-		free(text);
-		break;
-	}
-}
-
-/* Flops one thread does per tile: multiply-adds, wmma::mma_sync and mma.sync in asm, times
- * the trip counts of the loops around them. -1 when a loop's trip count is not constant. */
-struct flop_count {
-	const struct source *src;
-	double multiplier;
-	double flops;
-	bool unknown;
-	int depth;
-};
-
-static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
-
-static long evaluate_int(CXCursor c, bool *ok)
-{
-	CXEvalResult r = clang_Cursor_Evaluate(c);
-	*ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
-	long v = *ok ? clang_EvalResult_getAsLongLong(r) : 0;
-	if (r)
-		clang_EvalResult_dispose(r);
-	return v;
-}
-
-/* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C. */
-static long trip_count(CXCursor loop)
-{
-	struct cursors cs = cursor_children(loop);
-	long r = -1;
-	if (cs.n == 4) {
-		CXCursor init = cs.v[0], cond = cursor_strip(cs.v[1]), inc = cursor_strip(cs.v[2]);
-		bool ok1 = false, ok2 = false, ok3 = true;
-		long a = 0, b = 0, step = 1;
-		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
-			a = evaluate_int(cursor_last_child(cursor_first_child(init)), &ok1);
-		if (clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
-		    clang_getCursorBinaryOperatorKind(cond) == CXBinaryOperator_LT)
-			b = evaluate_int(cursor_last_child(cond), &ok2);
-		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator)
-			step = evaluate_int(cursor_last_child(inc), &ok3);
-		else if (clang_getCursorKind(inc) != CXCursor_UnaryOperator)
-			ok3 = false;
-		if (ok1 && ok2 && ok3 && step > 0)
-			r = b > a ? (b - a + step - 1) / step : 0;
-	}
-	free(cs.v);
-	return r;
-}
-
-static void count_in(struct flop_count *f, CXCursor c)
-{
-	if (count_flops(c, c, f) == CXChildVisit_Recurse)
-		clang_visitChildren(c, count_flops, f);
-}
-
-static bool has_multiply(CXCursor c)
-{
-	c = cursor_strip(c);
-	if (clang_getCursorKind(c) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul)
-		return true;
-	struct cursors cs = cursor_children(c);
-	bool r = false;
-	for (int i = 0; i < cs.n && !r; i++)
-		r = has_multiply(cs.v[i]);
-	free(cs.v);
-	return r;
-}
-
-static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct flop_count *f = data;
-	switch (clang_getCursorKind(c)) {
-	case CXCursor_ForStmt: {
-		long trips = trip_count(c);
-		if (trips < 0) {
-			f->unknown = true;
-			return CXChildVisit_Continue;
-		}
-		double saved = f->multiplier;
-		f->multiplier *= (double)trips;
-		count_in(f, cursor_last_child(c));
-		f->multiplier = saved;
-		return CXChildVisit_Continue;
-	}
-	case CXCursor_CompoundAssignOperator: {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) && has_multiply(cursor_last_child(c)))
-			f->flops += 2 * f->multiplier;
-		return CXChildVisit_Recurse;
-	}
-	case CXCursor_CallExpr: {
-		char *name = cursor_name(c);
-		if (strcmp(name, "mma_sync") == 0)
-			f->flops += 2.0 * 16 * 16 * 16 / 32 * f->multiplier; /* one warp-wide m16n16k16 */
-		CXCursor callee = clang_getCursorReferenced(c);
-		if (strcmp(name, "mma_sync") != 0 && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
-		    clang_isCursorDefinition(callee) && cursor_in_main_file(callee) && f->depth < 3) {
-			f->depth++;
-			count_in(f, cursor_last_child(callee)); /* a compute helper */
-			f->depth--;
-		}
-		free(name);
-		return CXChildVisit_Recurse;
-	}
-	case CXCursor_GCCAsmStmt: {
-		char *text = span_text(f->src, cursor_span(c));
-		const char *mma = strstr(text, "mma.sync");
-		int m, n, k;
-		if (mma && (mma = strstr(mma, ".m")) && sscanf(mma, ".m%dn%dk%d", &m, &n, &k) == 3)
-			f->flops += 2.0 * m * n * k / 32 * f->multiplier;
-		free(text);
-		return CXChildVisit_Continue;
-	}
-	default:
-		return CXChildVisit_Recurse;
-	}
-}
-
-/* A division or modulo in the copies' address arithmetic, done per element each tile (an
- * im2col gather), as opposed to a strided walk. A whole-constant expression does not count. */
-static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	size_t *at = data;
-	if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		bool constant;
-		evaluate_int(c, &constant);
-		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant) {
-			*at = cursor_span(c).begin + 1;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
-}
-
-static void find_gather(struct kloop *l)
-{
-	for (int i = 0; i < l->nstmts && !l->gather_at; i++)
-		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
-			clang_visitChildren(l->stmts[i].cursor, scan_gather, &l->gather_at);
-}
-
-static void count_tile_flops(struct kloop *l, const struct source *src)
-{
-	struct flop_count f = {.src = src, .multiplier = 1};
-	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COMPUTE)
-			count_in(&f, l->stmts[i].cursor);
-	l->flops_per_thread = f.unknown ? -1 : f.flops;
-}
-
-struct shared_sum {
-	long bytes;
-};
-
-static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct shared_sum *s = data;
-	if (cursor_is_shared_var(c)) {
-		long n = clang_Type_getSizeOf(clang_getCursorType(c));
-		s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
-		return CXChildVisit_Continue;
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* ---- a helper that fills the tiles ---- */
 
 struct helper_scan {
@@ -1492,6 +1054,58 @@ static struct span leading_pragmas(const struct source *src, size_t at)
 	return s;
 }
 
+/* `for (T i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
+ * a constant or blockDim.x: the register variant can stage such a loop with one register per
+ * trip. Records its numbers and parts in the statement (whether its trip count means the same
+ * in front of the loop is check's question). */
+static void copy_loop_shape(struct body_stmt *st, const struct source *src)
+{
+	struct cursors kids = cursor_children(st->cursor), var = {0};
+	if (kids.n != 4 || clang_getCursorKind(kids.v[0]) != CXCursor_DeclStmt ||
+	    clang_getCursorKind(kids.v[1]) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(kids.v[1]) != CXBinaryOperator_LT ||
+	    clang_getCursorKind(kids.v[2]) != CXCursor_CompoundAssignOperator ||
+	    clang_getCursorBinaryOperatorKind(kids.v[2]) != CXBinaryOperator_AddAssign)
+		goto done;
+	/* the bound: a constant; the stride: a constant, or blockDim.x */
+	bool ok;
+	CXCursor bound = cursor_last_child(kids.v[1]), step = cursor_last_child(kids.v[2]);
+	long N = cursor_evaluate_int(bound, &ok);
+	if (!ok)
+		N = 0;
+	long S = cursor_evaluate_int(step, &ok);
+	if (!ok)
+		S = -1;
+	char *step_text = span_text(src, cursor_span(step));
+	bool block_stride = strcmp(step_text, "blockDim.x") == 0;
+	free(step_text);
+	if (N <= 0 || (S <= 0 && !block_stride))
+		goto done;
+	/* one variable, initialized */
+	var = cursor_children(kids.v[0]);
+	if (var.n != 1 || clang_getCursorKind(var.v[0]) != CXCursor_VarDecl)
+		goto done;
+	CXCursor init = cursor_last_child(var.v[0]);
+	if (clang_Cursor_isNull(init))
+		goto done;
+	st->copy_bound_expr = cursor_span(bound);
+	st->copy_stride_expr = cursor_span(step);
+	st->copy_bound = N;
+	st->copy_stride = block_stride ? 0 : S;
+	/* `int i`: from the declaration's start through the variable's name */
+	unsigned name_at;
+	clang_getExpansionLocation(clang_getCursorLocation(var.v[0]), NULL, NULL, NULL, &name_at);
+	char *name = cursor_name(var.v[0]);
+	st->copy_var = (struct span){cursor_span(kids.v[0]).begin, name_at + strlen(name)};
+	free(name);
+	st->copy_init = cursor_span(init);
+	st->copy_cond = cursor_span(kids.v[1]);
+	st->copy_body = cursor_span(kids.v[3]);
+done:
+	free(kids.v);
+	free(var.v);
+}
+
 static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 {
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
@@ -1558,16 +1172,12 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	 * the rewrite that named an undeclared k0) */
 	mark_copy_decls(l);
 	mark_register_copies(l);
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(l->stmts[i].cursor) == CXCursor_ForStmt)
+			copy_loop_shape(&l->stmts[i], src);
 	collect_tile_refs(l, f->function);
-	struct shared_sum sum = {0};
-	clang_visitChildren(f->function, sum_shared, &sum);
-	l->shared_bytes = sum.bytes;
-	find_block_size(l, src, f->function_span);
-	count_tile_flops(l, src);
-	find_gather(l);
-	CXString mangled = clang_Cursor_getMangling(f->function);
-	l->mangled = xstrdup(clang_getCString(mangled));
-	clang_disposeString(mangled);
+	l->function_cursor = f->function;
+	l->function_span = f->function_span;
 	l->unit = unit_of(src, l);
 }
 

@@ -248,6 +248,79 @@ static bool file_sum(const char *path, unsigned long long *sum, long long *size)
 	return n == 0;
 }
 
+/* Where each of the preamble's includes could resolve: for every `#include "name"` or
+ * <name> in the preamble and the headers it reads, the includer's folder and every folder of
+ * the search path joined with the name, and whether a file is there. Saved with the entry and
+ * compared on use, so a header that appears earlier in the search path than the one the entry
+ * read (shadowing it) makes the entry stale; clang itself only notices files it read change. */
+struct resolution {
+	const char **dirs;
+	int ndirs;
+	struct strbuf out;
+};
+
+static bool regular_file_at(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+static void record_candidate(struct resolution *r, const char *dir, const char *name)
+{
+	char *path = xprintf("%s/%s", dir, name);
+	if (!strchr(path, '\n'))
+		sb_printf(&r->out, "%d %s\n", regular_file_at(path), path);
+	free(path);
+}
+
+static enum CXChildVisitResult scan_inclusions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct resolution *r = data;
+	if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
+		return CXChildVisit_Continue;
+	CXString name = clang_getCursorSpelling(c);
+	const char *n = clang_getCString(name);
+	if (n && *n && n[0] != '/') {
+		CXFile file;
+		clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+		CXString includer = clang_getFileName(file);
+		const char *inc = clang_getCString(includer);
+		const char *slash = inc ? strrchr(inc, '/') : NULL;
+		if (slash) {
+			char *dir = xstrndup(inc, slash == inc ? 1 : (size_t)(slash - inc));
+			record_candidate(r, dir, n);
+			free(dir);
+		}
+		clang_disposeString(includer);
+		for (int i = 0; i < r->ndirs; i++)
+			record_candidate(r, r->dirs[i], n);
+	}
+	clang_disposeString(name);
+	return CXChildVisit_Continue;
+}
+
+static char *include_resolution(CXTranslationUnit tu, const char *const *args, int nargs)
+{
+	struct resolution r = {.dirs = xcalloc((size_t)nargs + 1, sizeof *r.dirs)};
+	static const char *const dir_options[] = {"-I", "-isystem", "-iquote", "-idirafter"};
+	for (int i = 0; i < nargs; i++)
+		for (size_t k = 0; k < sizeof dir_options / sizeof *dir_options; k++) {
+			size_t len = strlen(dir_options[k]);
+			if (strcmp(args[i], dir_options[k]) == 0 && i + 1 < nargs)
+				r.dirs[r.ndirs++] = args[++i];
+			else if (strncmp(args[i], dir_options[k], len) == 0 && args[i][len] && k == 0)
+				r.dirs[r.ndirs++] = args[i] + len;
+			else
+				continue;
+			break;
+		}
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_inclusions, &r);
+	free(r.dirs);
+	return r.out.data ? sb_take(&r.out) : xstrdup("");
+}
+
+/* The entry's checksum line, then the resolution lines; each must still hold. */
 static bool entry_intact(const char *pch)
 {
 	unsigned long long sum, want;
@@ -255,17 +328,33 @@ static bool entry_intact(const char *pch)
 	char *sumfile = xprintf("%s.sum", pch);
 	int fd = open(sumfile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	free(sumfile);
-	char text[64] = "";
 	struct stat st;
 	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && private_to_user(&st) &&
-		  read(fd, text, sizeof text - 1) > 0 && sscanf(text, "%llx %lld", &want, &want_size) == 2 &&
-		  file_sum(pch, &sum, &size) && sum == want && size == want_size;
+		  st.st_size < (1 << 24);
+	char *text = ok ? xmalloc((size_t)st.st_size + 1) : NULL;
+	ok = ok && read(fd, text, (size_t)st.st_size) == st.st_size;
 	if (fd >= 0)
 		close(fd);
-	return ok;
+	if (ok)
+		text[st.st_size] = '\0';
+	ok = ok && sscanf(text, "%llx %lld", &want, &want_size) == 2;
+	for (char *line = ok ? strchr(text, '\n') : NULL; ok && line && line[1]; line = strchr(line, '\n')) {
+		line++;
+		char *eol = strchr(line, '\n');
+		if (!eol || (line[0] != '0' && line[0] != '1') || line[1] != ' ') {
+			ok = false;
+			break;
+		}
+		*eol = '\0';
+		ok = regular_file_at(line + 2) == (line[0] == '1');
+		*eol = '\n';
+		line = eol;
+	}
+	free(text);
+	return ok && file_sum(pch, &sum, &size) && sum == want && size == want_size;
 }
 
-static bool write_entry_sum(const char *pch)
+static bool write_entry_sum(const char *pch, const char *resolution)
 {
 	unsigned long long sum;
 	long long size;
@@ -273,7 +362,7 @@ static bool write_entry_sum(const char *pch)
 		return false;
 	char *sumfile = xprintf("%s.sum", pch), *tmp = xprintf("%s.%ld.tmp", sumfile, (long)getpid());
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	char *text = xprintf("%016llx %lld\n", sum, size);
+	char *text = xprintf("%016llx %lld\n%s", sum, size, resolution);
 	bool ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
 	if (fd >= 0)
 		ok = close(fd) == 0 && ok;
@@ -356,7 +445,8 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	bool ok = clang_parseTranslationUnit2(index, name, args, nargs, files, (unsigned)nunsaved,
-					      CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization,
+					      CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization |
+						      CXTranslationUnit_DetailedPreprocessingRecord,
 					      &tu) == CXError_Success;
 	for (unsigned i = 0; ok && i < clang_getNumDiagnostics(tu); i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -364,8 +454,10 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 		clang_disposeDiagnostic(d);
 	}
 	char *tmp = xprintf("%s.%ld.tmp", pch, (long)getpid());
+	char *resolution = ok ? include_resolution(tu, args, nargs) : NULL;
 	ok = ok && clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && chmod(tmp, 0600) == 0 &&
-	     rename(tmp, pch) == 0 && write_entry_sum(pch);
+	     rename(tmp, pch) == 0 && write_entry_sum(pch, resolution);
+	free(resolution);
 	if (!ok)
 		unlink(tmp);
 	free(tmp);

@@ -218,6 +218,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	}
 	struct model model = {0};
 	find_kloops(&model, &parsed, src);
+	measure_kloops(&model, src, o);
 	check_kloops(&model, src);
 	if (o->ptxas)
 		ptxas_registers(&model, src, o, messages);

@@ -1,5 +1,5 @@
 /* pipefy.h: every stage's interface, one section per file, in the order data flows:
- * source -> parse -> find -> check -> plan -> rewrite -> emit. */
+ * source -> parse -> find -> measure -> check -> plan -> rewrite -> validate -> emit. */
 #ifndef PIPEFY_H
 #define PIPEFY_H
 
@@ -208,6 +208,8 @@ CXCursor cursor_root_var(CXCursor c);
 /* __syncthreads(), or cooperative groups' sync on a thread_block. */
 bool cursor_is_barrier(CXCursor c);
 bool cursor_is_call_named(CXCursor c, const char *want);
+/* An integer constant expression's value; *ok false when it is not one. */
+long cursor_evaluate_int(CXCursor c, bool *ok);
 /* What an expression writes: `x = v` (operator= too), `x += v`, `++x`. */
 enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
 enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value);
@@ -378,7 +380,16 @@ struct kloop {
 	int nwarp_syncs;   /* top-level __syncwarp() calls */
 	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
 	struct helper_fill helper; /* that call, when its callee only copies into the tiles */
-	long shared_bytes; /* all static __shared__ of the function, one stage; -1 unknown */
+	CXCursor function_cursor;     /* the kernel or __device__ function holding the loop */
+	struct span function_span;    /* its definition; empty when find could not read the loop */
+
+	/* measure */
+	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
+	int block_threads;      /* 0: unknown */
+	char *block_source;     /* where block_threads came from */
+	char *mangled;          /* the function's symbol, to match ptxas output */
+	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
+	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 
 	/* check */
 	struct refusal *refusals;
@@ -388,12 +399,6 @@ struct kloop {
 	bool ldg_ok;
 	char *ldg_refusal;
 
-	/* numbers for the plan (find) */
-	int block_threads;      /* 0: unknown */
-	char *block_source;     /* where block_threads came from */
-	char *mangled;          /* the function's symbol, to match ptxas output */
-	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
-	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 
 	/* plan */
 	enum variant variant;
@@ -428,6 +433,13 @@ void model_free(struct model *m);
 long kloop_tile_bytes(const struct kloop *l);
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ---- measure.c: the numbers check and plan read beyond the loop's statements ---- */
+
+/* Threads per block (__launch_bounds__, the first launch in the file, else --block-size), flops
+ * per tile, static shared bytes, gathers in the copies, the function's symbol. The file's
+ * launches are indexed once, however many kernels it holds. */
+void measure_kloops(struct model *m, const struct source *src, const struct options *o);
 
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 

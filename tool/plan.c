@@ -220,21 +220,6 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		l->stages = 1;
 		return;
 	}
-	if (!l->block_threads && o->block_size) {
-		l->block_threads = o->block_size;
-		l->block_source = xstrdup("--block-size");
-	}
-	/* a copy loop strided by blockDim.x stages one register per trip: the block size says how many */
-	for (int i = 0; i < l->nstmts && l->ldg_ok && !l->block_threads; i++)
-		if (l->stmts[i].copy_bound && !l->stmts[i].copy_stride) {
-			int line, col;
-			source_line_col(src, l->stmts[i].text.begin, &line, &col);
-			l->ldg_ok = false;
-			free(l->ldg_refusal);
-			l->ldg_refusal = xprintf("the copy loop at %d:%d strides by blockDim.x and the block size is unknown "
-						 "(__launch_bounds__ or --block-size gives it)",
-						 line, col);
-		}
 	long bytes = kloop_tile_bytes(l);
 	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
 			   ? l->flops_per_thread * l->block_threads / (double)bytes

@@ -9,13 +9,49 @@
 #include <stdlib.h>
 
 /* Where an offset of the input lands in the output, given the edits that made it. */
-static size_t output_offset(const struct edits *e, size_t offset)
+/* Input offsets mapped to the output: the edits ordered by where they end (at one end,
+ * replacements before insertions), with the running sum of the lengths they add. An offset
+ * moves by every edit that ends before it, but not by an insertion exactly at it. */
+struct offset_map {
+	struct shift {
+		size_t end;
+		bool insertion;
+		long delta; /* the sum over this edit and every one before it */
+	} *v;
+	int n;
+};
+
+static int by_end(const void *a, const void *b)
 {
-	long delta = 0;
+	const struct shift *x = a, *y = b;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (int)x->insertion - (int)y->insertion;
+}
+
+static struct offset_map offset_map(const struct edits *e)
+{
+	struct offset_map m = {xcalloc((size_t)e->n + 1, sizeof *m.v), e->n};
 	for (int i = 0; i < e->n; i++)
-		if (e->v[i].offset + e->v[i].length <= offset && !(e->v[i].length == 0 && e->v[i].offset == offset))
-			delta += (long)strlen(e->v[i].text) - (long)e->v[i].length;
-	return (size_t)((long)offset + delta);
+		m.v[i] = (struct shift){e->v[i].offset + e->v[i].length, e->v[i].length == 0,
+					(long)strlen(e->v[i].text) - (long)e->v[i].length};
+	qsort(m.v, (size_t)m.n, sizeof *m.v, by_end);
+	for (int i = 1; i < m.n; i++)
+		m.v[i].delta += m.v[i - 1].delta;
+	return m;
+}
+
+static size_t output_offset(const struct offset_map *m, size_t offset)
+{
+	int lo = 0, hi = m->n; /* the first edit that does not move offset */
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (m->v[mid].end < offset || (m->v[mid].end == offset && !m->v[mid].insertion))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (size_t)((long)offset + (lo ? m->v[lo - 1].delta : 0));
 }
 
 struct region {
@@ -179,9 +215,51 @@ static void check_barriers(struct region *r, const struct kloop *l)
 	free(body.v);
 }
 
-static void validate_loop(struct region *r, const struct kloop *l, CXTranslationUnit tu)
+/* The output's top-level declarations in the main file, with their extents: each loop's block
+ * is looked for only inside the ones that overlap it (a walk over the whole translation unit
+ * per loop, CUDA's headers included, made a file of many kernels quadratic). */
+struct top_level {
+	struct cursors c;
+	struct span *s;
+	int cap;
+};
+
+static enum CXChildVisitResult collect_top_level(CXCursor c, CXCursor parent, CXClientData data)
 {
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), find_block, r);
+	(void)parent;
+	struct top_level *t = data;
+	if (clang_isPreprocessing(clang_getCursorKind(c)) || !cursor_in_main_file(c))
+		return CXChildVisit_Continue;
+	if (t->c.n == t->c.cap) {
+		t->c.cap = t->c.cap ? 2 * t->c.cap : 64;
+		t->c.v = xrealloc(t->c.v, (size_t)t->c.cap * sizeof *t->c.v);
+		t->s = xrealloc(t->s, (size_t)t->c.cap * sizeof *t->s);
+	}
+	t->s[t->c.n] = cursor_span(c);
+	t->c.v[t->c.n++] = c;
+	return CXChildVisit_Continue;
+}
+
+static void validate_loop(struct region *r, const struct kloop *l, const struct top_level *top)
+{
+	/* declarations come in the order they are written: the first that ends after the block
+	 * begins, and on while they begin before it ends */
+	int lo = 0, hi = top->c.n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (top->s[mid].end <= r->block.begin)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < top->c.n && top->s[i].begin < r->block.end && clang_Cursor_isNull(r->block_cursor); i++)
+		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse)
+			clang_visitChildren(top->c.v[i], find_block, r);
+	/* (extents out of order, as macros can make them: every declaration, once) */
+	for (int i = 0; i < top->c.n && clang_Cursor_isNull(r->block_cursor); i++)
+		if (top->s[i].begin < r->block.end && top->s[i].end > r->block.begin &&
+		    find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse)
+			clang_visitChildren(top->c.v[i], find_block, r);
 	if (clang_Cursor_isNull(r->block_cursor)) {
 		problem(r, r->block.begin, "the pipelined block is not where it was written");
 		return;
@@ -224,21 +302,25 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 				  parsed.diags[0].col, parsed.diags[0].message);
 		whole = counted;
 	}
+	struct offset_map map = offset_map(e);
+	struct top_level top = {0};
+	if (!whole)
+		clang_visitChildren(clang_getTranslationUnitCursor(parsed.tu), collect_top_level, &top);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (!l->rewritten || l->variant == VARIANT_NO_LOADS)
 			continue;
 		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor()};
 		/* the loop's replacement: from where the loop began to its end */
-		r.block.begin = output_offset(e, l->loop.begin);
-		r.block.end = output_offset(e, l->loop.end);
+		r.block.begin = output_offset(&map, l->loop.begin);
+		r.block.end = output_offset(&map, l->loop.end);
 		for (int k = 0; k < e->n; k++)
 			if (e->v[k].offset == l->loop.begin && e->v[k].length == l->loop.end - l->loop.begin)
 				r.block.end = r.block.begin + strlen(e->v[k].text);
 		if (whole)
 			r.problem = whole;
 		else
-			validate_loop(&r, l, parsed.tu);
+			validate_loop(&r, l, &top);
 		if (r.problem) {
 			int line, col;
 			char *at = NULL;
@@ -253,6 +335,9 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 			failed++;
 		}
 	}
+	free(map.v);
+	free(top.c.v);
+	free(top.s);
 	free(counted);
 	free(err);
 	parsed_free(&parsed);

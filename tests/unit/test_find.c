@@ -9,7 +9,7 @@ struct analysis {
 	struct model model;
 };
 
-/* Parse a snippet and run find and check on it. */
+/* Parse a snippet and run find, measure and check on it. */
 static void analyze(struct analysis *a, const char *code)
 {
 	static const char prelude[] = "extern \"C\" __device__ void __syncthreads(void);\n";
@@ -21,6 +21,7 @@ static void analyze(struct analysis *a, const char *code)
 	ck_assert_msg(parse_source(&a->parsed, &a->src, &o, &err), "%s", err ? err : "");
 	memset(&a->model, 0, sizeof a->model);
 	find_kloops(&a->model, &a->parsed, &a->src);
+	measure_kloops(&a->model, &a->src, &o);
 	check_kloops(&a->model, &a->src);
 }
 
@@ -103,9 +104,24 @@ START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 		    "    }\n    C[threadIdx.x] = acc;\n}\n");
 	struct kloop *l = &a.model.loops[0];
 	ck_assert_str_eq(first_reason(l), "");
-	ck_assert(l->ldg_ok);
+	/* blockDim.x: the block size decides how many registers, and nothing says it */
+	ck_assert(!l->ldg_ok);
+	ck_assert_ptr_nonnull(strstr(l->ldg_refusal, "strides by blockDim.x and the block size is unknown"));
 	ck_assert_int_eq(l->stmts[0].copy_bound, 512);
-	ck_assert_int_eq(l->stmts[0].copy_stride, 0); /* blockDim.x: the block size decides */
+	ck_assert_int_eq(l->stmts[0].copy_stride, 0);
+	release(&a);
+	analyze(&a, "__global__ void __launch_bounds__(256) k(const float *A, float *C, int K, int n)\n{\n"
+		    "    __shared__ float As[512];\n    float acc = 0;\n"
+		    "    for (int t = 0; t < K; ++t) {\n"
+		    "        for (int i = threadIdx.x; i < 512; i += blockDim.x)\n"
+		    "            As[i] = A[t * 512 + i];\n"
+		    "        __syncthreads();\n"
+		    "        acc += As[threadIdx.x];\n"
+		    "        __syncthreads();\n"
+		    "    }\n    C[threadIdx.x] = acc;\n}\n");
+	l = &a.model.loops[0];
+	ck_assert(l->ldg_ok);
+	ck_assert_int_eq(l->block_threads, 256);
 	release(&a);
 	analyze(&a, "__global__ void k(const float *A, float *C, int K, int n)\n{\n"
 		    "    __shared__ float As[512];\n    float acc = 0;\n"

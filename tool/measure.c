@@ -1,0 +1,524 @@
+/* measure.c: the numbers the model needs beyond the loop's own statements, read by check and
+ * the planner: threads per block (from __launch_bounds__, the file's launches, or
+ * --block-size), flops per thread per tile, the function's static shared memory, a gather in
+ * the copies' address arithmetic, and the symbol ptxas reports registers under. */
+#include "pipefy.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+/* ---- an integer evaluator over the source text (launch configurations are host code) ---- */
+
+/* Value of an integer expression in source text: literals, + - * / ( ), dim3(x, y, z) as a
+ * product, and object-like macros #defined in the file. false when anything else appears. */
+struct int_eval {
+	const struct source *src;
+	const char *p;
+	int depth;
+	bool ok;
+};
+
+static long eval_sum(struct int_eval *e);
+
+static void skip_blanks(struct int_eval *e)
+{
+	while (*e->p == ' ' || *e->p == '\t')
+		e->p++;
+}
+
+static bool macro_value(const struct source *src, const char *name, size_t n, int depth, long *out)
+{
+	for (int ln = 0; ln < src->nlines && depth < 8; ln++) {
+		const char *l = src->text + src->line_start[ln];
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (strncmp(l, "#define", 7) != 0)
+			continue;
+		l += 7;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (strncmp(l, name, n) != 0 || (l[n] != ' ' && l[n] != '\t'))
+			continue;
+		const char *v = l + n, *end = strchr(v, '\n');
+		char *text = xstrndup(v, end ? (size_t)(end - v) : strlen(v));
+		char *comment = strstr(text, "//");
+		if (comment)
+			*comment = '\0';
+		struct int_eval sub = {.src = src, .p = text, .depth = depth + 1, .ok = true};
+		long r = eval_sum(&sub);
+		skip_blanks(&sub);
+		bool ok = sub.ok && *sub.p == '\0';
+		free(text);
+		if (ok)
+			*out = r;
+		return ok;
+	}
+	return false;
+}
+
+static long eval_atom(struct int_eval *e)
+{
+	skip_blanks(e);
+	if (*e->p == '(') {
+		e->p++;
+		long v = eval_sum(e);
+		skip_blanks(e);
+		if (*e->p != ')')
+			e->ok = false;
+		else
+			e->p++;
+		return v;
+	}
+	if (isdigit((unsigned char)*e->p)) {
+		char *end;
+		long v = strtol(e->p, &end, 0);
+		e->p = end;
+		while (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L')
+			e->p++;
+		return v;
+	}
+	if (isalpha((unsigned char)*e->p) || *e->p == '_') {
+		const char *b = e->p;
+		while (isalnum((unsigned char)*e->p) || *e->p == '_')
+			e->p++;
+		size_t n = (size_t)(e->p - b);
+		if (n == 4 && strncmp(b, "dim3", 4) == 0) {
+			skip_blanks(e);
+			if (*e->p != '(') {
+				e->ok = false;
+				return 0;
+			}
+			e->p++;
+			long prod = 1;
+			for (;;) {
+				prod *= eval_sum(e);
+				skip_blanks(e);
+				if (*e->p == ',')
+					e->p++;
+				else
+					break;
+			}
+			if (*e->p == ')')
+				e->p++;
+			else
+				e->ok = false;
+			return prod;
+		}
+		long v;
+		if (macro_value(e->src, b, n, e->depth, &v))
+			return v;
+	}
+	e->ok = false;
+	return 0;
+}
+
+static long eval_product(struct int_eval *e)
+{
+	long v = eval_atom(e);
+	for (;;) {
+		skip_blanks(e);
+		if (*e->p == '*') {
+			e->p++;
+			v *= eval_atom(e);
+		} else if (*e->p == '/') {
+			e->p++;
+			long d = eval_atom(e);
+			if (d == 0)
+				e->ok = false;
+			else
+				v /= d;
+		} else
+			return v;
+	}
+}
+
+static long eval_sum(struct int_eval *e)
+{
+	long v = eval_product(e);
+	for (;;) {
+		skip_blanks(e);
+		if (*e->p == '+') {
+			e->p++;
+			v += eval_product(e);
+		} else if (*e->p == '-') {
+			e->p++;
+			v -= eval_product(e);
+		} else
+			return v;
+	}
+}
+
+static bool eval_int_text(const struct source *src, const char *text, long *out)
+{
+	struct int_eval e = {.src = src, .p = text, .ok = true};
+	long v = eval_sum(&e);
+	skip_blanks(&e);
+	if (!e.ok || *e.p != '\0')
+		return false;
+	*out = v;
+	return true;
+}
+
+/* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)`: the product of name's dims. */
+static bool dim3_variable(const struct source *src, const char *name, size_t before, long *out)
+{
+	size_t n = strlen(name);
+	for (const char *p = src->text; (p = strstr(p, name)) && (size_t)(p - src->text) < before; p += n) {
+		if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		const char *q = p + n;
+		while (*q == ' ')
+			q++;
+		bool ctor = *q == '(';
+		bool assign = *q == '=' && q[1] != '=';
+		if (!ctor && !assign)
+			continue;
+		const char *line = p;
+		while (line > src->text && line[-1] != '\n')
+			line--;
+		char *head = xstrndup(line, (size_t)(p - line));
+		bool dim3 = strstr(head, "dim3") != NULL;
+		free(head);
+		if (!dim3)
+			continue;
+		const char *end = strchr(q, ';');
+		if (!end)
+			return false;
+		char *expr = ctor ? xprintf("dim3%.*s", (int)(end - q), q) : xstrndup(q + 1, (size_t)(end - q - 1));
+		/* a declaration list: cut at the closing parenthesis of this declarator */
+		if (ctor) {
+			int depth = 0;
+			for (char *c = expr + 4; *c; c++) {
+				depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+				if (depth == 0) {
+					c[1] = '\0';
+					break;
+				}
+			}
+		}
+		bool ok = eval_int_text(src, expr, out);
+		free(expr);
+		return ok;
+	}
+	return false;
+}
+
+/* ---- the file's launches, indexed once ---- */
+
+/* `name<<<grid, block, ...>>>` and `name<T, 4><<<...>>>`: the kernel named right before the
+ * chevrons, where it is, and the second configuration argument's text. */
+struct launch {
+	char *kernel;
+	size_t at;
+	char *block; /* NULL when the configuration has a single argument */
+};
+
+struct launches {
+	struct launch *v;
+	int n, cap;
+};
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static char *trimmed(const char *b, const char *e)
+{
+	while (b < e && isspace((unsigned char)*b))
+		b++;
+	while (e > b && isspace((unsigned char)e[-1]))
+		e--;
+	return xstrndup(b, (size_t)(e - b));
+}
+
+static int by_kernel_then_place(const void *a, const void *b)
+{
+	const struct launch *x = a, *y = b;
+	int c = strcmp(x->kernel, y->kernel);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+static struct launches index_launches(const struct source *src)
+{
+	struct launches ls = {0};
+	const char *text = src->text;
+	for (const char *q = text; (q = strstr(q, "<<<")); q += 3) {
+		const char *p = q;
+		while (p > text && isspace((unsigned char)p[-1]))
+			p--;
+		if (p > text && p[-1] == '>') { /* template arguments: back to their '<' */
+			int depth = 0;
+			while (p > text) {
+				p--;
+				depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
+				if (depth == 0)
+					break;
+			}
+			while (p > text && isspace((unsigned char)p[-1]))
+				p--;
+		}
+		const char *end = p;
+		while (p > text && ident_char(p[-1]))
+			p--;
+		const char *close = strstr(q + 3, ">>>");
+		if (p == end || !close)
+			continue;
+		struct launch *l = VEC_PUSH(ls.v, ls.n, ls.cap);
+		l->kernel = xstrndup(p, (size_t)(end - p));
+		l->at = (size_t)(p - text);
+		/* the second configuration argument, split at top-level commas */
+		int depth = 0;
+		const char *arg = NULL, *arg_end = close;
+		for (const char *c = q + 3; c < close; c++) {
+			depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+			if (*c == ',' && depth == 0) {
+				if (!arg)
+					arg = c + 1;
+				else {
+					arg_end = c;
+					break;
+				}
+			}
+		}
+		if (arg)
+			l->block = trimmed(arg, arg_end);
+	}
+	if (ls.n)
+		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);
+	return ls;
+}
+
+/* The first launch of the kernel in the file, or NULL. */
+static const struct launch *first_launch(const struct launches *ls, const char *kernel)
+{
+	int lo = 0, hi = ls->n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (strcmp(ls->v[mid].kernel, kernel) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ls->n && strcmp(ls->v[lo].kernel, kernel) == 0 ? &ls->v[lo] : NULL;
+}
+
+static void free_launches(struct launches *ls)
+{
+	for (int i = 0; i < ls->n; i++) {
+		free(ls->v[i].kernel);
+		free(ls->v[i].block);
+	}
+	free(ls->v);
+}
+
+/* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
+ * else --block-size. */
+static void block_size(struct kloop *l, const struct source *src, const struct launches *ls, int option)
+{
+	char *head = span_text(src, (struct span){l->function_span.begin, l->loop.begin});
+	char *lb = strstr(head, "__launch_bounds__(");
+	long v;
+	if (lb) {
+		char *arg = lb + strlen("__launch_bounds__(");
+		size_t n = strcspn(arg, ",)");
+		char *text = xstrndup(arg, n);
+		if (eval_int_text(src, text, &v) && v > 0) {
+			l->block_threads = (int)v;
+			l->block_source = xstrdup("__launch_bounds__");
+		}
+		free(text);
+	}
+	free(head);
+	const struct launch *at = l->block_threads ? NULL : first_launch(ls, l->function);
+	if (at && at->block && (eval_int_text(src, at->block, &v) || dim3_variable(src, at->block, at->at, &v)) &&
+	    v > 0) {
+		int line, col;
+		source_line_col(src, at->at, &line, &col);
+		l->block_threads = (int)v;
+		l->block_source = xprintf("launch at %d:%d", line, col);
+	}
+	if (!l->block_threads && option) {
+		l->block_threads = option;
+		l->block_source = xstrdup("--block-size");
+	}
+}
+
+/* ---- flops per tile, gathers, shared memory ---- */
+
+/* Flops one thread does per tile: multiply-adds, wmma::mma_sync and mma.sync in asm, times
+ * the trip counts of the loops around them. -1 when a loop's trip count is not constant. */
+struct flop_count {
+	const struct source *src;
+	double multiplier;
+	double flops;
+	bool unknown;
+	int depth;
+};
+
+static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
+
+/* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C. */
+static long trip_count(CXCursor loop)
+{
+	struct cursors cs = cursor_children(loop);
+	long r = -1;
+	if (cs.n == 4) {
+		CXCursor init = cs.v[0], cond = cursor_strip(cs.v[1]), inc = cursor_strip(cs.v[2]);
+		bool ok1 = false, ok2 = false, ok3 = true;
+		long a = 0, b = 0, step = 1;
+		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
+			a = cursor_evaluate_int(cursor_last_child(cursor_first_child(init)), &ok1);
+		if (clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
+		    clang_getCursorBinaryOperatorKind(cond) == CXBinaryOperator_LT)
+			b = cursor_evaluate_int(cursor_last_child(cond), &ok2);
+		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator)
+			step = cursor_evaluate_int(cursor_last_child(inc), &ok3);
+		else if (clang_getCursorKind(inc) != CXCursor_UnaryOperator)
+			ok3 = false;
+		if (ok1 && ok2 && ok3 && step > 0)
+			r = b > a ? (b - a + step - 1) / step : 0;
+	}
+	free(cs.v);
+	return r;
+}
+
+static void count_in(struct flop_count *f, CXCursor c)
+{
+	if (count_flops(c, c, f) == CXChildVisit_Recurse)
+		clang_visitChildren(c, count_flops, f);
+}
+
+static bool has_multiply(CXCursor c)
+{
+	c = cursor_strip(c);
+	if (clang_getCursorKind(c) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul)
+		return true;
+	struct cursors cs = cursor_children(c);
+	bool r = false;
+	for (int i = 0; i < cs.n && !r; i++)
+		r = has_multiply(cs.v[i]);
+	free(cs.v);
+	return r;
+}
+
+static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct flop_count *f = data;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_ForStmt: {
+		long trips = trip_count(c);
+		if (trips < 0) {
+			f->unknown = true;
+			return CXChildVisit_Continue;
+		}
+		double saved = f->multiplier;
+		f->multiplier *= (double)trips;
+		count_in(f, cursor_last_child(c));
+		f->multiplier = saved;
+		return CXChildVisit_Continue;
+	}
+	case CXCursor_CompoundAssignOperator: {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) && has_multiply(cursor_last_child(c)))
+			f->flops += 2 * f->multiplier;
+		return CXChildVisit_Recurse;
+	}
+	case CXCursor_CallExpr: {
+		char *name = cursor_name(c);
+		if (strcmp(name, "mma_sync") == 0)
+			f->flops += 2.0 * 16 * 16 * 16 / 32 * f->multiplier; /* one warp-wide m16n16k16 */
+		CXCursor callee = clang_getCursorReferenced(c);
+		if (strcmp(name, "mma_sync") != 0 && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+		    clang_isCursorDefinition(callee) && cursor_in_main_file(callee) && f->depth < 3) {
+			f->depth++;
+			count_in(f, cursor_last_child(callee)); /* a compute helper */
+			f->depth--;
+		}
+		free(name);
+		return CXChildVisit_Recurse;
+	}
+	case CXCursor_GCCAsmStmt: {
+		char *text = span_text(f->src, cursor_span(c));
+		const char *mma = strstr(text, "mma.sync");
+		int m, n, k;
+		if (mma && (mma = strstr(mma, ".m")) && sscanf(mma, ".m%dn%dk%d", &m, &n, &k) == 3)
+			f->flops += 2.0 * m * n * k / 32 * f->multiplier;
+		free(text);
+		return CXChildVisit_Continue;
+	}
+	default:
+		return CXChildVisit_Recurse;
+	}
+}
+
+/* A division or modulo in the copies' address arithmetic, done per element each tile (an
+ * im2col gather), as opposed to a strided walk. A whole-constant expression does not count. */
+static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	size_t *at = data;
+	if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		bool constant;
+		cursor_evaluate_int(c, &constant);
+		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant) {
+			*at = cursor_span(c).begin + 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void find_gather(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts && !l->gather_at; i++)
+		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
+			clang_visitChildren(l->stmts[i].cursor, scan_gather, &l->gather_at);
+}
+
+static void count_tile_flops(struct kloop *l, const struct source *src)
+{
+	struct flop_count f = {.src = src, .multiplier = 1};
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COMPUTE)
+			count_in(&f, l->stmts[i].cursor);
+	l->flops_per_thread = f.unknown ? -1 : f.flops;
+}
+
+struct shared_sum {
+	long bytes;
+};
+
+static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct shared_sum *s = data;
+	if (cursor_is_shared_var(c)) {
+		long n = clang_Type_getSizeOf(clang_getCursorType(c));
+		s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
+void measure_kloops(struct model *m, const struct source *src, const struct options *o)
+{
+	struct launches ls = index_launches(src);
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		if (l->function_span.end == 0)
+			continue; /* find could not read it */
+		struct shared_sum sum = {0};
+		clang_visitChildren(l->function_cursor, sum_shared, &sum);
+		l->shared_bytes = sum.bytes;
+		block_size(l, src, &ls, o->block_size);
+		count_tile_flops(l, src);
+		find_gather(l);
+		CXString mangled = clang_Cursor_getMangling(l->function_cursor);
+		l->mangled = xstrdup(clang_getCString(mangled));
+		clang_disposeString(mangled);
+	}
+	free_launches(&ls);
+}
