@@ -43,6 +43,23 @@ printf '#define TILE 16\n' >"$tmp/shadow/early/tile.h"
 "$pipefy" -q "$tmp/shadow/k.cu" -- -I "$tmp/shadow/early" -I "$tmp/shadow/late" >"$tmp/shadow/got" 2>&1
 expect "a header that shadows a cached one (earlier in the search path) is noticed" '! cmp -s "$tmp/shadow/before" "$tmp/shadow/want" && cmp -s "$tmp/shadow/want" "$tmp/shadow/got"'
 
+# A preamble whose header fails (#error) is not saved; it is remembered as failed, so later
+# runs do not build it again only to throw it away, until a header it read changes.
+rm -rf "$tmp/cache"; mkdir -p "$tmp/fail"
+cp testdata/sgemm_tiled.cu testdata/harness.cuh "$tmp/fail/"
+printf '#ifndef READY\n#error "define READY"\n#endif\n' >"$tmp/fail/ready.h"
+sed -i 's|#include "harness.cuh"|#include "harness.cuh"\n#include "ready.h"|' "$tmp/fail/sgemm_tiled.cu"
+"$pipefy" -q --no-cache "$tmp/fail/sgemm_tiled.cu" >"$tmp/fail/want" 2>"$tmp/fail/want.err"; rc0=$?
+"$pipefy" -q "$tmp/fail/sgemm_tiled.cu" >"$tmp/fail/got1" 2>"$tmp/fail/got1.err"; rc1=$?
+marker=$(ls "$tmp"/cache/*.failed 2>/dev/null | head -n 1)
+stamp=$(stat -c %Y.%y "$marker" 2>/dev/null)
+sleep 1
+"$pipefy" -q "$tmp/fail/sgemm_tiled.cu" >"$tmp/fail/got2" 2>"$tmp/fail/got2.err"; rc2=$?
+expect "a failing preamble: same result as uncached, remembered, and not built again" '[ $rc0 = $rc1 ] && [ $rc1 = $rc2 ] && cmp -s "$tmp/fail/want" "$tmp/fail/got2" && cmp -s "$tmp/fail/want.err" "$tmp/fail/got2.err" && [ -n "$marker" ] && [ "$(stat -c %Y.%y "$marker")" = "$stamp" ] && [ -z "$(ls "$tmp"/cache/*.pch 2>/dev/null)" ]'
+printf '#define READY 1\n' >"$tmp/fail/ready.h"
+"$pipefy" -q "$tmp/fail/sgemm_tiled.cu" >"$tmp/fail/fixed" 2>/dev/null; rc=$?
+expect "once the header is fixed the preamble is built and the failure forgotten" '[ $rc = 0 ] && grep -q pipefy_fetch "$tmp/fail/fixed" && [ -n "$(ls "$tmp"/cache/*.pch)" ] && [ ! -e "$marker" ]'
+
 # Concurrent runs (make -j) on an empty cache: each gets the right answer.
 rm -rf "$tmp/cache"
 "$pipefy" -q --no-cache testdata/hgemm_wmma.cu >"$tmp/want"

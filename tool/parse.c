@@ -320,14 +320,48 @@ static char *include_resolution(CXTranslationUnit tu, const char *const *args, i
 	return r.out.data ? sb_take(&r.out) : xstrdup("");
 }
 
-/* The entry's checksum line, then the resolution lines; each must still hold. */
-static bool entry_intact(const char *pch)
+/* "sec.nsec size" of a file, or "- -" when there is none. */
+static char *file_stamp(const char *path)
 {
-	unsigned long long sum, want;
-	long long size, want_size;
-	char *sumfile = xprintf("%s.sum", pch);
-	int fd = open(sumfile, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	free(sumfile);
+	static char buf[64];
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return strcpy(buf, "- -");
+	snprintf(buf, sizeof buf, "%lld.%09ld %lld", (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		 (long long)st.st_size);
+	return buf;
+}
+
+/* Lines that say what the files were when an entry was made: "0 path" / "1 path" (whether a
+ * file is there), "F stamp path" (file_stamp). True when every one still holds. */
+static bool lines_hold(char *text)
+{
+	bool ok = true;
+	for (char *line = text; ok && *line; line++) {
+		char *eol = strchr(line, '\n');
+		if (!eol)
+			return false;
+		*eol = '\0';
+		if ((line[0] == '0' || line[0] == '1') && line[1] == ' ') {
+			ok = regular_file_at(line + 2) == (line[0] == '1');
+		} else if (line[0] == 'F' && line[1] == ' ') {
+			char *path = strchr(line + 2, ' ');
+			path = path ? strchr(path + 1, ' ') : NULL;
+			ok = path && strncmp(line + 2, file_stamp(path + 1), (size_t)(path - line - 2)) == 0 &&
+			     file_stamp(path + 1)[path - line - 2] == '\0';
+		} else {
+			ok = false;
+		}
+		*eol = '\n';
+		line = eol;
+	}
+	return ok;
+}
+
+/* The whole of a cache file that is the user's own and private, or NULL. */
+static char *read_private(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && private_to_user(&st) &&
 		  st.st_size < (1 << 24);
@@ -335,23 +369,64 @@ static bool entry_intact(const char *pch)
 	ok = ok && read(fd, text, (size_t)st.st_size) == st.st_size;
 	if (fd >= 0)
 		close(fd);
-	if (ok)
-		text[st.st_size] = '\0';
-	ok = ok && sscanf(text, "%llx %lld", &want, &want_size) == 2;
-	for (char *line = ok ? strchr(text, '\n') : NULL; ok && line && line[1]; line = strchr(line, '\n')) {
-		line++;
-		char *eol = strchr(line, '\n');
-		if (!eol || (line[0] != '0' && line[0] != '1') || line[1] != ' ') {
-			ok = false;
-			break;
-		}
-		*eol = '\0';
-		ok = regular_file_at(line + 2) == (line[0] == '1');
-		*eol = '\n';
-		line = eol;
+	if (!ok) {
+		free(text);
+		return NULL;
 	}
+	text[st.st_size] = '\0';
+	return text;
+}
+
+/* The entry's checksum line, then the resolution lines; each must still hold. */
+static bool entry_intact(const char *pch)
+{
+	unsigned long long sum, want;
+	long long size, want_size;
+	char *sumfile = xprintf("%s.sum", pch);
+	char *text = read_private(sumfile);
+	free(sumfile);
+	bool ok = text != NULL;
+	ok = ok && sscanf(text, "%llx %lld", &want, &want_size) == 2 && lines_hold(strchr(text, '\n') + 1);
 	free(text);
 	return ok && file_sum(pch, &sum, &size) && sum == want && size == want_size;
+}
+
+/* A preamble whose headers have errors is not saved, and would be built again by every run
+ * only to be thrown away: PCH.failed says it failed, with the resolution lines and, per file
+ * the attempt read, "F mtime size path". It holds while none of those has changed. */
+static void record_file_read(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack, (void)depth;
+	CXString name = clang_getFileName(file);
+	const char *path = clang_getCString(name);
+	if (path && !strchr(path, '\n'))
+		sb_printf(data, "F %s %s\n", file_stamp(path), path);
+	clang_disposeString(name);
+}
+
+static bool failure_holds(const char *pch)
+{
+	char *marker = xprintf("%s.failed", pch);
+	char *text = read_private(marker);
+	bool holds = text && strncmp(text, "failed\n", 7) == 0 && lines_hold(text + 7);
+	free(text);
+	free(marker);
+	return holds;
+}
+
+/* A cache file written whole or not at all: a private temporary, renamed over the name. */
+static bool write_private(const char *path, const char *text)
+{
+	char *tmp = xprintf("%s.%ld.tmp", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	if (fd >= 0)
+		ok = close(fd) == 0 && ok;
+	ok = ok && rename(tmp, path) == 0;
+	if (!ok)
+		unlink(tmp);
+	free(tmp);
+	return ok;
 }
 
 static bool write_entry_sum(const char *pch, const char *resolution)
@@ -360,17 +435,9 @@ static bool write_entry_sum(const char *pch, const char *resolution)
 	long long size;
 	if (!file_sum(pch, &sum, &size))
 		return false;
-	char *sumfile = xprintf("%s.sum", pch), *tmp = xprintf("%s.%ld.tmp", sumfile, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	char *text = xprintf("%016llx %lld\n%s", sum, size, resolution);
-	bool ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	if (fd >= 0)
-		ok = close(fd) == 0 && ok;
-	ok = ok && rename(tmp, sumfile) == 0;
-	if (!ok)
-		unlink(tmp);
+	char *sumfile = xprintf("%s.sum", pch), *text = xprintf("%016llx %lld\n%s", sum, size, resolution);
+	bool ok = write_private(sumfile, text);
 	free(text);
-	free(tmp);
 	free(sumfile);
 	return ok;
 }
@@ -399,6 +466,9 @@ static void prune_cache(const char *cache)
 		if (len > 4 && strcmp(e->d_name + len - 4, ".tmp") == 0) {
 			/* left by a run that was interrupted while writing: not an entry */
 			if (got && st.st_mtime < hour_ago)
+				unlink(path);
+		} else if (len > 7 && strcmp(e->d_name + len - 7, ".failed") == 0) {
+			if (got && st.st_mtime < month_ago)
 				unlink(path);
 		} else if (len > 4 && strcmp(e->d_name + len - 4, ".pch") == 0) {
 			if (got && st.st_mtime < month_ago) {
@@ -454,9 +524,20 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 		clang_disposeDiagnostic(d);
 	}
 	char *tmp = xprintf("%s.%ld.tmp", pch, (long)getpid());
-	char *resolution = ok ? include_resolution(tu, args, nargs) : NULL;
+	char *resolution = tu ? include_resolution(tu, args, nargs) : NULL;
+	char *marker = xprintf("%s.failed", pch);
+	if (tu && !ok) { /* the headers have errors: remember it until one of them changes */
+		struct strbuf sb = {0};
+		sb_printf(&sb, "failed\n%s", resolution);
+		clang_getInclusions(tu, record_file_read, &sb);
+		write_private(marker, sb.data);
+		free(sb.data);
+	}
 	ok = ok && clang_saveTranslationUnit(tu, tmp, 0) == CXSaveError_None && chmod(tmp, 0600) == 0 &&
 	     rename(tmp, pch) == 0 && write_entry_sum(pch, resolution);
+	if (ok)
+		unlink(marker);
+	free(marker);
 	free(resolution);
 	if (!ok)
 		unlink(tmp);
@@ -528,7 +609,7 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 		if (parsed)
 			utimensat(AT_FDCWD, pch, NULL, 0); /* most recently used, for prune_cache */
 		/* absent, or stale (a header changed since): build it once and try again */
-		if (!parsed && build_preamble_pch(pch, args, n, unsaved, nunsaved, dir, directives)) {
+		if (!parsed && !failure_holds(pch) && build_preamble_pch(pch, args, n, unsaved, nunsaved, dir, directives)) {
 			prune_cache(cache);
 			parsed = parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
 		}
