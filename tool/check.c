@@ -10,6 +10,16 @@ static void pos(const struct source *src, size_t offset, int *line, int *col)
 	source_line_col(src, offset, line, col);
 }
 
+/* "line:col" of an offset, for a message (valid until the next call). */
+static const char *where(const struct source *src, size_t offset)
+{
+	static char buf[32];
+	int line, col;
+	source_line_col(src, offset, &line, &col);
+	snprintf(buf, sizeof buf, "%d:%d", line, col);
+	return buf;
+}
+
 /* ---- control flow that leaves the body or skips its end ---- */
 
 struct flow_scan {
@@ -389,14 +399,11 @@ static bool check_asm(struct kloop *l, const struct source *src)
 	clang_visitChildren(l->cursor, scan_asm, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return true;
-	int line, col;
 	size_t off = cursor_span(s.bad).begin;
-	pos(src, off, &line, &col);
 	if (s.kind == ASM_ASYNC)
-		kloop_refuse(l, off, "already pipelined: '%s' in the asm at %d:%d", s.instruction, line, col);
+		kloop_refuse(l, off, "already pipelined: '%s' in the asm at %s", s.instruction, where(src, off));
 	else
-		kloop_refuse(l, off, "the asm at %d:%d runs '%s', which pipefy cannot see through", line, col,
-			     s.instruction);
+		kloop_refuse(l, off, "the asm at %s runs '%s', which pipefy cannot see through", where(src, off), s.instruction);
 	free(s.instruction);
 	return false;
 }
@@ -464,12 +471,10 @@ static bool check_aliases(struct kloop *l, const struct source *src)
 	clang_visitChildren(l->cursor, scan_alias, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return true;
-	int line, col;
 	size_t off = cursor_span(s.bad).begin;
-	pos(src, off, &line, &col);
 	char *t = cursor_name(s.tile);
-	kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %d:%d; pipefy does not follow aliases of a tile",
-		     t, line, col);
+	kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %s; pipefy does not follow aliases of a tile", t,
+		     where(src, off));
 	free(t);
 	return false;
 }
@@ -705,26 +710,6 @@ struct child_list {
 	int *n, max;
 };
 
-/* Whether an expression names something declared in the loop body. */
-struct outside_refs {
-	struct span body;
-	bool inside;
-};
-
-static enum CXChildVisitResult scan_outside_refs(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct outside_refs *o = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		struct span d = cursor_span(clang_getCursorReferenced(c));
-		if (d.begin >= o->body.begin && d.end <= o->body.end) {
-			o->inside = true;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* A copy loop find read the shape of (`for (T i = E0; i < N; i += S)`, see copy_loop_shape)
  * can be staged one register per trip when its trip count means the same in front of the
  * loop: the bound and stride name nothing declared in the body (they are written in the
@@ -740,13 +725,8 @@ static bool copy_loop_legal(const struct kloop *l, int stmt)
 		if (l->tiles[i].in_loop)
 			return false;
 	struct cursors kids = cursor_children(st->cursor), var = cursor_children(kids.v[0]);
-	struct outside_refs o = {.body = l->body};
-	CXCursor bound_expr = cursor_last_child(kids.v[1]), step = cursor_last_child(kids.v[2]);
-	scan_outside_refs(bound_expr, bound_expr, &o);
-	clang_visitChildren(bound_expr, scan_outside_refs, &o);
-	scan_outside_refs(step, step, &o);
-	clang_visitChildren(step, scan_outside_refs, &o);
-	bool ok = !o.inside && !cursor_writes_var(kids.v[3], var.v[0]);
+	bool ok = !cursor_refers_within(cursor_last_child(kids.v[1]), l->body) &&
+		  !cursor_refers_within(cursor_last_child(kids.v[2]), l->body) && !cursor_writes_var(kids.v[3], var.v[0]);
 	free(kids.v);
 	free(var.v);
 	return ok;

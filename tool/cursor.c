@@ -354,3 +354,57 @@ long cursor_evaluate_int(CXCursor c, bool *ok)
 		clang_EvalResult_dispose(r);
 	return v;
 }
+
+bool span_within(struct span inner, struct span outer)
+{
+	return inner.begin >= outer.begin && inner.end <= outer.end;
+}
+
+bool cursor_same_type(CXType a, CXType b)
+{
+	return clang_equalTypes(clang_getCanonicalType(clang_getUnqualifiedType(clang_getCanonicalType(a))),
+				clang_getCanonicalType(clang_getUnqualifiedType(clang_getCanonicalType(b))));
+}
+
+/* `__ldg(&A[i])` and the other cache-hinted loads read A[i]: the copy's source is A[i]. The
+ * register variant keeps the call as written; cp.async has its own cache policy. */
+CXCursor cursor_unwrap_cache_hint(CXCursor c)
+{
+	static const char *const hinted[] = {"__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"};
+	bool hint = false;
+	for (size_t i = 0; i < sizeof hinted / sizeof *hinted; i++)
+		hint |= cursor_is_call_named(c, hinted[i]);
+	if (!hint)
+		return c;
+	struct cursors args = cursor_children(cursor_strip(c));
+	CXCursor arg = args.n >= 1 ? cursor_strip(args.v[args.n - 1]) : clang_getNullCursor();
+	free(args.v);
+	if (args.n < 1 || clang_getCursorKind(arg) != CXCursor_UnaryOperator ||
+	    clang_getCursorUnaryOperatorKind(arg) != CXUnaryOperator_AddrOf)
+		return c;
+	return cursor_strip(cursor_last_child(arg));
+}
+
+struct refs_within {
+	struct span s;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_refs_within(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct refs_within *r = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && span_within(cursor_span(clang_getCursorReferenced(c)), r->s)) {
+		r->found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool cursor_refers_within(CXCursor c, struct span s)
+{
+	struct refs_within r = {s, false};
+	if (scan_refs_within(c, c, &r) == CXChildVisit_Recurse)
+		clang_visitChildren(c, scan_refs_within, &r);
+	return r.found;
+}

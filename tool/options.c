@@ -2,6 +2,7 @@
 #include "pipefy.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <limits.h>
 #include <stdlib.h>
 
@@ -145,6 +146,32 @@ static bool parse_int(const char *s, int *out)
 	return true;
 }
 
+/* The options that only switch something on, by their short and long names. */
+static bool *switch_flag(struct options *o, const char *a)
+{
+	static const struct {
+		const char *name, *alias;
+		size_t field;
+	} switches[] = {
+		{"-i", NULL, offsetof(struct options, in_place)},
+		{"-q", NULL, offsetof(struct options, quiet)},
+		{"-R", "--remarks", offsetof(struct options, remarks)},
+		{"-h", "--help", offsetof(struct options, help)},
+		{"--version", NULL, offsetof(struct options, version)},
+		{"--output-replacements-xml", NULL, offsetof(struct options, replacements_xml)},
+		{"--output-replacements-json", NULL, offsetof(struct options, replacements_json)},
+		{"--diff", NULL, offsetof(struct options, diff)},
+		{"-n", "--dry-run", offsetof(struct options, dry_run)},
+		{"--Werror", NULL, offsetof(struct options, werror)},
+		{"--no-cache", NULL, offsetof(struct options, no_cache)},
+		{"--ptxas", NULL, offsetof(struct options, ptxas)},
+	};
+	for (size_t k = 0; k < sizeof switches / sizeof *switches; k++)
+		if (strcmp(a, switches[k].name) == 0 || (switches[k].alias && strcmp(a, switches[k].alias) == 0))
+			return (bool *)((char *)o + switches[k].field);
+	return NULL;
+}
+
 int options_parse(struct options *o, int argc, char **argv, char **err)
 {
 	memset(o, 0, sizeof *o);
@@ -155,7 +182,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	*err = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
-		bool missing = false;
+		bool missing = false, *flag;
 		if (strcmp(a, "--") == 0) {
 			for (i++; i < argc; i++) {
 				int n;
@@ -178,22 +205,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				return 2;
 			}
 			o->output = argv[++i];
-		} else if (strcmp(a, "-i") == 0) {
-			o->in_place = true;
-		} else if (strcmp(a, "-q") == 0) {
-			o->quiet = true;
-		} else if (strcmp(a, "-R") == 0 || strcmp(a, "--remarks") == 0) {
-			o->remarks = true;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			o->help = true;
-		} else if (strcmp(a, "--version") == 0) {
-			o->version = true;
-		} else if (strcmp(a, "--output-replacements-xml") == 0) {
-			o->replacements_xml = true;
-		} else if (strcmp(a, "--diff") == 0) {
-			o->diff = true;
-		} else if (strcmp(a, "--output-replacements-json") == 0) {
-			o->replacements_json = true;
+		} else if ((flag = switch_flag(o, a))) {
+			*flag = true;
 		} else if ((v = option_value("--lines", argc, argv, &i, &missing))) {
 			int first, last;
 			char tail;
@@ -220,14 +233,6 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				return 2;
 			}
 			o->length = n;
-		} else if (strcmp(a, "-n") == 0 || strcmp(a, "--dry-run") == 0) {
-			o->dry_run = true;
-		} else if (strcmp(a, "--Werror") == 0) {
-			o->werror = true;
-		} else if (strcmp(a, "--no-cache") == 0) {
-			o->no_cache = true;
-		} else if (strcmp(a, "--ptxas") == 0) {
-			o->ptxas = true;
 		} else if (strcmp(a, "--report") == 0) {
 			o->report = "text";
 		} else if (strncmp(a, "--report=", 9) == 0) {

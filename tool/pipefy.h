@@ -208,6 +208,13 @@ CXCursor cursor_root_var(CXCursor c);
 /* __syncthreads(), or cooperative groups' sync on a thread_block. */
 bool cursor_is_barrier(CXCursor c);
 bool cursor_is_call_named(CXCursor c, const char *want);
+bool span_within(struct span inner, struct span outer);
+/* Whether c is or holds a name of something declared inside s. */
+bool cursor_refers_within(CXCursor c, struct span s);
+/* The same type once qualifiers and sugar are gone. */
+bool cursor_same_type(CXType a, CXType b);
+/* `__ldg(&A[i])` and the other cache-hinted loads: A[i]; any other expression: itself. */
+CXCursor cursor_unwrap_cache_hint(CXCursor c);
 /* An integer constant expression's value; *ok false when it is not one. */
 long cursor_evaluate_int(CXCursor c, bool *ok);
 /* What an expression writes: `x = v` (operator= too), `x += v`, `++x`. */

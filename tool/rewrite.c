@@ -446,32 +446,17 @@ static int first_copy_of(const struct kloop *l, int stmt)
 }
 
 /* Whether a copy-side local is read by some copy's destination: the stash needs it then. */
-struct name_use {
-	CXCursor decl_stmt;
-	struct span decls;
-	bool used;
-};
-
-static enum CXChildVisitResult scan_name_use(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct name_use *u = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		struct span d = cursor_span(clang_getCursorReferenced(c));
-		if (d.begin >= u->decls.begin && d.end <= u->decls.end) {
-			u->used = true;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
-}
-
 static bool used_by_destinations(const struct kloop *l, const struct body_stmt *st)
 {
-	struct name_use u = {.decls = st->text};
-	for (int i = 0; i < l->ncopies && !u.used; i++)
-		clang_visitChildren(cursor_write_target(l->copies[i].store), scan_name_use, &u);
-	return u.used;
+	bool used = false;
+	for (int i = 0; i < l->ncopies && !used; i++) {
+		CXCursor target = cursor_write_target(l->copies[i].store);
+		struct cursors kids = cursor_children(target);
+		for (int k = 0; k < kids.n && !used; k++)
+			used = cursor_refers_within(kids.v[k], st->text);
+		free(kids.v);
+	}
+	return used;
 }
 
 /* The register a direct copy is staged in: numbered among the direct copies. */

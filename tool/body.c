@@ -1,0 +1,579 @@
+/* body.c: the K-loop body read statement by statement (part of find): which statements fill
+ * the tiles and how (the copies, guarded or not, straight or through registers, in copy
+ * loops), which are barriers, bumps of the loop variables, locals the copies need, and the
+ * tiles themselves. */
+#include "find.h"
+
+#include <stdlib.h>
+
+struct store_scan {
+	struct kloop *loop;
+	const struct source *src;
+	int nstores;      /* assignments into __shared__ arrays */
+	int nother;       /* assignments to variables declared outside the statement */
+	struct span stmt; /* the statement being scanned */
+	bool record;      /* add the stores to loop->copies */
+	CXCursor first_other;
+};
+
+int kloop_tile(struct kloop *l, CXCursor decl)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (clang_equalCursors(l->tiles[i].decl, decl))
+			return i;
+	return -1;
+}
+
+static long array_elem(CXType t, CXType *elem)
+{
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray ||
+	       t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray)
+		t = clang_getArrayElementType(t);
+	*elem = t;
+	return clang_Type_getSizeOf(t);
+}
+
+int kloop_add_tile(struct kloop *l, CXCursor decl)
+{
+	int i = kloop_tile(l, decl);
+	if (i >= 0)
+		return i;
+	struct tile *t = VEC_PUSH(l->tiles, l->ntiles, l->captiles);
+	t->decl = decl;
+	t->name = cursor_name(decl);
+	t->name_end = cursor_offset(decl) + strlen(t->name);
+	t->body_stmt = -1;
+	CXType type = clang_getCursorType(decl), elem;
+	t->elem_bytes = array_elem(type, &elem);
+	t->elem_type = type_spelling(elem);
+	t->bytes = clang_Type_getSizeOf(type);
+	t->in_loop = span_within(cursor_span(decl), l->body);
+	return l->ntiles - 1;
+}
+
+/* The span of the DeclRefExpr naming decl inside c, for a source that stays valid. */
+struct ref_find {
+	CXCursor decl;
+	struct span found;
+	bool ok;
+};
+
+static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct ref_find *rf = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+	    clang_equalCursors(clang_getCursorReferenced(c), rf->decl)) {
+		rf->found = cursor_span(c);
+		rf->ok = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
+{
+	struct kloop *l = s->loop;
+	CXCursor lhs, rhs_value;
+	enum write_kind w = cursor_write_parts(assign, &lhs, &rhs_value);
+	struct copy *cp = VEC_PUSH(l->copies, l->ncopies, l->capcopies);
+	cp->store = assign;
+	cp->value = rhs_value;
+	cp->text = cursor_span(assign);
+	cp->dst = cursor_span(lhs);
+	cp->tile = kloop_add_tile(l, tile_decl);
+	CXCursor dst = cursor_strip(lhs);
+	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
+	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
+		cp->dst_is_deref = true;
+		cp->dst_ptr = cursor_span(cursor_last_child(dst));
+	}
+	CXType dst_type = clang_getCursorType(lhs);
+	cp->type = type_spelling(dst_type);
+	cp->width = clang_Type_getSizeOf(dst_type);
+	if (cp->type[0] == '<' && clang_getCursorKind(dst) == CXCursor_ArraySubscriptExpr) {
+		/* In a template `As[ty][tx]` has a dependent type; the tile's element type is spelled
+		 * in the template's own terms (`float`, or `T`). */
+		const struct tile *t = &l->tiles[cp->tile];
+		free(cp->type);
+		cp->type = xstrdup(t->elem_type);
+		cp->width = t->elem_bytes;
+	}
+
+	CXCursor rhs = cursor_strip(rhs_value), load = rhs, base;
+	if (clang_getCursorKind(rhs) == CXCursor_ConditionalOperator) {
+		struct cursors cs = cursor_children(rhs);
+		if (cs.n == 3) {
+			cp->guard = cursor_span(cs.v[0]);
+			load = cursor_strip(cs.v[1]);
+			cp->fill = cursor_span(cs.v[2]);
+			cp->fill_value = cs.v[2];
+		}
+		free(cs.v);
+	}
+	/* An explicit conversion of the load, `(float)A[i]`, is still a copy, with conversion. */
+	while (cursor_kind_is_cast(clang_getCursorKind(load))) {
+		cp->conversion = true;
+		load = cursor_strip(cursor_last_child(load));
+	}
+	load = cursor_unwrap_cache_hint(load);
+	if (w == WRITE_ASSIGN && cursor_global_load(load, &base)) {
+		cp->src = cursor_span(load);
+		if (dst_type.kind == CXType_Dependent || dst_type.kind == CXType_Unexposed) {
+			/* a tile whose size is a template parameter: the element type as declared */
+			char *from = type_spelling(clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(load))));
+			cp->conversion |= strcmp(from, l->tiles[cp->tile].elem_type) != 0;
+			free(from);
+		} else if (!cursor_same_type(clang_getCursorType(load), dst_type))
+			cp->conversion = true;
+		if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
+			cp->src_is_deref = true;
+			cp->src_ptr = cursor_span(cursor_last_child(load));
+		}
+		struct ref_find rf = {.decl = base};
+		clang_visitChildren(load, find_ref, &rf);
+		cp->src_base = rf.ok ? rf.found : cp->src;
+	} else {
+		cp->src = (struct span){0, 0}; /* not a load: check refuses it */
+		cp->guard = (struct span){0, 0};
+	}
+	if (cursor_from_macro(assign) || cursor_from_macro(lhs))
+		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
+}
+
+static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct store_scan *s = data;
+	bool store;
+	CXCursor var = cursor_assigned_var(c, &store);
+	if (store) {
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
+			s->nstores++;
+			if (s->record)
+				record_store(s, cursor_strip(c), var);
+		} else if (clang_Cursor_isNull(var) || !span_within(cursor_span(var), s->stmt)) {
+			if (!s->nother++)
+				s->first_other = c;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Lines the statement owns: from its line's start when only blanks precede it, through the
+ * newline when only blanks (and a ';') follow. Deleting those keeps the layout clean. */
+static struct span whole_lines(const struct source *src, struct span s)
+{
+	size_t b = s.begin < src->len ? s.begin : src->len, e = s.end < src->len ? s.end : src->len;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	if (e < src->len && src->text[e] == ';')
+		e++;
+	size_t text_end = e;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	size_t lb = b;
+	while (lb > 0 && (src->text[lb - 1] == ' ' || src->text[lb - 1] == '\t'))
+		lb--;
+	bool own_start = lb == 0 || src->text[lb - 1] == '\n';
+	bool own_end = e >= src->len || src->text[e] == '\n';
+	if (own_start && own_end)
+		return (struct span){lb, e < src->len ? e + 1 : e};
+	return (struct span){b, text_end};
+}
+
+/* Reads no shared memory and nothing declared in the body: the same amount every trip. */
+struct invariance {
+	struct span body;
+	CXCursor body_cursor;
+	CXCursor target;
+	bool invariant;
+	bool reads_target;
+};
+
+static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct invariance *inv = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (clang_equalCursors(d, inv->target)) {
+			inv->reads_target = true;
+			return CXChildVisit_Continue;
+		}
+		if (cursor_is_shared_var(d) || span_within(cursor_span(d), inv->body) || cursor_writes_var(inv->body_cursor, d)) {
+			inv->invariant = false;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* An induction step: an integer or pointer declared outside the body, advanced by an
+ * invariant amount. A float accumulator (`acc += ...`) is compute, not a bump. */
+static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
+{
+	if (clang_Cursor_isNull(var) || span_within(cursor_span(var), l->body))
+		return false;
+	CXCursor target, value;
+	enum write_kind w = cursor_write_parts(stmt, &target, &value);
+	if (w == WRITE_NONE || clang_getCursorKind(cursor_strip(target)) != CXCursor_DeclRefExpr)
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(var));
+	bool integer = t.kind >= CXType_Char_U && t.kind <= CXType_Int128 && t.kind != CXType_Char16 &&
+		       t.kind != CXType_Char32 && t.kind != CXType_WChar && t.kind != CXType_Bool;
+	if (!integer && t.kind != CXType_Pointer)
+		return false;
+	/* `x = x + s` must read x; `x = f(...)` is a plain assignment, not a step */
+	struct invariance inv = {.body = l->body, .body_cursor = cursor_last_child(l->cursor), .target = var, .invariant = true};
+	if (!clang_Cursor_isNull(value))
+		clang_visitChildren(value, scan_invariance, &inv);
+	if (!clang_Cursor_isNull(value) && clang_getCursorKind(cursor_strip(value)) == CXCursor_DeclRefExpr)
+		scan_invariance(cursor_strip(value), value, &inv);
+	return inv.invariant && (w == WRITE_UPDATE || inv.reads_target);
+}
+
+/* The single statement of a branch: `X = v;` or `{ X = v; }`. */
+static CXCursor only_stmt(CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_CompoundStmt)
+		return c;
+	struct cursors cs = cursor_children(c);
+	CXCursor r = cs.n == 1 ? cs.v[0] : clang_getNullCursor();
+	free(cs.v);
+	return r;
+}
+
+/* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`. */
+static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
+{
+	struct cursors cs = cursor_children(ifstmt);
+	bool ok = false;
+	if (cs.n == 3) {
+		CXCursor then_store = only_stmt(cs.v[1]), else_store = only_stmt(cs.v[2]);
+		CXCursor t_dst, t_val, e_dst, e_val, base;
+		if (!clang_Cursor_isNull(then_store) && !clang_Cursor_isNull(else_store) &&
+		    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
+		    cursor_write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst))) {
+			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
+			ok = strcmp(a, b) == 0 && cursor_global_load(cursor_strip(t_val), &base) && !cursor_global_load(cursor_strip(e_val), &base);
+			free(a);
+			free(b);
+		}
+		if (ok) {
+			record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
+			struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+			cp->text = cursor_span(ifstmt);
+			cp->guard = cursor_span(cs.v[0]);
+			cp->fill = cursor_span(e_val);
+			cp->fill_value = e_val;
+			cp->guard_is_if = true;
+		}
+	}
+	free(cs.v);
+	return ok;
+}
+
+/* Comments, pragmas and blank lines before a statement travel with it (`#pragma unroll`
+ * stays on its loop); those after the last statement are the body's tail. */
+static void attach_leading_lines(const struct source *src, struct kloop *l)
+{
+	size_t prev = l->body.begin + 1;
+	while (prev < src->len && (src->text[prev] == ' ' || src->text[prev] == '\t'))
+		prev++;
+	if (prev < src->len && src->text[prev] == '\n')
+		prev++;
+	else
+		prev = (size_t)-1;
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		bool owns_start = st->span.begin == 0 || src->text[st->span.begin - 1] == '\n';
+		if (owns_start && prev != (size_t)-1 && prev <= st->span.begin)
+			st->span.begin = prev;
+		prev = st->span.end > 0 && src->text[st->span.end - 1] == '\n' ? st->span.end : (size_t)-1;
+	}
+	size_t close = l->body.end - 1; /* the '}' */
+	size_t line = close;
+	while (line > 0 && (src->text[line - 1] == ' ' || src->text[line - 1] == '\t'))
+		line--;
+	if (prev != (size_t)-1 && line > 0 && src->text[line - 1] == '\n' && prev < line)
+		l->tail = (struct span){prev, line};
+}
+
+void find_body(struct kloop *l, const struct source *src, CXCursor body)
+{
+	struct cursors cs = cursor_children(body);
+	for (int i = 0; i < cs.n; i++) {
+		CXCursor c = cs.v[i];
+		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
+		st->cursor = c;
+		st->text = cursor_span(c);
+		st->span = whole_lines(src, st->text);
+		/* the statement's text ends at its ';' */
+		if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
+			st->text.end = st->span.end;
+		else {
+			size_t e = st->text.end;
+			while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+				e++;
+			if (e < src->len && src->text[e] == ';')
+				st->text.end = e + 1;
+		}
+		st->role = ROLE_COMPUTE;
+		if (cursor_is_barrier(c)) {
+			st->role = ROLE_BARRIER;
+			l->nbarriers++;
+			continue;
+		}
+		if (cursor_is_call_named(c, "__syncwarp"))
+			l->nwarp_syncs++;
+		if (clang_getCursorKind(c) == CXCursor_IfStmt) {
+			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
+			if (record_if_copy(&rec, c)) {
+				st->role = ROLE_COPY;
+				l->copies[l->ncopies - 1].stmt = l->nstmts - 1;
+				l->copies[l->ncopies - 1].text = st->text; /* its replacement ends the statement */
+				continue;
+			}
+		}
+		if (clang_getCursorKind(c) == CXCursor_DeclStmt) {
+			struct cursors vars = cursor_children(c);
+			bool shared = false;
+			for (int j = 0; j < vars.n; j++)
+				if (cursor_is_shared_var(vars.v[j]))
+					shared = true;
+			free(vars.v);
+			if (shared) {
+				st->role = ROLE_TILE_DECL;
+				continue;
+			}
+		}
+		struct store_scan s = {.loop = l, .src = src, .stmt = cursor_span(c)};
+		clang_visitChildren(c, scan_stores, &s);
+		/* An expression statement is itself the assignment: scan it too. */
+		{
+			bool store;
+			CXCursor var = cursor_assigned_var(c, &store);
+			if (store) {
+				if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var))
+					s.nstores++;
+				else if (!s.nother++)
+					s.first_other = c;
+			}
+		}
+		if (s.nstores > 0) {
+			st->role = ROLE_COPY;
+			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
+			bool store;
+			CXCursor var = cursor_assigned_var(c, &store);
+			int before = l->ncopies;
+			if (store && !clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
+				record_store(&rec, cursor_strip(c), var);
+			} else
+				clang_visitChildren(c, scan_stores, &rec);
+			for (int k = before; k < l->ncopies; k++)
+				l->copies[k].stmt = l->nstmts - 1;
+			if (s.nother > 0)
+				kloop_refuse(l, cursor_span(s.first_other).begin,
+					     "a statement that fills a tile also writes other state");
+			continue;
+		}
+		bool store;
+		CXCursor var = cursor_assigned_var(c, &store);
+		if (store && is_bump(l, c, var)) {
+			/* `A += BK;`, `++k;`: an induction variable the body advances. */
+			st->role = ROLE_BUMP;
+			kloop_add_ivar(l, var, NULL);
+		}
+	}
+	free(cs.v);
+	attach_leading_lines(src, l);
+}
+
+/* A local declared in the body that the copies read is computed again by the loader. */
+struct ref_scan {
+	CXCursor decl;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct ref_scan *r = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+	    clang_equalCursors(clang_getCursorReferenced(c), r->decl)) {
+		r->found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool references(CXCursor in, CXCursor decl)
+{
+	struct ref_scan r = {.decl = decl};
+	clang_visitChildren(in, scan_ref, &r);
+	return r.found;
+}
+
+/* `float4 a = *p;` initializes through float4's copy constructor: a call of one argument. */
+static bool is_copy_construct(CXCursor c)
+{
+	c = cursor_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return false;
+	CXCursor callee = clang_getCursorReferenced(c);
+	struct cursors cs = cursor_children(c);
+	bool r = clang_getCursorKind(callee) == CXCursor_Constructor && cs.n == 1;
+	free(cs.v);
+	return r;
+}
+
+/* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
+static bool is_fetch_decl(CXCursor decl_stmt)
+{
+	struct cursors vars = cursor_children(decl_stmt);
+	bool all = vars.n > 0;
+	for (int v = 0; v < vars.n && all; v++) {
+		CXCursor init = cursor_last_child(vars.v[v]), base;
+		while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) || is_copy_construct(init)))
+			init = cursor_last_child(cursor_strip(init));
+		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
+		      cursor_global_load(init, &base);
+	}
+	free(vars.v);
+	return all;
+}
+
+/* Copies that store a fetched local are register-staged copies, not computed values. */
+static void mark_register_copies(struct kloop *l)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		struct copy *cp = &l->copies[i];
+		if (cp->src.end > cp->src.begin || clang_Cursor_isNull(cp->value))
+			continue;
+		CXCursor v = cursor_root_var(cp->value);
+		if (clang_Cursor_isNull(v))
+			continue;
+		for (int j = 0; j < l->nstmts; j++)
+			if (l->stmts[j].role == ROLE_FETCH_DECL && span_within(cursor_span(v), l->stmts[j].text))
+				cp->from_register = true;
+	}
+}
+
+/* Whether statement `user` reads a variable the declaration statement `decl` declares. */
+static bool stmt_reads_decl(CXCursor user, CXCursor decl)
+{
+	struct cursors vars = cursor_children(decl);
+	bool found = false;
+	for (int v = 0; v < vars.n && !found; v++)
+		found = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && references(user, vars.v[v]);
+	free(vars.v);
+	return found;
+}
+
+/* Locals the copies need, directly or through other such locals, go with the copies; those
+ * the compute reads too stay in the body as well. */
+static void mark_copy_decls(struct kloop *l)
+{
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < l->nstmts; i++) {
+			struct body_stmt *st = &l->stmts[i];
+			if (st->role != ROLE_COMPUTE || clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
+				continue;
+			for (int j = i + 1; j < l->nstmts && st->role == ROLE_COMPUTE; j++) {
+				enum stmt_role r = l->stmts[j].role;
+				if ((r == ROLE_COPY || r == ROLE_COPY_DECL) && stmt_reads_decl(l->stmts[j].cursor, st->cursor)) {
+					st->role = ROLE_COPY_DECL;
+					changed = true;
+				}
+			}
+		}
+	}
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COPY_DECL)
+			continue;
+		if (is_fetch_decl(st->cursor))
+			st->role = ROLE_FETCH_DECL;
+		for (int j = i + 1; j < l->nstmts; j++) {
+			enum stmt_role r = l->stmts[j].role;
+			if (r != ROLE_COPY && r != ROLE_COPY_DECL && r != ROLE_FETCH_DECL &&
+			    stmt_reads_decl(l->stmts[j].cursor, st->cursor))
+				st->also_compute = true;
+		}
+	}
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_TILE_DECL) {
+			struct cursors vars = cursor_children(l->stmts[i].cursor);
+			for (int v = 0; v < vars.n; v++) {
+				int t = kloop_tile(l, vars.v[v]);
+				if (t >= 0)
+					l->tiles[t].body_stmt = i;
+			}
+			free(vars.v);
+		}
+}
+
+/* `for (T i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
+ * a constant or blockDim.x: the register variant can stage such a loop with one register per
+ * trip. Records its numbers and parts in the statement (whether its trip count means the same
+ * in front of the loop is check's question). */
+static void copy_loop_shape(struct body_stmt *st, const struct source *src)
+{
+	struct cursors kids = cursor_children(st->cursor), var = {0};
+	if (kids.n != 4 || clang_getCursorKind(kids.v[0]) != CXCursor_DeclStmt ||
+	    clang_getCursorKind(kids.v[1]) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(kids.v[1]) != CXBinaryOperator_LT ||
+	    clang_getCursorKind(kids.v[2]) != CXCursor_CompoundAssignOperator ||
+	    clang_getCursorBinaryOperatorKind(kids.v[2]) != CXBinaryOperator_AddAssign)
+		goto done;
+	/* the bound: a constant; the stride: a constant, or blockDim.x */
+	bool ok;
+	CXCursor bound = cursor_last_child(kids.v[1]), step = cursor_last_child(kids.v[2]);
+	long N = cursor_evaluate_int(bound, &ok);
+	if (!ok)
+		N = 0;
+	long S = cursor_evaluate_int(step, &ok);
+	if (!ok)
+		S = -1;
+	char *step_text = span_text(src, cursor_span(step));
+	bool block_stride = strcmp(step_text, "blockDim.x") == 0;
+	free(step_text);
+	if (N <= 0 || (S <= 0 && !block_stride))
+		goto done;
+	/* one variable, initialized */
+	var = cursor_children(kids.v[0]);
+	if (var.n != 1 || clang_getCursorKind(var.v[0]) != CXCursor_VarDecl)
+		goto done;
+	CXCursor init = cursor_last_child(var.v[0]);
+	if (clang_Cursor_isNull(init))
+		goto done;
+	st->copy_bound_expr = cursor_span(bound);
+	st->copy_stride_expr = cursor_span(step);
+	st->copy_bound = N;
+	st->copy_stride = block_stride ? 0 : S;
+	/* `int i`: from the declaration's start through the variable's name */
+	unsigned name_at;
+	clang_getExpansionLocation(clang_getCursorLocation(var.v[0]), NULL, NULL, NULL, &name_at);
+	char *name = cursor_name(var.v[0]);
+	st->copy_var = (struct span){cursor_span(kids.v[0]).begin, name_at + strlen(name)};
+	free(name);
+	st->copy_init = cursor_span(init);
+	st->copy_cond = cursor_span(kids.v[1]);
+	st->copy_body = cursor_span(kids.v[3]);
+done:
+	free(kids.v);
+	free(var.v);
+}
+
+
+void find_body_locals(struct kloop *l, const struct source *src)
+{
+	mark_copy_decls(l);
+	mark_register_copies(l);
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(l->stmts[i].cursor) == CXCursor_ForStmt)
+			copy_loop_shape(&l->stmts[i], src);
+}

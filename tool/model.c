@@ -1,0 +1,62 @@
+/* model.c: the K-loop model's lifetime and the sums every stage reads. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+long kloop_tile_bytes(const struct kloop *l)
+{
+	long sum = 0;
+	for (int i = 0; i < l->ntiles; i++) {
+		if (l->tiles[i].bytes < 0)
+			return -1;
+		sum += l->tiles[i].bytes;
+	}
+	return sum;
+}
+
+void model_free(struct model *m)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		free(l->function);
+		free(l->function_error);
+		for (int j = 0; j < l->helper.nstores; j++) {
+			free(l->helper.stores[j].base);
+			free(l->helper.stores[j].type);
+		}
+		free(l->helper.stores);
+		free(l->helper.name);
+		free(l->helper.refusal);
+		free(l->block_source);
+		free(l->mangled);
+		for (int j = 0; j < l->noptions; j++)
+			free(l->options[j].verdict);
+		free(l->indent);
+		free(l->unit);
+		for (int j = 0; j < l->nivars; j++) {
+			free(l->ivars[j].name);
+			free(l->ivars[j].type);
+			free(l->ivars[j].init);
+		}
+		free(l->ivars);
+		for (int j = 0; j < l->ntiles; j++) {
+			free(l->tiles[j].name);
+			free(l->tiles[j].elem_type);
+		}
+		free(l->tiles);
+		for (int j = 0; j < l->ncopies; j++)
+			free(l->copies[j].type);
+		free(l->copies);
+		free(l->stmts);
+		free(l->refs);
+		for (int j = 0; j < l->nrefusals; j++)
+			free(l->refusals[j].reason);
+		free(l->refusals);
+		free(l->cp_async_refusal);
+		free(l->ldg_refusal);
+		free(l->plan_note);
+		free(l->plan_reason);
+	}
+	free(m->loops);
+	memset(m, 0, sizeof *m);
+}
