@@ -374,7 +374,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
 			if (s.nother > 0)
-				kloop_refuse(l, cursor_span(s.first_other).begin,
+				kloop_unknown(l, cursor_span(s.first_other).begin,
 					     "a statement that fills a tile also writes other state");
 			continue;
 		}

@@ -10,6 +10,20 @@ static void pos(const struct source *src, size_t offset, int *line, int *col)
 	source_line_col(src, offset, line, col);
 }
 
+/* Every refusal is made here (validate.c adds one when a rewrite fails translation
+ * validation): a reason, and where. */
+void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	struct refusal *r = VEC_PUSH(l->refusals, l->nrefusals, l->caprefusals);
+	r->offset = offset;
+	r->reason = xstrdup(buf);
+}
+
 /* "line:col" of an offset, for a message (valid until the next call). */
 static const char *where(const struct source *src, size_t offset)
 {
@@ -837,11 +851,14 @@ static void check_hoisted_names(struct kloop *l, const struct source *src)
 static void check_loop(struct kloop *l, const struct source *src)
 {
 	int line, col;
+	/* what find could not read (the header, the body's file, a statement it cannot split) */
+	for (int i = 0; i < l->nunknowns; i++)
+		kloop_refuse(l, l->unknowns[i].offset, "%s", l->unknowns[i].reason);
 	if (l->function_has_errors) {
 		kloop_refuse(l, l->loop.begin, "'%s' has parse errors (first at %s)", l->function, l->function_error);
 		return;
 	}
-	if (l->nrefusals > 0) /* find could not read the loop (its header, its body's file) */
+	if (l->nunknowns > 0)
 		return;
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
 		return;
@@ -904,6 +921,8 @@ static void check_loop(struct kloop *l, const struct source *src)
 		l->ldg_refusal = xprintf("the copies sit inside '%s'; only cp.async (in a copy of '%s') can take them",
 					 l->helper.name, l->helper.name);
 	}
+	if (l->nrefusals == 0 && !l->cp_async_ok && !l->ldg_ok)
+		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal, l->ldg_refusal);
 }
 
 void check_kloops(struct model *m, const struct source *src)

@@ -33,6 +33,12 @@ void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const c
 	show_line(out, src, line, col);
 }
 
+/* Why a loop is left as written: check's first refusal, else the planner's reason. */
+static const char *why_not(const struct kloop *l)
+{
+	return l->nrefusals ? l->refusals[0].reason : l->declined;
+}
+
 void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++) {
@@ -47,9 +53,8 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 					variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s",
 					l->plan_reason ? l->plan_reason : "", l->plan_note ? "; " : "",
 					l->plan_note ? l->plan_note : "");
-		else if (l->nrefusals > 0)
-			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop not pipelined: %s [pipefy-missed]",
-					l->refusals[0].reason);
+		else if (why_not(l))
+			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop not pipelined: %s [pipefy-missed]", why_not(l));
 	}
 }
 
@@ -75,7 +80,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	if (l->registers)
 		fprintf(out, "; %d registers per thread (ptxas)\n", l->registers);
 	else
-		fprintf(out, "; registers unknown, 64 assumed (--ptxas measures them)\n");
+		fprintf(out, "; registers unknown, %d assumed (--ptxas measures them)\n", l->assumed_registers);
 	fprintf(out, "  tiles:   ");
 	for (int i = 0; i < l->ntiles; i++)
 		fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, l->tiles[i].bytes);
@@ -103,7 +108,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 		fprintf(out, "  result:   pipelined: %s, %d stage%s%s%s\n\n", variant_name(l->variant), l->stages,
 			l->stages == 1 ? "" : "s", l->plan_note ? "; " : "", l->plan_note ? l->plan_note : "");
 	else
-		fprintf(out, "  result:   not pipelined: %s\n\n", l->nrefusals ? l->refusals[0].reason : "not planned");
+		fprintf(out, "  result:   not pipelined: %s\n\n", why_not(l) ? why_not(l) : "not planned");
 }
 
 static json_t *report_record(const struct kloop *l, const struct source *src, int arch)
@@ -121,7 +126,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 		json_object_set_new(o, "variant", json_string(variant_name(l->variant)));
 		json_object_set_new(o, "stages", json_integer(l->stages));
 	} else {
-		json_object_set_new(o, "reason", json_string(l->nrefusals ? l->refusals[0].reason : "not planned"));
+		json_object_set_new(o, "reason", json_string(why_not(l) ? why_not(l) : "not planned"));
 	}
 	if (l->plan_note)
 		json_object_set_new(o, "note", json_string(l->plan_note));

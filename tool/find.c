@@ -16,14 +16,14 @@ struct finder {
 	CXCursor function;
 };
 
-void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
+void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char buf[1024];
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	struct refusal *r = VEC_PUSH(l->refusals, l->nrefusals, l->caprefusals);
+	struct refusal *r = VEC_PUSH(l->unknowns, l->nunknowns, l->capunknowns);
 	r->offset = offset;
 	r->reason = xstrdup(buf);
 }
@@ -102,7 +102,7 @@ static void collect_inc_vars(struct kloop *l, const struct source *src, CXCursor
 	if (store && !clang_Cursor_isNull(v))
 		kloop_add_ivar(l, v, NULL);
 	else
-		kloop_refuse(l, cursor_span(c).begin, "the loop increment is not a plain update of loop variables");
+		kloop_unknown(l, cursor_span(c).begin, "the loop increment is not a plain update of loop variables");
 }
 
 static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
@@ -118,7 +118,7 @@ static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 			CXCursor init = cursor_last_child(var);
 			if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init))) {
 				char *name = cursor_name(var); /* found by the fuzzer: the CXString leaked */
-				kloop_refuse(l, cursor_offset(var), "loop variable '%s' has no initial value", name);
+				kloop_unknown(l, cursor_offset(var), "loop variable '%s' has no initial value", name);
 				free(name);
 				continue;
 			}
@@ -135,14 +135,14 @@ static void collect_init(struct kloop *l, const struct source *src, CXCursor c)
 	} else if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign) {
 		CXCursor v = cursor_root_var(cursor_first_child(c));
 		if (clang_Cursor_isNull(v) || clang_getCursorKind(cursor_strip(cursor_first_child(c))) != CXCursor_DeclRefExpr) {
-			kloop_refuse(l, cursor_span(c).begin, "the loop initializer is not a plain assignment");
+			kloop_unknown(l, cursor_span(c).begin, "the loop initializer is not a plain assignment");
 			return;
 		}
 		char *text = span_text(src, cursor_span(cursor_last_child(c)));
 		kloop_add_ivar(l, v, text)->in_header = true;
 		free(text);
 	} else {
-		kloop_refuse(l, cursor_span(c).begin, "the loop initializer is not a declaration or assignment");
+		kloop_unknown(l, cursor_span(c).begin, "the loop initializer is not a declaration or assignment");
 	}
 }
 
@@ -325,7 +325,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 		}
 	}
 	if (!split_header(l, f->parsed->tu, loop)) {
-		kloop_refuse(l, l->loop.begin, "cannot read the loop header");
+		kloop_unknown(l, l->loop.begin, "cannot read the loop header");
 		return;
 	}
 	struct cursors parts = cursor_children(loop);
@@ -351,7 +351,7 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 		clang_getExpansionLocation(clang_getCursorLocation(stmts.v[i]), &file, NULL, NULL, NULL);
 		if (clang_File_isEqual(file, loop_file))
 			continue;
-		kloop_refuse(l, l->body.begin, "the loop body takes statements from another file (an #include inside it)");
+		kloop_unknown(l, l->body.begin, "the loop body takes statements from another file (an #include inside it)");
 		free(stmts.v);
 		return;
 	}

@@ -51,11 +51,15 @@ void model_free(struct model *m)
 		free(l->refs);
 		for (int j = 0; j < l->nrefusals; j++)
 			free(l->refusals[j].reason);
+		for (int j = 0; j < l->nunknowns; j++)
+			free(l->unknowns[j].reason);
+		free(l->unknowns);
 		free(l->refusals);
 		free(l->cp_async_refusal);
 		free(l->ldg_refusal);
 		free(l->plan_note);
 		free(l->plan_reason);
+		free(l->declined);
 	}
 	free(m->loops);
 	memset(m, 0, sizeof *m);

@@ -387,6 +387,8 @@ struct kloop {
 	int nwarp_syncs;   /* top-level __syncwarp() calls */
 	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
 	struct helper_fill helper; /* that call, when its callee only copies into the tiles */
+	struct refusal *unknowns;     /* what find could not read, for check to refuse */
+	int nunknowns, capunknowns;
 	CXCursor function_cursor;     /* the kernel or __device__ function holding the loop */
 	struct span function_span;    /* its definition; empty when find could not read the loop */
 
@@ -412,9 +414,11 @@ struct kloop {
 	int stages;             /* 1 for LDG into a single stage */
 	char *plan_note;        /* when the plan is not the one wanted: why */
 	char *plan_reason;      /* why this variant */
+	char *declined;         /* why the planner left a legal loop as written; NULL otherwise */
 	bool out_of_range;      /* outside --lines / --offset: neither rewritten nor reported */
 	bool rewritten;
 	int registers;          /* per thread, from ptxas; 0 unknown */
+	int assumed_registers;  /* what the occupancy counted with when registers is 0 (rules) */
 	double ratio;           /* flops per byte of tile loaded; < 0 unknown */
 	struct plan_option {
 		enum variant variant;
@@ -438,8 +442,8 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 void model_free(struct model *m);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
-void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Something find could not read; check refuses the loop for it. */
+void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- measure.c: the numbers check and plan read beyond the loop's statements ---- */
 
@@ -451,6 +455,8 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 
 void check_kloops(struct model *m, const struct source *src);
+/* The loop is not rewritten, for this reason (the refusals only check and validate make). */
+void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- plan.c: variant and stage count from rules/ ---- */
 
@@ -463,12 +469,14 @@ struct arch_rules {
 };
 
 struct variant_rules {
-	double ratio_prefer_cp_async_below, ratio_both_viable_below, deep_stages_below_ratio;
+	double deep_stages_below_ratio;
 	int cp_async_min_copy_bytes, default_stages, deep_stages, max_stages;
 	double min_occupancy_fraction;
 	int assumed_registers;
 	bool leave_narrow_gathers_alone;
 	bool short_tiles_prefer_ldg; /* wide copies under deep_stages_below_ratio: registers first */
+	/* the measurements the remarks quote (variants.json's evidence) */
+	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];
 };
 
 struct rules {

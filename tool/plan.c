@@ -24,6 +24,18 @@ static long get_long(json_t *o, const char *key, bool *ok)
 	return (long)get_double(o, key, ok);
 }
 
+static void get_string(json_t *o, const char *key, char *out, size_t size, bool *ok)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	size_t n = v ? strlen(v) : 0;
+	if (!v || n >= size) {
+		*ok = false;
+		n = 0;
+	}
+	memcpy(out, v ? v : "", n);
+	out[n] = '\0';
+}
+
 static json_t *load_json(const char *dir, const char *file, const char *builtin, char **err)
 {
 	json_error_t e;
@@ -81,8 +93,6 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 	}
 	struct variant_rules *v = &r->variants;
 	if (ok) {
-		v->ratio_prefer_cp_async_below = get_double(variants, "ratio_prefer_cp_async_below", &ok);
-		v->ratio_both_viable_below = get_double(variants, "ratio_both_viable_below", &ok);
 		v->deep_stages_below_ratio = get_double(variants, "deep_stages_below_ratio", &ok);
 		v->cp_async_min_copy_bytes = (int)get_long(variants, "cp_async_min_copy_bytes", &ok);
 		v->default_stages = (int)get_long(variants, "default_stages", &ok);
@@ -92,8 +102,14 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		v->assumed_registers = (int)get_long(variants, "assumed_registers_per_thread", &ok);
 		v->leave_narrow_gathers_alone = json_is_true(json_object_get(variants, "leave_narrow_gathers_alone"));
 		v->short_tiles_prefer_ldg = json_is_true(json_object_get(variants, "short_tiles_prefer_ldg"));
+		json_t *evidence = json_object_get(variants, "evidence");
+		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
+		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
+		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
 		if (!ok)
-			*err = xprintf("%s/variants.json: error: a rule is missing, not a number, or negative", dir ? dir : "<built-in rules>");
+			*err = xprintf("%s/variants.json: error: a rule is missing, not a number, or negative (or an evidence "
+				       "string missing or too long)",
+				       dir ? dir : "<built-in rules>");
 	}
 	json_decref(arch);
 	json_decref(variants);
@@ -152,9 +168,17 @@ static long shared_with_stages(const struct kloop *l, int S)
 	return tiles < 0 || l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
-/* Static __shared__ is limited to 48 KB per block on every architecture; more needs dynamic
- * shared memory and a bigger launch. */
-#define STATIC_SHARED_LIMIT 49152L
+/* Static __shared__ is limited to the default per-block size (48 KB on every architecture in
+ * the rules); more needs dynamic shared memory and a bigger launch. For an architecture the
+ * rules lack, the smallest limit they know. */
+static long static_shared_limit(const struct rules *r, const struct arch_rules *a)
+{
+	long limit = a ? a->smem_per_block_default : 0;
+	for (int i = 0; i < r->narch && !a; i++)
+		if (!limit || r->arch[i].smem_per_block_default < limit)
+			limit = r->arch[i].smem_per_block_default;
+	return limit;
+}
 
 static struct plan_option *add_option(struct kloop *l, const struct arch_rules *a, const struct variant_rules *vr,
 				      enum variant v, int stages)
@@ -211,10 +235,24 @@ static bool keeps_occupancy(const struct plan_option *before, const struct plan_
 	return p->blocks >= fraction * before->blocks;
 }
 
+/* The planner leaves a loop as written: no legal variant pays here, or the one asked for is
+ * not legal. A choice, with its reason; the refusals are check's. */
+static void plan_decline(struct kloop *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void plan_decline(struct kloop *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	l->declined = xstrdup(buf);
+}
+
 static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
 {
 	const struct arch_rules *a = rules_arch(r, o->arch);
 	const struct variant_rules *vr = &r->variants;
+	l->assumed_registers = vr->assumed_registers;
 	if (o->variant == VARIANT_NO_LOADS) {
 		l->variant = VARIANT_NO_LOADS;
 		l->stages = 1;
@@ -239,7 +277,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	/* what is wanted: forced by the user, or the rules' preference */
 	enum variant want = o->variant;
 	int want_stages = o->stages;
-	char why[256] = "";
+	char why[512] = "";
 	if (want == VARIANT_AUTO) {
 		int width = min_copy_width(l);
 		bool wide = l->cp_async_ok && width >= vr->cp_async_min_copy_bytes;
@@ -249,8 +287,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			want_stages = 2;
 			snprintf(why, sizeof why,
 				 "%d-byte copies, but a tile's compute is short (ratio %.0f): staged in registers they "
-				 "beat cp.async on the H200 (bf16 GEMM: 1.71x against 1.55x at 8192^3)",
-				 width, l->ratio);
+				 "beat cp.async on the H200 (%s)",
+				 width, l->ratio, vr->short_tiles_evidence);
 		} else if (wide) {
 			want = VARIANT_CP_ASYNC;
 			want_stages = deep ? vr->deep_stages : vr->default_stages;
@@ -259,11 +297,10 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
 			int line, col;
 			source_line_col(src, l->gather_at - 1, &line, &col);
-			kloop_refuse(l, l->loop.begin,
+			plan_decline(l,
 				     "%d-byte copies gathered with division or modulo (%d:%d): the address arithmetic, not the "
-				     "load latency, bounds this loop; neither variant paid on the H200 (conv: ldg 0.98-1.00x, "
-				     "cp.async 0.83x)",
-				     width, line, col);
+				     "load latency, bounds this loop; neither variant paid on the H200 (%s)",
+				     width, line, col, vr->narrow_gathers_evidence);
 			return;
 		} else if (l->ldg_ok) {
 			want = VARIANT_LDG;
@@ -272,21 +309,16 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 				snprintf(why, sizeof why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
 			else
 				snprintf(why, sizeof why, "cp.async cannot take these copies (%s)", l->cp_async_refusal);
-		} else {
-			if (l->cp_async_ok)
-				kloop_refuse(l, l->loop.begin,
-					     "%d-byte copies would lose as cp.async (measured 0.80-0.96x) and register staging is out: %s",
-					     width, l->ldg_refusal);
-			else
-				kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal,
-					     l->ldg_refusal);
+		} else { /* only cp.async is legal (check refused loops where neither is) */
+			plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
+				     vr->narrow_cp_async_evidence, l->ldg_refusal);
 			return;
 		}
 	} else if (want == VARIANT_CP_ASYNC && !l->cp_async_ok) {
-		kloop_refuse(l, l->loop.begin, "cp.async needs plain 4, 8 or 16-byte copies: %s", l->cp_async_refusal);
+		plan_decline(l, "cp.async needs plain 4, 8 or 16-byte copies: %s", l->cp_async_refusal);
 		return;
 	} else if (want == VARIANT_LDG && !l->ldg_ok) {
-		kloop_refuse(l, l->loop.begin, "register staging: %s", l->ldg_refusal);
+		plan_decline(l, "register staging: %s", l->ldg_refusal);
 		return;
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s", variant_name(want));
@@ -299,6 +331,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	 * static limit and, unless forced, keep the occupancy. The deepest survivor of the wanted
 	 * variant wins, else the fallback. */
 	bool forced = o->variant != VARIANT_AUTO;
+	long static_limit = static_shared_limit(r, a);
 	struct plan_option *chosen = NULL;
 	int best_rank = -1;
 	for (int i = 1; i < l->noptions; i++) {
@@ -308,8 +341,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			set_verdict(p, "not considered: %s", p->variant == want ? "more stages than wanted" : "another variant is preferred");
 			continue;
 		}
-		if (p->smem > STATIC_SHARED_LIMIT) {
-			set_verdict(p, "rejected: %.1f KB of static shared memory is over the 48 KB limit", p->smem / 1024.0);
+		if (p->smem > static_limit) {
+			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", p->smem / 1024.0,
+				    static_limit / 1024);
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
@@ -338,7 +372,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		for (int i = l->noptions - 1; i >= 1; i--)
 			if (l->options[i].variant == want)
 				why_not = l->options[i].verdict;
-		kloop_refuse(l, l->loop.begin, "no plan fits: %s %s", variant_name(want), why_not);
+		plan_decline(l, "no plan fits: %s %s", variant_name(want), why_not);
 		return;
 	}
 	l->variant = chosen->variant;
