@@ -107,6 +107,21 @@ static unsigned long long fnv1a(unsigned long long h, const void *data, size_t n
 	return h;
 }
 
+/* The same over 8-byte words, for the entries' checksums: an 11 MB header hashed a byte at a
+ * time cost an eighth of a cached run. */
+static unsigned long long word_hash(unsigned long long h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		unsigned long long w;
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	return fnv1a(h, b + i, n - i);
+}
+
 /* Only the user's own, private files are trusted: a cache another user can write could hand
  * pipefy a precompiled header that changes what the file's macros mean. */
 static bool private_to_user(const struct stat *st)
@@ -239,7 +254,7 @@ static bool file_sum(const char *path, unsigned long long *sum, long long *size)
 	ssize_t n;
 	long long total = 0;
 	while ((n = read(fd, buf, sizeof buf)) > 0) {
-		h = fnv1a(h, buf, (size_t)n);
+		h = word_hash(h, buf, (size_t)n);
 		total += n;
 	}
 	close(fd);

@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <vector>
 
 struct dim3 {
@@ -65,7 +66,7 @@ struct Copy {
 
 struct Fiber {
     ucontext_t ctx;
-    std::vector<char> stack;
+    char *stack = nullptr;  // from stacks(): one per thread of a block, reused by every block
     uint3 tid;
     bool done = false, at_barrier = false;
     const void *barrier_site = nullptr;
@@ -106,6 +107,15 @@ inline void barrier(const void *site) {
     swapcontext(&current->ctx, &scheduler);
 }
 
+// The threads' stacks, allocated once and never cleared (a fresh zeroed 256 KB per thread per
+// block was most of the model's time).
+constexpr size_t stack_bytes = 256 * 1024;
+inline char *stacks(size_t n) {
+    static std::vector<std::unique_ptr<char[]>> pool;
+    while (pool.size() < n) pool.emplace_back(new char[stack_bytes]);
+    return pool[n - 1].get();
+}
+
 // Runs fn as a grid of grid x block threads.
 inline void launch(dim3 grid, dim3 block, std::function<void()> fn) {
     size_t n = (size_t)block.x * block.y * block.z;
@@ -124,11 +134,11 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn) {
                 for (size_t i = 0; i < n; i++) {
                     Fiber &f = fibers[i];
                     f = Fiber();
-                    f.stack.resize(256 * 1024);
+                    f.stack = stacks(i + 1);
                     f.tid = {(unsigned)(i % block.x), (unsigned)(i / block.x % block.y), (unsigned)(i / block.x / block.y)};
                     getcontext(&f.ctx);
-                    f.ctx.uc_stack.ss_sp = f.stack.data();
-                    f.ctx.uc_stack.ss_size = f.stack.size();
+                    f.ctx.uc_stack.ss_sp = f.stack;
+                    f.ctx.uc_stack.ss_size = stack_bytes;
                     f.ctx.uc_link = &scheduler;
                     makecontext(&f.ctx, entry, 0);
                 }

@@ -2,10 +2,67 @@
 """to_cpu.py: a CUDA program as the host C++ compiler can build it against pipefy_cpu.h.
 
 Each launch statement `NAME<<<GRID, BLOCK[, ...]>>>(ARGS);` becomes
-`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); });`; nothing else changes.
-    to_cpu.py IN.cu OUT.cpp
+`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); });`, and `main` becomes the program's
+own `pipefy_program_main` behind a `main` that runs it once as written, or, when
+PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
+PIPEFY_CPU_ORDERS (default "forward"), each run's output after a line `== SIZES ORDER` and
+followed by `== rc N`: one process for what took one per run.
+    to_cpu.py IN.cu OUT.cpp [IN.cu OUT.cpp ...]
+    to_cpu.py --together OUT.cpp IN.cu...   the programs in one file, each in a namespace of
+                                           its own, run one after another (`== P SIZES ORDER`)
 """
+import re
 import sys
+
+DRIVER = r'''
+#include <string>
+#include <vector>
+// to_cpu.py's driver: the programs' mains, then one main that runs them.
+static int (*const pipefy_programs[])(int, char **) = {%s};
+int main(int argc, char **argv)
+{
+    const char *runs = getenv("PIPEFY_CPU_RUNS");
+    if (!runs)
+        return pipefy_programs[0](argc, argv);
+    const char *orders_env = getenv("PIPEFY_CPU_ORDERS");
+    std::string all(runs), orders(orders_env ? orders_env : "forward");
+    int worst = 0;
+    for (size_t p = 0; p < sizeof pipefy_programs / sizeof *pipefy_programs; p++)
+        for (size_t at = 0; at <= all.size();) {
+            size_t bar = all.find('|', at);
+            std::string run = all.substr(at, bar == std::string::npos ? std::string::npos : bar - at);
+            at = bar == std::string::npos ? all.size() + 1 : bar + 1;
+            std::vector<std::string> words{argv[0]};
+            for (size_t w = 0; w < run.size();) {
+                size_t b = run.find_first_not_of(' ', w);
+                if (b == std::string::npos)
+                    break;
+                size_t e = run.find(' ', b);
+                words.push_back(run.substr(b, e == std::string::npos ? std::string::npos : e - b));
+                w = e == std::string::npos ? run.size() : e;
+            }
+            for (size_t o = 0; o < orders.size();) {
+                size_t e = orders.find(' ', o);
+                std::string order = orders.substr(o, e == std::string::npos ? std::string::npos : e - o);
+                o = e == std::string::npos ? orders.size() : e + 1;
+                if (order.empty())
+                    continue;
+                setenv("PIPEFY_CPU_ORDER", order.c_str(), 1);
+                std::vector<char *> args;
+                for (auto &w : words)
+                    args.push_back(&w[0]);
+                args.push_back(nullptr);
+                printf("== %%zu %%s %%s\n", p, run.c_str(), order.c_str());
+                fflush(stdout);
+                int rc = pipefy_programs[p]((int)args.size() - 1, args.data());
+                printf("== rc %%d\n", rc);
+                fflush(stdout);
+                worst = rc ? rc : worst;
+            }
+        }
+    return worst;
+}
+'''
 
 
 def split_top(s):
@@ -49,8 +106,35 @@ def convert(text):
         pos = j + 1
 
 
+def program(text, k=None):
+    """The program with its main renamed; in namespace pipefy_program_K when k is given, its
+    #include lines returned apart (they go in front of every namespace)."""
+    text, n = re.subn(r'^int main\(', 'int pipefy_program_main(', text, count=1, flags=re.M)
+    if n == 0:
+        sys.exit('to_cpu.py: no main')
+    if k is None:
+        return [], text
+    includes = [l for l in text.split('\n') if l.startswith('#include')]
+    body = '\n'.join(l for l in text.split('\n') if not l.startswith('#include'))
+    return includes, 'namespace pipefy_program_%d {\n%s\n}  // namespace pipefy_program_%d\n' % (k, body, k)
+
+
 if __name__ == '__main__':
-    with open(sys.argv[1]) as f:
-        text = f.read()
-    with open(sys.argv[2], 'w') as f:
-        f.write(convert(text))
+    if sys.argv[1] == '--together':
+        out, ins = sys.argv[2], sys.argv[3:]
+        includes, bodies = [], []
+        for k, src in enumerate(ins):
+            with open(src) as f:
+                inc, body = program(convert(f.read()), k)
+            includes += [i for i in inc if i not in includes]
+            bodies.append(body)
+        mains = ', '.join('pipefy_program_%d::pipefy_program_main' % k for k in range(len(ins)))
+        with open(out, 'w') as f:
+            # the includes first: a precompiled harness.cuh is used only when it comes first
+            f.write('\n'.join(includes) + '\n' + ''.join(bodies) + DRIVER % mains)
+    else:
+        for src, dst in zip(sys.argv[1::2], sys.argv[2::2]):
+            with open(src) as f:
+                _, body = program(convert(f.read()))
+            with open(dst, 'w') as f:
+                f.write(body + DRIVER % 'pipefy_program_main')

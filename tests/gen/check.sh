@@ -21,15 +21,43 @@ cp tests/cpu/*.h "$tmp/pch/"
 sed "s|#include_next \"harness.cuh\"|#include \"$PWD/testdata/harness.cuh\"|" tests/cpu/harness.cuh >"$tmp/pch/harness.cuh"
 g++ -std=c++17 -O0 -w -x c++-header -I "$tmp/pch" "$tmp/pch/harness.cuh" -o "$tmp/pch/harness.cuh.gch" || exit 1
 
-build() { # SOURCE BINARY
-	python3 tests/cpu/to_cpu.py "$1" "$2.cpp" && g++ -std=c++17 -O0 -w -x c++ -I "$tmp/pch" -o "$2" "$2.cpp"
-}
-sum() { # BINARY ORDER SIZE...: the checksum, or why there is none
-	local bin=$1 order=$2
-	shift 2
-	PIPEFY_CPU_ORDER=$order timeout 20 "$bin" "$@" >"$tmp/run.out" 2>&1 || { echo "exit $?: $(tail -n 1 "$tmp/run.out")"; return; }
-	grep -q ': PASS' "$tmp/run.out" || { grep ': FAIL' "$tmp/run.out"; return; }
-	sed -n 's/^checksum //p' "$tmp/run.out"
+# The original and its rewrites in one binary (to_cpu.py --together), each at every size in
+# both orders: sums[PROGRAM|SIZES|ORDER] is the checksum of that run, or why there is none
+# (PROGRAM: 0 for the original, then the rewrites in the order given).
+declare -A sums
+run_together() { # SIZES(|-separated) SOURCE...
+	local runs=$1 out rc run='' body='' line p s o
+	shift
+	for ((p = 0; p < $#; p++)); do
+		while IFS= read -r s; do for o in forward reverse; do sums[$p|$s|$o]="did not run"; done; done <<<"${runs//|/$'\n'}"
+	done
+	python3 tests/cpu/to_cpu.py --together "$tmp/all.cpp" "$@" &&
+		g++ -std=c++17 -O0 -w -x c++ -I "$tmp/pch" -o "$tmp/all" "$tmp/all.cpp" || return 1
+	out=$(PIPEFY_CPU_RUNS="$runs" PIPEFY_CPU_ORDERS="forward reverse" timeout 120 "$tmp/all" 2>&1)
+	rc=$?
+	while IFS= read -r line; do
+		if [[ $line == '== rc '* ]]; then
+			if [ "${line#== rc }" != 0 ]; then
+				sums[$run]="exit ${line#== rc }: ${body%$'\n'}"
+			elif [[ $body != *': PASS'* ]]; then
+				sums[$run]="no PASS: ${body%%$'\n'*}"
+			elif [[ $body =~ (^|$'\n')checksum\ ([0-9a-f]+) ]]; then
+				sums[$run]=${BASH_REMATCH[2]}
+			else
+				sums[$run]="no checksum"
+			fi
+			body=''
+		elif [[ $line == '== '* ]]; then
+			line=${line#== }
+			p=${line%% *} line=${line#* }
+			run="$p|${line% *}|${line##* }" body=''
+		else
+			body+=$line$'\n'
+		fi
+	done <<<"$out"
+	# a run cut short (a crash, exit(3) from the model, the timeout) says so where it stopped
+	[ -n "$body" ] && sums[$run]="exit $rc: ${body%$'\n'}"
+	return 0
 }
 
 for seed in $(seq "$first" "$last"); do
@@ -62,24 +90,23 @@ for seed in $(seq "$first" "$last"); do
 		expect "gen $seed $v: a second run changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/again.cu" "$tmp/$v.cu"'
 	done
 	# the CPU block model: the original, then each rewrite, at every size, both orders
-	build "$p" "$tmp/orig" || { expect "gen $seed: the original builds for the block model" 'false'; continue; }
-	for v in "${outs[@]}"; do
-		build "$tmp/$v.cu" "$tmp/bin.$v" || expect "gen $seed $v: builds for the block model" 'false'
-	done
+	srcs=("$p")
+	for v in "${outs[@]}"; do srcs+=("$tmp/$v.cu"); done
+	sums=()
+	run_together "$(sed -n 's|^// gpu-runs: *||p' "$p")" "${srcs[@]}" ||
+		{ expect "gen $seed: the original and its rewrites build for the block model" 'false'; continue; }
 	for s in "${sizes[@]}"; do
-		# shellcheck disable=SC2086
-		ref=$(sum "$tmp/orig" forward $s)
-		expect "gen $seed orig ($(echo $s)): passes its reference" '[[ $ref =~ ^[0-9a-f]{16}$ ]]' || echo "    $ref"
+		ref=${sums[0|$s|forward]}
+		expect "gen $seed orig ($s): passes its reference" '[[ $ref =~ ^[0-9a-f]{16}$ ]]' || echo "    $ref"
+		k=0
 		for v in orig "${outs[@]}"; do
 			for order in forward reverse; do
 				[ $v = orig ] && [ $order = forward ] && continue
-				bin=$tmp/bin.$v
-				[ $v = orig ] && bin=$tmp/orig
-				# shellcheck disable=SC2086
-				got=$(sum "$bin" $order $s)
-				expect "gen $seed $v ($(echo $s), $order): the original's checksum" '[ "$got" = "$ref" ]' ||
+				got=${sums[$k|$s|$order]}
+				expect "gen $seed $v ($s, $order): the original's checksum" '[ "$got" = "$ref" ]' ||
 					echo "    got $got, original $ref"
 			done
+			k=$((k + 1))
 		done
 	done
 done
