@@ -54,7 +54,8 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 					l->plan_reason ? l->plan_reason : "", l->plan_note ? "; " : "",
 					l->plan_note ? l->plan_note : "");
 		else if (why_not(l))
-			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop not pipelined: %s [pipefy-missed]", why_not(l));
+			emit_diagnostic(out, src, l->loop.begin, "remark", "%s not pipelined: %s [pipefy-missed]",
+					l->not_kloop ? "loop" : "K-loop", why_not(l));
 	}
 }
 
@@ -72,6 +73,11 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 {
 	int line, col;
 	source_line_col(src, l->loop.begin, &line, &col);
+	if (l->not_kloop) {
+		fprintf(out, "%s:%d:%d: loop in '%s' (no K-loop)\n  result:   not pipelined: %s\n\n", src->path, line, col,
+			l->function, why_not(l));
+		return;
+	}
 	fprintf(out, "%s:%d:%d: K-loop in '%s', planned for sm_%d\n", src->path, line, col, l->function, arch);
 	if (l->block_threads)
 		fprintf(out, "  block:    %d threads (%s)", l->block_threads, l->block_source);
@@ -122,6 +128,11 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	json_object_set_new(o, "column", json_integer(col));
 	json_object_set_new(o, "function", json_string(l->function));
 	json_object_set_new(o, "arch", json_integer(arch));
+	if (l->not_kloop) {
+		json_object_set_new(o, "reason", json_string(why_not(l)));
+		json_object_set_new(o, "kloop", json_false());
+		return o;
+	}
 	if (l->rewritten) {
 		json_object_set_new(o, "variant", json_string(variant_name(l->variant)));
 		json_object_set_new(o, "stages", json_integer(l->stages));

@@ -262,7 +262,7 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 /* A K-loop candidate: the body synchronizes (the block, or warps) at its top level, and
  * fills tiles from global memory (directly, or through registers it loads) or hands them to
  * a call. A loop that only moves shared data around (a reduction) is not one. */
-static bool is_candidate(CXCursor body)
+static bool top_level_sync(CXCursor body)
 {
 	struct cursors cs = cursor_children(body);
 	bool sync = false;
@@ -270,7 +270,12 @@ static bool is_candidate(CXCursor body)
 		if (cursor_is_barrier(cs.v[i]) || cursor_is_call_named(cs.v[i], "__syncwarp"))
 			sync = true;
 	free(cs.v);
-	if (!sync)
+	return sync;
+}
+
+static bool is_candidate(CXCursor body)
+{
+	if (!top_level_sync(body))
 		return false;
 	struct tile_use u = {0};
 	clang_visitChildren(body, scan_tile_use, &u);
@@ -377,21 +382,106 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	l->unit = unit_of(src, l);
 }
 
+/* ---- loops that are not K-loops, so that none is passed over in silence ---- */
+
+struct sync_scan {
+	CXCursor barrier;   /* the first block barrier inside, or null */
+	CXCursor candidate; /* the first K-loop candidate inside, or null */
+	bool shared_write;
+};
+
+static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct sync_scan *s = data;
+	CXCursor target, value;
+	if (clang_Cursor_isNull(s->barrier) && cursor_is_barrier(c))
+		s->barrier = c;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
+		s->shared_write = true;
+	if (clang_Cursor_isNull(s->candidate) && clang_getCursorKind(c) == CXCursor_ForStmt) {
+		CXCursor body = cursor_last_child(c);
+		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body))
+			s->candidate = c;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A loop that synchronizes the block and writes shared memory, or memory a pointer may take
+ * there (itself, or in a helper it calls), but is no K-loop candidate gets a model entry of its own that says why, so that its
+ * remark is one line like every other. within: the K-loop it sits in, when it does. */
+static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
+{
+	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
+	CXCursor body = clang_getCursorKind(loop) == CXCursor_DoStmt ? cursor_first_child(loop) : cursor_last_child(loop);
+	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), false};
+	clang_visitChildren(loop, scan_sync, &s);
+	struct effects fx = {0};
+	effects_of(body, f->src, &fx);
+	/* (a write through a pointer may be to shared memory: a helper's `float *buf`) */
+	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs, writes = s.shared_write || fx.shared || fx.memory;
+	effects_free(&fx);
+	if (!syncs || !writes)
+		return;
+	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
+	l->cursor = loop;
+	l->not_kloop = true;
+	l->function = xstrdup(f->function_name);
+	l->loop = cursor_span(loop);
+	l->body = cursor_span(body);
+	int line = 0, col = 0;
+	CXCursor at = !clang_Cursor_isNull(s.candidate) ? s.candidate : s.barrier;
+	if (!clang_Cursor_isNull(at))
+		source_line_col(f->src, cursor_span(at).begin, &line, &col);
+	if (within)
+		kloop_unknown(l, l->loop.begin, "it sits inside the K-loop at %s, whose remark says what became of it", within);
+	else if (!clang_Cursor_isNull(s.candidate))
+		kloop_unknown(l, l->loop.begin, "it holds the K-loop at %d:%d, which is the candidate", line, col);
+	else if (!is_for)
+		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines `for` loops whose body fills tiles from global "
+			      "memory and synchronizes at its top level",
+			      clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while" : "do-while");
+	else if (clang_Cursor_isNull(s.barrier))
+		kloop_unknown(l, l->loop.begin, "the loop synchronizes only inside a function it calls");
+	else if (!is_candidate(body) && clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
+		kloop_unknown(l, l->loop.begin, "its barrier (%d:%d) is nested inside a statement, not at the top of the "
+			      "loop body", line, col);
+	else
+		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (it only moves data "
+			      "within shared memory)");
+}
+
 struct loop_scan {
 	struct finder *f;
+	const char *within; /* "line:col" of the K-loop being scanned inside, or NULL */
 };
+
+static bool is_loop(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
+}
 
 static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct loop_scan *ls = data;
-	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
-		CXCursor body = cursor_last_child(c);
-		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {
-			build_kloop(ls->f, c, body);
-			return CXChildVisit_Continue; /* its inner loops are the copies and the compute */
-		}
+	if (!is_loop(c))
+		return CXChildVisit_Recurse;
+	CXCursor body = cursor_last_child(c);
+	if (!ls->within && clang_getCursorKind(c) == CXCursor_ForStmt &&
+	    clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {
+		build_kloop(ls->f, c, body);
+		/* its inner loops are the copies and the compute; one that synchronizes is noted */
+		int line, col;
+		source_line_col(ls->f->src, cursor_span(c).begin, &line, &col);
+		char within[32];
+		snprintf(within, sizeof within, "%d:%d", line, col);
+		struct loop_scan inner = {ls->f, within};
+		clang_visitChildren(body, scan_loops, &inner);
+		return CXChildVisit_Continue;
 	}
+	note_other_loop(ls->f, c, ls->within);
 	return CXChildVisit_Recurse;
 }
 
@@ -412,7 +502,7 @@ static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXCli
 	f->function_span = cursor_span(c);
 	f->function = c;
 	f->function_name = cursor_name(c);
-	struct loop_scan ls = {f};
+	struct loop_scan ls = {f, NULL};
 	clang_visitChildren(c, scan_loops, &ls);
 	free(f->function_name);
 	f->function_name = NULL;

@@ -361,6 +361,8 @@ struct helper_fill {
 };
 
 struct kloop {
+	bool not_kloop;      /* a loop with a barrier and shared writes that is no K-loop: only its
+			      * reason (unknowns) is filled in, so that it gets a remark */
 	char *function;
 	bool function_has_errors;
 	char *function_error; /* the first error in that function */

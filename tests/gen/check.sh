@@ -72,11 +72,11 @@ for seed in $(seq "$first" "$last"); do
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
 		if [ "$want" = pipelined ]; then
 			[ $v = auto ] || expect "gen $seed $v: pipelined, as it may be" \
-				'grep -q "K-loop pipelined" "$tmp/$v.err" && ! grep -q "not pipelined" "$tmp/$v.err"' ||
+				'grep -q "K-loop pipelined" "$tmp/$v.err" && ! grep -q "K-loop not pipelined" "$tmp/$v.err"' ||
 				grep "remark" "$tmp/$v.err" | head -n 2
 		else
 			re=${want#refused: }
-			expect "gen $seed $v: left alone ($re)" 'cmp -s "$tmp/$v.cu" "$p" && grep -q -E "not pipelined: .*($re)" "$tmp/$v.err" && ! grep -q "K-loop pipelined" "$tmp/$v.err"' ||
+			expect "gen $seed $v: left alone ($re)" 'cmp -s "$tmp/$v.cu" "$p" && grep -q -E "K-loop not pipelined: .*($re)" "$tmp/$v.err" && ! grep -q "K-loop pipelined" "$tmp/$v.err"' ||
 				grep "remark" "$tmp/$v.err" | head -n 2
 		fi
 		cmp -s "$tmp/$v.cu" "$p" && continue
