@@ -3,7 +3,7 @@
 # seed, the generated program and every distinct rewrite pipefy accepts (auto, cp.async, ldg),
 # batched 40 programs to a translation unit (each in a namespace of its own, its main renamed)
 # so that the GPU machine compiles a few large files instead of thousands of small ones.
-# Writes OUT/batchNNN.cu and OUT/manifest.tsv (batch, entry, seed, variant, sizes).
+# Writes OUT/batchNNN.cu and OUT/manifest.tsv (batch, entry, seed, variant, sizes, sanitize size).
 #   tests/gpu/fuzz_prepare.sh PIPEFY OUT FIRST_SEED LAST_SEED
 set -eu
 cd "$(dirname "$0")/../.."
@@ -12,21 +12,32 @@ mkdir -p "$out"
 rm -f "$out"/batch*.cu "$out/manifest.tsv"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
-n=0 batch=-1
-for seed in $(seq "$first" "$last"); do
-	p=$tmp/gen$seed.cu
-	python3 tests/gen/gen.py "$seed" >"$p"
-	sizes=$(sed -n 's|^// gpu-runs: *||p' "$p")
-	san=$(sed -n 's|^// gpu-sanitize: *||p' "$p")
-	cp "$p" "$tmp/orig.cu"
-	vs=(orig)
+# each seed's program and its distinct rewrites, made on every core (SEED_DIR/VARIANT.cu and
+# SEED_DIR/variants, in the order auto, cp.async, ldg after orig)
+one_seed() { # SEED
+	local seed=$1 d=$tmp/s$1 v o dup vs=(orig)
+	mkdir -p "$d"
+	python3 tests/gen/gen.py "$seed" >"$d/orig.cu"
 	for v in auto cp.async ldg; do
-		"$pipefy" -q --variant=$v --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>/dev/null || continue
-		cmp -s "$tmp/$v.cu" "$p" && continue
+		"$pipefy" -q --variant=$v --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
+		cmp -s "$d/$v.cu" "$d/orig.cu" && continue
 		dup=0
-		for o in "${vs[@]}"; do cmp -s "$tmp/$o.cu" "$tmp/$v.cu" && dup=1; done
+		for o in "${vs[@]}"; do cmp -s "$d/$o.cu" "$d/$v.cu" && dup=1; done
 		[ $dup = 1 ] || vs+=("$v")
 	done
+	echo "${vs[*]}" >"$d/variants"
+}
+export -f one_seed
+export pipefy tmp
+# (the cache built once first, so that parallel runs do not all build it)
+one_seed "$first"
+seq "$((first + 1))" "$last" | xargs -P "$(nproc)" -I{} bash -c 'one_seed {}'
+n=0 batch=-1
+for seed in $(seq "$first" "$last"); do
+	p=$tmp/s$seed/orig.cu
+	sizes=$(sed -n 's|^// gpu-runs: *||p' "$p")
+	san=$(sed -n 's|^// gpu-sanitize: *||p' "$p")
+	read -ra vs <"$tmp/s$seed/variants"
 	for v in "${vs[@]}"; do
 		if [ $((n % 40)) = 0 ]; then
 			batch=$((batch + 1))
@@ -36,20 +47,61 @@ for seed in $(seq "$first" "$last"); do
 		entry=g${seed}_${v//./_}
 		{
 			printf 'namespace %s {\n#define main gen_main\n' "$entry"
-			grep -v '^#include' "$tmp/$v.cu"
+			grep -v '^#include' "$tmp/s$seed/$v.cu"
 			printf '#undef main\n}\n#undef TS\n#undef BY\n'
 		} >>"$f"
 		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$batch" "$entry" "$seed" "$v" "$sizes" "$san" >>"$out/manifest.tsv"
 		n=$((n + 1))
 	done
 done
-# each batch's main: the entry named by argv[1], with the rest of the arguments
+# each batch's main: the entry named by argv[1], with the rest of the arguments; or, with
+# --all, every entry at each of its sizes in this one process (`== ENTRY SIZES` before a run's
+# output, `== rc N` after it): a CUDA context made once, not once per run
 for f in "$out"/batch*.cu; do
 	b=$((10#$(basename "$f" .cu | sed 's/batch//')))
 	{
-		printf 'int main(int argc, char **argv)\n{\n'
-		awk -F'\t' -v b="$b" '$1 == b { printf "    if (argc > 1 && strcmp(argv[1], \"%s\") == 0)\n        return %s::gen_main(argc - 1, argv + 1);\n", $2, $2 }' "$out/manifest.tsv"
-		printf '    return 2;\n}\n'
+		printf 'static const struct { const char *name; int (*main)(int, char **); const char *sizes; } entries[] = {\n'
+		awk -F'\t' -v b="$b" '$1 == b { printf "    {\"%s\", %s::gen_main, \"%s\"},\n", $2, $2, $5 }' "$out/manifest.tsv"
+		cat <<'MAIN'
+};
+
+static int run_all(char *self)
+{
+    int worst = 0;
+    for (const auto &e : entries) {
+        char sizes[512];
+        snprintf(sizes, sizeof sizes, "%s", e.sizes);
+        char *save = nullptr;
+        for (char *run = strtok_r(sizes, "|", &save); run; run = strtok_r(nullptr, "|", &save)) {
+            char words[128], *wsave = nullptr, *argv[8] = {self};
+            int argc = 1;
+            snprintf(words, sizeof words, "%s", run);
+            for (char *w = strtok_r(words, " ", &wsave); w && argc < 7; w = strtok_r(nullptr, " ", &wsave))
+                argv[argc++] = w;
+            printf("== %s", e.name);
+            for (int i = 1; i < argc; i++)
+                printf(" %s", argv[i]);
+            printf("\n");
+            fflush(stdout);
+            int rc = e.main(argc, argv);
+            printf("== rc %d\n", rc);
+            fflush(stdout);
+            worst = rc ? rc : worst;
+        }
+    }
+    return worst;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--all") == 0)
+        return run_all(argv[0]);
+    for (const auto &e : entries)
+        if (argc > 1 && strcmp(argv[1], e.name) == 0)
+            return e.main(argc - 1, argv + 1);
+    return 2;
+}
+MAIN
 	} >>"$f"
 done
 echo "$(wc -l <"$out/manifest.tsv") programs from seeds $first-$last in $((batch + 1)) batches"

@@ -13,6 +13,7 @@ runs=$(awk -F'\t' '$3 ~ /^run /' "$t" | wc -l)
 san=$(awk -F'\t' '$3 !~ /^run /' "$t" | wc -l)
 fails=$(awk -F'\t' '$4 == "FAIL"' "$t" | wc -l)
 incomplete=$(awk -F'\t' '$4 == "INCOMPLETE"' "$t" | wc -l)
+san_every=$(cat "$dir/san_every" 2>/dev/null || echo 10)
 cat <<MD
 # GPU fuzz results
 
@@ -26,7 +27,7 @@ tests/gpu/fuzz_run.sh on the GPU machine, this report by tests/gpu/fuzz_report.s
 - runs: $runs (each program at K of 0, 1, 2, 3 tiles and a partial tile when guarded; a
   rewrite passes when it exits 0, passes its CPU reference and its checksum is bit-identical to
   its original's at the same size)
-- compute-sanitizer racecheck and synccheck: $san runs (every tenth seed)
+- compute-sanitizer racecheck and synccheck: $san runs (every ${san_every}th seed's programs)
 - **failures: $fails**; rows without a result to compare ($incomplete): rewrites whose original an
   interrupted run did not reach, not counted either way
 

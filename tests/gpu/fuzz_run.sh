@@ -1,8 +1,9 @@
 #!/bin/bash
 # fuzz_run.sh: the GPU half of `make gpu-fuzz`, on the machine with the GPU: builds the
 # batches fuzz_prepare.sh made (nvcc, sm_90, in parallel), runs every program at each of its
-# sizes, and compares every rewrite's checksum with its original's; compute-sanitizer
-# racecheck and synccheck on every SAN-th program at its sanitize size. Writes OUT/fuzz.tsv
+# sizes (a batch's programs in one process, `BATCH --all`; an entry a crash cut short runs
+# alone), and compares every rewrite's checksum with its original's; compute-sanitizer
+# racecheck and synccheck on every SAN-th seed's programs at their sanitize size. Writes OUT/fuzz.tsv
 # (seed, variant, check, verdict, detail) and prints a summary.
 #   tests/gpu/fuzz_run.sh SRC OUT [SAN]
 set -u
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/../.." || exit
 src=$1 out=$2 san_every=${3:-10}
 verdicts_only=${FUZZ_VERDICTS_ONLY:-0} # 1: only turn the rows an interrupted run left into fuzz.tsv
 mkdir -p "$out/bin"
+echo "$san_every" >"$out/san_every"
 if [ "$verdicts_only" = 0 ]; then
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 # (binaries already built by an earlier call are kept; MAX_SEED limits the seeds run)
@@ -29,7 +31,7 @@ run_entry() { # batch entry seed variant sizes san
 		pass=$(echo "$got" | grep -c ': PASS')
 		rows+="$seed	$v	run $(echo $s)	$rc	$pass	$sum"$'\n'
 	done
-	if [ $((seed % san_every)) = 0 ]; then
+	if [ "$san" != 0 ] && [ $((seed % san_every)) = 0 ]; then
 		for tool in racecheck synccheck; do
 			# shellcheck disable=SC2086
 			compute-sanitizer --tool $tool --error-exitcode 3 "$bin" "$entry" $san >"$out/san.$entry.$tool" 2>&1
@@ -38,11 +40,43 @@ run_entry() { # batch entry seed variant sizes san
 	fi
 	printf '%s' "$rows"
 }
-mkdir -p "$out/rows"
+mkdir -p "$out/rows" "$out/all"
+# each batch's programs at all their sizes in one process (--all), four batches at a time
+manifest=$(awk -F'\t' -v max="${MAX_SEED:-0}" 'max == 0 || $3 <= max' "$src/manifest.tsv")
+for b in $(cut -f1 <<<"$manifest" | sort -un); do
+	while [ "$(jobs -rp | wc -l)" -ge 4 ]; do wait -n; done
+	bin=$out/bin/$(printf 'batch%03d' "$b")
+	[ -x "$bin" ] && timeout 600 "$bin" --all >"$out/all/$b.txt" 2>&1 &
+done
+wait
+# the rows of each entry: from its batch's --all output when the run got through it, else
+# (a crash cut the batch short) run alone as before
 while IFS=$'\t' read -r b e s v z n; do
-	while [ "$(jobs -rp | wc -l)" -ge 12 ]; do wait -n; done
-	run_entry "$b" "$e" "$s" "$v" "$z" "$n" >"$out/rows/$e.tsv" &
-done < <(awk -F'\t' -v max="${MAX_SEED:-0}" 'max == 0 || $3 <= max' "$src/manifest.tsv")
+	awk -v e="$e" -v seed="$s" -v v="$v" '
+		/^== rc / { if (on) { rc = substr($0, 7); printf "%s\t%s\trun %s\t%s\t%d\t%s\n", seed, v, size, rc, pass, sum; on = 0 } next }
+		/^== / { on = ($2 == e); size = ""; for (i = 3; i <= NF; i++) size = size (i > 3 ? " " : "") $i; pass = 0; sum = ""; next }
+		on && /: PASS/ { pass++ }
+		on && /^checksum / { sum = $2 }' "$out/all/$b.txt" 2>/dev/null >"$out/rows/$e.tsv"
+	want=$(tr '|' '\n' <<<"$z" | grep -c .)
+	if [ "$(wc -l <"$out/rows/$e.tsv")" != "$want" ]; then
+		while [ "$(jobs -rp | wc -l)" -ge 12 ]; do wait -n; done
+		run_entry "$b" "$e" "$s" "$v" "$z" 0 >"$out/rows/$e.tsv" &
+	fi
+done <<<"$manifest"
+wait
+# compute-sanitizer racecheck and synccheck on every SAN-th seed, at its sanitize size
+while IFS=$'\t' read -r b e s v z n; do
+	[ $((s % san_every)) = 0 ] || continue
+	while [ "$(jobs -rp | wc -l)" -ge 8 ]; do wait -n; done
+	(
+		bin=$out/bin/$(printf 'batch%03d' "$b")
+		for tool in racecheck synccheck; do
+			# shellcheck disable=SC2086
+			compute-sanitizer --tool $tool --error-exitcode 3 "$bin" "$e" $n >"$out/san.$e.$tool" 2>&1
+			printf '%s\t%s\t%s\t%s\t1\t%s\n' "$s" "$v" "$tool" "$?" "$(grep -h -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san.$e.$tool" | tail -n 1)"
+		done >"$out/rows/$e.san.tsv"
+	) &
+done <<<"$manifest"
 wait
 fi
 cat "$out"/rows/*.tsv >"$out/raw.tsv"
