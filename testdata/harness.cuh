@@ -53,6 +53,7 @@ template <> inline half harness_make<half>(float x) { return __float2half(x); }
 template <> inline __nv_bfloat16 harness_make<__nv_bfloat16>(float x) { return __float2bfloat16(x); }
 #endif
 template <> inline signed char harness_make<signed char>(float x) { return (signed char)lrintf(x * 16.0f); }
+template <> inline int harness_make<int>(float x) { return (int)lrintf(x * 16.0f); }
 static inline double harness_value(float x) { return x; }
 static inline double harness_value(double x) { return x; }
 static inline double harness_value(int x) { return x; }

@@ -128,10 +128,11 @@ static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientD
 	struct call_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr) {
-		static const char *const barrier[] = {"__syncthreads", NULL};
 		if (name_is(c, pipeline_calls) && clang_Cursor_isNull(s->pipelined))
 			s->pipelined = c;
-		if (name_is(c, barrier) && clang_Cursor_isNull(s->nested_barrier))
+		/* any spelling of a block barrier: `block.sync()` and `cg::sync(block)` too (the
+		 * program generator found the latter under an `if` refused for the wrong reason) */
+		if (cursor_is_barrier(c) && clang_Cursor_isNull(s->nested_barrier))
 			s->nested_barrier = c;
 	} else if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
 		char *text = span_text(s->src, cursor_span(c));

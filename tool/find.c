@@ -387,8 +387,20 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 struct sync_scan {
 	CXCursor barrier;   /* the first block barrier inside, or null */
 	CXCursor candidate; /* the first K-loop candidate inside, or null */
+	CXCursor via_pointer; /* the first store of a global load through a pointer, or null */
 	bool shared_write;
 };
+
+static bool loads_global(CXCursor value)
+{
+	bool global = false;
+	if (!clang_Cursor_isNull(value)) {
+		scan_global_read(value, value, &global);
+		if (!global)
+			clang_visitChildren(value, scan_global_read, &global);
+	}
+	return global;
+}
 
 static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -397,8 +409,14 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	CXCursor target, value;
 	if (clang_Cursor_isNull(s->barrier) && cursor_is_barrier(c))
 		s->barrier = c;
-	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
-		s->shared_write = true;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE) {
+		CXCursor root = cursor_root_var(target);
+		CXType t = clang_getCanonicalType(clang_getCursorType(root));
+		if (cursor_is_shared_var(root))
+			s->shared_write = true;
+		else if (clang_Cursor_isNull(s->via_pointer) && t.kind == CXType_Pointer && loads_global(value))
+			s->via_pointer = c;
+	}
 	if (clang_Cursor_isNull(s->candidate) && clang_getCursorKind(c) == CXCursor_ForStmt) {
 		CXCursor body = cursor_last_child(c);
 		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body))
@@ -414,7 +432,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
 	CXCursor body = clang_getCursorKind(loop) == CXCursor_DoStmt ? cursor_first_child(loop) : cursor_last_child(loop);
-	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), false};
+	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), false};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
@@ -437,7 +455,15 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "it sits inside the K-loop at %s, whose remark says what became of it", within);
 	else if (!clang_Cursor_isNull(s.candidate))
 		kloop_unknown(l, l->loop.begin, "it holds the K-loop at %d:%d, which is the candidate", line, col);
-	else if (!is_for)
+	else if (!clang_Cursor_isNull(s.via_pointer)) {
+		int pl, pc;
+		source_line_col(f->src, cursor_span(s.via_pointer).begin, &pl, &pc);
+		char *name = cursor_name(cursor_root_var(cursor_write_target(s.via_pointer)));
+		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', not into a __shared__ "
+			      "array; tiles reached through pointers (dynamic shared memory) are not pipelined yet",
+			      pl, pc, name);
+		free(name);
+	} else if (!is_for)
 		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines `for` loops whose body fills tiles from global "
 			      "memory and synchronizes at its top level",
 			      clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while" : "do-while");

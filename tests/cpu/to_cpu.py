@@ -2,7 +2,8 @@
 """to_cpu.py: a CUDA program as the host C++ compiler can build it against pipefy_cpu.h.
 
 Each launch statement `NAME<<<GRID, BLOCK[, ...]>>>(ARGS);` becomes
-`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); });`, and `main` becomes the program's
+`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); });`, an `extern __shared__` array a
+static one of 64 KB, and `main` becomes the program's
 own `pipefy_program_main` behind a `main` that runs it once as written, or, when
 PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
 PIPEFY_CPU_ORDERS (default "forward"), each run's output after a line `== SIZES ORDER` and
@@ -82,6 +83,8 @@ def split_top(s):
 
 
 def convert(text):
+    # dynamic shared memory: a static array of the largest size a block may ask for
+    text = re.sub(r'extern\s+__shared__\s+([^;\[]*?)\b(\w+)\s*\[\s*\]\s*;', r'__shared__ \1\2[1 << 16];', text)
     out, pos = [], 0
     while True:
         at = text.find('<<<', pos)

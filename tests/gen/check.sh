@@ -76,7 +76,7 @@ for seed in $(seq "$first" "$last"); do
 				grep "remark" "$tmp/$v.err" | head -n 2
 		else
 			re=${want#refused: }
-			expect "gen $seed $v: left alone ($re)" 'cmp -s "$tmp/$v.cu" "$p" && grep -q -E "K-loop not pipelined: .*($re)" "$tmp/$v.err" && ! grep -q "K-loop pipelined" "$tmp/$v.err"' ||
+			expect "gen $seed $v: left alone ($re)" 'cmp -s "$tmp/$v.cu" "$p" && grep -q -E "remark: (K-)?loop not pipelined: .*($re)" "$tmp/$v.err" && ! grep -q "K-loop pipelined" "$tmp/$v.err"' ||
 				grep "remark" "$tmp/$v.err" | head -n 2
 		fi
 		cmp -s "$tmp/$v.cu" "$p" && continue

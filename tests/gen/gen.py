@@ -10,6 +10,16 @@ PASS/FAIL line, checksum) and says on its first lines what pipefy must do with i
     // gen-expect: refused: REGEX       every variant leaves it alone, the remark matching REGEX
 and which sizes to run it at (`// gpu-runs:`): K of 0, 1, 2 and 3 tiles, and a partial tile
 when the copies are guarded. The same seed always gives the same program.
+
+Drawn: float, double or int elements; 8 or 16-wide tiles as #define, constexpr or template
+parameter; one or two rows per thread; copies direct, through a helper, through bumped
+pointers or through local indices, guarded by none, a ternary or if/else; loop variables
+int or unsigned with `<` or `!=`; the barrier first or last; the K-loop alone, in a
+persistent loop or twice over the same tiles; compute inline, in a helper or unrolled;
+`__restrict__` or not; `__syncthreads()`, `block.sync()` or `cg::sync(block)`; tiles as
+__shared__ arrays or pointers into `extern __shared__` memory (refused: not pipelined yet);
+and mutations that must be refused (a computed tile value, an address the compute changes,
+a barrier under a condition, a break, a global store the copies may read).
 """
 import random
 import sys
@@ -38,6 +48,15 @@ def draw(seed):
         f['mutation'] = 'break'  # the copy is not written where those mutations go
     if f['mutation'] == 'global_store':
         f['restrict'] = False
+    # later features come from a second stream, so that the features above stay what they were
+    # for every seed (tests/gpu/FUZZ.md and the recorded limits name seeds)
+    r2 = random.Random(seed * 1000003 + 17)
+    f['barrier'] = r2.choice(['syncthreads'] * 3 + ['block_sync', 'cg_sync'])
+    if r2.random() < 0.15:
+        f['type'] = 'int'
+    f['tiles'] = r2.choice(['static'] * 5 + ['extern'])
+    if f['tiles'] == 'extern':  # refused for that alone: keep the other reasons out of it
+        f['copy'], f['guard'], f['structure'], f['mutation'] = 'direct', 'none', 'plain', 'none'
     return f
 
 
@@ -62,7 +81,9 @@ def program(seed):
     # are its own (two K-loops over the same tiles are left alone), cannot resolve a call to a
     # function template inside a kernel template, and moves a helper's copies only by cp.async;
     # with several reasons the remark names the first it finds
-    reasons = [x for x in [mutation_reason,
+    sync = {'syncthreads': '__syncthreads()', 'block_sync': 'block.sync()', 'cg_sync': 'cg::sync(block)'}[f['barrier']]
+    reasons = [x for x in ['goes through the pointer' if f['tiles'] == 'extern' else None,
+                           mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            'is not a function defined in this file' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None]
                if x]
@@ -77,6 +98,9 @@ def program(seed):
     out('// gpu-runs: ' + ' | '.join('%d %d %d' % (M, N, k) for k in K))
     out('// gpu-sanitize: %d %d %d' % (M, N, 2 * TS + (3 if partial else 0)))
     out('#include "harness.cuh"')
+    if f['barrier'] != 'syncthreads':
+        out('#include <cooperative_groups.h>')
+        out('namespace cg = cooperative_groups;')
     out('')
     if f['tile_def'] == 'define':
         out('#define TS %d' % TS)
@@ -107,8 +131,15 @@ def program(seed):
         out('template <int TS>')
     out('__global__ void gen_kernel(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' % (T, rs, T, rs, T, rs))
     out('{')
-    out('    __shared__ %s As[TS][TS];' % T)
-    out('    __shared__ %s Bs[TS][TS];' % T)
+    if f['tiles'] == 'extern':
+        out('    extern __shared__ __align__(16) unsigned char gen_smem[];')
+        out('    %s (*As)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem);' % (T, T))
+        out('    %s (*Bs)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem + TS * TS * sizeof(%s));' % (T, T, T))
+    else:
+        out('    __shared__ %s As[TS][TS];' % T)
+        out('    __shared__ %s Bs[TS][TS];' % T)
+    if f['barrier'] != 'syncthreads':
+        out('    cg::thread_block block = cg::this_thread_block();')
     out('    int tx = threadIdx.x, ty = threadIdx.y;')
     loops = 2 if f['structure'] == 'two_loops' else 1
     ind = '    '
@@ -142,7 +173,7 @@ def program(seed):
             out(b + 'int k0 = t * TS;')
             k0 = 'k0'
         if f['rotated']:
-            out(b + '__syncthreads();')
+            out(b + sync + ';')
         if f['mutation'] == 'dependent':
             out(b + 'int shift = off;')
         for i in range(R):
@@ -184,9 +215,9 @@ def program(seed):
                 out(b + 'Bs[%s][tx] = %s;' % (r, src_b))
         if f['mutation'] == 'cond_barrier':
             out(b + 'if (tx < TS)')
-            out(b + '    __syncthreads();')
+            out(b + '    ' + sync + ';')
         else:
-            out(b + '__syncthreads();')
+            out(b + sync + ';')
         if f['copy'] == 'bumps':
             out(b + 'a += TS;')
             out(b + 'b += TS * N;')
@@ -208,7 +239,7 @@ def program(seed):
         if f['mutation'] == 'global_store':
             out(b + 'C[(row0 + ty) * N + col] = acc[0];')
         if not f['rotated']:
-            out(b + '__syncthreads();')
+            out(b + sync + ';')
         out(ind + '}')
         if loops == 2:
             out(outer + '}')
@@ -231,8 +262,9 @@ def program(seed):
     out('    int M = sz[0], N = sz[1], K = sz[2];')
     out('    return harness_gemm<%s, %s>("gen%d", M, N, K, [&](const %s *A, const %s *B, %s *C) {' % (T, T, seed, T, T, T))
     grid = '3' if f['structure'] == 'persistent' else 'dim3(N / TS, M / TS)'
-    out('        %s<<<%s, dim3(TS, BY)>>>(A, B, C, M, N, K);' % (kname, grid))
-    tol = '1e-4' if T == 'float' else '1e-9'
+    dyn = ', 2 * TS * TS * sizeof(%s)' % T if f['tiles'] == 'extern' else ''
+    out('        %s<<<%s, dim3(TS, BY)%s>>>(A, B, C, M, N, K);' % (kname, grid, dyn))
+    tol = {'float': '1e-4', 'double': '1e-9', 'int': '0'}[T]
     out('    }, %s, %s);' % (tol, tol))
     out('}')
     return '\n'.join(lines) + '\n', f
