@@ -79,13 +79,14 @@ gpu-check:
 # Generated programs on a GPU: `make gpu-fuzz SEEDS=N`. The sources (originals and pipefy's
 # rewrites, batched) are made here; building with nvcc and running need the GPU machine.
 GPU_FUZZ_OUT ?= $(BUILD)/gpu-fuzz-results
+FUZZ_SAN ?= 30 # compute-sanitizer on every FUZZ_SAN-th seed's programs
 gpu-fuzz-build: build
 	tests/gpu/fuzz_prepare.sh $(BUILD)/pipefy $(BUILD)/gpu-fuzz 1 $(SEEDS)
 
 gpu-fuzz:
 	@[ -f $(BUILD)/gpu-fuzz/manifest.tsv ] || $(MAKE) gpu-fuzz-build
 	@command -v nvidia-smi >/dev/null || { echo "gpu-fuzz: no NVIDIA GPU here; sources are in $(BUILD)/gpu-fuzz"; exit 1; }
-	tests/gpu/fuzz_run.sh $(BUILD)/gpu-fuzz $(GPU_FUZZ_OUT)
+	tests/gpu/fuzz_run.sh $(BUILD)/gpu-fuzz $(GPU_FUZZ_OUT) $(FUZZ_SAN)
 	tests/gpu/env.sh > $(GPU_FUZZ_OUT)/env.txt
 	tests/gpu/fuzz_report.sh $(BUILD)/gpu-fuzz $(GPU_FUZZ_OUT) > tests/gpu/FUZZ.md
 

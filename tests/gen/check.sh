@@ -5,7 +5,7 @@
 # byte-identical with the expected reason); a second run on its output changes nothing; and
 # the original and every distinct rewrite, built against tests/cpu/pipefy_cpu.h, pass their
 # reference with the same checksum at every size, with the block's threads in forward and
-# reversed order.
+# reversed order; and nvcc compiles them all.
 #   tests/gen/check.sh PIPEFY FIRST_SEED LAST_SEED
 set -u
 cd "$(dirname "$0")/../.." || exit
@@ -84,6 +84,10 @@ for seed in $(seq "$first" "$last"); do
 		for o in "${outs[@]}"; do cmp -s "$tmp/$o.cu" "$tmp/$v.cu" && dup=1; done
 		[ $dup = 1 ] || outs+=("$v")
 	done
+	# (kept for nvcc, below)
+	mkdir -p "$tmp/nv"
+	cp "$p" "$tmp/nv/g${seed}_orig.cu"
+	for v in "${outs[@]}"; do cp "$tmp/$v.cu" "$tmp/nv/g${seed}_${v//./_}.cu"; done
 	# a second run on a rewrite changes nothing
 	for v in "${outs[@]}"; do
 		"$pipefy" -q --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
@@ -110,5 +114,22 @@ for seed in $(seq "$first" "$last"); do
 		done
 	done
 done
+# nvcc compiles every original and rewrite (to PTX for sm_80: cp.async), as one translation unit with
+# each program in a namespace of its own (as tests/gpu/fuzz_prepare.sh batches them): clang
+# parsed the rewrites in validation, the compiler that builds them is nvcc
+nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
+if [ -x "$nvcc" ] && ls "$tmp"/nv/*.cu >/dev/null 2>&1; then
+	{
+		printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cooperative_groups.h>\n'
+		for f in "$tmp"/nv/*.cu; do
+			printf 'namespace %s {\n#define main gen_main\n' "$(basename "$f" .cu)"
+			grep -v '^#include' "$f"
+			printf '#undef main\n}\n#undef TS\n#undef BY\n'
+		done
+	} >"$tmp/nvcc.cu"
+	"$nvcc" -c -std=c++17 -w -I testdata -arch=compute_80 -code=compute_80 -o "$tmp/nvcc.o" "$tmp/nvcc.cu" >"$tmp/nvcc.log" 2>&1; rc=$?
+	expect "nvcc compiles the $(ls "$tmp"/nv/*.cu | wc -l) originals and rewrites of seeds $first-$last" '[ $rc = 0 ]' ||
+		head -n 20 "$tmp/nvcc.log"
+fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

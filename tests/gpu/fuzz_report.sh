@@ -19,7 +19,7 @@ cat <<MD
 
 $(cat "$dir/env.txt" 2>/dev/null)
 
-Command: \`make gpu-fuzz SEEDS=$last\` (tests/gen/gen.py, tests/gpu/fuzz_prepare.sh here,
+Command: \`make gpu-fuzz SEEDS=$last FUZZ_SAN=$san_every\` (tests/gen/gen.py, tests/gpu/fuzz_prepare.sh here,
 tests/gpu/fuzz_run.sh on the GPU machine, this report by tests/gpu/fuzz_report.sh).
 
 - seeds: $seeds ($first-$last), programs built: $programs ($variants rewrites pipefy accepted, the rest
