@@ -1,5 +1,7 @@
 /* find.c: walks kernels and __device__ functions and builds a K-loop model for each loop
- * whose body fills __shared__ tiles and synchronizes the block. */
+ * whose body fills __shared__ tiles and synchronizes the block (its statements are read by
+ * body.c and helper.c), and a short entry, with the reason, for every other loop that
+ * synchronizes the block and writes shared memory. */
 #include "find.h"
 
 #include <ctype.h>
@@ -426,8 +428,9 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* A loop that synchronizes the block and writes shared memory, or memory a pointer may take
- * there (itself, or in a helper it calls), but is no K-loop candidate gets a model entry of its own that says why, so that its
- * remark is one line like every other. within: the K-loop it sits in, when it does. */
+ * there (itself, or in a helper it calls), but is no K-loop candidate gets a model entry of
+ * its own that says why, so that its remark is one line like every other. within: the K-loop
+ * it sits in, when it does. */
 static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
@@ -469,7 +472,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while" : "do-while");
 	else if (clang_Cursor_isNull(s.barrier))
 		kloop_unknown(l, l->loop.begin, "the loop synchronizes only inside a function it calls");
-	else if (!is_candidate(body) && clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
+	else if (clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
 		kloop_unknown(l, l->loop.begin, "its barrier (%d:%d) is nested inside a statement, not at the top of the "
 			      "loop body", line, col);
 	else

@@ -410,7 +410,6 @@ struct kloop {
 	bool ldg_ok;
 	char *ldg_refusal;
 
-
 	/* plan */
 	enum variant variant;
 	int stages;             /* 1 for LDG into a single stage */
@@ -441,6 +440,7 @@ struct model {
 };
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
+/* model.c */
 void model_free(struct model *m);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
