@@ -16,12 +16,8 @@ void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	*VEC_PUSH(l->refusals, l->nrefusals, l->caprefusals) = refusal_make(offset, fmt, ap);
 	va_end(ap);
-	struct refusal *r = VEC_PUSH(l->refusals, l->nrefusals, l->caprefusals);
-	r->offset = offset;
-	r->reason = xstrdup(buf);
 }
 
 /* "line:col" of an offset, for a message (valid until the next call). */

@@ -22,12 +22,8 @@ void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	*VEC_PUSH(l->unknowns, l->nunknowns, l->capunknowns) = refusal_make(offset, fmt, ap);
 	va_end(ap);
-	struct refusal *r = VEC_PUSH(l->unknowns, l->nunknowns, l->capunknowns);
-	r->offset = offset;
-	r->reason = xstrdup(buf);
 }
 
 int kloop_ivar(struct kloop *l, CXCursor decl)

@@ -64,3 +64,10 @@ void model_free(struct model *m)
 	free(m->loops);
 	memset(m, 0, sizeof *m);
 }
+
+struct refusal refusal_make(size_t offset, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	return (struct refusal){offset, xstrdup(buf)};
+}

@@ -442,6 +442,8 @@ struct model {
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
 /* model.c */
 void model_free(struct model *m);
+/* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */
+struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
 /* Something find could not read; check refuses the loop for it. */
