@@ -133,6 +133,11 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		struct ref_find rf = {.decl = base};
 		clang_visitChildren(load, find_ref, &rf);
 		cp->src_base = rf.ok ? rf.found : cp->src;
+		/* `p.a[i]`: the valid address is the member, not the struct */
+		CXCursor ptr = cursor_strip(clang_getCursorKind(load) == CXCursor_ArraySubscriptExpr ? cursor_first_child(load)
+											 : cursor_last_child(load));
+		if (clang_getCursorKind(ptr) == CXCursor_MemberRefExpr)
+			cp->src_base = cursor_span(ptr);
 	} else {
 		cp->src = (struct span){0, 0}; /* not a load: check refuses it */
 		cp->guard = (struct span){0, 0};

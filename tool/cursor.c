@@ -310,8 +310,16 @@ bool cursor_global_load(CXCursor c, CXCursor *base)
 	if (clang_Cursor_isNull(v) || cursor_is_shared_var(v))
 		return false;
 	CXType t = clang_getCanonicalType(clang_getCursorType(v));
-	if (t.kind != CXType_Pointer)
+	if (t.kind == CXType_Record) {
+		/* a pointer member of a struct passed by value, `p.a[i]`: the struct is the base
+		 * (what must not change); the indexed expression itself must be a pointer */
+		CXCursor ptr = cursor_strip(k == CXCursor_ArraySubscriptExpr ? cursor_first_child(c) : cursor_last_child(c));
+		if (clang_getCursorKind(ptr) != CXCursor_MemberRefExpr ||
+		    clang_getCanonicalType(clang_getCursorType(ptr)).kind != CXType_Pointer)
+			return false;
+	} else if (t.kind != CXType_Pointer) {
 		return false;
+	}
 	*base = v;
 	return true;
 }
