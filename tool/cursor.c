@@ -297,7 +297,8 @@ CXCursor cursor_assigned_var(CXCursor c, bool *is_store)
 	return *is_store ? cursor_root_var(target) : clang_getNullCursor();
 }
 
-/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
+/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->A[i]`; sets the pointer it reads
+ * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base)
 {
 	c = cursor_strip(c);
@@ -309,17 +310,18 @@ bool cursor_global_load(CXCursor c, CXCursor *base)
 	CXCursor v = cursor_root_var(c);
 	if (clang_Cursor_isNull(v) || cursor_is_shared_var(v))
 		return false;
-	CXType t = clang_getCanonicalType(clang_getCursorType(v));
-	if (t.kind == CXType_Record) {
-		/* a pointer member of a struct passed by value, `p.a[i]`: the struct is the base
-		 * (what must not change); the indexed expression itself must be a pointer */
-		CXCursor ptr = cursor_strip(k == CXCursor_ArraySubscriptExpr ? cursor_first_child(c) : cursor_last_child(c));
-		if (clang_getCursorKind(ptr) != CXCursor_MemberRefExpr ||
-		    clang_getCanonicalType(clang_getCursorType(ptr)).kind != CXType_Pointer)
+	/* a pointer member, `p.A[i]` or `p->A[i]`: the member is the base, __restrict__ only when
+	 * declared so (`const P *__restrict__ p` says nothing of what p->A and p->C point at) */
+	CXCursor ptr = cursor_strip(k == CXCursor_ArraySubscriptExpr ? cursor_first_child(c) : cursor_last_child(c));
+	if (clang_getCursorKind(ptr) == CXCursor_MemberRefExpr) {
+		CXCursor field = clang_getCursorReferenced(ptr);
+		if (clang_Cursor_isNull(field) || clang_getCanonicalType(clang_getCursorType(ptr)).kind != CXType_Pointer)
 			return false;
-	} else if (t.kind != CXType_Pointer) {
-		return false;
+		*base = field;
+		return true;
 	}
+	if (clang_getCanonicalType(clang_getCursorType(v)).kind != CXType_Pointer)
+		return false;
 	*base = v;
 	return true;
 }

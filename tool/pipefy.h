@@ -223,7 +223,8 @@ enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
-/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->x`; sets the pointer it reads. */
+/* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->A[i]`; sets the pointer it reads
+ * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);
 
 /* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */
