@@ -455,16 +455,24 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 
 /* A division or modulo in the copies' address arithmetic, done per element each tile (an
  * im2col gather), as opposed to a strided walk. A whole-constant expression does not count. */
+struct gather_scan {
+	size_t at;
+	struct span loop;
+};
+
 static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	size_t *at = data;
+	struct gather_scan *g = data;
 	if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		bool constant;
 		cursor_evaluate_int(c, &constant);
-		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant) {
-			*at = cursor_span(c).begin + 1;
+		/* only one that varies from copy to copy: it names a loop variable or a local of the
+		 * loop (`threadIdx.y / 2` or `row / BM` is the same every tile, computed once) */
+		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant &&
+		    cursor_refers_within(c, g->loop)) {
+			g->at = cursor_span(c).begin + 1;
 			return CXChildVisit_Break;
 		}
 	}
@@ -473,9 +481,11 @@ static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClient
 
 static void find_gather(struct kloop *l)
 {
-	for (int i = 0; i < l->nstmts && !l->gather_at; i++)
+	struct gather_scan g = {0, l->loop};
+	for (int i = 0; i < l->nstmts && !g.at; i++)
 		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
-			clang_visitChildren(l->stmts[i].cursor, scan_gather, &l->gather_at);
+			clang_visitChildren(l->stmts[i].cursor, scan_gather, &g);
+	l->gather_at = g.at;
 }
 
 static void count_tile_flops(struct kloop *l, const struct source *src)

@@ -254,6 +254,32 @@ static void expect_refusal(const char *loop, const char *reason)
 	release(&a);
 }
 
+/* A division in a copy's address is a gather only when it varies per tile. */
+START_TEST(a_gather_is_a_division_that_varies_per_tile)
+{
+	struct analysis a;
+	static const char kernel[] =
+		"__global__ void k(const float *__restrict__ A, float *__restrict__ C, int K)\n{\n"
+		"    __shared__ float As[16][16];\n    float acc = 0;\n"
+		"    for (int k0 = 0; k0 < K; k0 += 16) {\n"
+		"        As[threadIdx.y][threadIdx.x] = A[%s];\n"
+		"        __syncthreads();\n"
+		"        acc += As[threadIdx.y][threadIdx.x];\n"
+		"        __syncthreads();\n"
+		"    }\n    C[threadIdx.x] = acc;\n}\n";
+	char *invariant = xprintf(kernel, "(threadIdx.y / 2) * K + k0 + threadIdx.x");
+	analyze(&a, invariant);
+	ck_assert_int_eq(a.model.loops[0].gather_at, 0);
+	release(&a);
+	char *varying = xprintf(kernel, "(k0 + threadIdx.x) / 3 * K + threadIdx.y");
+	analyze(&a, varying);
+	ck_assert_int_ne(a.model.loops[0].gather_at, 0);
+	release(&a);
+	free(invariant);
+	free(varying);
+}
+END_TEST
+
 START_TEST(refusals)
 {
 	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
@@ -319,6 +345,7 @@ Suite *find_suite(void)
 	tcase_add_test(tc, a_helper_that_does_more_is_refused_with_what_it_does);
 	tcase_add_test(tc, pointer_bumps_and_two_header_variables);
 	tcase_add_test(tc, guarded_copies_both_forms);
+	tcase_add_test(tc, a_gather_is_a_division_that_varies_per_tile);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, function_with_errors_is_left_alone);
 	suite_add_tcase(s, tc);
