@@ -4,7 +4,7 @@
 # its `// gpu-runs:` line, with the block's threads in forward and in reversed order. Each run
 # must PASS its CPU reference, and every variant's checksum must equal the original's in both
 # orders: a barrier the rewrite dropped or misplaced shows as a difference, without a GPU.
-# Programs the model cannot build (wmma, asm, half, dynamic shared memory, kernels in
+# Programs the model cannot build (wmma, asm, dynamic shared memory, kernels in
 # headers) exit 77 (skipped); cooperative groups' block sync is tests/cpu/cooperative_groups.h.
 #   tests/cpu_model.sh testdata/NAME.cu        one program
 #   tests/cpu_model.sh --self-test             the model must catch deleted barriers
@@ -13,11 +13,11 @@ cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 cxx=${CXX:-g++}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-unsupported='wmma|asm|half|bfloat|omp\.h|extern __shared__|gpu-header|__ldc|memcpy_async\(|cuda::|__syncwarp|__shfl'
+unsupported='wmma|asm|omp\.h|extern __shared__|gpu-header|__ldc|memcpy_async\(|cuda::|__syncwarp|__shfl'
 
 build() { # SOURCE BINARY [EXTRA FLAGS]
 	python3 tests/cpu/to_cpu.py "$1" "$2.cpp" &&
-		"$cxx" -std=c++17 -O1 -w -x c++ -I tests/cpu -I testdata -I testdata/include ${3:-} -o "$2" "$2.cpp"
+		"$cxx" -std=c++17 -O1 -w -x c++ -I tests/cpu -I "${CUDA_HOME:-/usr/local/cuda}/include" -I testdata -I testdata/include ${3:-} -o "$2" "$2.cpp"
 }
 
 # "checksum" of a run, or the reason it failed

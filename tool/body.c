@@ -449,6 +449,74 @@ static bool is_fetch_decl(CXCursor decl_stmt)
 	return all;
 }
 
+struct var_uses {
+	CXCursor var;
+	const struct kloop *l;
+	int assign;  /* the statement assigning it */
+	bool ok;
+	size_t at; /* the first use that is neither */
+};
+
+static enum CXChildVisitResult scan_var_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct var_uses *u = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
+		return CXChildVisit_Recurse;
+	size_t at = cursor_span(c).begin;
+	int in = -1;
+	for (int i = 0; i < u->l->nstmts && in < 0; i++)
+		if (at >= u->l->stmts[i].text.begin && at < u->l->stmts[i].text.end)
+			in = i;
+	/* the assignment's own left-hand side (checked by the caller), or a later copy */
+	if (in < 0 || (in != u->assign && !(in > u->assign && u->l->stmts[in].role == ROLE_COPY))) {
+		u->ok = false;
+		u->at = at;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* `ra = A[i];` at the top of the body, `ra` a local of the function declared before the loop
+ * (`float ra, rb;`): a fetch into a register exactly as `float ra = A[i];` would be, when
+ * nothing outside the loop uses `ra` (its last value is never read), no statement before the
+ * assignment reads it (no value crosses the back edge: that would be a register prefetch), and
+ * only copies after it do (the compute never sees it). */
+static void mark_fetch_assigns(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COMPUTE || clang_getCursorKind(st->cursor) != CXCursor_BinaryOperator ||
+		    clang_getCursorBinaryOperatorKind(st->cursor) != CXBinaryOperator_Assign)
+			continue;
+		struct cursors kids = cursor_children(st->cursor);
+		CXCursor lhs = kids.n == 2 ? cursor_strip(kids.v[0]) : clang_getNullCursor(), base;
+		CXCursor rhs = kids.n == 2 ? kids.v[1] : clang_getNullCursor(), init = rhs;
+		while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) || is_copy_construct(init)))
+			init = cursor_last_child(cursor_strip(init));
+		free(kids.v);
+		if (clang_Cursor_isNull(lhs) || clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || clang_Cursor_isNull(init) ||
+		    !cursor_global_load(init, &base))
+			continue;
+		CXCursor var = clang_getCursorReferenced(lhs);
+		struct span d = cursor_span(var);
+		enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
+		if (clang_getCursorKind(var) != CXCursor_VarDecl || clang_Cursor_getStorageClass(var) != CX_SC_None ||
+		    cursor_is_shared_var(var) || k == CXType_LValueReference || k == CXType_RValueReference ||
+		    d.begin < l->function_span.begin || d.end > l->loop.begin || references(rhs, var))
+			continue;
+		struct var_uses u = {.var = var, .l = l, .assign = i, .ok = true};
+		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
+		st->fetch_var = var;
+		if (!u.ok) {
+			st->fetch_blocker = u.at + 1;
+			continue;
+		}
+		st->role = ROLE_FETCH_DECL;
+		st->fetch_assign = true;
+	}
+}
+
 /* Copies that store a fetched local are register-staged copies, not computed values. */
 static void mark_register_copies(struct kloop *l)
 {
@@ -460,7 +528,9 @@ static void mark_register_copies(struct kloop *l)
 		if (clang_Cursor_isNull(v))
 			continue;
 		for (int j = 0; j < l->nstmts; j++)
-			if (l->stmts[j].role == ROLE_FETCH_DECL && span_within(cursor_span(v), l->stmts[j].text))
+			if (l->stmts[j].role == ROLE_FETCH_DECL &&
+			    (l->stmts[j].fetch_assign ? clang_equalCursors(v, l->stmts[j].fetch_var)
+						      : span_within(cursor_span(v), l->stmts[j].text)))
 				cp->from_register = true;
 	}
 }
@@ -577,6 +647,7 @@ done:
 void find_body_locals(struct kloop *l, const struct source *src)
 {
 	mark_copy_decls(l);
+	mark_fetch_assigns(l);
 	mark_register_copies(l);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(l->stmts[i].cursor) == CXCursor_ForStmt)

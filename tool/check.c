@@ -231,7 +231,20 @@ static void check_copies(struct kloop *l, const struct source *src)
 			bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
 				      cursor_span(reg).begin < l->body.begin;
 			char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
-			if (simple)
+			size_t blocker = 0;
+			for (int j = 0; j < l->nstmts && simple && j < cp->stmt; j++)
+				if (l->stmts[j].fetch_blocker && clang_equalCursors(l->stmts[j].fetch_var, reg))
+					blocker = l->stmts[j].fetch_blocker;
+			if (blocker) {
+				/* loaded earlier in the same iteration: a fetch the loader could move, but for
+				 * a use of the register that would then see the next tile's value */
+				int uline, ucol;
+				pos(src, blocker - 1, &uline, &ucol);
+				kloop_refuse(l, cp->text.begin,
+					     "'%s' is stored from register '%s' at %d:%d, which is also used at %d:%d: "
+					     "pipefy moves a register's load only when the copies are all that read it",
+					     name, value, line, col, uline, ucol);
+			} else if (simple)
 				kloop_refuse(l, cp->text.begin,
 					     "already pipelined: '%s' is stored from register '%s' at %d:%d (register prefetch)",
 					     name, value, line, col);
@@ -601,6 +614,9 @@ static void check_effects(struct kloop *l, const struct source *src)
 	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
 		CXCursor var = in.vars.v[v];
 		int decl = declaring_stmt(l, var);
+		for (int i = 0; i < l->nstmts && decl < 0; i++)
+			if (l->stmts[i].fetch_assign && clang_equalCursors(l->stmts[i].fetch_var, var))
+				decl = i; /* `ra = A[i];`: a fetch into a local only the loop uses */
 		if (decl >= 0 && is_copy_side(l, decl))
 			continue; /* computed again by the loader; its own inputs are in the list */
 		for (int i = 0; i < l->nstmts; i++) {

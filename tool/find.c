@@ -373,10 +373,10 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	/* after the helper's call became a copy: the locals it reads go with it (found by the
 	 * program generator, seed 142: `int k0 = t * TS;` stayed behind, and validation refused
 	 * the rewrite that named an undeclared k0) */
-	find_body_locals(l, src);
-	collect_tile_refs(l, f->function);
 	l->function_cursor = f->function;
 	l->function_span = f->function_span;
+	find_body_locals(l, src);
+	collect_tile_refs(l, f->function);
 	l->unit = unit_of(src, l);
 }
 

@@ -276,6 +276,12 @@ struct body_stmt {
 	struct span text; /* the statement itself */
 	CXCursor cursor;
 	bool also_compute; /* a ROLE_COPY_DECL the compute reads too: kept in the body as well */
+	/* A ROLE_FETCH_DECL that is an assignment, `ra = A[i];`, to a local declared before the
+	 * loop that nothing but this statement and later copies use: the variable. */
+	CXCursor fetch_var;
+	bool fetch_assign;
+	size_t fetch_blocker; /* when such an assignment is no fetch: offset + 1 of the use that
+			       * stops it (outside the loop, before the load or in the compute) */
 	/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)`: one staging
 	 * register per trip, so the trip count per thread must be bounded at compile time. */
 	long copy_bound;   /* N; 0 when the statement is not such a loop */

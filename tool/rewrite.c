@@ -629,7 +629,8 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 				sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
 		}
 	for (int i = 0; i < l->nstmts; i++) {
-		if (l->stmts[i].role != ROLE_FETCH_DECL)
+		/* (`a = load;` to a local of the function stays as written) */
+		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
 			continue;
 		/* `float4 a = load;` becomes `float4 a;` here and `a = load;` in the fetch */
 		struct fetch_vars fv = {0};

@@ -15,11 +15,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
 # the CPU harness precompiled once: each program then builds in a third of a second
 mkdir -p "$tmp/pch"
+cuda_inc=${CUDA_HOME:-/usr/local/cuda}/include
 # (tests/cpu/harness.cuh with testdata's harness named by its path: #include_next and a
 # precompiled header do not mix)
 cp tests/cpu/*.h "$tmp/pch/"
 sed "s|#include_next \"harness.cuh\"|#include \"$PWD/testdata/harness.cuh\"|" tests/cpu/harness.cuh >"$tmp/pch/harness.cuh"
-g++ -std=c++17 -O0 -w -x c++-header -I "$tmp/pch" "$tmp/pch/harness.cuh" -o "$tmp/pch/harness.cuh.gch" || exit 1
+g++ -std=c++17 -O0 -w -x c++-header -I "$tmp/pch" -I "$cuda_inc" "$tmp/pch/harness.cuh" -o "$tmp/pch/harness.cuh.gch" || exit 1
 
 # The original and its rewrites in one binary (to_cpu.py --together), each at every size in
 # both orders: sums[PROGRAM|SIZES|ORDER] is the checksum of that run, or why there is none
@@ -32,7 +33,7 @@ run_together() { # SIZES(|-separated) SOURCE...
 		while IFS= read -r s; do for o in forward reverse; do sums[$p|$s|$o]="did not run"; done; done <<<"${runs//|/$'\n'}"
 	done
 	python3 tests/cpu/to_cpu.py --together "$tmp/all.cpp" "$@" &&
-		g++ -std=c++17 -O0 -w -x c++ -I "$tmp/pch" -o "$tmp/all" "$tmp/all.cpp" || return 1
+		g++ -std=c++17 -O0 -w -x c++ -I "$tmp/pch" -I "$cuda_inc" -o "$tmp/all" "$tmp/all.cpp" || return 1
 	out=$(PIPEFY_CPU_RUNS="$runs" PIPEFY_CPU_ORDERS="forward reverse" timeout 120 "$tmp/all" 2>&1)
 	rc=$?
 	while IFS= read -r line; do
