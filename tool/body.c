@@ -71,6 +71,40 @@ static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientDat
 	return CXChildVisit_Recurse;
 }
 
+static bool is_copy_construct(CXCursor c);
+static bool is_conversion_call(CXCursor c);
+
+/* The load inside `(float)A[i]`, `__half2float(A[i])` or a copy-construction of it by a type
+ * of the toolkit's headers (a `half` ternary's branch); *conversion is set when the value is
+ * converted on the way. */
+static CXCursor strip_conversions(CXCursor load, bool *conversion)
+{
+	for (load = cursor_strip(load);; load = cursor_strip(cursor_last_child(load))) {
+		if (cursor_kind_is_cast(clang_getCursorKind(load)) || is_conversion_call(load))
+			*conversion = true;
+		else if (!is_copy_construct(load) || !effects_in_system_header(clang_getCursorReferenced(load)))
+			return load;
+	}
+}
+
+/* `__half2float(x)`, `__float2bfloat16(x)`: a conversion between CUDA's number types, declared
+ * in the toolkit's headers, of one argument. */
+static bool is_conversion_call(CXCursor c)
+{
+	static const char *const conversions[] = {"__half2float", "__float2half", "__float2half_rn", "__bfloat162float",
+						  "__float2bfloat16", "__float2bfloat16_rn", "__int2float_rn",
+						  "__half2int_rn", "__int2half_rn", NULL};
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 1)
+		return false;
+	CXCursor callee = clang_getCursorReferenced(c);
+	char *name = cursor_name(c);
+	bool r = false;
+	for (const char *const *k = conversions; *k && !r; k++)
+		r = strcmp(name, *k) == 0;
+	free(name);
+	return r && effects_in_system_header(callee);
+}
+
 static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
 {
 	struct kloop *l = s->loop;
@@ -111,11 +145,9 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		}
 		free(cs.v);
 	}
-	/* An explicit conversion of the load, `(float)A[i]`, is still a copy, with conversion. */
-	while (cursor_kind_is_cast(clang_getCursorKind(load))) {
-		cp->conversion = true;
-		load = cursor_strip(cursor_last_child(load));
-	}
+	/* An explicit conversion of the load, `(float)A[i]` or `__half2float(A[i])`, is still a
+	 * copy, with conversion; so is `half` copy-constructing the load (a ternary's branch). */
+	load = strip_conversions(load, &cp->conversion);
 	load = cursor_unwrap_cache_hint(load);
 	if (w == WRITE_ASSIGN && cursor_global_load(load, &base)) {
 		cp->src = cursor_span(load);
@@ -261,7 +293,9 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 		    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
 		    cursor_write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst))) {
 			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
-			ok = strcmp(a, b) == 0 && cursor_global_load(cursor_strip(t_val), &base) && !cursor_global_load(cursor_strip(e_val), &base);
+			bool conversion = false;
+			ok = strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base) &&
+			     !cursor_global_load(cursor_strip(e_val), &base);
 			free(a);
 			free(b);
 		}
@@ -434,17 +468,30 @@ static bool is_copy_construct(CXCursor c)
 }
 
 /* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
+/* Whether a register's value is fetched from global memory: `*(const float4 *)&A[i]`,
+ * `(float)A[i]`, `__half2float(A[i])`, or `g ? load : fill` (the loader evaluates it whole, a
+ * tile early; check proves that its inputs are the same then). */
+static bool is_fetch_value(CXCursor init)
+{
+	CXCursor base;
+	init = cursor_strip(init);
+	if (clang_getCursorKind(init) == CXCursor_ConditionalOperator) {
+		struct cursors cs = cursor_children(init);
+		init = cs.n == 3 ? cs.v[1] : clang_getNullCursor();
+		free(cs.v);
+	}
+	while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) ||
+					      is_copy_construct(init) || is_conversion_call(cursor_strip(init))))
+		init = cursor_last_child(cursor_strip(init));
+	return !clang_Cursor_isNull(init) && cursor_global_load(init, &base);
+}
+
 static bool is_fetch_decl(CXCursor decl_stmt)
 {
 	struct cursors vars = cursor_children(decl_stmt);
 	bool all = vars.n > 0;
-	for (int v = 0; v < vars.n && all; v++) {
-		CXCursor init = cursor_last_child(vars.v[v]), base;
-		while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) || is_copy_construct(init)))
-			init = cursor_last_child(cursor_strip(init));
-		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
-		      cursor_global_load(init, &base);
-	}
+	for (int v = 0; v < vars.n && all; v++)
+		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && is_fetch_value(cursor_last_child(vars.v[v]));
 	free(vars.v);
 	return all;
 }
@@ -486,17 +533,12 @@ static void mark_fetch_assigns(struct kloop *l)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COMPUTE || clang_getCursorKind(st->cursor) != CXCursor_BinaryOperator ||
-		    clang_getCursorBinaryOperatorKind(st->cursor) != CXBinaryOperator_Assign)
+		CXCursor lhs, rhs;
+		/* (`a = b` of a class type, bfloat16's, is a call of its operator=) */
+		if (st->role != ROLE_COMPUTE || cursor_write_parts(st->cursor, &lhs, &rhs) != WRITE_ASSIGN)
 			continue;
-		struct cursors kids = cursor_children(st->cursor);
-		CXCursor lhs = kids.n == 2 ? cursor_strip(kids.v[0]) : clang_getNullCursor(), base;
-		CXCursor rhs = kids.n == 2 ? kids.v[1] : clang_getNullCursor(), init = rhs;
-		while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) || is_copy_construct(init)))
-			init = cursor_last_child(cursor_strip(init));
-		free(kids.v);
-		if (clang_Cursor_isNull(lhs) || clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || clang_Cursor_isNull(init) ||
-		    !cursor_global_load(init, &base))
+		lhs = cursor_strip(lhs);
+		if (clang_Cursor_isNull(lhs) || clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !is_fetch_value(rhs))
 			continue;
 		CXCursor var = clang_getCursorReferenced(lhs);
 		struct span d = cursor_span(var);

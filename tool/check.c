@@ -682,7 +682,8 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 			l->cp_async_ok = false;
 		} else if (cp->width != 4 && cp->width != 8 && cp->width != 16) {
 			l->cp_async_refusal =
-				xprintf("the copy at %d:%d moves %ld bytes; cp.async moves 4, 8 or 16", line, col, cp->width);
+				xprintf("the copy at %d:%d moves %ld byte%s; cp.async moves 4, 8 or 16", line, col, cp->width,
+					cp->width == 1 ? "" : "s");
 			l->cp_async_ok = false;
 		} else if (cp->guard.end > cp->guard.begin) {
 			char *fill = span_text(src, cp->fill);

@@ -313,7 +313,7 @@ static bool library_call_writes(const char *name)
 }
 
 /* CUDA's headers and the C library, or pipefy's own compatibility prelude for them. */
-static bool in_system_header(CXCursor decl)
+bool effects_in_system_header(CXCursor decl)
 {
 	CXSourceLocation at = clang_getCursorLocation(decl);
 	if (clang_Location_isInSystemHeader(at))
@@ -350,7 +350,7 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 		free(name);
 		return;
 	}
-	bool library = in_system_header(callee);
+	bool library = effects_in_system_header(callee);
 	bool written[64] = {false};
 	int n = nargs < 64 ? nargs : 64;
 	if (library) {
@@ -530,7 +530,7 @@ bool effects_is_zero(CXCursor c)
 	if (k == CXCursor_CallExpr) {
 		char *name = cursor_name(c);
 		for (const char *const *b = builders; *b && !builder; b++)
-			builder = strcmp(name, *b) == 0 && in_system_header(clang_getCursorReferenced(c));
+			builder = strcmp(name, *b) == 0 && effects_in_system_header(clang_getCursorReferenced(c));
 		free(name);
 	}
 	if (!builder)

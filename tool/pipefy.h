@@ -253,6 +253,7 @@ bool effects_writes_var(const struct effects *fx, CXCursor var);
 bool effects_is_local(CXCursor var);
 /* A value proven to be all zero bits (evaluated, never matched as text). */
 bool effects_is_zero(CXCursor value);
+bool effects_in_system_header(CXCursor decl);
 /* Assigning a T copies its bytes and runs no user code. */
 bool effects_assigns_bytes(CXType t);
 void effects_free(struct effects *fx);

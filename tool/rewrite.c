@@ -594,8 +594,9 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 		char *value = span_text(src, cursor_span(cp->value)), *reg = staging_register(l, i);
 		char *load;
 		if (cp->guard_is_if) {
+			/* (the value as the then-branch stores it, conversion included) */
 			char *g = span_text(src, cp->guard), *guard = parenthesized(g);
-			char *from = span_text(src, cp->src), *fill = span_text(src, cp->fill);
+			char *from = span_text(src, cursor_span(cp->value)), *fill = span_text(src, cp->fill);
 			load = xprintf("%s = %s ? %s : %s%s", reg, guard, from, fill, statement_end(cp));
 			free(g);
 			free(guard);

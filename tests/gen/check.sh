@@ -68,11 +68,11 @@ for seed in $(seq "$first" "$last"); do
 	outs=()
 	for v in auto cp.async ldg; do
 		want=$(sed -n 's|^// gen-expect: *||p' "$p")
-		[ $v = ldg ] && grep -q '^// gen-expect-ldg: ' "$p" && want=$(sed -n 's|^// gen-expect-ldg: *||p' "$p")
+		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
 		"$pipefy" --variant=$v --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
 		if [ "$want" = pipelined ]; then
-			[ $v = auto ] || expect "gen $seed $v: pipelined, as it may be" \
+			[ $v = auto ] && ! grep -q "^// gen-expect-auto: " "$p" || expect "gen $seed $v: pipelined, as it may be" \
 				'grep -q "K-loop pipelined" "$tmp/$v.err" && ! grep -q "K-loop not pipelined" "$tmp/$v.err"' ||
 				grep "remark" "$tmp/$v.err" | head -n 2
 		else

@@ -57,18 +57,85 @@ def draw(seed):
     f['tiles'] = r2.choice(['static'] * 5 + ['extern'])
     if f['tiles'] == 'extern':  # refused for that alone: keep the other reasons out of it
         f['copy'], f['guard'], f['structure'], f['mutation'] = 'direct', 'none', 'plain', 'none'
+    # a third stream (session 5): element types and conversions, vector copies, copy loops,
+    # copies by some of the threads, registers, 1-D blocks, size_t and `<=`, where a pointer
+    # bump sits, independent K-loops, a second kernel
+    r3 = random.Random(seed * 7919 + 5)
+    f['elem'] = r3.choice(['same'] * 6 + ['half', 'bf16', 'int8'])
+    f['convert'] = f['elem'] != 'same' and r3.random() < 0.3  # tiles of float (int) from half (int8)
+    f['form'] = r3.choice(['scalar'] * 6 + ['vec', 'row_loop', 'subset', 'register', 'register_outside'])
+    f['vec'] = r3.choice(['cast', 'reinterpret', 'local'])
+    f['block1d'] = r3.random() < 0.2
+    f['ivar_more'] = r3.choice(['none'] * 4 + ['size_t', 'int_le'])
+    f['bump_at'] = r3.choice(['between', 'before', 'after'])
+    f['independent'] = r3.random() < 0.12
+    f['second_kernel'] = r3.random() < 0.12
+    f['transpose'] = r3.random() < 0.5
+    # what each form needs, so that a program stays one valid K-loop program
+    if f['form'] != 'scalar':
+        f['copy'] = 'direct'
+        if f['mutation'] in ('computed', 'dependent'):
+            f['mutation'] = 'none'
+    if f['copy'] == 'helper':  # the helper indexes by threadIdx.x and threadIdx.y
+        f['block1d'] = False
+    if f['elem'] != 'same' and f['mutation'] == 'computed':
+        f['mutation'] = 'break'
+    if f['form'] in ('vec', 'subset', 'row_loop', 'register', 'register_outside'):
+        f['guard'] = 'none' if f['form'] != 'register' else f['guard']
+    if f['form'] == 'vec':
+        f['elem'], f['convert'], f['rows'], f['block1d'] = 'same', False, 1, False
+        if f['type'] == 'double' and f['ts'] == 8:
+            f['ts'] = 16
+    if f['form'] in ('subset', 'row_loop'):
+        f['rows'] = 1 if f['form'] == 'subset' else 2
+    if f['form'] == 'register_outside' and f['rows'] == 2:
+        f['rows'] = 1
+    if f['form'] == 'register' and f['guard'] == 'if_else':
+        f['guard'] = 'ternary'  # a register's guard is its initializer's
+    if f['elem'] != 'same':
+        f['type'] = {'half': 'half', 'bf16': '__nv_bfloat16', 'int8': 'signed char'}[f['elem']]
+    if f['ivar_more'] != 'none':
+        if f['copy'] == 'bumps' or f['guard'] != 'none':
+            f['ivar_more'] = 'none'
+        else:
+            f['ivar'] = 'int_lt'
+    if f['tiles'] == 'extern':
+        f['form'], f['elem'], f['convert'], f['independent'] = 'scalar', 'same', False, False
+        if f['type'] not in ('float', 'double', 'int'):
+            f['type'] = 'float'
+    if f['structure'] != 'plain' or f['mutation'] != 'none':
+        f['independent'] = False
     return f
+
+
+VEC = {'float': ('float4', 4), 'double': ('double2', 2), 'int': ('int4', 4)}
+TO_ACC = {'half': '__half2float(%s)', '__nv_bfloat16': '__bfloat162float(%s)', 'signed char': '(int)%s'}
+ACC = {'half': 'float', '__nv_bfloat16': 'float', 'signed char': 'int'}
+ZERO = {'half': '__float2half(0.0f)', '__nv_bfloat16': '__float2bfloat16(0.0f)'}
 
 
 def program(seed):
     f = draw(seed)
-    T, TS, R = f['type'], f['ts'], f['rows']
+    TG, TS, R = f['type'], f['ts'], f['rows']
+    TA = ACC.get(TG, TG)                  # accumulator and output type
+    TT = TA if f['convert'] else TG       # tile element type
     BY = TS // R                          # threads in y; each does R rows
-    tsn = 'TS'
+    form = f['form']
+    vec, VW = VEC.get(TG, (None, 1)) if form == 'vec' else (None, 1)
+    BX = TS // VW                         # threads in x
+    transpose = form in ('register', 'register_outside') and f['transpose']
     lines = []
     out = lines.append
     guarded = f['guard'] != 'none'
     partial = guarded
+
+    def load(x):                          # a global element as the tile stores it
+        return TO_ACC[TG] % x if f['convert'] else x
+
+    def value(x):                         # a tile element as the accumulator adds it
+        return TO_ACC[TT] % x if TT in TO_ACC else x
+
+    zero = ZERO.get(TT, '0')
     mutation_reason = {
         'none': None,
         'computed': "written from a computed value",
@@ -85,16 +152,41 @@ def program(seed):
     reasons = [x for x in ['goes through the pointer' if f['tiles'] == 'extern' else None,
                            mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
+                           # registers declared before two loops: each loop sees the other's use
+                           'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
                            'is not a function defined in this file' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None]
                if x]
+    # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
+    # memory; registers stage copies that sit in no branch
+    cp_async_no = None
+    if f['copy'] != 'helper':
+        if f['convert']:
+            cp_async_no = 'converts its value'
+        elif form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
+            cp_async_no = 'stored from register value'
+        elif TT in ('half', '__nv_bfloat16', 'signed char'):
+            cp_async_no = 'moves [12] bytes?;'
+    # (a copy loop's trip count in a kernel template is known only once it is instantiated)
+    ldg_no = ('only cp.async' if f['copy'] == 'helper' else
+              'sits in a loop or branch' if form == 'subset' or (form == 'row_loop' and f['tile_def'] == 'template') else None)
     expect = 'refused: (%s)' % '|'.join(reasons) if reasons else 'pipelined'
-    expect_ldg = 'refused: only cp.async' if f['copy'] == 'helper' and expect == 'pipelined' else None
+    expect_cp = expect_ldg = None
+    if not reasons and cp_async_no and ldg_no:
+        expect = 'refused: (%s)' % ldg_no
+    elif not reasons:
+        expect_cp = 'refused: (%s)' % cp_async_no if cp_async_no else None
+        expect_ldg = 'refused: (%s)' % ldg_no if ldg_no else None
+    if expect == 'pipelined' and form == 'subset' and TT in ('float', 'int'):
+        expect_auto = 'refused: (4-byte copies would lose as cp.async)'  # the measured rule
+    else:
+        expect_auto = None
     K = [0, TS, 2 * TS, 3 * TS] + ([2 * TS + 3] if partial else [])
     M = N = 2 * TS
     out('// gen %d: %s' % (seed, ', '.join('%s=%s' % kv for kv in sorted(f.items()))))
     out('// gen-expect: ' + expect)
-    if expect_ldg:
-        out('// gen-expect-ldg: ' + expect_ldg)
+    for v, e in (('auto', expect_auto), ('cp.async', expect_cp), ('ldg', expect_ldg)):
+        if e:
+            out('// gen-expect-%s: %s' % (v, e))
     out('// gpu-runs: ' + ' | '.join('%d %d %d' % (M, N, k) for k in K))
     out('// gpu-sanitize: %d %d %d' % (M, N, 2 * TS + (3 if partial else 0)))
     out('#include "harness.cuh"')
@@ -111,148 +203,28 @@ def program(seed):
     rs = ' __restrict__' if f['restrict'] else ''
     if f['copy'] == 'helper':
         tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
-        out(tparm + '__device__ void load_tiles(%s (*As)[TS], %s (*Bs)[TS], const %s *A, const %s *B, int row, int col, int k0, int N, int K)' % (T, T, T, T))
+        out(tparm + '__device__ void load_tiles(%s (*As)[TS], %s (*Bs)[TS], const %s *A, const %s *B, int row, int col, int k0, int N, int K)' % (TT, TT, TG, TG))
         out('{')
-        out('    As[threadIdx.y][threadIdx.x] = A[row * K + k0 + threadIdx.x];')
-        out('    Bs[threadIdx.y][threadIdx.x] = B[(k0 + threadIdx.y) * N + col];')
+        out('    As[threadIdx.y][threadIdx.x] = %s;' % load('A[row * K + k0 + threadIdx.x]'))
+        out('    Bs[threadIdx.y][threadIdx.x] = %s;' % load('B[(k0 + threadIdx.y) * N + col]'))
         out('}')
         out('')
+    if f['compute'] == 'helper' and transpose:
+        f['compute'] = 'inline'
     if f['compute'] == 'helper':
         tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
-        out(tparm + '__device__ %s dot_row(const %s (*As)[TS], const %s (*Bs)[TS], int r, int c)' % (T, T, T))
+        out(tparm + '__device__ %s dot_row(const %s (*As)[TS], const %s (*Bs)[TS], int r, int c)' % (TA, TT, TT))
         out('{')
-        out('    %s s = 0;' % T)
+        out('    %s s = 0;' % TA)
         out('    for (int k = 0; k < TS; ++k)')
-        out('        s += As[r][k] * Bs[k][c];')
+        out('        s += %s * %s;' % (value('As[r][k]'), value('Bs[k][c]')))
         out('    return s;')
         out('}')
         out('')
-    if f['tile_def'] == 'template':
-        out('template <int TS>')
-    out('__global__ void gen_kernel(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' % (T, rs, T, rs, T, rs))
-    out('{')
-    if f['tiles'] == 'extern':
-        out('    extern __shared__ __align__(16) unsigned char gen_smem[];')
-        out('    %s (*As)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem);' % (T, T))
-        out('    %s (*Bs)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem + TS * TS * sizeof(%s));' % (T, T, T))
-    else:
-        out('    __shared__ %s As[TS][TS];' % T)
-        out('    __shared__ %s Bs[TS][TS];' % T)
-    if f['barrier'] != 'syncthreads':
-        out('    cg::thread_block block = cg::this_thread_block();')
-    out('    int tx = threadIdx.x, ty = threadIdx.y;')
-    loops = 2 if f['structure'] == 'two_loops' else 1
-    ind = '    '
-    if f['structure'] == 'persistent':
-        out('    int tiles_n = N / TS, tiles = (M / TS) * tiles_n;')
-        out('    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {')
-        ind = '        '
-        out(ind + 'int row0 = (tile / tiles_n) * TS, col = (tile % tiles_n) * TS + tx;')
-    else:
-        out('    int row0 = blockIdx.y * TS, col = blockIdx.x * TS + tx;')
-    out(ind + '%s acc[%d] = {};' % (T, R))
-    if f['mutation'] == 'dependent':
-        out(ind + 'int off = 0;')
-    outer = ind
-    for li in range(loops):
-        if loops == 2:
-            out(outer + '{' + (' // a second pass over the same tiles: the product again, added' if li else ''))
-            ind = outer + '    '
-        b = ind + '    '
-        if f['copy'] == 'bumps':
-            out(ind + 'const %s *a = A + (row0 + ty) * K + tx;' % T)
-            out(ind + 'const %s *b = B + ty * N + col;' % T)
-        if f['ivar'] == 'int_lt':
-            out(ind + 'for (int k0 = 0; k0 < K; k0 += TS) {')
-            k0 = 'k0'
-        elif f['ivar'] == 'int_ne':
-            out(ind + 'for (int k0 = 0; k0 != K / TS * TS; k0 += TS) {')
-            k0 = 'k0'
-        else:
-            out(ind + 'for (unsigned t = 0; t < (unsigned)(K + TS - 1) / TS; ++t) {')
-            out(b + 'int k0 = t * TS;')
-            k0 = 'k0'
-        if f['rotated']:
-            out(b + sync + ';')
-        if f['mutation'] == 'dependent':
-            out(b + 'int shift = off;')
-        for i in range(R):
-            r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
-            acol = '%s + tx' % k0 + (' + shift' if f['mutation'] == 'dependent' else '')
-            src_a = 'A[(row0 + %s) * K + %s]' % (r, acol)
-            src_b = 'B[(%s + %s) * N + col]' % (k0, r)
-            if f['copy'] == 'helper':
-                if i == 0:
-                    targs = '<TS>' if f['tile_def'] == 'template' else ''
-                    out(b + 'load_tiles%s(As, Bs, A, B, row0 + ty, col, %s, N, K);' % (targs, k0))
-                continue
-            if f['copy'] == 'bumps':
-                out(b + 'As[ty][tx] = a[0];')
-                out(b + 'Bs[ty][tx] = b[0];')
-                continue
-            if f['copy'] == 'local_index':
-                out(b + 'int ia%d = (row0 + %s) * K + %s, ib%d = (%s + %s) * N + col;' % (i, r, acol, i, k0, r))
-                src_a, src_b = 'A[ia%d]' % i, 'B[ib%d]' % i
-            if f['mutation'] == 'computed' and i == 0:
-                out(b + 'As[%s][tx] = %s * 1;' % (r, src_a))
-            elif f['guard'] == 'ternary':
-                out(b + 'As[%s][tx] = %s + tx < K ? %s : 0;' % (r, k0, src_a))
-            elif f['guard'] == 'if_else':
-                out(b + 'if (%s + tx < K)' % k0)
-                out(b + '    As[%s][tx] = %s;' % (r, src_a))
-                out(b + 'else')
-                out(b + '    As[%s][tx] = 0;' % r)
-            else:
-                out(b + 'As[%s][tx] = %s;' % (r, src_a))
-            if f['guard'] == 'ternary':
-                out(b + 'Bs[%s][tx] = %s + %s < K ? %s : 0;' % (r, k0, r, src_b))
-            elif f['guard'] == 'if_else':
-                out(b + 'if (%s + %s < K)' % (k0, r))
-                out(b + '    Bs[%s][tx] = %s;' % (r, src_b))
-                out(b + 'else')
-                out(b + '    Bs[%s][tx] = 0;' % r)
-            else:
-                out(b + 'Bs[%s][tx] = %s;' % (r, src_b))
-        if f['mutation'] == 'cond_barrier':
-            out(b + 'if (tx < TS)')
-            out(b + '    ' + sync + ';')
-        else:
-            out(b + sync + ';')
-        if f['copy'] == 'bumps':
-            out(b + 'a += TS;')
-            out(b + 'b += TS * N;')
-        for i in range(R):
-            r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
-            if f['compute'] == 'helper':
-                targs = '<TS>' if f['tile_def'] == 'template' else ''
-                out(b + 'acc[%d] += dot_row%s(As, Bs, %s, tx);' % (i, targs, r))
-            else:
-                if f['compute'] == 'unrolled':
-                    out(b + '#pragma unroll')
-                out(b + 'for (int k = 0; k < TS; ++k)')
-                out(b + '    acc[%d] += As[%s][k] * Bs[k][tx];' % (i, r))
-        if f['mutation'] == 'dependent':
-            out(b + 'off = acc[0] > 1e30 ? 1 : 0;')
-        if f['mutation'] == 'break':
-            out(b + 'if (acc[0] > 1e30)')
-            out(b + '    break;')
-        if f['mutation'] == 'global_store':
-            out(b + 'C[(row0 + ty) * N + col] = acc[0];')
-        if not f['rotated']:
-            out(b + sync + ';')
-        out(ind + '}')
-        if loops == 2:
-            out(outer + '}')
-    ind = outer
-    for i in range(R):
-        r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
-        scale = ' / 2' if loops == 2 else ''
-        out(ind + 'C[(row0 + %s) * N + col] = acc[%d]%s;' % (r, i, scale))
-    if f['structure'] == 'persistent':
-        out('    }')
-    out('}')
-    out('')
-    kname = 'gen_kernel<TS>' if f['tile_def'] == 'template' else 'gen_kernel'
+    kernels = ['gen_kernel'] + (['gen_kernel2'] if f['second_kernel'] else [])
+    for kname in kernels:
+        kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero)
+    tname = '<TS>' if f['tile_def'] == 'template' else ''
     if f['tile_def'] == 'template':
         out('constexpr int TS = %d;' % TS)
     out('int main(int argc, char **argv)')
@@ -260,14 +232,231 @@ def program(seed):
     out('    int sz[3] = {%d, %d, %d};  // M N K' % (M, N, 2 * TS))
     out('    harness_sizes(argc, argv, sz, 3);')
     out('    int M = sz[0], N = sz[1], K = sz[2];')
-    out('    return harness_gemm<%s, %s>("gen%d", M, N, K, [&](const %s *A, const %s *B, %s *C) {' % (T, T, seed, T, T, T))
+    out('    return harness_gemm<%s, %s>("gen%d", M, N, K, [&](const %s *A, const %s *B, %s *C) {' % (TG, TA, seed, TG, TG, TA))
     grid = '3' if f['structure'] == 'persistent' else 'dim3(N / TS, M / TS)'
-    dyn = ', 2 * TS * TS * sizeof(%s)' % T if f['tiles'] == 'extern' else ''
-    out('        %s<<<%s, dim3(TS, BY)%s>>>(A, B, C, M, N, K);' % (kname, grid, dyn))
-    tol = {'float': '1e-4', 'double': '1e-9', 'int': '0'}[T]
+    dyn = ', 2 * TS * TS * sizeof(%s)' % TT if f['tiles'] == 'extern' else ''
+    block = 'dim3(%d)' % (BX * BY) if f['block1d'] else 'dim3(%s, BY)' % ('TS' if BX == TS else 'TS / %d' % VW)
+    for kname in kernels:
+        out('        %s%s<<<%s, %s%s>>>(A, B, C, M, N, K);' % (kname, tname, grid, block, dyn))
+    tol = {'float': '1e-4', 'double': '1e-9', 'int': '0'}[TA]
+    if TG in ('half', '__nv_bfloat16'):
+        tol = '1e-3'
     out('    }, %s, %s);' % (tol, tol))
     out('}')
     return '\n'.join(lines) + '\n', f
+
+
+def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero):
+    form = f['form']
+    if f['tile_def'] == 'template':
+        out('template <int TS>')
+    out('__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' % (kname, TG, rs, TG, rs, TA, rs))
+    out('{')
+    loops = 2 if f['structure'] == 'two_loops' or f['independent'] else 1
+    names = [('As', 'Bs', 'acc'), ('As2', 'Bs2', 'acc2')] if f['independent'] else [('As', 'Bs', 'acc')] * 2
+    align = '__align__(16) ' if form == 'vec' else ''
+    if f['tiles'] == 'extern':
+        out('    extern __shared__ __align__(16) unsigned char gen_smem[];')
+        out('    %s (*As)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem);' % (TT, TT))
+        out('    %s (*Bs)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem + TS * TS * sizeof(%s));' % (TT, TT, TT))
+    else:
+        for an, bn, _ in names[:loops if f['independent'] else 1]:
+            out('    __shared__ %s%s %s[TS][TS];' % (align, TT, an))
+            out('    __shared__ %s%s %s[TS][TS%s];' % (align, TT, bn, ' + 1' if transpose else ''))
+    if f['barrier'] != 'syncthreads':
+        out('    cg::thread_block block = cg::this_thread_block();')
+    if f['block1d']:
+        out('    int tx = threadIdx.x %% %d, ty = threadIdx.x / %d;' % (BX, BX))
+    else:
+        out('    int tx = threadIdx.x, ty = threadIdx.y;')
+    ind = '    '
+    if f['structure'] == 'persistent':
+        out('    int tiles_n = N / TS, tiles = (M / TS) * tiles_n;')
+        out('    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {')
+        ind = '        '
+        out(ind + 'int row0 = (tile / tiles_n) * TS, col0 = (tile % tiles_n) * TS, col = col0 + tx;')
+    else:
+        out('    int row0 = blockIdx.y * TS, col0 = blockIdx.x * TS, col = col0 + tx;')
+    ncols = VW
+    outs = R * ncols                       # accumulators per thread
+    for li in range(loops if f['independent'] else 1):
+        out(ind + '%s %s[%d] = {};' % (TA, names[li][2], outs))
+    if form == 'register_outside':
+        for li in range(loops if f['independent'] else 1):
+            out(ind + '%s %s;' % (TT, ', '.join('%sa%d, %sb%d' % (rn, i, rn, i) for i in range(R) for rn in ['r' + '2' * li])))
+    if f['mutation'] == 'dependent':
+        out(ind + 'int off = 0;')
+    outer = ind
+    for li in range(loops):
+        an, bn, accn = names[li]
+        if loops == 2:
+            note = ' // a second pass over the same tiles: the product again, added' if li and not f['independent'] else ''
+            out(outer + '{' + note)
+            ind = outer + '    '
+        b = ind + '    '
+        if f['copy'] == 'bumps':
+            out(ind + 'const %s *a = A + (row0 + ty) * K + tx;' % TG)
+            out(ind + 'const %s *b = B + ty * N + col;' % TG)
+        if f['ivar_more'] == 'size_t':
+            out(ind + 'for (size_t k0 = 0; k0 < (size_t)K; k0 += TS) {')
+        elif f['ivar_more'] == 'int_le':
+            out(ind + 'for (int k0 = 0; k0 <= K - TS; k0 += TS) {')
+        elif f['ivar'] == 'int_lt':
+            out(ind + 'for (int k0 = 0; k0 < K; k0 += TS) {')
+        elif f['ivar'] == 'int_ne':
+            out(ind + 'for (int k0 = 0; k0 != K / TS * TS; k0 += TS) {')
+        else:
+            out(ind + 'for (unsigned t = 0; t < (unsigned)(K + TS - 1) / TS; ++t) {')
+            out(b + 'int k0 = t * TS;')
+        k0 = 'k0'
+        if f['rotated']:
+            out(b + sync + ';')
+        if f['mutation'] == 'dependent':
+            out(b + 'int shift = off;')
+        rn = 'r2' if f['independent'] and li else 'r'  # registers of their own
+        copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0)
+        bumps = ['a += TS;', 'b += TS * N;'] if f['copy'] == 'bumps' else []
+        if f['bump_at'] == 'before':
+            for x in bumps:
+                out(b + x)
+        if f['mutation'] == 'cond_barrier':
+            out(b + 'if (tx < TS)')
+            out(b + '    ' + sync + ';')
+        else:
+            out(b + sync + ';')
+        if f['bump_at'] == 'between':
+            for x in bumps:
+                out(b + x)
+        for i in range(R):
+            r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
+            for j in range(ncols):
+                c = 'tx' if VW == 1 else 'tx * %d + %d' % (VW, j)
+                a_idx = R * j + i if VW > 1 else i
+                bref = '%s[%s][k]' % (bn, c) if transpose else '%s[k][%s]' % (bn, c)
+                if f['compute'] == 'helper':
+                    targs = '<TS>' if f['tile_def'] == 'template' else ''
+                    out(b + '%s[%d] += dot_row%s(%s, %s, %s, %s);' % (accn, a_idx, targs, an, bn, r, c))
+                else:
+                    if f['compute'] == 'unrolled':
+                        out(b + '#pragma unroll')
+                    out(b + 'for (int k = 0; k < TS; ++k)')
+                    out(b + '    %s[%d] += %s * %s;' % (accn, a_idx, value('%s[%s][k]' % (an, r)), value(bref)))
+        if f['mutation'] == 'dependent':
+            out(b + 'off = acc[0] > 1e30 ? 1 : 0;')
+        if f['mutation'] == 'break':
+            out(b + 'if (acc[0] > 1e30)')
+            out(b + '    break;')
+        if f['mutation'] == 'global_store':
+            out(b + 'C[(row0 + ty) * N + col0 + tx * %d] = acc[0];' % VW)
+        if not f['rotated']:
+            out(b + sync + ';')
+            if f['bump_at'] == 'after':
+                for x in bumps:
+                    out(b + x)
+        elif f['bump_at'] == 'after':
+            for x in bumps:
+                out(b + x)
+        out(ind + '}')
+        if loops == 2:
+            out(outer + '}')
+    ind = outer
+    for i in range(R):
+        r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
+        for j in range(ncols):
+            a_idx = R * j + i if VW > 1 else i
+            c = 'col' if VW == 1 else 'col0 + tx * %d + %d' % (VW, j)
+            if f['independent']:
+                v = '(acc[%d] + acc2[%d]) / 2' % (a_idx, a_idx)
+            else:
+                v = 'acc[%d]%s' % (a_idx, ' / 2' if loops == 2 else '')
+            out(ind + 'C[(row0 + %s) * N + %s] = %s;' % (r, c, v))
+    if f['structure'] == 'persistent':
+        out('    }')
+    out('}')
+    out('')
+
+
+def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0):
+    form = f['form']
+    shift = ' + shift' if f['mutation'] == 'dependent' else ''
+    if form == 'vec':
+        for t, src in ((an, 'A[(row0 + ty) * K + %s + tx * %d%s]' % (k0, VW, shift)), (bn, 'B[(%s + ty) * N + col0 + tx * %d]' % (k0, VW))):
+            dst = '%s[ty][tx * %d]' % (t, VW)
+            if f['vec'] == 'cast':
+                out(b + '*(%s *)&%s = *(const %s *)&%s;' % (vec, dst, vec, src))
+            elif f['vec'] == 'reinterpret':
+                out(b + 'reinterpret_cast<%s *>(&%s)[0] = reinterpret_cast<const %s *>(&%s)[0];' % (vec, dst, vec, src))
+            else:
+                v = 'v' + t.lower()
+                out(b + '%s %s = *(const %s *)&%s;' % (vec, v, vec, src))
+                out(b + '*(%s *)&%s = %s;' % (vec, dst, v))
+        return
+    if form == 'row_loop':
+        out(b + 'for (int r = ty; r < TS; r += BY) {')
+        out(b + '    %s[r][tx] = %s;' % (an, load('A[(row0 + r) * K + %s + tx%s]' % (k0, shift))))
+        out(b + '    %s[r][tx] = %s;' % (bn, load('B[(%s + r) * N + col]' % k0)))
+        out(b + '}')
+        return
+    if form == 'subset':
+        h = TS // 2
+        out(b + 'if (ty < %d) {' % h)
+        out(b + '    %s[ty][tx] = %s;' % (an, load('A[(row0 + ty) * K + %s + tx%s]' % (k0, shift))))
+        out(b + '    %s[ty + %d][tx] = %s;' % (an, h, load('A[(row0 + ty + %d) * K + %s + tx%s]' % (h, k0, shift))))
+        out(b + '} else {')
+        out(b + '    %s[ty - %d][tx] = %s;' % (bn, h, load('B[(%s + ty - %d) * N + col]' % (k0, h))))
+        out(b + '    %s[ty][tx] = %s;' % (bn, load('B[(%s + ty) * N + col]' % k0)))
+        out(b + '}')
+        return
+    for i in range(R):
+        r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
+        acol = '%s + tx' % k0 + shift
+        src_a = 'A[(row0 + %s) * K + %s]' % (r, acol)
+        src_b = 'B[(%s + %s) * N + col]' % (k0, r)
+        if f['copy'] == 'helper':
+            if i == 0:
+                targs = '<TS>' if f['tile_def'] == 'template' else ''
+                out(b + 'load_tiles%s(%s, %s, A, B, row0 + ty, col, %s, N, K);' % (targs, an, bn, k0))
+            continue
+        if f['copy'] == 'bumps':
+            out(b + '%s[ty][tx] = %s;' % (an, load('a[0]')))
+            out(b + '%s[ty][tx] = %s;' % (bn, load('b[0]')))
+            continue
+        if f['copy'] == 'local_index':
+            out(b + 'int ia%d = (row0 + %s) * K + %s, ib%d = (%s + %s) * N + col;' % (i, r, acol, i, k0, r))
+            src_a, src_b = 'A[ia%d]' % i, 'B[ib%d]' % i
+        bdst = '%s[tx][%s]' % (bn, r) if transpose else '%s[%s][tx]' % (bn, r)
+        if form in ('register', 'register_outside'):
+            decl = '' if form == 'register_outside' else TT + ' '
+            if f['guard'] == 'ternary':
+                va = '%s + tx < K ? %s : %s' % (k0, load(src_a), zero)
+                vb = '%s + %s < K ? %s : %s' % (k0, r, load(src_b), zero)
+            else:
+                va, vb = load(src_a), load(src_b)
+            out(b + '%s%sa%d = %s;' % (decl, rn, i, va))
+            out(b + '%s%sb%d = %s;' % (decl, rn, i, vb))
+            out(b + '%s[%s][tx] = %sa%d;' % (an, r, rn, i))
+            out(b + '%s = %sb%d;' % (bdst, rn, i))
+            continue
+        if f['mutation'] == 'computed' and i == 0:
+            out(b + '%s[%s][tx] = %s * 1;' % (an, r, load(src_a)))
+        elif f['guard'] == 'ternary':
+            out(b + '%s[%s][tx] = %s + tx < K ? %s : %s;' % (an, r, k0, load(src_a), zero))
+        elif f['guard'] == 'if_else':
+            out(b + 'if (%s + tx < K)' % k0)
+            out(b + '    %s[%s][tx] = %s;' % (an, r, load(src_a)))
+            out(b + 'else')
+            out(b + '    %s[%s][tx] = %s;' % (an, r, zero))
+        else:
+            out(b + '%s[%s][tx] = %s;' % (an, r, load(src_a)))
+        if f['guard'] == 'ternary':
+            out(b + '%s[%s][tx] = %s + %s < K ? %s : %s;' % (bn, r, k0, r, load(src_b), zero))
+        elif f['guard'] == 'if_else':
+            out(b + 'if (%s + %s < K)' % (k0, r))
+            out(b + '    %s[%s][tx] = %s;' % (bn, r, load(src_b)))
+            out(b + 'else')
+            out(b + '    %s[%s][tx] = %s;' % (bn, r, zero))
+        else:
+            out(b + '%s[%s][tx] = %s;' % (bn, r, load(src_b)))
 
 
 if __name__ == '__main__':
