@@ -1,7 +1,9 @@
 // sgemm_reg_outside.cu: the loads go through registers declared before the loop (`float ra,
 // rb;`) and are stored in the same iteration, B's transposed into a padded tile: a fetch into
-// registers, not a prefetch, since nothing but the copies reads ra and rb. The K loop variable
-// is a size_t. Usage: sgemm_reg_outside [M N K] (M, N, K multiples of 16).
+// registers, not a prefetch, since nothing but the copies reads ra and rb. The loop counts
+// tiles and computes a size_t offset k0 from it, which the loads need: it goes to the loader
+// with them (found by the generator, seed 138: left behind, the rewrite named an undeclared
+// k0 and validation refused it). Usage: sgemm_reg_outside [M N K] (M, N, K multiples of 16).
 // gpu-runs: 32 48 0 | 32 48 16 | 48 32 48 | 256 128 512 | 1024 1024 1024
 // gpu-sanitize: 48 32 48
 #include "harness.cuh"
@@ -19,18 +21,19 @@ __global__ void sgemm_reg_outside(const float *__restrict__ A, const float *__re
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
     {
         // pipefy: the loop variables of the next tile to load
-        size_t pipefy_next_k0 = 0;
+        unsigned int pipefy_next_t = 0;
         // pipefy: staging registers
         // pipefy: load the tile at the cursor into the staging registers and advance the
         // cursor; false once the tiles run out
         auto pipefy_fetch = [&]() {
-            size_t k0 = pipefy_next_k0;
-            if (!(k0 < (size_t)K))
+            unsigned int t = pipefy_next_t;
+            if (!(t < (unsigned)K / TS))
                 return false;
+            size_t k0 = (size_t)t * TS;
             ra = A[row * (size_t)K + k0 + tx];
             rb = B[(k0 + ty) * N + col];
-            k0 += TS;
-            pipefy_next_k0 = k0;
+            ++t;
+            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -46,7 +49,7 @@ __global__ void sgemm_reg_outside(const float *__restrict__ A, const float *__re
         // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
-        for (size_t k0 = 0; k0 < (size_t)K; k0 += TS) {
+        for (unsigned t = 0; t < (unsigned)K / TS; ++t) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)

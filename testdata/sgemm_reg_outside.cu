@@ -1,7 +1,9 @@
 // sgemm_reg_outside.cu: the loads go through registers declared before the loop (`float ra,
 // rb;`) and are stored in the same iteration, B's transposed into a padded tile: a fetch into
-// registers, not a prefetch, since nothing but the copies reads ra and rb. The K loop variable
-// is a size_t. Usage: sgemm_reg_outside [M N K] (M, N, K multiples of 16).
+// registers, not a prefetch, since nothing but the copies reads ra and rb. The loop counts
+// tiles and computes a size_t offset k0 from it, which the loads need: it goes to the loader
+// with them (found by the generator, seed 138: left behind, the rewrite named an undeclared
+// k0 and validation refused it). Usage: sgemm_reg_outside [M N K] (M, N, K multiples of 16).
 // gpu-runs: 32 48 0 | 32 48 16 | 48 32 48 | 256 128 512 | 1024 1024 1024
 // gpu-sanitize: 48 32 48
 #include "harness.cuh"
@@ -16,7 +18,8 @@ __global__ void sgemm_reg_outside(const float *__restrict__ A, const float *__re
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     float acc = 0.0f, ra, rb;
-    for (size_t k0 = 0; k0 < (size_t)K; k0 += TS) {
+    for (unsigned t = 0; t < (unsigned)K / TS; ++t) {
+        size_t k0 = (size_t)t * TS;
         ra = A[row * (size_t)K + k0 + tx];
         rb = B[(k0 + ty) * N + col];
         As[ty][tx] = ra;

@@ -601,7 +601,8 @@ static void mark_copy_decls(struct kloop *l)
 				continue;
 			for (int j = i + 1; j < l->nstmts && st->role == ROLE_COMPUTE; j++) {
 				enum stmt_role r = l->stmts[j].role;
-				if ((r == ROLE_COPY || r == ROLE_COPY_DECL) && stmt_reads_decl(l->stmts[j].cursor, st->cursor)) {
+				if ((r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL) &&
+				    stmt_reads_decl(l->stmts[j].cursor, st->cursor)) {
 					st->role = ROLE_COPY_DECL;
 					changed = true;
 				}
@@ -688,8 +689,8 @@ done:
 
 void find_body_locals(struct kloop *l, const struct source *src)
 {
+	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
 	mark_copy_decls(l);
-	mark_fetch_assigns(l);
 	mark_register_copies(l);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(l->stmts[i].cursor) == CXCursor_ForStmt)

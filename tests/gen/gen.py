@@ -11,15 +11,24 @@ PASS/FAIL line, checksum) and says on its first lines what pipefy must do with i
 and which sizes to run it at (`// gpu-runs:`): K of 0, 1, 2 and 3 tiles, and a partial tile
 when the copies are guarded. The same seed always gives the same program.
 
-Drawn: float, double or int elements; 8 or 16-wide tiles as #define, constexpr or template
-parameter; one or two rows per thread; copies direct, through a helper, through bumped
-pointers or through local indices, guarded by none, a ternary or if/else; loop variables
-int or unsigned with `<` or `!=`; the barrier first or last; the K-loop alone, in a
-persistent loop or twice over the same tiles; compute inline, in a helper or unrolled;
-`__restrict__` or not; `__syncthreads()`, `block.sync()` or `cg::sync(block)`; tiles as
-__shared__ arrays or pointers into `extern __shared__` memory (refused: not pipelined yet);
-and mutations that must be refused (a computed tile value, an address the compute changes,
-a barrier under a condition, a break, a global store the copies may read).
+Drawn: float, double, int, half, __nv_bfloat16 or signed char elements (the last three
+accumulated in float or int, their tiles of the element type or, converted on the copy, of
+the accumulator's); 8 or 16-wide tiles as #define, constexpr or template parameter; one or
+two rows per thread; copies direct, through a helper, through bumped pointers (bumped before,
+between or after the barriers) or through local indices, as 16-byte vectors (a cast, a
+reinterpret_cast or a vector local), as a copy loop strided by a constant, by half of the
+threads each (A's rows by one half, B's by the other), or through registers declared in the
+loop or before it (B's stored transposed into a padded tile, or not); guarded by none, a
+ternary or if/else; loop variables int, unsigned or size_t with `<`, `<=` or `!=`; the barrier
+first or last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same
+tiles or next to an independent second K-loop with tiles of its own; a second kernel like the
+first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
+`block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
+`extern __shared__` memory (refused: not pipelined yet); and mutations that must be refused
+(a computed tile value, an address the compute changes, a barrier under a condition, a
+break, a global store the copies may read). Each program says what each variant must do
+(`// gen-expect-VARIANT:` where one differs: cp.async takes only unconverted 4, 8 or 16-byte
+copies from global memory; registers stage no copy under a branch).
 """
 import random
 import sys
@@ -149,7 +158,10 @@ def program(seed):
     # function template inside a kernel template, and moves a helper's copies only by cp.async;
     # with several reasons the remark names the first it finds
     sync = {'syncthreads': '__syncthreads()', 'block_sync': 'block.sync()', 'cg_sync': 'cg::sync(block)'}[f['barrier']]
-    reasons = [x for x in ['goes through the pointer' if f['tiles'] == 'extern' else None,
+    # a helper's copies move only by cp.async, which takes no 1 or 2-byte or converted copies
+    helper_no = f['copy'] == 'helper' and (f['convert'] or TT in ('half', '__nv_bfloat16', 'signed char'))
+    reasons = [x for x in ['cannot be made asynchronous' if helper_no else None,
+                           'goes through the pointer' if f['tiles'] == 'extern' else None,
                            mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
@@ -160,10 +172,10 @@ def program(seed):
     # memory; registers stage copies that sit in no branch
     cp_async_no = None
     if f['copy'] != 'helper':
-        if f['convert']:
-            cp_async_no = 'converts its value'
-        elif form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
+        if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
             cp_async_no = 'stored from register value'
+        elif f['convert']:
+            cp_async_no = 'converts its value'
         elif TT in ('half', '__nv_bfloat16', 'signed char'):
             cp_async_no = 'moves [12] bytes?;'
     # (a copy loop's trip count in a kernel template is known only once it is instantiated)
