@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(256) sgemm_cliff(const float *A, const float *
     int col = blockIdx.x * TS + tx;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
-// then stored over it (a second stage would cost occupancy)
+    // then stored over it (a second stage would cost occupancy)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;

@@ -4,8 +4,8 @@
 # its `// gpu-runs:` line, with the block's threads in forward and in reversed order. Each run
 # must PASS its CPU reference, and every variant's checksum must equal the original's in both
 # orders: a barrier the rewrite dropped or misplaced shows as a difference, without a GPU.
-# Programs the model cannot build (wmma, asm, dynamic shared memory, kernels in
-# headers) exit 77 (skipped); cooperative groups' block sync is tests/cpu/cooperative_groups.h.
+# Programs the model cannot build (wmma, asm, kernels in headers) or that have no main exit
+# 77 (skipped); cooperative groups' block sync is tests/cpu/cooperative_groups.h.
 #   tests/cpu_model.sh testdata/NAME.cu        one program
 #   tests/cpu_model.sh --self-test             the model must catch deleted barriers
 set -u
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.." || exit
 . tests/lib.sh
 cxx=${CXX:-g++}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-unsupported='wmma|asm|omp\.h|extern __shared__|gpu-header|__ldc|memcpy_async\(|cuda::|__syncwarp|__shfl'
+unsupported='wmma|asm|omp\.h|gpu-header|__ldc|memcpy_async\(|cuda::|__syncwarp|__shfl'
 
 build() { # SOURCE BINARY [EXTRA FLAGS]
 	python3 tests/cpu/to_cpu.py "$1" "$2.cpp" &&
@@ -55,6 +55,10 @@ fi
 prog=$1 name=$(basename "$1" .cu)
 if grep -q -E "$unsupported" "$prog"; then
 	echo "$name: uses what the block model does not (${unsupported//|/, }): skipped"
+	exit 77
+fi
+if ! grep -q -E '^int main\(' "$prog"; then
+	echo "$name: no host program to run (kernels pipefy must leave alone; their goldens say so): skipped"
 	exit 77
 fi
 nvcc_flags=$(sed -n 's|^// nvcc-args: *||p' "$prog" | head -n 1)

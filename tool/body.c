@@ -44,9 +44,13 @@ int kloop_add_tile(struct kloop *l, CXCursor decl)
 	t->name_end = cursor_offset(decl) + strlen(t->name);
 	t->body_stmt = -1;
 	CXType type = clang_getCursorType(decl), elem;
+	enum CXTypeKind k = clang_getCanonicalType(type).kind;
+	if (k == CXType_Pointer) /* a view: elements of what it points at, as many as the launch gives */
+		type = clang_getPointeeType(clang_getCanonicalType(type));
 	t->elem_bytes = array_elem(type, &elem);
 	t->elem_type = type_spelling(elem);
-	t->bytes = clang_Type_getSizeOf(type);
+	t->dynamic = k == CXType_Pointer || k == CXType_IncompleteArray;
+	t->bytes = t->dynamic ? -1 : clang_Type_getSizeOf(type);
 	t->in_loop = span_within(cursor_span(decl), l->body);
 	return l->ntiles - 1;
 }
@@ -379,7 +383,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			struct cursors vars = cursor_children(c);
 			bool shared = false;
 			for (int j = 0; j < vars.n; j++)
-				if (cursor_is_shared_var(vars.v[j]))
+				if (cursor_is_shared_decl(vars.v[j]))
 					shared = true;
 			free(vars.v);
 			if (shared) {

@@ -268,11 +268,20 @@ static void check_copies(struct kloop *l, const struct source *src)
 				     "tile '%s' holds '%s', whose assignment runs user code (declared at %d:%d)",
 				     l->tiles[i].name, l->tiles[i].elem_type, line, col);
 		}
-		if (t.kind == CXType_IncompleteArray) {
+		if (l->tiles[i].dynamic && l->tiles[i].in_loop) {
 			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
 			kloop_refuse(l, cursor_span(l->tiles[i].decl).begin,
-				     "tile '%s' is dynamic (extern __shared__): its launch size would have to grow",
-				     l->tiles[i].name);
+				     "tile '%s' points into shared memory from a declaration inside the loop (%d:%d), "
+				     "which may point elsewhere each iteration", l->tiles[i].name, line, col);
+		} else if (l->tiles[i].dynamic && !l->one_stage) {
+			/* One stage keeps every store into shared memory where and when it was (after
+			 * the barrier that ends the compute), so what the tiles alias does not matter. */
+			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+			l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
+					       "would need more of it at every launch",
+					       l->tiles[i].name, line, col,
+					       t.kind == CXType_IncompleteArray ? "extern __shared__"
+										: "a pointer into shared memory");
 		}
 	}
 	for (int i = 0; i < l->nrefs; i++)
@@ -662,6 +671,10 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 {
 	int line, col;
 	l->cp_async_ok = true;
+	if (l->one_stage) {
+		l->cp_async_refusal = xstrdup(l->one_stage);
+		l->cp_async_ok = false;
+	}
 	for (int i = 0; i < l->ncopies && l->cp_async_ok; i++) {
 		struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || (cp->src.end == cp->src.begin && !cp->from_register))

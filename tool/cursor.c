@@ -132,9 +132,131 @@ bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr)
 	return found;
 }
 
-bool cursor_is_shared_var(CXCursor decl)
+/* A variable declared __shared__: storage in shared memory. */
+bool cursor_is_shared_decl(CXCursor decl)
 {
 	return clang_getCursorKind(decl) == CXCursor_VarDecl && cursor_has_attr(decl, CXCursor_CUDASharedAttr);
+}
+
+static bool is_view(CXCursor var, int depth);
+
+/* The __shared__ array an address points into: `sm`, `sm + 256`, `&sm[r][c]`,
+ * `reinterpret_cast<float4 *>(sm)`, `(float *)&sm[off]`, or a view of one; null otherwise (a
+ * __shared__ pointer, `__shared__ float *p`, may point anywhere). */
+static CXCursor shared_root(CXCursor c, int depth)
+{
+	for (;;) {
+		c = cursor_strip(c);
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k == CXCursor_DeclRefExpr) {
+			CXCursor d = clang_getCursorReferenced(c);
+			enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
+			bool array = t == CXType_ConstantArray || t == CXType_IncompleteArray || t == CXType_DependentSizedArray;
+			if (cursor_is_shared_decl(d) && array)
+				return d;
+			return is_view(d, depth + 1) ? d : clang_getNullCursor();
+		}
+		if (cursor_kind_is_cast(k)) {
+			c = cursor_last_child(c);
+		} else if (k == CXCursor_BinaryOperator && (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add ||
+							    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Sub)) {
+			/* the pointer operand; the other is an integer */
+			struct cursors cs = cursor_children(c);
+			CXCursor p = clang_getNullCursor();
+			for (int i = 0; i < cs.n; i++) {
+				enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(cs.v[i])).kind;
+				if (t == CXType_Pointer || t == CXType_ConstantArray || t == CXType_IncompleteArray)
+					p = clang_Cursor_isNull(p) && i == 0 ? cs.v[i] : clang_getNullCursor();
+			}
+			free(cs.v);
+			if (clang_Cursor_isNull(p))
+				return p;
+			c = p;
+		} else if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf) {
+			/* `&sm[i][j]`: an element of the array itself, not of what an element points at */
+			c = cursor_strip(cursor_last_child(c));
+			while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr) {
+				CXCursor base = cursor_strip(cursor_first_child(c));
+				enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(base)).kind;
+				if (t != CXType_ConstantArray && t != CXType_IncompleteArray && t != CXType_DependentSizedArray &&
+				    !(t == CXType_Pointer && clang_getCursorKind(base) == CXCursor_DeclRefExpr))
+					return clang_getNullCursor();
+				c = base;
+			}
+			if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+				return clang_getNullCursor();
+		} else {
+			return clang_getNullCursor();
+		}
+	}
+}
+
+struct view_scan {
+	CXCursor var;
+	bool ok;
+	CXCursor at; /* the use that is no read */
+};
+
+/* Every use of the variable reads its value: an implicit conversion is its parent (not an
+ * assignment, ++, &, a reference parameter or a reference's initializer). */
+static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct view_scan *v = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), v->var) &&
+	    clang_getCursorKind(parent) != CXCursor_UnexposedExpr) {
+		v->ok = false;
+		v->at = parent;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A view of shared memory: a local pointer of a function, initialized to an address inside a
+ * __shared__ array (`float *As = sm, *Bs = sm + 256;`) and never changed, its address never
+ * taken, so that every value it has points into that array. */
+static bool is_view(CXCursor var, int depth)
+{
+	if (depth > 8 || clang_getCursorKind(var) != CXCursor_VarDecl || cursor_is_shared_decl(var) ||
+	    clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_Pointer ||
+	    clang_Cursor_getStorageClass(var) != CX_SC_None)
+		return false;
+	CXCursor fn = clang_getCursorSemanticParent(var);
+	enum CXCursorKind fk = clang_getCursorKind(fn);
+	if (fk != CXCursor_FunctionDecl && fk != CXCursor_FunctionTemplate)
+		return false;
+	CXCursor init = cursor_last_child(var);
+	if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
+	    clang_Cursor_isNull(shared_root(init, depth)))
+		return false;
+	struct view_scan v = {.var = var, .ok = true};
+	clang_visitChildren(fn, scan_view_uses, &v);
+	return v.ok;
+}
+
+bool cursor_is_shared_view(CXCursor var)
+{
+	return is_view(var, 0);
+}
+
+/* Why a local pointer is no view: the first use that may change it (*use set), or a null *use
+ * when its initial value is not an address inside a __shared__ array. */
+void cursor_view_problem(CXCursor var, CXCursor *use)
+{
+	*use = clang_getNullCursor();
+	CXCursor fn = clang_getCursorSemanticParent(var), init = cursor_last_child(var);
+	if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
+	    clang_Cursor_isNull(shared_root(init, 0)))
+		return;
+	struct view_scan v = {.var = var, .ok = true};
+	clang_visitChildren(fn, scan_view_uses, &v);
+	if (!v.ok)
+		*use = v.at;
+}
+
+/* Shared memory: a __shared__ variable, or a view of one. */
+bool cursor_is_shared_var(CXCursor decl)
+{
+	return cursor_is_shared_decl(decl) || is_view(decl, 0);
 }
 
 bool cursor_kind_is_cast(enum CXCursorKind k)

@@ -457,10 +457,23 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	else if (!clang_Cursor_isNull(s.via_pointer)) {
 		int pl, pc;
 		source_line_col(f->src, cursor_span(s.via_pointer).begin, &pl, &pc);
-		char *name = cursor_name(cursor_root_var(cursor_write_target(s.via_pointer)));
-		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', not into a __shared__ "
-			      "array; tiles reached through pointers (dynamic shared memory) are not pipelined yet",
-			      pl, pc, name);
+		CXCursor var = cursor_root_var(cursor_write_target(s.via_pointer)), use = clang_getNullCursor();
+		char *name = cursor_name(var);
+		if (clang_getCursorKind(var) == CXCursor_VarDecl)
+			cursor_view_problem(var, &use);
+		if (clang_getCursorKind(var) == CXCursor_ParmDecl)
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through '%s', a parameter: pipefy cannot "
+				      "tell whether it points into shared or global memory", pl, pc, name);
+		else if (!clang_Cursor_isNull(use)) {
+			int ul, uc;
+			source_line_col(f->src, cursor_span(use).begin, &ul, &uc);
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which %d:%d may "
+				      "change: pipefy takes a pointer for a tile only when it is set once, to an address "
+				      "inside a __shared__ array", pl, pc, name, ul, uc);
+		} else
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which is not "
+				      "set to an address inside a __shared__ array (`float *As = smem + 256;`), so "
+				      "pipefy cannot tell that it points into shared memory", pl, pc, name);
 		free(name);
 	} else if (!is_for)
 		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines `for` loops whose body fills tiles from global "

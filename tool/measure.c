@@ -505,7 +505,7 @@ static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientD
 {
 	(void)parent;
 	struct shared_sum *s = data;
-	if (cursor_is_shared_var(c)) {
+	if (cursor_is_shared_decl(c)) {
 		long n = clang_Type_getSizeOf(clang_getCursorType(c));
 		s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
 		return CXChildVisit_Continue;

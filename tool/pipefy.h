@@ -201,7 +201,10 @@ CXCursor cursor_strip(CXCursor c);
 CXCursor cursor_first_child(CXCursor c);
 CXCursor cursor_last_child(CXCursor c);
 bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
-bool cursor_is_shared_var(CXCursor decl);
+bool cursor_is_shared_var(CXCursor decl);   /* __shared__, or a view of such an array */
+bool cursor_is_shared_decl(CXCursor decl);  /* declared __shared__ */
+bool cursor_is_shared_view(CXCursor var);   /* a local pointer that only ever points into one */
+void cursor_view_problem(CXCursor var, CXCursor *use);
 bool cursor_kind_is_cast(enum CXCursorKind k);
 /* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
 CXCursor cursor_root_var(CXCursor c);
@@ -307,6 +310,8 @@ struct tile {
 	long elem_bytes;
 	long bytes;         /* one stage; -1 when the size depends on a template */
 	bool in_loop;       /* declared in the loop body */
+	bool dynamic;       /* a view (`float *As = sm + 256;`) or an extern __shared__ array: its
+			     * size is the launch's, so the rewrite keeps it one stage */
 	int body_stmt;      /* its declaration's index in stmts[], when in_loop */
 	size_t outside_use; /* offset + 1 of a use outside the loop; 0 when none */
 };
@@ -417,6 +422,7 @@ struct kloop {
 	char *cp_async_refusal;
 	bool ldg_ok;
 	char *ldg_refusal;
+	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
 
 	/* plan */
 	enum variant variant;

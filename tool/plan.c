@@ -248,6 +248,11 @@ static void plan_decline(struct kloop *l, const char *fmt, ...)
 	l->declined = xstrdup(buf);
 }
 
+static bool forced_variant(const struct options *o)
+{
+	return o->variant != VARIANT_AUTO;
+}
+
 static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
 {
 	const struct arch_rules *a = rules_arch(r, o->arch);
@@ -270,7 +275,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && l->cp_async_ok; S++)
 		add_option(l, a, vr, VARIANT_CP_ASYNC, S);
 	if (l->ldg_ok) {
-		add_option(l, a, vr, VARIANT_LDG, 2);
+		if (!l->one_stage)
+			add_option(l, a, vr, VARIANT_LDG, 2);
 		add_option(l, a, vr, VARIANT_LDG, 1);
 	}
 
@@ -315,7 +321,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			return;
 		}
 	} else if (want == VARIANT_CP_ASYNC && !l->cp_async_ok) {
-		plan_decline(l, "cp.async needs plain 4, 8 or 16-byte copies: %s", l->cp_async_refusal);
+		plan_decline(l, "%s: %s", l->one_stage ? "cp.async" : "cp.async needs plain 4, 8 or 16-byte copies",
+			     l->cp_async_refusal);
 		return;
 	} else if (want == VARIANT_LDG && !l->ldg_ok) {
 		plan_decline(l, "register staging: %s", l->ldg_refusal);
@@ -325,6 +332,14 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	if (!want_stages)
 		want_stages = want == VARIANT_LDG ? 2 : vr->default_stages;
+	if (l->one_stage && want == VARIANT_LDG && want_stages > 1) {
+		size_t n = strlen(why);
+		if (!forced_variant(o)) /* cp.async's refusal said the same */
+			snprintf(why, sizeof why, "%s", l->one_stage);
+		else
+			snprintf(why + n, sizeof why - n, "; one stage: %s", l->one_stage);
+		want_stages = 1;
+	}
 
 	/* Each option is judged: the wanted variant up to the wanted stages, and for auto the
 	 * single-stage register plan that adds no shared memory as the fallback; it must fit the

@@ -227,7 +227,12 @@ static const char *type_sep(const char *type) { return type[strlen(type) - 1] ==
 static void add_block_start(struct strbuf *sb, struct layout *y, const char *what)
 {
 	struct kloop *l = y->l;
-	sb_printf(sb, "// pipefy: K-loop pipelined with %s\n", what);
+	/* (a second line of `what` is a comment line at the block's indentation) */
+	const char *nl = strchr(what, '\n');
+	if (nl)
+		sb_printf(sb, "// pipefy: K-loop pipelined with %.*s\n%s%s\n", (int)(nl - what), what, y->I0, nl + 1);
+	else
+		sb_printf(sb, "// pipefy: K-loop pipelined with %s\n", what);
 	if (y->guard) {
 		sb_printf(sb, "%s// pipefy: the staging registers are sized for %d threads (%s); other block\n", y->I0,
 			  l->block_threads, l->block_source ? l->block_source : "");
@@ -614,8 +619,10 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	bool two = y.S == 2;
 	y.guard = block_size_guard(l);
 	add_block_start(&sb, &y, two ? "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed"
-				     : "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
-				       "// then stored over it (a second stage would cost occupancy)");
+			    : l->one_stage ? "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
+					     "// then stored over it (the tiles' shared memory is the launch's)"
+					   : "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
+					     "// then stored over it (a second stage would cost occupancy)");
 	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
 	for (int i = 0, n = 0; i < l->ncopies; i++)
 		if (!l->copies[i].from_register) {

@@ -24,7 +24,7 @@ first or last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice 
 tiles or next to an independent second K-loop with tiles of its own; a second kernel like the
 first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
-`extern __shared__` memory (refused: not pipelined yet); and mutations that must be refused
+`extern __shared__` memory (one register stage: no cp.async); and mutations that must be refused
 (a computed tile value, an address the compute changes, a barrier under a condition, a
 break, a global store the copies may read). Each program says what each variant must do
 (`// gen-expect-VARIANT:` where one differs: cp.async takes only unconverted 4, 8 or 16-byte
@@ -64,7 +64,7 @@ def draw(seed):
     if r2.random() < 0.15:
         f['type'] = 'int'
     f['tiles'] = r2.choice(['static'] * 5 + ['extern'])
-    if f['tiles'] == 'extern':  # refused for that alone: keep the other reasons out of it
+    if f['tiles'] == 'extern':  # (drawn before views were pipelined; kept so that seeds stay)
         f['copy'], f['guard'], f['structure'], f['mutation'] = 'direct', 'none', 'plain', 'none'
     # a third stream (session 5): element types and conversions, vector copies, copy loops,
     # copies by some of the threads, registers, 1-D blocks, size_t and `<=`, where a pointer
@@ -161,7 +161,6 @@ def program(seed):
     # a helper's copies move only by cp.async, which takes no 1 or 2-byte or converted copies
     helper_no = f['copy'] == 'helper' and (f['convert'] or TT in ('half', '__nv_bfloat16', 'signed char'))
     reasons = [x for x in ['cannot be made asynchronous' if helper_no else None,
-                           'goes through the pointer' if f['tiles'] == 'extern' else None,
                            mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
@@ -171,7 +170,9 @@ def program(seed):
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
     cp_async_no = None
-    if f['copy'] != 'helper':
+    if f['tiles'] == 'extern':  # one register stage, in the shared memory the launch gives
+        cp_async_no = 'sized by the launch'
+    elif f['copy'] != 'helper':
         if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
             cp_async_no = 'stored from register value'
         elif f['convert']:

@@ -1,0 +1,84 @@
+// neg_shared_views.cu: pointers into shared memory that are not fixed views, so pipefy cannot
+// prove what a tile store writes or when: each loop is left as written, with the pointer named.
+#define TS 16
+
+// the pointers swap each iteration (a double buffer written by hand)
+__global__ void swapped(const float *A, const float *B, float *C, int N, int K)
+{
+    extern __shared__ float sm[];
+    float *As = sm, *Bs = sm + TS * TS;
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty * TS + tx] = A[row * K + k0 + tx];
+        Bs[ty * TS + tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty * TS + k] * Bs[k * TS + tx];
+        __syncthreads();
+        float *t = As;
+        As = Bs;
+        Bs = t;
+    }
+    C[row * N + col] = acc;
+}
+
+// declared in the loop: a fresh pointer each iteration, here into the other half each time
+__global__ void per_iteration(const float *A, const float *B, float *C, int N, int K)
+{
+    extern __shared__ float sm[];
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        float *As = sm + (k0 / TS % 2) * 2 * TS * TS, *Bs = As + TS * TS;
+        As[ty * TS + tx] = A[row * K + k0 + tx];
+        Bs[ty * TS + tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty * TS + k] * Bs[k * TS + tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a pointer kept in shared memory may point anywhere, global memory included
+__global__ void pointer_in_shared(const float *A, const float *B, float *C, float *scratch, int N, int K)
+{
+    __shared__ float *tiles;
+    if (threadIdx.x == 0 && threadIdx.y == 0)
+        tiles = scratch + blockIdx.x * 2 * TS * TS;
+    __syncthreads();
+    float *As = tiles, *Bs = tiles + TS * TS;
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty * TS + tx] = A[row * K + k0 + tx];
+        Bs[ty * TS + tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty * TS + k] * Bs[k * TS + tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// the address is taken: what the pointer holds may change behind pipefy's back
+__device__ void advance(float **p, int n) { *p += n; }
+
+__global__ void address_taken(const float *A, const float *B, float *C, int N, int K)
+{
+    extern __shared__ float sm[];
+    float *As = sm, *Bs = sm + TS * TS;
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty * TS + tx] = A[row * K + k0 + tx];
+        Bs[ty * TS + tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty * TS + k] * Bs[k * TS + tx];
+        __syncthreads();
+        advance(&Bs, 0);
+    }
+    C[row * N + col] = acc;
+}
