@@ -586,9 +586,31 @@ static void check_effects(struct kloop *l, const struct source *src)
 		if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
 			effects_of(l->stmts[i].cursor, src, &fx[i]);
 	int mem_write = -1;
+	/* the barrier between the copies and the compute: the rewrite replaces it with its own,
+	 * after the next tile's copies, so a store before it is no longer ordered before the
+	 * reads after it (found on a probe: `Bs[i] = B[j]` through a pointer parameter, kept in
+	 * the compute, lost the barrier its readers waited at) */
+	int last_copy = -1, separator = -1;
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY)
+			last_copy = i;
+	for (int i = last_copy + 1; i < l->nstmts && separator < 0 && last_copy >= 0; i++)
+		if (l->stmts[i].role == ROLE_BARRIER)
+			separator = i;
 	for (int i = 0; i < l->nstmts && l->nrefusals == 0; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		const struct effects *e = &fx[i];
+		if (i < separator && st->role == ROLE_COMPUTE && e->memory) {
+			int bline, bcol;
+			size_t w = e->at != (size_t)-1 ? e->at : st->text.begin;
+			pos(src, w, &line, &col);
+			pos(src, l->stmts[separator].text.begin, &bline, &bcol);
+			kloop_refuse(l, w,
+				     "the statement at %d:%d %s before the barrier at %d:%d, which the rewrite moves: a "
+				     "thread reading it after that barrier would no longer wait for it",
+				     line, col, e->what, bline, bcol);
+			break;
+		}
 		size_t at = e->at != (size_t)-1 ? e->at : st->text.begin;
 		pos(src, at, &line, &col);
 		if (i == l->helper.stmt)

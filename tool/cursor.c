@@ -197,13 +197,94 @@ struct view_scan {
 	CXCursor at; /* the use that is no read */
 };
 
-/* Every use of the variable reads its value: an implicit conversion is its parent (not an
- * assignment, ++, &, a reference parameter or a reference's initializer). */
+/* Whether a use of a pointer variable only reads it: an implicit conversion is its parent, or
+ * (in a template, where clang leaves those implicit) it is indexed, dereferenced or offset;
+ * not an assignment, ++, &, a call's argument (a reference parameter may change it) or a
+ * reference's initializer. */
+/* The i-th parameter of a function or function template, in declaration order. */
+static CXCursor nth_param(CXCursor fn, int i)
+{
+	struct cursors cs = cursor_children(fn);
+	CXCursor p = clang_getNullCursor();
+	for (int k = 0, n = 0; k < cs.n && clang_Cursor_isNull(p); k++)
+		if (clang_getCursorKind(cs.v[k]) == CXCursor_ParmDecl && n++ == i)
+			p = cs.v[k];
+	free(cs.v);
+	return p;
+}
+
+/* `f(As)` in a template, where the call is not resolved yet: every function the name may
+ * call takes that argument by value (a pointer parameter, not a reference to one). */
+static bool passed_by_value(CXCursor use, CXCursor call)
+{
+	struct cursors cs = cursor_children(call);
+	int arg = -1;
+	struct span at = cursor_span(use);
+	for (int k = 1; k < cs.n && arg < 0; k++)
+		if (cursor_span(cs.v[k]).begin == at.begin && cursor_span(cs.v[k]).end == at.end)
+			arg = k - 1;
+	CXCursor callee = cs.n ? cursor_strip(cs.v[0]) : clang_getNullCursor();
+	free(cs.v);
+	if (arg < 0 || clang_Cursor_isNull(callee))
+		return false;
+	CXCursor decls[16];
+	unsigned n = 0;
+	if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr &&
+	    clang_getCursorKind(clang_getCursorReferenced(callee)) != CXCursor_FunctionDecl) {
+		/* `f<TS>(...)` unresolved: the names it may call hang below it */
+		CXCursor first = cursor_first_child(callee);
+		if (clang_getCursorKind(first) == CXCursor_OverloadedDeclRef)
+			callee = first;
+	}
+	if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef) {
+		n = clang_getNumOverloadedDecls(callee);
+		if (n > 16)
+			return false;
+		for (unsigned k = 0; k < n; k++)
+			decls[k] = clang_getOverloadedDecl(callee, k);
+	} else if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) {
+		decls[n++] = clang_getCursorReferenced(callee);
+	}
+	if (n == 0)
+		return false;
+	for (unsigned k = 0; k < n; k++) {
+		enum CXCursorKind dk = clang_getCursorKind(decls[k]);
+		if (dk != CXCursor_FunctionDecl && dk != CXCursor_FunctionTemplate)
+			return false;
+		CXCursor p = nth_param(decls[k], arg);
+		enum CXTypeKind t = clang_getCursorType(p).kind;
+		if (clang_Cursor_isNull(p) || t == CXType_LValueReference || t == CXType_RValueReference ||
+		    t == CXType_Unexposed || t == CXType_Invalid)
+			return false;
+	}
+	return true;
+}
+
+static bool reads_pointer(CXCursor use, CXCursor parent)
+{
+	switch (clang_getCursorKind(parent)) {
+	case CXCursor_CallExpr:
+		return passed_by_value(use, parent);
+	case CXCursor_UnexposedExpr:
+	case CXCursor_ArraySubscriptExpr:
+	case CXCursor_MemberRefExpr:
+		return true;
+	case CXCursor_UnaryOperator:
+		return clang_getCursorUnaryOperatorKind(parent) == CXUnaryOperator_Deref;
+	case CXCursor_BinaryOperator: {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(parent);
+		return op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub;
+	}
+	default:
+		return false;
+	}
+}
+
 static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct view_scan *v = data;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), v->var) &&
-	    clang_getCursorKind(parent) != CXCursor_UnexposedExpr) {
+	    !reads_pointer(c, parent)) {
 		v->ok = false;
 		v->at = parent;
 		return CXChildVisit_Break;

@@ -3,6 +3,7 @@
 
     gen.py SEED            the program on standard output
     gen.py --features SEED the features drawn, one `name=value` per line
+    gen.py --stats A B     how often each feature value is drawn over seeds A..B
 
 Every program is complete (kernel, host main through testdata's harness, CPU reference,
 PASS/FAIL line, checksum) and says on its first lines what pipefy must do with it:
@@ -26,7 +27,8 @@ first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncth
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage: no cp.async); and mutations that must be refused
 (a computed tile value, an address the compute changes, a barrier under a condition, a
-break, a global store the copies may read). Each program says what each variant must do
+break, a global store the copies may read, B's tile in global memory stored before the
+barrier and read after it). Each program says what each variant must do
 (`// gen-expect-VARIANT:` where one differs: cp.async takes only unconverted 4, 8 or 16-byte
 copies from global memory; registers stage no copy under a branch).
 """
@@ -80,6 +82,9 @@ def draw(seed):
     f['independent'] = r3.random() < 0.12
     f['second_kernel'] = r3.random() < 0.12
     f['transpose'] = r3.random() < 0.5
+    # B's tile in global memory of the block's own (a __device__ array), stored before the
+    # barrier and read after it: the barrier orders those too, so it must stay where it is
+    f['scratch'] = r3.random() < 0.15
     # what each form needs, so that a program stays one valid K-loop program
     if f['form'] != 'scalar':
         f['copy'] = 'direct'
@@ -114,6 +119,9 @@ def draw(seed):
             f['type'] = 'float'
     if f['structure'] != 'plain' or f['mutation'] != 'none':
         f['independent'] = False
+    if f['scratch'] and (f['form'] != 'scalar' or f['copy'] != 'direct' or f['tiles'] != 'static' or
+                         f['independent'] or f['compute'] == 'helper' or f['mutation'] == 'global_store'):
+        f['scratch'] = False
     return f
 
 
@@ -161,6 +169,7 @@ def program(seed):
     # a helper's copies move only by cp.async, which takes no 1 or 2-byte or converted copies
     helper_no = f['copy'] == 'helper' and (f['convert'] or TT in ('half', '__nv_bfloat16', 'signed char'))
     reasons = [x for x in ['cannot be made asynchronous' if helper_no else None,
+                           'before the barrier at|may point at it' if f['scratch'] else None,
                            mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
@@ -234,6 +243,10 @@ def program(seed):
         out('    return s;')
         out('}')
         out('')
+    if f['scratch']:
+        out('__device__ %s gen_scratch[64 * TS * TS];' % TT if f['tile_def'] != 'template' else
+            '__device__ %s gen_scratch[64 * %d * %d];' % (TT, TS, TS))
+        out('')
     kernels = ['gen_kernel'] + (['gen_kernel2'] if f['second_kernel'] else [])
     for kname in kernels:
         kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero)
@@ -275,7 +288,10 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     else:
         for an, bn, _ in names[:loops if f['independent'] else 1]:
             out('    __shared__ %s%s %s[TS][TS];' % (align, TT, an))
-            out('    __shared__ %s%s %s[TS][TS%s];' % (align, TT, bn, ' + 1' if transpose else ''))
+            if f['scratch']:
+                out('    %s (*%s)[TS] = reinterpret_cast<%s (*)[TS]>(gen_scratch + (blockIdx.y * gridDim.x + blockIdx.x) * TS * TS);' % (TT, bn, TT))
+            else:
+                out('    __shared__ %s%s %s[TS][TS%s];' % (align, TT, bn, ' + 1' if transpose else ''))
     if f['barrier'] != 'syncthreads':
         out('    cg::thread_block block = cg::this_thread_block();')
     if f['block1d']:
@@ -472,8 +488,24 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + '%s[%s][tx] = %s;' % (bn, r, load(src_b)))
 
 
+def stats(first, last):
+    """How often each feature value is drawn over seeds FIRST..LAST, and what is expected."""
+    counts = {}
+    for seed in range(first, last + 1):
+        f = draw(seed)
+        text = program(seed)[0]
+        f['expect'] = 'pipelined' if '// gen-expect: pipelined' in text else 'refused'
+        for k, v in f.items():
+            counts.setdefault(k, {}).setdefault(str(v), 0)
+            counts[k][str(v)] += 1
+    for k in sorted(counts):
+        print('%-14s %s' % (k, ', '.join('%s %d' % kv for kv in sorted(counts[k].items(), key=lambda kv: -kv[1]))))
+
+
 if __name__ == '__main__':
-    if sys.argv[1] == '--features':
+    if sys.argv[1] == '--stats':
+        stats(int(sys.argv[2]), int(sys.argv[3]))
+    elif sys.argv[1] == '--features':
         for k, v in sorted(draw(int(sys.argv[2])).items()):
             print('%s=%s' % (k, v))
     else:
