@@ -27,9 +27,13 @@ expect "-i rewrites the file" 'cmp -s "$tmp/inplace.cu" $golden'
 expect "-i keeps the permissions" '[ "$(stat -c %a "$tmp/inplace.cu")" = 640 ]'
 expect "-i leaves no temporary file" '[ -z "$(ls "$tmp" | grep pipefy-)" ]'
 
+# a parse error is a warning (nvcc takes some that clang does not, and the file is nvcc's to
+# judge): exit 0, the input written back unchanged, the function left as it is
+"$pipefy" $syntax -o "$tmp/unchanged.cu" 2>"$tmp/err"; rc=$?
+expect "a syntax error with -o exits 0, writes the input unchanged and warns" \
+	'[ $rc = 0 ] && cmp -s "$tmp/unchanged.cu" $syntax && grep -q ": warning: expected" "$tmp/err" && ! grep -q ": error:" "$tmp/err"'
+
 # failures: exit 1, a message naming the file, the input untouched
-"$pipefy" $syntax -o "$tmp/never.cu" 2>/dev/null; rc=$?
-expect "a syntax error with -o writes no file" '[ $rc = 1 ] && [ ! -e "$tmp/never.cu" ]'
 "$pipefy" -q $k -o "$tmp/no/such/dir/o.cu" 2>"$tmp/err"; rc=$?
 expect "an unwritable -o path exits 1" '[ $rc = 1 ]'
 expect "an unwritable -o path is named" 'grep -q "no/such/dir/o.cu: error:" "$tmp/err"'
@@ -125,7 +129,7 @@ expect "-p: a file the database lacks borrows the nearest entry's flags, as clan
 mkdir -p "$tmp/repo/.git" "$tmp/repo/src/kernels"
 sed 's/"gemm_config.h"/"no_such_config.h"/' testdata/nvcc_include_dirs.cu >"$tmp/repo/src/kernels/k.cu"
 "$pipefy" -q -DUSE_FP32 -DWARPSIZE=32 "$tmp/repo/src/kernels/k.cu" >/dev/null 2>"$tmp/err"; rc=$?
-expect "a missing header lists the folders searched" '[ $rc = 1 ] && grep -q "'\''no_such_config.h'\'' file not found (searched $tmp/repo/src/kernels, .*$tmp/repo/src.*$tmp/repo," "$tmp/err"'
+expect "a missing header lists the folders searched" '[ $rc = 0 ] && grep -q "'\''no_such_config.h'\'' file not found (searched $tmp/repo/src/kernels, .*$tmp/repo/src.*$tmp/repo," "$tmp/err"'
 mkdir -p "$tmp/repo/include"; cp testdata/include/gemm_config.h "$tmp/repo/include/no_such_config.h"
 cp testdata/harness.cuh "$tmp/repo/common/" 2>/dev/null || { mkdir -p "$tmp/repo/common"; cp testdata/harness.cuh "$tmp/repo/common/"; }
 "$pipefy" -q -DUSE_FP32 -DWARPSIZE=32 "$tmp/repo/src/kernels/k.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
@@ -141,7 +145,7 @@ expect "headers in include/ and common/ at the repository root are found" '[ $rc
 } >"$tmp/many_errors.cu"
 cp testdata/harness.cuh "$tmp/"
 "$pipefy" -q "$tmp/many_errors.cu" >"$tmp/out" 2>/dev/null; rc=$?
-expect "an error past clang's twentieth still keeps its function unrewritten" '[ $rc = 1 ] && cmp -s "$tmp/out" "$tmp/many_errors.cu"'
+expect "an error past clang's twentieth still keeps its function unrewritten" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/many_errors.cu"'
 
 # usage
 "$pipefy" --version >"$tmp/out"; rc=$?

@@ -3,6 +3,7 @@
  * compile database's flags (translated from nvcc's), and the user's own after "--". */
 #include "pipefy.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -110,6 +111,52 @@ static void add_owned(struct clang_args *a, char *arg)
 static void add_file(struct clang_args *a, const char *path, const char *text, size_t len)
 {
 	*VEC_PUSH(a->files, a->nfiles, a->capfiles) = (struct CXUnsavedFile){path, text, (unsigned long)len};
+}
+
+/* nvcc takes `__shared__ alignas(16) float As[..];`; clang wants the C++11 attribute first
+ * ("an attribute list cannot appear here"). The text clang parses has each such pair swapped,
+ * `alignas(16) __shared__`, which keeps the length and every offset outside the pair: what
+ * pipefy edits is still the file as written. NULL when the text has none. */
+static char *attributes_first(const char *text, size_t len)
+{
+	static const char *const spaces[] = {"__shared__", "__constant__", "__device__", NULL};
+	char *out = NULL;
+	for (size_t i = 0; i < len; i++) {
+		for (const char *const *sp = spaces; *sp; sp++) {
+			size_t n = strlen(*sp);
+			if (i + n > len || memcmp(text + i, *sp, n) != 0 || (i > 0 && (isalnum((unsigned char)text[i - 1]) ||
+											text[i - 1] == '_')))
+				continue;
+			size_t ws = i + n;
+			while (ws < len && (text[ws] == ' ' || text[ws] == '\t'))
+				ws++;
+			if (ws == i + n || ws + 8 > len || memcmp(text + ws, "alignas(", 8) != 0)
+				continue;
+			size_t e = ws + 8;
+			int depth = 1;
+			while (e < len && depth > 0 && text[e] != '\n') {
+				depth += text[e] == '(' ? 1 : text[e] == ')' ? -1 : 0;
+				e++;
+			}
+			if (depth != 0)
+				continue;
+			if (!out) {
+				out = xmalloc(len + 1);
+				memcpy(out, text, len);
+				out[len] = '\0';
+			}
+			/* [i, i+n) keyword, [i+n, ws) blanks, [ws, e) alignas(...) -> alignas, blanks, keyword */
+			size_t at = i;
+			memcpy(out + at, text + ws, e - ws);
+			at += e - ws;
+			memcpy(out + at, text + i + n, ws - (i + n));
+			at += ws - (i + n);
+			memcpy(out + at, text + i, n);
+			i = e - 1;
+			break;
+		}
+	}
+	return out;
 }
 
 static bool is_dir(const char *path)
@@ -374,6 +421,9 @@ bool args_build(struct clang_args *a, const struct source *src, const struct opt
 	} else {
 		add_file(a, src->path, src->text, src->len);
 	}
+	char *reordered = attributes_first(src->text, src->len);
+	if (reordered)
+		a->files[0].Contents = *VEC_PUSH(a->owned, a->nowned, a->capowned) = reordered;
 	add(a, "-x");
 	add(a, "cuda");
 	add(a, "--cuda-device-only");

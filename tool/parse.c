@@ -571,7 +571,7 @@ static bool parse_with_pch(struct parsed *p, const char *pch, const char **args,
 			   struct CXUnsavedFile *unsaved, int nunsaved, const struct source *src, size_t preamble,
 			   unsigned flags)
 {
-	char *blanked = xstrndup(src->text, src->len);
+	char *blanked = xstrndup(unsaved[0].Contents, src->len); /* (the text clang parses: args.c) */
 	for (size_t i = 0; i < preamble; i++)
 		if (blanked[i] != '\n')
 			blanked[i] = ' ';

@@ -85,6 +85,9 @@ def split_top(s):
 def convert(text):
     # dynamic shared memory: a static array of the largest size a block may ask for
     text = re.sub(r'extern\s+__shared__\s+([^;\[]*?)\b(\w+)\s*\[\s*\]\s*;', r'__shared__ \1\2[1 << 16];', text)
+    # `__shared__ alignas(16) float`, as nvcc takes it: the attribute first, as C++ wants it
+    text = re.sub(r'\b(__shared__|__constant__|__device__)(\s+)(alignas\((?:[^()\n]|\([^()\n]*\))*\))',
+                  r'\3\2\1', text)
     out, pos = [], 0
     while True:
         at = text.find('<<<', pos)
