@@ -156,10 +156,14 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	if (w == WRITE_ASSIGN && cursor_global_load(load, &base)) {
 		cp->src = cursor_span(load);
 		if (dst_type.kind == CXType_Dependent || dst_type.kind == CXType_Unexposed) {
-			/* a tile whose size is a template parameter: the element type as declared */
-			char *from = type_spelling(clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(load))));
-			cp->conversion |= strcmp(from, l->tiles[cp->tile].elem_type) != 0;
-			free(from);
+			/* a tile whose size is a template parameter: its element type as declared, both
+			 * sides canonical (`half` is `__half`; gen seed 399 took it for a conversion) */
+			CXType elem;
+			CXType tile_type = clang_getCursorType(l->tiles[cp->tile].decl);
+			if (clang_getCanonicalType(tile_type).kind == CXType_Pointer)
+				tile_type = clang_getPointeeType(clang_getCanonicalType(tile_type));
+			array_elem(tile_type, &elem);
+			cp->conversion |= !cursor_same_type(clang_getCursorType(load), elem);
 		} else if (!cursor_same_type(clang_getCursorType(load), dst_type))
 			cp->conversion = true;
 		if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
