@@ -255,7 +255,8 @@ static void check_copies(struct kloop *l, const struct source *src)
 		}
 	}
 	for (int i = 0; i < l->ntiles; i++) {
-		if (l->tiles[i].outside_use) {
+		/* (a tile kept to one stage is where and what it was after the loop, and before it) */
+		if (l->tiles[i].outside_use && !l->tiles[i].dynamic) {
 			pos(src, l->tiles[i].outside_use - 1, &line, &col);
 			kloop_refuse(l, l->tiles[i].outside_use - 1, "tile '%s' is also used outside the loop at %d:%d",
 				     l->tiles[i].name, line, col);

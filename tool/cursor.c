@@ -139,6 +139,49 @@ bool cursor_is_shared_decl(CXCursor decl)
 }
 
 static bool is_view(CXCursor var, int depth);
+static CXCursor shared_root(CXCursor c, int depth);
+
+struct return_scan {
+	int depth, returns;
+	CXCursor root; /* null once a return is not an address in shared memory */
+};
+
+static enum CXChildVisitResult scan_returns(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct return_scan *r = data;
+	if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(c) != CXCursor_ReturnStmt)
+		return CXChildVisit_Recurse;
+	CXCursor root = shared_root(cursor_last_child(c), r->depth + 1);
+	r->returns++;
+	if (clang_Cursor_isNull(root)) {
+		r->root = root;
+		return CXChildVisit_Break;
+	}
+	if (r->returns == 1)
+		r->root = root;
+	return CXChildVisit_Continue;
+}
+
+/* A function whose every return is an address inside a __shared__ array: the CUDA samples'
+ * `SharedMemory<T>` (`extern __shared__ int s[]; return (T *)s;` in its conversion to T *).
+ * Its definition, or its template's. */
+static CXCursor returns_shared(CXCursor fn, int depth)
+{
+	CXCursor def = clang_getCursorDefinition(fn);
+	if (clang_Cursor_isNull(def)) {
+		CXCursor pattern = clang_getSpecializedCursorTemplate(fn);
+		def = clang_Cursor_isNull(pattern) ? pattern : clang_getCursorDefinition(pattern);
+	}
+	if (clang_Cursor_isNull(def) || depth > 8)
+		return clang_getNullCursor();
+	struct return_scan r = {.depth = depth, .root = clang_getNullCursor()};
+	clang_visitChildren(def, scan_returns, &r);
+	return r.returns ? r.root : clang_getNullCursor();
+}
+
 
 /* The __shared__ array an address points into: `sm`, `sm + 256`, `&sm[r][c]`,
  * `reinterpret_cast<float4 *>(sm)`, `(float *)&sm[off]`, or a view of one; null otherwise (a
@@ -158,6 +201,15 @@ static CXCursor shared_root(CXCursor c, int depth)
 		}
 		if (cursor_kind_is_cast(k)) {
 			c = cursor_last_child(c);
+		} else if (k == CXCursor_CallExpr) {
+			/* a function, or (`float *p = SharedMemory<float>();`) the struct's conversion
+			 * operator that the samples' spelling calls */
+			CXCursor callee = clang_getCursorReferenced(c);
+			enum CXCursorKind ck = clang_getCursorKind(callee);
+			if (clang_getCanonicalType(clang_getCursorType(c)).kind != CXType_Pointer ||
+			    (ck != CXCursor_FunctionDecl && ck != CXCursor_CXXMethod && ck != CXCursor_ConversionFunction))
+				return clang_getNullCursor();
+			return returns_shared(callee, depth);
 		} else if (k == CXCursor_BinaryOperator && (clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Add ||
 							    clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Sub)) {
 			/* the pointer operand; the other is an integer */
