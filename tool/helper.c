@@ -149,6 +149,13 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body)
 		helper_refuse(h, l->stmts[h->stmt < 0 ? 0 : h->stmt].cursor, "the tiles are filled in a call ('%s')", h->name);
 		return;
 	}
+	if (clang_Cursor_isNull(clang_getCursorReferenced(call))) {
+		/* `ns::load<T, T>(...)` or `Loader::load(...)` inside a template: which function it
+		 * calls is known only once the template is instantiated */
+		helper_refuse(h, call, "'%s' depends on the template's parameters: the function it calls is known "
+			      "only at instantiation", h->name);
+		return;
+	}
 	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) {
 		helper_refuse(h, call, "'%s' is not a function defined in this file", h->name);
 		return;

@@ -174,7 +174,7 @@ def program(seed):
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
                            'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
-                           'is not a function defined in this file' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None]
+                           'depends on the template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
