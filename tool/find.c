@@ -271,9 +271,30 @@ static bool top_level_sync(CXCursor body)
 	return sync;
 }
 
+static bool is_candidate(CXCursor body);
+
+static enum CXChildVisitResult scan_inner_candidate(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
+		CXCursor body = cursor_last_child(c);
+		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {
+			*(bool *)data = true;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
 static bool is_candidate(CXCursor body)
 {
 	if (!top_level_sync(body))
+		return false;
+	/* a persistent or grid-stride loop around a K-loop, with barriers of its own (an epilogue
+	 * staged through shared memory): the inner loop is the candidate */
+	bool inner = false;
+	clang_visitChildren(body, scan_inner_candidate, &inner);
+	if (inner)
 		return false;
 	struct tile_use u = {0};
 	clang_visitChildren(body, scan_tile_use, &u);

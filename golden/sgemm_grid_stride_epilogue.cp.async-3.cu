@@ -1,0 +1,71 @@
+// sgemm_grid_stride_epilogue.cu: a grid-stride loop over output tiles whose body has barriers
+// of its own: after the K-loop, the tile of C is staged through shared memory between two
+// barriers and written back by other threads than those that computed it (thread (x, y)
+// stores the element thread (y, x) computed). The inner K-loop is the candidate, the outer
+// loop gets the remark that it holds it. Usage: sgemm_grid_stride_epilogue [M N K] (M, N, K
+// multiples of 16).
+// gpu-runs: 16 16 0 | 32 48 16 | 48 32 48 | 256 128 512 | 1024 1024 1024
+// gpu-sanitize: 48 32 48
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define TS 16
+
+__global__ void sgemm_grid_stride_epilogue(const float *__restrict__ A, const float *__restrict__ B,
+                                           float *__restrict__ C, int M, int N, int K)
+{
+    __shared__ float As[3][TS][TS], Bs[3][TS][TS];
+    __shared__ float Cs[TS][TS + 1];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int tiles_n = N / TS, tiles = (M / TS) * tiles_n;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row0 = (tile / tiles_n) * TS, col0 = (tile % tiles_n) * TS;
+        float acc = 0.0f;
+        // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+        {
+            // pipefy: the loop variables of the next tile to load
+            int pipefy_next_k0 = 0;
+            // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+            // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+            auto pipefy_load = [&](int pipefy_dst) {
+                int k0 = pipefy_next_k0;
+                if (k0 < K) {
+                    __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &A[(row0 + ty) * K + k0 + tx], sizeof(float));
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], &B[(k0 + ty) * N + col0 + tx], sizeof(float));
+                    k0 += TS;
+                    pipefy_next_k0 = k0;
+                }
+                __pipeline_commit();
+            };
+            // pipefy: prologue: start copying tiles 0..1
+            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+                pipefy_load(pipefy_s);
+            int pipefy_stage = 0; // the stage that holds tile t
+            // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+            // iterations find no tile left to start and only compute: that is the epilogue
+            for (int k0 = 0; k0 < K; k0 += TS) {
+                __pipeline_wait_prior(1); // tile t has landed for this thread...
+                __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+                pipefy_load((pipefy_stage + 2) % 3);
+                for (int k = 0; k < TS; ++k)
+                    acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+                pipefy_stage = (pipefy_stage + 1) % 3;
+            }
+            __syncthreads(); // pipefy: every thread is done with the last tile
+        }
+        Cs[ty][tx] = acc;
+        __syncthreads();
+        C[(row0 + tx) * N + col0 + ty] = Cs[tx][ty];
+        __syncthreads();
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 128, 512};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("sgemm_grid_stride_epilogue", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_grid_stride_epilogue<<<7, dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
