@@ -87,16 +87,32 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 		fprintf(out, "; %d registers per thread (ptxas)\n", l->registers);
 	else
 		fprintf(out, "; registers unknown, %d assumed (--ptxas measures them)\n", l->assumed_registers);
+	/* sizes a template parameter or the launch sets are no numbers here */
 	fprintf(out, "  tiles:   ");
-	for (int i = 0; i < l->ntiles; i++)
-		fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, l->tiles[i].bytes);
-	fprintf(out, " = %ld B per stage; %ld B of static shared memory as written\n", kloop_tile_bytes(l), l->shared_bytes);
+	for (int i = 0; i < l->ntiles; i++) {
+		if (l->tiles[i].bytes >= 0)
+			fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, l->tiles[i].bytes);
+		else
+			fprintf(out, " %s%s (%s)", i ? "+ " : "", l->tiles[i].name,
+				l->tiles[i].dynamic ? "sized by the launch" : "sized by the template's parameters");
+	}
+	long per_stage = kloop_tile_bytes(l);
+	if (per_stage >= 0)
+		fprintf(out, " = %ld B per stage", per_stage);
+	else
+		fprintf(out, "; per stage: unknown here");
+	if (l->shared_bytes >= 0)
+		fprintf(out, "; %ld B of static shared memory as written\n", l->shared_bytes);
+	else
+		fprintf(out, "; static shared memory as written: unknown here\n");
 	if (l->ratio >= 0)
 		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
 			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), l->ratio);
 	else
 		fprintf(out, "  ratio:    unknown (%s)\n",
-			l->flops_per_thread < 0 ? "a compute loop has no constant trip count" : "the block size is unknown");
+			l->flops_per_thread < 0 ? "a compute loop has no constant trip count"
+			: !l->block_threads     ? "the block size is unknown"
+						: "the tiles' size is unknown here");
 	if (l->noptions > 0) {
 		fprintf(out, "  %-14s %11s %10s %9s  %s\n", "plan", "static smem", "blocks/SM", "warps/SM", "verdict");
 		for (int i = 0; i < l->noptions; i++) {
@@ -144,8 +160,9 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	json_object_set_new(o, "block_threads", l->block_threads ? json_integer(l->block_threads) : json_null());
 	json_object_set_new(o, "block_source", l->block_source ? json_string(l->block_source) : json_null());
 	json_object_set_new(o, "registers", l->registers ? json_integer(l->registers) : json_null());
-	json_object_set_new(o, "tile_bytes_per_stage", json_integer(kloop_tile_bytes(l)));
-	json_object_set_new(o, "shared_bytes_before", json_integer(l->shared_bytes));
+	/* (null: a size a template parameter or the launch sets) */
+	json_object_set_new(o, "tile_bytes_per_stage", kloop_tile_bytes(l) >= 0 ? json_integer(kloop_tile_bytes(l)) : json_null());
+	json_object_set_new(o, "shared_bytes_before", l->shared_bytes >= 0 ? json_integer(l->shared_bytes) : json_null());
 	json_object_set_new(o, "flops_per_thread_per_tile", l->flops_per_thread >= 0 ? json_real(l->flops_per_thread) : json_null());
 	json_object_set_new(o, "ratio_flop_per_byte", l->ratio >= 0 ? json_real(l->ratio) : json_null());
 	json_t *tiles = json_array();
@@ -153,7 +170,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 		json_t *t = json_object();
 		json_object_set_new(t, "name", json_string(l->tiles[i].name));
 		json_object_set_new(t, "element", json_string(l->tiles[i].elem_type));
-		json_object_set_new(t, "bytes", json_integer(l->tiles[i].bytes));
+		json_object_set_new(t, "bytes", l->tiles[i].bytes >= 0 ? json_integer(l->tiles[i].bytes) : json_null());
 		json_array_append_new(tiles, t);
 	}
 	json_object_set_new(o, "tiles", tiles);
@@ -165,7 +182,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 		char *name = option_name(p);
 		json_object_set_new(x, "plan", json_string(name));
 		free(name);
-		json_object_set_new(x, "static_shared_bytes", json_integer(p->smem));
+		json_object_set_new(x, "static_shared_bytes", p->smem >= 0 ? json_integer(p->smem) : json_null());
 		json_object_set_new(x, "blocks_per_sm", p->blocks ? json_integer(p->blocks) : json_null());
 		json_object_set_new(x, "warps_per_sm", p->warps ? json_integer(p->warps) : json_null());
 		json_object_set_new(x, "limited_by", json_string(p->limiter));

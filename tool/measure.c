@@ -506,6 +506,8 @@ static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientD
 	(void)parent;
 	struct shared_sum *s = data;
 	if (cursor_is_shared_decl(c)) {
+		if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_IncompleteArray)
+			return CXChildVisit_Continue; /* extern __shared__: the launch's, not static */
 		long n = clang_Type_getSizeOf(clang_getCursorType(c));
 		s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
 		return CXChildVisit_Continue;

@@ -165,6 +165,8 @@ int occupancy_blocks(const struct arch_rules *a, int threads, int registers, lon
 static long shared_with_stages(const struct kloop *l, int S)
 {
 	long tiles = kloop_tile_bytes(l);
+	if (S == 1)
+		return l->shared_bytes; /* (no tile is copied: also when their size is unknown here) */
 	return tiles < 0 || l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
