@@ -283,6 +283,14 @@ static void check_copies(struct kloop *l, const struct source *src)
 					       l->tiles[i].name, line, col,
 					       t.kind == CXType_IncompleteArray ? "extern __shared__"
 										: "a pointer into shared memory");
+		} else if (l->tiles[i].bytes < 0 && !l->one_stage) {
+			/* the rewrite is one text for every instantiation: more stages only when each
+			 * one's size is known (measure.c reads them from the file's launches) */
+			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+			l->one_stage = xprintf("tile '%s' (%d:%d) is sized by the template's parameters, and the launches in "
+					       "this file do not fix them all: a second stage might not fit in static shared "
+					       "memory for every instantiation",
+					       l->tiles[i].name, line, col);
 		}
 	}
 	for (int i = 0; i < l->nrefs; i++)

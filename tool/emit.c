@@ -102,9 +102,14 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	else
 		fprintf(out, "; per stage: unknown here");
 	if (l->shared_bytes >= 0)
-		fprintf(out, "; %ld B of static shared memory as written\n", l->shared_bytes);
+		fprintf(out, "; %ld B of static shared memory as written", l->shared_bytes);
 	else
-		fprintf(out, "; static shared memory as written: unknown here\n");
+		fprintf(out, "; static shared memory as written: unknown here");
+	if (l->instantiations == 1)
+		fprintf(out, " (as the one launch in the file instantiates the template)");
+	else if (l->instantiations)
+		fprintf(out, " (the largest of the %d instantiations launched in the file)", l->instantiations);
+	fputc('\n', out);
 	if (l->ratio >= 0)
 		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
 			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), l->ratio);

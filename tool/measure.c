@@ -16,6 +16,14 @@ struct int_eval {
 	const char *p;
 	int depth;
 	bool ok;
+	const struct binding *bind; /* template parameters' values, or NULL */
+};
+
+/* A kernel template's non-type parameters as one launch instantiates them. */
+struct binding {
+	int n;
+	char *name[8];
+	long value[8];
 };
 
 static long eval_sum(struct int_eval *e);
@@ -104,6 +112,9 @@ static long eval_atom(struct int_eval *e)
 				e->ok = false;
 			return prod;
 		}
+		for (int i = 0; e->bind && i < e->bind->n; i++)
+			if (strlen(e->bind->name[i]) == n && strncmp(e->bind->name[i], b, n) == 0)
+				return e->bind->value[i];
 		long v;
 		if (macro_value(e->src, b, n, e->depth, &v))
 			return v;
@@ -146,6 +157,17 @@ static long eval_sum(struct int_eval *e)
 		} else
 			return v;
 	}
+}
+
+static bool eval_bound(const struct source *src, const struct binding *bind, const char *text, long *out)
+{
+	struct int_eval e = {.src = src, .p = text, .ok = true, .bind = bind};
+	long v = eval_sum(&e);
+	skip_blanks(&e);
+	if (!e.ok || *e.p != '\0')
+		return false;
+	*out = v;
+	return true;
 }
 
 static bool eval_int_text(const struct source *src, const char *text, long *out)
@@ -211,6 +233,7 @@ struct launch {
 	char *kernel;
 	size_t at;
 	char *block; /* NULL when the configuration has a single argument */
+	char *targs; /* `64, BK` of `kt<64, BK><<<...>>>`; NULL without */
 };
 
 struct launches {
@@ -244,10 +267,11 @@ static struct launches index_launches(const struct source *src)
 	struct launches ls = {0};
 	const char *text = src->text;
 	for (const char *q = text; (q = strstr(q, "<<<")); q += 3) {
-		const char *p = q;
+		const char *p = q, *targs_end = NULL, *targs = NULL;
 		while (p > text && isspace((unsigned char)p[-1]))
 			p--;
 		if (p > text && p[-1] == '>') { /* template arguments: back to their '<' */
+			targs_end = p - 1;
 			int depth = 0;
 			while (p > text) {
 				p--;
@@ -255,6 +279,7 @@ static struct launches index_launches(const struct source *src)
 				if (depth == 0)
 					break;
 			}
+			targs = p + 1;
 			while (p > text && isspace((unsigned char)p[-1]))
 				p--;
 		}
@@ -267,6 +292,7 @@ static struct launches index_launches(const struct source *src)
 		struct launch *l = VEC_PUSH(ls.v, ls.n, ls.cap);
 		l->kernel = xstrndup(p, (size_t)(end - p));
 		l->at = (size_t)(p - text);
+		l->targs = targs && targs_end >= targs ? trimmed(targs, targs_end) : NULL;
 		/* the second configuration argument, split at top-level commas */
 		int depth = 0;
 		const char *arg = NULL, *arg_end = close;
@@ -308,6 +334,7 @@ static void free_launches(struct launches *ls)
 	for (int i = 0; i < ls->n; i++) {
 		free(ls->v[i].kernel);
 		free(ls->v[i].block);
+		free(ls->v[i].targs);
 	}
 	free(ls->v);
 }
@@ -515,6 +542,185 @@ static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
+/* ---- tiles a kernel template's parameters size, from the instantiations the file launches ---- */
+
+/* Splits `64, BK, (A, B)` at its top-level commas; at most max parts. */
+static int split_args(const char *text, char **part, int max)
+{
+	int n = 0, depth = 0;
+	const char *b = text;
+	for (const char *c = text;; c++) {
+		if (*c == '(' || *c == '<' || *c == '[')
+			depth++;
+		else if (*c == ')' || *c == '>' || *c == ']')
+			depth--;
+		if ((*c == ',' && depth == 0) || *c == '\0') {
+			if (n == max) {
+				for (int i = 0; i < n; i++)
+					free(part[i]);
+				return -1;
+			}
+			part[n++] = trimmed(b, c);
+			if (!*c)
+				return n;
+			b = c + 1;
+		}
+	}
+}
+
+/* The kernel template's parameters bound to one launch's arguments (defaults where the launch
+ * gives fewer); false when a non-type one has no value the text evaluates to. Type parameters
+ * are skipped: a tile whose element is one stays unknown. */
+static bool bind_launch(const struct source *src, CXCursor fn, const struct launch *at, struct binding *b)
+{
+	char *arg[16];
+	int nargs = at->targs ? split_args(at->targs, arg, 16) : 0;
+	if (nargs < 0)
+		return false;
+	struct cursors cs = cursor_children(fn);
+	bool ok = true;
+	int k = 0;
+	b->n = 0;
+	for (int i = 0; i < cs.n && ok; i++) {
+		enum CXCursorKind kind = clang_getCursorKind(cs.v[i]);
+		if (kind == CXCursor_TemplateTypeParameter || kind == CXCursor_TemplateTemplateParameter) {
+			k++;
+			continue;
+		}
+		if (kind != CXCursor_NonTypeTemplateParameter)
+			continue;
+		long v = 0;
+		if (k < nargs) {
+			ok = eval_bound(src, b, arg[k], &v);
+		} else {
+			/* the default: the parameter's last child, when it has one */
+			CXCursor def = cursor_last_child(cs.v[i]);
+			char *text = clang_Cursor_isNull(def) || !clang_isExpression(clang_getCursorKind(def))
+					     ? NULL
+					     : span_text(src, cursor_span(def));
+			ok = text && eval_bound(src, b, text, &v);
+			free(text);
+		}
+		k++;
+		if (ok && b->n < 8) {
+			b->name[b->n] = cursor_name(cs.v[i]);
+			b->value[b->n++] = v;
+		} else
+			ok = false;
+	}
+	free(cs.v);
+	for (int i = 0; i < nargs; i++)
+		free(arg[i]);
+	if (ok && k < nargs)
+		ok = false; /* more arguments than parameters: not this template */
+	return ok;
+}
+
+static void unbind(struct binding *b)
+{
+	for (int i = 0; i < b->n; i++)
+		free(b->name[i]);
+	b->n = 0;
+}
+
+/* A __shared__ array's bytes under one instantiation: its element's size times each `[dim]`
+ * of its type as clang spells it (`float[BM][BK + 1]`), evaluated with the parameters bound;
+ * -1 when any part is unknown (an element type that is a parameter, say). */
+static long bound_bytes(const struct source *src, CXCursor decl, const struct binding *b)
+{
+	CXType t = clang_getCursorType(decl), e = t;
+	while (e.kind == CXType_ConstantArray || e.kind == CXType_DependentSizedArray)
+		e = clang_getArrayElementType(e);
+	long bytes = clang_Type_getSizeOf(e);
+	if (bytes <= 0)
+		return -1;
+	char *sp = type_spelling(t), *p = strchr(sp, '[');
+	while (p && bytes > 0) {
+		int depth = 0;
+		char *q = p;
+		for (; *q; q++) {
+			depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		if (!*q) {
+			bytes = -1;
+			break;
+		}
+		*q = '\0';
+		long v;
+		bytes = eval_bound(src, b, p + 1, &v) && v > 0 ? bytes * v : -1;
+		p = strchr(q + 1, '[');
+	}
+	free(sp);
+	return bytes;
+}
+
+struct template_shared {
+	const struct source *src;
+	const struct binding *bind;
+	long bytes; /* -1 once unknown */
+};
+
+static enum CXChildVisitResult sum_bound_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct template_shared *s = data;
+	if (!cursor_is_shared_decl(c))
+		return CXChildVisit_Recurse;
+	if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_IncompleteArray)
+		return CXChildVisit_Continue;
+	long n = bound_bytes(s->src, c, s->bind);
+	s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
+	return CXChildVisit_Continue;
+}
+
+/* Tiles of a kernel template sized by its parameters: each gets its largest size over the
+ * instantiations the file launches, and the function's static shared memory its largest
+ * total, so that a plan that fits those fits every instantiation (the rewrite is one text for
+ * all of them). Left unknown (check keeps such a loop to one stage) when the kernel is not
+ * launched here or a launch's arguments do not evaluate. */
+static void template_tile_sizes(struct kloop *l, const struct source *src, const struct launches *ls)
+{
+	bool dependent = false;
+	for (int i = 0; i < l->ntiles; i++)
+		dependent |= l->tiles[i].bytes < 0 && !l->tiles[i].dynamic;
+	if (!dependent || clang_getCursorKind(l->function_cursor) != CXCursor_FunctionTemplate)
+		return;
+	const struct launch *first = first_launch(ls, l->function);
+	if (!first)
+		return;
+	long *most = xcalloc((size_t)l->ntiles, sizeof *most), shared = 0;
+	int n = 0;
+	bool ok = true;
+	for (const struct launch *at = first; ok && at < ls->v + ls->n && strcmp(at->kernel, l->function) == 0; at++) {
+		struct binding b = {0};
+		ok = bind_launch(src, l->function_cursor, at, &b);
+		for (int i = 0; ok && i < l->ntiles; i++) {
+			long v = l->tiles[i].dynamic ? 0 : bound_bytes(src, l->tiles[i].decl, &b);
+			ok = v >= 0;
+			if (v > most[i])
+				most[i] = v;
+		}
+		struct template_shared sum = {.src = src, .bind = &b};
+		if (ok)
+			clang_visitChildren(l->function_cursor, sum_bound_shared, &sum);
+		ok = ok && sum.bytes >= 0;
+		if (ok && sum.bytes > shared)
+			shared = sum.bytes;
+		unbind(&b);
+		n++;
+	}
+	if (ok) {
+		for (int i = 0; i < l->ntiles; i++)
+			if (!l->tiles[i].dynamic)
+				l->tiles[i].bytes = most[i];
+		l->shared_bytes = shared;
+		l->instantiations = n;
+	}
+	free(most);
+}
+
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
 	struct launches ls = index_launches(src);
@@ -526,6 +732,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, &ls, o->block_size);
+		template_tile_sizes(l, src, &ls);
 		count_tile_flops(l, src);
 		find_gather(l);
 		CXString mangled = clang_Cursor_getMangling(l->function_cursor);

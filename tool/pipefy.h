@@ -423,6 +423,7 @@ struct kloop {
 	bool ldg_ok;
 	char *ldg_refusal;
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
+	int instantiations; /* a kernel template's: tile sizes are the largest of these launches' */
 
 	/* plan */
 	enum variant variant;
