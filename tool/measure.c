@@ -10,7 +10,8 @@
 /* ---- an integer evaluator over the source text (launch configurations are host code) ---- */
 
 /* Value of an integer expression in source text: literals, + - * / ( ), dim3(x, y, z) as a
- * product, and object-like macros #defined in the file. false when anything else appears. */
+ * product, object-like macros #defined in the file and `constexpr`/`const int` constants. false
+ * when anything else appears. */
 struct int_eval {
 	const struct source *src;
 	const char *p;
@@ -60,6 +61,47 @@ static bool macro_value(const struct source *src, const char *name, size_t n, in
 		if (ok)
 			*out = r;
 		return ok;
+	}
+	return false;
+}
+
+/* `constexpr int TS = 16;` or `const int TS = 16;` on a line of its own, at any depth: the
+ * first such definition of the name (a kernel template's launch often names one). */
+static bool constant_value(const struct source *src, const char *name, size_t n, int depth, long *out)
+{
+	for (int ln = 0; ln < src->nlines && depth < 8; ln++) {
+		const char *l = src->text + src->line_start[ln], *end = strchr(l, '\n');
+		if (!end)
+			end = l + strlen(l);
+		while (*l == ' ' || *l == '\t')
+			l++;
+		bool cx = strncmp(l, "constexpr ", 10) == 0 || strncmp(l, "static constexpr ", 17) == 0 ||
+			  strncmp(l, "const int ", 10) == 0 || strncmp(l, "static const int ", 17) == 0;
+		if (!cx)
+			continue;
+		const char *at = l;
+		while ((at = strstr(at, name)) && at < end) {
+			bool word = (at == l || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+				    !(isalnum((unsigned char)at[n]) || at[n] == '_');
+			const char *eq = at + n;
+			while (*eq == ' ' || *eq == '\t')
+				eq++;
+			if (word && *eq == '=' && eq[1] != '=') {
+				const char *semi = memchr(eq, ';', (size_t)(end - eq));
+				if (!semi)
+					return false;
+				char *text = xstrndup(eq + 1, (size_t)(semi - eq - 1));
+				struct int_eval sub = {.src = src, .p = text, .depth = depth + 1, .ok = true};
+				long r = eval_sum(&sub);
+				skip_blanks(&sub);
+				bool ok = sub.ok && *sub.p == '\0';
+				free(text);
+				if (ok)
+					*out = r;
+				return ok;
+			}
+			at += n;
+		}
 	}
 	return false;
 }
@@ -116,7 +158,7 @@ static long eval_atom(struct int_eval *e)
 			if (strlen(e->bind->name[i]) == n && strncmp(e->bind->name[i], b, n) == 0)
 				return e->bind->value[i];
 		long v;
-		if (macro_value(e->src, b, n, e->depth, &v))
+		if (macro_value(e->src, b, n, e->depth, &v) || constant_value(e->src, b, n, e->depth, &v))
 			return v;
 	}
 	e->ok = false;
