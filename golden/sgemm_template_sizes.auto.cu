@@ -6,6 +6,7 @@
 // sgemm_template_sizes [M N K] (M, N, K multiples of 16).
 // gpu-runs: 16 16 0 | 32 48 16 | 48 32 48 | 256 128 512 | 1024 1024 1024
 // gpu-sanitize: 48 32 48
+// ptx-instances: 2
 #include "harness.cuh"
 
 template <int TS, int SCRATCH>

@@ -37,7 +37,9 @@ while read -r f v extra; do
 	elif [ "$v" = orig ]; then
 		kinds="--expect cp.async=0 --expect ldg=0"
 	else
-		kinds=$(tests/expected_kinds.sh "$(promise_remarks "$prog" "$v")")
+		# (`// ptx-instances: N`: each kernel is in the PTX N times, once per instantiation)
+		kinds=$(tests/expected_kinds.sh "$(promise_remarks "$prog" "$v")" \
+			"$(sed -n 's|^// ptx-instances: *||p' "$prog" | head -n 1)")
 	fi
 	# shellcheck disable=SC2086
 	"$verify" $kinds "$ptx" >"$tmp/verify" 2>&1

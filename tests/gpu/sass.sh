@@ -27,7 +27,8 @@ for orig in "$out"/sass/*.orig.sass; do
 			remarks=$(promise_remarks "testdata/$name.cu" "$v")
 			log=$out/log/$name.$v.$arch.verify
 			# shellcheck disable=SC2046
-			"$verify" --arch $arch --reference "$orig" $(tests/expected_kinds.sh "$remarks") "$listing" >"$log" 2>&1
+			"$verify" --arch $arch --reference "$orig" $(tests/expected_kinds.sh "$remarks" \
+				"$(sed -n 's|^// ptx-instances: *||p' "testdata/$name.cu" | head -n 1)") "$listing" >"$log" 2>&1
 			rc=$?
 			verdict=PASS
 			[ $rc = 0 ] || verdict=FAIL
