@@ -32,7 +32,7 @@ SEEDS ?= 1000
 gen:
 	@python3 tests/gen/gen.py $(SEED)
 gen-check: build
-	@tests/gen/check.sh $(BUILD)/pipefy 1 $(SEEDS)
+	@GEN_ALL_RERUNS=1 tests/gen/check.sh $(BUILD)/pipefy 1 $(SEEDS)
 
 # The CPU-side suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan: bootstrap
