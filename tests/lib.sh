@@ -61,6 +61,13 @@ program_variants() { # PROGRAM SCRATCH_DIR
 	done
 }
 
+# Whether a forced variant's golden is byte for byte auto's (then building and running it
+# again would show nothing new: nvcc.sh and cpu_model.sh skip it, saying so).
+same_as_auto() { # FILE VARIANT
+	[ "$2" != auto ] && [ "$2" != orig ] && [ "${1#golden/}" != "$1" ] &&
+		cmp -s "$1" "${1%."$2".cu}.auto.cu"
+}
+
 # The remarks that promise a variant's K-loops: the program's, or its kernel header's.
 promise_remarks() { # PROGRAM VARIANT
 	local stem header

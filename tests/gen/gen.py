@@ -495,7 +495,12 @@ def stats(first, last):
         f = draw(seed)
         text = program(seed)[0]
         f['expect'] = 'pipelined' if '// gen-expect: pipelined' in text else 'refused'
+        # (a feature drawn for every seed counts only where it applies)
+        applies = {'vec': f['form'] == 'vec', 'transpose': f['form'] in ('register', 'register_outside'),
+                   'bump_at': f['copy'] == 'bumps'}
         for k, v in f.items():
+            if not applies.get(k, True):
+                continue
             counts.setdefault(k, {}).setdefault(str(v), 0)
             counts[k][str(v)] += 1
     for k in sorted(counts):
