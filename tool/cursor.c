@@ -182,7 +182,6 @@ static CXCursor returns_shared(CXCursor fn, int depth)
 	return r.returns ? r.root : clang_getNullCursor();
 }
 
-
 /* The __shared__ array an address points into: `sm`, `sm + 256`, `&sm[r][c]`,
  * `reinterpret_cast<float4 *>(sm)`, `(float *)&sm[off]`, or a view of one; null otherwise (a
  * __shared__ pointer, `__shared__ float *p`, may point anywhere). */
@@ -249,10 +248,6 @@ struct view_scan {
 	CXCursor at; /* the use that is no read */
 };
 
-/* Whether a use of a pointer variable only reads it: an implicit conversion is its parent, or
- * (in a template, where clang leaves those implicit) it is indexed, dereferenced or offset;
- * not an assignment, ++, &, a call's argument (a reference parameter may change it) or a
- * reference's initializer. */
 /* The i-th parameter of a function or function template, in declaration order. */
 static CXCursor nth_param(CXCursor fn, int i)
 {
@@ -312,6 +307,10 @@ static bool passed_by_value(CXCursor use, CXCursor call)
 	return true;
 }
 
+/* Whether a use of a pointer variable only reads it: an implicit conversion is its parent, or
+ * (in a template, where clang leaves those implicit) it is indexed, dereferenced or offset;
+ * not an assignment, ++, &, a call's argument unless every callee takes it by value or a
+ * reference's initializer. */
 static bool reads_pointer(CXCursor use, CXCursor parent)
 {
 	switch (clang_getCursorKind(parent)) {
