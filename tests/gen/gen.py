@@ -163,8 +163,10 @@ def program(seed):
     }[f['mutation']]
     # known limits, recorded in tests/gpu/FUZZ.md: pipefy pipelines a loop only when its tiles
     # are its own (two K-loops over the same tiles are left alone), cannot resolve a call to a
-    # function template inside a kernel template, and moves a helper's copies only by cp.async;
-    # with several reasons the remark names the first it finds
+    # function template inside a kernel template, moves a helper's copies only by cp.async,
+    # stages no copy loop whose trip count a template parameter sets, and keeps tiles in
+    # dynamic shared memory to one register stage; with several reasons the remark names the
+    # first it finds
     sync = {'syncthreads': '__syncthreads()', 'block_sync': 'block.sync()', 'cg_sync': 'cg::sync(block)'}[f['barrier']]
     # a helper's copies move only by cp.async, which takes no 1 or 2-byte or converted copies
     helper_no = f['copy'] == 'helper' and (f['convert'] or TT in ('half', '__nv_bfloat16', 'signed char'))
