@@ -48,16 +48,20 @@ static inline uint64_t harness_checksum(const void *data, size_t bytes)
 
 // Element conversions for the input and output types the programs use.
 template <typename T> static inline T harness_make(float x) { return (T)x; }
+#if !defined(PIPEFY_CPU_MODEL) || defined(PIPEFY_CPU_HALF)  // (the CPU model's -DPIPEFY_CPU_HALF)
 template <> inline half harness_make<half>(float x) { return __float2half(x); }
 template <> inline __nv_bfloat16 harness_make<__nv_bfloat16>(float x) { return __float2bfloat16(x); }
+#endif
 template <> inline signed char harness_make<signed char>(float x) { return (signed char)lrintf(x * 16.0f); }
 template <> inline int harness_make<int>(float x) { return (int)lrintf(x * 16.0f); }
 static inline double harness_value(float x) { return x; }
 static inline double harness_value(double x) { return x; }
 static inline double harness_value(int x) { return x; }
 static inline double harness_value(signed char x) { return x; }
+#if !defined(PIPEFY_CPU_MODEL) || defined(PIPEFY_CPU_HALF)
 static inline double harness_value(half x) { return __half2float(x); }
 static inline double harness_value(__nv_bfloat16 x) { return __bfloat162float(x); }
+#endif
 
 // Prints the PASS/FAIL line and the checksum line; returns the exit code.
 template <typename TOut>

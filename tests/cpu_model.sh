@@ -16,8 +16,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 unsupported='wmma|asm|omp\.h|gpu-header|__ldc|memcpy_async\(|cuda::|__syncwarp|__shfl'
 
 build() { # SOURCE BINARY [EXTRA FLAGS]
+	local half=
+	grep -q -E 'half|bfloat16' "$1" && half=-DPIPEFY_CPU_HALF # (their headers cost time)
 	python3 tests/cpu/to_cpu.py "$1" "$2.cpp" &&
-		"$cxx" -std=c++17 -O1 -w -x c++ -I tests/cpu -I "${CUDA_HOME:-/usr/local/cuda}/include" -I testdata -I testdata/include ${3:-} -o "$2" "$2.cpp"
+		"$cxx" -std=c++17 -O1 -w -x c++ $half -I tests/cpu -I "${CUDA_HOME:-/usr/local/cuda}/include" -I testdata -I testdata/include ${3:-} -o "$2" "$2.cpp"
 }
 
 # "checksum" of a run, or the reason it failed

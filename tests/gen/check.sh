@@ -21,6 +21,11 @@ cuda_inc=${CUDA_HOME:-/usr/local/cuda}/include
 cp tests/cpu/*.h "$tmp/pch/"
 sed "s|#include_next \"harness.cuh\"|#include \"$PWD/testdata/harness.cuh\"|" tests/cpu/harness.cuh >"$tmp/pch/harness.cuh"
 g++ -std=c++17 -O0 -w -x c++-header -I "$tmp/pch" -I "$cuda_inc" "$tmp/pch/harness.cuh" -o "$tmp/pch/harness.cuh.gch" || exit 1
+# and again with half and bfloat16 (-DPIPEFY_CPU_HALF), for the programs that use them: their
+# headers double a build's time
+cp -r "$tmp/pch" "$tmp/pch-half" && rm "$tmp/pch-half/harness.cuh.gch"
+g++ -std=c++17 -O0 -w -x c++-header -DPIPEFY_CPU_HALF -I "$tmp/pch-half" -I "$cuda_inc" "$tmp/pch-half/harness.cuh" \
+	-o "$tmp/pch-half/harness.cuh.gch" || exit 1
 
 # The original and its rewrites in one binary (to_cpu.py --together), each at every size in
 # both orders: sums[PROGRAM|SIZES|ORDER] is the checksum of that run, or why there is none
@@ -32,8 +37,10 @@ run_together() { # SIZES(|-separated) SOURCE...
 	for ((p = 0; p < $#; p++)); do
 		while IFS= read -r s; do for o in forward reverse; do sums[$p|$s|$o]="did not run"; done; done <<<"${runs//|/$'\n'}"
 	done
+	local pch=(-I "$tmp/pch")
+	grep -q -E 'half|bfloat16' "$1" && pch=(-DPIPEFY_CPU_HALF -I "$tmp/pch-half")
 	python3 tests/cpu/to_cpu.py --together "$tmp/all.cpp" "$@" &&
-		g++ -std=c++17 -O0 -w -x c++ -I "$tmp/pch" -I "$cuda_inc" -o "$tmp/all" "$tmp/all.cpp" || return 1
+		g++ -std=c++17 -O0 -w -x c++ "${pch[@]}" -I "$cuda_inc" -o "$tmp/all" "$tmp/all.cpp" || return 1
 	out=$(PIPEFY_CPU_RUNS="$runs" PIPEFY_CPU_ORDERS="forward reverse" timeout 120 "$tmp/all" 2>&1)
 	rc=$?
 	while IFS= read -r line; do
