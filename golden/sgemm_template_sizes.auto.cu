@@ -19,7 +19,7 @@ __global__ void sgemm_template_sizes(const float *__restrict__ A, const float *_
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     float acc = 0.0f;
     // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
-    // then stored over it (a second stage would cost occupancy)
+    // then stored over it (a second stage would not fit in static shared memory)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;

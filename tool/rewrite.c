@@ -568,6 +568,21 @@ static char *block_size_guard(const struct kloop *l)
 	return NULL;
 }
 
+/* Why a register plan keeps one stage, for the comment above it: the planner's reason. */
+static const char *one_stage_why(const struct kloop *l)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (l->tiles[i].dynamic)
+			return "the tiles' shared memory is the launch's";
+	if (l->one_stage)
+		return "a second stage might not fit every instantiation of the template";
+	for (int i = 0; i < l->noptions; i++)
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].verdict &&
+		    strstr(l->options[i].verdict, "static shared memory"))
+			return "a second stage would not fit in static shared memory";
+	return "a second stage would cost occupancy";
+}
+
 static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits *out)
 {
 	struct layout y = layout_begin(l, src);
@@ -618,11 +633,11 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	struct strbuf sb = {0};
 	bool two = y.S == 2;
 	y.guard = block_size_guard(l);
-	add_block_start(&sb, &y, two ? "registers, 2 stages: tile t+1 is loaded into registers while tile t is computed"
-			    : l->one_stage ? "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
-					     "// then stored over it (the tiles' shared memory is the launch's)"
-					   : "registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
-					     "// then stored over it (a second stage would cost occupancy)");
+	char *what = two ? xstrdup("registers, 2 stages: tile t+1 is loaded into registers while tile t is computed")
+			 : xprintf("registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
+				   "// then stored over it (%s)", one_stage_why(l));
+	add_block_start(&sb, &y, what);
+	free(what);
 	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
 	for (int i = 0, n = 0; i < l->ncopies; i++)
 		if (!l->copies[i].from_register) {
