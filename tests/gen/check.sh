@@ -2,7 +2,9 @@
 # check.sh: generated K-loop programs through pipefy and the CPU block model, without a GPU.
 # For each seed: pipefy exits 0 on the program with every variant (auto, cp.async, ldg); what
 # it does matches the program's `// gen-expect:` (pipelined by both forced variants, or left
-# byte-identical with the expected reason); a second run on its output changes nothing; and
+# byte-identical with the expected reason; `// gen-expect-VARIANT:` where one differs); a
+# second run on its output changes nothing (auto's on every seed, the forced variants' on
+# every fourth, or on all with GEN_ALL_RERUNS=1); and
 # the original and every distinct rewrite, built against tests/cpu/pipefy_cpu.h, pass their
 # reference with the same checksum at every size, with the block's threads in forward and
 # reversed order; and nvcc compiles them all.
