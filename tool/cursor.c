@@ -343,6 +343,17 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Recurse;
 }
 
+/* Whether every use of the variable in its function only reads it; *use (when asked) is the
+ * first that may change it. */
+static bool first_change(CXCursor var, CXCursor *use)
+{
+	struct view_scan v = {.var = var, .ok = true, .at = clang_getNullCursor()};
+	clang_visitChildren(clang_getCursorSemanticParent(var), scan_view_uses, &v);
+	if (use)
+		*use = v.at;
+	return v.ok;
+}
+
 /* A view of shared memory: a local pointer of a function, initialized to an address inside a
  * __shared__ array (`float *As = sm, *Bs = sm + 256;`) and never changed, its address never
  * taken, so that every value it has points into that array. */
@@ -360,9 +371,7 @@ static bool is_view(CXCursor var, int depth)
 	if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
 	    clang_Cursor_isNull(shared_root(init, depth)))
 		return false;
-	struct view_scan v = {.var = var, .ok = true};
-	clang_visitChildren(fn, scan_view_uses, &v);
-	return v.ok;
+	return first_change(var, NULL);
 }
 
 bool cursor_is_shared_view(CXCursor var)
@@ -375,14 +384,10 @@ bool cursor_is_shared_view(CXCursor var)
 void cursor_view_problem(CXCursor var, CXCursor *use)
 {
 	*use = clang_getNullCursor();
-	CXCursor fn = clang_getCursorSemanticParent(var), init = cursor_last_child(var);
-	if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
-	    clang_Cursor_isNull(shared_root(init, 0)))
-		return;
-	struct view_scan v = {.var = var, .ok = true};
-	clang_visitChildren(fn, scan_view_uses, &v);
-	if (!v.ok)
-		*use = v.at;
+	CXCursor init = cursor_last_child(var);
+	if (!clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
+	    !clang_Cursor_isNull(shared_root(init, 0)))
+		first_change(var, use);
 }
 
 /* Shared memory: a __shared__ variable, or a view of one. */

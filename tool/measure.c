@@ -214,13 +214,7 @@ static bool eval_bound(const struct source *src, const struct binding *bind, con
 
 static bool eval_int_text(const struct source *src, const char *text, long *out)
 {
-	struct int_eval e = {.src = src, .p = text, .ok = true};
-	long v = eval_sum(&e);
-	skip_blanks(&e);
-	if (!e.ok || *e.p != '\0')
-		return false;
-	*out = v;
-	return true;
+	return eval_bound(src, NULL, text, out);
 }
 
 /* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)`: the product of name's dims. */
