@@ -278,11 +278,19 @@ static void check_copies(struct kloop *l, const struct source *src)
 			/* One stage keeps every store into shared memory where and when it was (after
 			 * the barrier that ends the compute), so what the tiles alias does not matter. */
 			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+			int ll, lc;
+			pos(src, l->launch_at, &ll, &lc);
+			char *launch = !l->nlaunches ? xprintf("no launch of '%s' is in this file", l->function)
+				       : l->launch_shared ? xprintf("the launch at %d:%d gives it %s bytes%s", ll, lc,
+								    l->launch_shared, l->nlaunches > 1 ? " (and others)" : "")
+							  : xprintf("the launch at %d:%d gives it none", ll, lc);
 			l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
-					       "would need more of it at every launch",
+					       "would need twice as much at every launch (%s)",
 					       l->tiles[i].name, line, col,
 					       t.kind == CXType_IncompleteArray ? "extern __shared__"
-										: "a pointer into shared memory");
+										: "a pointer into shared memory",
+					       launch);
+			free(launch);
 		} else if (l->tiles[i].bytes < 0 && !l->one_stage) {
 			/* the rewrite is one text for every instantiation: more stages only when each
 			 * one's size is known (measure.c reads them from the file's launches) */
@@ -906,6 +914,303 @@ static void check_hoisted_names(struct kloop *l, const struct source *src)
 	}
 }
 
+/* ---- every tile element a copy writes, it writes on every tile ---- */
+
+/* A store under a condition (an `if` with no else that fills the element, a copy loop's trip
+ * count) writes an element on some tiles and not on others. Where it does not, the loop as
+ * written computes with what the previous tile left there; with two stages the element holds
+ * the tile before that, or nothing yet. So every condition around a tile store must come out
+ * the same on every tile: it may read the block's and thread's indices, constants, parameters
+ * and locals nothing in the loop writes, locals of the body initialized from those, and the
+ * counters of the copy loops around the store, and nothing else (no memory, no loop variable).
+ * A helper's parameter is what the call passes it. The guard of `g ? load : fill` and
+ * `if (g) X = load; else X = fill;` may vary: both branches write the element. */
+struct cond_ctx {
+	const struct kloop *l;
+	CXCursor scope;          /* the loop, or the helper's definition */
+	struct span scope_span;  /* the loop's body, or the helper's definition */
+	CXCursor call;           /* the helper's call in the loop; null for the loop's own stores */
+	CXCursor counters[8];    /* the copy loops' variables around the store */
+	int ncounters;
+	CXCursor bad;            /* what varies */
+	CXCursor via;            /* the local of the condition that reads it, when not bad itself */
+};
+
+static bool invariant_expr(struct cond_ctx *x, CXCursor e, int depth);
+
+static bool is_counter(const struct cond_ctx *x, CXCursor d)
+{
+	for (int i = 0; i < x->ncounters; i++)
+		if (clang_equalCursors(x->counters[i], d))
+			return true;
+	return false;
+}
+
+static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
+{
+	if (is_counter(x, d))
+		return true;
+	if (cursor_is_shared_var(d) || is_ivar(x->l, d) || depth > 6)
+		return false;
+	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl &&
+	    span_within(cursor_span(d), x->scope_span)) {
+		/* the helper's parameter: the argument the loop passes, seen from the loop */
+		CXCursor def = clang_getCursorSemanticParent(d);
+		int n = clang_Cursor_getNumArguments(def);
+		for (int i = 0; i < n; i++)
+			if (clang_equalCursors(clang_Cursor_getArgument(def, (unsigned)i), d)) {
+				if (i >= clang_Cursor_getNumArguments(x->call))
+					return false;
+				struct cond_ctx loop = {.l = x->l, .scope = x->l->cursor, .scope_span = x->l->body,
+							.call = clang_getNullCursor(), .bad = clang_getNullCursor(),
+							.via = clang_getNullCursor()};
+				bool ok = invariant_expr(&loop, clang_Cursor_getArgument(x->call, (unsigned)i), depth + 1);
+				if (!ok && clang_Cursor_isNull(x->bad))
+					x->bad = loop.bad;
+				return ok;
+			}
+		return false;
+	}
+	if (cursor_writes_var(x->scope, d))
+		return false;
+	if (!clang_Cursor_isNull(x->call) && cursor_writes_var(x->l->cursor, d))
+		return false;
+	if (span_within(cursor_span(d), x->scope_span)) {
+		/* a local of the body (or helper): what it is initialized from, every tile */
+		CXCursor init = cursor_last_child(d);
+		return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
+		       invariant_expr(x, init, depth + 1);
+	}
+	CXCursor parent = clang_getCursorSemanticParent(d);
+	enum CXCursorKind pk = clang_getCursorKind(parent);
+	bool in_function = pk == CXCursor_FunctionDecl || pk == CXCursor_FunctionTemplate ||
+			   pk == CXCursor_CXXMethod || pk == CXCursor_LambdaExpr;
+	/* a variable of the file: only a constant, or the toolkit's threadIdx and friends */
+	return in_function || effects_in_system_header(d) ||
+	       clang_isConstQualifiedType(clang_getCursorType(d));
+}
+
+struct invariant_scan {
+	struct cond_ctx *x;
+	int depth;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_invariant(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct invariant_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	bool ok = true;
+	if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_LambdaExpr)
+		ok = false; /* a memory read: what another thread or tile may change */
+	else if (k == CXCursor_UnaryOperator) {
+		CXCursor op = cursor_first_child(c);
+		CXType t = clang_getCanonicalType(clang_getCursorType(op));
+		ok = clang_Cursor_isNull(op) || t.kind != CXType_Pointer ||
+		     clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_Deref;
+	} else if (k == CXCursor_MemberRefExpr) {
+		CXCursor base = cursor_first_child(c);
+		ok = clang_Cursor_isNull(base) ||
+		     clang_getCanonicalType(clang_getCursorType(base)).kind != CXType_Pointer;
+	} else if (k == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		ok = !clang_Cursor_isNull(callee) && effects_in_system_header(callee);
+	} else if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if (dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl)
+			ok = invariant_var(s->x, d, s->depth);
+		else
+			ok = dk == CXCursor_EnumConstantDecl || dk == CXCursor_NonTypeTemplateParameter ||
+			     dk == CXCursor_FunctionDecl || dk == CXCursor_FunctionTemplate;
+	}
+	if (!ok) {
+		if (clang_Cursor_isNull(s->x->bad))
+			s->x->bad = c;
+		else if (s->depth == 0 && clang_Cursor_isNull(s->x->via) && k == CXCursor_DeclRefExpr)
+			s->x->via = c;
+		s->ok = false;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool invariant_expr(struct cond_ctx *x, CXCursor e, int depth)
+{
+	struct invariant_scan s = {.x = x, .depth = depth, .ok = true};
+	if (scan_invariant(e, e, &s) == CXChildVisit_Recurse)
+		clang_visitChildren(e, scan_invariant, &s);
+	return s.ok;
+}
+
+/* The nodes from `from` down to target, outermost first; false when target is not inside. */
+static bool path_to(CXCursor from, CXCursor target, CXCursor *path, int *n, int max)
+{
+	/* (a cursor reached by another walk may name another parent declaration: compare the
+	 * node's kind and raw extent, which tells macro expansions apart) */
+	if (clang_equalCursors(from, target) ||
+	    (clang_getCursorKind(from) == clang_getCursorKind(target) &&
+	     clang_equalRanges(clang_getCursorExtent(from), clang_getCursorExtent(target))))
+		return true;
+	if (clang_getCursorKind(from) == CXCursor_LambdaExpr)
+		return false;
+	struct cursors cs = cursor_children(from);
+	bool found = false;
+	for (int i = 0; i < cs.n && !found; i++) {
+		if (*n >= max)
+			break;
+		int at = (*n)++;
+		path[at] = cs.v[i];
+		found = path_to(cs.v[i], target, path, n, max);
+		if (!found)
+			*n = at;
+	}
+	free(cs.v);
+	return found;
+}
+
+/* Whether the store inside root (a body statement, or a helper's body) is made on every tile;
+ * otherwise *cond is the condition that varies and *bad what in it does. */
+static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, CXCursor own_if, CXCursor *cond)
+{
+	CXCursor path[64];
+	path[0] = root;
+	int n = 1;
+	if (!path_to(root, store, path, &n, 64)) {
+		*cond = root, x->bad = root;
+		return false;
+	}
+	/* the copy loops' variables first: a condition inside may read them */
+	for (int i = 0; i + 1 < n; i++)
+		if (clang_getCursorKind(path[i]) == CXCursor_ForStmt) {
+			struct cursors kids = cursor_children(path[i]);
+			if (kids.n > 0 && clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt) {
+				struct cursors vars = cursor_children(kids.v[0]);
+				for (int v = 0; v < vars.n && x->ncounters < 8; v++)
+					if (!cursor_writes_var(cursor_last_child(path[i]), vars.v[v]))
+						x->counters[x->ncounters++] = vars.v[v];
+				free(vars.v);
+			}
+			free(kids.v);
+		}
+	for (int i = 0; i + 1 < n; i++) {
+		CXCursor a = path[i], next = path[i + 1];
+		enum CXCursorKind k = clang_getCursorKind(a);
+		bool branch = k == CXCursor_IfStmt || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+			      k == CXCursor_DoStmt || k == CXCursor_SwitchStmt || k == CXCursor_ConditionalOperator ||
+			      (k == CXCursor_BinaryOperator &&
+			       (clang_getCursorBinaryOperatorKind(a) == CXBinaryOperator_LAnd ||
+				clang_getCursorBinaryOperatorKind(a) == CXBinaryOperator_LOr));
+		if (!branch || (k == CXCursor_IfStmt && clang_equalCursors(a, own_if)))
+			continue;
+		/* every part of the statement but the branch the store is in */
+		struct cursors kids = cursor_children(a);
+		bool ok = true;
+		for (int j = 0; j < kids.n && ok; j++) {
+			if (clang_equalCursors(kids.v[j], next))
+				continue;
+			if (k == CXCursor_IfStmt && j > 0 && clang_isStatement(clang_getCursorKind(kids.v[j])) &&
+			    clang_getCursorKind(kids.v[j]) != CXCursor_DeclStmt)
+				continue; /* the other branch */
+			if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+			     k == CXCursor_SwitchStmt) && j == kids.n - 1 - (k == CXCursor_DoStmt))
+				continue; /* the body */
+			if (k == CXCursor_ConditionalOperator && j > 0)
+				continue;
+			if (clang_getCursorKind(kids.v[j]) == CXCursor_DeclStmt) {
+				/* `for (int i = E; ...)`, `if (int v = E)`: E */
+				struct cursors vars = cursor_children(kids.v[j]);
+				for (int v = 0; v < vars.n && ok; v++) {
+					CXCursor init = cursor_last_child(vars.v[v]);
+					ok = clang_Cursor_isNull(init) || invariant_expr(x, init, 0);
+				}
+				free(vars.v);
+			} else
+				ok = invariant_expr(x, kids.v[j], 0);
+		}
+		free(kids.v);
+		if (!ok) {
+			*cond = a;
+			return false;
+		}
+	}
+	return true;
+}
+
+static void partial_fill_refuse(struct kloop *l, const struct source *src, size_t at, CXCursor cond,
+				const struct cond_ctx *x, const char *where_helper)
+{
+	int line, col, cl, cc;
+	pos(src, at, &line, &col);
+	pos(src, cursor_span(cond).begin, &cl, &cc);
+	char *what = span_text(src, cursor_span(x->bad));
+	char *via = clang_Cursor_isNull(x->via) ? NULL : span_text(src, cursor_span(x->via));
+	char *reads = via ? xprintf("'%s', which reads '%s'", via, what) : xprintf("'%s'", what);
+	enum CXCursorKind k = clang_getCursorKind(cond);
+	const char *kind = k == CXCursor_IfStmt ? "the if" : k == CXCursor_ForStmt ? "the copy loop" : "the condition";
+	kloop_refuse(l, at,
+		     "the tile store at %d:%d%s is made on some tiles and not on others (%s at %d:%d depends on %s): "
+		     "where it is skipped, the loop as written computes with the previous tile's value, which a "
+		     "second stage would not hold; write the element on every tile (`g ? load : 0`, or an else)",
+		     line, col, where_helper, kind, cl, cc, reads);
+	free(what);
+	free(via);
+	free(reads);
+}
+
+static void check_partial_fills(struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->ncopies && l->nrefusals == 0; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->tile < 0)
+			continue;
+		CXCursor st = l->stmts[cp->stmt].cursor, cond;
+		struct cond_ctx x = {.l = l, .scope = l->cursor, .scope_span = l->body, .call = clang_getNullCursor(),
+				     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
+		if (!store_every_tile(&x, st, cp->store, cp->guard_is_if ? st : clang_getNullCursor(), &cond))
+			partial_fill_refuse(l, src, cp->text.begin, cond, &x, "");
+	}
+	const struct helper_fill *h = &l->helper;
+	if (h->stmt < 0 || h->refusal)
+		return;
+	CXCursor call = cursor_strip(l->stmts[h->stmt].cursor);
+	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	for (int i = 0; i < h->nstores && l->nrefusals == 0; i++) {
+		CXCursor cond;
+		struct cond_ctx x = {.l = l, .scope = def, .scope_span = h->def, .call = call,
+				     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
+		if (!store_every_tile(&x, cursor_last_child(def), h->stores[i].store, clang_getNullCursor(), &cond)) {
+			char *in = xprintf(" (in '%s')", h->name);
+			/* positions inside the helper; the remark is on the loop */
+			partial_fill_refuse(l, src, h->stores[i].text.begin, cond, &x, in);
+			free(in);
+		}
+	}
+}
+
+/* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`). */
+struct tile_call {
+	CXCursor call;
+};
+
+static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct tile_call *tc = data;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c))
+		return CXChildVisit_Recurse;
+	int n = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < n; i++) {
+		CXCursor v = cursor_root_var(clang_Cursor_getArgument(c, (unsigned)i));
+		if (!clang_Cursor_isNull(v) && cursor_is_shared_var(v)) {
+			tc->call = c;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
 static void check_loop(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -964,8 +1269,26 @@ static void check_loop(struct kloop *l, const struct source *src)
 	check_hoisted_names(l, src);
 	check_copies(l, src);
 	check_dependences(l, src);
-	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0)
-		kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
+	if (l->nrefusals == 0)
+		check_partial_fills(l, src);
+	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0) {
+		/* say what does write the tiles, when a call is handed one */
+		struct tile_call tc = {.call = clang_getNullCursor()};
+		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(tc.call); i++)
+			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
+				clang_visitChildren(l->stmts[i].cursor, scan_tile_call, &tc);
+		if (!clang_Cursor_isNull(tc.call)) {
+			char *n = call_name(tc.call);
+			pos(src, cursor_span(tc.call).begin, &line, &col);
+			kloop_refuse(l, cursor_span(tc.call).begin,
+				     "no copy from global memory into the tiles is recognized: '%s' at %d:%d is handed a tile, "
+				     "and pipefy takes a call for a copy only when it is a fill helper handed whole tiles "
+				     "(`load_tile(As, Bs, A, B, k0)`), not an element's address",
+				     n, line, col);
+			free(n);
+		} else
+			kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
+	}
 	if (l->nrefusals == 0 && check_aliases(l, src))
 		check_effects(l, src);
 	check_shape(l, src);

@@ -40,7 +40,7 @@ static bool is_tile_param(const struct helper_scan *hs, CXCursor var)
 static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCursor lhs, CXCursor value)
 {
 	struct helper_fill *h = hs->h;
-	struct helper_store st = {.text = cursor_span(assign), .dst = cursor_span(lhs)};
+	struct helper_store st = {.store = assign, .text = cursor_span(assign), .dst = cursor_span(lhs)};
 	CXCursor load = cursor_strip(value), base;
 	if (clang_getCursorKind(load) == CXCursor_ConditionalOperator) {
 		struct cursors cs = cursor_children(load);

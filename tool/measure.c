@@ -269,6 +269,7 @@ struct launch {
 	char *kernel;
 	size_t at;
 	char *block; /* NULL when the configuration has a single argument */
+	char *shared; /* the third (dynamic shared memory); NULL without */
 	char *targs; /* `64, BK` of `kt<64, BK><<<...>>>`; NULL without */
 };
 
@@ -329,22 +330,18 @@ static struct launches index_launches(const struct source *src)
 		l->kernel = xstrndup(p, (size_t)(end - p));
 		l->at = (size_t)(p - text);
 		l->targs = targs && targs_end >= targs ? trimmed(targs, targs_end) : NULL;
-		/* the second configuration argument, split at top-level commas */
-		int depth = 0;
-		const char *arg = NULL, *arg_end = close;
-		for (const char *c = q + 3; c < close; c++) {
-			depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
-			if (*c == ',' && depth == 0) {
-				if (!arg)
-					arg = c + 1;
-				else {
-					arg_end = c;
-					break;
-				}
-			}
+		/* the configuration arguments, split at top-level commas */
+		const char *cut[4] = {q + 3};
+		int n = 1, depth = 0;
+		for (const char *c = q + 3; c < close && n < 4; c++) {
+			depth += *c == '(' || *c == '{' ? 1 : *c == ')' || *c == '}' ? -1 : 0;
+			if (*c == ',' && depth == 0)
+				cut[n++] = c + 1;
 		}
-		if (arg)
-			l->block = trimmed(arg, arg_end);
+		if (n > 1)
+			l->block = trimmed(cut[1], n > 2 ? cut[2] - 1 : close);
+		if (n > 2)
+			l->shared = trimmed(cut[2], n > 3 ? cut[3] - 1 : close);
 	}
 	if (ls.n)
 		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);
@@ -370,6 +367,7 @@ static void free_launches(struct launches *ls)
 	for (int i = 0; i < ls->n; i++) {
 		free(ls->v[i].kernel);
 		free(ls->v[i].block);
+		free(ls->v[i].shared);
 		free(ls->v[i].targs);
 	}
 	free(ls->v);
@@ -769,6 +767,13 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, &ls, o->block_size);
 		template_tile_sizes(l, src, &ls);
+		const struct launch *first = first_launch(&ls, l->function);
+		for (const struct launch *at = first; at && at < ls.v + ls.n && strcmp(at->kernel, l->function) == 0; at++)
+			l->nlaunches++;
+		if (first) {
+			l->launch_at = first->at;
+			l->launch_shared = first->shared ? xstrdup(first->shared) : NULL;
+		}
 		count_tile_flops(l, src);
 		find_gather(l);
 		CXString mangled = clang_Cursor_getMangling(l->function_cursor);

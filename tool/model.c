@@ -58,6 +58,7 @@ void model_free(struct model *m)
 		free(l->cp_async_refusal);
 		free(l->ldg_refusal);
 		free(l->one_stage);
+		free(l->launch_shared);
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);

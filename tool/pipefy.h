@@ -352,6 +352,7 @@ struct refusal {
 /* A tile fill inside a __device__ helper the loop calls (`load_tile(As, Bs, A, B, k0)`). The
  * cp.async rewrite calls a copy of the helper whose stores are asynchronous copies. */
 struct helper_store {
+	CXCursor store;           /* the assignment */
 	struct span text;         /* the assignment, inside the helper */
 	struct span dst, src;     /* the tile element written and the global element read */
 	struct span guard, fill;  /* `g ? src : fill`, when guarded */
@@ -424,6 +425,9 @@ struct kloop {
 	char *ldg_refusal;
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
 	int instantiations; /* a kernel template's: tile sizes are the largest of these launches' */
+	int nlaunches;      /* of the kernel in this file (measure) */
+	size_t launch_at;   /* the first one's offset */
+	char *launch_shared; /* its dynamic shared memory argument; NULL when it passes none */
 
 	/* plan */
 	enum variant variant;

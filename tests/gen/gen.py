@@ -20,8 +20,8 @@ between or after the barriers) or through local indices, as 16-byte vectors (a c
 reinterpret_cast or a vector local), as a copy loop strided by a constant, by half of the
 threads each (A's rows by one half, B's by the other), or through registers declared in the
 loop or before it (B's stored transposed into a padded tile, or not); guarded by none, a
-ternary or if/else; loop variables int, unsigned or size_t with `<`, `<=` or `!=`; the barrier
-first or last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same
+ternary or if/else (or A's if without its else: refused); loop variables int, unsigned or
+size_t with `<`, `<=` or `!=`; the barrier first or last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same
 tiles or next to an independent second K-loop with tiles of its own; a second kernel like the
 first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
@@ -122,6 +122,10 @@ def draw(seed):
     if f['scratch'] and (f['form'] != 'scalar' or f['copy'] != 'direct' or f['tiles'] != 'static' or
                          f['independent'] or f['compute'] == 'helper' or f['mutation'] == 'global_store'):
         f['scratch'] = False
+    # a fourth stream (session 6): A's guarded copy without its else, so that a partial last
+    # tile keeps the previous tile's values there; must be refused (every stage would differ)
+    r4 = random.Random(seed * 104729 + 3)
+    f['no_else'] = f['guard'] == 'if_else' and r4.random() < 0.6
     return f
 
 
@@ -172,6 +176,7 @@ def program(seed):
     helper_no = f['copy'] == 'helper' and (f['convert'] or TT in ('half', '__nv_bfloat16', 'signed char'))
     reasons = [x for x in ['cannot be made asynchronous' if helper_no else None,
                            'before the barrier at|may point at it' if f['scratch'] else None,
+                           'made on some tiles and not on others' if f['no_else'] else None,
                            mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
@@ -475,8 +480,9 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         elif f['guard'] == 'if_else':
             out(b + 'if (%s + tx < K)' % k0)
             out(b + '    %s[%s][tx] = %s;' % (an, r, load(src_a)))
-            out(b + 'else')
-            out(b + '    %s[%s][tx] = %s;' % (an, r, zero))
+            if not f['no_else']:  # (without it, B's zero rows still keep the product exact)
+                out(b + 'else')
+                out(b + '    %s[%s][tx] = %s;' % (an, r, zero))
         else:
             out(b + '%s[%s][tx] = %s;' % (an, r, load(src_a)))
         if f['guard'] == 'ternary':
