@@ -552,6 +552,15 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClient
 	CXCursor base;
 	if (cursor_global_load(c, &base))
 		add_cursor(&s->bases, base);
+	/* `s->lda` in an address reads memory through s too (a probe: the compute's stores
+	 * through C may land there) */
+	if (clang_getCursorKind(c) == CXCursor_MemberRefExpr) {
+		CXCursor object = cursor_first_child(c);
+		CXCursor v = clang_Cursor_isNull(object) ? object : cursor_root_var(object);
+		if (!clang_Cursor_isNull(v) && !cursor_is_shared_var(v) &&
+		    clang_getCanonicalType(clang_getCursorType(object)).kind == CXType_Pointer)
+			add_cursor(&s->bases, v);
+	}
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		enum CXCursorKind k = clang_getCursorKind(d);
@@ -1211,6 +1220,92 @@ static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Recurse;
 }
 
+/* ---- the loop's test and step, evaluated a tile early ---- */
+
+/* The loader asks whether there is a next tile, and steps to it, before this tile's compute
+ * runs: the test and the step may read only the loop variables (which the loader replays) and
+ * what the body does not write. A test that reads memory, or a local the compute changes
+ * (`k0 < kend` with `kend = k0` in the compute), would be answered too early: a tile the loop
+ * as written never loads would be loaded, perhaps past the end of an array. */
+struct header_scan {
+	const struct kloop *l;
+	CXCursor bad;
+	const char *why;
+	CXCursor memory; /* the first read of memory */
+};
+
+static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct header_scan *h = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_ArraySubscriptExpr ||
+	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) ||
+	    (k == CXCursor_MemberRefExpr && !clang_Cursor_isNull(cursor_first_child(c)) &&
+	     clang_getCanonicalType(clang_getCursorType(cursor_first_child(c))).kind == CXType_Pointer)) {
+		if (clang_Cursor_isNull(h->memory))
+			h->memory = c; /* (fine when the body writes no memory: see check_header) */
+		return CXChildVisit_Recurse;
+	}
+	if (k == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		if (clang_Cursor_isNull(callee) || !effects_in_system_header(callee)) {
+			h->bad = c, h->why = "calls a function";
+			return CXChildVisit_Break;
+		}
+	}
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !is_ivar(h->l, d)) {
+			if (cursor_is_shared_var(d)) {
+				h->bad = c, h->why = "reads shared memory";
+				return CXChildVisit_Break;
+			}
+			if (cursor_writes_var(cursor_last_child(h->l->cursor), d)) {
+				h->bad = c, h->why = "reads a variable the body writes";
+				return CXChildVisit_Break;
+			}
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void check_header(struct kloop *l, const struct source *src)
+{
+	struct cursors kids = cursor_children(l->cursor);
+	struct header_scan h = {.l = l, .bad = clang_getNullCursor(), .memory = clang_getNullCursor()};
+	for (int i = 0; i + 1 < kids.n && clang_Cursor_isNull(h.bad); i++) {
+		struct span s = cursor_span(kids.v[i]);
+		if (span_within(s, l->cond) || span_within(s, l->inc))
+			if (scan_header(kids.v[i], kids.v[i], &h) == CXChildVisit_Recurse)
+				clang_visitChildren(kids.v[i], scan_header, &h);
+	}
+	free(kids.v);
+	if (clang_Cursor_isNull(h.bad) && !clang_Cursor_isNull(h.memory)) {
+		/* memory the test reads is the same a tile early when nothing in the body writes any */
+		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(h.bad); i++) {
+			if (l->stmts[i].role == ROLE_BARRIER || l->stmts[i].role == ROLE_TILE_DECL)
+				continue;
+			struct effects fx = {0};
+			effects_of(l->stmts[i].cursor, src, &fx);
+			if (fx.memory || fx.unknown)
+				h.bad = h.memory, h.why = "reads memory the body may write";
+			effects_free(&fx);
+		}
+	}
+	if (clang_Cursor_isNull(h.bad))
+		return;
+	int line, col;
+	pos(src, cursor_span(h.bad).begin, &line, &col);
+	char *what = span_text(src, cursor_span(h.bad));
+	kloop_refuse(l, cursor_span(h.bad).begin,
+		     "the loop's %s %s ('%s' at %d:%d): pipefy starts the next tile's copies before this tile's "
+		     "compute, so whether there is a next tile must not depend on it",
+		     span_within(cursor_span(h.bad), l->cond) ? "test" : "step", h.why, what, line, col);
+	free(what);
+}
+
 static void check_loop(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -1291,6 +1386,8 @@ static void check_loop(struct kloop *l, const struct source *src)
 	}
 	if (l->nrefusals == 0 && check_aliases(l, src))
 		check_effects(l, src);
+	if (l->nrefusals == 0)
+		check_header(l, src);
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);
