@@ -120,13 +120,18 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	cp->text = cursor_span(assign);
 	cp->dst = cursor_span(lhs);
 	cp->tile = kloop_add_tile(l, tile_decl);
-	CXCursor dst = cursor_strip(lhs);
+	CXCursor dst = cursor_strip(lhs), addr_, value_;
+	CXType dst_type = clang_getCursorType(lhs);
 	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
 		cp->dst_is_deref = true;
 		cp->dst_ptr = cursor_span(cursor_last_child(dst));
+	} else if (cursor_store_accessor(assign, &addr_, &value_)) {
+		/* `st(&As[i], v)`: lhs is the address it stores at */
+		cp->dst_is_deref = cp->dst_is_address = true;
+		cp->dst_ptr = cursor_span(lhs);
+		dst_type = clang_getPointeeType(clang_getCanonicalType(dst_type));
 	}
-	CXType dst_type = clang_getCursorType(lhs);
 	cp->type = type_spelling(dst_type);
 	cp->width = clang_Type_getSizeOf(dst_type);
 	if (cp->type[0] == '<' && clang_getCursorKind(dst) == CXCursor_ArraySubscriptExpr) {
@@ -153,7 +158,19 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	 * copy, with conversion; so is `half` copy-constructing the load (a ternary's branch). */
 	load = strip_conversions(load, &cp->conversion);
 	load = cursor_unwrap_cache_hint(load);
-	if (w == WRITE_ASSIGN && cursor_global_load(load, &base)) {
+	CXCursor via; /* `ld(&A[i])`, a load accessor: a load at its argument */
+	bool accessor_load = false;
+	if (cursor_load_accessor(load, &via)) {
+		/* the pointer it reads through is a variable pointing at elements, not at a struct whose
+		 * member holds the pointer (`&p->A[i]`: the load is through p->A, which p's read gives) */
+		base = cursor_root_var(via);
+		CXType bt = clang_Cursor_isNull(base) ? (CXType){0} : clang_getCanonicalType(clang_getCursorType(base));
+		CXType elem = bt.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(bt)) : bt;
+		accessor_load = !clang_Cursor_isNull(base) && !cursor_is_shared_var(base) && bt.kind == CXType_Pointer &&
+				(elem.kind != CXType_Record ||
+				 cursor_same_type(elem, clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(via)))));
+	}
+	if (w == WRITE_ASSIGN && (accessor_load || cursor_global_load(load, &base))) {
 		cp->src = cursor_span(load);
 		if (dst_type.kind == CXType_Dependent || dst_type.kind == CXType_Unexposed) {
 			/* a tile whose size is a template parameter: its element type as declared, both
@@ -166,7 +183,10 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 			cp->conversion |= !cursor_same_type(clang_getCursorType(load), elem);
 		} else if (!cursor_same_type(clang_getCursorType(load), dst_type))
 			cp->conversion = true;
-		if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
+		if (accessor_load) {
+			cp->src_is_deref = true;
+			cp->src_ptr = cursor_span(via);
+		} else if (clang_getCursorKind(load) == CXCursor_UnaryOperator) {
 			cp->src_is_deref = true;
 			cp->src_ptr = cursor_span(cursor_last_child(load));
 		}

@@ -497,6 +497,90 @@ bool cursor_is_call_named(CXCursor c, const char *want)
 
 /* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
  * written operand and, for a plain assignment, the value. */
+/* `p` in `*p` or `p[0]`, stripped; null for anything else. */
+static CXCursor deref_operand(CXCursor e)
+{
+	e = cursor_strip(e);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref)
+		return cursor_strip(cursor_last_child(e));
+	if (k == CXCursor_ArraySubscriptExpr) {
+		bool ok;
+		long i = cursor_evaluate_int(cursor_last_child(e), &ok);
+		if (ok && i == 0)
+			return cursor_strip(cursor_first_child(e));
+	}
+	return clang_getNullCursor();
+}
+
+/* A struct's copy, `float4 v = x` or `return x` (a constructor call of one argument): x. */
+static CXCursor strip_copy(CXCursor e)
+{
+	e = cursor_strip(e);
+	if (clang_getCursorKind(e) == CXCursor_CallExpr && clang_Cursor_getNumArguments(e) == 1 &&
+	    clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_Constructor)
+		return cursor_strip(clang_Cursor_getArgument(e, 0));
+	return e;
+}
+
+static bool refers_to(CXCursor e, CXCursor decl)
+{
+	e = strip_copy(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), decl);
+}
+
+/* The definition of the function a call makes, when it is a plain function (not a template
+ * or a member) with n parameters and a body of one statement; null otherwise. */
+static CXCursor accessor_statement(CXCursor call, int n, CXCursor *def)
+{
+	CXCursor none = clang_getNullCursor();
+	call = cursor_strip(call);
+	if (clang_getCursorKind(call) != CXCursor_CallExpr || clang_Cursor_getNumArguments(call) != n)
+		return none;
+	*def = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	if (clang_getCursorKind(*def) != CXCursor_FunctionDecl || clang_Cursor_getNumArguments(*def) != n)
+		return none;
+	CXCursor body = cursor_last_child(*def);
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+		return none;
+	struct cursors cs = cursor_children(body);
+	CXCursor only = cs.n == 1 ? cs.v[0] : none;
+	free(cs.v);
+	return only;
+}
+
+bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value)
+{
+	CXCursor def, st = accessor_statement(call, 2, &def), target, stored;
+	if (clang_Cursor_isNull(st) || cursor_write_parts(st, &target, &stored) != WRITE_ASSIGN)
+		return false; /* (a struct's `*p = v` is its operator=) */
+	CXCursor p = clang_Cursor_getArgument(def, 0), v = clang_Cursor_getArgument(def, 1);
+	CXType pt = clang_getCanonicalType(clang_getCursorType(p)), vt = clang_getCanonicalType(clang_getCursorType(v));
+	if (pt.kind != CXType_Pointer || vt.kind == CXType_Pointer || vt.kind == CXType_LValueReference ||
+	    vt.kind == CXType_RValueReference || !cursor_same_type(clang_getPointeeType(pt), vt))
+		return false;
+	if (!refers_to(deref_operand(target), p) || !refers_to(stored, v))
+		return false;
+	*addr = clang_Cursor_getArgument(cursor_strip(call), 0);
+	*value = clang_Cursor_getArgument(cursor_strip(call), 1);
+	return true;
+}
+
+bool cursor_load_accessor(CXCursor call, CXCursor *addr)
+{
+	CXCursor def, st = accessor_statement(call, 1, &def);
+	if (clang_Cursor_isNull(st) || clang_getCursorKind(st) != CXCursor_ReturnStmt)
+		return false;
+	CXCursor p = clang_Cursor_getArgument(def, 0);
+	CXType pt = clang_getCanonicalType(clang_getCursorType(p));
+	CXType rt = clang_getCanonicalType(clang_getResultType(clang_getCursorType(def)));
+	if (pt.kind != CXType_Pointer || !cursor_same_type(clang_getPointeeType(pt), rt) ||
+	    !refers_to(deref_operand(strip_copy(cursor_first_child(st))), p))
+		return false;
+	*addr = clang_Cursor_getArgument(cursor_strip(call), 0);
+	return true;
+}
+
 enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value)
 {
 	c = cursor_strip(c);
@@ -507,6 +591,8 @@ enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value
 		*value = cursor_last_child(c);
 		return WRITE_ASSIGN;
 	}
+	if (k == CXCursor_CallExpr && cursor_store_accessor(c, target, value))
+		return WRITE_ASSIGN; /* `st(&As[i], v)`: target is the address */
 	if (k == CXCursor_CallExpr) {
 		char *name = cursor_name(c);
 		enum write_kind w = strcmp(name, "operator=") == 0 ? WRITE_ASSIGN

@@ -223,6 +223,12 @@ long cursor_evaluate_int(CXCursor c, bool *ok);
 /* What an expression writes: `x = v` (operator= too), `x += v`, `++x`. */
 enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
 enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value);
+/* A call to a function whose whole body is `*p = v;` (or `p[0] = v;`), p and v its parameters:
+ * the store it makes, at the address *addr, of *value. cursor_write_parts takes it for an
+ * assignment whose target is that address. */
+bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value);
+/* A call to a function whose whole body is `return *p;` (or `return p[0];`): a load at *addr. */
+bool cursor_load_accessor(CXCursor call, CXCursor *addr);
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
@@ -333,6 +339,7 @@ struct copy {
 	struct span fill;    /* the value stored when the guard is false */
 	CXCursor fill_value; /* its expression */
 	bool dst_is_deref, src_is_deref; /* `*p` forms: address is p itself */
+	bool dst_is_address; /* `st(&As[i], v)`, a store accessor: dst is the address, not the lvalue */
 	struct span dst_ptr, src_ptr;    /* p in `*p`, when *_is_deref */
 	struct span src_base;            /* the pointer the load indexes: a valid fallback source */
 	int tile;

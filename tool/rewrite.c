@@ -596,7 +596,7 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 			continue;
 		}
 		char *dst = render(src, &y.refs, cp->dst), *reg = staging_register(l, i);
-		char *store = xprintf("%s = %s%s", dst, reg, statement_end(cp));
+		char *store = xprintf(cp->dst_is_address ? "*(%s) = %s%s" : "%s = %s%s", dst, reg, statement_end(cp));
 		edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
 		free(dst);
 		free(reg);

@@ -20,10 +20,10 @@ between or after the barriers) or through local indices, as 16-byte vectors (a c
 reinterpret_cast or a vector local), as a copy loop strided by a constant, by half of the
 threads each (A's rows by one half, B's by the other), or through registers declared in the
 loop or before it (B's stored transposed into a padded tile, or not); guarded by none, a
-ternary or if/else (or A's if without its else: refused); loop variables int, unsigned or
-size_t with `<`, `<=` or `!=`; the barrier first or last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same
-tiles or next to an independent second K-loop with tiles of its own; a second kernel like the
-first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
+ternary or if/else (or A's if without its else: refused), or through one-line load and store
+functions; loop variables int, unsigned or size_t with `<`, `<=` or `!=`; the barrier first or
+last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same tiles or
+next to an independent second K-loop with tiles of its own; a second kernel like the first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage: no cp.async); and mutations that must be refused
 (a computed tile value, an address the compute changes, a barrier under a condition, a
@@ -126,6 +126,9 @@ def draw(seed):
     # tile keeps the previous tile's values there; must be refused (every stage would differ)
     r4 = random.Random(seed * 104729 + 3)
     f['no_else'] = f['guard'] == 'if_else' and r4.random() < 0.6
+    # unguarded scalar copies through one-line load and store functions, `st(&As[..], ld(&A[..]))`
+    f['accessor'] = (r4.random() < 0.15 and f['form'] == 'scalar' and f['guard'] == 'none' and
+                     f['copy'] in ('direct', 'local_index') and f['mutation'] != 'computed')
     return f
 
 
@@ -167,7 +170,7 @@ def program(seed):
     }[f['mutation']]
     # known limits, recorded in tests/gpu/FUZZ.md: pipefy pipelines a loop only when its tiles
     # are its own (two K-loops over the same tiles are left alone), cannot resolve a call to a
-    # function template inside a kernel template, moves a helper's copies only by cp.async,
+    # function template inside a kernel template (nor any call handed the template's tiles), moves a helper's copies only by cp.async,
     # stages no copy loop whose trip count a template parameter sets, and keeps tiles in
     # dynamic shared memory to one register stage; with several reasons the remark names the
     # first it finds
@@ -181,7 +184,9 @@ def program(seed):
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
                            'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
-                           'depends on the template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None]
+                           'depends on the template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
+                           # (a call on the template's tiles binds only at instantiation)
+                           'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
@@ -230,6 +235,10 @@ def program(seed):
     out('#define BY %d' % BY)
     out('')
     rs = ' __restrict__' if f['restrict'] else ''
+    if f['accessor']:
+        out('__device__ __forceinline__ %s gen_ld(const %s *p) { return *p; }' % (TG, TG))
+        out('__device__ __forceinline__ void gen_st(%s *p, %s v) { *p = v; }' % (TT, TT))
+        out('')
     if f['copy'] == 'helper':
         tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
         out(tparm + '__device__ void load_tiles(%s (*As)[TS], %s (*Bs)[TS], const %s *A, const %s *B, int row, int col, int k0, int N, int K)' % (TT, TT, TG, TG))
@@ -483,6 +492,8 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             if not f['no_else']:  # (without it, B's zero rows still keep the product exact)
                 out(b + 'else')
                 out(b + '    %s[%s][tx] = %s;' % (an, r, zero))
+        elif f['accessor']:
+            out(b + 'gen_st(&%s[%s][tx], %s);' % (an, r, load('gen_ld(&%s)' % src_a)))
         else:
             out(b + '%s[%s][tx] = %s;' % (an, r, load(src_a)))
         if f['guard'] == 'ternary':
@@ -492,6 +503,8 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + '    %s[%s][tx] = %s;' % (bn, r, load(src_b)))
             out(b + 'else')
             out(b + '    %s[%s][tx] = %s;' % (bn, r, zero))
+        elif f['accessor']:
+            out(b + 'gen_st(&%s[%s][tx], %s);' % (bn, r, load('gen_ld(&%s)' % src_b)))
         else:
             out(b + '%s[%s][tx] = %s;' % (bn, r, load(src_b)))
 

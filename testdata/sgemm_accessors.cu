@@ -1,0 +1,102 @@
+// sgemm_accessors.cu: tiles filled through one-line load and store functions,
+// `st(&As[..], ld(&A[..]))`. A function whose whole body is `*p = v;` is that store, one whose
+// whole body is `return *p;` that load: pipefy moves them like the plain copy they spell. Any
+// other function handed a tile's element is named in the remark and the loop left as written.
+// Usage: sgemm_accessors [M N K] (M, N multiples of 32, K of 16).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 32 32 48
+#include "harness.cuh"
+
+#define TS 16
+
+__device__ __forceinline__ float ld(const float *p) { return *p; }
+__device__ __forceinline__ void st(float *p, float v) { *p = v; }
+__device__ __forceinline__ float4 ld4(const float4 *p) { return p[0]; }
+__device__ __forceinline__ void st4(float4 *p, float4 v) { p[0] = v; }
+
+// one element per thread, 4-byte copies
+__global__ void sgemm_ld_st(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        st(&As[ty][tx], ld(&A[row * K + k0 + tx]));
+        st(&Bs[ty][tx], ld(&B[(k0 + ty) * N + col]));
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// 32x32 outputs per block of 8x16 threads, 16-byte copies of 4 floats: a 32x16 tile of A and a
+// 16x32 tile of B, one float4 of each per thread; each thread computes 2x4 outputs
+__global__ void sgemm_ld4_st4(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ __align__(16) float As[32][TS];
+    __shared__ __align__(16) float Bs[TS][32];
+    int tx = threadIdx.x, ty = threadIdx.y; // tx < 8, ty < 16
+    int tid = ty * 8 + tx;
+    int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
+    float acc[2][4] = {};
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        st4((float4 *)&As[tid / 4][(tid % 4) * 4], ld4((const float4 *)&A[(row0 + tid / 4) * K + k0 + (tid % 4) * 4]));
+        st4((float4 *)&Bs[tid / 8][(tid % 8) * 4], ld4((const float4 *)&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]));
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            for (int a = 0; a < 2; ++a)
+                for (int b = 0; b < 4; ++b)
+                    acc[a][b] += As[ty * 2 + a][k] * Bs[k][tx * 4 + b];
+        __syncthreads();
+    }
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b)
+            C[(row0 + ty * 2 + a) * N + col0 + tx * 4 + b] = acc[a][b];
+}
+
+// a store function that does more than store: not the copy it looks like
+__device__ int stores_made;
+__device__ void st_counted(float *p, float v)
+{
+    *p = v;
+    atomicAdd(&stores_made, 1);
+}
+
+__global__ void sgemm_counted(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        st_counted(&As[ty][tx], ld(&A[row * K + k0 + tx]));
+        st(&Bs[ty][tx], ld(&B[(k0 + ty) * N + col]));
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int rc = harness_gemm<float, float>("sgemm_ld_st", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_ld_st<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_ld4_st4", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_ld4_st4<<<dim3(N / 32, M / 32), dim3(8, 16)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_counted", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_counted<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return rc;
+}
