@@ -213,6 +213,67 @@ static void check_shape(struct kloop *l, const struct source *src)
 	}
 }
 
+/* Stages in the launch's shared memory are copies of its whole layout at the launch's stride,
+ * and only the tiles move to them: each tile must point into an extern __shared__ array, and
+ * nothing else in the loop may reach into one (a second pointer to a tile would keep reading
+ * the first copy). Returns why not, or NULL. */
+struct launch_ref_scan {
+	const struct kloop *l;
+	CXCursor bad;
+};
+
+static bool is_tile_var(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (clang_equalCursors(l->tiles[i].decl, var))
+			return true;
+	return false;
+}
+
+static bool extern_array(CXCursor array)
+{
+	return !clang_Cursor_isNull(array) &&
+	       clang_getCanonicalType(clang_getCursorType(array)).kind == CXType_IncompleteArray;
+}
+
+static enum CXChildVisitResult scan_launch_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct launch_ref_scan *s = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (cursor_is_shared_var(d) && !is_tile_var(s->l, d) &&
+	    (cursor_is_shared_view(d) || extern_array(cursor_shared_array(d)))) {
+		s->bad = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static char *launch_stages_problem(const struct kloop *l, const struct source *src)
+{
+	int line, col;
+	for (int i = 0; i < l->ntiles; i++) {
+		if (!l->tiles[i].dynamic || extern_array(cursor_shared_array(l->tiles[i].decl)))
+			continue;
+		pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+		return xprintf("tile '%s' (%d:%d) does not point into an extern __shared__ array", l->tiles[i].name, line,
+			       col);
+	}
+	struct launch_ref_scan s = {.l = l, .bad = clang_getNullCursor()};
+	clang_visitChildren(l->cursor, scan_launch_refs, &s);
+	if (clang_Cursor_isNull(s.bad))
+		return NULL;
+	pos(src, cursor_span(s.bad).begin, &line, &col);
+	char *name = span_text(src, cursor_span(s.bad));
+	char *r = xprintf("'%s' at %d:%d points into the launch's shared memory too, and no copy fills it: it would "
+			  "keep reading the first stage",
+			  name, line, col);
+	free(name);
+	return r;
+}
+
 static void check_copies(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -276,22 +337,25 @@ static void check_copies(struct kloop *l, const struct source *src)
 				     "which may point elsewhere each iteration", l->tiles[i].name, line, col);
 		} else if (l->tiles[i].dynamic && !l->one_stage) {
 			/* One stage keeps every store into shared memory where and when it was (after
-			 * the barrier that ends the compute), so what the tiles alias does not matter. */
+			 * the barrier that ends the compute), so what the tiles alias does not matter.
+			 * More stages sit at multiples of the launch's size, each a copy of its layout:
+			 * pipefy must then give every launch that much more (measure.c says whether it
+			 * can; a view is a pointer set once into the extern array, cursor.c), and only
+			 * the tiles may reach into it. */
+			if (l->nlaunch_edits > 0 && (l->enlarge_refusal = launch_stages_problem(l, src))) {
+				l->nlaunch_edits = 0;
+				l->launch_dyn_bytes = -1;
+			}
+			if (l->nlaunch_edits > 0)
+				continue;
 			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
-			int ll, lc;
-			pos(src, l->launch_at, &ll, &lc);
-			char *launch = !l->nlaunches ? xprintf("no launch of '%s' is in this file", l->function)
-				       : l->launch_shared ? xprintf("the launch at %d:%d gives it %s bytes%s", ll, lc,
-								    l->launch_shared, l->nlaunches > 1 ? " (and others)" : "")
-							  : xprintf("the launch at %d:%d gives it none", ll, lc);
 			l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
-					       "would need twice as much at every launch (%s)",
+					       "needs another copy of it from every launch, and %s",
 					       l->tiles[i].name, line, col,
 					       t.kind == CXType_IncompleteArray ? "extern __shared__"
 										: "a pointer into shared memory",
-					       launch);
-			free(launch);
-		} else if (l->tiles[i].bytes < 0 && !l->one_stage) {
+					       l->enlarge_refusal ? l->enlarge_refusal : "pipefy cannot change them all");
+		} else if (l->tiles[i].bytes < 0 && !l->tiles[i].dynamic && !l->one_stage) {
 			/* the rewrite is one text for every instantiation: more stages only when each
 			 * one's size is known (measure.c reads them from the file's launches) */
 			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);

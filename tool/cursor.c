@@ -390,6 +390,26 @@ void cursor_view_problem(CXCursor var, CXCursor *use)
 		first_change(var, use);
 }
 
+/* The __shared__ array a shared variable is, or a view (of a view...) points into; null when
+ * that cannot be followed. */
+CXCursor cursor_shared_array(CXCursor var)
+{
+	for (int depth = 0; depth < 8 && !clang_Cursor_isNull(var); depth++) {
+		enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(var)).kind;
+		if (cursor_is_shared_decl(var) &&
+		    (t == CXType_ConstantArray || t == CXType_IncompleteArray || t == CXType_DependentSizedArray))
+			return var;
+		if (!is_view(var, 0))
+			break;
+		CXCursor init = cursor_last_child(var);
+		CXCursor root = clang_Cursor_isNull(init) ? init : shared_root(init, 0);
+		if (clang_equalCursors(root, var))
+			break;
+		var = root;
+	}
+	return clang_getNullCursor();
+}
+
 /* Shared memory: a __shared__ variable, or a view of one. */
 bool cursor_is_shared_var(CXCursor decl)
 {

@@ -99,6 +99,8 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	long per_stage = kloop_tile_bytes(l);
 	if (per_stage >= 0)
 		fprintf(out, " = %ld B per stage", per_stage);
+	else if (l->nlaunch_edits > 0 && l->launch_dyn_bytes > 0)
+		fprintf(out, "; per stage: a copy of the launch's %ld B of dynamic shared memory", l->launch_dyn_bytes);
 	else
 		fprintf(out, "; per stage: unknown here");
 	if (l->shared_bytes >= 0)
@@ -119,7 +121,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 			: !l->block_threads     ? "the block size is unknown"
 						: "the tiles' size is unknown here");
 	if (l->noptions > 0) {
-		fprintf(out, "  %-14s %11s %10s %9s  %s\n", "plan", "static smem", "blocks/SM", "warps/SM", "verdict");
+		fprintf(out, "  %-14s %11s %10s %9s  %s\n", "plan", "smem/block", "blocks/SM", "warps/SM", "verdict");
 		for (int i = 0; i < l->noptions; i++) {
 			const struct plan_option *p = &l->options[i];
 			char *name = option_name(p);

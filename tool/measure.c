@@ -35,6 +35,8 @@ static void skip_blanks(struct int_eval *e)
 		e->p++;
 }
 
+static char *trimmed(const char *b, const char *e);
+
 static bool macro_value(const struct source *src, const char *name, size_t n, int depth, long *out)
 {
 	for (int ln = 0; ln < src->nlines && depth < 8; ln++) {
@@ -132,6 +134,34 @@ static long eval_atom(struct int_eval *e)
 		while (isalnum((unsigned char)*e->p) || *e->p == '_')
 			e->p++;
 		size_t n = (size_t)(e->p - b);
+		if (n == 6 && strncmp(b, "sizeof", 6) == 0) {
+			/* `sizeof(float)` and the other types whose size every target agrees on */
+			static const struct {
+				const char *type;
+				long bytes;
+			} sizes[] = {{"char", 1}, {"signed char", 1}, {"unsigned char", 1}, {"int8_t", 1}, {"uint8_t", 1},
+				     {"short", 2}, {"half", 2}, {"__half", 2}, {"__nv_bfloat16", 2}, {"int", 4},
+				     {"unsigned", 4}, {"unsigned int", 4}, {"float", 4}, {"int32_t", 4}, {"uint32_t", 4},
+				     {"half2", 4}, {"__half2", 4}, {"double", 8}, {"long long", 8}, {"int64_t", 8},
+				     {"uint64_t", 8}, {"float2", 8}, {"int2", 8}, {"float4", 16}, {"int4", 16},
+				     {"uint4", 16}, {"double2", 16}};
+			skip_blanks(e);
+			const char *close = *e->p == '(' ? strchr(e->p, ')') : NULL;
+			if (!close) {
+				e->ok = false;
+				return 0;
+			}
+			char *type = trimmed(e->p + 1, close);
+			e->p = close + 1;
+			for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+				if (strcmp(type, sizes[i].type) == 0) {
+					free(type);
+					return sizes[i].bytes;
+				}
+			free(type);
+			e->ok = false;
+			return 0;
+		}
 		if (n == 4 && strncmp(b, "dim3", 4) == 0) {
 			skip_blanks(e);
 			if (*e->p != '(') {
@@ -270,6 +300,7 @@ struct launch {
 	size_t at;
 	char *block; /* NULL when the configuration has a single argument */
 	char *shared; /* the third (dynamic shared memory); NULL without */
+	struct span shared_span; /* where it is */
 	char *targs; /* `64, BK` of `kt<64, BK><<<...>>>`; NULL without */
 };
 
@@ -340,8 +371,15 @@ static struct launches index_launches(const struct source *src)
 		}
 		if (n > 1)
 			l->block = trimmed(cut[1], n > 2 ? cut[2] - 1 : close);
-		if (n > 2)
-			l->shared = trimmed(cut[2], n > 3 ? cut[3] - 1 : close);
+		if (n > 2) {
+			const char *b = cut[2], *e = n > 3 ? cut[3] - 1 : close;
+			while (b < e && isspace((unsigned char)*b))
+				b++;
+			while (e > b && isspace((unsigned char)e[-1]))
+				e--;
+			l->shared = xstrndup(b, (size_t)(e - b));
+			l->shared_span = (struct span){(size_t)(b - text), (size_t)(e - text)};
+		}
 	}
 	if (ls.n)
 		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);
@@ -755,6 +793,138 @@ static void template_tile_sizes(struct kloop *l, const struct source *src, const
 	free(most);
 }
 
+/* ---- tiles in dynamic shared memory: can every launch give them more? ---- */
+
+/* The offsets of name as an identifier in the text, outside comments, strings and character
+ * literals. */
+static int identifier_uses(const struct source *src, const char *name, size_t *at, int max)
+{
+	size_t n = strlen(name);
+	int count = 0;
+	const char *t = src->text, *end = src->text + src->len;
+	for (const char *p = t; p < end;) {
+		if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+			const char *c = strstr(p + 2, "*/");
+			p = c ? c + 2 : end;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (p < end && *p != q && *p != '\n')
+				p += *p == '\\' ? 2 : 1;
+			p++;
+		} else if (ident_char(*p)) {
+			const char *b = p;
+			while (p < end && ident_char(*p))
+				p++;
+			if ((size_t)(p - b) == n && memcmp(b, name, n) == 0 && !isdigit((unsigned char)*b)) {
+				if (count < max)
+					at[count] = (size_t)(b - t);
+				count++;
+			}
+		} else
+			p++;
+	}
+	return count;
+}
+
+/* Whether the identifier at offset declares the kernel (a declaration or its definition). */
+static bool declares(CXCursor fn, const struct source *src, size_t offset)
+{
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
+	CXFile file;
+	clang_getSpellingLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
+	CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || cursor_offset(c) != offset)
+		return false;
+	CXString a = clang_getCursorUSR(c), b = clang_getCursorUSR(fn);
+	bool same = strcmp(clang_getCString(a), clang_getCString(b)) == 0;
+	clang_disposeString(a);
+	clang_disposeString(b);
+	(void)src;
+	return same;
+}
+
+static bool on_directive_line(const struct source *src, size_t offset)
+{
+	size_t b = offset;
+	while (b > 0 && src->text[b - 1] != '\n')
+		b--;
+	while (src->text[b] == ' ' || src->text[b] == '\t')
+		b++;
+	return src->text[b] == '#';
+}
+
+/* A kernel whose tiles live in dynamic shared memory gets more stages only by bigger launches:
+ * every launch must be one pipefy rewrites, so the kernel must be this file's own (internal
+ * linkage: static, or in an unnamed namespace), not a template, and named nowhere but in its
+ * declarations and in launches `k<<<grid, block, bytes>>>` whose bytes pipefy can evaluate. */
+static void enlargeable_launches(struct kloop *l, const struct source *src, const struct launches *ls)
+{
+	bool dynamic = false;
+	for (int i = 0; i < l->ntiles; i++)
+		dynamic |= l->tiles[i].dynamic;
+	if (!dynamic)
+		return;
+	CXCursor fn = l->function_cursor;
+	enum CXLinkageKind link = clang_getCursorLinkage(fn);
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl) {
+		l->enlarge_refusal = xprintf("'%s' is a template or a member", l->function);
+		return;
+	}
+	const struct launch *first = first_launch(ls, l->function);
+	if (link != CXLinkage_Internal && link != CXLinkage_UniqueExternal) {
+		int line = 0, col = 0;
+		if (first)
+			source_line_col(src, first->at, &line, &col);
+		char *here = !first ? xstrdup("")
+			     : first->shared ? xprintf(" (the launch at %d:%d asks for '%s')", line, col, first->shared)
+					     : xprintf(" (the launch at %d:%d asks for none)", line, col);
+		l->enlarge_refusal = xprintf("'%s' can be launched from other files, with the size they choose%s; declared "
+					     "static, or in an unnamed namespace, its launches would all be here",
+					     l->function, here);
+		free(here);
+		return;
+	}
+	size_t at[64];
+	int n = identifier_uses(src, l->function, at, 64);
+	for (int u = 0; u < n && !l->enlarge_refusal; u++) {
+		int line, col;
+		source_line_col(src, u < 64 ? at[u] : 0, &line, &col);
+		const struct launch *hit = NULL;
+		for (const struct launch *x = first; x && x < ls->v + ls->n && strcmp(x->kernel, l->function) == 0; x++)
+			if (u < 64 && x->at == at[u])
+				hit = x;
+		if (u >= 64)
+			l->enlarge_refusal = xprintf("'%s' is named too often to follow", l->function);
+		else if (!hit && !declares(fn, src, at[u]))
+			l->enlarge_refusal = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
+		else if (hit && on_directive_line(src, at[u]))
+			l->enlarge_refusal = xprintf("the launch at %d:%d is in a macro", line, col);
+		else if (hit && !hit->shared)
+			l->enlarge_refusal = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
+		else if (hit) {
+			long v;
+			if (!eval_int_text(src, hit->shared, &v) || v <= 0)
+				l->enlarge_refusal = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
+							     "evaluate", line, col, hit->shared);
+			else {
+				if (v > l->launch_dyn_bytes)
+					l->launch_dyn_bytes = v;
+				*VEC_PUSH(l->launch_edits, l->nlaunch_edits, l->caplaunch_edits) =
+					(struct launch_edit){.name_at = hit->at, .shared = hit->shared_span};
+			}
+		}
+	}
+	if (!l->enlarge_refusal && l->nlaunch_edits == 0)
+		l->enlarge_refusal = xprintf("no launch of '%s' is in this file", l->function);
+	if (l->enlarge_refusal) {
+		l->nlaunch_edits = 0;
+		l->launch_dyn_bytes = -1;
+	}
+}
+
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
 	struct launches ls = index_launches(src);
@@ -774,6 +944,8 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 			l->launch_at = first->at;
 			l->launch_shared = first->shared ? xstrdup(first->shared) : NULL;
 		}
+		l->launch_dyn_bytes = -1;
+		enlargeable_launches(l, src, &ls);
 		count_tile_flops(l, src);
 		find_gather(l);
 		CXString mangled = clang_Cursor_getMangling(l->function_cursor);

@@ -59,6 +59,8 @@ void model_free(struct model *m)
 		free(l->ldg_refusal);
 		free(l->one_stage);
 		free(l->launch_shared);
+		free(l->launch_edits);
+		free(l->enlarge_refusal);
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);

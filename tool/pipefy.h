@@ -204,6 +204,7 @@ bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
 bool cursor_is_shared_var(CXCursor decl);   /* __shared__, or a view of such an array */
 bool cursor_is_shared_decl(CXCursor decl);  /* declared __shared__ */
 bool cursor_is_shared_view(CXCursor var);   /* a local pointer that only ever points into one */
+CXCursor cursor_shared_array(CXCursor var); /* the __shared__ array it is or points into */
 void cursor_view_problem(CXCursor var, CXCursor *use);
 bool cursor_kind_is_cast(enum CXCursorKind k);
 /* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
@@ -435,6 +436,16 @@ struct kloop {
 	int nlaunches;      /* of the kernel in this file (measure) */
 	size_t launch_at;   /* the first one's offset */
 	char *launch_shared; /* its dynamic shared memory argument; NULL when it passes none */
+	/* tiles in dynamic shared memory: the launches pipefy gives more of it for more stages,
+	 * all of the kernel's (measure), or why it cannot */
+	struct launch_edit {
+		size_t name_at;       /* the kernel's name in `k<<<g, b, bytes>>>` */
+		struct span shared;   /* bytes */
+	} *launch_edits;
+	int nlaunch_edits, caplaunch_edits;
+	long launch_dyn_bytes;      /* the largest launch's dynamic shared memory; -1 unknown */
+	int launch_stages;          /* the stages the launches give (rewrite: the kernel's most) */
+	char *enlarge_refusal;
 
 	/* plan */
 	enum variant variant;

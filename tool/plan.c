@@ -161,13 +161,41 @@ int occupancy_blocks(const struct arch_rules *a, int threads, int registers, lon
 /* ---- the plan ---- */
 
 
-/* The static shared memory with S stages: the function's own plus S-1 more copies of the tiles. */
-static long shared_with_stages(const struct kloop *l, int S)
+/* Tiles in dynamic shared memory whose launches pipefy enlarges (measure.c): each stage is a
+ * copy of the launch's layout, rounded up to 128 bytes. */
+static bool dynamic_stages(const struct kloop *l)
 {
-	long tiles = kloop_tile_bytes(l);
+	return l->nlaunch_edits > 0 && l->launch_dyn_bytes > 0;
+}
+
+static long dynamic_with_stages(const struct kloop *l, int S)
+{
+	if (!dynamic_stages(l))
+		return 0; /* (as before: the launch's part is not counted when it cannot grow) */
+	return S == 1 ? l->launch_dyn_bytes : S * ((l->launch_dyn_bytes + 127) / 128 * 128);
+}
+
+/* The static shared memory with S stages: the function's own plus S-1 more copies of the tiles
+ * (of the static ones, when the others are the launch's). */
+static long static_with_stages(const struct kloop *l, int S)
+{
 	if (S == 1)
 		return l->shared_bytes; /* (no tile is copied: also when their size is unknown here) */
-	return tiles < 0 || l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
+	long tiles = 0;
+	for (int i = 0; i < l->ntiles; i++) {
+		if (l->tiles[i].dynamic && dynamic_stages(l))
+			continue;
+		if (l->tiles[i].bytes < 0)
+			return -1;
+		tiles += l->tiles[i].bytes;
+	}
+	return l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
+}
+
+static long shared_with_stages(const struct kloop *l, int S)
+{
+	long st = static_with_stages(l, S);
+	return st < 0 ? -1 : st + dynamic_with_stages(l, S);
 }
 
 /* Static __shared__ is limited to the default per-block size (48 KB on every architecture in
@@ -358,9 +386,15 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			set_verdict(p, "not considered: %s", p->variant == want ? "more stages than wanted" : "another variant is preferred");
 			continue;
 		}
-		if (p->smem > static_limit) {
-			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", p->smem / 1024.0,
+		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
+		if (st > static_limit) {
+			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
+			continue;
+		}
+		if (a && dynamic_stages(l) && p->smem > a->smem_per_block_optin) {
+			set_verdict(p, "rejected: %.1f KB of shared memory per block is over the %ld KB sm_%d allows",
+				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {

@@ -182,6 +182,21 @@ struct layout {
 	char *guard;             /* when set, the pipelined loop runs only under it (block_size_guard) */
 };
 
+/* A tile in the launch's dynamic shared memory that gets stages by a bigger launch: its
+ * stages are copies of the launch's layout, pipefy_stride bytes apart (measure.c, plan.c). */
+static bool staged_in_launch(const struct kloop *l, int tile)
+{
+	return l->tiles[tile].dynamic && l->stages > 1 && l->nlaunch_edits > 0;
+}
+
+static bool any_staged_in_launch(const struct kloop *l)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (staged_in_launch(l, i))
+			return true;
+	return false;
+}
+
 static struct layout layout_begin(struct kloop *l, const struct source *src)
 {
 	struct layout y = {.l = l, .src = src, .S = l->stages, .U = l->unit};
@@ -191,7 +206,13 @@ static struct layout layout_begin(struct kloop *l, const struct source *src)
 	y.I3 = xprintf("%s%s", y.I2, y.U);
 	for (int i = 0; i < l->nrefs && y.S > 1; i++) {
 		bool in_copy = l->stmts[l->refs[i].stmt].role == ROLE_COPY;
-		edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
+		if (staged_in_launch(l, l->refs[i].tile)) {
+			/* the tile's copy in the launch's shared memory at that stage */
+			edits_add(&y.refs, l->refs[i].at.begin, 0, "pipefy_at(");
+			edits_add(&y.refs, l->refs[i].at.end, 0,
+				  in_copy ? ", " STAGE_FILL ", pipefy_stride)" : ", " STAGE_READ ", pipefy_stride)");
+		} else
+			edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
 	}
 	return y;
 }
@@ -255,6 +276,10 @@ static void add_block_start(struct strbuf *sb, struct layout *y, const char *wha
 		edits_free(&decl);
 	}
 	free(dim);
+	if (any_staged_in_launch(l))
+		sb_printf(sb, "%s// pipefy: the launch gives the tiles' shared memory once per stage\n%sconst unsigned "
+			      "pipefy_stride = pipefy_dynamic_smem_size() / %d;\n",
+			  y->I1, y->I1, l->launch_stages);
 	sb_printf(sb, "%s// pipefy: the loop variables of the next tile to load\n", y->I1);
 	for (int i = 0; i < l->nivars; i++) {
 		const struct induction *v = &l->ivars[i];
@@ -327,7 +352,8 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 		/* the loop as written, its tiles read and written in stage 0 */
 		struct edits stage0 = {0};
 		for (int i = 0; i < l->nrefs && y->S > 1; i++)
-			edits_add(&stage0, l->refs[i].at.end, 0, "[0]");
+			if (!staged_in_launch(l, l->refs[i].tile))
+				edits_add(&stage0, l->refs[i].at.end, 0, "[0]");
 		char *as_written = render(y->src, &stage0, l->loop);
 		sb_printf(sb, " else {\n");
 		char *pragmas = span_text(y->src, l->pragmas);
@@ -348,7 +374,7 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 	free(block);
 	char *dim = xprintf("[%d]", y->S);
 	for (int i = 0; i < l->ntiles && y->S > 1; i++)
-		if (!l->tiles[i].in_loop)
+		if (!l->tiles[i].in_loop && !staged_in_launch(l, i))
 			edits_add(out, l->tiles[i].name_end, 0, dim);
 	free(dim);
 }
@@ -760,10 +786,34 @@ static const char *input_newline(const struct source *src)
 	return nl && nl > src->text && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
+/* The helpers the launch-staged tiles use, once, where the pipeline include goes. */
+static const char launch_helpers[] =
+	"// pipefy: tiles in a launch's dynamic shared memory get one copy of its layout per stage:\n"
+	"// pipefy_launch_bytes gives a launch that much (allowing it above 48 KB), pipefy_at finds a\n"
+	"// tile's copy at a stage\n"
+	"static __device__ __forceinline__ unsigned pipefy_dynamic_smem_size()\n"
+	"{\n"
+	"    unsigned bytes;\n"
+	"    asm volatile(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(bytes));\n"
+	"    return bytes;\n"
+	"}\n"
+	"template <class T> static __device__ __forceinline__ T *pipefy_at(T *tile, int stage, unsigned stride)\n"
+	"{\n"
+	"    return (T *)((char *)tile + stage * stride);\n"
+	"}\n"
+	"template <class K> static size_t pipefy_launch_bytes(K *kernel, size_t bytes, int stages)\n"
+	"{\n"
+	"    size_t total = (size_t)stages * ((bytes + 127) / 128 * 128);\n"
+	"    if (total > 48 * 1024)\n"
+	"        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)total);\n"
+	"    return total;\n"
+	"}\n";
+
 /* `#include <cuda_pipeline.h>` after the last #include that every compile sees, before the
  * first rewritten loop: outside any #if/#ifdef and any block comment; at the top of a file
  * without one, after its byte-order mark. Skipped when the file already includes it. */
-static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out)
+static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
+				 bool helpers)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
@@ -803,13 +853,15 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 			while (*name == ' ' || *name == '\t')
 				name++;
 			if (strncmp(name, "<cuda_pipeline.h>", 17) == 0 || strncmp(name, "\"cuda_pipeline.h\"", 17) == 0)
-				return;
+				include = false;
 			if (!in_comment)
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async%s", input_newline(src));
-	edits_add(out, at, 0, line);
+	char *line = xprintf("%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+			     helpers ? launch_helpers : "");
+	if (*line)
+		edits_add(out, at, 0, line);
 	free(line);
 }
 
@@ -831,9 +883,53 @@ static void match_line_endings(const struct source *src, struct edits *e)
 	}
 }
 
+/* The launches of kernels whose tiles get stages in their dynamic shared memory: each gives
+ * the most stages any of the kernel's loops has, one copy of the layout each. Every loop of
+ * the kernel divides by that number (launch_stages). */
+static void plan_launch_stages(struct model *m)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		l->launch_stages = 0;
+		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range || l->stages < 2 ||
+		    l->nlaunch_edits == 0)
+			continue;
+		bool dynamic = false;
+		for (int t = 0; t < l->ntiles; t++)
+			dynamic |= l->tiles[t].dynamic;
+		if (dynamic)
+			l->launch_stages = l->stages;
+	}
+	for (int i = 0; i < m->nloops; i++)
+		for (int j = 0; j < m->nloops; j++)
+			if (m->loops[i].launch_stages && m->loops[j].launch_stages > m->loops[i].launch_stages &&
+			    strcmp(m->loops[i].function, m->loops[j].function) == 0)
+				m->loops[i].launch_stages = m->loops[j].launch_stages;
+}
+
+static void add_launch_edits(const struct model *m, const struct source *src, struct edits *e)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		bool first = l->launch_stages > 0;
+		for (int j = 0; j < i && first; j++)
+			first = !(m->loops[j].launch_stages && strcmp(m->loops[j].function, l->function) == 0);
+		for (int k = 0; first && k < l->nlaunch_edits; k++) {
+			const struct launch_edit *le = &l->launch_edits[k];
+			char *bytes = span_text(src, le->shared);
+			char *text = xprintf("pipefy_launch_bytes(%s, %s, %d)", l->function, bytes, l->launch_stages);
+			edits_add(e, le->shared.begin, le->shared.end - le->shared.begin, text);
+			free(text);
+			free(bytes);
+		}
+	}
+}
+
+
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 {
 	bool cp_async = false;
+	plan_launch_stages(m);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range)
@@ -855,7 +951,12 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		}
 		l->rewritten = true;
 	}
-	if (cp_async)
-		add_pipeline_include(m, src, e);
+	bool launch_staged = false;
+	for (int i = 0; i < m->nloops; i++)
+		launch_staged |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
+	if (launch_staged)
+		add_launch_edits(m, src, e);
+	if (cp_async || launch_staged)
+		add_pipeline_include(m, src, e, cp_async, launch_staged);
 	match_line_endings(src, e);
 }

@@ -157,7 +157,11 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 	free(name);
 	struct span at = cursor_span(c);
 	const char *after = s->r->out->text + at.end;
-	if (tile && s->l->stages > 1 && strncmp(after, "[pipefy_stage]", 14) != 0)
+	/* (a tile in the launch's shared memory: `pipefy_at(As, pipefy_stage, pipefy_stride)`) */
+	bool at_stage = strncmp(after, "[pipefy_stage]", 14) == 0 ||
+			(strncmp(after, ", pipefy_stage, pipefy_stride)", 30) == 0 && at.begin >= 10 &&
+			 strncmp(s->r->out->text + at.begin - 10, "pipefy_at(", 10) == 0);
+	if (tile && s->l->stages > 1 && !at_stage)
 		problem(s->r, at.begin, "the compute reads a tile at another stage than the one it computes");
 	return CXChildVisit_Continue;
 }

@@ -120,8 +120,17 @@ inline char *stacks(size_t n) {
     return pool[n - 1].get();
 }
 
-// Runs fn as a grid of grid x block threads.
-inline void launch(dim3 grid, dim3 block, std::function<void()> fn) {
+// The dynamic shared memory of the running launch (pipefy reads it for stages in it).
+inline size_t dynamic_smem = 0;
+
+// Runs fn as a grid of grid x block threads, with smem bytes of dynamic shared memory (an
+// extern __shared__ array is 1 << 16 elements here, of at least a byte each).
+inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem = 0) {
+    if (smem > (1 << 16)) {
+        fprintf(stderr, "pipefy-cpu: %zu bytes of dynamic shared memory\n", smem);
+        exit(3);
+    }
+    dynamic_smem = smem;
     size_t n = (size_t)block.x * block.y * block.z;
     if (n == 0 || n > 1024) {
         fprintf(stderr, "pipefy-cpu: a block of %zu threads\n", n);
@@ -233,6 +242,7 @@ inline cudaError_t cudaMemset(void *dst, int v, size_t bytes) {
     return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+template <typename T> inline cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int) { return cudaSuccess; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }
 inline const char *cudaGetErrorString(cudaError_t) { return "no error"; }
 // Events time nothing here: harness_time only uses them when asked to benchmark.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """to_cpu.py: a CUDA program as the host C++ compiler can build it against pipefy_cpu.h.
 
-Each launch statement `NAME<<<GRID, BLOCK[, ...]>>>(ARGS);` becomes
-`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); });`, an `extern __shared__` array a
+Each launch statement `NAME<<<GRID, BLOCK[, BYTES]>>>(ARGS);` becomes
+`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); }[, BYTES]);`, an `extern __shared__` array a
 static one of 64 KB, and `main` becomes the program's
 own `pipefy_program_main` behind a `main` that runs it once as written, or, when
 PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
@@ -83,6 +83,9 @@ def split_top(s):
 
 
 def convert(text):
+    # the size of the launch's dynamic shared memory, as pipefy's output reads it in PTX
+    text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
+                  r'\1 = (unsigned)pipefy_cpu::dynamic_smem;', text)
     # dynamic shared memory: a static array of the largest size a block may ask for
     text = re.sub(r'extern\s+__shared__\s+([^;\[]*?)\b(\w+)\s*\[\s*\]\s*;', r'__shared__ \1\2[1 << 16];', text)
     # `__shared__ alignas(16) float`, as nvcc takes it: the attribute first, as C++ wants it
@@ -108,7 +111,8 @@ def convert(text):
         args = text[i + 1:j]
         lead = text[start:at][:len(text[start:at]) - len(text[start:at].lstrip())]
         out.append(text[pos:start])
-        out.append('%spipefy_cpu::launch(%s, %s, [&] { %s(%s); })' % (lead, config[0], config[1], name, args))
+        smem = ', %s' % config[2] if len(config) > 2 else ''
+        out.append('%spipefy_cpu::launch(%s, %s, [&] { %s(%s); }%s)' % (lead, config[0], config[1], name, args, smem))
         pos = j + 1
 
 
