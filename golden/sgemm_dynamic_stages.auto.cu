@@ -5,10 +5,9 @@
 // reads a tile through a pointer no copy names: one stage each.
 // Usage: sgemm_dynamic_stages [M N K] (M, N multiples of 32; K any; the vector kernel runs when
 // K is a multiple of 16).
-// gpu-runs: 32 32 0 | 32 64 16 | 64 32 40 | 256 128 500 | 1024 1024 1024
-// gpu-sanitize: 64 32 40
+// gpu-runs: 32 32 0 | 32 64 16 | 64 32 40 | 64 32 48 | 256 128 512 | 1024 1024 1024
+// gpu-sanitize: 64 32 48
 #include "harness.cuh"
-#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 // pipefy: tiles in a launch's dynamic shared memory get one copy of its layout per stage:
 // pipefy_launch_bytes gives a launch that much (allowing it above 48 KB), pipefy_at finds a
 // tile's copy at a stage
@@ -102,40 +101,49 @@ __global__ void sgemm_vec(const float *__restrict__ A, const float *__restrict__
     int tid = ty * 8 + tx;
     int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
     float acc[2][4] = {};
-    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (the tiles' shared memory is the launch's)
     {
-        // pipefy: the launch gives the tiles' shared memory once per stage
-        const unsigned pipefy_stride = pipefy_dynamic_smem_size() / 2;
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
-        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
-        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
-        auto pipefy_load = [&](int pipefy_dst) {
+        // pipefy: staging registers
+        float4 pipefy_reg0;
+        float4 pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
             int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                __pipeline_memcpy_async(&pipefy_at(sm4, pipefy_dst, pipefy_stride)[tid], reinterpret_cast<const float4 *>(&A[(row0 + tid / 4) * K + k0 + (tid % 4) * 4]), sizeof(float4));
-                __pipeline_memcpy_async(reinterpret_cast<float4 *>(&pipefy_at(Bs, pipefy_dst, pipefy_stride)[tid / 8][(tid % 8) * 4]), reinterpret_cast<const float4 *>(&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]), sizeof(float4));
-                k0 += TS;
-                pipefy_next_k0 = k0;
-            }
-            __pipeline_commit();
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = *reinterpret_cast<const float4 *>(&A[(row0 + tid / 4) * K + k0 + (tid % 4) * 4]);
+            pipefy_reg1 = *reinterpret_cast<const float4 *>(&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]);
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
         };
-        // pipefy: prologue: start copying tile 0
-        pipefy_load(0);
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
-        // iterations find no tile left to start and only compute: that is the epilogue
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            sm4[tid] = pipefy_reg0;
+            *reinterpret_cast<float4 *>(&Bs[tid / 8][(tid % 8) * 4]) = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into the tiles
+        if (pipefy_fetch())
+            pipefy_stash();
+        __syncthreads();
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += TS) {
-            __pipeline_wait_prior(0); // tile t has landed for this thread...
-            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int a = 0; a < 2; ++a)
                     for (int b = 0; b < 4; ++b)
-                        acc[a][b] += reinterpret_cast<const float *>(pipefy_at(sm4, pipefy_stage, pipefy_stride))[(ty * 2 + a) * TS + k] * pipefy_at(Bs, pipefy_stage, pipefy_stride)[k][tx * 4 + b];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+                        acc[a][b] += reinterpret_cast<const float *>(sm4)[(ty * 2 + a) * TS + k] * Bs[k][tx * 4 + b];
+            __syncthreads(); // every thread is done reading tile t
+            if (pipefy_more)
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
-        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     for (int a = 0; a < 2; ++a)
         for (int b = 0; b < 4; ++b)
@@ -265,7 +273,12 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     if (K % TS == 0) // (no bounds checks in it)
         rc |= harness_gemm<float, float>("sgemm_vec", M, N, K, [&](const float *A, const float *B, float *C) {
-            sgemm_vec<<<dim3(N / 32, M / 32), dim3(8, 16), pipefy_launch_bytes(sgemm_vec, 3 * 32 * TS * sizeof(float), 2)>>>(A, B, C, M, N, K);
+            sgemm_vec<<<dim3(N / 32, M / 32), dim3(8, 16), 3 * 32 * TS * sizeof(float)>>>(A, B, C, M, N, K);
+        }, 1e-4, 1e-4);
+    // a launch with room for more: two stages of it are over 48 KB (cudaFuncSetAttribute first)
+    if (K % TS == 0)
+        rc |= harness_gemm<float, float>("sgemm_vec_roomy", M, N, K, [&](const float *A, const float *B, float *C) {
+            sgemm_vec<<<dim3(N / 32, M / 32), dim3(8, 16), (3 * 32 * TS + 8192) * sizeof(float)>>>(A, B, C, M, N, K);
         }, 1e-4, 1e-4);
     size_t bytes = 2 * TS * TS * sizeof(float) + (K < 0 ? 16 : 0);
     rc |= harness_gemm<float, float>("sgemm_runtime_size", M, N, K, [&](const float *A, const float *B, float *C) {

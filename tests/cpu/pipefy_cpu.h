@@ -124,9 +124,9 @@ inline char *stacks(size_t n) {
 inline size_t dynamic_smem = 0;
 
 // Runs fn as a grid of grid x block threads, with smem bytes of dynamic shared memory (an
-// extern __shared__ array is 1 << 16 elements here, of at least a byte each).
+// extern __shared__ array is 1 << 18 elements here, of at least a byte each).
 inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem = 0) {
-    if (smem > (1 << 16)) {
+    if (smem > (1 << 18)) {
         fprintf(stderr, "pipefy-cpu: %zu bytes of dynamic shared memory\n", smem);
         exit(3);
     }

@@ -3,7 +3,7 @@
 
 Each launch statement `NAME<<<GRID, BLOCK[, BYTES]>>>(ARGS);` becomes
 `pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); }[, BYTES]);`, an `extern __shared__` array a
-static one of 64 KB, and `main` becomes the program's
+static one of 256 KB (1 << 18 elements), and `main` becomes the program's
 own `pipefy_program_main` behind a `main` that runs it once as written, or, when
 PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
 PIPEFY_CPU_ORDERS (default "forward"), each run's output after a line `== SIZES ORDER` and
@@ -87,7 +87,7 @@ def convert(text):
     text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
                   r'\1 = (unsigned)pipefy_cpu::dynamic_smem;', text)
     # dynamic shared memory: a static array of the largest size a block may ask for
-    text = re.sub(r'extern\s+__shared__\s+([^;\[]*?)\b(\w+)\s*\[\s*\]\s*;', r'__shared__ \1\2[1 << 16];', text)
+    text = re.sub(r'extern\s+__shared__\s+([^;\[]*?)\b(\w+)\s*\[\s*\]\s*;', r'__shared__ \1\2[1 << 18];', text)
     # `__shared__ alignas(16) float`, as nvcc takes it: the attribute first, as C++ wants it
     text = re.sub(r'\b(__shared__|__constant__|__device__)(\s+)(alignas\((?:[^()\n]|\([^()\n]*\))*\))',
                   r'\3\2\1', text)
