@@ -377,6 +377,35 @@ static bool same_per_tile(const struct loop_report *r, const struct loop_report 
 	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b);
 }
 
+/* Two listings' names for one function. A kernel in an unnamed namespace is mangled with a
+ * component its file names (`52_GLOBAL__N__91a72685_23_k_cu_main`), which differs between
+ * the original and a rewrite built from another file: that component is left out. */
+static const char *skip_anonymous(const char *s, const char **end_of_prefix)
+{
+	const char *g = strstr(s, "_GLOBAL__N_");
+	*end_of_prefix = s;
+	if (!g)
+		return NULL;
+	const char *d = g;
+	while (d > s && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	if (d == g)
+		return NULL;
+	long len = strtol(d, NULL, 10);
+	if (len <= 0 || (size_t)len > strlen(g))
+		return NULL;
+	*end_of_prefix = d;
+	return g + len;
+}
+
+static bool same_function(const char *a, const char *b)
+{
+	const char *pa, *pb, *ra = skip_anonymous(a, &pa), *rb = skip_anonymous(b, &pb);
+	if (!ra || !rb)
+		return strcmp(a, b) == 0;
+	return pa - a == pb - b && strncmp(a, b, (size_t)(pa - a)) == 0 && strcmp(ra, rb) == 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *arch = NULL, *reference = NULL;
@@ -418,7 +447,7 @@ int main(int argc, char **argv)
 			struct loop_report *orig = NULL;
 			int norig = 0;
 			for (int r = 0; r < nref && reference; r++)
-				if (strcmp(ref[r].name, fs[i].name) == 0)
+				if (same_function(ref[r].name, fs[i].name))
 					norig = find_kloops(&ref[r], &orig);
 			for (int l = 0; l < nl; l++) {
 				const struct loop_report *r = &rs[l];

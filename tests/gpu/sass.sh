@@ -32,7 +32,7 @@ for orig in "$out"/sass/*.orig.sass; do
 			rc=$?
 			verdict=PASS
 			[ $rc = 0 ] || verdict=FAIL
-			why=$(grep -h -o -E 'expected [0-9]+ K-loop.*|COMPUTE PER TILE DIFFERS.*|compute not comparable: [^(]*' "$log" | head -n 1)
+			why=$(grep -h -o -E 'expected [0-9]+ K-loop.*|COMPUTE PER TILE DIFFERS.*|NO MATCHING LOOP.*|compute not comparable: [^(]*' "$log" | head -n 1)
 			row "$name" "$v" "sass $arch" $verdict "$(summary <"$log")${why:+; $why}"
 		done
 	done
