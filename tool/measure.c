@@ -69,8 +69,15 @@ static bool macro_value(const struct source *src, const char *name, size_t n, in
 
 /* `constexpr int TS = 16;` or `const int TS = 16;` on a line of its own, at any depth: the
  * first such definition of the name (a kernel template's launch often names one). */
-static bool constant_value(const struct source *src, const char *name, size_t n, int depth, long *out)
+static bool constant_value(const struct source *src, const char *text_name, size_t n, int depth, long *out)
 {
+	/* (the name as a string of its own: it points into the expression being evaluated; the
+	 * generator found `TS * TS * sizeof(float)` looked up whole) */
+	char name[128];
+	if (n >= sizeof name)
+		return false;
+	memcpy(name, text_name, n);
+	name[n] = '\0';
 	for (int ln = 0; ln < src->nlines && depth < 8; ln++) {
 		const char *l = src->text + src->line_start[ln], *end = strchr(l, '\n');
 		if (!end)

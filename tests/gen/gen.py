@@ -23,12 +23,14 @@ loop or before it (B's stored transposed into a padded tile, or not); guarded by
 ternary or if/else (or A's if without its else: refused), or through one-line load and store
 functions; loop variables int, unsigned or size_t with `<`, `<=` or `!=`; the barrier first or
 last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same tiles or
-next to an independent second K-loop with tiles of its own; a second kernel like the first; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
+next to an independent second K-loop with tiles of its own; a second kernel like the first;
+compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
-`extern __shared__` memory (one register stage: no cp.async); and mutations that must be refused
-(a computed tile value, an address the compute changes, a barrier under a condition, a
-break, a global store the copies may read, B's tile in global memory stored before the
-barrier and read after it). Each program says what each variant must do
+`extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
+stages by bigger launches); and mutations that must be refused (a computed tile value, an
+address the compute changes, a barrier under a condition, a break, a global store the copies
+may read, B's tile in global memory stored before the barrier and read after it). Each
+program says what each variant must do
 (`// gen-expect-VARIANT:` where one differs: cp.async takes only unconverted 4, 8 or 16-byte
 copies from global memory; registers stage no copy under a branch).
 """
@@ -129,6 +131,8 @@ def draw(seed):
     # unguarded scalar copies through one-line load and store functions, `st(&As[..], ld(&A[..]))`
     f['accessor'] = (r4.random() < 0.15 and f['form'] == 'scalar' and f['guard'] == 'none' and
                      f['copy'] in ('direct', 'local_index') and f['mutation'] != 'computed')
+    # tiles in the launch's memory, in a kernel only this file can launch: stages by bigger launches
+    f['static_kernel'] = f['tiles'] == 'extern' and r4.random() < 0.5
     return f
 
 
@@ -191,8 +195,8 @@ def program(seed):
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
     cp_async_no = None
-    if f['tiles'] == 'extern':  # one register stage, in the shared memory the launch gives
-        cp_async_no = 'sized by the launch'
+    if f['tiles'] == 'extern' and not (f['static_kernel'] and f['tile_def'] != 'template'):
+        cp_async_no = 'sized by the launch'  # one register stage, in the shared memory the launch gives
     elif f['copy'] != 'helper':
         if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
             cp_async_no = 'stored from register value'
@@ -292,7 +296,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     form = f['form']
     if f['tile_def'] == 'template':
         out('template <int TS>')
-    out('__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' % (kname, TG, rs, TG, rs, TA, rs))
+    out('%s__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' %
+        ('static ' if f['static_kernel'] else '', kname, TG, rs, TG, rs, TA, rs))
     out('{')
     loops = 2 if f['structure'] == 'two_loops' or f['independent'] else 1
     names = [('As', 'Bs', 'acc'), ('As2', 'Bs2', 'acc2')] if f['independent'] else [('As', 'Bs', 'acc')] * 2
