@@ -346,6 +346,10 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	if (clang_Cursor_isNull(callee) || (ck != CXCursor_FunctionDecl && ck != CXCursor_CXXMethod &&
 					    ck != CXCursor_Constructor && ck != CXCursor_ConversionFunction &&
 					    ck != CXCursor_FunctionTemplate)) {
+		if (!*name) { /* a name the template's parameters decide: as written */
+			free(name);
+			name = span_text(src, cursor_span(cursor_first_child(call)));
+		}
 		note(fx, &fx->unknown, call, "calls '%s', which pipefy cannot resolve", *name ? name : "a function");
 		free(name);
 		return;
@@ -405,9 +409,21 @@ static void scan_one(CXCursor c, struct fx_scan *s)
 		record_write(s, target, c);
 	else if (k == CXCursor_CallExpr && !cursor_is_barrier(c)) {
 		char *name = cursor_name(c);
-		/* operators and conversions of builtin types resolve to nothing: they are arithmetic */
-		bool plain = *name == '\0' || (strncmp(name, "operator", 8) == 0 &&
-					       clang_Cursor_isNull(clang_getCursorReferenced(c)));
+		/* operators and conversions of builtin types resolve to nothing: they are arithmetic;
+		 * but in a template a call of a name that depends on its parameters (`L::load(As,
+		 * ...)`, found on a probe, its callee a child of its own) is spelled '' too, and may
+		 * do anything */
+		struct cursors kids = cursor_children(c);
+		CXCursor first = kids.n ? cursor_strip(kids.v[0]) : clang_getNullCursor();
+		enum CXCursorKind fk = clang_getCursorKind(first), rk = clang_getCursorKind(clang_getCursorReferenced(first));
+		bool dependent_callee = clang_getCursorType(c).kind == CXType_Dependent &&
+					kids.n == clang_Cursor_getNumArguments(c) + 1 &&
+					(fk == CXCursor_DeclRefExpr || fk == CXCursor_OverloadedDeclRef ||
+					 fk == CXCursor_MemberRefExpr) &&
+					rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl && rk != CXCursor_FieldDecl;
+		free(kids.v);
+		bool plain = (*name == '\0' && !dependent_callee) ||
+			     (strncmp(name, "operator", 8) == 0 && clang_Cursor_isNull(clang_getCursorReferenced(c)));
 		free(name);
 		if (!plain)
 			call_effects(c, s);
