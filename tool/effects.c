@@ -341,6 +341,22 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	CXCursor callee = clang_getCursorReferenced(call);
 	char *name = cursor_name(call);
 	int nargs = clang_Cursor_getNumArguments(call);
+	if (clang_Cursor_isNull(callee)) {
+		/* in a template, `dot_row<TS>(As, Bs, r, c)`: a name with one candidate, the
+		 * function (template) it will call; `L::load(...)` names none */
+		CXCursor f = cursor_strip(cursor_first_child(call));
+		CXCursor r = clang_getCursorKind(f) == CXCursor_OverloadedDeclRef ? f : clang_getCursorReferenced(f);
+		if (clang_getCursorKind(r) == CXCursor_OverloadedDeclRef)
+			r = clang_getNumOverloadedDecls(r) == 1 ? clang_getOverloadedDecl(r, 0) : clang_getNullCursor();
+		enum CXCursorKind rk = clang_getCursorKind(r);
+		if (rk == CXCursor_FunctionTemplate || rk == CXCursor_FunctionDecl) {
+			callee = r;
+			if (!*name) {
+				free(name);
+				name = cursor_name(r);
+			}
+		}
+	}
 	enum CXCursorKind ck = clang_getCursorKind(callee);
 	bool method = ck == CXCursor_CXXMethod;
 	if (clang_Cursor_isNull(callee) || (ck != CXCursor_FunctionDecl && ck != CXCursor_CXXMethod &&

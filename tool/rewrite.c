@@ -809,9 +809,10 @@ static const char launch_helpers[] =
 	"    return total;\n"
 	"}\n";
 
-/* `#include <cuda_pipeline.h>` after the last #include that every compile sees, before the
- * first rewritten loop: outside any #if/#ifdef and any block comment; at the top of a file
- * without one, after its byte-order mark. Skipped when the file already includes it. */
+/* `#include <cuda_pipeline.h>` (include) and the launch-staging helpers (helpers) after the
+ * last #include that every compile sees, before the first rewritten loop: outside any
+ * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
+ * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
 				 bool helpers)
 {
