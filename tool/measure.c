@@ -920,7 +920,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 				if (v > l->launch_dyn_bytes)
 					l->launch_dyn_bytes = v;
 				*VEC_PUSH(l->launch_edits, l->nlaunch_edits, l->caplaunch_edits) =
-					(struct launch_edit){.name_at = hit->at, .shared = hit->shared_span};
+					(struct launch_edit){.shared = hit->shared_span};
 			}
 		}
 	}
@@ -944,13 +944,6 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, &ls, o->block_size);
 		template_tile_sizes(l, src, &ls);
-		const struct launch *first = first_launch(&ls, l->function);
-		for (const struct launch *at = first; at && at < ls.v + ls.n && strcmp(at->kernel, l->function) == 0; at++)
-			l->nlaunches++;
-		if (first) {
-			l->launch_at = first->at;
-			l->launch_shared = first->shared ? xstrdup(first->shared) : NULL;
-		}
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, &ls);
 		count_tile_flops(l, src);

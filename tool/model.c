@@ -58,7 +58,6 @@ void model_free(struct model *m)
 		free(l->cp_async_refusal);
 		free(l->ldg_refusal);
 		free(l->one_stage);
-		free(l->launch_shared);
 		free(l->launch_edits);
 		free(l->enlarge_refusal);
 		free(l->plan_note);

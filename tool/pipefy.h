@@ -433,14 +433,10 @@ struct kloop {
 	char *ldg_refusal;
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
 	int instantiations; /* a kernel template's: tile sizes are the largest of these launches' */
-	int nlaunches;      /* of the kernel in this file (measure) */
-	size_t launch_at;   /* the first one's offset */
-	char *launch_shared; /* its dynamic shared memory argument; NULL when it passes none */
 	/* tiles in dynamic shared memory: the launches pipefy gives more of it for more stages,
 	 * all of the kernel's (measure), or why it cannot */
 	struct launch_edit {
-		size_t name_at;       /* the kernel's name in `k<<<g, b, bytes>>>` */
-		struct span shared;   /* bytes */
+		struct span shared;   /* bytes, in `k<<<g, b, bytes>>>` */
 	} *launch_edits;
 	int nlaunch_edits, caplaunch_edits;
 	long launch_dyn_bytes;      /* the largest launch's dynamic shared memory; -1 unknown */
