@@ -3,7 +3,7 @@
 
 Each launch statement `NAME<<<GRID, BLOCK[, BYTES]>>>(ARGS);` becomes
 `pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); }[, BYTES]);`, an `extern __shared__` array a
-static one of 256 KB (1 << 18 elements), and `main` becomes the program's
+static one of 1 << 18 elements (256 KB at least), and `main` becomes the program's
 own `pipefy_program_main` behind a `main` that runs it once as written, or, when
 PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
 PIPEFY_CPU_ORDERS (default "forward"), each run's output after a line `== SIZES ORDER` and
