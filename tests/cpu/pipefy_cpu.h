@@ -11,6 +11,11 @@
 // or counts wrong reads stale data. A barrier reached by some threads of a block and not by
 // others, or reached at different barrier statements, is reported and the program exits 3
 // (what synccheck calls divergence). Blocks run one after another.
+//
+// mbarriers (Hopper's transaction barriers) are modelled too: a thread that waits on a phase
+// not yet complete yields, and runs again once other threads' arrivals and the bytes of bulk
+// copies (which land at once, as early as the hardware could) complete it; a block whose
+// threads all wait on barriers nothing will complete is reported as a deadlock.
 #pragma once
 #include <ucontext.h>
 
@@ -68,11 +73,19 @@ struct Copy {
     size_t bytes, fill_zero;
 };
 
+// An mbarrier: arrivals still expected in this phase, bytes still expected, phases completed.
+struct MBarrier {
+    unsigned count = 0, pending = 0, phase = 0;
+    long tx = 0;
+};
+
 struct Fiber {
     ucontext_t ctx;
     char *stack = nullptr;  // from stacks(): one per thread of a block, reused by every block
     uint3 tid;
     bool done = false, at_barrier = false;
+    MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
+    unsigned waits_parity = 0;
     const void *barrier_site = nullptr;
     std::vector<Copy> open;                 // issued, not yet committed
     std::vector<std::vector<Copy>> groups;  // committed, not yet landed
@@ -109,6 +122,64 @@ inline void barrier(const void *site) {
     current->at_barrier = true;
     current->barrier_site = site;
     swapcontext(&current->ctx, &scheduler);
+}
+
+// mbarriers live in the shared memory the program declares; their state is kept here, by
+// address (a block's, cleared when the next block starts).
+inline std::vector<std::pair<const void *, MBarrier>> &mbarriers() {
+    static std::vector<std::pair<const void *, MBarrier>> all;
+    return all;
+}
+inline MBarrier &mbar(const void *addr) {
+    for (auto &b : mbarriers())
+        if (b.first == addr) return b.second;
+    fprintf(stderr, "pipefy-cpu: an mbarrier used before mbarrier.init\n");
+    exit(3);
+}
+inline bool phase_done(const MBarrier &b, unsigned parity) { return (b.phase & 1) != (parity & 1); }
+inline void complete_if_done(MBarrier &b) {
+    if (b.pending == 0 && b.tx == 0) {
+        b.phase++;
+        b.pending = b.count;
+    }
+}
+inline void mbar_init(const void *addr, unsigned count) {
+    for (auto &b : mbarriers())
+        if (b.first == addr) {
+            b.second = MBarrier{count, count, 0, 0};
+            return;
+        }
+    mbarriers().push_back({addr, MBarrier{count, count, 0, 0}});
+}
+inline void mbar_arrive(const void *addr) {
+    MBarrier &b = mbar(addr);
+    if (b.pending == 0) {
+        fprintf(stderr, "pipefy-cpu: more arrivals on an mbarrier than its count\n");
+        exit(3);
+    }
+    b.pending--;
+    complete_if_done(b);
+}
+inline void mbar_expect_tx(const void *addr, unsigned bytes) {
+    mbar(addr).tx += bytes;
+    mbar_arrive(addr);
+}
+// try_wait.parity: true once the phase of that parity is complete; until then the thread
+// yields to the others, so a spinning wait loop makes progress.
+inline bool mbar_try_wait(const void *addr, unsigned parity) {
+    MBarrier &b = mbar(addr);
+    if (phase_done(b, parity)) return true;
+    current->waits_on = &b;
+    current->waits_parity = parity;
+    swapcontext(&current->ctx, &scheduler);
+    return phase_done(b, parity);
+}
+// cp.async.bulk completing on an mbarrier: the bytes land now, then count as received.
+inline void bulk_copy(void *dst, const void *src, unsigned bytes, const void *addr) {
+    memcpy(dst, src, bytes);
+    MBarrier &b = mbar(addr);
+    b.tx -= bytes;
+    complete_if_done(b);
 }
 
 // The threads' stacks, allocated once and never cleared (a fresh zeroed 256 KB per thread per
@@ -155,33 +226,52 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
                     f.ctx.uc_link = &scheduler;
                     makecontext(&f.ctx, entry, 0);
                 }
+                mbarriers().clear();
                 for (;;) {
-                    size_t running = 0, waiting = 0;
-                    const void *site = nullptr;
-                    bool same_site = true;
+                    // each thread runs on until it reaches a barrier, waits on an mbarrier phase
+                    // not yet complete, or ends; one waiting on a phase runs again once it is
+                    bool progress = false;
                     for (size_t k = 0; k < n; k++) {
                         Fiber &f = fibers[reverse_order() ? n - 1 - k : k];
-                        if (f.done) continue;
-                        f.at_barrier = false;
+                        if (f.done || f.at_barrier) continue;
+                        if (f.waits_on && !phase_done(*f.waits_on, f.waits_parity)) continue;
+                        f.waits_on = nullptr;
                         current = &f;
                         threadIdx = f.tid;
                         swapcontext(&scheduler, &f.ctx);
-                        if (f.at_barrier) {
-                            waiting++;
-                            if (site && site != f.barrier_site) same_site = false;
-                            site = f.barrier_site;
-                        } else {
-                            running++;
-                        }
+                        progress = true;
                     }
-                    if (waiting == 0) break;  // every thread has finished
-                    bool finished_some = false;
-                    for (auto &f : fibers) finished_some |= f.done;
-                    if (finished_some || !same_site) {
-                        fprintf(stderr,
-                                "pipefy-cpu: block (%u,%u,%u): %s\n", bx, by, bz,
-                                finished_some ? "a barrier some threads reach and others do not"
-                                              : "threads wait at different barriers");
+                    size_t live = 0, waiting = 0;
+                    const void *site = nullptr;
+                    bool same_site = true, finished_some = false;
+                    for (auto &f : fibers) {
+                        finished_some |= f.done;
+                        if (f.done) continue;
+                        live++;
+                        if (!f.at_barrier) continue;
+                        waiting++;
+                        if (site && site != f.barrier_site) same_site = false;
+                        site = f.barrier_site;
+                    }
+                    if (live == 0) break;  // every thread has finished
+                    if (waiting == live) {
+                        if (finished_some || !same_site) {
+                            fprintf(stderr,
+                                    "pipefy-cpu: block (%u,%u,%u): %s\n", bx, by, bz,
+                                    finished_some ? "a barrier some threads reach and others do not"
+                                                  : "threads wait at different barriers");
+                            exit(3);
+                        }
+                        for (auto &f : fibers) f.at_barrier = false;  // the barrier releases them
+                        progress = true;
+                    }
+                    if (!progress) {
+                        bool on_mbarrier = false;
+                        for (auto &f : fibers) on_mbarrier |= !f.done && f.waits_on;
+                        fprintf(stderr, "pipefy-cpu: block (%u,%u,%u): %s\n", bx, by, bz,
+                                on_mbarrier ? "threads wait on mbarrier phases nothing will complete"
+                                : finished_some ? "a barrier some threads reach and others do not"
+                                                : "threads wait on barriers nothing will complete");
                         exit(3);
                     }
                 }

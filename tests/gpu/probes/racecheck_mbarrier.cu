@@ -11,7 +11,9 @@
 //   4 no empty wait: as 0, but the producer refills a stage without waiting for the consumers
 //     to release it (a write-after-read race only the empty barrier prevents).
 // Each mode prints its checksum (the sum over all consumers' reads, equal for modes 0-2 on
-// every run) and whether it matches the value computed on the host.
+// every run) and whether it matches the value computed on the host. The same program runs in
+// the CPU block model (tests/cpu/mbarrier_self_test.sh): modes 0-2 must match there, 3 and 4
+// must not.
 // Usage: racecheck_mbarrier MODE [ROUNDS]
 #include <cstdint>
 #include <cstdio>
@@ -21,11 +23,13 @@
 #define N 1024      // floats per stage
 #define CONSUMERS 224
 
+#ifndef PIPEFY_CPU_MODEL
 __device__ __forceinline__ unsigned smem(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void mbar_init(uint64_t *b, unsigned count)
 {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem(b)), "r"(count) : "memory");
 }
+__device__ __forceinline__ void mbar_init_fence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
 __device__ __forceinline__ void mbar_arrive(uint64_t *b)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem(b)) : "memory");
@@ -46,6 +50,18 @@ __device__ __forceinline__ void bulk_copy(void *dst, const void *src, unsigned b
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
                  ::"r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(b)) : "memory");
 }
+#else // the CPU block model's mbarriers (tests/cpu/pipefy_cpu.h)
+inline void mbar_init(uint64_t *b, unsigned count) { pipefy_cpu::mbar_init(b, count); }
+inline void mbar_init_fence() {}
+inline void mbar_arrive(uint64_t *b) { pipefy_cpu::mbar_arrive(b); }
+inline void mbar_expect_tx(uint64_t *b, unsigned bytes) { pipefy_cpu::mbar_expect_tx(b, bytes); }
+inline void mbar_wait(uint64_t *b, unsigned parity)
+{
+    while (!pipefy_cpu::mbar_try_wait(b, parity))
+        ;
+}
+inline void bulk_copy(void *dst, const void *src, unsigned bytes, uint64_t *b) { pipefy_cpu::bulk_copy(dst, src, bytes, b); }
+#endif
 
 __global__ void exchange(int mode, int rounds, const float *in, float *out)
 {
@@ -57,7 +73,7 @@ __global__ void exchange(int mode, int rounds, const float *in, float *out)
             mbar_init(&full[s], mode == 1 ? 1 : 32);
             mbar_init(&empty[s], CONSUMERS);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        mbar_init_fence();
     }
     __syncthreads();
     float acc = 0.0f;
