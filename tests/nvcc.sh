@@ -37,7 +37,7 @@ while read -r f v extra; do
 	     /Used [0-9]+ registers/ { sub(/.*Used /, ""); print "    " arch " " fn ": " $0 }' "$tmp/log"
 	expect "$f ($v) spills no registers" '! grep -q -E "[1-9][0-9]* bytes spill (stores|loads)" "$tmp/log"' ||
 		grep -E 'spill' "$tmp/log" | sort -u
-	ptx=$(ls "$tmp/$v"/*.compute_80.ptx 2>/dev/null | head -n 1)
+	ptx=$(ls "$tmp/$v"/*.ptx 2>/dev/null | head -n 1) # (compute_80: the one target)
 	if [ "$v" = orig ] && grep -q "already pipelined" "$(promise_remarks "$prog" auto)"; then
 		continue # its own pipeline: nothing for pipefy to promise about it
 	elif [ "$v" = orig ]; then
