@@ -102,7 +102,7 @@ __global__ void sgemm_vec(const float *__restrict__ A, const float *__restrict__
     int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
     float acc[2][4] = {};
     // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
-    // then stored over it (the tiles' shared memory is the launch's)
+    // then stored over it (a second stage would cost occupancy)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # nvcc.sh: a testdata program and every golden made from it, each compiled once with nvcc for
-# sm_80 (compile only; `make gpu-check` builds sm_80 and sm_90 and runs them; sm_90 here cost
-# 40 % more time and said nothing sm_80 did not), and from that compile:
+# sm_80 (compile only; `make gpu-check` builds sm_80 and sm_90 and runs them; sm_90 here took
+# one program's test from 2.4 s to 4.0 s and said nothing sm_80 did not), and from that compile:
 #   - no register spills (ptxas -v; the registers and shared memory it reports are printed);
 #   - the overlap its remarks promise, on the sm_80 PTX: pipefy-verify-sass finds exactly the
 #     K-loops reported pipelined (async copies or global loads in flight during the compute, no

@@ -120,13 +120,13 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	cp->text = cursor_span(assign);
 	cp->dst = cursor_span(lhs);
 	cp->tile = kloop_add_tile(l, tile_decl);
-	CXCursor dst = cursor_strip(lhs), addr_, value_;
+	CXCursor dst = cursor_strip(lhs), unused_addr, unused_value;
 	CXType dst_type = clang_getCursorType(lhs);
 	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
 		cp->dst_is_deref = true;
 		cp->dst_ptr = cursor_span(cursor_last_child(dst));
-	} else if (cursor_store_accessor(assign, &addr_, &value_)) {
+	} else if (cursor_store_accessor(assign, &unused_addr, &unused_value)) {
 		/* `st(&As[i], v)`: lhs is the address it stores at */
 		cp->dst_is_deref = cp->dst_is_address = true;
 		cp->dst_ptr = cursor_span(lhs);

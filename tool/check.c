@@ -668,13 +668,9 @@ static bool restrict_pointer(CXCursor var)
  * the rest of the body (the loop variables only by the increment and the bumps, which the
  * loader replays); and the memory they load is not written by the body, unless the pointers
  * they load through are __restrict__, the user's promise that nothing else writes it. */
-static void check_effects(struct kloop *l, const struct source *src)
+static void check_effects(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	int line, col;
-	struct effects *fx = xcalloc((size_t)(l->nstmts ? l->nstmts : 1), sizeof *fx);
-	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
-			effects_of(l->stmts[i].cursor, src, &fx[i]);
 	int mem_write = -1;
 	/* the barrier between the copies and the compute: the rewrite replaces it with its own,
 	 * after the next tile's copies, so a store before it is no longer ordered before the
@@ -692,13 +688,16 @@ static void check_effects(struct kloop *l, const struct source *src)
 		const struct effects *e = &fx[i];
 		if (i < separator && st->role == ROLE_COMPUTE && e->memory) {
 			int bline, bcol;
-			size_t w = e->at != (size_t)-1 ? e->at : st->text.begin;
-			pos(src, w, &line, &col);
+			pos(src, st->text.begin, &line, &col);
 			pos(src, l->stmts[separator].text.begin, &bline, &bcol);
-			kloop_refuse(l, w,
-				     "the statement at %d:%d %s before the barrier at %d:%d, which the rewrite moves: a "
+			/* (the write itself, when it is elsewhere: inside a helper the statement calls) */
+			char *inner = e->at != (size_t)-1 && e->at != st->text.begin ? xprintf(" (%s)", where(src, e->at))
+										     : xstrdup("");
+			kloop_refuse(l, st->text.begin,
+				     "the statement at %d:%d %s%s before the barrier at %d:%d, which the rewrite moves: a "
 				     "thread reading it after that barrier would no longer wait for it",
-				     line, col, e->what, bline, bcol);
+				     line, col, e->what, inner, bline, bcol);
+			free(inner);
 			break;
 		}
 		size_t at = e->at != (size_t)-1 ? e->at : st->text.begin;
@@ -726,7 +725,7 @@ static void check_effects(struct kloop *l, const struct source *src)
 			mem_write = i;
 	}
 	if (l->nrefusals > 0)
-		goto out;
+		return;
 	/* what the copy side reads, through the locals it declares */
 	struct input_scan in = {.l = l};
 	for (int i = 0; i < l->nstmts; i++)
@@ -772,10 +771,6 @@ static void check_effects(struct kloop *l, const struct source *src)
 	}
 	free(in.vars.v);
 	free(in.bases.v);
-out:
-	for (int i = 0; i < l->nstmts; i++)
-		effects_free(&fx[i]);
-	free(fx);
 }
 
 /* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
@@ -1262,22 +1257,17 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 	}
 }
 
-/* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`). */
-struct tile_call {
-	CXCursor call;
-};
-
+/* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`): *data. */
 static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct tile_call *tc = data;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c))
 		return CXChildVisit_Recurse;
 	int n = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < n; i++) {
 		CXCursor v = cursor_root_var(clang_Cursor_getArgument(c, (unsigned)i));
 		if (!clang_Cursor_isNull(v) && cursor_is_shared_var(v)) {
-			tc->call = c;
+			*(CXCursor *)data = c;
 			return CXChildVisit_Break;
 		}
 	}
@@ -1335,7 +1325,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
-static void check_header(struct kloop *l, const struct source *src)
+static void check_header(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	struct cursors kids = cursor_children(l->cursor);
 	struct header_scan h = {.l = l, .bad = clang_getNullCursor(), .memory = clang_getNullCursor()};
@@ -1348,15 +1338,9 @@ static void check_header(struct kloop *l, const struct source *src)
 	free(kids.v);
 	if (clang_Cursor_isNull(h.bad) && !clang_Cursor_isNull(h.memory)) {
 		/* memory the test reads is the same a tile early when nothing in the body writes any */
-		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(h.bad); i++) {
-			if (l->stmts[i].role == ROLE_BARRIER || l->stmts[i].role == ROLE_TILE_DECL)
-				continue;
-			struct effects fx = {0};
-			effects_of(l->stmts[i].cursor, src, &fx);
-			if (fx.memory || fx.unknown)
+		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(h.bad); i++)
+			if (fx[i].memory || fx[i].unknown)
 				h.bad = h.memory, h.why = "reads memory the body may write";
-			effects_free(&fx);
-		}
 	}
 	if (clang_Cursor_isNull(h.bad))
 		return;
@@ -1432,26 +1416,35 @@ static void check_loop(struct kloop *l, const struct source *src)
 		check_partial_fills(l, src);
 	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0) {
 		/* say what does write the tiles, when a call is handed one */
-		struct tile_call tc = {.call = clang_getNullCursor()};
-		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(tc.call); i++)
+		CXCursor call = clang_getNullCursor();
+		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
-				clang_visitChildren(l->stmts[i].cursor, scan_tile_call, &tc);
-		if (!clang_Cursor_isNull(tc.call)) {
-			char *n = call_name(tc.call);
-			pos(src, cursor_span(tc.call).begin, &line, &col);
-			kloop_refuse(l, cursor_span(tc.call).begin,
+				clang_visitChildren(l->stmts[i].cursor, scan_tile_call, &call);
+		if (!clang_Cursor_isNull(call)) {
+			char *n = call_name(call);
+			pos(src, cursor_span(call).begin, &line, &col);
+			kloop_refuse(l, cursor_span(call).begin,
 				     "no copy from global memory into the tiles is recognized: '%s' at %d:%d is handed a tile, "
 				     "and pipefy takes a call for a copy only when it is a fill helper handed whole tiles "
-				     "(`load_tile(As, Bs, A, B, k0)`), not an element's address",
+				     "(`load_tile(As, Bs, A, B, k0)`) or a function whose whole body is `*p = v;`",
 				     n, line, col);
 			free(n);
 		} else
 			kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
 	}
-	if (l->nrefusals == 0 && check_aliases(l, src))
-		check_effects(l, src);
-	if (l->nrefusals == 0)
-		check_header(l, src);
+	if (l->nrefusals == 0 && check_aliases(l, src)) {
+		/* what each statement may do, read once for the two checks that need it */
+		struct effects *fx = xcalloc((size_t)(l->nstmts ? l->nstmts : 1), sizeof *fx);
+		for (int i = 0; i < l->nstmts; i++)
+			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
+				effects_of(l->stmts[i].cursor, src, &fx[i]);
+		check_effects(l, src, fx);
+		if (l->nrefusals == 0)
+			check_header(l, src, fx);
+		for (int i = 0; i < l->nstmts; i++)
+			effects_free(&fx[i]);
+		free(fx);
+	}
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);

@@ -515,8 +515,6 @@ bool cursor_is_call_named(CXCursor c, const char *want)
 	return r;
 }
 
-/* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
- * written operand and, for a plain assignment, the value. */
 /* `p` in `*p` or `p[0]`, stripped; null for anything else. */
 static CXCursor deref_operand(CXCursor e)
 {
@@ -601,6 +599,8 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr)
 	return true;
 }
 
+/* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
+ * written operand and, for a plain assignment, the value. */
 enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value)
 {
 	c = cursor_strip(c);

@@ -417,6 +417,23 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 
 static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClientData data);
 
+/* A call spelled '' whose first child names the function it calls, as in a template a call
+ * whose callee depends on its parameters does (`L::load(As, ...)`); a builtin conversion or
+ * operator has no such child. */
+static bool names_a_callee(CXCursor c)
+{
+	if (clang_getCursorType(c).kind != CXType_Dependent)
+		return false;
+	struct cursors kids = cursor_children(c);
+	CXCursor first = kids.n ? cursor_strip(kids.v[0]) : clang_getNullCursor();
+	enum CXCursorKind fk = clang_getCursorKind(first), rk = clang_getCursorKind(clang_getCursorReferenced(first));
+	bool named = kids.n == clang_Cursor_getNumArguments(c) + 1 &&
+		     (fk == CXCursor_DeclRefExpr || fk == CXCursor_OverloadedDeclRef || fk == CXCursor_MemberRefExpr) &&
+		     rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl && rk != CXCursor_FieldDecl;
+	free(kids.v);
+	return named;
+}
+
 static void scan_one(CXCursor c, struct fx_scan *s)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -429,17 +446,8 @@ static void scan_one(CXCursor c, struct fx_scan *s)
 		 * but in a template a call of a name that depends on its parameters (`L::load(As,
 		 * ...)`, found on a probe, its callee a child of its own) is spelled '' too, and may
 		 * do anything */
-		struct cursors kids = cursor_children(c);
-		CXCursor first = kids.n ? cursor_strip(kids.v[0]) : clang_getNullCursor();
-		enum CXCursorKind fk = clang_getCursorKind(first), rk = clang_getCursorKind(clang_getCursorReferenced(first));
-		bool dependent_callee = clang_getCursorType(c).kind == CXType_Dependent &&
-					kids.n == clang_Cursor_getNumArguments(c) + 1 &&
-					(fk == CXCursor_DeclRefExpr || fk == CXCursor_OverloadedDeclRef ||
-					 fk == CXCursor_MemberRefExpr) &&
-					rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl && rk != CXCursor_FieldDecl;
-		free(kids.v);
-		bool plain = (*name == '\0' && !dependent_callee) ||
-			     (strncmp(name, "operator", 8) == 0 && clang_Cursor_isNull(clang_getCursorReferenced(c)));
+		bool plain = *name == '\0' ? !names_a_callee(c)
+					    : strncmp(name, "operator", 8) == 0 && clang_Cursor_isNull(clang_getCursorReferenced(c));
 		free(name);
 		if (!plain)
 			call_effects(c, s);

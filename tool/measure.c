@@ -837,7 +837,7 @@ static int identifier_uses(const struct source *src, const char *name, size_t *a
 }
 
 /* Whether the identifier at offset declares the kernel (a declaration or its definition). */
-static bool declares(CXCursor fn, const struct source *src, size_t offset)
+static bool declares(CXCursor fn, size_t offset)
 {
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
 	CXFile file;
@@ -849,7 +849,6 @@ static bool declares(CXCursor fn, const struct source *src, size_t offset)
 	bool same = strcmp(clang_getCString(a), clang_getCString(b)) == 0;
 	clang_disposeString(a);
 	clang_disposeString(b);
-	(void)src;
 	return same;
 }
 
@@ -905,7 +904,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 				hit = x;
 		if (u >= 64)
 			l->enlarge_refusal = xprintf("'%s' is named too often to follow", l->function);
-		else if (!hit && !declares(fn, src, at[u]))
+		else if (!hit && !declares(fn, at[u]))
 			l->enlarge_refusal = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
 		else if (hit && on_directive_line(src, at[u]))
 			l->enlarge_refusal = xprintf("the launch at %d:%d is in a macro", line, col);

@@ -598,7 +598,7 @@ static char *block_size_guard(const struct kloop *l)
 static const char *one_stage_why(const struct kloop *l)
 {
 	for (int i = 0; i < l->ntiles; i++)
-		if (l->tiles[i].dynamic)
+		if (l->tiles[i].dynamic && l->nlaunch_edits == 0)
 			return "the tiles' shared memory is the launch's";
 	if (l->one_stage)
 		return "a second stage might not fit every instantiation of the template";
