@@ -55,6 +55,7 @@ for g in golden/*.cu golden/include/*.cuh; do
 	*.cp.async-3.*) args="$args --variant=cp.async --stages=3" ;;
 	*.cp.async.*) args="$args --variant=cp.async" ;;
 	*.ldg.*) args="$args --variant=ldg" ;;
+	*.tma.*) args="$args --variant=tma --arch=sm_90" ;;
 	esac
 	total=$((total + 1))
 	# shellcheck disable=SC2086

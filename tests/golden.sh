@@ -18,8 +18,11 @@ files=("$@")
 out=${GOLDEN_OUT:-$(dirname "$pipefy")/golden-out}
 mkdir -p "$out"
 
-# name:extra arguments; auto is what users get, the others are the forced variants.
-variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
+# name:extra arguments; auto is what users get, the others are the forced variants. A program
+# that says `// pipefy-golden: tma` on its first lines also has a golden of the tensor-copy
+# variant (planned for sm_90, the architecture that has it).
+all_variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
+declare -A optional=([tma]="--variant=tma --arch=sm_90")
 
 pass=0 fail=0
 for f in "${files[@]}"; do
@@ -27,6 +30,10 @@ for f in "${files[@]}"; do
 	stem=${f#testdata/} ext=${f##*.}
 	stem=${stem%.*} name=$(basename "$stem")
 	args=$(sed -n 's|^// pipefy-args: *||p' "$f" | head -n 1)
+	variants=("${all_variants[@]}")
+	for o in $(sed -n 's|^// pipefy-golden: *||p' "$f" | head -n 1); do
+		variants+=("$o:${optional[$o]}")
+	done
 	for v in "${variants[@]}"; do
 		vname=${v%%:*} vargs=${v#*:}
 		golden=golden/$stem.$vname.$ext

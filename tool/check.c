@@ -1354,6 +1354,8 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 	free(what);
 }
 
+static void check_tma(struct kloop *l, const struct source *src);
+
 static void check_loop(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -1458,10 +1460,101 @@ static void check_loop(struct kloop *l, const struct source *src)
 	}
 	if (l->nrefusals == 0 && !l->cp_async_ok && !l->ldg_ok)
 		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal, l->ldg_refusal);
+	check_tma(l, src);
+}
+
+/* A local variable of that name somewhere in a function body. */
+struct name_scan {
+	const char *name;
+	bool found;
+	size_t at;
+};
+
+static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct name_scan *ns = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+		char *n = cursor_name(c);
+		if (strcmp(n, ns->name) == 0 && !ns->found) {
+			ns->found = true;
+			ns->at = cursor_offset(c);
+		}
+		free(n);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether tensor copies can take the loop (--variant=tma): every tile one box of an operand
+ * (box.c), a plain __global__ kernel pipefy can copy (the copy keeps the file's other uses of
+ * the kernel as written), and launches in this file to route through the launcher. */
+static void check_tma(struct kloop *l, const struct source *src)
+{
+	l->tma_ok = false;
+	CXCursor fn = l->function_cursor;
+	if (l->nrefusals > 0)
+		return;
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || !cursor_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
+		l->tma_refusal = xprintf("the loop is in '%s', which is not a plain __global__ kernel (a template, or a "
+					 "__device__ function, is not copied)", l->function);
+		return;
+	}
+	if (l->mangled && strcmp(l->mangled, l->function) == 0) {
+		l->tma_refusal = xprintf("'%s' has C linkage: its copy could not be overloaded or renamed", l->function);
+		return;
+	}
+	if (l->one_stage) {
+		l->tma_refusal = xstrdup(l->one_stage);
+		return;
+	}
+	if (l->tma_defined) {
+		l->tma_refusal = xprintf("the file already has '%s_pipefy_tma', pipefy's tensor-copy copy of '%s'", l->function,
+					 l->function);
+		return;
+	}
+	if (!l->params_end) {
+		l->tma_refusal = xprintf("'%s' takes no parameters to copy from", l->function);
+		return;
+	}
+	box_kloop(l, src);
+	if (l->box_problem) {
+		l->tma_refusal = xstrdup(l->box_problem);
+		return;
+	}
+	/* the loader prints the kernel's parameters by name: no local may hide one */
+	CXCursor body = cursor_last_child(fn);
+	int np = clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < np; i++) {
+		char *name = cursor_name(clang_Cursor_getArgument(fn, i));
+		struct name_scan ns = {.name = name};
+		clang_visitChildren(body, scan_local_named, &ns);
+		if (!*name || ns.found) {
+			l->tma_refusal = *name ? xprintf("a local at %s has the name of the parameter '%s'", where(src, ns.at), name)
+					       : xprintf("parameter %d of '%s' has no name", i + 1, l->function);
+			free(name);
+			return;
+		}
+		free(name);
+	}
+	if (l->ntma_launches == 0) {
+		l->tma_refusal = xprintf("no launch `%s<<<...>>>(...)` in host code after its definition is in this file%s",
+					 l->function, l->other_launches ? " (the ones here are in macros or device code, or come first)" : "");
+		return;
+	}
+	l->tma_ok = true;
 }
 
 void check_kloops(struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++)
 		check_loop(&m->loops[i], src);
+	/* a kernel gets one tensor-copy copy, for one K-loop */
+	for (int i = 0; i < m->nloops; i++)
+		for (int j = 0; j < m->nloops && m->loops[i].tma_ok; j++)
+			if (j != i && m->loops[j].function_span.end &&
+			    m->loops[j].function_span.begin == m->loops[i].function_span.begin) {
+				m->loops[i].tma_ok = false;
+				m->loops[i].tma_refusal =
+					xprintf("'%s' holds more than one loop with a barrier", m->loops[i].function);
+			}
 }

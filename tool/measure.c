@@ -931,9 +931,142 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 	}
 }
 
+/* ---- launches a tensor-copy variant routes through its launcher ---- */
+
+/* The main file's function definitions (namespaces searched), in order, collected once: the
+ * one around a launch says whether it is host code. */
+struct functions {
+	CXCursor *fn;
+	struct span *at;
+	int n, cap;
+};
+
+static enum CXChildVisitResult collect_functions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct functions *f = data;
+	if (!cursor_in_main_file(c))
+		return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod) {
+		if (f->n == f->cap) {
+			f->cap = f->cap ? 2 * f->cap : 32;
+			f->fn = xrealloc(f->fn, (size_t)f->cap * sizeof *f->fn);
+			f->at = xrealloc(f->at, (size_t)f->cap * sizeof *f->at);
+		}
+		f->fn[f->n] = c;
+		f->at[f->n++] = cursor_span(c);
+	}
+	return CXChildVisit_Continue;
+}
+
+static CXCursor enclosing_function(const struct functions *f, size_t at)
+{
+	for (int i = 0; i < f->n; i++)
+		if (at >= f->at[i].begin && at < f->at[i].end)
+			return f->fn[i];
+	return clang_getNullCursor();
+}
+
+/* `(args)` after `>>>`: the span inside the parentheses; false when they do not follow. */
+static bool launch_args(const struct source *src, size_t after, struct span *args)
+{
+	const char *t = src->text, *p = t + after;
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	if (*p != '(')
+		return false;
+	int depth = 0;
+	for (const char *q = p; *q; q++) {
+		if (*q == '"' || *q == '\'') {
+			char quote = *q++;
+			while (*q && *q != quote)
+				q += *q == '\\' && q[1] ? 2 : 1;
+			if (!*q)
+				return false;
+			continue;
+		}
+		depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+		if (depth == 0) {
+			*args = (struct span){(size_t)(p + 1 - t), (size_t)(q - t)};
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Every launch of the kernel in host code after its definition, outside macros, with its
+ * configuration and arguments; the others are counted. The kernel's name and the end of its
+ * parameter list, where the rewrite renames it and adds the tensor maps. */
+static void tma_launch_sites(struct kloop *l, const struct source *src, const struct launches *ls,
+			     const struct functions *fns, bool copies_in_file)
+{
+	CXCursor fn = l->function_cursor;
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+		return;
+	l->kernel_name_at = cursor_offset(fn);
+	int np = clang_Cursor_getNumArguments(fn);
+	if (np > 0) {
+		size_t p = cursor_span(clang_Cursor_getArgument(fn, np - 1)).end;
+		while (p < src->len && src->text[p] != ')')
+			p++;
+		l->params_end = p < src->len ? p : 0;
+	}
+	if (copies_in_file) { /* (one look at the text for any, not one per kernel) */
+		char *copy = xprintf("%s_pipefy_tma", l->function);
+		size_t one;
+		l->tma_defined = identifier_uses(src, copy, &one, 1) > 0;
+		free(copy);
+	}
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
+	CXFile file;
+	clang_getSpellingLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
+	CXString usr = clang_getCursorUSR(fn);
+	for (const struct launch *x = first_launch(ls, l->function); x && x < ls->v + ls->n && strcmp(x->kernel, l->function) == 0;
+	     x++) {
+		CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)x->at));
+		CXString u = clang_getCursorUSR(clang_getCursorReferenced(c));
+		bool same = clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_offset(c) == x->at &&
+			    strcmp(clang_getCString(u), clang_getCString(usr)) == 0 && !cursor_from_macro(c);
+		clang_disposeString(u);
+		CXCursor around = same ? enclosing_function(fns, x->at) : clang_getNullCursor();
+		bool host = same && !clang_Cursor_isNull(around) && !cursor_has_attr(around, CXCursor_CUDAGlobalAttr) &&
+			    !cursor_has_attr(around, CXCursor_CUDADeviceAttr);
+		const char *q = strstr(src->text + x->at, "<<<");
+		const char *close = q ? strstr(q, ">>>") : NULL;
+		struct span args;
+		if (!host || x->at < l->function_span.end || !close || !launch_args(src, (size_t)(close + 3 - src->text), &args)) {
+			l->other_launches++;
+			continue;
+		}
+		struct tma_launch *t = VEC_PUSH(l->tma_launches, l->ntma_launches, l->captma_launches);
+		t->call = (struct span){x->at, args.end + 1};
+		t->args = args;
+		const char *cut[5] = {q + 3};
+		int n = 1, depth = 0;
+		for (const char *c2 = q + 3; c2 < close && n < 4; c2++) {
+			depth += *c2 == '(' || *c2 == '{' || *c2 == '[' ? 1 : *c2 == ')' || *c2 == '}' || *c2 == ']' ? -1 : 0;
+			if (*c2 == ',' && depth == 0)
+				cut[n++] = c2 + 1;
+		}
+		cut[n] = close + 1;
+		for (int i = 0; i < n; i++)
+			t->config[i] = trimmed(cut[i], cut[i + 1] - 1);
+	}
+	clang_disposeString(usr);
+}
+
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
 	struct launches ls = index_launches(src);
+	struct functions fns = {0};
+	bool copies = strstr(src->text, "_pipefy_tma") != NULL;
+	for (int i = 0; i < m->nloops && fns.n == 0 && ls.n > 0; i++)
+		if (m->loops[i].function_span.end)
+			clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(m->loops[i].function_cursor)),
+					    collect_functions, &fns);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (l->function_span.end == 0)
@@ -945,6 +1078,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		template_tile_sizes(l, src, &ls);
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, &ls);
+		tma_launch_sites(l, src, &ls, &fns, copies);
 		count_tile_flops(l, src);
 		find_gather(l);
 		CXString mangled = clang_Cursor_getMangling(l->function_cursor);
@@ -952,4 +1086,6 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		clang_disposeString(mangled);
 	}
 	free_launches(&ls);
+	free(fns.fn);
+	free(fns.at);
 }

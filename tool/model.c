@@ -60,6 +60,20 @@ void model_free(struct model *m)
 		free(l->one_stage);
 		free(l->launch_edits);
 		free(l->enlarge_refusal);
+		for (int j = 0; j < l->nboxes; j++) {
+			free(l->boxes[j].pointer);
+			free(l->boxes[j].row_elems);
+			free(l->boxes[j].col0);
+			free(l->boxes[j].row0);
+		}
+		free(l->boxes);
+		free(l->block_check);
+		free(l->box_problem);
+		for (int j = 0; j < l->ntma_launches; j++)
+			for (int k = 0; k < 4; k++)
+				free(l->tma_launches[j].config[k]);
+		free(l->tma_launches);
+		free(l->tma_refusal);
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);

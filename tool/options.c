@@ -16,10 +16,12 @@ const char options_usage[] =
 	"  -o FILE                 write the result to FILE (one input only)\n"
 	"  -i                      edit the files in place\n"
 	"  --assume-filename=NAME  name used for standard input in messages\n"
-	"  --variant=V             auto (default), cp.async or ldg; no-loads drops the copies\n"
-	"                          (a benchmark's load-free ceiling, not a correct program)\n"
-	"  --stages=N              shared-memory stages: cp.async 2..8, ldg 1 or 2 (default:\n"
-	"                          the planner's choice)\n"
+	"  --variant=V             auto (default), cp.async, ldg, or tma (sm_90: tensor copies,\n"
+	"                          the kernel's launches in the file go through a launcher);\n"
+	"                          no-loads drops the copies (a benchmark's load-free ceiling,\n"
+	"                          not a correct program)\n"
+	"  --stages=N              shared-memory stages: cp.async and tma 2..8, ldg 1 or 2\n"
+	"                          (default: the planner's choice)\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
@@ -64,6 +66,7 @@ const char *variant_name(enum variant v)
 	case VARIANT_CP_ASYNC: return "cp.async";
 	case VARIANT_LDG: return "ldg";
 	case VARIANT_NO_LOADS: return "no-loads";
+	case VARIANT_TMA: return "tma";
 	default: return "auto";
 	}
 }
@@ -261,8 +264,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->variant = VARIANT_LDG;
 			else if (strcmp(v, "no-loads") == 0)
 				o->variant = VARIANT_NO_LOADS;
+			else if (strcmp(v, "tma") == 0)
+				o->variant = VARIANT_TMA;
 			else {
-				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg)", v);
+				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {

@@ -84,7 +84,7 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 
 /* VARIANT_NO_LOADS is a measuring aid, not a pipeline: the loop without its copies, the
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
-enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS };
+enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA };
 
 struct options {
 	const char **files; /* "-" or none: stdin */
@@ -382,6 +382,23 @@ struct helper_fill {
 	size_t refusal_at;
 };
 
+/* A tile filled as one box of a 2-D operand (box.c): what a tensor copy (TMA) of it needs. */
+struct tma_box {
+	int tile;
+	char *pointer;      /* the kernel parameter it is copied from */
+	char *row_elems;    /* the operand's row length in elements: C over the kernel's parameters */
+	char *col0, *row0;  /* the box's first column and row, C over what the loader sees */
+	long box_cols, box_rows, elem_bytes;
+	size_t align_at;    /* after the tile's `__shared__`, where alignas(128) goes */
+};
+
+/* A launch `k<<<grid, block[, bytes[, stream]]>>>(args)` pipefy can route through its launcher. */
+struct tma_launch {
+	struct span call;   /* from the kernel's name to the closing parenthesis */
+	char *config[4];    /* grid, block, bytes, stream as written; NULL when absent */
+	struct span args;   /* inside the parentheses */
+};
+
 struct kloop {
 	bool not_kloop;      /* a loop with a barrier and shared writes that is no K-loop: only its
 			      * reason (unknowns) is filled in, so that it gets a remark */
@@ -442,6 +459,22 @@ struct kloop {
 	long launch_dyn_bytes;      /* the largest launch's dynamic shared memory; -1 unknown */
 	int launch_stages;          /* the stages the launches give (rewrite: the kernel's most) */
 	char *enlarge_refusal;
+	/* tensor copies (box.c, measure.c): each tile's box, the block shape the copies assume (a
+	 * condition on pipefy_block), or the first reason there is none; the launches in the file */
+	struct tma_box *boxes;
+	int nboxes, capboxes;
+	char *block_check;
+	char *box_problem;
+	size_t box_problem_at;
+	struct tma_launch *tma_launches;
+	int ntma_launches, captma_launches;
+	int other_launches;         /* launches left as written (in a macro, in device code, before
+				     * the kernel's definition) */
+	size_t kernel_name_at;      /* the kernel's name in its definition */
+	size_t params_end;          /* the ')' that closes its parameter list */
+	bool tma_defined;           /* the file already has pipefy's tensor-copy kernel for it */
+	bool tma_ok;
+	char *tma_refusal;
 
 	/* plan */
 	enum variant variant;
@@ -489,6 +522,10 @@ void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attri
  * launches are indexed once, however many kernels it holds. */
 void measure_kloops(struct model *m, const struct source *src, const struct options *o);
 
+/* ---- box.c: each tile's copy as a box of a 2-D operand (tensor copies) ---- */
+
+void box_kloop(struct kloop *l, const struct source *src);
+
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 
 void check_kloops(struct model *m, const struct source *src);
@@ -512,6 +549,11 @@ struct variant_rules {
 	int assumed_registers;
 	bool leave_narrow_gathers_alone;
 	bool short_tiles_prefer_ldg; /* wide copies under deep_stages_below_ratio: registers first */
+	/* tensor copies (optional keys; off when absent): for copies narrower than
+	 * cp_async_min_copy_bytes on sm_<tma_min_sm> and up, tma with tma_stages */
+	bool tma_for_narrow_copies;
+	int tma_min_sm, tma_stages;
+	char narrow_tma_evidence[160];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];
 };

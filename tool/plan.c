@@ -102,7 +102,19 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		v->assumed_registers = (int)get_long(variants, "assumed_registers_per_thread", &ok);
 		v->leave_narrow_gathers_alone = json_is_true(json_object_get(variants, "leave_narrow_gathers_alone"));
 		v->short_tiles_prefer_ldg = json_is_true(json_object_get(variants, "short_tiles_prefer_ldg"));
+		v->tma_for_narrow_copies = json_is_true(json_object_get(variants, "tma_for_narrow_copies"));
+		bool have = true;
+		v->tma_min_sm = (int)get_long(variants, "tma_min_sm", &have);
+		v->tma_stages = (int)get_long(variants, "tma_stages", &have);
+		if (!have || v->tma_stages < 2 || v->tma_min_sm < 90) {
+			v->tma_for_narrow_copies = false; /* (rules from before tensor copies) */
+			v->tma_min_sm = 90;
+			v->tma_stages = 2;
+		}
 		json_t *evidence = json_object_get(variants, "evidence");
+		bool said = true;
+		get_string(evidence, "narrow_tma", v->narrow_tma_evidence, sizeof v->narrow_tma_evidence, &said);
+		v->tma_for_narrow_copies &= said;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -304,6 +316,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	int max_cp = o->stages > 4 ? o->stages : 4; /* the report lists the depths worth weighing */
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && l->cp_async_ok; S++)
 		add_option(l, a, vr, VARIANT_CP_ASYNC, S);
+	bool tma = l->tma_ok && o->arch >= 90;
+	for (int S = 2; S <= max_cp && S <= vr->max_stages && tma; S++)
+		add_option(l, a, vr, VARIANT_TMA, S);
 	if (l->ldg_ok) {
 		if (!l->one_stage)
 			add_option(l, a, vr, VARIANT_LDG, 2);
@@ -318,7 +333,12 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		int width = min_copy_width(l);
 		bool wide = l->cp_async_ok && width >= vr->cp_async_min_copy_bytes;
 		bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
-		if (wide && deep && vr->short_tiles_prefer_ldg && l->ldg_ok) {
+		if (!wide && tma && vr->tma_for_narrow_copies && o->arch >= vr->tma_min_sm && !l->gather_at) {
+			want = VARIANT_TMA;
+			want_stages = vr->tma_stages;
+			snprintf(why, sizeof why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
+				 "register staging on the H200 (%s)", width, vr->narrow_tma_evidence);
+		} else if (wide && deep && vr->short_tiles_prefer_ldg && l->ldg_ok) {
 			want = VARIANT_LDG;
 			want_stages = 2;
 			snprintf(why, sizeof why,
@@ -356,6 +376,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		return;
 	} else if (want == VARIANT_LDG && !l->ldg_ok) {
 		plan_decline(l, "register staging: %s", l->ldg_refusal);
+		return;
+	} else if (want == VARIANT_TMA && !tma) {
+		plan_decline(l, "tensor copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->tma_refusal);
 		return;
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s", variant_name(want));

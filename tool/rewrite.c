@@ -444,6 +444,302 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	layout_end(&y);
 }
 
+
+/* ---- tensor copies (--variant=tma, sm_90) ---- */
+
+/* The helpers every tensor-copy kernel and launcher uses, once per file. The device ones are
+ * one PTX instruction each (trapping if ever run below sm_90, where the launcher never runs
+ * the copy); the host one makes a 2-D tensor map for an operand whose rows are row_elems long,
+ * through the driver entry point the runtime hands out (no link dependency on libcuda). The
+ * CPU model (tests/cpu/to_cpu.py) replaces this block between its marker lines. */
+static const char tma_helpers[] =
+	"// pipefy: Hopper tensor copies {\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n"
+	"#define PIPEFY_SM90(...) __trap()\n"
+	"#else\n"
+	"#define PIPEFY_SM90(...) __VA_ARGS__\n"
+	"#endif\n"
+	"static __device__ __forceinline__ unsigned pipefy_smem(const void *p)\n"
+	"{\n"
+	"    return (unsigned)__cvta_generic_to_shared(p);\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_mbar_init(unsigned long long *bar, unsigned count)\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\" ::\"r\"(pipefy_smem(bar)), \"r\"(count) : \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_mbar_fence_init()\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"fence.mbarrier_init.release.cluster;\" ::: \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_mbar_inval(unsigned long long *bar)\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"mbarrier.inval.shared::cta.b64 [%0];\" ::\"r\"(pipefy_smem(bar)) : \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_mbar_arrive(unsigned long long *bar, unsigned count)\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0], %1;\" ::\"r\"(pipefy_smem(bar)), \"r\"(count) : \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_mbar_expect_tx(unsigned long long *bar, unsigned bytes)\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"mbarrier.expect_tx.shared::cta.b64 [%0], %1;\" ::\"r\"(pipefy_smem(bar)), \"r\"(bytes) : \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)\n"
+	"{\n"
+	"    unsigned done = 0;\n"
+	"    while (!done)\n"
+	"        PIPEFY_SM90(asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\"\n"
+	"                                 \"selp.u32 %0, 1, 0, p;\\n}\" : \"=r\"(done) : \"r\"(pipefy_smem(bar)), \"r\"(parity) : \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_fence_proxy_async()\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"));\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row,\n"
+	"                                                          unsigned long long *bar)\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \"\n"
+	"                             \"[%0], [%1, {%2, %3}], [%4];\" ::\"r\"(pipefy_smem(dst)), \"l\"(map), \"r\"(col), \"r\"(row),\n"
+	"                             \"r\"(pipefy_smem(bar)) : \"memory\"));\n"
+	"}\n"
+	"#undef PIPEFY_SM90\n"
+	"// A tensor map of a row-major operand whose rows are row_elems long (rows unbounded), for boxes\n"
+	"// of box_rows x box_cols; false where the copy engine cannot take it: a device below sm_90, a\n"
+	"// base not 16-byte aligned, rows not a multiple of 16 bytes\n"
+	"static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned elem, long long row_elems,\n"
+	"                                 unsigned box_cols, unsigned box_rows)\n"
+	"{\n"
+	"    int device = 0, major = 0;\n"
+	"    if (cudaGetDevice(&device) != cudaSuccess ||\n"
+	"        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9)\n"
+	"        return false;\n"
+	"    static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;\n"
+	"    if (!encode) {\n"
+	"        void *fn = nullptr;\n"
+	"        cudaDriverEntryPointQueryResult found;\n"
+	"        if (cudaGetDriverEntryPointByVersion(\"cuTensorMapEncodeTiled\", &fn, 12000, cudaEnableDefault, &found) !=\n"
+	"                cudaSuccess || found != cudaDriverEntryPointSuccess)\n"
+	"            return false;\n"
+	"        encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;\n"
+	"    }\n"
+	"    if (row_elems <= 0 || row_elems > (1LL << 32) || (unsigned long long)base % 16 || row_elems * elem % 16)\n"
+	"        return false;\n"
+	"    cuuint64_t dims[2] = {(cuuint64_t)row_elems, 2147483647ull}, strides[1] = {(cuuint64_t)row_elems * elem};\n"
+	"    cuuint32_t box[2] = {box_cols, box_rows}, steps[2] = {1, 1};\n"
+	"    CUtensorMapDataType type = elem == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8\n"
+	"                               : elem == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16\n"
+	"                               : elem == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32\n"
+	"                                           : CU_TENSOR_MAP_DATA_TYPE_UINT64;\n"
+	"    return encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
+	"                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
+	"                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;\n"
+	"}\n"
+	"// } pipefy: Hopper tensor copies\n";
+
+#define ISSUER "threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0"
+
+static char *tma_name(const struct kloop *l) { return xprintf("%s_pipefy_tma", l->function); }
+
+/* The kernel's parameter names, comma-separated; and their declarations as written. */
+static char *param_list(const struct kloop *l, const struct source *src, bool declarations)
+{
+	struct strbuf sb = {0};
+	int n = clang_Cursor_getNumArguments(l->function_cursor);
+	for (int i = 0; i < n; i++) {
+		CXCursor p = clang_Cursor_getArgument(l->function_cursor, i);
+		char *t = declarations ? span_text(src, cursor_span(p)) : cursor_name(p);
+		sb_printf(&sb, "%s%s", i ? ", " : "", t);
+		free(t);
+	}
+	return sb.data ? sb_take(&sb) : xstrdup("");
+}
+
+/* The kernel as written, kept for launches from elsewhere and for the launcher's fallback,
+ * in front of the definition that becomes the tensor-copy kernel; the launcher after it; the
+ * file's launches routed through it. */
+static void tma_kernel_edits(struct kloop *l, const struct source *src, struct edits *out)
+{
+	char *orig = span_text(src, l->function_span);
+	char *name = tma_name(l);
+	enum CXLinkageKind link = clang_getCursorLinkage(l->function_cursor);
+	bool internal = link == CXLinkage_Internal || link == CXLinkage_UniqueExternal;
+	char *front = xprintf("%s\n\n// pipefy: '%s' with sm_90 tensor copies; only pipefy_launch_%s below launches it\n%s",
+			      orig, l->function, l->function, internal ? "" : "static ");
+	edits_add(out, l->function_span.begin, 0, front);
+	edits_add(out, l->kernel_name_at, strlen(l->function), name);
+	struct strbuf maps = {0}, decl = {0}, make = {0}, names = {0};
+	for (int b = 0; b < l->nboxes; b++) {
+		const struct tma_box *x = &l->boxes[b];
+		const char *tile = l->tiles[x->tile].name;
+		sb_printf(&maps, ",\n    const __grid_constant__ CUtensorMap pipefy_map_%s", tile);
+		sb_printf(&decl, "%spipefy_map_%s", b ? ", " : "", tile);
+		sb_printf(&make, " &&\n        pipefy_tensor_map_2d(&pipefy_map_%s, %s, %ld, %s, %ld, %ld)", tile, x->pointer,
+			  x->elem_bytes, x->row_elems, x->box_cols, x->box_rows);
+		sb_printf(&names, ", pipefy_map_%s", tile);
+	}
+	edits_add(out, l->params_end, 0, maps.data);
+	char *params = param_list(l, src, true), *args = param_list(l, src, false);
+	char *launcher = xprintf(
+		"\n\n"
+		"// pipefy: the launches of '%s' in this file: with sm_90's tensor copies where the device has\n"
+		"// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte\n"
+		"// aligned, rows a multiple of 16 bytes); the kernel as written otherwise\n"
+		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
+		"    %s)\n"
+		"{\n"
+		"    CUtensorMap %s;\n"
+		"    if (%s%s)\n"
+		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s%s);\n"
+		"    else\n"
+		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
+		"}",
+		l->function, l->function, params, decl.data, l->block_check, make.data, name, args, names.data, l->function,
+		args);
+	edits_add(out, l->function_span.end, 0, launcher);
+	for (int i = 0; i < l->ntma_launches; i++) {
+		const struct tma_launch *t = &l->tma_launches[i];
+		char *a = span_text(src, t->args);
+		bool empty = true;
+		for (const char *p = a; *p; p++)
+			empty &= *p == ' ' || *p == '\t' || *p == '\n';
+		char *call = xprintf("pipefy_launch_%s(%s, %s, %s, %s%s%s)", l->function, t->config[0], t->config[1] ? t->config[1] : "1",
+				     t->config[2] ? t->config[2] : "0", t->config[3] ? t->config[3] : "0", empty ? "" : ", ", empty ? "" : a);
+		edits_add(out, t->call.begin, t->call.end - t->call.begin, call);
+		free(call);
+		free(a);
+	}
+	for (int b = 0; b < l->nboxes; b++)
+		edits_add(out, l->boxes[b].align_at, 0, " alignas(128)");
+	free(launcher);
+	free(params);
+	free(args);
+	free(maps.data);
+	free(decl.data);
+	free(make.data);
+	free(names.data);
+	free(front);
+	free(orig);
+	free(name);
+}
+
+static void rewrite_tma(struct kloop *l, const struct source *src, struct edits *out)
+{
+	struct layout y = layout_begin(l, src);
+	int S = y.S;
+	layout_add_refs_outside_copies(&y);
+
+	struct strbuf sb = {0};
+	char *what = xprintf("tensor copies (sm_90), %d stages: tile t+%d is copied while tile t is computed", S, S - 1);
+	add_block_start(&sb, &y, what);
+	free(what);
+	sb_printf(&sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y.I1);
+	sb_printf(&sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y.I1);
+	sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
+	sb_printf(&sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y.I1);
+	sb_printf(&sb, "%sunsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads %% %d\n", y.I1, S);
+	sb_printf(&sb, "%sif (" ISSUER ") {\n", y.I1);
+	sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
+	sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y.I2, y.U);
+	sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);\n", y.I2, y.U);
+	sb_printf(&sb, "%s}\n", y.I2);
+	sb_printf(&sb, "%spipefy_mbar_fence_init();\n", y.I2);
+	sb_printf(&sb, "%s}\n", y.I1);
+	sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y.I1);
+	sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y.I1);
+	sb_printf(&sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y.I1);
+	sb_printf(&sb, "%s// copies as written and arrives for itself\n", y.I1);
+	sb_printf(&sb, "%sauto pipefy_load = [&](int " STAGE_FILL ") {\n", y.I1);
+	add_cursor_shadows(&sb, &y);
+	char *cond = trimmed(src, l->cond);
+	sb_printf(&sb, "%sif (%s) {\n", y.I2, cond);
+	free(cond);
+	struct strbuf inside = {0};
+	long bytes = 0;
+	for (int b = 0; b < l->nboxes; b++) {
+		const struct tma_box *x = &l->boxes[b];
+		const char *tile = l->tiles[x->tile].name;
+		sb_printf(&sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y.I3, tile, x->col0, tile, x->row0);
+		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\n%s    pipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
+			  b ? " &&\n" : "", tile, tile, x->box_cols, x->row_elems, y.I3, tile, tile, x->box_rows);
+		bytes += x->box_cols * x->box_rows * x->elem_bytes;
+	}
+	sb_printf(&sb, "%sif (", y.I3);
+	char *more = xprintf("%s    ", y.I3);
+	for (const char *p = inside.data; *p; p++) {
+		sb_add(&sb, p, 1);
+		if (*p == '\n' && strncmp(p + 1, y.I3, strlen(y.I3)) != 0)
+			sb_puts(&sb, more);
+	}
+	free(more);
+	sb_printf(&sb, ") {\n");
+	free(inside.data);
+	char *I4 = xprintf("%s%s", y.I3, y.U), *I5 = xprintf("%s%s", I4, y.U);
+	sb_printf(&sb, "%sif (" ISSUER ") {\n", I4);
+	sb_printf(&sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
+	sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y.U, S);
+	sb_printf(&sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I5, bytes);
+	sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], pipefy_threads);\n", I5);
+	for (int b = 0; b < l->nboxes; b++) {
+		const char *tile = l->tiles[l->boxes[b].tile].name;
+		sb_printf(&sb,
+			  "%spipefy_tma_load_2d(&%s[" STAGE_FILL "], &pipefy_map_%s, (int)pipefy_col_%s, (int)pipefy_row_%s,\n"
+			  "%s                   &pipefy_full[" STAGE_FILL "]);\n",
+			  I5, tile, tile, tile, tile, I5);
+	}
+	sb_printf(&sb, "%s}\n", I4);
+	sb_printf(&sb, "%s} else {\n", y.I3);
+	sb_printf(&sb, "%sif (pipefy_loads >= %d)\n", I4, S);
+	sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y.U, S);
+	bool first = true;
+	char *extra4 = xprintf("%s%s%s", y.U, y.U, y.U);
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY || st->role == ROLE_COPY_DECL)
+			add_stmt(&sb, src, &y.refs, st, y.I1, extra4, &first);
+	}
+	free(extra4);
+	sb_printf(&sb, "%spipefy_fence_proxy_async(); // before the copy engine writes this stage again\n", I4);
+	sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
+	sb_printf(&sb, "%s}\n", y.I3);
+	sb_printf(&sb, "%s++pipefy_loads;\n", y.I3);
+	add_cursor_advance(&sb, &y, y.I3);
+	sb_printf(&sb, "%s}\n", y.I2);
+	sb_printf(&sb, "%s};\n", y.I1);
+	free(I4);
+	free(I5);
+	if (S == 2) {
+		sb_printf(&sb, "%s// pipefy: prologue: start loading tile 0\n", y.I1);
+		sb_printf(&sb, "%spipefy_load(0);\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// pipefy: prologue: start loading tiles 0..%d\n", y.I1, S - 2);
+		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s)\n", y.I1, S - 1);
+		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", y.I2);
+	}
+	sb_printf(&sb, "%sint " STAGE_READ " = 0;       // the stage that holds tile t\n", y.I1);
+	sb_printf(&sb, "%sunsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t\n", y.I1);
+	sb_printf(&sb, "%s// pipefy: main loop: start tile t+%d into stage (t-1) %% %d, wait for tile t, compute it, say\n", y.I1,
+		  S - 1, S);
+	sb_printf(&sb, "%s// so; the last iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
+	add_main_header(&sb, &y);
+	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
+	sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
+	add_compute(&sb, &y);
+	if (!break_for_test("barrier"))
+		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_empty[" STAGE_READ "], 1); // this thread is done with tile t\n", y.I2);
+	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
+	sb_printf(&sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y.I2);
+	sb_printf(&sb, "%s}\n", y.I1);
+	sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
+	sb_printf(&sb, "%sif (" ISSUER ")\n", y.I1);
+	sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
+	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y.I2, y.U);
+	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
+	sb_printf(&sb, "%s}\n", y.I2);
+	add_block_end(&sb, &y, out);
+	tma_kernel_edits(l, src, out);
+	layout_end(&y);
+}
+
 /* The variables of a fetch declaration: name, unqualified type, initial load. */
 struct fetch_vars {
 	char *name[16], *type[16];
@@ -814,7 +1110,7 @@ static const char launch_helpers[] =
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers)
+				 bool helpers, bool tma)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
@@ -859,8 +1155,10 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
-			     helpers ? launch_helpers : "");
+	char *line = xprintf("%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
+				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
+			     helpers ? launch_helpers : "", tma ? tma_helpers : "");
 	if (*line)
 		edits_add(out, at, 0, line);
 	free(line);
@@ -929,7 +1227,7 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 {
-	bool cp_async = false;
+	bool cp_async = false, tma = false;
 	plan_launch_stages(m);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
@@ -947,6 +1245,9 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 				add_async_helper(&l->helper, src, e);
 		} else if (l->variant == VARIANT_LDG) {
 			rewrite_ldg(l, src, e);
+		} else if (l->variant == VARIANT_TMA) {
+			rewrite_tma(l, src, e);
+			tma = true;
 		} else {
 			rewrite_no_loads(l, e);
 		}
@@ -957,7 +1258,7 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		launch_staged |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
 	if (launch_staged)
 		add_launch_edits(m, src, e);
-	if (cp_async || launch_staged)
-		add_pipeline_include(m, src, e, cp_async, launch_staged);
+	if (cp_async || launch_staged || tma)
+		add_pipeline_include(m, src, e, cp_async, launch_staged, tma);
 	match_line_endings(src, e);
 }

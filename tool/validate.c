@@ -130,7 +130,7 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
 		problem(r, at, "a tile is stored outside the loader");
-	if (cursor_is_call_named(c, "__pipeline_memcpy_async"))
+	if (cursor_is_call_named(c, "__pipeline_memcpy_async") || cursor_is_call_named(c, "pipefy_tma_load_2d"))
 		problem(r, at, "an asynchronous copy is issued outside the loader");
 	return CXChildVisit_Recurse;
 }
@@ -180,8 +180,27 @@ static char *stmt_text(const struct source *out, CXCursor c)
 
 static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+/* The block barrier right after the pipelined loop, which lets the code after it (or the next
+ * run of the loop) write a stage that others still read. */
+static void barrier_after(struct region *r, size_t at)
+{
+	struct cursors blk = cursor_children(r->block_cursor);
+	bool after = false;
+	struct span ml = cursor_span(r->main_loop);
+	for (int i = 0; i + 1 < blk.n; i++) {
+		struct span s = cursor_span(blk.v[i]); /* the loop, or `#pragma ...` and the loop */
+		if (s.begin <= ml.begin && s.end >= ml.end)
+			after = cursor_is_barrier(blk.v[i + 1]);
+	}
+	free(blk.v);
+	if (!after)
+		problem(r, at, "no barrier after the pipelined loop");
+}
+
 /* The barriers of the variant: cp.async waits, synchronizes, then starts the next copy, and
- * synchronizes once after the loop; registers fetch first and synchronize after the stash. */
+ * synchronizes once after the loop; registers fetch first and synchronize after the stash;
+ * tensor copies start the next tile, wait for this one, release its stage, and synchronize once
+ * after the loop. */
 static void check_barriers(struct region *r, const struct kloop *l)
 {
 	struct cursors body = cursor_children(cursor_last_child(r->main_loop));
@@ -196,18 +215,16 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		if (body.n < 3 || !starts(first[0], "__pipeline_wait_prior(") || !cursor_is_barrier(body.v[1]) ||
 		    !starts(first[2], "pipefy_load(") || nb != 1)
 			problem(r, at, "the main loop does not wait, synchronize and start the next copy before the compute");
-		/* the barrier after the loop */
-		struct cursors blk = cursor_children(r->block_cursor);
-		bool after = false;
-		struct span ml = cursor_span(r->main_loop);
-		for (int i = 0; i + 1 < blk.n; i++) {
-			struct span s = cursor_span(blk.v[i]); /* the loop, or `#pragma ...` and the loop */
-			if (s.begin <= ml.begin && s.end >= ml.end)
-				after = cursor_is_barrier(blk.v[i + 1]);
-		}
-		free(blk.v);
-		if (!after)
-			problem(r, at, "no barrier after the pipelined loop");
+		barrier_after(r, at);
+	} else if (l->variant == VARIANT_TMA) {
+		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
+		 * which each thread's arrival after the compute completes */
+		char *release = body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
+		if (body.n < 5 || !starts(first[0], "pipefy_load(") || !starts(first[1], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") ||
+		    !release || !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
+			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
+		free(release);
+		barrier_after(r, at);
 	} else if (l->variant == VARIANT_LDG) {
 		int want = l->stages == 1 ? 2 : 1;
 		bool last_sync = body.n > 0 && cursor_is_barrier(body.v[body.n - (l->stages == 1 ? 1 : 2)]);

@@ -5,6 +5,8 @@
  *             instruction of the iteration, with no barrier between them;
  *   ldg       global loads before the compute with no barrier between, and shared stores
  *             after the last compute instruction;
+ *   tma       tensor copies (UTMALDG / cp.async.bulk.tensor) issued before the first compute
+ *             instruction of the iteration, with no barrier between them;
  *   plain     anything else: the loads wait for the barrier before the compute.
  * Stand-alone (no libclang) so that it runs where the GPU and cuobjdump are. */
 #define _POSIX_C_SOURCE 200809L
@@ -14,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_BRANCH };
+/* OP_MBAR: a wait on an mbarrier phase, which makes a loop a K-loop as a block barrier does, but
+ * orders only the stage it waits for: copies issued before it stay in flight. */
+enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_TENSOR, OP_MBAR, OP_BRANCH };
 
 struct insn {
 	long addr;          /* SASS address, or line number in PTX */
@@ -44,6 +48,8 @@ static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix
 static enum op_class sass_class(const char *m)
 {
 	if (starts(m, "LDGSTS")) return OP_ASYNC;
+	if (starts(m, "UTMALDG")) return OP_TENSOR;
+	if (starts(m, "SYNCS.PHASECHK")) return OP_MBAR;
 	if (starts(m, "LDGDEPBAR")) return OP_COMMIT;
 	if (starts(m, "DEPBAR")) return OP_WAIT;
 	if (starts(m, "BAR.SYNC") || starts(m, "BAR.RED") || strcmp(m, "BAR") == 0) return OP_BAR;
@@ -61,6 +67,8 @@ static enum op_class ptx_class(const char *m)
 	if (starts(m, "cp.async.commit_group")) return OP_COMMIT;
 	if (starts(m, "cp.async.wait")) return OP_WAIT;
 	if (starts(m, "cp.async.ca") || starts(m, "cp.async.cg")) return OP_ASYNC;
+	if (starts(m, "cp.async.bulk.tensor")) return OP_TENSOR;
+	if (starts(m, "mbarrier.try_wait") || starts(m, "mbarrier.test_wait")) return OP_MBAR;
 	if (starts(m, "bar.sync") || starts(m, "barrier.sync") || starts(m, "bar.red") || starts(m, "barrier.cta.sync"))
 		return OP_BAR;
 	if (starts(m, "ld.global")) return OP_LDG;
@@ -223,14 +231,16 @@ struct loop_report {
 static void classify(const struct function *f, int b, int e, struct loop_report *r)
 {
 	memset(r->counts, 0, sizeof r->counts);
-	bool async_pending = false, ldg_pending = false;
-	bool async_overlap = false, ldg_overlap = false, sts_after_overlap = false;
+	bool async_pending = false, ldg_pending = false, tensor_pending = false;
+	bool async_overlap = false, ldg_overlap = false, sts_after_overlap = false, tensor_overlap = false;
 	bool any_async = false, any_ldg = false;
 	for (int i = b; i <= e; i++) {
 		enum op_class c = f->v[i].cls;
 		r->counts[c]++;
 		if (c == OP_BAR)
-			async_pending = ldg_pending = false;
+			async_pending = ldg_pending = tensor_pending = false;
+		else if (c == OP_TENSOR)
+			tensor_pending = true;
 		else if (c == OP_ASYNC)
 			async_pending = any_async = true;
 		else if (c == OP_LDG)
@@ -238,10 +248,14 @@ static void classify(const struct function *f, int b, int e, struct loop_report 
 		else if (c == OP_COMPUTE) {
 			async_overlap |= async_pending;
 			ldg_overlap |= ldg_pending;
+			tensor_overlap |= tensor_pending;
 		} else if (c == OP_STS && ldg_overlap)
 			sts_after_overlap = true;
 	}
-	if (async_overlap) {
+	if (tensor_overlap) {
+		r->kind = "tma";
+		snprintf(r->why, sizeof r->why, "tensor copies in flight during the compute, no barrier between");
+	} else if (async_overlap) {
 		r->kind = "cp.async";
 		snprintf(r->why, sizeof r->why, "async copies in flight during the compute, no barrier between");
 	} else if (ldg_overlap && sts_after_overlap) {
@@ -272,7 +286,7 @@ static int find_kloops(const struct function *f, struct loop_report **out)
 			b++;
 		bool bar = false, compute = false;
 		for (int k = b; k <= i; k++) {
-			bar |= f->v[k].cls == OP_BAR;
+			bar |= f->v[k].cls == OP_BAR || f->v[k].cls == OP_MBAR;
 			compute |= f->v[k].cls == OP_COMPUTE;
 		}
 		if (!bar || !compute)
@@ -398,8 +412,32 @@ static const char *skip_anonymous(const char *s, const char **end_of_prefix)
 	return g + len;
 }
 
+/* The source name in a symbol `[arch ]_Z<len><name>...` (with the arch prefix kept in front),
+ * and whether it is pipefy's tensor-copy copy of a kernel, `<name>_pipefy_tma`: its name is
+ * then the kernel's (the copy takes the tensor maps as extra parameters, so the rest of the
+ * symbols differ). */
+static bool source_name(const char *sym, char *out, size_t size, bool *tma_copy)
+{
+	const char *z = strstr(sym, "_Z");
+	if (!z || !isdigit((unsigned char)z[2]))
+		return false;
+	char *end;
+	long n = strtol(z + 2, &end, 10);
+	if (n <= 0 || (long)strlen(end) < n)
+		return false;
+	const char *suffix = "_pipefy_tma";
+	long ns = (long)strlen(suffix);
+	*tma_copy = n > ns && strncmp(end + n - ns, suffix, (size_t)ns) == 0;
+	snprintf(out, size, "%.*s%.*s", (int)(z - sym), sym, (int)(*tma_copy ? n - ns : n), end);
+	return true;
+}
+
 static bool same_function(const char *a, const char *b)
 {
+	char na[512], nb[512];
+	bool ta = false, tb = false;
+	if (source_name(a, na, sizeof na, &ta) && source_name(b, nb, sizeof nb, &tb) && (ta || tb))
+		return strcmp(na, nb) == 0;
 	const char *pa, *pb, *ra = skip_anonymous(a, &pa), *rb = skip_anonymous(b, &pb);
 	if (!ra || !rb)
 		return strcmp(a, b) == 0;

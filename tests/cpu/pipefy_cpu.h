@@ -151,17 +151,20 @@ inline void mbar_init(const void *addr, unsigned count) {
         }
     mbarriers().push_back({addr, MBarrier{count, count, 0, 0}});
 }
-inline void mbar_arrive(const void *addr) {
+inline void mbar_arrive(const void *addr, unsigned count = 1) {
     MBarrier &b = mbar(addr);
-    if (b.pending == 0) {
+    if (b.pending < count) {
         fprintf(stderr, "pipefy-cpu: more arrivals on an mbarrier than its count\n");
         exit(3);
     }
-    b.pending--;
+    b.pending -= count;
     complete_if_done(b);
 }
+// mbarrier.expect_tx: bytes the phase waits for besides its arrivals
+inline void mbar_tx(const void *addr, unsigned bytes) { mbar(addr).tx += bytes; }
+// mbarrier.arrive.expect_tx
 inline void mbar_expect_tx(const void *addr, unsigned bytes) {
-    mbar(addr).tx += bytes;
+    mbar_tx(addr, bytes);
     mbar_arrive(addr);
 }
 // try_wait.parity: true once the phase of that parity is complete; until then the thread
@@ -174,12 +177,27 @@ inline bool mbar_try_wait(const void *addr, unsigned parity) {
     swapcontext(&current->ctx, &scheduler);
     return phase_done(b, parity);
 }
-// cp.async.bulk completing on an mbarrier: the bytes land now, then count as received.
-inline void bulk_copy(void *dst, const void *src, unsigned bytes, const void *addr) {
-    memcpy(dst, src, bytes);
+// Bytes of an asynchronous copy received on an mbarrier.
+inline void mbar_complete_tx(const void *addr, unsigned bytes) {
     MBarrier &b = mbar(addr);
     b.tx -= bytes;
     complete_if_done(b);
+}
+// cp.async.bulk completing on an mbarrier: the bytes land now, then count as received.
+inline void bulk_copy(void *dst, const void *src, unsigned bytes, const void *addr) {
+    memcpy(dst, src, bytes);
+    mbar_complete_tx(addr, bytes);
+}
+// mbarrier.inval: the location is no barrier any more (a later use without init is reported).
+inline void mbar_inval(const void *addr) {
+    auto &all = mbarriers();
+    for (size_t i = 0; i < all.size(); i++)
+        if (all[i].first == addr) {
+            all.erase(all.begin() + (long)i);
+            return;
+        }
+    fprintf(stderr, "pipefy-cpu: mbarrier.inval of a location that is no mbarrier\n");
+    exit(3);
 }
 
 // The threads' stacks, allocated once and never cleared (a fresh zeroed 256 KB per thread per

@@ -83,6 +83,9 @@ def split_top(s):
 
 
 def convert(text):
+    # pipefy's tensor-copy helpers (PTX): the block model's own
+    text = re.sub(r'// pipefy: Hopper tensor copies \{\n.*?// \} pipefy: Hopper tensor copies\n',
+                  '#include "pipefy_cpu_tma.h"\n', text, flags=re.S)
     # the size of the launch's dynamic shared memory, as pipefy's output reads it in PTX
     text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
                   r'\1 = (unsigned)pipefy_cpu::dynamic_smem;', text)

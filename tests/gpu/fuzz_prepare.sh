@@ -1,6 +1,7 @@
 #!/bin/bash
 # fuzz_prepare.sh: the sources of `make gpu-fuzz`, made here (pipefy needs libclang): for each
-# seed, the generated program and every distinct rewrite pipefy accepts (auto, cp.async, ldg),
+# seed, the generated program and every distinct rewrite pipefy accepts (auto, cp.async, ldg,
+# and tma planned for sm_90),
 # batched 40 programs to a translation unit (each in a namespace of its own, its main renamed)
 # so that the GPU machine compiles a few large files instead of thousands of small ones.
 # Writes OUT/batchNNN.cu and OUT/manifest.tsv (batch, entry, seed, variant, sizes, sanitize size).
@@ -18,8 +19,10 @@ one_seed() { # SEED
 	local seed=$1 d=$tmp/s$1 v o dup vs=(orig)
 	mkdir -p "$d"
 	python3 tests/gen/gen.py "$seed" >"$d/orig.cu"
-	for v in auto cp.async ldg; do
-		"$pipefy" -q --variant=$v --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
+	for v in auto cp.async ldg tma; do
+		local arch=()
+		[ $v = tma ] && arch=(--arch=sm_90)
+		"$pipefy" -q --variant=$v "${arch[@]}" --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
 		cmp -s "$d/$v.cu" "$d/orig.cu" && continue
 		dup=0
 		for o in "${vs[@]}"; do cmp -s "$d/$o.cu" "$d/$v.cu" && dup=1; done
@@ -42,7 +45,7 @@ for seed in $(seq "$first" "$last"); do
 		if [ $((n % 40)) = 0 ]; then
 			batch=$((batch + 1))
 			f=$(printf '%s/batch%03d.cu' "$out" $batch)
-			printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cooperative_groups.h>\n#include <cstring>\n' >"$f"
+			printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cooperative_groups.h>\n#include <cstring>\n#include <cuda.h>\n#include <cudaTypedefs.h>\n' >"$f"
 		fi
 		entry=g${seed}_${v//./_}
 		{

@@ -25,6 +25,10 @@ for orig in "$out"/sass/*.orig.sass; do
 			v=${listing#"$out/sass/$name".}; v=${v%.sass}
 			[ "$v" = orig ] && continue
 			remarks=$(promise_remarks "testdata/$name.cu" "$v")
+			if [ $arch = sm_80 ] && grep -q 'K-loop pipelined: tma' "$remarks"; then
+				row "$name" "$v" "sass $arch" SKIP "tensor copies are sm_90's: on sm_80 the launcher runs the kernel as written"
+				continue
+			fi
 			log=$out/log/$name.$v.$arch.verify
 			# shellcheck disable=SC2046
 			"$verify" --arch $arch --reference "$orig" $(tests/expected_kinds.sh "$remarks" \
@@ -37,4 +41,4 @@ for orig in "$out"/sass/*.orig.sass; do
 		done
 	done
 done
-awk -F'\t' '{n[$4]++} END {printf "sass: %d rows: %d PASS, %d FAIL\n", NR, n["PASS"], n["FAIL"]}' "$out/sass.tsv"
+awk -F'\t' '{n[$4]++} END {printf "sass: %d rows: %d PASS, %d FAIL, %d SKIP\n", NR, n["PASS"], n["FAIL"], n["SKIP"]}' "$out/sass.tsv"

@@ -1,0 +1,170 @@
+// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Two
+// kernels: one whose 32 x 32 block copies one element per thread from an operand whose rows are
+// `lda` floats apart (a Hankel view when lda < K: row r of A starts at S[r * lda], so rows
+// overlap and a tile can reach past a row's end into the next: there the copies run as written),
+// and one whose 256 threads copy the tiles in loops over i / 32 and i % 32.
+// Usage: sgemm_tma [M N K] (multiples of 32). Each kernel runs at lda = K, 40 (boxes past the
+// row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
+// no tensor map, the kernel as written).
+// pipefy-args: --arch=sm_90
+// pipefy-golden: tma
+// gpu-runs: 32 32 0 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 64 96
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define T 32
+
+// C = V * B, V[r][k] = S[r * lda + k]: one element per thread per tile
+__global__ void sgemm_view(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
+                           int N, int K, int lda)
+{
+    __shared__ float As[2][T][T];
+    __shared__ float Bs[2][T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &S[row * lda + k0 + tx], sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], &B[(k0 + ty) * N + col], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < T; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    C[row * N + col] = acc;
+}
+
+// the same product by 256 threads, each copying four elements of each tile and computing four
+// outputs
+__global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
+                           int N, int K, int lda)
+{
+    __shared__ float As[2][T][T];
+    __shared__ float Bs[2][T][T];
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i / T][i % T], &S[(r0 + i / T) * lda + k0 + i % T], sizeof(float));
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][ty + 8 * j][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
+}
+
+// S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
+static int check(const char *name, int M, int N, int K, int lda, bool flat)
+{
+    size_t ns = (size_t)(M > 0 ? M - 1 : 0) * lda + K + 32, nb = (size_t)K * N + 32, nc = (size_t)M * N;
+    float *hS = (float *)malloc(ns * sizeof(float)), *hB = (float *)malloc(nb * sizeof(float));
+    float *hC = (float *)malloc(nc * sizeof(float) + 16);
+    double *ref = (double *)calloc(nc + 1, sizeof(double));
+    uint32_t seed = 777;
+    for (size_t i = 0; i < ns; i++) hS[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    for (int i = 0; i < M && !harness_skip_reference(); i++)
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                ref[(size_t)i * N + j] += (double)hS[(size_t)i * lda + k] * hB[(size_t)k * N + j];
+    float *dS, *dB, *dC;
+    CHECK(cudaMalloc(&dS, ns * sizeof(float)));
+    CHECK(cudaMalloc(&dB, nb * sizeof(float)));
+    CHECK(cudaMalloc(&dC, nc * sizeof(float) + 16));
+    CHECK(cudaMemcpy(dS, hS, ns * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
+    auto launch = [&] {
+        if (flat)
+            sgemm_flat<<<dim3(N / T, M / T), 256>>>(dS, dB, dC, M, N, K, lda);
+        else
+            sgemm_view<<<dim3(N / T, M / T), dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
+    };
+    launch();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("%s: reference skipped\nchecksum %016llx\n", name, (unsigned long long)harness_checksum(hC, nc * sizeof *hC));
+    else
+        rc = harness_report(name, hC, ref, nc, 1e-4, 1e-4);
+    harness_time(name, 2.0 * M * N * K, launch);
+    CHECK(cudaFree(dS));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    free(hS);
+    free(hB);
+    free(hC);
+    free(ref);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int rc = 0;
+    for (int flat = 0; flat < 2; flat++) {
+        const char *name = flat ? "sgemm_flat" : "sgemm_view";
+        rc |= check(name, M, N, K, K > 0 ? K : 32, flat);  // rows K apart: every tile a box
+        rc |= check(name, M, N, K, 40, flat);              // rows 40 apart: tiles past k0 = 0 reach
+                                                           // past the row's end
+        rc |= check(name, M, N, K, 38, flat);              // rows of 152 bytes: no tensor map
+    }
+    return rc;
+}

@@ -1,0 +1,123 @@
+// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Two
+// kernels: one whose 32 x 32 block copies one element per thread from an operand whose rows are
+// `lda` floats apart (a Hankel view when lda < K: row r of A starts at S[r * lda], so rows
+// overlap and a tile can reach past a row's end into the next: there the copies run as written),
+// and one whose 256 threads copy the tiles in loops over i / 32 and i % 32.
+// Usage: sgemm_tma [M N K] (multiples of 32). Each kernel runs at lda = K, 40 (boxes past the
+// row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
+// no tensor map, the kernel as written).
+// pipefy-args: --arch=sm_90
+// pipefy-golden: tma
+// gpu-runs: 32 32 0 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 64 96
+#include "harness.cuh"
+
+#define T 32
+
+// C = V * B, V[r][k] = S[r * lda + k]: one element per thread per tile
+__global__ void sgemm_view(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
+                           int N, int K, int lda)
+{
+    __shared__ float As[T][T];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = S[row * lda + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < T; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// the same product by 256 threads, each copying four elements of each tile and computing four
+// outputs
+__global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
+                           int N, int K, int lda)
+{
+    __shared__ float As[T][T];
+    __shared__ float Bs[T][T];
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k0 = 0; k0 < K; k0 += T) {
+        for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+            As[i / T][i % T] = S[(r0 + i / T) * lda + k0 + i % T];
+        for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+            Bs[i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+        __syncthreads();
+        for (int k = 0; k < T; ++k)
+            for (int j = 0; j < 4; ++j)
+                acc[j] += As[ty + 8 * j][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
+}
+
+// S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
+static int check(const char *name, int M, int N, int K, int lda, bool flat)
+{
+    size_t ns = (size_t)(M > 0 ? M - 1 : 0) * lda + K + 32, nb = (size_t)K * N + 32, nc = (size_t)M * N;
+    float *hS = (float *)malloc(ns * sizeof(float)), *hB = (float *)malloc(nb * sizeof(float));
+    float *hC = (float *)malloc(nc * sizeof(float) + 16);
+    double *ref = (double *)calloc(nc + 1, sizeof(double));
+    uint32_t seed = 777;
+    for (size_t i = 0; i < ns; i++) hS[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    for (int i = 0; i < M && !harness_skip_reference(); i++)
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N; j++)
+                ref[(size_t)i * N + j] += (double)hS[(size_t)i * lda + k] * hB[(size_t)k * N + j];
+    float *dS, *dB, *dC;
+    CHECK(cudaMalloc(&dS, ns * sizeof(float)));
+    CHECK(cudaMalloc(&dB, nb * sizeof(float)));
+    CHECK(cudaMalloc(&dC, nc * sizeof(float) + 16));
+    CHECK(cudaMemcpy(dS, hS, ns * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
+    auto launch = [&] {
+        if (flat)
+            sgemm_flat<<<dim3(N / T, M / T), 256>>>(dS, dB, dC, M, N, K, lda);
+        else
+            sgemm_view<<<dim3(N / T, M / T), dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
+    };
+    launch();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("%s: reference skipped\nchecksum %016llx\n", name, (unsigned long long)harness_checksum(hC, nc * sizeof *hC));
+    else
+        rc = harness_report(name, hC, ref, nc, 1e-4, 1e-4);
+    harness_time(name, 2.0 * M * N * K, launch);
+    CHECK(cudaFree(dS));
+    CHECK(cudaFree(dB));
+    CHECK(cudaFree(dC));
+    free(hS);
+    free(hB);
+    free(hC);
+    free(ref);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int rc = 0;
+    for (int flat = 0; flat < 2; flat++) {
+        const char *name = flat ? "sgemm_flat" : "sgemm_view";
+        rc |= check(name, M, N, K, K > 0 ? K : 32, flat);  // rows K apart: every tile a box
+        rc |= check(name, M, N, K, 40, flat);              // rows 40 apart: tiles past k0 = 0 reach
+                                                           // past the row's end
+        rc |= check(name, M, N, K, 38, flat);              // rows of 152 bytes: no tensor map
+    }
+    return rc;
+}

@@ -1,0 +1,751 @@
+/* box.c: whether each tile's copy is one box of a 2-D operand, the fact a tensor copy (TMA,
+ * --variant=tma) relies on. Facts only: check.c turns a missing one into the refusal.
+ *
+ * A copy `As[d0][d1] = A[index]` is a box when, over the threads of a block (and the trips of
+ * a copy loop), (d0, d1) runs over the whole tile once and
+ *     index = base + d0 * L + d1
+ * with L (the operand's row length) made of the kernel's parameters only, so that the host can
+ * build the tensor map, and base the same for every thread, so that one thread can issue the
+ * box at column base % L... in fact at (col0, row0) with base = row0 * L + col0. The index is
+ * read as a polynomial over atoms: blockIdx/blockDim/gridDim, the kernel's parameters, the
+ * loop variables, threadIdx, and the copy loop's `i / C`, `i % C`; locals are replaced by
+ * their one initializer. Anything else (a load, a call, a local written twice) is no box. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+
+enum atom_kind {
+	ATOM_PARAM,   /* a kernel parameter: the host knows it */
+	ATOM_UNIFORM, /* the same for every thread of a block: blockIdx, a loop variable */
+	ATOM_THREAD,  /* threadIdx.*, the copy loop's variable and its quotient and remainder */
+};
+
+#define MAX_ATOMS 48
+#define MAX_TERMS 32
+#define MAX_FACTORS 4
+
+struct term {
+	long long coef;
+	int nf;
+	int f[MAX_FACTORS]; /* atom indices, ascending */
+};
+
+struct poly {
+	int n;
+	struct term t[MAX_TERMS];
+};
+
+struct reader {
+	const struct kloop *l;
+	const struct source *src;
+	CXCursor copy_var;   /* the copy loop's variable, or a null cursor */
+	char *atom[MAX_ATOMS];
+	enum atom_kind kind[MAX_ATOMS];
+	int natoms;
+	int depth;
+	char *problem;       /* the first thing that is not a polynomial, in words */
+	size_t problem_at;
+};
+
+static void fail(struct reader *r, CXCursor at, char *what)
+{
+	if (!r->problem) {
+		r->problem = what;
+		r->problem_at = cursor_span(at).begin;
+	} else
+		free(what);
+}
+
+static int atom(struct reader *r, const char *text, enum atom_kind kind)
+{
+	for (int i = 0; i < r->natoms; i++)
+		if (strcmp(r->atom[i], text) == 0)
+			return i;
+	if (r->natoms == MAX_ATOMS)
+		return -1;
+	r->atom[r->natoms] = xstrdup(text);
+	r->kind[r->natoms] = kind;
+	return r->natoms++;
+}
+
+static struct poly constant(long long v)
+{
+	struct poly p = {0};
+	if (v) {
+		p.n = 1;
+		p.t[0].coef = v;
+	}
+	return p;
+}
+
+static bool same_factors(const struct term *a, const struct term *b)
+{
+	return a->nf == b->nf && memcmp(a->f, b->f, (size_t)a->nf * sizeof *a->f) == 0;
+}
+
+/* Adds a term, merging it with an equal monomial; false when the polynomial is full. */
+static bool add_term(struct poly *p, struct term t)
+{
+	if (t.coef == 0)
+		return true;
+	for (int i = 0; i < p->n; i++)
+		if (same_factors(&p->t[i], &t)) {
+			p->t[i].coef += t.coef;
+			if (p->t[i].coef == 0)
+				p->t[i] = p->t[--p->n];
+			return true;
+		}
+	if (p->n == MAX_TERMS)
+		return false;
+	p->t[p->n++] = t;
+	return true;
+}
+
+static bool poly_add(struct poly *out, const struct poly *a, const struct poly *b, long long sign)
+{
+	*out = *a;
+	for (int i = 0; i < b->n; i++) {
+		struct term t = b->t[i];
+		t.coef *= sign;
+		if (!add_term(out, t))
+			return false;
+	}
+	return true;
+}
+
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+static bool poly_mul(struct poly *out, const struct poly *a, const struct poly *b)
+{
+	*out = (struct poly){0};
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < b->n; j++) {
+			const struct term *x = &a->t[i], *y = &b->t[j];
+			if (x->nf + y->nf > MAX_FACTORS)
+				return false;
+			struct term t = {x->coef * y->coef, x->nf + y->nf, {0}};
+			memcpy(t.f, x->f, (size_t)x->nf * sizeof *t.f);
+			memcpy(t.f + x->nf, y->f, (size_t)y->nf * sizeof *t.f);
+			qsort(t.f, (size_t)t.nf, sizeof *t.f, cmp_int);
+			if (!add_term(out, t))
+				return false;
+		}
+	return true;
+}
+
+/* The most thread-dependent kind among a polynomial's atoms (ATOM_PARAM when none). */
+static enum atom_kind poly_kind(const struct reader *r, const struct poly *p)
+{
+	enum atom_kind k = ATOM_PARAM;
+	for (int i = 0; i < p->n; i++)
+		for (int f = 0; f < p->t[i].nf; f++)
+			if (r->kind[p->t[i].f[f]] > k)
+				k = r->kind[p->t[i].f[f]];
+	return k;
+}
+
+/* C text of a polynomial, computed in long long (exact, where the source's int arithmetic
+ * does not overflow). */
+static char *poly_text(const struct reader *r, const struct poly *p)
+{
+	if (p->n == 0)
+		return xstrdup("0LL");
+	struct strbuf sb = {0};
+	for (int i = 0; i < p->n; i++) {
+		const struct term *t = &p->t[i];
+		long long c = t->coef;
+		if (i > 0)
+			sb_puts(&sb, c < 0 ? " - " : " + ");
+		else if (c < 0)
+			sb_puts(&sb, "-");
+		if (c < 0)
+			c = -c;
+		if (t->nf == 0)
+			sb_printf(&sb, "%lldLL", c);
+		else if (c != 1)
+			sb_printf(&sb, "%lldLL", c);
+		for (int f = 0; f < t->nf; f++)
+			sb_printf(&sb, "%s%s", f == 0 && c == 1 ? "(long long)" : " * ", r->atom[t->f[f]]);
+	}
+	return sb_take(&sb);
+}
+
+static bool read_poly(struct reader *r, CXCursor e, struct poly *out);
+
+static bool is_param_of(CXCursor decl, CXCursor fn)
+{
+	if (clang_getCursorKind(decl) != CXCursor_ParmDecl)
+		return false;
+	int n = clang_Cursor_getNumArguments(fn);
+	for (int i = 0; i < n; i++)
+		if (clang_equalCursors(clang_Cursor_getArgument(fn, i), decl))
+			return true;
+	return false;
+}
+
+static bool is_ivar(const struct kloop *l, CXCursor decl)
+{
+	for (int i = 0; i < l->nivars; i++)
+		if (clang_equalCursors(l->ivars[i].decl, decl))
+			return true;
+	return false;
+}
+
+/* The function body, where a variable's other writes would be. */
+static CXCursor function_body(const struct kloop *l) { return cursor_last_child(l->function_cursor); }
+
+/* A variable named by the expression: a parameter, a loop variable, the copy loop's, or a
+ * local read through its single initializer. */
+static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *out)
+{
+	char *name = cursor_name(decl);
+	bool ok = false;
+	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+	bool integral = tk >= CXType_Bool && tk <= CXType_Int128;
+	if (!integral)
+		fail(r, e, xprintf("'%s', which is not an integer", name));
+	else if (!clang_Cursor_isNull(r->copy_var) && clang_equalCursors(decl, r->copy_var)) {
+		int a = atom(r, name, ATOM_THREAD);
+		*out = (struct poly){1, {{1, 1, {a}}}};
+		ok = a >= 0;
+	} else if (cursor_writes_var(function_body(r->l), decl) && !is_ivar(r->l, decl)) {
+		fail(r, e, xprintf("'%s', which the kernel writes", name));
+	} else if (is_param_of(decl, r->l->function_cursor)) {
+		int a = atom(r, name, ATOM_PARAM);
+		*out = (struct poly){1, {{1, 1, {a}}}};
+		ok = a >= 0;
+	} else if (is_ivar(r->l, decl)) {
+		int a = atom(r, name, ATOM_UNIFORM);
+		*out = (struct poly){1, {{1, 1, {a}}}};
+		ok = a >= 0;
+	} else if (clang_getCursorKind(decl) == CXCursor_VarDecl && effects_is_local(decl) &&
+		   span_within(cursor_span(decl), r->l->function_span)) {
+		CXCursor init = cursor_last_child(decl);
+		if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
+		    cursor_span(init).begin <= cursor_offset(decl))
+			fail(r, e, xprintf("'%s', which has no initializer", name));
+		else if (r->depth > 8)
+			fail(r, e, xprintf("'%s', defined too deeply", name));
+		else {
+			r->depth++;
+			ok = read_poly(r, init, out);
+			r->depth--;
+		}
+	} else
+		fail(r, e, xprintf("'%s'", name));
+	free(name);
+	return ok;
+}
+
+static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+
+static bool read_poly(struct reader *r, CXCursor e, struct poly *out)
+{
+	e = cursor_strip(e);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	bool ok;
+	if (k != CXCursor_DeclRefExpr || clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_EnumConstantDecl) {
+		long v = cursor_evaluate_int(e, &ok);
+		if (ok) {
+			*out = constant(v);
+			return true;
+		}
+	}
+	if (k == CXCursor_DeclRefExpr)
+		return read_var(r, e, clang_getCursorReferenced(e), out);
+	if (k == CXCursor_MemberRefExpr) {
+		char *text = span_text(r->src, cursor_span(e));
+		char *w = text;
+		for (char *p = text; *p; p++)
+			if (*p != ' ' && *p != '\t' && *p != '\n')
+				*w++ = *p;
+		*w = '\0';
+		for (int b = 0; b < 4; b++) {
+			size_t n = strlen(builtins[b]);
+			if (strncmp(text, builtins[b], n) == 0 && text[n] == '.' && strchr("xyz", text[n + 1]) && !text[n + 2]) {
+				int a = atom(r, text, b == 0 ? ATOM_THREAD : ATOM_UNIFORM);
+				free(text);
+				*out = (struct poly){1, {{1, 1, {a}}}};
+				return a >= 0;
+			}
+		}
+		fail(r, e, xprintf("'%s'", text));
+		free(text);
+		return false;
+	}
+	if (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr || k == CXCursor_CXXFunctionalCastExpr) {
+		enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(e)).kind;
+		if (tk >= CXType_Bool && tk <= CXType_Int128)
+			return read_poly(r, cursor_last_child(e), out);
+	}
+	if (k == CXCursor_UnaryOperator) {
+		char *text = span_text(r->src, cursor_span(e));
+		bool neg = text[0] == '-', plus = text[0] == '+';
+		free(text);
+		if (neg || plus) {
+			struct poly p;
+			if (!read_poly(r, cursor_first_child(e), &p))
+				return false;
+			for (int i = 0; i < p.n && neg; i++)
+				p.t[i].coef = -p.t[i].coef;
+			*out = p;
+			return true;
+		}
+	}
+	if (k == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+		struct cursors kids = cursor_children(e);
+		struct poly a, b;
+		ok = kids.n == 2 && read_poly(r, kids.v[0], &a) && read_poly(r, kids.v[1], &b);
+		CXCursor rhs = kids.n == 2 ? kids.v[1] : e;
+		free(kids.v);
+		if (!ok)
+			return false;
+		if (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) {
+			if (poly_add(out, &a, &b, op == CXBinaryOperator_Add ? 1 : -1))
+				return true;
+		} else if (op == CXBinaryOperator_Mul) {
+			if (poly_mul(out, &a, &b))
+				return true;
+		} else if (op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) {
+			const char *sign = op == CXBinaryOperator_Div ? " / " : " % ";
+			/* the copy loop's `i / C` and `i % C`: atoms of their own */
+			bool copy_var = a.n == 1 && a.t[0].coef == 1 && a.t[0].nf == 1 && !clang_Cursor_isNull(r->copy_var) &&
+					b.n == 1 && b.t[0].nf == 0 && b.t[0].coef > 0;
+			if (copy_var) {
+				char *name = cursor_name(r->copy_var);
+				char *text = xprintf("%s%s%lld", name, sign, b.t[0].coef);
+				bool same = strcmp(name, r->atom[a.t[0].f[0]]) == 0;
+				free(name);
+				if (same) {
+					int at = atom(r, text, ATOM_THREAD);
+					free(text);
+					*out = (struct poly){1, {{1, 1, {at}}}};
+					return at >= 0;
+				}
+				free(text);
+			}
+			/* a quotient of values the same for every thread: an atom, exact as C computes it */
+			enum atom_kind ka = poly_kind(r, &a), kb = poly_kind(r, &b);
+			if (ka != ATOM_THREAD && kb != ATOM_THREAD) {
+				char *ta = poly_text(r, &a), *tb = poly_text(r, &b);
+				char *text = xprintf("(%s%s%s)", ta, sign, tb);
+				int at = atom(r, text, ka > kb ? ka : kb);
+				free(ta);
+				free(tb);
+				free(text);
+				*out = (struct poly){1, {{1, 1, {at}}}};
+				return at >= 0;
+			}
+			fail(r, e, xstrdup("a division of a thread's index"));
+			return false;
+		} else {
+			fail(r, rhs, xstrdup("an operator other than + - * / %"));
+			return false;
+		}
+		fail(r, e, xstrdup("an expression too long to follow"));
+		return false;
+	}
+	char *text = span_text(r->src, cursor_span(e));
+	fail(r, e, xprintf("'%s'", text));
+	free(text);
+	return false;
+}
+
+/* t / d when d's coefficient and factors divide t's. */
+static bool divide_term(const struct term *t, const struct term *d, struct term *q)
+{
+	if (d->coef == 0 || t->coef % d->coef != 0 || d->nf > t->nf)
+		return false;
+	*q = (struct term){t->coef / d->coef, 0, {0}};
+	int g = 0;
+	for (int f = 0; f < t->nf; f++) {
+		if (g < d->nf && t->f[f] == d->f[g])
+			g++;
+		else
+			q->f[q->nf++] = t->f[f];
+	}
+	return g == d->nf;
+}
+
+/* The polynomial is exactly one atom of that text. */
+static bool is_atom(const struct reader *r, const struct poly *p, const char *text)
+{
+	return p->n == 1 && p->t[0].coef == 1 && p->t[0].nf == 1 && strcmp(r->atom[p->t[0].f[0]], text) == 0;
+}
+
+static void reader_free(struct reader *r)
+{
+	for (int i = 0; i < r->natoms; i++)
+		free(r->atom[i]);
+	free(r->problem);
+}
+
+/* The problem of the first copy that is no box, with its place. */
+static void box_problem(struct kloop *l, const struct source *src, size_t at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void box_problem(struct kloop *l, const struct source *src, size_t at, const char *fmt, ...)
+{
+	(void)src;
+	if (l->box_problem)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	struct refusal rf = refusal_make(at, fmt, ap);
+	va_end(ap);
+	l->box_problem = rf.reason;
+	l->box_problem_at = rf.offset;
+}
+
+/* `As[d0][d1]`: the tile's two index expressions. */
+static bool tile_indices(CXCursor target, CXCursor *d0, CXCursor *d1)
+{
+	CXCursor outer = cursor_strip(target);
+	if (clang_getCursorKind(outer) != CXCursor_ArraySubscriptExpr)
+		return false;
+	struct cursors o = cursor_children(outer);
+	bool ok = o.n == 2 && clang_getCursorKind(cursor_strip(o.v[0])) == CXCursor_ArraySubscriptExpr;
+	if (ok) {
+		struct cursors in = cursor_children(cursor_strip(o.v[0]));
+		ok = in.n == 2 && clang_getCursorKind(cursor_strip(in.v[0])) == CXCursor_DeclRefExpr;
+		if (ok) {
+			*d0 = in.v[1];
+			*d1 = o.v[1];
+		}
+		free(in.v);
+	}
+	free(o.v);
+	return ok;
+}
+
+/* The tile's rows and columns: a `T name[R][C]` array, no deeper. */
+static bool tile_shape(const struct tile *t, long *rows, long *cols)
+{
+	CXType ty = clang_getCanonicalType(clang_getCursorType(t->decl));
+	if (ty.kind != CXType_ConstantArray)
+		return false;
+	CXType row = clang_getCanonicalType(clang_getArrayElementType(ty));
+	if (row.kind != CXType_ConstantArray)
+		return false;
+	CXType elem = clang_getCanonicalType(clang_getArrayElementType(row));
+	if (elem.kind == CXType_ConstantArray || elem.kind == CXType_IncompleteArray)
+		return false;
+	*rows = clang_getArraySize(ty);
+	*cols = clang_getArraySize(row);
+	return true;
+}
+
+/* Where " alignas(128)" goes: right after the `__shared__` of the tile's declaration. */
+static size_t shared_keyword_end(const struct source *src, const struct tile *t)
+{
+	size_t name = cursor_offset(t->decl);
+	size_t b = name;
+	while (b > 0 && !strchr(";{}", src->text[b - 1]))
+		b--;
+	const char *kw = "__shared__";
+	for (size_t p = b; p + strlen(kw) <= name; p++)
+		if (strncmp(src->text + p, kw, strlen(kw)) == 0)
+			return p + strlen(kw);
+	return 0;
+}
+
+/* Whether the expressions of the copy loop's header are `i = threadIdx.x`, `i < N` and
+ * `i += blockDim.x` (or a constant): then the block condition that makes i run over [0, N)
+ * once. */
+static char *copy_loop_block(struct reader *r, const struct body_stmt *st, long n_elems)
+{
+	struct cursors kids = cursor_children(st->cursor);
+	char *cond = NULL;
+	struct cursors var = kids.n == 4 ? cursor_children(kids.v[0]) : (struct cursors){0};
+	struct poly init, lhs;
+	struct cursors lt = kids.n == 4 ? cursor_children(kids.v[1]) : (struct cursors){0};
+	if (var.n == 1 && lt.n == 2 && read_poly(r, cursor_last_child(var.v[0]), &init) && is_atom(r, &init, "threadIdx.x") &&
+	    read_poly(r, lt.v[0], &lhs) && lhs.n == 1 && lhs.t[0].nf == 1 && lhs.t[0].coef == 1 &&
+	    st->copy_bound == n_elems) {
+		char *name = cursor_name(var.v[0]);
+		if (strcmp(r->atom[lhs.t[0].f[0]], name) == 0)
+			cond = st->copy_stride == 0
+				       ? xstrdup("pipefy_block.y == 1 && pipefy_block.z == 1")
+				       : xprintf("pipefy_block.x == %ld && pipefy_block.y == 1 && pipefy_block.z == 1",
+						 st->copy_stride);
+		free(name);
+	}
+	free(var.v);
+	free(lt.v);
+	free(kids.v);
+	return cond;
+}
+
+/* The copy loop's body holds declarations and copies only (each copy then runs once per trip). */
+static bool copy_loop_body_plain(const struct kloop *l, const struct body_stmt *st)
+{
+	CXCursor body = cursor_last_child(st->cursor);
+	struct cursors kids = clang_getCursorKind(body) == CXCursor_CompoundStmt ? cursor_children(body)
+										  : (struct cursors){0};
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt) {
+		kids.v = xmalloc(sizeof *kids.v);
+		kids.v[0] = body;
+		kids.n = 1;
+	}
+	bool ok = true;
+	for (int i = 0; i < kids.n && ok; i++) {
+		if (clang_getCursorKind(kids.v[i]) == CXCursor_DeclStmt)
+			continue;
+		bool copy = false;
+		for (int c = 0; c < l->ncopies; c++)
+			copy |= span_within(l->copies[c].text, cursor_span(kids.v[i])) &&
+				cursor_span(kids.v[i]).begin == l->copies[c].text.begin;
+		ok = copy;
+	}
+	free(kids.v);
+	return ok;
+}
+
+static void add_condition(struct kloop *l, const char *cond)
+{
+	if (!l->block_check) {
+		l->block_check = xstrdup(cond);
+	} else if (!strstr(l->block_check, cond)) {
+		char *both = xprintf("%s && %s", l->block_check, cond);
+		free(l->block_check);
+		l->block_check = both;
+	}
+}
+
+/* One copy: its box, or the reason it is none. */
+static void copy_box(struct kloop *l, const struct source *src, int c)
+{
+	const struct copy *cp = &l->copies[c];
+	const struct body_stmt *st = &l->stmts[cp->stmt];
+	const struct tile *tile = &l->tiles[cp->tile];
+	int line, col;
+	source_line_col(src, cp->text.begin, &line, &col);
+	long rows, cols;
+	if (tile->dynamic || !tile_shape(tile, &rows, &cols)) {
+		box_problem(l, src, cp->text.begin, "'%s' is not a two-dimensional __shared__ array of constant size", tile->name);
+		return;
+	}
+	if (!span_within(cursor_span(tile->decl), l->function_span) || tile->outside_use) {
+		box_problem(l, src, cp->text.begin, "'%s' is %s", tile->name,
+			    tile->outside_use ? "used outside the loop" : "declared outside the kernel");
+		return;
+	}
+	if (cp->guard.end > cp->guard.begin || cp->from_register || cp->conversion || cp->dst_is_deref ||
+	    cp->src_is_deref || cp->dst_is_address || cp->width != tile->elem_bytes) {
+		box_problem(l, src, cp->text.begin,
+			    "the copy at %d:%d is not a plain element copy `%s[r][c] = A[i]` (guarded, converted, vector "
+			    "or through a pointer)",
+			    line, col, tile->name);
+		return;
+	}
+	CXCursor target, value, d0c, d1c;
+	if (cursor_write_parts(cp->store, &target, &value) != WRITE_ASSIGN || !tile_indices(target, &d0c, &d1c)) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index '%s' as [row][column]", line, col, tile->name);
+		return;
+	}
+	CXCursor load = cursor_strip(cursor_unwrap_cache_hint(cursor_strip(cp->value)));
+	struct cursors lk = clang_getCursorKind(load) == CXCursor_ArraySubscriptExpr ? cursor_children(load) : (struct cursors){0};
+	CXCursor ptr = lk.n == 2 ? cursor_strip(lk.v[0]) : clang_getNullCursor();
+	CXCursor index = lk.n == 2 ? lk.v[1] : clang_getNullCursor();
+	free(lk.v);
+	CXCursor pdecl = clang_getCursorKind(ptr) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(ptr) : clang_getNullCursor();
+	if (clang_Cursor_isNull(pdecl) || !is_param_of(pdecl, l->function_cursor) ||
+	    clang_getCanonicalType(clang_getCursorType(pdecl)).kind != CXType_Pointer) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index a pointer the kernel is handed", line, col);
+		return;
+	}
+	if (cursor_writes_var(function_body(l), pdecl)) {
+		char *n = cursor_name(pdecl);
+		box_problem(l, src, cp->text.begin, "the kernel moves '%s'", n);
+		free(n);
+		return;
+	}
+
+	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
+	char *block = NULL;
+	const char *row_atom = "threadIdx.y", *col_atom = "threadIdx.x";
+	char *row_div = NULL, *col_mod = NULL;
+	if (st->copy_bound > 0) {
+		struct cursors kids = cursor_children(st->cursor);
+		struct cursors var = kids.n == 4 ? cursor_children(kids.v[0]) : (struct cursors){0};
+		if (var.n == 1)
+			r.copy_var = var.v[0];
+		free(var.v);
+		free(kids.v);
+		block = copy_loop_block(&r, st, rows * cols);
+		if (!block || !copy_loop_body_plain(l, st)) {
+			box_problem(l, src, cp->text.begin,
+				    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < %ld; i += blockDim.x)` "
+				    "around plain copies",
+				    line, col, rows * cols);
+			free(block);
+			reader_free(&r);
+			return;
+		}
+		char *name = cursor_name(r.copy_var);
+		row_div = xprintf("%s / %ld", name, cols);
+		col_mod = xprintf("%s %% %ld", name, cols);
+		free(name);
+		row_atom = row_div;
+		col_atom = col_mod;
+	} else if (st->text.begin != cp->text.begin) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d sits inside another statement", line, col);
+		reader_free(&r);
+		return;
+	} else
+		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols, rows);
+
+	struct poly d0, d1, ix;
+	bool ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_poly(&r, index, &ix);
+	if (!ok) {
+		box_problem(l, src, r.problem_at, "the copy at %d:%d reads %s in its indices", line, col, r.problem);
+	} else if (!is_atom(&r, &d0, row_atom) || !is_atom(&r, &d1, col_atom)) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s]", line, col, tile->name,
+			    row_atom, col_atom);
+	} else {
+		int a0 = d0.t[0].f[0], a1 = d1.t[0].f[0];
+		/* index = base + d0 * L + d1 */
+		struct poly L = {0}, base = {0};
+		int unit_cols = 0;
+		bool shape = true;
+		for (int i = 0; i < ix.n && shape; i++) {
+			struct term t = ix.t[i];
+			int n0 = 0, n1 = 0;
+			for (int f = 0; f < t.nf; f++) {
+				n0 += t.f[f] == a0;
+				n1 += t.f[f] == a1;
+			}
+			if (n0 == 0 && n1 == 0) {
+				shape = add_term(&base, t);
+			} else if (n0 == 1 && n1 == 0) {
+				struct term rest = {t.coef, 0, {0}};
+				for (int f = 0; f < t.nf; f++)
+					if (t.f[f] != a0)
+						rest.f[rest.nf++] = t.f[f];
+				shape = add_term(&L, rest);
+			} else if (n1 == 1 && n0 == 0 && t.nf == 1 && t.coef == 1) {
+				unit_cols++;
+			} else
+				shape = false;
+		}
+		char *ix_text = span_text(src, cursor_span(index));
+		if (!shape || unit_cols != 1 || L.n == 0)
+			box_problem(l, src, cp->text.begin,
+				    "the copy at %d:%d reads '%s', not row %s and column %s of a row-major operand", line,
+				    col, ix_text, row_atom, col_atom);
+		else if (poly_kind(&r, &L) != ATOM_PARAM)
+			box_problem(l, src, cp->text.begin,
+				    "the row length of '%s' in the copy at %d:%d depends on more than the kernel's parameters",
+				    ix_text, line, col);
+		else if (poly_kind(&r, &base) == ATOM_THREAD)
+			box_problem(l, src, cp->text.begin, "the copy at %d:%d reads '%s', which differs between threads "
+				    "in more than the tile's row and column", line, col, ix_text);
+		else if (cols * tile->elem_bytes % 16 || cols > 256 || rows > 256 || (rows * cols * tile->elem_bytes) % 128)
+			box_problem(l, src, cp->text.begin,
+				    "'%s' is %ld x %ld elements of %ld bytes: a tensor copy's box needs rows of a multiple of 16 "
+				    "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
+				    tile->name, rows, cols, tile->elem_bytes);
+		else {
+			/* base = row0 * L + col0: the terms L's monomial divides go to the row */
+			struct poly row0 = {0}, col0 = {0};
+			for (int i = 0; i < base.n; i++) {
+				struct term q;
+				if (L.n == 1 && divide_term(&base.t[i], &L.t[0], &q))
+					add_term(&row0, q);
+				else
+					add_term(&col0, base.t[i]);
+			}
+			struct tma_box *b = VEC_PUSH(l->boxes, l->nboxes, l->capboxes);
+			b->tile = cp->tile;
+			b->pointer = cursor_name(pdecl);
+			b->row_elems = poly_text(&r, &L);
+			b->col0 = poly_text(&r, &col0);
+			b->row0 = poly_text(&r, &row0);
+			b->box_cols = cols;
+			b->box_rows = rows;
+			b->elem_bytes = tile->elem_bytes;
+			b->align_at = shared_keyword_end(src, tile);
+			if (!b->align_at)
+				box_problem(l, src, cursor_offset(tile->decl),
+					    "the declaration of '%s' has no __shared__ pipefy can align to 128 bytes", tile->name);
+			add_condition(l, block);
+		}
+		free(ix_text);
+	}
+	free(block);
+	free(row_div);
+	free(col_mod);
+	reader_free(&r);
+}
+
+/* Whether the loop variables start and step the same for every thread. */
+static void uniform_loop_variables(struct kloop *l, const struct source *src)
+{
+	struct cursors kids = cursor_children(l->cursor);
+	for (int i = 0; i + 1 < kids.n && !l->box_problem; i++) {
+		struct span s = cursor_span(kids.v[i]);
+		if (!span_within(s, l->init) && !span_within(s, l->inc))
+			continue;
+		/* every value assigned in the header must be thread-free */
+		struct cursors parts = clang_getCursorKind(kids.v[i]) == CXCursor_DeclStmt ? cursor_children(kids.v[i])
+											   : (struct cursors){0};
+		if (clang_getCursorKind(kids.v[i]) != CXCursor_DeclStmt) {
+			parts.v = xmalloc(sizeof *parts.v);
+			parts.v[0] = kids.v[i];
+			parts.n = 1;
+		}
+		for (int p = 0; p < parts.n && !l->box_problem; p++) {
+			CXCursor e = cursor_strip(parts.v[p]);
+			enum CXCursorKind k = clang_getCursorKind(e);
+			CXCursor value = clang_getNullCursor();
+			if (k == CXCursor_VarDecl)
+				value = cursor_last_child(e);
+			else if (k == CXCursor_UnaryOperator)
+				continue; /* ++t */
+			else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator)
+				value = cursor_last_child(e);
+			struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
+			struct poly v;
+			if (clang_Cursor_isNull(value) || !read_poly(&r, value, &v) || poly_kind(&r, &v) == ATOM_THREAD) {
+				char *text = span_text(src, s);
+				box_problem(l, src, s.begin, "the loop header's '%s' may differ between threads", text);
+				free(text);
+			}
+			reader_free(&r);
+		}
+		free(parts.v);
+	}
+	free(kids.v);
+}
+
+void box_kloop(struct kloop *l, const struct source *src)
+{
+	if (l->not_kloop || l->function_span.end == 0 || l->nrefusals > 0)
+		return;
+	if (l->ncopies == 0 || l->helper.stmt >= 0) {
+		box_problem(l, src, l->loop.begin, "the tiles are filled %s", l->helper.stmt >= 0 ? "inside a helper" : "by no copy pipefy sees");
+		return;
+	}
+	for (int i = 0; i < l->nstmts && !l->box_problem; i++) {
+		enum stmt_role role = l->stmts[i].role;
+		if (role == ROLE_BUMP || role == ROLE_FETCH_DECL) {
+			int line, col;
+			source_line_col(src, l->stmts[i].text.begin, &line, &col);
+			box_problem(l, src, l->stmts[i].text.begin, "the statement at %d:%d %s", line, col,
+				    role == ROLE_BUMP ? "moves a loop variable in the body" : "loads a value the copies store");
+		}
+	}
+	for (int t = 0; t < l->ntiles && !l->box_problem; t++) {
+		int n = 0, first = -1;
+		for (int c = 0; c < l->ncopies; c++)
+			if (l->copies[c].tile == t && n++ == 0)
+				first = c;
+		if (n != 1)
+			box_problem(l, src, n ? l->copies[first].text.begin : cursor_offset(l->tiles[t].decl),
+				    "'%s' is filled by %d copies; a tensor copy takes a tile one copy fills", l->tiles[t].name, n);
+	}
+	for (int c = 0; c < l->ncopies && !l->box_problem; c++)
+		copy_box(l, src, c);
+	if (!l->box_problem)
+		uniform_loop_variables(l, src);
+}
