@@ -47,4 +47,4 @@ for k in hgemm_wmma igemm_wmma sgemm_tiled sgemm_regblock mma_bf16_ptx conv2d_im
 	done
 done
 nvidia-smi --query-gpu=clocks.sm,clocks.mem --format=csv,noheader >>"$out/gpu.txt" 2>&1
-column -t -s $'\t' "$out/bench.tsv"
+if command -v column >/dev/null; then column -t -s $'\t' "$out/bench.tsv"; else cat "$out/bench.tsv"; fi

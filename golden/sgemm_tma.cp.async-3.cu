@@ -1,8 +1,9 @@
-// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Two
+// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Three
 // kernels: one whose 32 x 32 block copies one element per thread from an operand whose rows are
 // `lda` floats apart (a Hankel view when lda < K: row r of A starts at S[r * lda], so rows
 // overlap and a tile can reach past a row's end into the next: there the copies run as written),
-// and one whose 256 threads copy the tiles in loops over i / 32 and i % 32.
+// one whose 256 threads copy the tiles in loops over i / 32 and i % 32, and a persistent one
+// whose blocks take output tiles in turn (flat tiles, `As[ty * 32 + tx]`).
 // Usage: sgemm_tma [M N K] (multiples of 32). Each kernel runs at lda = K, 40 (boxes past the
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
@@ -60,11 +61,11 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
 }
 
 // the same product by 256 threads, each copying four elements of each tile and computing four
-// outputs
+// outputs; A's tile is flat, row i / T of it at i / T * T
 __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
                            int N, int K, int lda)
 {
-    __shared__ float As[3][T][T];
+    __shared__ float As[3][T * T];
     __shared__ float Bs[3][T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
@@ -79,7 +80,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             int k0 = pipefy_next_k0;
             if (k0 < K) {
                 for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                    __pipeline_memcpy_async(&As[pipefy_dst][i / T][i % T], &S[(r0 + i / T) * lda + k0 + i % T], sizeof(float));
+                    __pipeline_memcpy_async(&As[pipefy_dst][i], &S[(r0 + i / T) * lda + k0 + i % T], sizeof(float));
                 for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 k0 += T;
@@ -99,7 +100,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             pipefy_load((pipefy_stage + 2) % 3);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
-                    acc[j] += As[pipefy_stage][ty + 8 * j][k] * Bs[pipefy_stage][k][tx];
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
@@ -108,8 +109,55 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
 }
 
+// persistent: each block takes output tiles tile, tile + gridDim.x, ...; flat tiles
+__global__ void sgemm_persistent(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C,
+                                 int M, int N, int K, int lda)
+{
+    __shared__ float As[3][T * T];
+    __shared__ float Bs[3][T * T];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tiles_x = N / T, tiles = tiles_x * (M / T);
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
+        float acc = 0.0f;
+        // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+        {
+            // pipefy: the loop variables of the next tile to load
+            int pipefy_next_k0 = 0;
+            // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+            // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+            auto pipefy_load = [&](int pipefy_dst) {
+                int k0 = pipefy_next_k0;
+                if (k0 < K) {
+                    __pipeline_memcpy_async(&As[pipefy_dst][ty * T + tx], &S[row * lda + k0 + tx], sizeof(float));
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][ty * T + tx], &B[(k0 + ty) * N + col], sizeof(float));
+                    k0 += T;
+                    pipefy_next_k0 = k0;
+                }
+                __pipeline_commit();
+            };
+            // pipefy: prologue: start copying tiles 0..1
+            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+                pipefy_load(pipefy_s);
+            int pipefy_stage = 0; // the stage that holds tile t
+            // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+            // iterations find no tile left to start and only compute: that is the epilogue
+            for (int k0 = 0; k0 < K; k0 += T) {
+                __pipeline_wait_prior(1); // tile t has landed for this thread...
+                __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+                pipefy_load((pipefy_stage + 2) % 3);
+                for (int k = 0; k < T; ++k)
+                    acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
+                pipefy_stage = (pipefy_stage + 1) % 3;
+            }
+            __syncthreads(); // pipefy: every thread is done with the last tile
+        }
+        C[row * N + col] = acc;
+    }
+}
+
 // S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
-static int check(const char *name, int M, int N, int K, int lda, bool flat)
+static int check(const char *name, int M, int N, int K, int lda, int kernel)
 {
     size_t ns = (size_t)(M > 0 ? M - 1 : 0) * lda + K + 32, nb = (size_t)K * N + 32, nc = (size_t)M * N;
     float *hS = (float *)malloc(ns * sizeof(float)), *hB = (float *)malloc(nb * sizeof(float));
@@ -130,8 +178,10 @@ static int check(const char *name, int M, int N, int K, int lda, bool flat)
     CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
     auto launch = [&] {
-        if (flat)
+        if (kernel == 1)
             sgemm_flat<<<dim3(N / T, M / T), 256>>>(dS, dB, dC, M, N, K, lda);
+        else if (kernel == 2) // (fewer blocks than tiles: each takes several)
+            sgemm_persistent<<<3, dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
         else
             sgemm_view<<<dim3(N / T, M / T), dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
     };
@@ -161,12 +211,12 @@ int main(int argc, char **argv)
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
     int rc = 0;
-    for (int flat = 0; flat < 2; flat++) {
-        const char *name = flat ? "sgemm_flat" : "sgemm_view";
-        rc |= check(name, M, N, K, K > 0 ? K : 32, flat);  // rows K apart: every tile a box
-        rc |= check(name, M, N, K, 40, flat);              // rows 40 apart: tiles past k0 = 0 reach
-                                                           // past the row's end
-        rc |= check(name, M, N, K, 38, flat);              // rows of 152 bytes: no tensor map
+    const char *names[] = {"sgemm_view", "sgemm_flat", "sgemm_persistent"};
+    for (int k = 0; k < 3; k++) {
+        rc |= check(names[k], M, N, K, K > 0 ? K : 32, k);  // rows K apart: every tile a box
+        rc |= check(names[k], M, N, K, 40, k);              // rows 40 apart: tiles past k0 = 0 reach
+                                                            // past the row's end
+        rc |= check(names[k], M, N, K, 38, k);              // rows of 152 bytes: no tensor map
     }
     return rc;
 }

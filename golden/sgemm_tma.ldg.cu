@@ -1,8 +1,9 @@
-// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Two
+// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Three
 // kernels: one whose 32 x 32 block copies one element per thread from an operand whose rows are
 // `lda` floats apart (a Hankel view when lda < K: row r of A starts at S[r * lda], so rows
 // overlap and a tile can reach past a row's end into the next: there the copies run as written),
-// and one whose 256 threads copy the tiles in loops over i / 32 and i % 32.
+// one whose 256 threads copy the tiles in loops over i / 32 and i % 32, and a persistent one
+// whose blocks take output tiles in turn (flat tiles, `As[ty * 32 + tx]`).
 // Usage: sgemm_tma [M N K] (multiples of 32). Each kernel runs at lda = K, 40 (boxes past the
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
@@ -70,17 +71,17 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
 }
 
 // the same product by 256 threads, each copying four elements of each tile and computing four
-// outputs
+// outputs; A's tile is flat, row i / T of it at i / T * T
 __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
                            int N, int K, int lda)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[2][T * T];
     __shared__ float Bs[2][T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 256 threads (launch at 85:13); other block
+    // pipefy: the staging registers are sized for 256 threads (launch at 109:13); other block
     // sizes run the loop as written
     if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
@@ -116,7 +117,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
                 int i = threadIdx.x + pipefy_j * 256;
                 if (!(i < T * T))
                     break;
-                As[pipefy_dst][i / T][i % T] = pipefy_reg0[pipefy_j];
+                As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
@@ -138,7 +139,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
-                    acc[j] += As[pipefy_stage][ty + 8 * j][k] * Bs[pipefy_stage][k][tx];
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
             if (pipefy_more)
                 pipefy_stash(pipefy_stage ^ 1);
             __syncthreads();
@@ -147,13 +148,13 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
     } else {
         for (int k0 = 0; k0 < K; k0 += T) {
             for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                As[0][i / T][i % T] = S[(r0 + i / T) * lda + k0 + i % T];
+                As[0][i] = S[(r0 + i / T) * lda + k0 + i % T];
             for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                 Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
             __syncthreads();
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
-                    acc[j] += As[0][ty + 8 * j][k] * Bs[0][k][tx];
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
             __syncthreads();
         }
     }
@@ -161,8 +162,66 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
 }
 
+// persistent: each block takes output tiles tile, tile + gridDim.x, ...; flat tiles
+__global__ void sgemm_persistent(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C,
+                                 int M, int N, int K, int lda)
+{
+    __shared__ float As[2][T * T];
+    __shared__ float Bs[2][T * T];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tiles_x = N / T, tiles = tiles_x * (M / T);
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
+        float acc = 0.0f;
+        // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+        {
+            // pipefy: the loop variables of the next tile to load
+            int pipefy_next_k0 = 0;
+            // pipefy: staging registers
+            float pipefy_reg0;
+            float pipefy_reg1;
+            // pipefy: load the tile at the cursor into the staging registers and advance the
+            // cursor; false once the tiles run out
+            auto pipefy_fetch = [&]() {
+                int k0 = pipefy_next_k0;
+                if (!(k0 < K))
+                    return false;
+                pipefy_reg0 = S[row * lda + k0 + tx];
+                pipefy_reg1 = B[(k0 + ty) * N + col];
+                k0 += T;
+                pipefy_next_k0 = k0;
+                return true;
+            };
+            // pipefy: store the staging registers into stage pipefy_dst
+            auto pipefy_stash = [&](int pipefy_dst) {
+                As[pipefy_dst][ty * T + tx] = pipefy_reg0;
+                Bs[pipefy_dst][ty * T + tx] = pipefy_reg1;
+            };
+            // pipefy: prologue: tile 0 into stage 0
+            if (pipefy_fetch())
+                pipefy_stash(0);
+            __syncthreads();
+            int pipefy_stage = 0; // the stage that holds tile t
+            // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+            // the other stage. With two stages one barrier per iteration is enough: the stage being
+            // filled was last read before the previous iteration's barrier
+            for (int k0 = 0; k0 < K; k0 += T) {
+                bool pipefy_more = pipefy_fetch();
+                __syncwarp(); // pipefy: the loads above stay ahead of the compute
+                for (int k = 0; k < T; ++k)
+                    acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
+                if (pipefy_more)
+                    pipefy_stash(pipefy_stage ^ 1);
+                __syncthreads();
+                pipefy_stage ^= 1;
+            }
+        }
+        C[row * N + col] = acc;
+    }
+}
+
 // S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
-static int check(const char *name, int M, int N, int K, int lda, bool flat)
+static int check(const char *name, int M, int N, int K, int lda, int kernel)
 {
     size_t ns = (size_t)(M > 0 ? M - 1 : 0) * lda + K + 32, nb = (size_t)K * N + 32, nc = (size_t)M * N;
     float *hS = (float *)malloc(ns * sizeof(float)), *hB = (float *)malloc(nb * sizeof(float));
@@ -183,8 +242,10 @@ static int check(const char *name, int M, int N, int K, int lda, bool flat)
     CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
     auto launch = [&] {
-        if (flat)
+        if (kernel == 1)
             sgemm_flat<<<dim3(N / T, M / T), 256>>>(dS, dB, dC, M, N, K, lda);
+        else if (kernel == 2) // (fewer blocks than tiles: each takes several)
+            sgemm_persistent<<<3, dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
         else
             sgemm_view<<<dim3(N / T, M / T), dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
     };
@@ -214,12 +275,12 @@ int main(int argc, char **argv)
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
     int rc = 0;
-    for (int flat = 0; flat < 2; flat++) {
-        const char *name = flat ? "sgemm_flat" : "sgemm_view";
-        rc |= check(name, M, N, K, K > 0 ? K : 32, flat);  // rows K apart: every tile a box
-        rc |= check(name, M, N, K, 40, flat);              // rows 40 apart: tiles past k0 = 0 reach
-                                                           // past the row's end
-        rc |= check(name, M, N, K, 38, flat);              // rows of 152 bytes: no tensor map
+    const char *names[] = {"sgemm_view", "sgemm_flat", "sgemm_persistent"};
+    for (int k = 0; k < 3; k++) {
+        rc |= check(names[k], M, N, K, K > 0 ? K : 32, k);  // rows K apart: every tile a box
+        rc |= check(names[k], M, N, K, 40, k);              // rows 40 apart: tiles past k0 = 0 reach
+                                                            // past the row's end
+        rc |= check(names[k], M, N, K, 38, k);              // rows of 152 bytes: no tensor map
     }
     return rc;
 }

@@ -1,8 +1,9 @@
-// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Two
+// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Three
 // kernels: one whose 32 x 32 block copies one element per thread from an operand whose rows are
 // `lda` floats apart (a Hankel view when lda < K: row r of A starts at S[r * lda], so rows
 // overlap and a tile can reach past a row's end into the next: there the copies run as written),
-// and one whose 256 threads copy the tiles in loops over i / 32 and i % 32.
+// one whose 256 threads copy the tiles in loops over i / 32 and i % 32, and a persistent one
+// whose blocks take output tiles in turn (flat tiles, `As[ty * 32 + tx]`).
 // Usage: sgemm_tma [M N K] (multiples of 32). Each kernel runs at lda = K, 40 (boxes past the
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
@@ -222,24 +223,24 @@ static void pipefy_launch_sgemm_view(dim3 pipefy_grid, dim3 pipefy_block, size_t
 }
 
 // the same product by 256 threads, each copying four elements of each tile and computing four
-// outputs
+// outputs; A's tile is flat, row i / T of it at i / T * T
 __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
                            int N, int K, int lda)
 {
-    __shared__ float As[T][T];
+    __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int k0 = 0; k0 < K; k0 += T) {
         for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-            As[i / T][i % T] = S[(r0 + i / T) * lda + k0 + i % T];
+            As[i] = S[(r0 + i / T) * lda + k0 + i % T];
         for (int i = threadIdx.x; i < T * T; i += blockDim.x)
             Bs[i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
         __syncthreads();
         for (int k = 0; k < T; ++k)
             for (int j = 0; j < 4; ++j)
-                acc[j] += As[ty + 8 * j][k] * Bs[k][tx];
+                acc[j] += As[(ty + 8 * j) * T + k] * Bs[k][tx];
         __syncthreads();
     }
     for (int j = 0; j < 4; ++j)
@@ -252,7 +253,7 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
     const __grid_constant__ CUtensorMap pipefy_map_As,
     const __grid_constant__ CUtensorMap pipefy_map_Bs)
 {
-    __shared__ alignas(128) float As[2][T][T];
+    __shared__ alignas(128) float As[2][T * T];
     __shared__ alignas(128) float Bs[2][T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
@@ -301,7 +302,7 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
                     if (pipefy_loads >= 2)
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                        As[pipefy_dst][i / T][i % T] = S[(r0 + i / T) * lda + k0 + i % T];
+                        As[pipefy_dst][i] = S[(r0 + i / T) * lda + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
                     pipefy_fence_proxy_async(); // before the copy engine writes this stage again
@@ -323,7 +324,7 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
-                    acc[j] += As[pipefy_stage][ty + 8 * j][k] * Bs[pipefy_stage][k][tx];
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -354,8 +355,138 @@ static void pipefy_launch_sgemm_flat(dim3 pipefy_grid, dim3 pipefy_block, size_t
         sgemm_flat<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda);
 }
 
+// persistent: each block takes output tiles tile, tile + gridDim.x, ...; flat tiles
+__global__ void sgemm_persistent(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C,
+                                 int M, int N, int K, int lda)
+{
+    __shared__ float As[T * T];
+    __shared__ float Bs[T * T];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tiles_x = N / T, tiles = tiles_x * (M / T);
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
+        float acc = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += T) {
+            As[ty * T + tx] = S[row * lda + k0 + tx];
+            Bs[ty * T + tx] = B[(k0 + ty) * N + col];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                acc += As[ty * T + k] * Bs[k * T + tx];
+            __syncthreads();
+        }
+        C[row * N + col] = acc;
+    }
+}
+
+// pipefy: 'sgemm_persistent' with sm_90 tensor copies; only pipefy_launch_sgemm_persistent below launches it
+static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C,
+                                 int M, int N, int K, int lda,
+    const __grid_constant__ CUtensorMap pipefy_map_As,
+    const __grid_constant__ CUtensorMap pipefy_map_Bs)
+{
+    __shared__ alignas(128) float As[2][T * T];
+    __shared__ alignas(128) float Bs[2][T * T];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tiles_x = N / T, tiles = tiles_x * (M / T);
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
+        float acc = 0.0f;
+        // pipefy: K-loop pipelined with tensor copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
+        {
+            // pipefy: the loop variables of the next tile to load
+            int pipefy_next_k0 = 0;
+            // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
+            // stage s has landed, empty[s] when every thread is done computing it
+            __shared__ alignas(8) unsigned long long pipefy_full[2], pipefy_empty[2];
+            const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
+            unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 2
+            if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+                    pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
+                    pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
+                }
+                pipefy_mbar_fence_init();
+            }
+            __syncthreads();
+            // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
+            // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
+            // one thread, which arrives for all; where a box reaches outside its operand every thread
+            // copies as written and arrives for itself
+            auto pipefy_load = [&](int pipefy_dst) {
+                int k0 = pipefy_next_k0;
+                if (k0 < K) {
+                    const long long pipefy_col_As = (long long)k0, pipefy_row_As = 32LL * ((long long)tile / (long long)((long long)N / 32LL));
+                    const long long pipefy_col_Bs = 32LL * ((long long)tile % (long long)((long long)N / 32LL)), pipefy_row_Bs = (long long)k0;
+                    if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)lda &&
+                        pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL &&
+                        pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
+                        pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL) {
+                        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                            if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
+                                pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                            pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
+                            pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
+                            pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
+                                               &pipefy_full[pipefy_dst]);
+                            pipefy_tma_load_2d(&Bs[pipefy_dst], &pipefy_map_Bs, (int)pipefy_col_Bs, (int)pipefy_row_Bs,
+                                               &pipefy_full[pipefy_dst]);
+                        }
+                    } else {
+                        if (pipefy_loads >= 2)
+                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        As[pipefy_dst][ty * T + tx] = S[row * lda + k0 + tx];
+                        Bs[pipefy_dst][ty * T + tx] = B[(k0 + ty) * N + col];
+                        pipefy_fence_proxy_async(); // before the copy engine writes this stage again
+                        pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
+                    }
+                    ++pipefy_loads;
+                    k0 += T;
+                    pipefy_next_k0 = k0;
+                }
+            };
+            // pipefy: prologue: start loading tile 0
+            pipefy_load(0);
+            int pipefy_stage = 0;       // the stage that holds tile t
+            unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
+            // pipefy: main loop: start tile t+1 into stage (t-1) % 2, wait for tile t, compute it, say
+            // so; the last iterations find no tile left to start and only compute: that is the epilogue
+            for (int k0 = 0; k0 < K; k0 += T) {
+                pipefy_load((pipefy_stage + 1) % 2);
+                pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
+                for (int k = 0; k < T; ++k)
+                    acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
+                pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
+                pipefy_stage = (pipefy_stage + 1) % 2;
+                pipefy_phase ^= pipefy_stage == 0;
+            }
+            __syncthreads(); // pipefy: every thread is done with the last tile
+            if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+                for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+                    pipefy_mbar_inval(&pipefy_full[pipefy_s]);
+                    pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
+                }
+        }
+        C[row * N + col] = acc;
+    }
+}
+
+// pipefy: the launches of 'sgemm_persistent' in this file: with sm_90's tensor copies where the device has
+// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
+// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+static void pipefy_launch_sgemm_persistent(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
+    const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
+{
+    CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 &&
+        pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
+        pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
+        sgemm_persistent_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
+    else
+        sgemm_persistent<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda);
+}
+
 // S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
-static int check(const char *name, int M, int N, int K, int lda, bool flat)
+static int check(const char *name, int M, int N, int K, int lda, int kernel)
 {
     size_t ns = (size_t)(M > 0 ? M - 1 : 0) * lda + K + 32, nb = (size_t)K * N + 32, nc = (size_t)M * N;
     float *hS = (float *)malloc(ns * sizeof(float)), *hB = (float *)malloc(nb * sizeof(float));
@@ -376,8 +507,10 @@ static int check(const char *name, int M, int N, int K, int lda, bool flat)
     CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
     auto launch = [&] {
-        if (flat)
+        if (kernel == 1)
             pipefy_launch_sgemm_flat(dim3(N / T, M / T), 256, 0, 0, dS, dB, dC, M, N, K, lda);
+        else if (kernel == 2) // (fewer blocks than tiles: each takes several)
+            pipefy_launch_sgemm_persistent(3, dim3(T, T), 0, 0, dS, dB, dC, M, N, K, lda);
         else
             pipefy_launch_sgemm_view(dim3(N / T, M / T), dim3(T, T), 0, 0, dS, dB, dC, M, N, K, lda);
     };
@@ -407,12 +540,12 @@ int main(int argc, char **argv)
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
     int rc = 0;
-    for (int flat = 0; flat < 2; flat++) {
-        const char *name = flat ? "sgemm_flat" : "sgemm_view";
-        rc |= check(name, M, N, K, K > 0 ? K : 32, flat);  // rows K apart: every tile a box
-        rc |= check(name, M, N, K, 40, flat);              // rows 40 apart: tiles past k0 = 0 reach
-                                                           // past the row's end
-        rc |= check(name, M, N, K, 38, flat);              // rows of 152 bytes: no tensor map
+    const char *names[] = {"sgemm_view", "sgemm_flat", "sgemm_persistent"};
+    for (int k = 0; k < 3; k++) {
+        rc |= check(names[k], M, N, K, K > 0 ? K : 32, k);  // rows K apart: every tile a box
+        rc |= check(names[k], M, N, K, 40, k);              // rows 40 apart: tiles past k0 = 0 reach
+                                                            // past the row's end
+        rc |= check(names[k], M, N, K, 38, k);              // rows of 152 bytes: no tensor map
     }
     return rc;
 }

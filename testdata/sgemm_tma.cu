@@ -1,8 +1,9 @@
-// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Two
+// sgemm_tma.cu: tiles that are boxes of their operands, for sm_90's tensor copies (TMA). Three
 // kernels: one whose 32 x 32 block copies one element per thread from an operand whose rows are
 // `lda` floats apart (a Hankel view when lda < K: row r of A starts at S[r * lda], so rows
 // overlap and a tile can reach past a row's end into the next: there the copies run as written),
-// and one whose 256 threads copy the tiles in loops over i / 32 and i % 32.
+// one whose 256 threads copy the tiles in loops over i / 32 and i % 32, and a persistent one
+// whose blocks take output tiles in turn (flat tiles, `As[ty * 32 + tx]`).
 // Usage: sgemm_tma [M N K] (multiples of 32). Each kernel runs at lda = K, 40 (boxes past the
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
@@ -35,32 +36,55 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
 }
 
 // the same product by 256 threads, each copying four elements of each tile and computing four
-// outputs
+// outputs; A's tile is flat, row i / T of it at i / T * T
 __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
                            int N, int K, int lda)
 {
-    __shared__ float As[T][T];
+    __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int k0 = 0; k0 < K; k0 += T) {
         for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-            As[i / T][i % T] = S[(r0 + i / T) * lda + k0 + i % T];
+            As[i] = S[(r0 + i / T) * lda + k0 + i % T];
         for (int i = threadIdx.x; i < T * T; i += blockDim.x)
             Bs[i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
         __syncthreads();
         for (int k = 0; k < T; ++k)
             for (int j = 0; j < 4; ++j)
-                acc[j] += As[ty + 8 * j][k] * Bs[k][tx];
+                acc[j] += As[(ty + 8 * j) * T + k] * Bs[k][tx];
         __syncthreads();
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
 }
 
+// persistent: each block takes output tiles tile, tile + gridDim.x, ...; flat tiles
+__global__ void sgemm_persistent(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C,
+                                 int M, int N, int K, int lda)
+{
+    __shared__ float As[T * T];
+    __shared__ float Bs[T * T];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int tiles_x = N / T, tiles = tiles_x * (M / T);
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
+        float acc = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += T) {
+            As[ty * T + tx] = S[row * lda + k0 + tx];
+            Bs[ty * T + tx] = B[(k0 + ty) * N + col];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                acc += As[ty * T + k] * Bs[k * T + tx];
+            __syncthreads();
+        }
+        C[row * N + col] = acc;
+    }
+}
+
 // S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
-static int check(const char *name, int M, int N, int K, int lda, bool flat)
+static int check(const char *name, int M, int N, int K, int lda, int kernel)
 {
     size_t ns = (size_t)(M > 0 ? M - 1 : 0) * lda + K + 32, nb = (size_t)K * N + 32, nc = (size_t)M * N;
     float *hS = (float *)malloc(ns * sizeof(float)), *hB = (float *)malloc(nb * sizeof(float));
@@ -81,8 +105,10 @@ static int check(const char *name, int M, int N, int K, int lda, bool flat)
     CHECK(cudaMemcpy(dB, hB, nb * sizeof(float), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));
     auto launch = [&] {
-        if (flat)
+        if (kernel == 1)
             sgemm_flat<<<dim3(N / T, M / T), 256>>>(dS, dB, dC, M, N, K, lda);
+        else if (kernel == 2) // (fewer blocks than tiles: each takes several)
+            sgemm_persistent<<<3, dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
         else
             sgemm_view<<<dim3(N / T, M / T), dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
     };
@@ -112,12 +138,12 @@ int main(int argc, char **argv)
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
     int rc = 0;
-    for (int flat = 0; flat < 2; flat++) {
-        const char *name = flat ? "sgemm_flat" : "sgemm_view";
-        rc |= check(name, M, N, K, K > 0 ? K : 32, flat);  // rows K apart: every tile a box
-        rc |= check(name, M, N, K, 40, flat);              // rows 40 apart: tiles past k0 = 0 reach
-                                                           // past the row's end
-        rc |= check(name, M, N, K, 38, flat);              // rows of 152 bytes: no tensor map
+    const char *names[] = {"sgemm_view", "sgemm_flat", "sgemm_persistent"};
+    for (int k = 0; k < 3; k++) {
+        rc |= check(names[k], M, N, K, K > 0 ? K : 32, k);  // rows K apart: every tile a box
+        rc |= check(names[k], M, N, K, 40, k);              // rows 40 apart: tiles past k0 = 0 reach
+                                                            // past the row's end
+        rc |= check(names[k], M, N, K, 38, k);              // rows of 152 bytes: no tensor map
     }
     return rc;
 }

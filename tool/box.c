@@ -43,6 +43,8 @@ struct reader {
 	enum atom_kind kind[MAX_ATOMS];
 	int natoms;
 	int depth;
+	CXCursor assumed[8]; /* locals being proven the same for every thread: atoms meanwhile */
+	int nassumed;
 	char *problem;       /* the first thing that is not a polynomial, in words */
 	size_t problem_at;
 };
@@ -171,6 +173,7 @@ static char *poly_text(const struct reader *r, const struct poly *p)
 }
 
 static bool read_poly(struct reader *r, CXCursor e, struct poly *out);
+static bool uniform_local(struct reader *r, CXCursor decl);
 
 static bool is_param_of(CXCursor decl, CXCursor fn)
 {
@@ -209,7 +212,16 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;
 	} else if (cursor_writes_var(function_body(r->l), decl) && !is_ivar(r->l, decl)) {
-		fail(r, e, xprintf("'%s', which the kernel writes", name));
+		bool assumed = false;
+		for (int i = 0; i < r->nassumed; i++)
+			assumed |= clang_equalCursors(r->assumed[i], decl);
+		if (assumed || uniform_local(r, decl)) {
+			int a = atom(r, name, ATOM_UNIFORM);
+			*out = (struct poly){1, {{1, 1, {a}}}};
+			ok = a >= 0;
+		} else
+			fail(r, e, xprintf("'%s', which the kernel writes%s", name,
+					   span_within(cursor_span(decl), r->l->loop) ? " in the loop" : " with values that may differ between threads"));
 	} else if (is_param_of(decl, r->l->function_cursor)) {
 		int a = atom(r, name, ATOM_PARAM);
 		*out = (struct poly){1, {{1, 1, {a}}}};
@@ -239,12 +251,93 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 
 static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 
+/* The writes of a variable: each assigned value (NULL for ++/--), and whether its address is
+ * taken. */
+struct var_writes {
+	CXCursor var;
+	struct cursors values;
+	bool increments, address_taken, in_loop;
+	struct span loop;
+	const struct source *src;
+};
+
+static bool names_var(CXCursor e, CXCursor var)
+{
+	e = cursor_strip(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct var_writes *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		bool assign = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
+		if (assign && names_var(cursor_first_child(c), w->var)) {
+			w->in_loop |= span_within(cursor_span(c), w->loop);
+			/* `v += x` is uniform when x is; `v *= x`, `v /= x` likewise */
+			*VEC_PUSH(w->values.v, w->values.n, w->values.cap) = cursor_last_child(c);
+		}
+	} else if (k == CXCursor_UnaryOperator) {
+		char *t = span_text(w->src, cursor_span(c));
+		bool inc = strstr(t, "++") || strstr(t, "--");
+		bool addr = t[0] == '&';
+		free(t);
+		if ((inc || addr) && names_var(cursor_first_child(c), w->var)) {
+			w->increments |= inc;
+			w->address_taken |= addr;
+			w->in_loop |= span_within(cursor_span(c), w->loop);
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A local the kernel writes, the same for every thread: declared before the loop and written
+ * only outside it, its address never taken, its initializer and every value assigned to it
+ * the same for every thread (itself counted as such: by induction over its writes). */
+static bool uniform_local(struct reader *r, CXCursor decl)
+{
+	if (clang_getCursorKind(decl) != CXCursor_VarDecl || !effects_is_local(decl) ||
+	    !span_within(cursor_span(decl), r->l->function_span) || cursor_offset(decl) >= r->l->loop.begin ||
+	    r->depth > 8 || r->nassumed == 8)
+		return false;
+	struct var_writes w = {.var = decl, .loop = r->l->loop, .src = r->src};
+	clang_visitChildren(function_body(r->l), scan_var_writes, &w);
+	bool ok = !w.address_taken && !w.in_loop;
+	CXCursor init = cursor_last_child(decl);
+	if (ok && !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
+	    cursor_span(init).begin > cursor_offset(decl))
+		*VEC_PUSH(w.values.v, w.values.n, w.values.cap) = init;
+	/* (while its values are read, the variable itself is an atom the same for every thread) */
+	char *name = cursor_name(decl);
+	int self = atom(r, name, ATOM_UNIFORM);
+	free(name);
+	r->assumed[r->nassumed++] = decl;
+	for (int i = 0; i < w.values.n && ok; i++) {
+		struct poly v;
+		char *saved = r->problem;
+		r->problem = NULL;
+		r->depth++;
+		ok = self >= 0 && read_poly(r, w.values.v[i], &v) && poly_kind(r, &v) != ATOM_THREAD;
+		r->depth--;
+		free(r->problem);
+		r->problem = saved;
+	}
+	r->nassumed--;
+	free(w.values.v);
+	return ok;
+}
+
 static bool read_poly(struct reader *r, CXCursor e, struct poly *out)
 {
 	e = cursor_strip(e);
 	enum CXCursorKind k = clang_getCursorKind(e);
 	bool ok;
-	if (k != CXCursor_DeclRefExpr || clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_EnumConstantDecl) {
+	CXCursor ref = k == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e) : clang_getNullCursor();
+	if (k != CXCursor_DeclRefExpr || clang_getCursorKind(ref) == CXCursor_EnumConstantDecl ||
+	    (clang_getCursorKind(ref) == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(ref)))) {
 		long v = cursor_evaluate_int(e, &ok);
 		if (ok) {
 			*out = constant(v);
@@ -435,6 +528,33 @@ static bool tile_shape(const struct tile *t, long *rows, long *cols)
 	return true;
 }
 
+/* A flat tile, `T name[N]`: its elements. */
+static bool tile_flat(const struct tile *t, long *n)
+{
+	CXType ty = clang_getCanonicalType(clang_getCursorType(t->decl));
+	if (ty.kind != CXType_ConstantArray)
+		return false;
+	CXType elem = clang_getCanonicalType(clang_getArrayElementType(ty));
+	if (elem.kind == CXType_ConstantArray || elem.kind == CXType_IncompleteArray)
+		return false;
+	*n = clang_getArraySize(ty);
+	return true;
+}
+
+/* `As[d]`: a flat tile's index. */
+static bool flat_index(CXCursor target, CXCursor *d)
+{
+	CXCursor e = cursor_strip(target);
+	if (clang_getCursorKind(e) != CXCursor_ArraySubscriptExpr)
+		return false;
+	struct cursors o = cursor_children(e);
+	bool ok = o.n == 2 && clang_getCursorKind(cursor_strip(o.v[0])) == CXCursor_DeclRefExpr;
+	if (ok)
+		*d = o.v[1];
+	free(o.v);
+	return ok;
+}
+
 /* Where " alignas(128)" goes: right after the `__shared__` of the tile's declaration. */
 static size_t shared_keyword_end(const struct source *src, const struct tile *t)
 {
@@ -520,9 +640,15 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	const struct tile *tile = &l->tiles[cp->tile];
 	int line, col;
 	source_line_col(src, cp->text.begin, &line, &col);
-	long rows, cols;
-	if (tile->dynamic || !tile_shape(tile, &rows, &cols)) {
-		box_problem(l, src, cp->text.begin, "'%s' is not a two-dimensional __shared__ array of constant size", tile->name);
+	long rows = 0, cols = 0, n = 0;
+	bool flat = false; /* `As[ty * C + tx]`: rows of C elements */
+	if (!tile->dynamic && tile_shape(tile, &rows, &cols))
+		n = rows * cols;
+	else if (!tile->dynamic && tile_flat(tile, &n))
+		flat = true;
+	else {
+		box_problem(l, src, cp->text.begin, "'%s' is not a __shared__ array of constant size in one or two dimensions",
+			    tile->name);
 		return;
 	}
 	if (!span_within(cursor_span(tile->decl), l->function_span) || tile->outside_use) {
@@ -538,9 +664,11 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			    line, col, tile->name);
 		return;
 	}
-	CXCursor target, value, d0c, d1c;
-	if (cursor_write_parts(cp->store, &target, &value) != WRITE_ASSIGN || !tile_indices(target, &d0c, &d1c)) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index '%s' as [row][column]", line, col, tile->name);
+	CXCursor target, value, d0c = clang_getNullCursor(), d1c = clang_getNullCursor(), dc = clang_getNullCursor();
+	if (cursor_write_parts(cp->store, &target, &value) != WRITE_ASSIGN ||
+	    !(flat ? flat_index(target, &dc) : tile_indices(target, &d0c, &d1c))) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index '%s' as %s", line, col, tile->name,
+			    flat ? "[index]" : "[row][column]");
 		return;
 	}
 	CXCursor load = cursor_strip(cursor_unwrap_cache_hint(cursor_strip(cp->value)));
@@ -555,9 +683,9 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		return;
 	}
 	if (cursor_writes_var(function_body(l), pdecl)) {
-		char *n = cursor_name(pdecl);
-		box_problem(l, src, cp->text.begin, "the kernel moves '%s'", n);
-		free(n);
+		char *pname = cursor_name(pdecl);
+		box_problem(l, src, cp->text.begin, "the kernel moves '%s'", pname);
+		free(pname);
 		return;
 	}
 
@@ -572,17 +700,26 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			r.copy_var = var.v[0];
 		free(var.v);
 		free(kids.v);
-		block = copy_loop_block(&r, st, rows * cols);
+		block = copy_loop_block(&r, st, n);
 		if (!block || !copy_loop_body_plain(l, st)) {
 			box_problem(l, src, cp->text.begin,
 				    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < %ld; i += blockDim.x)` "
 				    "around plain copies",
-				    line, col, rows * cols);
+				    line, col, n);
 			free(block);
 			reader_free(&r);
 			return;
 		}
 		char *name = cursor_name(r.copy_var);
+		struct poly ix0;
+		if (flat && read_poly(&r, index, &ix0)) {
+			/* the row length is the C of the load's `i % C` */
+			size_t nl = strlen(name);
+			for (int a = 0; a < r.natoms && !cols; a++)
+				if (strncmp(r.atom[a], name, nl) == 0 && strncmp(r.atom[a] + nl, " % ", 3) == 0)
+					cols = atol(r.atom[a] + nl + 3);
+			rows = cols > 0 && n % cols == 0 ? n / cols : 0;
+		}
 		row_div = xprintf("%s / %ld", name, cols);
 		col_mod = xprintf("%s %% %ld", name, cols);
 		free(name);
@@ -592,11 +729,63 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		box_problem(l, src, cp->text.begin, "the copy at %d:%d sits inside another statement", line, col);
 		reader_free(&r);
 		return;
+	} else if (flat) {
+		/* `As[C * threadIdx.y + threadIdx.x]`, in whatever order and through whatever locals */
+		struct poly d;
+		if (read_poly(&r, dc, &d) && d.n == 2)
+			for (int i = 0; i < 2; i++) {
+				const struct term *x = &d.t[i], *y = &d.t[1 - i];
+				if (x->nf == 1 && y->nf == 1 && y->coef == 1 && strcmp(r.atom[y->f[0]], "threadIdx.x") == 0 &&
+				    strcmp(r.atom[x->f[0]], "threadIdx.y") == 0 && x->coef > 0 && n % x->coef == 0) {
+					cols = x->coef;
+					rows = n / cols;
+				}
+			}
+		if (!cols) {
+			box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [C * threadIdx.y + threadIdx.x]",
+				    line, col, tile->name);
+			reader_free(&r);
+			return;
+		}
+		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols, rows);
 	} else
 		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols, rows);
+	if (flat && (!rows || !cols)) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not read row i / C and column i %% C of its operand",
+			    line, col);
+		free(block);
+		reader_free(&r);
+		return;
+	}
+	if (flat && st->copy_bound > 0) {
+		free(row_div);
+		free(col_mod);
+		char *name = cursor_name(r.copy_var);
+		row_div = xprintf("%s / %ld", name, cols);
+		col_mod = xprintf("%s %% %ld", name, cols);
+		free(name);
+		row_atom = row_div;
+		col_atom = col_mod;
+	}
 
 	struct poly d0, d1, ix;
-	bool ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_poly(&r, index, &ix);
+	bool ok;
+	if (flat) {
+		int a0 = atom(&r, row_atom, ATOM_THREAD), a1 = atom(&r, col_atom, ATOM_THREAD);
+		d0 = (struct poly){1, {{1, 1, {a0}}}};
+		d1 = (struct poly){1, {{1, 1, {a1}}}};
+		ok = a0 >= 0 && a1 >= 0 && read_poly(&r, index, &ix);
+		/* a flat copy loop stores As[i]: i is C * (i / C) + i % C, the box's element */
+		if (ok && st->copy_bound > 0) {
+			struct poly d;
+			char *name = cursor_name(r.copy_var);
+			ok = read_poly(&r, dc, &d) && is_atom(&r, &d, name);
+			if (!ok && !r.problem)
+				r.problem = xprintf("'%s' as its index", name), r.problem_at = cp->text.begin;
+			free(name);
+		}
+	} else
+		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_poly(&r, index, &ix);
 	if (!ok) {
 		box_problem(l, src, r.problem_at, "the copy at %d:%d reads %s in its indices", line, col, r.problem);
 	} else if (!is_atom(&r, &d0, row_atom) || !is_atom(&r, &d1, col_atom)) {

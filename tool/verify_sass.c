@@ -306,13 +306,16 @@ static int find_kloops(const struct function *f, struct loop_report **out)
 		classify(f, b, i, &rs[n]);
 		n++;
 	}
-	/* drop loops that contain another K-loop */
+	/* drop loops that contain another K-loop, and the returns of out-of-line blocks: code the
+	 * compiler placed after a loop (an mbarrier wait's retry) that branches back into its
+	 * middle makes a "loop" from there to itself, which begins inside the real one */
 	int kept = 0;
 	for (int a = 0; a < n; a++) {
 		bool outer = false;
 		for (int c = 0; c < n; c++)
-			if (c != a && rs[c].begin >= rs[a].begin && rs[c].end <= rs[a].end &&
-			    (rs[c].begin != rs[a].begin || rs[c].end != rs[a].end))
+			if (c != a && ((rs[c].begin >= rs[a].begin && rs[c].end <= rs[a].end &&
+					(rs[c].begin != rs[a].begin || rs[c].end != rs[a].end)) ||
+				       (rs[c].begin < rs[a].begin && rs[a].begin <= rs[c].end && rs[a].end > rs[c].end)))
 				outer = true;
 		if (!outer)
 			rs[kept++] = rs[a];
@@ -388,6 +391,9 @@ static bool same_per_tile(const struct loop_report *r, const struct loop_report 
 {
 	long c = r->counts[OP_COMPUTE], b = r->counts[OP_BAR];
 	long oc = o->counts[OP_COMPUTE], ob = o->counts[OP_BAR];
+	/* a tensor-copy loop waits on mbarriers, not the block: one iteration, one tile */
+	if (b == 0 && r->counts[OP_TENSOR] > 0)
+		return c == oc;
 	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b);
 }
 

@@ -133,6 +133,21 @@ def draw(seed):
                      f['copy'] in ('direct', 'local_index') and f['mutation'] != 'computed')
     # tiles in the launch's memory, in a kernel only this file can launch: stages by bigger launches
     f['static_kernel'] = f['tiles'] == 'extern' and r4.random() < 0.5
+    # a fifth stream (session 7): three seeds in ten take the shape sm_90's tensor copies need
+    # (a kernel that is no template, one copy per tile, each thread one element of it, no
+    # guard): the other features (structure, compute, loop variables, mutations) stay random
+    r5 = random.Random(seed * 15485863 + 11)
+    f['box'] = r5.random() < 0.3
+    if f['box']:
+        if f['tile_def'] == 'template':
+            f['tile_def'] = r5.choice(['define', 'constexpr'])
+        f['rows'], f['guard'], f['form'], f['tiles'], f['block1d'] = 1, 'none', 'scalar', 'static', False
+        if f['copy'] in ('helper', 'bumps'):
+            f['copy'] = 'direct'
+        if f['elem'] != 'same':
+            f['elem'], f['convert'] = 'same', False
+            f['type'] = r5.choice(['float', 'double', 'int'])
+        f['accessor'] = f['no_else'] = f['scratch'] = f['static_kernel'] = False
     return f
 
 
