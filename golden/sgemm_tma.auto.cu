@@ -16,7 +16,7 @@
 #include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled
 // pipefy: Hopper tensor copies {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define PIPEFY_SM90(...) __trap()
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */
 #else
 #define PIPEFY_SM90(...) __VA_ARGS__
 #endif

@@ -1368,6 +1368,13 @@ static void check_loop(struct kloop *l, const struct source *src)
 	}
 	if (l->nunknowns > 0)
 		return;
+	if (l->tma_defined) { /* pipefy's own output: a second run leaves it as it is */
+		kloop_refuse(l, l->loop.begin,
+			     "'%s' is the kernel as written, which pipefy keeps beside its tensor-copy copy '%s_pipefy_tma' "
+			     "for launches from other files and as the launcher's fallback",
+			     l->function, l->function);
+		return;
+	}
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
 		return;
 	for (int i = 0; i < l->nstmts; i++) {
@@ -1505,11 +1512,6 @@ static void check_tma(struct kloop *l, const struct source *src)
 	}
 	if (l->one_stage) {
 		l->tma_refusal = xstrdup(l->one_stage);
-		return;
-	}
-	if (l->tma_defined) {
-		l->tma_refusal = xprintf("the file already has '%s_pipefy_tma', pipefy's tensor-copy copy of '%s'", l->function,
-					 l->function);
 		return;
 	}
 	if (!l->params_end) {

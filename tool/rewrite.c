@@ -455,7 +455,7 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 static const char tma_helpers[] =
 	"// pipefy: Hopper tensor copies {\n"
 	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n"
-	"#define PIPEFY_SM90(...) __trap()\n"
+	"#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */\n"
 	"#else\n"
 	"#define PIPEFY_SM90(...) __VA_ARGS__\n"
 	"#endif\n"
