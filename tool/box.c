@@ -632,7 +632,47 @@ static void add_condition(struct kloop *l, const char *cond)
 	}
 }
 
-/* One copy: its box, or the reason it is none. */
+/* `*(int4 *)&X[i]` (a vector copy's side) or `X[i]` itself: the array element. */
+static CXCursor element_of(CXCursor e, bool deref)
+{
+	e = cursor_strip(e);
+	if (!deref)
+		return e;
+	if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+		return clang_getNullCursor();
+	e = cursor_strip(cursor_first_child(e)); /* the pointer: `(int4 *)&X[i]` */
+	while (cursor_kind_is_cast(clang_getCursorKind(e)))
+		e = cursor_strip(cursor_last_child(e));
+	if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+		return clang_getNullCursor();
+	return cursor_strip(cursor_first_child(e)); /* `X[i]` of `&X[i]` */
+}
+
+/* The copy loop's variable, and the Q of a `name % Q` atom the polynomial holds. */
+static long modulus_of(const struct reader *r, const struct poly *p, const char *name)
+{
+	size_t nl = strlen(name);
+	for (int i = 0; i < p->n; i++)
+		for (int f = 0; f < p->t[i].nf; f++) {
+			const char *a = r->atom[p->t[i].f[f]];
+			if (strncmp(a, name, nl) == 0 && strncmp(a + nl, " % ", 3) == 0)
+				return atol(a + nl + 3);
+		}
+	return 0;
+}
+
+/* The polynomial is V times the atom of that text. */
+static bool is_scaled_atom(const struct reader *r, const struct poly *p, const char *text, long V)
+{
+	return p->n == 1 && p->t[0].coef == V && p->t[0].nf == 1 && strcmp(r->atom[p->t[0].f[0]], text) == 0;
+}
+
+/* One copy: its box, or the reason it is none. A copy moves V elements (a vector copy
+ * `*(int4 *)&As[r][c] = *(const int4 *)&A[i]`: V = 16 bytes over the element's size); each
+ * thread's (row, column) is (threadIdx.y, V * threadIdx.x), or in a copy loop (i / Q,
+ * V * (i % Q)); the columns copied, C, may be fewer than the tile's row holds (padding): the
+ * box is then as wide as the row, and the columns past C are fetched but never written by the
+ * loop, so never read as anything but what they held (nothing defined). */
 static void copy_box(struct kloop *l, const struct source *src, int c)
 {
 	const struct copy *cp = &l->copies[c];
@@ -640,10 +680,10 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	const struct tile *tile = &l->tiles[cp->tile];
 	int line, col;
 	source_line_col(src, cp->text.begin, &line, &col);
-	long rows = 0, cols = 0, n = 0;
-	bool flat = false; /* `As[ty * C + tx]`: rows of C elements */
-	if (!tile->dynamic && tile_shape(tile, &rows, &cols))
-		n = rows * cols;
+	long rows = 0, width = 0, n = 0; /* the tile: rows of width elements, n in all */
+	bool flat = false;                /* `As[ty * C + tx]`, `As[i]`: rows of C elements */
+	if (!tile->dynamic && tile_shape(tile, &rows, &width))
+		n = rows * width;
 	else if (!tile->dynamic && tile_flat(tile, &n))
 		flat = true;
 	else {
@@ -656,30 +696,39 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			    tile->outside_use ? "used outside the loop" : "declared outside the kernel");
 		return;
 	}
-	if (cp->guard.end > cp->guard.begin || cp->from_register || cp->conversion || cp->dst_is_deref ||
-	    cp->src_is_deref || cp->dst_is_address || cp->width != tile->elem_bytes) {
-		box_problem(l, src, cp->text.begin,
-			    "the copy at %d:%d is not a plain element copy `%s[r][c] = A[i]` (guarded, converted, vector "
-			    "or through a pointer)",
-			    line, col, tile->name);
+	long V = tile->elem_bytes > 0 ? cp->width / tile->elem_bytes : 0;
+	const char *why = cp->guard.end > cp->guard.begin ? "is guarded: a box is copied whole, or not at all"
+			  : cp->conversion			  ? "converts its value"
+			  : cp->from_register		  ? "stores a register, not a load"
+			  : cp->dst_is_address		  ? "stores through an accessor"
+			  : V < 1 || cp->width % tile->elem_bytes ? "moves part of an element"
+			  : flat && V != 1			  ? "stores a vector into a flat tile"
+							  : NULL;
+	if (why) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d %s", line, col, why);
 		return;
 	}
 	CXCursor target, value, d0c = clang_getNullCursor(), d1c = clang_getNullCursor(), dc = clang_getNullCursor();
-	if (cursor_write_parts(cp->store, &target, &value) != WRITE_ASSIGN ||
-	    !(flat ? flat_index(target, &dc) : tile_indices(target, &d0c, &d1c))) {
+	CXCursor elem = cursor_write_parts(cp->store, &target, &value) == WRITE_ASSIGN ? element_of(target, cp->dst_is_deref)
+										       : clang_getNullCursor();
+	if (clang_Cursor_isNull(elem) || !(flat ? flat_index(elem, &dc) : tile_indices(elem, &d0c, &d1c))) {
 		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index '%s' as %s", line, col, tile->name,
 			    flat ? "[index]" : "[row][column]");
 		return;
 	}
-	CXCursor load = cursor_strip(cursor_unwrap_cache_hint(cursor_strip(cp->value)));
+	CXCursor load = element_of(cursor_unwrap_cache_hint(cursor_strip(cp->value)), cp->src_is_deref);
 	struct cursors lk = clang_getCursorKind(load) == CXCursor_ArraySubscriptExpr ? cursor_children(load) : (struct cursors){0};
 	CXCursor ptr = lk.n == 2 ? cursor_strip(lk.v[0]) : clang_getNullCursor();
 	CXCursor index = lk.n == 2 ? lk.v[1] : clang_getNullCursor();
 	free(lk.v);
 	CXCursor pdecl = clang_getCursorKind(ptr) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(ptr) : clang_getNullCursor();
+	CXType pointee = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(pdecl)));
 	if (clang_Cursor_isNull(pdecl) || !is_param_of(pdecl, l->function_cursor) ||
-	    clang_getCanonicalType(clang_getCursorType(pdecl)).kind != CXType_Pointer) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index a pointer the kernel is handed", line, col);
+	    clang_getCanonicalType(clang_getCursorType(pdecl)).kind != CXType_Pointer ||
+	    clang_Type_getSizeOf(pointee) != tile->elem_bytes) {
+		box_problem(l, src, cp->text.begin,
+			    "the copy at %d:%d does not index a pointer the kernel is handed, to elements of the tile's size",
+			    line, col);
 		return;
 	}
 	if (cursor_writes_var(function_body(l), pdecl)) {
@@ -690,45 +739,45 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	}
 
 	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
-	char *block = NULL;
-	const char *row_atom = "threadIdx.y", *col_atom = "threadIdx.x";
-	char *row_div = NULL, *col_mod = NULL;
+	char *block = NULL, *row_atom = NULL, *col_atom = NULL, *var = NULL;
+	long cols = 0; /* the columns the copies write */
+	struct poly d0, d1, ix;
+	bool ok = true;
 	if (st->copy_bound > 0) {
 		struct cursors kids = cursor_children(st->cursor);
-		struct cursors var = kids.n == 4 ? cursor_children(kids.v[0]) : (struct cursors){0};
-		if (var.n == 1)
-			r.copy_var = var.v[0];
-		free(var.v);
+		struct cursors vd = kids.n == 4 ? cursor_children(kids.v[0]) : (struct cursors){0};
+		if (vd.n == 1)
+			r.copy_var = vd.v[0];
+		free(vd.v);
 		free(kids.v);
-		block = copy_loop_block(&r, st, n);
-		if (!block || !copy_loop_body_plain(l, st)) {
+		var = clang_Cursor_isNull(r.copy_var) ? xstrdup("") : cursor_name(r.copy_var);
+		/* Q: from the column (or, for a flat tile, the load's column) */
+		long Q = 0;
+		if (flat) {
+			ok = read_poly(&r, index, &ix);
+			Q = ok ? modulus_of(&r, &ix, var) : 0;
+		} else {
+			ok = read_poly(&r, d1c, &d1);
+			Q = ok ? modulus_of(&r, &d1, var) : 0;
+		}
+		cols = Q * V;
+		if (flat && Q > 0 && n % Q == 0) {
+			width = Q;
+			rows = n / Q;
+		}
+		block = ok && Q > 0 ? copy_loop_block(&r, st, rows * Q) : NULL;
+		if (!block || !copy_loop_body_plain(l, st) || cols > width) {
 			box_problem(l, src, cp->text.begin,
-				    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < %ld; i += blockDim.x)` "
-				    "around plain copies",
-				    line, col, n);
-			free(block);
-			reader_free(&r);
-			return;
+				    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < R * Q; i += blockDim.x)` around "
+				    "plain copies of rows i / Q and columns %s(i %% Q) of '%s' (%ld rows)",
+				    line, col, V > 1 ? "V * " : "", tile->name, rows);
+			goto done;
 		}
-		char *name = cursor_name(r.copy_var);
-		struct poly ix0;
-		if (flat && read_poly(&r, index, &ix0)) {
-			/* the row length is the C of the load's `i % C` */
-			size_t nl = strlen(name);
-			for (int a = 0; a < r.natoms && !cols; a++)
-				if (strncmp(r.atom[a], name, nl) == 0 && strncmp(r.atom[a] + nl, " % ", 3) == 0)
-					cols = atol(r.atom[a] + nl + 3);
-			rows = cols > 0 && n % cols == 0 ? n / cols : 0;
-		}
-		row_div = xprintf("%s / %ld", name, cols);
-		col_mod = xprintf("%s %% %ld", name, cols);
-		free(name);
-		row_atom = row_div;
-		col_atom = col_mod;
+		row_atom = xprintf("%s / %ld", var, Q);
+		col_atom = xprintf("%s %% %ld", var, Q);
 	} else if (st->text.begin != cp->text.begin) {
 		box_problem(l, src, cp->text.begin, "the copy at %d:%d sits inside another statement", line, col);
-		reader_free(&r);
-		return;
+		goto done;
 	} else if (flat) {
 		/* `As[C * threadIdx.y + threadIdx.x]`, in whatever order and through whatever locals */
 		struct poly d;
@@ -737,63 +786,53 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 				const struct term *x = &d.t[i], *y = &d.t[1 - i];
 				if (x->nf == 1 && y->nf == 1 && y->coef == 1 && strcmp(r.atom[y->f[0]], "threadIdx.x") == 0 &&
 				    strcmp(r.atom[x->f[0]], "threadIdx.y") == 0 && x->coef > 0 && n % x->coef == 0) {
-					cols = x->coef;
+					width = cols = x->coef;
 					rows = n / cols;
 				}
 			}
 		if (!cols) {
 			box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [C * threadIdx.y + threadIdx.x]",
 				    line, col, tile->name);
-			reader_free(&r);
-			return;
+			goto done;
 		}
-		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols, rows);
-	} else
-		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols, rows);
-	if (flat && (!rows || !cols)) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not read row i / C and column i %% C of its operand",
-			    line, col);
-		free(block);
-		reader_free(&r);
-		return;
+		row_atom = xstrdup("threadIdx.y");
+		col_atom = xstrdup("threadIdx.x");
+	} else {
+		/* one element (or vector) per thread: the block is the tile, the tile's rows all copied */
+		cols = width;
+		row_atom = xstrdup("threadIdx.y");
+		col_atom = xstrdup("threadIdx.x");
 	}
-	if (flat && st->copy_bound > 0) {
-		free(row_div);
-		free(col_mod);
-		char *name = cursor_name(r.copy_var);
-		row_div = xprintf("%s / %ld", name, cols);
-		col_mod = xprintf("%s %% %ld", name, cols);
-		free(name);
-		row_atom = row_div;
-		col_atom = col_mod;
+	if (!block)
+		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols / V, rows);
+	if (cols % V) {
+		box_problem(l, src, cp->text.begin, "the rows of '%s' are not whole vectors of the copy at %d:%d", tile->name,
+			    line, col);
+		goto done;
 	}
 
-	struct poly d0, d1, ix;
-	bool ok;
 	if (flat) {
+		/* a flat copy loop stores As[i]: i is Q * (i / Q) + i % Q, the box's element */
 		int a0 = atom(&r, row_atom, ATOM_THREAD), a1 = atom(&r, col_atom, ATOM_THREAD);
 		d0 = (struct poly){1, {{1, 1, {a0}}}};
 		d1 = (struct poly){1, {{1, 1, {a1}}}};
 		ok = a0 >= 0 && a1 >= 0 && read_poly(&r, index, &ix);
-		/* a flat copy loop stores As[i]: i is C * (i / C) + i % C, the box's element */
 		if (ok && st->copy_bound > 0) {
 			struct poly d;
-			char *name = cursor_name(r.copy_var);
-			ok = read_poly(&r, dc, &d) && is_atom(&r, &d, name);
+			ok = read_poly(&r, dc, &d) && is_atom(&r, &d, var);
 			if (!ok && !r.problem)
-				r.problem = xprintf("'%s' as its index", name), r.problem_at = cp->text.begin;
-			free(name);
+				r.problem = xprintf("'%s' as its index", var), r.problem_at = cp->text.begin;
 		}
 	} else
 		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_poly(&r, index, &ix);
 	if (!ok) {
 		box_problem(l, src, r.problem_at, "the copy at %d:%d reads %s in its indices", line, col, r.problem);
-	} else if (!is_atom(&r, &d0, row_atom) || !is_atom(&r, &d1, col_atom)) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s]", line, col, tile->name,
-			    row_atom, col_atom);
+	} else if (!is_atom(&r, &d0, row_atom) || !is_scaled_atom(&r, &d1, col_atom, V)) {
+		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s%s]", line, col, tile->name,
+			    row_atom, V > 1 ? "V * " : "", col_atom);
 	} else {
 		int a0 = d0.t[0].f[0], a1 = d1.t[0].f[0];
-		/* index = base + d0 * L + d1 */
+		/* index = base + d0 * L + V * atom: the same column */
 		struct poly L = {0}, base = {0};
 		int unit_cols = 0;
 		bool shape = true;
@@ -812,7 +851,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 					if (t.f[f] != a0)
 						rest.f[rest.nf++] = t.f[f];
 				shape = add_term(&L, rest);
-			} else if (n1 == 1 && n0 == 0 && t.nf == 1 && t.coef == 1) {
+			} else if (n1 == 1 && n0 == 0 && t.nf == 1 && t.coef == V) {
 				unit_cols++;
 			} else
 				shape = false;
@@ -820,8 +859,8 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		char *ix_text = span_text(src, cursor_span(index));
 		if (!shape || unit_cols != 1 || L.n == 0)
 			box_problem(l, src, cp->text.begin,
-				    "the copy at %d:%d reads '%s', not row %s and column %s of a row-major operand", line,
-				    col, ix_text, row_atom, col_atom);
+				    "the copy at %d:%d reads '%s', not row %s and column %s%s of a row-major operand", line,
+				    col, ix_text, row_atom, V > 1 ? "V * " : "", col_atom);
 		else if (poly_kind(&r, &L) != ATOM_PARAM)
 			box_problem(l, src, cp->text.begin,
 				    "the row length of '%s' in the copy at %d:%d depends on more than the kernel's parameters",
@@ -829,11 +868,11 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		else if (poly_kind(&r, &base) == ATOM_THREAD)
 			box_problem(l, src, cp->text.begin, "the copy at %d:%d reads '%s', which differs between threads "
 				    "in more than the tile's row and column", line, col, ix_text);
-		else if (cols * tile->elem_bytes % 16 || cols > 256 || rows > 256 || (rows * cols * tile->elem_bytes) % 128)
+		else if (width * tile->elem_bytes % 16 || width > 256 || rows > 256 || (rows * width * tile->elem_bytes) % 128)
 			box_problem(l, src, cp->text.begin,
 				    "'%s' is %ld x %ld elements of %ld bytes: a tensor copy's box needs rows of a multiple of 16 "
 				    "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
-				    tile->name, rows, cols, tile->elem_bytes);
+				    tile->name, rows, width, tile->elem_bytes);
 		else {
 			/* base = row0 * L + col0: the terms L's monomial divides go to the row */
 			struct poly row0 = {0}, col0 = {0};
@@ -844,26 +883,29 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 				else
 					add_term(&col0, base.t[i]);
 			}
-			struct tma_box *b = VEC_PUSH(l->boxes, l->nboxes, l->capboxes);
-			b->tile = cp->tile;
-			b->pointer = cursor_name(pdecl);
-			b->row_elems = poly_text(&r, &L);
-			b->col0 = poly_text(&r, &col0);
-			b->row0 = poly_text(&r, &row0);
-			b->box_cols = cols;
-			b->box_rows = rows;
-			b->elem_bytes = tile->elem_bytes;
-			b->align_at = shared_keyword_end(src, tile);
-			if (!b->align_at)
+			struct tma_box *bx = VEC_PUSH(l->boxes, l->nboxes, l->capboxes);
+			bx->tile = cp->tile;
+			bx->pointer = cursor_name(pdecl);
+			bx->row_elems = poly_text(&r, &L);
+			bx->col0 = poly_text(&r, &col0);
+			bx->row0 = poly_text(&r, &row0);
+			bx->box_cols = width;
+			bx->copy_cols = cols;
+			bx->box_rows = rows;
+			bx->elem_bytes = tile->elem_bytes;
+			bx->align_at = shared_keyword_end(src, tile);
+			if (!bx->align_at)
 				box_problem(l, src, cursor_offset(tile->decl),
 					    "the declaration of '%s' has no __shared__ pipefy can align to 128 bytes", tile->name);
 			add_condition(l, block);
 		}
 		free(ix_text);
 	}
+done:
 	free(block);
-	free(row_div);
-	free(col_mod);
+	free(row_atom);
+	free(col_atom);
+	free(var);
 	reader_free(&r);
 }
 

@@ -659,8 +659,9 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		const struct tma_box *x = &l->boxes[b];
 		const char *tile = l->tiles[x->tile].name;
 		sb_printf(&sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y.I3, tile, x->col0, tile, x->row0);
+		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
 		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\n%s    pipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
-			  b ? " &&\n" : "", tile, tile, x->box_cols, x->row_elems, y.I3, tile, tile, x->box_rows);
+			  b ? " &&\n" : "", tile, tile, x->copy_cols, x->row_elems, y.I3, tile, tile, x->box_rows);
 		bytes += x->box_cols * x->box_rows * x->elem_bytes;
 	}
 	sb_printf(&sb, "%sif (", y.I3);
