@@ -140,6 +140,43 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
 }
 
+// 'base' takes off's value before off moves: the loader must not read off again
+__global__ void stale_local(const float *A, const float *B, float *C, int N, int K, int shift)
+{
+    __shared__ float As[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int off = blockIdx.y * T;
+    int base = off * K;
+    off += shift;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = A[base + ty * K + k0 + tx];
+        __syncthreads();
+        for (int k = 0; k < T; ++k)
+            acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+        __syncthreads();
+    }
+    C[(off + ty) * N + blockIdx.x * T + tx] = acc;
+}
+
+// 'first' is the loop variable's value before the loop: 0, not the tile's
+__global__ void stale_loop_variable(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int k0 = 0;
+    int first = k0;
+    float acc = 0.0f;
+    for (; k0 < K; k0 += T) {
+        As[ty][tx] = A[(blockIdx.y * T + ty) * K + first + k0 + tx];
+        __syncthreads();
+        for (int k = 0; k < T; ++k)
+            acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+        __syncthreads();
+    }
+    C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
+}
+
 #define LAUNCH(kernel, grid, ...) kernel<<<grid, dim3(T, T)>>>(__VA_ARGS__)
 
 void run(const float *A, const float *B, float *C, int M, int N, int K)
@@ -153,4 +190,6 @@ void run(const float *A, const float *B, float *C, int M, int N, int K)
     templated<T><<<grid, block>>>(A, B, C, N, K);
     c_linkage<<<grid, block>>>(A, B, C, N, K);
     LAUNCH(macro_launched, grid, A, B, C, N, K);
+    stale_local<<<grid, block>>>(A, B, C, N, K, 3);
+    stale_loop_variable<<<grid, block>>>(A, B, C, N, K);
 }

@@ -45,6 +45,9 @@ struct reader {
 	int depth;
 	CXCursor assumed[8]; /* locals being proven the same for every thread: atoms meanwhile */
 	int nassumed;
+	size_t decl_at;      /* offset + 1 of the declaration whose initializer is being read (it
+			      * took its value there: what it reads must not change after it) */
+	CXCursor decl;       /* that declaration */
 	char *problem;       /* the first thing that is not a polynomial, in words */
 	size_t problem_at;
 };
@@ -174,6 +177,7 @@ static char *poly_text(const struct reader *r, const struct poly *p)
 
 static bool read_poly(struct reader *r, CXCursor e, struct poly *out);
 static bool uniform_local(struct reader *r, CXCursor decl);
+static size_t last_write(const struct reader *r, CXCursor var);
 
 static bool is_param_of(CXCursor decl, CXCursor fn)
 {
@@ -211,6 +215,11 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		int a = atom(r, name, ATOM_THREAD);
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;
+	} else if (r->decl_at && cursor_writes_var(function_body(r->l), decl) &&
+		   last_write(r, decl) + 1 >= r->decl_at) {
+		char *local = cursor_name(r->decl);
+		fail(r, e, xprintf("'%s' through '%s', which takes its value before '%s' changes", name, local, name));
+		free(local);
 	} else if (cursor_writes_var(function_body(r->l), decl) && !is_ivar(r->l, decl)) {
 		bool assumed = false;
 		for (int i = 0; i < r->nassumed; i++)
@@ -239,9 +248,15 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		else if (r->depth > 8)
 			fail(r, e, xprintf("'%s', defined too deeply", name));
 		else {
+			size_t saved = r->decl_at;
+			CXCursor saved_decl = r->decl;
+			r->decl_at = cursor_offset(decl) + 1;
+			r->decl = decl;
 			r->depth++;
 			ok = read_poly(r, init, out);
 			r->depth--;
+			r->decl_at = saved;
+			r->decl = saved_decl;
 		}
 	} else
 		fail(r, e, xprintf("'%s'", name));
@@ -257,6 +272,7 @@ struct var_writes {
 	CXCursor var;
 	struct cursors values;
 	bool increments, address_taken, in_loop;
+	size_t last; /* where the last write (textually) begins */
 	struct span loop;
 	const struct source *src;
 };
@@ -277,6 +293,8 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 		bool assign = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
 		if (assign && names_var(cursor_first_child(c), w->var)) {
 			w->in_loop |= span_within(cursor_span(c), w->loop);
+			if (cursor_span(c).begin > w->last)
+				w->last = cursor_span(c).begin;
 			/* `v += x` is uniform when x is; `v *= x`, `v /= x` likewise */
 			*VEC_PUSH(w->values.v, w->values.n, w->values.cap) = cursor_last_child(c);
 		}
@@ -286,12 +304,26 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 		bool addr = t[0] == '&';
 		free(t);
 		if ((inc || addr) && names_var(cursor_first_child(c), w->var)) {
+			if (cursor_span(c).begin > w->last)
+				w->last = cursor_span(c).begin;
 			w->increments |= inc;
 			w->address_taken |= addr;
 			w->in_loop |= span_within(cursor_span(c), w->loop);
 		}
 	}
 	return CXChildVisit_Recurse;
+}
+
+/* Where the last write of a variable begins, textually (an address taken counts as one). A
+ * local that takes its value from a variable written only before it keeps it: with no goto in
+ * the kernel (check.c), a write after the declaration in execution comes after it in the text,
+ * or runs the declaration again on the way back (a loop around both). */
+static size_t last_write(const struct reader *r, CXCursor var)
+{
+	struct var_writes w = {.var = var, .loop = r->l->loop, .src = r->src};
+	clang_visitChildren(function_body(r->l), scan_var_writes, &w);
+	free(w.values.v);
+	return w.last;
 }
 
 /* A local the kernel writes, the same for every thread: declared before the loop and written
@@ -315,6 +347,8 @@ static bool uniform_local(struct reader *r, CXCursor decl)
 	int self = atom(r, name, ATOM_UNIFORM);
 	free(name);
 	r->assumed[r->nassumed++] = decl;
+	size_t saved_at = r->decl_at;
+	r->decl_at = 0; /* (its values need only be the same for every thread) */
 	for (int i = 0; i < w.values.n && ok; i++) {
 		struct poly v;
 		char *saved = r->problem;
@@ -325,6 +359,7 @@ static bool uniform_local(struct reader *r, CXCursor decl)
 		free(r->problem);
 		r->problem = saved;
 	}
+	r->decl_at = saved_at;
 	r->nassumed--;
 	free(w.values.v);
 	return ok;
@@ -826,7 +861,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	} else
 		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_poly(&r, index, &ix);
 	if (!ok) {
-		box_problem(l, src, r.problem_at, "the copy at %d:%d reads %s in its indices", line, col, r.problem);
+		box_problem(l, src, r.problem_at, "the indices of the copy at %d:%d read %s", line, col, r.problem);
 	} else if (!is_atom(&r, &d0, row_atom) || !is_scaled_atom(&r, &d1, col_atom, V)) {
 		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s%s]", line, col, tile->name,
 			    row_atom, V > 1 ? "V * " : "", col_atom);

@@ -1518,6 +1518,14 @@ static void check_tma(struct kloop *l, const struct source *src)
 		l->tma_refusal = xprintf("'%s' takes no parameters to copy from", l->function);
 		return;
 	}
+	/* (box.c reads a local through its declaration: no goto may jump back over one) */
+	struct span fs = l->function_span;
+	for (const char *g = src->text + fs.begin; (g = strstr(g, "goto")) && g < src->text + fs.end; g += 4)
+		if ((g == src->text || !isalnum((unsigned char)g[-1])) && g[-1] != '_' && !isalnum((unsigned char)g[4]) &&
+		    g[4] != '_') {
+			l->tma_refusal = xprintf("'%s' has a goto at %s", l->function, where(src, (size_t)(g - src->text)));
+			return;
+		}
 	box_kloop(l, src);
 	if (l->box_problem) {
 		l->tma_refusal = xstrdup(l->box_problem);

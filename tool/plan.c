@@ -204,6 +204,13 @@ static long static_with_stages(const struct kloop *l, int S)
 	return l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
+/* What tensor copies add to the tiles' stages: up to 127 bytes to align each tile, and a full
+ * and an empty mbarrier per stage. */
+static long tma_extra(const struct kloop *l, int S)
+{
+	return 128L * l->ntiles + 16L * S;
+}
+
 static long shared_with_stages(const struct kloop *l, int S)
 {
 	long st = static_with_stages(l, S);
@@ -232,6 +239,8 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	p->variant = v;
 	p->stages = stages;
 	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
+	if (v == VARIANT_TMA && p->smem >= 0) /* each tile aligned to 128 bytes, two mbarriers a stage */
+		p->smem += tma_extra(l, stages);
 	const char *limiter = "";
 	if (a && l->block_threads) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
@@ -410,6 +419,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			continue;
 		}
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
+		if (st >= 0 && p->variant == VARIANT_TMA)
+			st += tma_extra(l, p->stages);
 		if (st > static_limit) {
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
