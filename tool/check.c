@@ -1526,6 +1526,24 @@ static void check_tma(struct kloop *l, const struct source *src)
 			l->tma_refusal = xprintf("'%s' has a goto at %s", l->function, where(src, (size_t)(g - src->text)));
 			return;
 		}
+	/* The loop's waits are per thread: a warp's threads can reach the compute apart (the thread
+	 * that issues the boxes first waits for a stage to empty), and an instruction the whole warp
+	 * must execute together (mma.sync, ldmatrix, wmma) then runs on part of it. An H200 run of
+	 * the bf16 mma.sync GEMM differed so at 8192^3 with two stages. */
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COMPUTE && !(st->also_compute && st->role == ROLE_COPY_DECL))
+			continue;
+		size_t at;
+		char *what = effects_warp_collective(st->cursor, &at);
+		if (what) {
+			l->tma_refusal = xprintf("the compute's '%s' (%s) is executed by a whole warp together, and the "
+						 "threads of a warp reach a tensor-copy loop's compute apart",
+						 what, where(src, at));
+			free(what);
+			return;
+		}
+	}
 	box_kloop(l, src);
 	if (l->box_problem) {
 		l->tma_refusal = xstrdup(l->box_problem);

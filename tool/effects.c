@@ -635,3 +635,70 @@ bool effects_assigns_bytes(CXType t)
 {
 	return type_assigns_bytes(t, 0);
 }
+
+/* ---- instructions a whole warp must execute together ---- */
+
+struct collective_scan {
+	char *what;
+	size_t at;
+	int depth; /* calls followed into their definitions */
+};
+
+static enum CXChildVisitResult scan_collective(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct collective_scan *cs = data;
+	if (cs->what)
+		return CXChildVisit_Break;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		char *text = asm_spelling(c);
+		char *tpl = text ? asm_template(text) : NULL;
+		free(text);
+		const char *hit = tpl ? strstr(tpl, ".aligned") : NULL;
+		if (hit) {
+			/* the instruction: back to the start of its mnemonic */
+			const char *b = hit;
+			while (b > tpl && !isspace((unsigned char)b[-1]) && b[-1] != '{' && b[-1] != ';' && b[-1] != '"')
+				b--;
+			cs->what = xstrndup(b, strcspn(b, " \t;{}\""));
+			cs->at = cursor_span(c).begin;
+		}
+		free(tpl);
+		return CXChildVisit_Continue;
+	}
+	if (k == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		CXCursor ns = clang_getCursorSemanticParent(callee);
+		char *n = cursor_name(ns);
+		if (strcmp(n, "wmma") == 0) {
+			char *f = cursor_name(callee);
+			cs->what = xprintf("wmma::%s", f);
+			cs->at = cursor_span(c).begin;
+			free(f);
+		}
+		free(n);
+		/* a helper's body, as effects_of follows it (CUDA's own headers excepted) */
+		CXCursor def = clang_getCursorDefinition(callee);
+		if (!cs->what && !clang_Cursor_isNull(def) && cs->depth < 4 && !effects_in_system_header(def)) {
+			size_t at = cursor_span(c).begin;
+			cs->depth++;
+			clang_visitChildren(def, scan_collective, cs);
+			cs->depth--;
+			if (cs->what)
+				cs->at = at; /* (the call, in the loop) */
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+char *effects_warp_collective(CXCursor stmt, size_t *at)
+{
+	struct collective_scan cs = {0};
+	scan_collective(stmt, stmt, &cs);
+	if (!cs.what)
+		clang_visitChildren(stmt, scan_collective, &cs);
+	*at = cs.at;
+	return cs.what;
+}
+
