@@ -271,7 +271,8 @@ static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gri
 struct var_writes {
 	CXCursor var;
 	struct cursors values;
-	bool increments, address_taken, in_loop;
+	int increments;
+	bool address_taken, in_loop;
 	size_t last; /* where the last write (textually) begins */
 	struct span loop;
 	const struct source *src;
@@ -306,7 +307,7 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 		if ((inc || addr) && names_var(cursor_first_child(c), w->var)) {
 			if (cursor_span(c).begin > w->last)
 				w->last = cursor_span(c).begin;
-			w->increments |= inc;
+			w->increments += inc;
 			w->address_taken |= addr;
 			w->in_loop |= span_within(cursor_span(c), w->loop);
 		}
@@ -702,6 +703,133 @@ static bool is_scaled_atom(const struct reader *r, const struct poly *p, const c
 	return p->n == 1 && p->t[0].coef == V && p->t[0].nf == 1 && strcmp(r->atom[p->t[0].f[0]], text) == 0;
 }
 
+/* `A + e1 + e2`, `&A[e]`: the pointer it starts from (a DeclRefExpr, else a null cursor),
+ * and the offsets added to it. */
+static CXCursor pointer_base(CXCursor e, struct cursors *offsets)
+{
+	e = cursor_strip(e);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_DeclRefExpr)
+		return e;
+	struct cursors kids = cursor_children(e);
+	CXCursor found = clang_getNullCursor();
+	if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_Add && kids.n == 2) {
+		bool left = clang_getCanonicalType(clang_getCursorType(kids.v[0])).kind == CXType_Pointer;
+		*VEC_PUSH(offsets->v, offsets->n, offsets->cap) = kids.v[left ? 1 : 0];
+		found = pointer_base(kids.v[left ? 0 : 1], offsets);
+	} else if (k == CXCursor_UnaryOperator && kids.n == 1 &&
+		   clang_getCursorKind(cursor_strip(kids.v[0])) == CXCursor_ArraySubscriptExpr) {
+		struct cursors sub = cursor_children(cursor_strip(kids.v[0]));
+		if (sub.n == 2 && clang_getCursorKind(cursor_strip(sub.v[0])) == CXCursor_DeclRefExpr) {
+			*VEC_PUSH(offsets->v, offsets->n, offsets->cap) = sub.v[1];
+			found = cursor_strip(sub.v[0]);
+		}
+		free(sub.v);
+	}
+	free(kids.v);
+	return found;
+}
+
+/* A load's index; none (`*A`) is element 0. */
+static bool read_index(struct reader *r, CXCursor index, struct poly *out)
+{
+	if (clang_Cursor_isNull(index)) {
+		*out = (struct poly){0};
+		return true;
+	}
+	return read_poly(r, index, out);
+}
+
+/* A bump `x += e`, `x -= e`, `++x`, `x = x + e`: e the same for every thread. */
+static bool uniform_bump(struct kloop *l, const struct source *src, CXCursor stmt)
+{
+	CXCursor e = cursor_strip(stmt);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_UnaryOperator)
+		return true;
+	if (k != CXCursor_CompoundAssignOperator && k != CXCursor_BinaryOperator)
+		return false;
+	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
+	struct poly v;
+	bool ok = read_poly(&r, cursor_last_child(e), &v) && poly_kind(&r, &v) != ATOM_THREAD;
+	reader_free(&r);
+	return ok;
+}
+
+/* A pointer parameter the kernel moves (`A += row * K;` before the loop, `A += TS;` as the
+ * loop's bump): how far it has moved when the loop starts, P, read into r's atoms. Its other
+ * moves must be the loop body's bumps (checked uniform, after the copies, by box_kloop); the
+ * ones before the loop, statements of the kernel's body itself, each run once. The loader then
+ * finds the box at (A - A's value on entry) - P + what the copy's index adds. */
+static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, struct poly *P, char **why)
+{
+	*P = (struct poly){0};
+	struct var_writes w = {.var = param, .loop = l->loop, .src = r->src};
+	clang_visitChildren(function_body(l), scan_var_writes, &w);
+	free(w.values.v);
+	char *name = cursor_name(param);
+	if (w.address_taken) {
+		*why = xprintf("the kernel takes the address of '%s'", name);
+		free(name);
+		return false;
+	}
+	/* the loop must be a statement of the kernel's body: not run again by an outer loop */
+	struct cursors top = cursor_children(function_body(l));
+	bool loop_at_top = false, ok = true;
+	int writes_outside = 0;
+	for (int i = 0; i < top.n && ok; i++) {
+		struct span sp = cursor_span(top.v[i]);
+		if (sp.begin == l->loop.begin && clang_getCursorKind(top.v[i]) == CXCursor_ForStmt) {
+			loop_at_top = true;
+			continue;
+		}
+		if (sp.begin > l->loop.begin || !cursor_writes_var(top.v[i], param))
+			continue;
+		/* `A += e;` (or -=) exactly */
+		CXCursor e = cursor_strip(top.v[i]);
+		bool plus = clang_getCursorKind(e) == CXCursor_CompoundAssignOperator &&
+			    clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_AddAssign;
+		bool minus = clang_getCursorKind(e) == CXCursor_CompoundAssignOperator &&
+			     clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_SubAssign;
+		struct cursors kids = cursor_children(e);
+		struct poly v;
+		size_t saved = r->decl_at;
+		CXCursor saved_decl = r->decl;
+		r->decl_at = sp.begin + 1; /* (what e reads must not change after it) */
+		r->decl = param;
+		ok = (plus || minus) && kids.n == 2 && names_var(kids.v[0], param) && read_poly(r, kids.v[1], &v) &&
+		     poly_add(P, P, &v, plus ? 1 : -1);
+		r->decl_at = saved;
+		r->decl = saved_decl;
+		free(kids.v);
+		writes_outside++;
+		if (!ok && !r->problem)
+			*why = xprintf("'%s' is moved at %s other than by `%s += e;` in the kernel's body", name,
+				       "a statement", name);
+	}
+	free(top.v);
+	/* every write: one of those, or a bump in the loop */
+	int bumps = 0;
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_BUMP && cursor_writes_var(l->stmts[i].cursor, param))
+			bumps++;
+	struct var_writes all = {.var = param, .loop = l->loop, .src = r->src};
+	clang_visitChildren(function_body(l), scan_var_writes, &all);
+	int total = all.values.n + all.increments;
+	free(all.values.v);
+	if (ok && (!loop_at_top || total > writes_outside + bumps)) {
+		ok = false;
+		*why = !loop_at_top ? xprintf("the kernel moves '%s', and the loop is not a statement of its body", name)
+				    : xprintf("the kernel moves '%s' other than by `%s += e;` before the loop and the "
+					      "loop's bumps", name, name);
+	}
+	if (!ok && !*why)
+		*why = r->problem ? xprintf("'%s' is moved by %s", name, r->problem)
+				  : xprintf("the kernel moves '%s' in a way pipefy does not follow", name);
+	free(name);
+	return ok;
+}
+
 /* One copy: its box, or the reason it is none. A copy moves V elements (a vector copy
  * `*(int4 *)&As[r][c] = *(const int4 *)&A[i]`: V = 16 bytes over the element's size); each
  * thread's (row, column) is (threadIdx.y, V * threadIdx.x), or in a copy loop (i / Q,
@@ -756,7 +884,28 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	CXCursor ptr = lk.n == 2 ? cursor_strip(lk.v[0]) : clang_getNullCursor();
 	CXCursor index = lk.n == 2 ? lk.v[1] : clang_getNullCursor();
 	free(lk.v);
+	if (cp->src_is_deref && V == 1 && clang_Cursor_isNull(ptr)) {
+		/* `*A`: A's element 0 */
+		CXCursor d = cursor_strip(cursor_unwrap_cache_hint(cursor_strip(cp->value)));
+		CXCursor inner = clang_getCursorKind(d) == CXCursor_UnaryOperator ? cursor_strip(cursor_first_child(d))
+										  : clang_getNullCursor();
+		if (clang_getCursorKind(inner) == CXCursor_DeclRefExpr)
+			ptr = inner;
+	}
 	CXCursor pdecl = clang_getCursorKind(ptr) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(ptr) : clang_getNullCursor();
+	/* a local pointer into an operand, `const float *a = A + e;`, bumped by the loop: the box is
+	 * A's, at (a - A) - e + what the copy adds */
+	CXCursor local = clang_getNullCursor();
+	struct cursors local_offsets = {0};
+	if (clang_getCursorKind(pdecl) == CXCursor_VarDecl && effects_is_local(pdecl) &&
+	    span_within(cursor_span(pdecl), l->function_span) && cursor_offset(pdecl) < l->loop.begin) {
+		CXCursor base_ref = pointer_base(cursor_last_child(pdecl), &local_offsets);
+		if (clang_getCursorKind(base_ref) == CXCursor_DeclRefExpr &&
+		    is_param_of(clang_getCursorReferenced(base_ref), l->function_cursor)) {
+			local = pdecl;
+			pdecl = clang_getCursorReferenced(base_ref);
+		}
+	}
 	CXType pointee = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(pdecl)));
 	if (clang_Cursor_isNull(pdecl) || !is_param_of(pdecl, l->function_cursor) ||
 	    clang_getCanonicalType(clang_getCursorType(pdecl)).kind != CXType_Pointer ||
@@ -766,14 +915,51 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			    line, col);
 		return;
 	}
-	if (cursor_writes_var(function_body(l), pdecl)) {
-		char *pname = cursor_name(pdecl);
-		box_problem(l, src, cp->text.begin, "the kernel moves '%s'", pname);
-		free(pname);
-		return;
-	}
-
 	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
+	struct poly moved = {0};
+	bool moves = cursor_writes_var(function_body(l), pdecl);
+	if (!clang_Cursor_isNull(local)) {
+		/* the operand itself stays; the local moves only by the loop's bumps */
+		char *lname = cursor_name(local), *pname = cursor_name(pdecl);
+		int bumps = 0;
+		for (int i = 0; i < l->nstmts; i++)
+			if (l->stmts[i].role == ROLE_BUMP && cursor_writes_var(l->stmts[i].cursor, local))
+				bumps++;
+		struct var_writes all = {.var = local, .loop = l->loop, .src = src};
+		clang_visitChildren(function_body(l), scan_var_writes, &all);
+		int total = all.values.n + all.increments;
+		free(all.values.v);
+		size_t saved = r.decl_at;
+		r.decl_at = cursor_offset(local) + 1;
+		r.decl = local;
+		bool fine = !moves && !all.address_taken && total == bumps;
+		for (int i = 0; i < local_offsets.n && fine; i++) {
+			struct poly part;
+			fine = read_poly(&r, local_offsets.v[i], &part) && poly_add(&moved, &moved, &part, 1);
+		}
+		r.decl_at = saved;
+		if (!fine) {
+			box_problem(l, src, cp->text.begin, "'%s' points into '%s'%s", lname, pname,
+				    moves ? ", which the kernel moves" : r.problem ? ", at an offset pipefy does not follow"
+				    : " and moves other than by the loop's bumps");
+			free(lname);
+			free(pname);
+			free(local_offsets.v);
+			reader_free(&r);
+			return;
+		}
+		free(lname);
+		free(pname);
+		moves = true;
+	} else if (moves) {
+		char *how = NULL;
+		if (!pointer_offset(l, &r, pdecl, &moved, &how)) {
+			box_problem(l, src, cp->text.begin, "%s", how);
+			free(how);
+			reader_free(&r);
+			return;
+		}
+	}
 	char *block = NULL, *row_atom = NULL, *col_atom = NULL, *var = NULL;
 	long cols = 0; /* the columns the copies write */
 	struct poly d0, d1, ix;
@@ -789,7 +975,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		/* Q: from the column (or, for a flat tile, the load's column) */
 		long Q = 0;
 		if (flat) {
-			ok = read_poly(&r, index, &ix);
+			ok = read_index(&r, index, &ix);
 			Q = ok ? modulus_of(&r, &ix, var) : 0;
 		} else {
 			ok = read_poly(&r, d1c, &d1);
@@ -851,7 +1037,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		int a0 = atom(&r, row_atom, ATOM_THREAD), a1 = atom(&r, col_atom, ATOM_THREAD);
 		d0 = (struct poly){1, {{1, 1, {a0}}}};
 		d1 = (struct poly){1, {{1, 1, {a1}}}};
-		ok = a0 >= 0 && a1 >= 0 && read_poly(&r, index, &ix);
+		ok = a0 >= 0 && a1 >= 0 && read_index(&r, index, &ix);
 		if (ok && st->copy_bound > 0) {
 			struct poly d;
 			ok = read_poly(&r, dc, &d) && is_atom(&r, &d, var);
@@ -859,9 +1045,12 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 				r.problem = xprintf("'%s' as its index", var), r.problem_at = cp->text.begin;
 		}
 	} else
-		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_poly(&r, index, &ix);
+		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_index(&r, index, &ix);
+	if (ok && moves) /* the element the copy reads, from where the pointer was on entry */
+		ok = poly_add(&ix, &ix, &moved, 1);
 	if (!ok) {
-		box_problem(l, src, r.problem_at, "the indices of the copy at %d:%d read %s", line, col, r.problem);
+		box_problem(l, src, r.problem_at, "the indices of the copy at %d:%d read %s", line, col,
+			    r.problem ? r.problem : "more than pipefy follows");
 	} else if (!is_atom(&r, &d0, row_atom) || !is_scaled_atom(&r, &d1, col_atom, V)) {
 		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s%s]", line, col, tile->name,
 			    row_atom, V > 1 ? "V * " : "", col_atom);
@@ -922,8 +1111,26 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			bx->tile = cp->tile;
 			bx->pointer = cursor_name(pdecl);
 			bx->row_elems = poly_text(&r, &L);
-			bx->col0 = poly_text(&r, &col0);
-			bx->row0 = poly_text(&r, &row0);
+			if (moves) {
+				/* flat = (A - on entry) - P + base: the same for every thread */
+				char *pt = poly_text(&r, &moved), *bt = poly_text(&r, &base);
+				if (clang_Cursor_isNull(local))
+					bx->flat = xprintf("(long long)(%s - pipefy_entry_%s) - (%s) + (%s)", bx->pointer,
+							   bx->pointer, pt, bt);
+				else {
+					char *ln = cursor_name(local);
+					bx->flat = xprintf("(long long)(%s - %s) - (%s) + (%s)", ln, bx->pointer, pt, bt);
+					bx->local = true;
+					free(ln);
+				}
+				bx->col0 = xprintf("pipefy_flat_%s %% (%s)", tile->name, bx->row_elems);
+				bx->row0 = xprintf("pipefy_flat_%s / (%s)", tile->name, bx->row_elems);
+				free(pt);
+				free(bt);
+			} else {
+				bx->col0 = poly_text(&r, &col0);
+				bx->row0 = poly_text(&r, &row0);
+			}
 			bx->box_cols = width;
 			bx->copy_cols = cols;
 			bx->box_rows = rows;
@@ -937,6 +1144,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		free(ix_text);
 	}
 done:
+	free(local_offsets.v);
 	free(block);
 	free(row_atom);
 	free(col_atom);
@@ -992,14 +1200,23 @@ void box_kloop(struct kloop *l, const struct source *src)
 		box_problem(l, src, l->loop.begin, "the tiles are filled %s", l->helper.stmt >= 0 ? "inside a helper" : "by no copy pipefy sees");
 		return;
 	}
+	int last_copy = -1;
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY)
+			last_copy = i;
 	for (int i = 0; i < l->nstmts && !l->box_problem; i++) {
 		enum stmt_role role = l->stmts[i].role;
-		if (role == ROLE_BUMP || role == ROLE_FETCH_DECL) {
-			int line, col;
-			source_line_col(src, l->stmts[i].text.begin, &line, &col);
-			box_problem(l, src, l->stmts[i].text.begin, "the statement at %d:%d %s", line, col,
-				    role == ROLE_BUMP ? "moves a loop variable in the body" : "loads a value the copies store");
-		}
+		int line, col;
+		source_line_col(src, l->stmts[i].text.begin, &line, &col);
+		if (role == ROLE_FETCH_DECL)
+			box_problem(l, src, l->stmts[i].text.begin, "the statement at %d:%d loads a value the copies store", line, col);
+		else if (role == ROLE_BUMP && i < last_copy)
+			box_problem(l, src, l->stmts[i].text.begin,
+				    "the statement at %d:%d moves a loop variable before a copy (the loader computes a tile's "
+				    "boxes before the bumps)", line, col);
+		else if (role == ROLE_BUMP && !uniform_bump(l, src, l->stmts[i].cursor))
+			box_problem(l, src, l->stmts[i].text.begin,
+				    "the statement at %d:%d moves a loop variable by what may differ between threads", line, col);
 	}
 	for (int t = 0; t < l->ntiles && !l->box_problem; t++) {
 		int n = 0, first = -1;

@@ -65,6 +65,7 @@ void model_free(struct model *m)
 			free(l->boxes[j].row_elems);
 			free(l->boxes[j].col0);
 			free(l->boxes[j].row0);
+			free(l->boxes[j].flat);
 		}
 		free(l->boxes);
 		free(l->block_check);

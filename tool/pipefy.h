@@ -391,6 +391,9 @@ struct tma_box {
 	char *pointer;      /* the kernel parameter it is copied from */
 	char *row_elems;    /* the operand's row length in elements: C over the kernel's parameters */
 	char *col0, *row0;  /* the box's first column and row, C over what the loader sees */
+	char *flat;         /* for a pointer the kernel moves: the box's first element from where
+			     * it pointed on entry (pipefy_entry_P), which col0 and row0 divide */
+	bool local;         /* flat reads a local pointer into the operand, not the moved operand */
 	long box_cols, box_rows, elem_bytes; /* the box: as wide as the tile's row */
 	long copy_cols;     /* the columns the copies write (fewer when the row is padded) */
 	size_t align_at;    /* after the tile's `__shared__`, where alignas(128) goes */

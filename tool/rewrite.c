@@ -609,6 +609,19 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	}
 	for (int b = 0; b < l->nboxes; b++)
 		edits_add(out, l->boxes[b].align_at, 0, " alignas(128)");
+	/* where each pointer the kernel moves points on entry: its tensor map's base */
+	size_t open = cursor_span(cursor_last_child(l->function_cursor)).begin + 1;
+	for (int b = 0; b < l->nboxes; b++) {
+		bool first = true;
+		for (int c = 0; c < b; c++)
+			first &= !(l->boxes[c].flat && !l->boxes[c].local && strcmp(l->boxes[c].pointer, l->boxes[b].pointer) == 0);
+		if (!l->boxes[b].flat || l->boxes[b].local || !first)
+			continue;
+		char *line = xprintf("\n    auto const pipefy_entry_%s = %s; // pipefy: where '%s' points on entry, its tensor map's base",
+				     l->boxes[b].pointer, l->boxes[b].pointer, l->boxes[b].pointer);
+		edits_add(out, open, 0, line);
+		free(line);
+	}
 	free(launcher);
 	free(params);
 	free(args);
@@ -658,6 +671,8 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	for (int b = 0; b < l->nboxes; b++) {
 		const struct tma_box *x = &l->boxes[b];
 		const char *tile = l->tiles[x->tile].name;
+		if (x->flat)
+			sb_printf(&sb, "%sconst long long pipefy_flat_%s = %s;\n", y.I3, tile, x->flat);
 		sb_printf(&sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y.I3, tile, x->col0, tile, x->row0);
 		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
 		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\n%s    pipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
@@ -703,6 +718,13 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
 	sb_printf(&sb, "%s}\n", y.I3);
 	sb_printf(&sb, "%s++pipefy_loads;\n", y.I3);
+	/* the body's bumps, which come after its copies (box.c), then the loop's increment */
+	first = true;
+	char *extra2 = xprintf("%s%s", y.U, y.U);
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_BUMP)
+			add_stmt(&sb, src, &y.refs, &l->stmts[i], y.I1, extra2, &first);
+	free(extra2);
 	add_cursor_advance(&sb, &y, y.I3);
 	sb_printf(&sb, "%s}\n", y.I2);
 	sb_printf(&sb, "%s};\n", y.I1);
