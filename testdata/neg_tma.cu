@@ -203,6 +203,42 @@ __global__ void warp_collective(const float *A, float *C, int K)
     C[(blockIdx.y * T + ty) * T + tx] = acc;
 }
 
+// A moved under a condition: how far it has moved is not one polynomial
+__global__ void moved_in_branch(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    if (blockIdx.x > 0)
+        A += K;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = A[(blockIdx.y * T + ty) * K + k0 + tx];
+        __syncthreads();
+        for (int k = 0; k < T; ++k)
+            acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+        __syncthreads();
+    }
+    C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
+}
+
+// the bump comes before the copy, which reads the moved pointer
+__global__ void bump_before_copy(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    const float *a = A + (blockIdx.y * T + ty) * K + tx - T;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        a += T;
+        As[ty][tx] = a[0];
+        __syncthreads();
+        for (int k = 0; k < T; ++k)
+            acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+        __syncthreads();
+    }
+    C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
+}
+
 #define LAUNCH(kernel, grid, ...) kernel<<<grid, dim3(T, T)>>>(__VA_ARGS__)
 
 void run(const float *A, const float *B, float *C, int M, int N, int K)
@@ -219,4 +255,6 @@ void run(const float *A, const float *B, float *C, int M, int N, int K)
     stale_local<<<grid, block>>>(A, B, C, N, K, 3);
     stale_loop_variable<<<grid, block>>>(A, B, C, N, K);
     warp_collective<<<grid, block>>>(A, C, K);
+    moved_in_branch<<<grid, block>>>(A, B, C, N, K);
+    bump_before_copy<<<grid, block>>>(A, B, C, N, K);
 }

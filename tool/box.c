@@ -436,6 +436,11 @@ static bool read_poly(struct reader *r, CXCursor e, struct poly *out)
 		} else if (op == CXBinaryOperator_Mul) {
 			if (poly_mul(out, &a, &b))
 				return true;
+		} else if (op == CXBinaryOperator_Shl && b.n <= 1 && (b.n == 0 || (b.t[0].nf == 0 && b.t[0].coef >= 0 &&
+										       b.t[0].coef < 31))) {
+			struct poly m = constant(1LL << (b.n ? b.t[0].coef : 0)); /* x << c: x * 2^c */
+			if (poly_mul(out, &a, &m))
+				return true;
 		} else if (op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) {
 			const char *sign = op == CXBinaryOperator_Div ? " / " : " % ";
 			/* the copy loop's `i / C` and `i % C`: atoms of their own */
@@ -803,9 +808,11 @@ static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, st
 		r->decl = saved_decl;
 		free(kids.v);
 		writes_outside++;
-		if (!ok && !r->problem)
-			*why = xprintf("'%s' is moved at %s other than by `%s += e;` in the kernel's body", name,
-				       "a statement", name);
+		if (!ok && !r->problem) {
+			int line, col;
+			source_line_col(r->src, sp.begin, &line, &col);
+			*why = xprintf("'%s' is moved at %d:%d other than by `%s += e;`", name, line, col, name);
+		}
 	}
 	free(top.v);
 	/* every write: one of those, or a bump in the loop */
@@ -1216,7 +1223,8 @@ void box_kloop(struct kloop *l, const struct source *src)
 				    "boxes before the bumps)", line, col);
 		else if (role == ROLE_BUMP && !uniform_bump(l, src, l->stmts[i].cursor))
 			box_problem(l, src, l->stmts[i].text.begin,
-				    "the statement at %d:%d moves a loop variable by what may differ between threads", line, col);
+				    "the statement at %d:%d moves a loop variable by what pipefy cannot read as the same for "
+				    "every thread", line, col);
 	}
 	for (int t = 0; t < l->ntiles && !l->box_problem; t++) {
 		int n = 0, first = -1;
