@@ -38,6 +38,10 @@ START_TEST(files_outputs_and_values)
 	ck_assert_int_eq(o.stages, 3);
 	ck_assert_int_eq(o.arch, 90);
 	options_free(&o);
+	ck_assert_int_eq(parse(&o, &err, 3, "k.cu", "--variant=tma", "--arch=sm_90"), 0);
+	ck_assert_int_eq(o.variant, VARIANT_TMA);
+	ck_assert_str_eq(variant_name(o.variant), "tma");
+	options_free(&o);
 }
 END_TEST
 
