@@ -142,7 +142,9 @@ static __global__ void bump_before_barrier_pipefy_tma(const float *A, const floa
             }
             pipefy_mbar_fence_init();
         }
-        __syncthreads();
+        // pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)
+        const bool pipefy_exact = __syncthreads_and(0LL <= (16LL * blockIdx.y * K + (long long)threadIdx.y * K + (long long)threadIdx.x) && (16LL * blockIdx.y * K + (long long)threadIdx.y * K + (long long)threadIdx.x) <= 4294967295LL &&
+            0LL <= ((long long)threadIdx.y * N + 16LL * blockIdx.x + (long long)threadIdx.x) && ((long long)threadIdx.y * N + 16LL * blockIdx.x + (long long)threadIdx.x) <= 4294967295LL);
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
         // one thread, which arrives for all; where a box reaches outside its operand every thread
@@ -159,7 +161,9 @@ static __global__ void bump_before_barrier_pipefy_tma(const float *A, const floa
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
                     pipefy_row_As >= 0 && pipefy_row_As + 16 <= 2147483647LL &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL &&
+                    pipefy_exact &&
+                    -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
@@ -279,7 +283,9 @@ static __global__ void bump_after_first_barrier_pipefy_tma(const float *A, const
             }
             pipefy_mbar_fence_init();
         }
-        __syncthreads();
+        // pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)
+        const bool pipefy_exact = __syncthreads_and(-2147483648LL <= ((long long)threadIdx.x) && ((long long)threadIdx.x) <= 2147483647LL && 0LL <= (16LL * blockIdx.y * K + (long long)threadIdx.y * K) && (16LL * blockIdx.y * K + (long long)threadIdx.y * K) <= 4294967295LL && -2147483648LL <= (0LL) && (0LL) <= 2147483647LL &&
+            -2147483648LL <= ((long long)threadIdx.x) && ((long long)threadIdx.x) <= 2147483647LL && 0LL <= (16LL * blockIdx.x) && (16LL * blockIdx.x) <= 4294967295LL && -2147483648LL <= ((long long)threadIdx.y * N) && ((long long)threadIdx.y * N) <= 2147483647LL && -2147483648LL <= (0LL) && (0LL) <= 2147483647LL);
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
         // one thread, which arrives for all; where a box reaches outside its operand every thread
@@ -296,7 +302,9 @@ static __global__ void bump_after_first_barrier_pipefy_tma(const float *A, const
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
                     pipefy_row_As >= 0 && pipefy_row_As + 16 <= 2147483647LL &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL &&
+                    pipefy_exact &&
+                    -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
@@ -419,7 +427,9 @@ static __global__ void bump_after_second_barrier_pipefy_tma(const float *A, cons
             }
             pipefy_mbar_fence_init();
         }
-        __syncthreads();
+        // pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)
+        const bool pipefy_exact = __syncthreads_and(-2147483648LL <= ((long long)threadIdx.x) && ((long long)threadIdx.x) <= 2147483647LL && 0LL <= (16LL * blockIdx.y * K + (long long)threadIdx.y * K) && (16LL * blockIdx.y * K + (long long)threadIdx.y * K) <= 4294967295LL && -2147483648LL <= (0LL) && (0LL) <= 2147483647LL &&
+            -2147483648LL <= ((long long)threadIdx.x) && ((long long)threadIdx.x) <= 2147483647LL && 0LL <= (16LL * blockIdx.x) && (16LL * blockIdx.x) <= 4294967295LL && -2147483648LL <= ((long long)threadIdx.y * N) && ((long long)threadIdx.y * N) <= 2147483647LL && -2147483648LL <= (0LL) && (0LL) <= 2147483647LL);
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
         // one thread, which arrives for all; where a box reaches outside its operand every thread
@@ -436,7 +446,9 @@ static __global__ void bump_after_second_barrier_pipefy_tma(const float *A, cons
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
                     pipefy_row_As >= 0 && pipefy_row_As + 16 <= 2147483647LL &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL &&
+                    pipefy_exact &&
+                    -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL && -2147483648LL <= (16LL) && (16LL) <= 2147483647LL) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);

@@ -157,8 +157,10 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                 const long long pipefy_col_Bs = 32LL * blockIdx.x, pipefy_row_Bs = (long long)k0;
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)lda &&
                     pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL &&
+                    (pipefy_row_As + 31) * (long long)lda + pipefy_col_As + 31 <= 2147483647LL &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL &&
+                    (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
@@ -286,8 +288,10 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
                 const long long pipefy_col_Bs = 32LL * blockIdx.x, pipefy_row_Bs = (long long)k0;
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)lda &&
                     pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL &&
+                    (pipefy_row_As + 31) * (long long)lda + pipefy_col_As + 31 <= 2147483647LL &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL &&
+                    (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
@@ -419,8 +423,10 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                     const long long pipefy_col_Bs = 32LL * ((long long)tile % (long long)((long long)N / 32LL)), pipefy_row_Bs = (long long)k0;
                     if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)lda &&
                         pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL &&
+                        (pipefy_row_As + 31) * (long long)lda + pipefy_col_As + 31 <= 2147483647LL &&
                         pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                        pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL) {
+                        pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL &&
+                        (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
                         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                             if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                                 pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);

@@ -735,6 +735,31 @@ static CXCursor pointer_base(CXCursor e, struct cursors *offsets)
 	return found;
 }
 
+/* The values a 32-bit integer type holds (an index or offset computed in it wraps, or is
+ * undefined, past them); false for wider types, which pipefy takes not to overflow. */
+static bool int32_range(CXType t, long long *lo, long long *hi)
+{
+	CXType c = clang_getCanonicalType(t);
+	if (clang_Type_getSizeOf(c) != 4)
+		return false;
+	bool is_unsigned = c.kind == CXType_UInt || c.kind == CXType_ULong || c.kind == CXType_UShort ||
+			   c.kind == CXType_UChar || c.kind == CXType_Char_U;
+	*lo = is_unsigned ? 0 : -2147483648LL;
+	*hi = is_unsigned ? 4294967295LL : 2147483647LL;
+	return true;
+}
+
+/* `&& lo <= (x) && (x) <= hi` for a 32-bit expression whose exact value is the polynomial. */
+static void add_fit(struct strbuf *sb, const struct reader *r, const struct poly *p, CXType t)
+{
+	long long lo, hi;
+	if (!int32_range(t, &lo, &hi))
+		return;
+	char *x = poly_text(r, p);
+	sb_printf(sb, "%s%lldLL <= (%s) && (%s) <= %lldLL", sb->len ? " && " : "", lo, x, x, hi);
+	free(x);
+}
+
 /* A load's index; none (`*A`) is element 0. */
 static bool read_index(struct reader *r, CXCursor index, struct poly *out)
 {
@@ -757,6 +782,14 @@ static bool uniform_bump(struct kloop *l, const struct source *src, CXCursor stm
 	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
 	struct poly v;
 	bool ok = read_poly(&r, cursor_last_child(e), &v) && poly_kind(&r, &v) != ATOM_THREAD;
+	if (ok) { /* (a 32-bit bump in range: checked where the loader replays it) */
+		struct strbuf sb = {0};
+		if (l->bump_fits)
+			sb_puts(&sb, l->bump_fits);
+		add_fit(&sb, &r, &v, clang_getCursorType(cursor_last_child(e)));
+		free(l->bump_fits);
+		l->bump_fits = sb.data ? sb_take(&sb) : NULL;
+	}
 	reader_free(&r);
 	return ok;
 }
@@ -766,7 +799,8 @@ static bool uniform_bump(struct kloop *l, const struct source *src, CXCursor stm
  * moves must be the loop body's bumps (checked uniform, after the copies, by box_kloop); the
  * ones before the loop, statements of the kernel's body itself, each run once. The loader then
  * finds the box at (A - A's value on entry) - P + what the copy's index adds. */
-static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, struct poly *P, char **why)
+static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, struct poly *P, char **why,
+			   struct strbuf *fits)
 {
 	*P = (struct poly){0};
 	struct var_writes w = {.var = param, .loop = l->loop, .src = r->src};
@@ -804,6 +838,8 @@ static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, st
 		r->decl = param;
 		ok = (plus || minus) && kids.n == 2 && names_var(kids.v[0], param) && read_poly(r, kids.v[1], &v) &&
 		     poly_add(P, P, &v, plus ? 1 : -1);
+		if (ok)
+			add_fit(fits, r, &v, clang_getCursorType(kids.v[1]));
 		r->decl_at = saved;
 		r->decl = saved_decl;
 		free(kids.v);
@@ -924,6 +960,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	}
 	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
 	struct poly moved = {0};
+	struct strbuf fits = {0};
 	bool moves = cursor_writes_var(function_body(l), pdecl);
 	if (!clang_Cursor_isNull(local)) {
 		/* the operand itself stays; the local moves only by the loop's bumps */
@@ -943,6 +980,8 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		for (int i = 0; i < local_offsets.n && fine; i++) {
 			struct poly part;
 			fine = read_poly(&r, local_offsets.v[i], &part) && poly_add(&moved, &moved, &part, 1);
+			if (fine)
+				add_fit(&fits, &r, &part, clang_getCursorType(local_offsets.v[i]));
 		}
 		r.decl_at = saved;
 		if (!fine) {
@@ -960,7 +999,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		moves = true;
 	} else if (moves) {
 		char *how = NULL;
-		if (!pointer_offset(l, &r, pdecl, &moved, &how)) {
+		if (!pointer_offset(l, &r, pdecl, &moved, &how, &fits)) {
 			box_problem(l, src, cp->text.begin, "%s", how);
 			free(how);
 			reader_free(&r);
@@ -1053,6 +1092,26 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		}
 	} else
 		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_index(&r, index, &ix);
+	long long idx_lo = 0, idx_hi = 0;
+	bool idx32 = !clang_Cursor_isNull(index) && int32_range(clang_getCursorType(index), &idx_lo, &idx_hi);
+	if (ok && moves && idx32) {
+		/* the index itself must fit, each thread's: checked once, so it may read only what
+		 * does not change from tile to tile */
+		bool steady = true;
+		for (int i = 0; i < ix.n; i++)
+			for (int f = 0; f < ix.t[i].nf; f++) {
+				const char *a = r.atom[ix.t[i].f[f]];
+				steady &= r.kind[ix.t[i].f[f]] == ATOM_PARAM || strncmp(a, "threadIdx.", 10) == 0 ||
+					  strncmp(a, "blockIdx.", 9) == 0 || strncmp(a, "blockDim.", 9) == 0 ||
+					  strncmp(a, "gridDim.", 8) == 0;
+			}
+		if (!steady) {
+			box_problem(l, src, cp->text.begin, "the copy at %d:%d indexes a moving pointer with a 32-bit value "
+				    "that changes from tile to tile", line, col);
+			goto done;
+		}
+		add_fit(&fits, &r, &ix, clang_getCursorType(index));
+	}
 	if (ok && moves) /* the element the copy reads, from where the pointer was on entry */
 		ok = poly_add(&ix, &ix, &moved, 1);
 	if (!ok) {
@@ -1140,6 +1199,8 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			}
 			bx->box_cols = width;
 			bx->copy_cols = cols;
+			bx->last_max = idx32 && !moves ? idx_hi : 0;
+			bx->fits = fits.data ? sb_take(&fits) : NULL;
 			bx->box_rows = rows;
 			bx->elem_bytes = tile->elem_bytes;
 			bx->align_at = shared_keyword_end(src, tile);
@@ -1151,6 +1212,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		free(ix_text);
 	}
 done:
+	free(fits.data);
 	free(local_offsets.v);
 	free(block);
 	free(row_atom);

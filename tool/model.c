@@ -66,9 +66,11 @@ void model_free(struct model *m)
 			free(l->boxes[j].col0);
 			free(l->boxes[j].row0);
 			free(l->boxes[j].flat);
+			free(l->boxes[j].fits);
 		}
 		free(l->boxes);
 		free(l->block_check);
+		free(l->bump_fits);
 		free(l->box_problem);
 		for (int j = 0; j < l->ntma_launches; j++)
 			for (int k = 0; k < 4; k++)

@@ -394,6 +394,10 @@ struct tma_box {
 	char *flat;         /* for a pointer the kernel moves: the box's first element from where
 			     * it pointed on entry (pipefy_entry_P), which col0 and row0 divide */
 	bool local;         /* flat reads a local pointer into the operand, not the moved operand */
+	long long last_max; /* the copy's index is computed in 32 bits: the box's last element's
+			     * index must not pass this (else the copies as written); 0 when 64 */
+	char *fits;         /* a moved pointer's 32-bit offsets, each thread's in range (a
+			     * condition the block votes on once); NULL when none */
 	long box_cols, box_rows, elem_bytes; /* the box: as wide as the tile's row */
 	long copy_cols;     /* the columns the copies write (fewer when the row is padded) */
 	size_t align_at;    /* after the tile's `__shared__`, where alignas(128) goes */
@@ -471,6 +475,7 @@ struct kloop {
 	struct tma_box *boxes;
 	int nboxes, capboxes;
 	char *block_check;
+	char *bump_fits;            /* the loop's bumps, computed in 32 bits, in range (uniform) */
 	char *box_problem;
 	size_t box_problem_at;
 	struct tma_launch *tma_launches;

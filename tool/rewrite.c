@@ -656,7 +656,25 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, "%s}\n", y.I2);
 	sb_printf(&sb, "%spipefy_mbar_fence_init();\n", y.I2);
 	sb_printf(&sb, "%s}\n", y.I1);
-	sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+	/* a moved pointer's offsets, computed in 32 bits by the kernel: every thread's in range, or
+	 * no box (the boxes are found from the exact values) */
+	struct strbuf vote = {0};
+	for (int b = 0; b < l->nboxes; b++)
+		if (l->boxes[b].fits)
+			sb_printf(&vote, "%s%s", vote.len ? " &&\n" : "", l->boxes[b].fits);
+	if (vote.data) {
+		sb_printf(&sb, "%s// pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)\n", y.I1);
+		sb_printf(&sb, "%sconst bool pipefy_exact = __syncthreads_and(", y.I1);
+		char *more = xprintf("%s    ", y.I1);
+		for (const char *p = vote.data; *p; p++) {
+			sb_add(&sb, p, 1);
+			if (*p == '\n')
+				sb_puts(&sb, more);
+		}
+		free(more);
+		sb_puts(&sb, ");\n");
+	} else
+		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y.I1);
 	sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y.I1);
 	sb_printf(&sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y.I1);
@@ -677,8 +695,16 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
 		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\n%s    pipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
 			  b ? " &&\n" : "", tile, tile, x->copy_cols, x->row_elems, y.I3, tile, tile, x->box_rows);
+		if (x->last_max) /* (an index computed in 32 bits: the box's last element within it) */
+			sb_printf(&inside, " &&\n%s    (pipefy_row_%s + %ld) * %s + pipefy_col_%s + %ld <= %lldLL", y.I3, tile,
+				  x->box_rows - 1, x->row_elems, tile, x->copy_cols - 1, x->last_max);
 		bytes += x->box_cols * x->box_rows * x->elem_bytes;
 	}
+	if (vote.data)
+		sb_printf(&inside, " &&\n%s    pipefy_exact", y.I3);
+	if (l->bump_fits)
+		sb_printf(&inside, " &&\n%s    %s", y.I3, l->bump_fits);
+	free(vote.data);
 	sb_printf(&sb, "%sif (", y.I3);
 	char *more = xprintf("%s    ", y.I3);
 	for (const char *p = inside.data; *p; p++) {

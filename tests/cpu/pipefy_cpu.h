@@ -84,6 +84,7 @@ struct Fiber {
     char *stack = nullptr;  // from stacks(): one per thread of a block, reused by every block
     uint3 tid;
     bool done = false, at_barrier = false;
+    bool vote = true, voted = true;  // __syncthreads_and: this thread's predicate, the block's AND
     MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
     unsigned waits_parity = 0;
     const void *barrier_site = nullptr;
@@ -122,6 +123,12 @@ inline void barrier(const void *site) {
     current->at_barrier = true;
     current->barrier_site = site;
     swapcontext(&current->ctx, &scheduler);
+}
+
+inline int barrier_and(bool p, const void *site) {
+    current->vote = p;
+    barrier(site);
+    return current->voted;
 }
 
 // mbarriers live in the shared memory the program declares; their state is kept here, by
@@ -280,7 +287,13 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
                                                   : "threads wait at different barriers");
                             exit(3);
                         }
-                        for (auto &f : fibers) f.at_barrier = false;  // the barrier releases them
+                        bool all = true;  // (__syncthreads_and's answer, the same for every thread)
+                        for (auto &f : fibers) all = all && f.vote;
+                        for (auto &f : fibers) {
+                            f.at_barrier = false;  // the barrier releases them
+                            f.voted = all;
+                            f.vote = true;
+                        }
                         progress = true;
                     }
                     if (!progress) {
@@ -300,6 +313,8 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
 
 // __syncthreads() as a macro, so each barrier statement is a site of its own.
 #define __syncthreads() pipefy_cpu::barrier((const void *)(uintptr_t)__LINE__)
+// __syncthreads_and(p): the barrier, answering whether p held in every thread of the block
+#define __syncthreads_and(p) pipefy_cpu::barrier_and((p), (const void *)(uintptr_t)__LINE__)
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 
 inline void __pipeline_memcpy_async(void *dst, const void *src, size_t bytes, size_t zfill = 0) {
