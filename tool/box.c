@@ -1,15 +1,19 @@
 /* box.c: whether each tile's copy is one box of a 2-D operand, the fact a tensor copy (TMA,
  * --variant=tma) relies on. Facts only: check.c turns a missing one into the refusal.
  *
- * A copy `As[d0][d1] = A[index]` is a box when, over the threads of a block (and the trips of
- * a copy loop), (d0, d1) runs over the whole tile once and
- *     index = base + d0 * L + d1
+ * A copy `As[d0][V * d1] = A[index]` (V elements a thread: a vector copy) is a box when, over
+ * the threads of a block (and the trips of a copy loop), (d0, d1) runs over the whole tile
+ * once and
+ *     index = base + d0 * L + V * d1
  * with L (the operand's row length) made of the kernel's parameters only, so that the host can
  * build the tensor map, and base the same for every thread, so that one thread can issue the
- * box at column base % L... in fact at (col0, row0) with base = row0 * L + col0. The index is
- * read as a polynomial over atoms: blockIdx/blockDim/gridDim, the kernel's parameters, the
- * loop variables, threadIdx, and the copy loop's `i / C`, `i % C`; locals are replaced by
- * their one initializer. Anything else (a load, a call, a local written twice) is no box. */
+ * box at (col0, row0), base = row0 * L + col0. The index is read as a polynomial over atoms:
+ * blockIdx/blockDim/gridDim, the kernel's parameters, the loop variables, threadIdx, the copy
+ * loop's `i / Q` and `i % Q`, quotients of uniform values, and locals the kernel writes with
+ * values the same for every thread; other locals are read through their one initializer,
+ * which must not read what changes after it. A pointer the kernel moves adds how far it has
+ * moved (then the box is found at run time). Anything else (a load, a call, a local written
+ * in the loop) is no box. */
 #include "pipefy.h"
 
 #include <stdlib.h>
