@@ -798,6 +798,25 @@ static bool uniform_bump(struct kloop *l, const struct source *src, CXCursor stm
 	return ok;
 }
 
+/* A variable's writes in the kernel: how many (assignments and ++/--), whether its address is
+ * taken, and how many of them are the loop body's bumps. */
+struct var_moves {
+	int writes, bumps;
+	bool address_taken;
+};
+
+static struct var_moves moves_of(const struct kloop *l, const struct source *src, CXCursor var)
+{
+	struct var_writes w = {.var = var, .loop = l->loop, .src = src};
+	clang_visitChildren(function_body(l), scan_var_writes, &w);
+	free(w.values.v);
+	struct var_moves m = {w.values.n + w.increments, 0, w.address_taken};
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_BUMP && cursor_writes_var(l->stmts[i].cursor, var))
+			m.bumps++;
+	return m;
+}
+
 /* A pointer parameter the kernel moves (`A += row * K;` before the loop, `A += TS;` as the
  * loop's bump): how far it has moved when the loop starts, P, read into r's atoms. Its other
  * moves must be the loop body's bumps (checked uniform, after the copies, by box_kloop); the
@@ -807,11 +826,9 @@ static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, st
 			   struct strbuf *fits)
 {
 	*P = (struct poly){0};
-	struct var_writes w = {.var = param, .loop = l->loop, .src = r->src};
-	clang_visitChildren(function_body(l), scan_var_writes, &w);
-	free(w.values.v);
+	struct var_moves m = moves_of(l, r->src, param);
 	char *name = cursor_name(param);
-	if (w.address_taken) {
+	if (m.address_taken) {
 		*why = xprintf("the kernel takes the address of '%s'", name);
 		free(name);
 		return false;
@@ -856,15 +873,7 @@ static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, st
 	}
 	free(top.v);
 	/* every write: one of those, or a bump in the loop */
-	int bumps = 0;
-	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_BUMP && cursor_writes_var(l->stmts[i].cursor, param))
-			bumps++;
-	struct var_writes all = {.var = param, .loop = l->loop, .src = r->src};
-	clang_visitChildren(function_body(l), scan_var_writes, &all);
-	int total = all.values.n + all.increments;
-	free(all.values.v);
-	if (ok && (!loop_at_top || total > writes_outside + bumps)) {
+	if (ok && (!loop_at_top || m.writes > writes_outside + m.bumps)) {
 		ok = false;
 		*why = !loop_at_top ? xprintf("the kernel moves '%s', and the loop is not a statement of its body", name)
 				    : xprintf("the kernel moves '%s' other than by `%s += e;` before the loop and the "
@@ -969,18 +978,11 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	if (!clang_Cursor_isNull(local)) {
 		/* the operand itself stays; the local moves only by the loop's bumps */
 		char *lname = cursor_name(local), *pname = cursor_name(pdecl);
-		int bumps = 0;
-		for (int i = 0; i < l->nstmts; i++)
-			if (l->stmts[i].role == ROLE_BUMP && cursor_writes_var(l->stmts[i].cursor, local))
-				bumps++;
-		struct var_writes all = {.var = local, .loop = l->loop, .src = src};
-		clang_visitChildren(function_body(l), scan_var_writes, &all);
-		int total = all.values.n + all.increments;
-		free(all.values.v);
+		struct var_moves m = moves_of(l, src, local);
 		size_t saved = r.decl_at;
 		r.decl_at = cursor_offset(local) + 1;
 		r.decl = local;
-		bool fine = !moves && !all.address_taken && total == bumps;
+		bool fine = !moves && !m.address_taken && m.writes == m.bumps;
 		for (int i = 0; i < local_offsets.n && fine; i++) {
 			struct poly part;
 			fine = read_poly(&r, local_offsets.v[i], &part) && poly_add(&moved, &moved, &part, 1);

@@ -1354,11 +1354,12 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 	free(what);
 }
 
-static void check_tma(struct kloop *l, const struct source *src);
+static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
 
 static void check_loop(struct kloop *l, const struct source *src)
 {
 	int line, col;
+	struct effects *fx = NULL; /* each statement's, once read */
 	/* what find could not read (the header, the body's file, a statement it cannot split) */
 	for (int i = 0; i < l->nunknowns; i++)
 		kloop_refuse(l, l->unknowns[i].offset, "%s", l->unknowns[i].reason);
@@ -1442,17 +1443,14 @@ static void check_loop(struct kloop *l, const struct source *src)
 			kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
 	}
 	if (l->nrefusals == 0 && check_aliases(l, src)) {
-		/* what each statement may do, read once for the two checks that need it */
-		struct effects *fx = xcalloc((size_t)(l->nstmts ? l->nstmts : 1), sizeof *fx);
+		/* what each statement may do, read once for the checks that need it */
+		fx = xcalloc((size_t)(l->nstmts ? l->nstmts : 1), sizeof *fx);
 		for (int i = 0; i < l->nstmts; i++)
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
 				effects_of(l->stmts[i].cursor, src, &fx[i]);
 		check_effects(l, src, fx);
 		if (l->nrefusals == 0)
 			check_header(l, src, fx);
-		for (int i = 0; i < l->nstmts; i++)
-			effects_free(&fx[i]);
-		free(fx);
 	}
 	check_shape(l, src);
 	check_cp_async(l, src);
@@ -1467,7 +1465,11 @@ static void check_loop(struct kloop *l, const struct source *src)
 	}
 	if (l->nrefusals == 0 && !l->cp_async_ok && !l->ldg_ok)
 		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal, l->ldg_refusal);
-	check_tma(l, src);
+	if (fx)
+		check_tma(l, src, fx);
+	for (int i = 0; fx && i < l->nstmts; i++)
+		effects_free(&fx[i]);
+	free(fx);
 }
 
 /* A local variable of that name somewhere in a function body. */
@@ -1495,7 +1497,7 @@ static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXC
 /* Whether tensor copies can take the loop (--variant=tma): every tile one box of an operand
  * (box.c), a plain __global__ kernel pipefy can copy (the copy keeps the file's other uses of
  * the kernel as written), and launches in this file to route through the launcher. */
-static void check_tma(struct kloop *l, const struct source *src)
+static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	l->tma_ok = false;
 	CXCursor fn = l->function_cursor;
@@ -1520,27 +1522,23 @@ static void check_tma(struct kloop *l, const struct source *src)
 	}
 	/* (box.c reads a local through its declaration: no goto may jump back over one) */
 	struct span fs = l->function_span;
-	for (const char *g = src->text + fs.begin; (g = strstr(g, "goto")) && g < src->text + fs.end; g += 4)
-		if ((g == src->text || !isalnum((unsigned char)g[-1])) && g[-1] != '_' && !isalnum((unsigned char)g[4]) &&
-		    g[4] != '_') {
+	for (const char *g = src->text + fs.begin; (g = strstr(g, "goto")) && g < src->text + fs.end; g += 4) {
+		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
+		if (!before && !isalnum((unsigned char)g[4]) && g[4] != '_') {
 			l->tma_refusal = xprintf("'%s' has a goto at %s", l->function, where(src, (size_t)(g - src->text)));
 			return;
 		}
+	}
 	/* The loop's waits are per thread: a warp's threads can reach the compute apart (the thread
 	 * that issues the boxes first waits for a stage to empty), and an instruction the whole warp
 	 * must execute together (mma.sync, ldmatrix, wmma) then runs on part of it. An H200 run of
 	 * the bf16 mma.sync GEMM differed so at 8192^3 with two stages. */
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COMPUTE && !(st->also_compute && st->role == ROLE_COPY_DECL))
-			continue;
-		size_t at;
-		char *what = effects_warp_collective(st->cursor, &at);
-		if (what) {
+		if ((st->role == ROLE_COMPUTE || (st->also_compute && st->role == ROLE_COPY_DECL)) && fx[i].collective) {
 			l->tma_refusal = xprintf("the compute's '%s' (%s) is executed by a whole warp together, and the "
 						 "threads of a warp reach a tensor-copy loop's compute apart",
-						 what, where(src, at));
-			free(what);
+						 fx[i].collective, where(src, fx[i].collective_at));
 			return;
 		}
 	}

@@ -14,6 +14,7 @@ void effects_free(struct effects *fx)
 {
 	free(fx->what);
 	free(fx->shared_what);
+	free(fx->collective);
 	free(fx->vars.v);
 	memset(fx, 0, sizeof *fx);
 }
@@ -333,6 +334,8 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
 
 /* A call: what the callee may do, and which of the caller's variables it may change (those
  * passed by non-const reference or pointer). */
+static void note_collective(struct effects *fx, CXCursor at, char *what);
+
 static void call_effects(CXCursor call, struct fx_scan *s)
 {
 	struct effects *fx = s->fx;
@@ -376,13 +379,21 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	if (library) {
 		if (library_call_writes(name))
 			note(fx, &fx->memory, call, "calls '%s'", name);
+		char *space = cursor_name(clang_getCursorSemanticParent(callee));
+		if (strcmp(space, "wmma") == 0)
+			note_collective(fx, call, xprintf("wmma::%s", name));
+		free(space);
 	} else {
 		CXCursor def = clang_getCursorDefinition(callee);
 		if (clang_Cursor_isNull(def) || depth >= MAX_DEPTH)
 			note(fx, &fx->unknown, call, "calls '%s', %s", name,
 			     clang_Cursor_isNull(def) ? "whose definition pipefy cannot see" : "through too many helpers to follow");
-		else if (ck != CXCursor_Constructor || !clang_Cursor_isNull(def))
+		else if (ck != CXCursor_Constructor || !clang_Cursor_isNull(def)) {
+			char *before = fx->collective;
 			function_effects(def, depth + 1, fx, src, written, n);
+			if (!before && fx->collective) /* (where the loop calls it) */
+				fx->collective_at = cursor_span(call).begin;
+		}
 	}
 	/* arguments bound to non-const references or pointers */
 	for (int i = 0; i < n; i++) {
@@ -416,6 +427,35 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 }
 
 static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClientData data);
+
+/* The first instruction a whole warp must execute together, and where. */
+static void note_collective(struct effects *fx, CXCursor at, char *what)
+{
+	if (fx->collective) {
+		free(what);
+		return;
+	}
+	fx->collective = what;
+	fx->collective_at = cursor_span(at).begin;
+}
+
+/* An asm statement's first `.aligned` instruction (the warp executes it together), or NULL. */
+static char *asm_aligned(CXCursor c)
+{
+	char *text = asm_spelling(c);
+	char *tpl = text ? asm_template(text) : NULL;
+	free(text);
+	const char *hit = tpl ? strstr(tpl, ".aligned") : NULL;
+	char *what = NULL;
+	if (hit) {
+		const char *b = hit; /* back to the start of its mnemonic */
+		while (b > tpl && !isspace((unsigned char)b[-1]) && b[-1] != '{' && b[-1] != ';' && b[-1] != '"')
+			b--;
+		what = xstrndup(b, strcspn(b, " \t;{}\""));
+	}
+	free(tpl);
+	return what;
+}
 
 /* A call spelled '' whose first child names the function it calls, as in a template a call
  * whose callee depends on its parameters does (`L::load(As, ...)`); a builtin conversion or
@@ -459,6 +499,9 @@ static void scan_one(CXCursor c, struct fx_scan *s)
 		if (ak != ASM_READS)
 			note(s->fx, &s->fx->unknown, c, "runs the asm instruction '%s'", ins);
 		free(ins);
+		char *aligned = asm_aligned(c);
+		if (aligned)
+			note_collective(s->fx, c, aligned);
 		/* its operands may be outputs */
 		struct cursors ops = cursor_children(c);
 		for (int i = 0; i < ops.n; i++) {
@@ -516,6 +559,10 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
 		free(what);
 	}
 	free(name);
+	if (inner.collective) {
+		note_collective(fx, def, inner.collective);
+		inner.collective = NULL;
+	}
 	fx->unknown |= inner.unknown;
 	fx->shared |= inner.shared;
 	fx->syncs |= inner.syncs;
@@ -634,71 +681,5 @@ static bool type_assigns_bytes(CXType t, int depth)
 bool effects_assigns_bytes(CXType t)
 {
 	return type_assigns_bytes(t, 0);
-}
-
-/* ---- instructions a whole warp must execute together ---- */
-
-struct collective_scan {
-	char *what;
-	size_t at;
-	int depth; /* calls followed into their definitions */
-};
-
-static enum CXChildVisitResult scan_collective(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct collective_scan *cs = data;
-	if (cs->what)
-		return CXChildVisit_Break;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
-		char *text = asm_spelling(c);
-		char *tpl = text ? asm_template(text) : NULL;
-		free(text);
-		const char *hit = tpl ? strstr(tpl, ".aligned") : NULL;
-		if (hit) {
-			/* the instruction: back to the start of its mnemonic */
-			const char *b = hit;
-			while (b > tpl && !isspace((unsigned char)b[-1]) && b[-1] != '{' && b[-1] != ';' && b[-1] != '"')
-				b--;
-			cs->what = xstrndup(b, strcspn(b, " \t;{}\""));
-			cs->at = cursor_span(c).begin;
-		}
-		free(tpl);
-		return CXChildVisit_Continue;
-	}
-	if (k == CXCursor_CallExpr) {
-		CXCursor callee = clang_getCursorReferenced(c);
-		CXCursor ns = clang_getCursorSemanticParent(callee);
-		char *n = cursor_name(ns);
-		if (strcmp(n, "wmma") == 0) {
-			char *f = cursor_name(callee);
-			cs->what = xprintf("wmma::%s", f);
-			cs->at = cursor_span(c).begin;
-			free(f);
-		}
-		free(n);
-		/* a helper's body, as effects_of follows it (CUDA's own headers excepted) */
-		CXCursor def = clang_getCursorDefinition(callee);
-		if (!cs->what && !clang_Cursor_isNull(def) && cs->depth < 4 && !effects_in_system_header(def)) {
-			size_t at = cursor_span(c).begin;
-			cs->depth++;
-			clang_visitChildren(def, scan_collective, cs);
-			cs->depth--;
-			if (cs->what)
-				cs->at = at; /* (the call, in the loop) */
-		}
-	}
-	return CXChildVisit_Recurse;
-}
-
-char *effects_warp_collective(CXCursor stmt, size_t *at)
-{
-	struct collective_scan cs = {0};
-	scan_collective(stmt, stmt, &cs);
-	if (!cs.what)
-		clang_visitChildren(stmt, scan_collective, &cs);
-	*at = cs.at;
-	return cs.what;
 }
 

@@ -305,9 +305,9 @@ static bool dim3_variable(const struct source *src, const char *name, size_t bef
 struct launch {
 	char *kernel;
 	size_t at;
-	char *block; /* NULL when the configuration has a single argument */
-	char *shared; /* the third (dynamic shared memory); NULL without */
-	struct span shared_span; /* where it is */
+	char *config[4]; /* grid, block, dynamic shared memory, stream, as written; NULL when absent */
+	struct span shared_span; /* where the third is */
+	size_t chevrons_end; /* just after `>>>` */
 	char *targs; /* `64, BK` of `kt<64, BK><<<...>>>`; NULL without */
 };
 
@@ -369,24 +369,25 @@ static struct launches index_launches(const struct source *src)
 		l->at = (size_t)(p - text);
 		l->targs = targs && targs_end >= targs ? trimmed(targs, targs_end) : NULL;
 		/* the configuration arguments, split at top-level commas */
-		const char *cut[4] = {q + 3};
+		const char *cut[5] = {q + 3};
 		int n = 1, depth = 0;
 		for (const char *c = q + 3; c < close && n < 4; c++) {
-			depth += *c == '(' || *c == '{' ? 1 : *c == ')' || *c == '}' ? -1 : 0;
+			depth += *c == '(' || *c == '{' || *c == '[' ? 1 : *c == ')' || *c == '}' || *c == ']' ? -1 : 0;
 			if (*c == ',' && depth == 0)
 				cut[n++] = c + 1;
 		}
-		if (n > 1)
-			l->block = trimmed(cut[1], n > 2 ? cut[2] - 1 : close);
+		cut[n] = close + 1;
+		for (int i = 0; i < n; i++)
+			l->config[i] = trimmed(cut[i], cut[i + 1] - 1);
 		if (n > 2) {
-			const char *b = cut[2], *e = n > 3 ? cut[3] - 1 : close;
+			const char *b = cut[2], *e = cut[3] - 1;
 			while (b < e && isspace((unsigned char)*b))
 				b++;
 			while (e > b && isspace((unsigned char)e[-1]))
 				e--;
-			l->shared = xstrndup(b, (size_t)(e - b));
 			l->shared_span = (struct span){(size_t)(b - text), (size_t)(e - text)};
 		}
+		l->chevrons_end = (size_t)(close + 3 - text);
 	}
 	if (ls.n)
 		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);
@@ -411,8 +412,8 @@ static void free_launches(struct launches *ls)
 {
 	for (int i = 0; i < ls->n; i++) {
 		free(ls->v[i].kernel);
-		free(ls->v[i].block);
-		free(ls->v[i].shared);
+		for (int k = 0; k < 4; k++)
+			free(ls->v[i].config[k]);
 		free(ls->v[i].targs);
 	}
 	free(ls->v);
@@ -437,7 +438,7 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 	}
 	free(head);
 	const struct launch *at = l->block_threads ? NULL : first_launch(ls, l->function);
-	if (at && at->block && (eval_int_text(src, at->block, &v) || dim3_variable(src, at->block, at->at, &v)) &&
+	if (at && at->config[1] && (eval_int_text(src, at->config[1], &v) || dim3_variable(src, at->config[1], at->at, &v)) &&
 	    v > 0) {
 		int line, col;
 		source_line_col(src, at->at, &line, &col);
@@ -885,7 +886,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 		if (first)
 			source_line_col(src, first->at, &line, &col);
 		char *here = !first ? xstrdup("")
-			     : first->shared ? xprintf(" (the launch at %d:%d asks for '%s')", line, col, first->shared)
+			     : first->config[2] ? xprintf(" (the launch at %d:%d asks for '%s')", line, col, first->config[2])
 					     : xprintf(" (the launch at %d:%d asks for none)", line, col);
 		l->enlarge_refusal = xprintf("'%s' can be launched from other files, with the size they choose%s; declared "
 					     "static, or in an unnamed namespace, its launches would all be here",
@@ -908,13 +909,13 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 			l->enlarge_refusal = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
 		else if (hit && on_directive_line(src, at[u]))
 			l->enlarge_refusal = xprintf("the launch at %d:%d is in a macro", line, col);
-		else if (hit && !hit->shared)
+		else if (hit && !hit->config[2])
 			l->enlarge_refusal = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
 		else if (hit) {
 			long v;
-			if (!eval_int_text(src, hit->shared, &v) || v <= 0)
+			if (!eval_int_text(src, hit->config[2], &v) || v <= 0)
 				l->enlarge_refusal = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
-							     "evaluate", line, col, hit->shared);
+							     "evaluate", line, col, hit->config[2]);
 			else {
 				if (v > l->launch_dyn_bytes)
 					l->launch_dyn_bytes = v;
@@ -1034,26 +1035,16 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 		CXCursor around = same ? enclosing_function(fns, x->at) : clang_getNullCursor();
 		bool host = same && !clang_Cursor_isNull(around) && !cursor_has_attr(around, CXCursor_CUDAGlobalAttr) &&
 			    !cursor_has_attr(around, CXCursor_CUDADeviceAttr);
-		const char *q = strstr(src->text + x->at, "<<<");
-		const char *close = q ? strstr(q, ">>>") : NULL;
 		struct span args;
-		if (!host || x->at < l->function_span.end || !close || !launch_args(src, (size_t)(close + 3 - src->text), &args)) {
+		if (!host || x->at < l->function_span.end || !launch_args(src, x->chevrons_end, &args)) {
 			l->other_launches++;
 			continue;
 		}
 		struct tma_launch *t = VEC_PUSH(l->tma_launches, l->ntma_launches, l->captma_launches);
 		t->call = (struct span){x->at, args.end + 1};
 		t->args = args;
-		const char *cut[5] = {q + 3};
-		int n = 1, depth = 0;
-		for (const char *c2 = q + 3; c2 < close && n < 4; c2++) {
-			depth += *c2 == '(' || *c2 == '{' || *c2 == '[' ? 1 : *c2 == ')' || *c2 == '}' || *c2 == ']' ? -1 : 0;
-			if (*c2 == ',' && depth == 0)
-				cut[n++] = c2 + 1;
-		}
-		cut[n] = close + 1;
-		for (int i = 0; i < n; i++)
-			t->config[i] = trimmed(cut[i], cut[i + 1] - 1);
+		for (int i = 0; i < 4; i++)
+			t->config[i] = x->config[i] ? xstrdup(x->config[i]) : NULL;
 	}
 	clang_disposeString(usr);
 }

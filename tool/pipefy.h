@@ -249,6 +249,9 @@ struct effects {
 	CXCursor at_cursor;
 	char *shared_what; /* the first write of a __shared__ array */
 	size_t shared_at;
+	char *collective;  /* the first instruction a whole warp must execute together (asm with
+			    * `.aligned`: mma.sync, ldmatrix; a wmma:: call), helpers followed */
+	size_t collective_at;
 	struct cursors vars; /* every variable it may change (locals included) */
 };
 
@@ -261,9 +264,6 @@ enum asm_kind effects_asm(CXCursor c, char **instruction);
 void effects_of(CXCursor stmt, const struct source *src, struct effects *fx);
 bool effects_writes_var(const struct effects *fx, CXCursor var);
 bool effects_is_local(CXCursor var);
-/* The first instruction in stmt that the threads of a warp must execute together (an asm
- * instruction with `.aligned`: mma.sync, ldmatrix; a wmma:: call), and where; NULL if none. */
-char *effects_warp_collective(CXCursor stmt, size_t *at);
 /* A value proven to be all zero bits (evaluated, never matched as text). */
 bool effects_is_zero(CXCursor value);
 bool effects_in_system_header(CXCursor decl);

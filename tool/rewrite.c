@@ -537,6 +537,16 @@ static const char tma_helpers[] =
 
 #define ISSUER "threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0"
 
+/* A condition of several lines, each after the first indented four past indent. */
+static void add_continued(struct strbuf *sb, const char *text, const char *indent)
+{
+	for (const char *p = text; *p; p++) {
+		sb_add(sb, p, 1);
+		if (*p == '\n')
+			sb_printf(sb, "%s    ", indent);
+	}
+}
+
 static char *tma_name(const struct kloop *l) { return xprintf("%s_pipefy_tma", l->function); }
 
 /* The kernel's parameter names, comma-separated; and their declarations as written. */
@@ -665,13 +675,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	if (vote.data) {
 		sb_printf(&sb, "%s// pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)\n", y.I1);
 		sb_printf(&sb, "%sconst bool pipefy_exact = __syncthreads_and(", y.I1);
-		char *more = xprintf("%s    ", y.I1);
-		for (const char *p = vote.data; *p; p++) {
-			sb_add(&sb, p, 1);
-			if (*p == '\n')
-				sb_puts(&sb, more);
-		}
-		free(more);
+		add_continued(&sb, vote.data, y.I1);
 		sb_puts(&sb, ");\n");
 	} else
 		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
@@ -693,26 +697,20 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			sb_printf(&sb, "%sconst long long pipefy_flat_%s = %s;\n", y.I3, tile, x->flat);
 		sb_printf(&sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y.I3, tile, x->col0, tile, x->row0);
 		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
-		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\n%s    pipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
-			  b ? " &&\n" : "", tile, tile, x->copy_cols, x->row_elems, y.I3, tile, tile, x->box_rows);
+		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\npipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
+			  b ? " &&\n" : "", tile, tile, x->copy_cols, x->row_elems, tile, tile, x->box_rows);
 		if (x->last_max) /* (an index computed in 32 bits: the box's last element within it) */
-			sb_printf(&inside, " &&\n%s    (pipefy_row_%s + %ld) * %s + pipefy_col_%s + %ld <= %lldLL", y.I3, tile,
+			sb_printf(&inside, " &&\n(pipefy_row_%s + %ld) * %s + pipefy_col_%s + %ld <= %lldLL", tile,
 				  x->box_rows - 1, x->row_elems, tile, x->copy_cols - 1, x->last_max);
 		bytes += x->box_cols * x->box_rows * x->elem_bytes;
 	}
 	if (vote.data)
-		sb_printf(&inside, " &&\n%s    pipefy_exact", y.I3);
+		sb_puts(&inside, " &&\npipefy_exact");
 	if (l->bump_fits)
-		sb_printf(&inside, " &&\n%s    %s", y.I3, l->bump_fits);
+		sb_printf(&inside, " &&\n%s", l->bump_fits);
 	free(vote.data);
 	sb_printf(&sb, "%sif (", y.I3);
-	char *more = xprintf("%s    ", y.I3);
-	for (const char *p = inside.data; *p; p++) {
-		sb_add(&sb, p, 1);
-		if (*p == '\n' && strncmp(p + 1, y.I3, strlen(y.I3)) != 0)
-			sb_puts(&sb, more);
-	}
-	free(more);
+	add_continued(&sb, inside.data, y.I3);
 	sb_printf(&sb, ") {\n");
 	free(inside.data);
 	char *I4 = xprintf("%s%s", y.I3, y.U), *I5 = xprintf("%s%s", I4, y.U);
