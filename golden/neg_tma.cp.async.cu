@@ -408,55 +408,6 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
 }
 
-// a helper of the compute runs ldmatrix, which the whole warp must execute together (rolled,
-// as narrow_tile)
-__device__ __forceinline__ unsigned row_of(const float *p)
-{
-    unsigned r;
-    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n"
-                 : "=r"(r)
-                 : "r"((unsigned)__cvta_generic_to_shared(p)));
-    return r;
-}
-
-__global__ void warp_collective(const float *A, float *C, int K)
-{
-    __shared__ float As[2][T][T];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    float acc = 0.0f;
-    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
-        // pipefy: the loop variables of the next tile to load
-        int pipefy_next_k0 = 0;
-        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
-        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
-        auto pipefy_load = [&](int pipefy_dst) {
-            int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &A[(blockIdx.y * T + ty) * K + k0 + tx], sizeof(float));
-                k0 += T;
-                pipefy_next_k0 = k0;
-            }
-            __pipeline_commit();
-        };
-        // pipefy: prologue: start copying tile 0
-        pipefy_load(0);
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
-        // iterations find no tile left to start and only compute: that is the epilogue
-        #pragma unroll 1
-        for (int k0 = 0; k0 < K; k0 += T) {
-            __pipeline_wait_prior(0); // tile t has landed for this thread...
-            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
-            acc += __uint_as_float(row_of(&As[pipefy_stage][ty][0])) * As[pipefy_stage][tx][ty];
-            pipefy_stage = (pipefy_stage + 1) % 2;
-        }
-        __syncthreads(); // pipefy: every thread is done with the last tile
-    }
-    C[(blockIdx.y * T + ty) * T + tx] = acc;
-}
-
 // A moved under a condition: how far it has moved is not one polynomial
 __global__ void moved_in_branch(const float *A, const float *B, float *C, int N, int K)
 {
@@ -558,7 +509,6 @@ void run(const float *A, const float *B, float *C, int M, int N, int K)
     LAUNCH(macro_launched, grid, A, B, C, N, K);
     stale_local<<<grid, block>>>(A, B, C, N, K, 3);
     stale_loop_variable<<<grid, block>>>(A, B, C, N, K);
-    warp_collective<<<grid, block>>>(A, C, K);
     moved_in_branch<<<grid, block>>>(A, B, C, N, K);
     bump_before_copy<<<grid, block>>>(A, B, C, N, K);
 }

@@ -509,65 +509,6 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
 }
 
-// a helper of the compute runs ldmatrix, which the whole warp must execute together (rolled,
-// as narrow_tile)
-__device__ __forceinline__ unsigned row_of(const float *p)
-{
-    unsigned r;
-    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n"
-                 : "=r"(r)
-                 : "r"((unsigned)__cvta_generic_to_shared(p)));
-    return r;
-}
-
-__global__ void warp_collective(const float *A, float *C, int K)
-{
-    __shared__ float As[2][T][T];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    {
-        // pipefy: the loop variables of the next tile to load
-        int pipefy_next_k0 = 0;
-        // pipefy: staging registers
-        float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
-            if (!(k0 < K))
-                return false;
-            pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
-            return true;
-        };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
-        };
-        // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
-            pipefy_stash(0);
-        __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
-        #pragma unroll 1
-        for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
-            __syncwarp(); // pipefy: the loads above stay ahead of the compute
-            acc += __uint_as_float(row_of(&As[pipefy_stage][ty][0])) * As[pipefy_stage][tx][ty];
-            if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
-        }
-    }
-    C[(blockIdx.y * T + ty) * T + tx] = acc;
-}
-
 // A moved under a condition: how far it has moved is not one polynomial
 __global__ void moved_in_branch(const float *A, const float *B, float *C, int N, int K)
 {
@@ -689,7 +630,6 @@ void run(const float *A, const float *B, float *C, int M, int N, int K)
     LAUNCH(macro_launched, grid, A, B, C, N, K);
     stale_local<<<grid, block>>>(A, B, C, N, K, 3);
     stale_loop_variable<<<grid, block>>>(A, B, C, N, K);
-    warp_collective<<<grid, block>>>(A, C, K);
     moved_in_branch<<<grid, block>>>(A, B, C, N, K);
     bump_before_copy<<<grid, block>>>(A, B, C, N, K);
 }

@@ -177,32 +177,6 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
 }
 
-// a helper of the compute runs ldmatrix, which the whole warp must execute together (rolled,
-// as narrow_tile)
-__device__ __forceinline__ unsigned row_of(const float *p)
-{
-    unsigned r;
-    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n"
-                 : "=r"(r)
-                 : "r"((unsigned)__cvta_generic_to_shared(p)));
-    return r;
-}
-
-__global__ void warp_collective(const float *A, float *C, int K)
-{
-    __shared__ float As[T][T];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    float acc = 0.0f;
-#pragma unroll 1
-    for (int k0 = 0; k0 < K; k0 += T) {
-        As[ty][tx] = A[(blockIdx.y * T + ty) * K + k0 + tx];
-        __syncthreads();
-        acc += __uint_as_float(row_of(&As[ty][0])) * As[tx][ty];
-        __syncthreads();
-    }
-    C[(blockIdx.y * T + ty) * T + tx] = acc;
-}
-
 // A moved under a condition: how far it has moved is not one polynomial
 __global__ void moved_in_branch(const float *A, const float *B, float *C, int N, int K)
 {
@@ -254,7 +228,6 @@ void run(const float *A, const float *B, float *C, int M, int N, int K)
     LAUNCH(macro_launched, grid, A, B, C, N, K);
     stale_local<<<grid, block>>>(A, B, C, N, K, 3);
     stale_loop_variable<<<grid, block>>>(A, B, C, N, K);
-    warp_collective<<<grid, block>>>(A, C, K);
     moved_in_branch<<<grid, block>>>(A, B, C, N, K);
     bump_before_copy<<<grid, block>>>(A, B, C, N, K);
 }

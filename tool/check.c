@@ -1531,16 +1531,13 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 	}
 	/* The loop's waits are per thread: a warp's threads can reach the compute apart (the thread
 	 * that issues the boxes first waits for a stage to empty), and an instruction the whole warp
-	 * must execute together (mma.sync, ldmatrix, wmma) then runs on part of it. An H200 run of
-	 * the bf16 mma.sync GEMM differed so at 8192^3 with two stages. */
-	for (int i = 0; i < l->nstmts; i++) {
+	 * must execute together (mma.sync, ldmatrix, wmma) would then run on part of it: an H200
+	 * run of the bf16 mma.sync GEMM differed so at 8192^3 with two stages. Such a compute is
+	 * entered by the whole warp at once (rewrite: __syncwarp after the wait). */
+	for (int i = 0; i < l->nstmts && !l->tma_collective; i++) {
 		const struct body_stmt *st = &l->stmts[i];
-		if ((st->role == ROLE_COMPUTE || (st->also_compute && st->role == ROLE_COPY_DECL)) && fx[i].collective) {
-			l->tma_refusal = xprintf("the compute's '%s' (%s) is executed by a whole warp together, and the "
-						 "threads of a warp reach a tensor-copy loop's compute apart",
-						 fx[i].collective, where(src, fx[i].collective_at));
-			return;
-		}
+		if ((st->role == ROLE_COMPUTE || (st->also_compute && st->role == ROLE_COPY_DECL)) && fx[i].collective)
+			l->tma_collective = xprintf("'%s' (%s)", fx[i].collective, where(src, fx[i].collective_at));
 	}
 	box_kloop(l, src);
 	if (l->box_problem) {

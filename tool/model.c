@@ -77,6 +77,7 @@ void model_free(struct model *m)
 				free(l->tma_launches[j].config[k]);
 		free(l->tma_launches);
 		free(l->tma_refusal);
+		free(l->tma_collective);
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);

@@ -487,6 +487,8 @@ struct kloop {
 	bool tma_defined;           /* the file already has pipefy's tensor-copy kernel for it */
 	bool tma_ok;
 	char *tma_refusal;
+	char *tma_collective;       /* the compute's first instruction a whole warp executes
+				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
 
 	/* plan */
 	enum variant variant;

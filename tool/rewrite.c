@@ -770,6 +770,9 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	add_main_header(&sb, &y);
 	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
+	if (l->tma_collective && !break_for_test("syncwarp"))
+		sb_printf(&sb, "%s__syncwarp(); // pipefy: the warp leaves its waits apart; %s needs it whole\n", y.I2,
+			  l->tma_collective);
 	add_compute(&sb, &y);
 	if (!break_for_test("barrier"))
 		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_empty[" STAGE_READ "], 1); // this thread is done with tile t\n", y.I2);

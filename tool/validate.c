@@ -223,6 +223,8 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		if (body.n < 5 || !starts(first[0], "pipefy_load(") || !starts(first[1], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") ||
 		    !release || !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
 			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
+		else if (l->tma_collective && !starts(first[2], "__syncwarp()"))
+			problem(r, at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 		free(release);
 		barrier_after(r, at);
 	} else if (l->variant == VARIANT_LDG) {
