@@ -9,7 +9,7 @@
 #include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled
 // pipefy: Hopper tensor copies {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */
 #else
 #define PIPEFY_SM90(...) __VA_ARGS__
 #endif
@@ -282,4 +282,4 @@ int main(int argc, char **argv)
         pipefy_launch_hgemm_wmma(grid, 256, 0, 0, A, B, C, M, N, K);
     }, 1e-3, 1e-3);
 }
-// pipefy-golden: tma
+// pipefy-golden: tma bulk

@@ -8,7 +8,7 @@
 #include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled
 // pipefy: Hopper tensor copies {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */
 #else
 #define PIPEFY_SM90(...) __VA_ARGS__
 #endif
@@ -537,4 +537,4 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     return rc;
 }
-// pipefy-golden: tma
+// pipefy-golden: tma bulk

@@ -1,6 +1,6 @@
 // sgemm_tiled.cu: the CUDA-samples shape: 2-D block of TILE x TILE threads, one output per
 // thread, one float per thread per tile. Usage: sgemm_tiled [M N K] (multiples of TILE).
-// pipefy-golden: tma
+// pipefy-golden: tma bulk
 // gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
@@ -8,7 +8,7 @@
 #include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled
 // pipefy: Hopper tensor copies {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */
 #else
 #define PIPEFY_SM90(...) __VA_ARGS__
 #endif

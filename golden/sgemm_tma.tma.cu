@@ -8,7 +8,7 @@
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
 // pipefy-args: --arch=sm_90
-// pipefy-golden: tma
+// pipefy-golden: tma bulk
 // gpu-runs: 32 32 0 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
@@ -16,7 +16,7 @@
 #include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled
 // pipefy: Hopper tensor copies {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */
 #else
 #define PIPEFY_SM90(...) __VA_ARGS__
 #endif

@@ -19,10 +19,10 @@ out=${GOLDEN_OUT:-$(dirname "$pipefy")/golden-out}
 mkdir -p "$out"
 
 # name:extra arguments; auto is what users get, the others are the forced variants. A program
-# that says `// pipefy-golden: tma` on its first lines also has a golden of the tensor-copy
-# variant (planned for sm_90, the architecture that has it).
+# that says `// pipefy-golden: tma bulk` on its first lines also has goldens of the tensor-copy
+# and bulk-copy variants (planned for sm_90, the architecture that has them).
 all_variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
-declare -A optional=([tma]="--variant=tma --arch=sm_90")
+declare -A optional=([tma]="--variant=tma --arch=sm_90" [bulk]="--variant=bulk --arch=sm_90")
 
 pass=0 fail=0
 for f in "${files[@]}"; do

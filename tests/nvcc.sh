@@ -24,9 +24,10 @@ while read -r f v extra; do
 	# is, so the original's compile covers it, and skipping it halves the time)
 	what=(-c -o "$tmp/$v/x.o")
 	[ "$v" = orig ] || what=(-fatbin -o "$tmp/$v/x.fatbin")
-	# tensor copies are sm_90's (below it their kernel traps and is never launched)
+	# tensor and bulk copies are sm_90's (below it the launcher, or the kernel, runs the loop as
+	# written)
 	sm=80
-	[ "$v" != orig ] && grep -q 'K-loop pipelined: tma' "$(promise_remarks "$prog" "$v")" && sm=90
+	[ "$v" != orig ] && grep -q -E 'K-loop pipelined: (tma|bulk)' "$(promise_remarks "$prog" "$v")" && sm=90
 	# shellcheck disable=SC2046,SC2086
 	"$nvcc" "${what[@]}" -std=c++17 -Xptxas -v $extra $(nvcc_args "$prog") -gencode arch=compute_$sm,code=sm_$sm \
 		-keep -keep-dir "$tmp/$v" "$f" 2>"$tmp/log"

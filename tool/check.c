@@ -1494,56 +1494,38 @@ static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Recurse;
 }
 
-/* Whether tensor copies can take the loop (--variant=tma): every tile one box of an operand
- * (box.c), a plain __global__ kernel pipefy can copy (the copy keeps the file's other uses of
- * the kernel as written), and launches in this file to route through the launcher. */
-static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx)
+/* Why no variant that copies boxes (box.c) can take the loop, or NULL: every tile one box of
+ * an operand, in a plain __global__ kernel whose parameters the loader names. */
+static char *box_refusal(struct kloop *l, const struct source *src, const struct effects *fx)
 {
-	l->tma_ok = false;
 	CXCursor fn = l->function_cursor;
-	if (l->nrefusals > 0)
-		return;
-	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || !cursor_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
-		l->tma_refusal = xprintf("the loop is in '%s', which is not a plain __global__ kernel (a template, or a "
-					 "__device__ function, is not copied)", l->function);
-		return;
-	}
-	if (l->mangled && strcmp(l->mangled, l->function) == 0) {
-		l->tma_refusal = xprintf("'%s' has C linkage: its copy could not be overloaded or renamed", l->function);
-		return;
-	}
-	if (l->one_stage) {
-		l->tma_refusal = xstrdup(l->one_stage);
-		return;
-	}
-	if (!l->params_end) {
-		l->tma_refusal = xprintf("'%s' takes no parameters to copy from", l->function);
-		return;
-	}
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || !cursor_has_attr(fn, CXCursor_CUDAGlobalAttr))
+		return xprintf("the loop is in '%s', which is not a plain __global__ kernel (templates and "
+			       "__device__ functions are left to the other variants)", l->function);
+	if (l->one_stage)
+		return xstrdup(l->one_stage);
+	if (!l->params_end)
+		return xprintf("'%s' takes no parameters to copy from", l->function);
 	/* (box.c reads a local through its declaration: no goto may jump back over one) */
 	struct span fs = l->function_span;
 	for (const char *g = src->text + fs.begin; (g = strstr(g, "goto")) && g < src->text + fs.end; g += 4) {
 		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
-		if (!before && !isalnum((unsigned char)g[4]) && g[4] != '_') {
-			l->tma_refusal = xprintf("'%s' has a goto at %s", l->function, where(src, (size_t)(g - src->text)));
-			return;
-		}
+		if (!before && !isalnum((unsigned char)g[4]) && g[4] != '_')
+			return xprintf("'%s' has a goto at %s", l->function, where(src, (size_t)(g - src->text)));
 	}
 	/* The loop's waits are per thread: a warp's threads can reach the compute apart (the thread
-	 * that issues the boxes first waits for a stage to empty), and an instruction the whole warp
-	 * must execute together (mma.sync, ldmatrix, wmma) would then run on part of it: an H200
-	 * run of the bf16 mma.sync GEMM differed so at 8192^3 with two stages. Such a compute is
-	 * entered by the whole warp at once (rewrite: __syncwarp after the wait). */
+	 * that issues the copies first waits for a stage to empty), and an instruction the whole
+	 * warp must execute together (mma.sync, ldmatrix, wmma) would then run on part of it: an
+	 * H200 run of the bf16 mma.sync GEMM differed so at 8192^3 with two stages. Such a compute
+	 * is entered by the whole warp at once (rewrite: __syncwarp after the wait). */
 	for (int i = 0; i < l->nstmts && !l->tma_collective; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		if ((st->role == ROLE_COMPUTE || (st->also_compute && st->role == ROLE_COPY_DECL)) && fx[i].collective)
 			l->tma_collective = xprintf("'%s' (%s)", fx[i].collective, where(src, fx[i].collective_at));
 	}
 	box_kloop(l, src);
-	if (l->box_problem) {
-		l->tma_refusal = xstrdup(l->box_problem);
-		return;
-	}
+	if (l->box_problem)
+		return xstrdup(l->box_problem);
 	/* the loader prints the kernel's parameters by name: no local may hide one */
 	CXCursor body = cursor_last_child(fn);
 	int np = clang_Cursor_getNumArguments(fn);
@@ -1551,13 +1533,45 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 		char *name = cursor_name(clang_Cursor_getArgument(fn, i));
 		struct name_scan ns = {.name = name};
 		clang_visitChildren(body, scan_local_named, &ns);
-		if (!*name || ns.found) {
-			l->tma_refusal = *name ? xprintf("a local at %s has the name of the parameter '%s'", where(src, ns.at), name)
-					       : xprintf("parameter %d of '%s' has no name", i + 1, l->function);
-			free(name);
-			return;
-		}
+		char *why = !*name    ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
+			    : ns.found ? xprintf("a local at %s has the name of the parameter '%s'", where(src, ns.at), name)
+				       : NULL;
 		free(name);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/* Whether tensor copies (--variant=tma) and bulk copies (--variant=bulk) can take the loop:
+ * every tile one box of an operand (box_refusal); for bulk copies each box row a multiple of
+ * 16 bytes, from and to 16-byte multiples; for tensor copies a kernel pipefy can copy (the copy
+ * keeps the file's other uses of the kernel as written) and launches in this file to route
+ * through the launcher. */
+static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx)
+{
+	l->tma_ok = l->bulk_ok = false;
+	if (l->nrefusals > 0)
+		return;
+	char *why = box_refusal(l, src, fx);
+	if (why) {
+		l->tma_refusal = why;
+		l->bulk_refusal = xstrdup(why);
+		return;
+	}
+	l->bulk_ok = true;
+	for (int b = 0; b < l->nboxes && l->bulk_ok; b++) {
+		const struct tma_box *x = &l->boxes[b];
+		long row = x->copy_cols * x->elem_bytes, stride = x->box_cols * x->elem_bytes;
+		if (row % 16 || stride % 16) {
+			l->bulk_ok = false;
+			l->bulk_refusal = xprintf("a row of '%s' is %ld bytes%s, not a multiple of 16 (a bulk copy's unit)",
+						  l->tiles[x->tile].name, row % 16 ? row : stride, row % 16 ? "" : " with its padding");
+		}
+	}
+	if (l->mangled && strcmp(l->mangled, l->function) == 0) {
+		l->tma_refusal = xprintf("'%s' has C linkage: its copy could not be overloaded or renamed", l->function);
+		return;
 	}
 	if (l->ntma_launches == 0) {
 		l->tma_refusal = xprintf("no launch `%s<<<...>>>(...)` in host code after its definition is in this file%s",
@@ -1571,13 +1585,17 @@ void check_kloops(struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++)
 		check_loop(&m->loops[i], src);
-	/* a kernel gets one tensor-copy copy, for one K-loop */
-	for (int i = 0; i < m->nloops; i++)
-		for (int j = 0; j < m->nloops && m->loops[i].tma_ok; j++)
+	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		for (int j = 0; j < m->nloops && (l->tma_ok || l->bulk_ok); j++)
 			if (j != i && m->loops[j].function_span.end &&
-			    m->loops[j].function_span.begin == m->loops[i].function_span.begin) {
-				m->loops[i].tma_ok = false;
-				m->loops[i].tma_refusal =
-					xprintf("'%s' holds more than one loop with a barrier", m->loops[i].function);
+			    m->loops[j].function_span.begin == l->function_span.begin) {
+				if (l->tma_ok)
+					l->tma_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
+				if (l->bulk_ok)
+					l->bulk_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
+				l->tma_ok = l->bulk_ok = false;
 			}
+	}
 }

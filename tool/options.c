@@ -16,11 +16,12 @@ const char options_usage[] =
 	"  -o FILE                 write the result to FILE (one input only)\n"
 	"  -i                      edit the files in place\n"
 	"  --assume-filename=NAME  name used for standard input in messages\n"
-	"  --variant=V             auto (default), cp.async, ldg, or tma (sm_90: tensor copies,\n"
-	"                          the kernel's launches in the file go through a launcher);\n"
+	"  --variant=V             auto (default), cp.async, ldg, tma (sm_90: tensor copies,\n"
+	"                          the kernel's launches in the file go through a launcher),\n"
+	"                          or bulk (sm_90: each tile row one bulk copy);\n"
 	"                          no-loads drops the copies (a benchmark's load-free ceiling,\n"
 	"                          not a correct program)\n"
-	"  --stages=N              shared-memory stages: cp.async and tma 2..8, ldg 1 or 2\n"
+	"  --stages=N              shared-memory stages: cp.async, tma, bulk 2..8, ldg 1 or 2\n"
 	"                          (default: the planner's choice)\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
@@ -67,6 +68,7 @@ const char *variant_name(enum variant v)
 	case VARIANT_LDG: return "ldg";
 	case VARIANT_NO_LOADS: return "no-loads";
 	case VARIANT_TMA: return "tma";
+	case VARIANT_BULK: return "bulk";
 	default: return "auto";
 	}
 }
@@ -266,8 +268,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->variant = VARIANT_NO_LOADS;
 			else if (strcmp(v, "tma") == 0)
 				o->variant = VARIANT_TMA;
+			else if (strcmp(v, "bulk") == 0)
+				o->variant = VARIANT_BULK;
 			else {
-				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma)", v);
+				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {

@@ -84,7 +84,7 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 
 /* VARIANT_NO_LOADS is a measuring aid, not a pipeline: the loop without its copies, the
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
-enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA };
+enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK };
 
 struct options {
 	const char **files; /* "-" or none: stdin */
@@ -487,6 +487,8 @@ struct kloop {
 	bool tma_defined;           /* the file already has pipefy's tensor-copy kernel for it */
 	bool tma_ok;
 	char *tma_refusal;
+	bool bulk_ok;               /* the boxes' rows can be bulk copies (--variant=bulk) */
+	char *bulk_refusal;
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
 
@@ -510,7 +512,7 @@ struct kloop {
 		char limiter[16];
 		bool chosen;
 		char *verdict;
-	} options[12];
+	} options[24];
 	int noptions;
 };
 

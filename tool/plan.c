@@ -239,7 +239,7 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	p->variant = v;
 	p->stages = stages;
 	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
-	if (v == VARIANT_TMA && p->smem >= 0) /* each tile aligned to 128 bytes, two mbarriers a stage */
+	if ((v == VARIANT_TMA || v == VARIANT_BULK) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
 		p->smem += tma_extra(l, stages);
 	const char *limiter = "";
 	if (a && l->block_threads) {
@@ -328,6 +328,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	bool tma = l->tma_ok && o->arch >= 90;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && tma; S++)
 		add_option(l, a, vr, VARIANT_TMA, S);
+	bool bulk = l->bulk_ok && o->arch >= 90;
+	for (int S = 2; S <= max_cp && S <= vr->max_stages && bulk; S++)
+		add_option(l, a, vr, VARIANT_BULK, S);
 	if (l->ldg_ok) {
 		if (!l->one_stage)
 			add_option(l, a, vr, VARIANT_LDG, 2);
@@ -389,6 +392,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	} else if (want == VARIANT_TMA && !tma) {
 		plan_decline(l, "tensor copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->tma_refusal);
 		return;
+	} else if (want == VARIANT_BULK && !bulk) {
+		plan_decline(l, "bulk copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->bulk_refusal);
+		return;
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s", variant_name(want));
 	}
@@ -419,7 +425,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			continue;
 		}
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
-		if (st >= 0 && p->variant == VARIANT_TMA)
+		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK))
 			st += tma_extra(l, p->stages);
 		if (st > static_limit) {
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,

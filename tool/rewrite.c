@@ -180,6 +180,7 @@ struct layout {
 	struct edits refs;       /* tile names: `As` -> `As[stage]` */
 	struct edits stmt_edits; /* refs plus per-variant rewrites of the copies */
 	char *guard;             /* when set, the pipelined loop runs only under it (block_size_guard) */
+	char *guard_why;         /* and the comment above it: why */
 };
 
 /* A tile in the launch's dynamic shared memory that gets stages by a bigger launch: its
@@ -235,6 +236,7 @@ static void layout_end(struct layout *y)
 	edits_free(&y->refs);
 	edits_free(&y->stmt_edits);
 	free(y->guard);
+	free(y->guard_why);
 	free(y->I0);
 	free(y->I1);
 	free(y->I2);
@@ -255,9 +257,7 @@ static void add_block_start(struct strbuf *sb, struct layout *y, const char *wha
 	else
 		sb_printf(sb, "// pipefy: K-loop pipelined with %s\n", what);
 	if (y->guard) {
-		sb_printf(sb, "%s// pipefy: the staging registers are sized for %d threads (%s); other block\n", y->I0,
-			  l->block_threads, l->block_source ? l->block_source : "");
-		sb_printf(sb, "%s// sizes run the loop as written\n", y->I0);
+		sb_printf(sb, "%s", y->guard_why);
 		sb_printf(sb, "%sif (%s) {\n", y->I0, y->guard);
 	} else {
 		sb_printf(sb, "%s{\n", y->I0);
@@ -452,10 +452,10 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
  * the copy); the host one makes a 2-D tensor map for an operand whose rows are row_elems long,
  * through the driver entry point the runtime hands out (no link dependency on libcuda). The
  * CPU model (tests/cpu/to_cpu.py) replaces this block between its marker lines. */
-static const char tma_helpers[] =
+static const char tma_helpers_start[] =
 	"// pipefy: Hopper tensor copies {\n"
 	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n"
-	"#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never launched below sm_90) */\n"
+	"#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */\n"
 	"#else\n"
 	"#define PIPEFY_SM90(...) __VA_ARGS__\n"
 	"#endif\n"
@@ -494,6 +494,8 @@ static const char tma_helpers[] =
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"));\n"
 	"}\n"
+	;
+static const char tma_helpers_2d[] =
 	"static __device__ __forceinline__ void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row,\n"
 	"                                                          unsigned long long *bar)\n"
 	"{\n"
@@ -501,7 +503,22 @@ static const char tma_helpers[] =
 	"                             \"[%0], [%1, {%2, %3}], [%4];\" ::\"r\"(pipefy_smem(dst)), \"l\"(map), \"r\"(col), \"r\"(row),\n"
 	"                             \"r\"(pipefy_smem(bar)) : \"memory\"));\n"
 	"}\n"
-	"#undef PIPEFY_SM90\n"
+	;
+/* (bulk copies: the kernel runs the loop as written where it is compiled below sm_90) */
+static const char tma_helpers_bulk[] =
+	"static __device__ __forceinline__ void pipefy_bulk_load(void *dst, const void *src, unsigned bytes,\n"
+	"                                                        unsigned long long *bar)\n"
+	"{\n"
+	"    PIPEFY_SM90(asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
+	"                             ::\"r\"(pipefy_smem(dst)), \"l\"(__cvta_generic_to_global(src)), \"r\"(bytes),\n"
+	"                             \"r\"(pipefy_smem(bar)) : \"memory\"));\n"
+	"}\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900\n"
+	"static constexpr bool pipefy_sm90 = false;\n"
+	"#else\n"
+	"static constexpr bool pipefy_sm90 = true;\n"
+	"#endif\n";
+static const char tma_helpers_map[] =
 	"// A tensor map of a row-major operand whose rows are row_elems long (rows unbounded), for boxes\n"
 	"// of box_rows x box_cols; false where the copy engine cannot take it: a device below sm_90, a\n"
 	"// base not 16-byte aligned, rows not a multiple of 16 bytes\n"
@@ -532,8 +549,8 @@ static const char tma_helpers[] =
 	"    return encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
 	"                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
 	"                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;\n"
-	"}\n"
-	"// } pipefy: Hopper tensor copies\n";
+	"}\n";
+static const char tma_helpers_end[] = "// } pipefy: Hopper tensor copies\n";
 
 #define ISSUER "threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0"
 
@@ -617,21 +634,6 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 		free(call);
 		free(a);
 	}
-	for (int b = 0; b < l->nboxes; b++)
-		edits_add(out, l->boxes[b].align_at, 0, " alignas(128)");
-	/* where each pointer the kernel moves points on entry: its tensor map's base */
-	size_t open = cursor_span(cursor_last_child(l->function_cursor)).begin + 1;
-	for (int b = 0; b < l->nboxes; b++) {
-		bool first = true;
-		for (int c = 0; c < b; c++)
-			first &= !(l->boxes[c].flat && !l->boxes[c].local && strcmp(l->boxes[c].pointer, l->boxes[b].pointer) == 0);
-		if (!l->boxes[b].flat || l->boxes[b].local || !first)
-			continue;
-		char *line = xprintf("\n    auto const pipefy_entry_%s = %s; // pipefy: where '%s' points on entry, its tensor map's base",
-				     l->boxes[b].pointer, l->boxes[b].pointer, l->boxes[b].pointer);
-		edits_add(out, open, 0, line);
-		free(line);
-	}
 	free(launcher);
 	free(params);
 	free(args);
@@ -644,14 +646,107 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	free(name);
 }
 
+/* The tiles aligned for the copy engine, and where each pointer the kernel moves points on
+ * entry (the box coordinates count from there). */
+static void box_kernel_edits(struct kloop *l, struct edits *out)
+{
+	for (int b = 0; b < l->nboxes; b++)
+		edits_add(out, l->boxes[b].align_at, 0, " alignas(128)");
+	size_t open = cursor_span(cursor_last_child(l->function_cursor)).begin + 1;
+	for (int b = 0; b < l->nboxes; b++) {
+		bool first = true;
+		for (int c = 0; c < b; c++)
+			first &= !(l->boxes[c].flat && !l->boxes[c].local && strcmp(l->boxes[c].pointer, l->boxes[b].pointer) == 0);
+		if (!l->boxes[b].flat || l->boxes[b].local || !first)
+			continue;
+		char *line = xprintf("\n    auto const pipefy_entry_%s = %s; // pipefy: where '%s' points on entry%s",
+				     l->boxes[b].pointer, l->boxes[b].pointer, l->boxes[b].pointer,
+				     l->variant == VARIANT_TMA ? ", its tensor map's base" : "");
+		edits_add(out, open, 0, line);
+		free(line);
+	}
+}
+
+/* Tensor copies: one thread waits for the stage to empty, expects the stage's bytes, arrives
+ * for every thread, and issues one box per tile. */
+static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct layout *y, const char *I4, long bytes)
+{
+	int S = y->S;
+	char *I5 = xprintf("%s%s", I4, y->U);
+	sb_printf(sb, "%sif (" ISSUER ") {\n", I4);
+	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
+	sb_printf(sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y->U, S);
+	sb_printf(sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I5, bytes);
+	sb_printf(sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], pipefy_threads);\n", I5);
+	for (int b = 0; b < l->nboxes; b++) {
+		const char *tile = l->tiles[l->boxes[b].tile].name;
+		sb_printf(sb,
+			  "%spipefy_tma_load_2d(&%s[" STAGE_FILL "], &pipefy_map_%s, (int)pipefy_col_%s, (int)pipefy_row_%s,\n"
+			  "%s                   &pipefy_full[" STAGE_FILL "]);\n",
+			  I5, tile, tile, tile, tile, I5);
+	}
+	sb_printf(sb, "%s}\n", I4);
+	free(I5);
+}
+
+/* Bulk copies: the threads of warp 0 wait for the stage to empty; thread 0 expects the stage's
+ * bytes and arrives for every thread before any row is issued (__syncwarp), and the warp's
+ * threads issue the rows, one bulk copy each. */
+static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struct layout *y, const char *I4, long bytes)
+{
+	int S = y->S;
+	char *I5 = xprintf("%s%s", I4, y->U), *I6 = xprintf("%s%s", I5, y->U);
+	sb_printf(sb, "%sif (pipefy_tid < 32) {\n", I4);
+	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
+	sb_printf(sb, "%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I6, S);
+	sb_printf(sb, "%sif (pipefy_tid == 0) {\n", I5);
+	sb_printf(sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I6, bytes);
+	sb_printf(sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], pipefy_threads);\n", I6);
+	sb_printf(sb, "%s}\n", I5);
+	sb_printf(sb, "%s__syncwarp(pipefy_warp0); // the bytes are expected before any row lands\n", I5);
+	for (int b = 0; b < l->nboxes; b++) {
+		const struct tma_box *x = &l->boxes[b];
+		const char *tile = l->tiles[x->tile].name;
+		sb_printf(sb, "%sfor (unsigned pipefy_r = pipefy_tid; pipefy_r < %ld; pipefy_r += pipefy_issuers)\n", I5,
+			  x->box_rows);
+		sb_printf(sb, "%spipefy_bulk_load((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld,\n", I6, tile,
+			  x->box_cols * x->elem_bytes);
+		sb_printf(sb, "%s                 (const void *)(pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld)),\n",
+			  I6, tile, x->row_elems, x->elem_bytes);
+		sb_printf(sb, "%s                 %ld, &pipefy_full[" STAGE_FILL "]);\n", I6, x->copy_cols * x->elem_bytes);
+	}
+	sb_printf(sb, "%s}\n", I4);
+	free(I5);
+	free(I6);
+}
+
 static void rewrite_tma(struct kloop *l, const struct source *src, struct edits *out)
 {
 	struct layout y = layout_begin(l, src);
 	int S = y.S;
 	layout_add_refs_outside_copies(&y);
 
+	bool bulk = l->variant == VARIANT_BULK;
 	struct strbuf sb = {0};
-	char *what = xprintf("tensor copies (sm_90), %d stages: tile t+%d is copied while tile t is computed", S, S - 1);
+	char *what = xprintf("%s copies (sm_90), %d stages: tile t+%d is copied while tile t is computed",
+			     bulk ? "bulk" : "tensor", S, S - 1);
+	if (bulk) {
+		/* no launcher: the kernel itself checks what the boxes assume of the block */
+		struct strbuf g = {0};
+		sb_puts(&g, "pipefy_sm90");
+		for (const char *p = l->block_check; p && *p;)
+			if (strncmp(p, "pipefy_block", 12) == 0) {
+				sb_puts(&g, g.len == 11 ? " && blockDim" : "blockDim");
+				p += 12;
+			} else {
+				if (g.len == 11)
+					sb_puts(&g, " && ");
+				sb_add(&g, p++, 1);
+			}
+		y.guard = sb_take(&g);
+		y.guard_why = xprintf("%s// pipefy: bulk copies need sm_90%s; elsewhere the loop runs as written\n", y.I0,
+				      l->block_check ? " and the block shape the copies assume" : "");
+	}
 	add_block_start(&sb, &y, what);
 	free(what);
 	sb_printf(&sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y.I1);
@@ -659,6 +754,12 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
 	sb_printf(&sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y.I1);
 	sb_printf(&sb, "%sunsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads %% %d\n", y.I1, S);
+	if (bulk) {
+		sb_printf(&sb, "%s// pipefy: the threads of warp 0 issue the rows' bulk copies\n", y.I1);
+		sb_printf(&sb, "%sconst unsigned pipefy_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n", y.I1);
+		sb_printf(&sb, "%sconst unsigned pipefy_issuers = pipefy_threads < 32 ? pipefy_threads : 32;\n", y.I1);
+		sb_printf(&sb, "%sconst unsigned pipefy_warp0 = pipefy_issuers == 32 ? 0xffffffffu : (1u << pipefy_issuers) - 1;\n", y.I1);
+	}
 	sb_printf(&sb, "%sif (" ISSUER ") {\n", y.I1);
 	sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
 	sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y.I2, y.U);
@@ -680,9 +781,15 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	} else
 		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y.I1);
-	sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y.I1);
-	sb_printf(&sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y.I1);
-	sb_printf(&sb, "%s// copies as written and arrives for itself\n", y.I1);
+	if (bulk) {
+		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, each of its\n", y.I1);
+		sb_printf(&sb, "%s// rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand\n", y.I1);
+		sb_printf(&sb, "%s// or a row is not 16-byte aligned every thread copies as written and arrives for itself\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y.I1);
+		sb_printf(&sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y.I1);
+		sb_printf(&sb, "%s// copies as written and arrives for itself\n", y.I1);
+	}
 	sb_printf(&sb, "%sauto pipefy_load = [&](int " STAGE_FILL ") {\n", y.I1);
 	add_cursor_shadows(&sb, &y);
 	char *cond = trimmed(src, l->cond);
@@ -697,12 +804,21 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			sb_printf(&sb, "%sconst long long pipefy_flat_%s = %s;\n", y.I3, tile, x->flat);
 		sb_printf(&sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y.I3, tile, x->col0, tile, x->row0);
 		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
-		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\npipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL",
-			  b ? " &&\n" : "", tile, tile, x->copy_cols, x->row_elems, tile, tile, x->box_rows);
+		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s", b ? " &&\n" : "", tile, tile, x->copy_cols,
+			  x->row_elems);
+		if (!bulk) /* (the tensor map's rows) */
+			sb_printf(&inside, " &&\npipefy_row_%s >= 0 && pipefy_row_%s + %ld <= 2147483647LL", tile, tile, x->box_rows);
+		else { /* the box's first element, where the address of every row is 16-byte aligned */
+			bool entry = x->flat && !x->local;
+			sb_printf(&sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
+				  "%s    (unsigned long long)((pipefy_row_%s * %s + pipefy_col_%s) * %ld);\n",
+				  y.I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y.I3, tile, x->row_elems, tile, x->elem_bytes);
+			sb_printf(&inside, " &&\npipefy_src_%s %% 16 == 0 && %s * %ld %% 16 == 0", tile, x->row_elems, x->elem_bytes);
+		}
 		if (x->last_max) /* (an index computed in 32 bits: the box's last element within it) */
 			sb_printf(&inside, " &&\n(pipefy_row_%s + %ld) * %s + pipefy_col_%s + %ld <= %lldLL", tile,
 				  x->box_rows - 1, x->row_elems, tile, x->copy_cols - 1, x->last_max);
-		bytes += x->box_cols * x->box_rows * x->elem_bytes;
+		bytes += (bulk ? x->copy_cols : x->box_cols) * x->box_rows * x->elem_bytes;
 	}
 	if (vote.data)
 		sb_puts(&inside, " &&\npipefy_exact");
@@ -714,19 +830,10 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, ") {\n");
 	free(inside.data);
 	char *I4 = xprintf("%s%s", y.I3, y.U), *I5 = xprintf("%s%s", I4, y.U);
-	sb_printf(&sb, "%sif (" ISSUER ") {\n", I4);
-	sb_printf(&sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
-	sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y.U, S);
-	sb_printf(&sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I5, bytes);
-	sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], pipefy_threads);\n", I5);
-	for (int b = 0; b < l->nboxes; b++) {
-		const char *tile = l->tiles[l->boxes[b].tile].name;
-		sb_printf(&sb,
-			  "%spipefy_tma_load_2d(&%s[" STAGE_FILL "], &pipefy_map_%s, (int)pipefy_col_%s, (int)pipefy_row_%s,\n"
-			  "%s                   &pipefy_full[" STAGE_FILL "]);\n",
-			  I5, tile, tile, tile, tile, I5);
-	}
-	sb_printf(&sb, "%s}\n", I4);
+	if (bulk)
+		add_bulk_issue(&sb, l, &y, I4, bytes);
+	else
+		add_tma_issue(&sb, l, &y, I4, bytes);
 	sb_printf(&sb, "%s} else {\n", y.I3);
 	sb_printf(&sb, "%sif (pipefy_loads >= %d)\n", I4, S);
 	sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y.U, S);
@@ -786,7 +893,9 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
 	sb_printf(&sb, "%s}\n", y.I2);
 	add_block_end(&sb, &y, out);
-	tma_kernel_edits(l, src, out);
+	if (!bulk)
+		tma_kernel_edits(l, src, out);
+	box_kernel_edits(l, out);
 	layout_end(&y);
 }
 
@@ -1005,6 +1114,10 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	struct strbuf sb = {0};
 	bool two = y.S == 2;
 	y.guard = block_size_guard(l);
+	if (y.guard)
+		y.guard_why = xprintf("%s// pipefy: the staging registers are sized for %d threads (%s); other block\n"
+				      "%s// sizes run the loop as written\n",
+				      y.I0, l->block_threads, l->block_source ? l->block_source : "", y.I0);
 	char *what = two ? xstrdup("registers, 2 stages: tile t+1 is loaded into registers while tile t is computed")
 			 : xprintf("registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
 				   "// then stored over it (%s)", one_stage_why(l));
@@ -1160,7 +1273,7 @@ static const char launch_helpers[] =
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers, bool tma)
+				 bool helpers, bool tma, bool bulk)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
@@ -1205,10 +1318,12 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
 			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
 				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
-			     helpers ? launch_helpers : "", tma ? tma_helpers : "");
+			     helpers ? launch_helpers : "", tma || bulk ? tma_helpers_start : "", tma ? tma_helpers_2d : "",
+			     bulk ? tma_helpers_bulk : "", tma || bulk ? "#undef PIPEFY_SM90\n" : "", tma ? tma_helpers_map : "",
+			     tma || bulk ? tma_helpers_end : "");
 	if (*line)
 		edits_add(out, at, 0, line);
 	free(line);
@@ -1277,7 +1392,7 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 {
-	bool cp_async = false, tma = false;
+	bool cp_async = false, tma = false, bulk = false;
 	plan_launch_stages(m);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
@@ -1295,9 +1410,10 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 				add_async_helper(&l->helper, src, e);
 		} else if (l->variant == VARIANT_LDG) {
 			rewrite_ldg(l, src, e);
-		} else if (l->variant == VARIANT_TMA) {
+		} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK) {
 			rewrite_tma(l, src, e);
-			tma = true;
+			tma |= l->variant == VARIANT_TMA;
+			bulk |= l->variant == VARIANT_BULK;
 		} else {
 			rewrite_no_loads(l, e);
 		}
@@ -1308,7 +1424,7 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		launch_staged |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
 	if (launch_staged)
 		add_launch_edits(m, src, e);
-	if (cp_async || launch_staged || tma)
-		add_pipeline_include(m, src, e, cp_async, launch_staged, tma);
+	if (cp_async || launch_staged || tma || bulk)
+		add_pipeline_include(m, src, e, cp_async, launch_staged, tma, bulk);
 	match_line_endings(src, e);
 }

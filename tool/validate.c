@@ -130,7 +130,8 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
 		problem(r, at, "a tile is stored outside the loader");
-	if (cursor_is_call_named(c, "__pipeline_memcpy_async") || cursor_is_call_named(c, "pipefy_tma_load_2d"))
+	if (cursor_is_call_named(c, "__pipeline_memcpy_async") || cursor_is_call_named(c, "pipefy_tma_load_2d") ||
+	    cursor_is_call_named(c, "pipefy_bulk_load"))
 		problem(r, at, "an asynchronous copy is issued outside the loader");
 	return CXChildVisit_Recurse;
 }
@@ -184,7 +185,14 @@ static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix
  * run of the loop) write a stage that others still read. */
 static void barrier_after(struct region *r, size_t at)
 {
-	struct cursors blk = cursor_children(r->block_cursor);
+	CXCursor block = r->block_cursor;
+	if (clang_getCursorKind(block) == CXCursor_IfStmt) { /* `if (guard) { ... } else { as written }` */
+		struct cursors cs = cursor_children(block);
+		if (cs.n >= 2)
+			block = cs.v[1];
+		free(cs.v);
+	}
+	struct cursors blk = cursor_children(block);
 	bool after = false;
 	struct span ml = cursor_span(r->main_loop);
 	for (int i = 0; i + 1 < blk.n; i++) {
@@ -216,7 +224,7 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		    !starts(first[2], "pipefy_load(") || nb != 1)
 			problem(r, at, "the main loop does not wait, synchronize and start the next copy before the compute");
 		barrier_after(r, at);
-	} else if (l->variant == VARIANT_TMA) {
+	} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK) {
 		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
 		 * which each thread's arrival after the compute completes */
 		char *release = body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;

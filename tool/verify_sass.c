@@ -7,6 +7,7 @@
  *             after the last compute instruction;
  *   tma       tensor copies (UTMALDG / cp.async.bulk.tensor) issued before the first compute
  *             instruction of the iteration, with no barrier between them;
+ *   bulk      bulk copies (UBLKCP / cp.async.bulk) likewise;
  *   plain     anything else: the loads wait for the barrier before the compute.
  * Stand-alone (no libclang) so that it runs where the GPU and cuobjdump are. */
 #define _POSIX_C_SOURCE 200809L
@@ -18,7 +19,7 @@
 
 /* OP_MBAR: a wait on an mbarrier phase, which makes a loop a K-loop as a block barrier does, but
  * orders only the stage it waits for: copies issued before it stay in flight. */
-enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_TENSOR, OP_MBAR, OP_BRANCH };
+enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_TENSOR, OP_BULK, OP_MBAR, OP_BRANCH };
 
 struct insn {
 	long addr;          /* SASS address, or line number in PTX */
@@ -49,6 +50,7 @@ static enum op_class sass_class(const char *m)
 {
 	if (starts(m, "LDGSTS")) return OP_ASYNC;
 	if (starts(m, "UTMALDG")) return OP_TENSOR;
+	if (starts(m, "UBLKCP")) return OP_BULK;
 	if (starts(m, "SYNCS.PHASECHK")) return OP_MBAR;
 	if (starts(m, "LDGDEPBAR")) return OP_COMMIT;
 	if (starts(m, "DEPBAR")) return OP_WAIT;
@@ -68,6 +70,7 @@ static enum op_class ptx_class(const char *m)
 	if (starts(m, "cp.async.wait")) return OP_WAIT;
 	if (starts(m, "cp.async.ca") || starts(m, "cp.async.cg")) return OP_ASYNC;
 	if (starts(m, "cp.async.bulk.tensor")) return OP_TENSOR;
+	if (starts(m, "cp.async.bulk.shared") || starts(m, "cp.async.bulk.global")) return OP_BULK;
 	if (starts(m, "mbarrier.try_wait") || starts(m, "mbarrier.test_wait")) return OP_MBAR;
 	if (starts(m, "bar.sync") || starts(m, "barrier.sync") || starts(m, "bar.red") || starts(m, "barrier.cta.sync"))
 		return OP_BAR;
@@ -231,16 +234,18 @@ struct loop_report {
 static void classify(const struct function *f, int b, int e, struct loop_report *r)
 {
 	memset(r->counts, 0, sizeof r->counts);
-	bool async_pending = false, ldg_pending = false, tensor_pending = false;
-	bool async_overlap = false, ldg_overlap = false, sts_after_overlap = false, tensor_overlap = false;
+	bool async_pending = false, ldg_pending = false, tensor_pending = false, bulk_pending = false;
+	bool async_overlap = false, ldg_overlap = false, sts_after_overlap = false, tensor_overlap = false, bulk_overlap = false;
 	bool any_async = false, any_ldg = false;
 	for (int i = b; i <= e; i++) {
 		enum op_class c = f->v[i].cls;
 		r->counts[c]++;
 		if (c == OP_BAR)
-			async_pending = ldg_pending = tensor_pending = false;
+			async_pending = ldg_pending = tensor_pending = bulk_pending = false;
 		else if (c == OP_TENSOR)
 			tensor_pending = true;
+		else if (c == OP_BULK)
+			bulk_pending = true;
 		else if (c == OP_ASYNC)
 			async_pending = any_async = true;
 		else if (c == OP_LDG)
@@ -249,12 +254,16 @@ static void classify(const struct function *f, int b, int e, struct loop_report 
 			async_overlap |= async_pending;
 			ldg_overlap |= ldg_pending;
 			tensor_overlap |= tensor_pending;
+			bulk_overlap |= bulk_pending;
 		} else if (c == OP_STS && ldg_overlap)
 			sts_after_overlap = true;
 	}
 	if (tensor_overlap) {
 		r->kind = "tma";
 		snprintf(r->why, sizeof r->why, "tensor copies in flight during the compute, no barrier between");
+	} else if (bulk_overlap) {
+		r->kind = "bulk";
+		snprintf(r->why, sizeof r->why, "bulk copies in flight during the compute, no barrier between");
 	} else if (async_overlap) {
 		r->kind = "cp.async";
 		snprintf(r->why, sizeof r->why, "async copies in flight during the compute, no barrier between");
@@ -392,7 +401,7 @@ static bool same_per_tile(const struct loop_report *r, const struct loop_report 
 	long c = r->counts[OP_COMPUTE], b = r->counts[OP_BAR];
 	long oc = o->counts[OP_COMPUTE], ob = o->counts[OP_BAR];
 	/* a tensor-copy loop waits on mbarriers, not the block: one iteration, one tile */
-	if (b == 0 && r->counts[OP_TENSOR] > 0)
+	if (b == 0 && (r->counts[OP_TENSOR] > 0 || r->counts[OP_BULK] > 0))
 		return c == oc;
 	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b);
 }
@@ -454,15 +463,15 @@ int main(int argc, char **argv)
 {
 	const char *arch = NULL, *reference = NULL;
 	/* --expect KIND=N, once per kind */
-	char want_kind[4][32];
-	int want_n[4], found[4] = {0}, nwant = 0;
+	char want_kind[5][32];
+	int want_n[5], found[5] = {0}, nwant = 0;
 	int first = 1;
 	for (; first < argc && argv[first][0] == '-'; first++) {
 		if (strcmp(argv[first], "--arch") == 0 && first + 1 < argc)
 			arch = argv[++first];
 		else if (strcmp(argv[first], "--reference") == 0 && first + 1 < argc)
 			reference = argv[++first];
-		else if (strcmp(argv[first], "--expect") == 0 && first + 1 < argc && nwant < 4) {
+		else if (strcmp(argv[first], "--expect") == 0 && first + 1 < argc && nwant < 5) {
 			if (sscanf(argv[++first], "%31[^=]=%d", want_kind[nwant], &want_n[nwant]) != 2)
 				return usage();
 			nwant++;

@@ -2,7 +2,8 @@
 // rewrite.c writes between `// pipefy: Hopper tensor copies {` and its closing line; to_cpu.py
 // puts this header in its place). A box lands at once when issued, zeros where it reaches
 // outside the operand, and completes its bytes on the stage's mbarrier; the tensor map is the
-// operand's description, checked as cuTensorMapEncodeTiled checks it.
+// operand's description, checked as cuTensorMapEncodeTiled checks it. A bulk copy lands at once
+// too, and must be 16-byte aligned at both ends and a multiple of 16 bytes long, as on the GPU.
 #pragma once
 #include <cuda.h>
 
@@ -41,6 +42,15 @@ inline void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int r
         }
     pipefy_cpu::mbar_complete_tx(bar, m->box_rows * m->box_cols * m->elem);
 }
+inline void pipefy_bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar)
+{
+    if ((uintptr_t)dst % 16 || (uintptr_t)src % 16 || bytes % 16) {
+        fprintf(stderr, "pipefy-cpu: a bulk copy of %u bytes from %p to %p is not 16-byte aligned\n", bytes, src, dst);
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+    pipefy_cpu::bulk_copy(dst, src, bytes, bar);
+}
+constexpr bool pipefy_sm90 = true;
 inline bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned elem, long long row_elems,
                                  unsigned box_cols, unsigned box_rows)
 {

@@ -29,6 +29,10 @@ for orig in "$out"/sass/*.orig.sass; do
 				row "$name" "$v" "sass $arch" SKIP "tensor copies are sm_90's: on sm_80 the launcher runs the kernel as written"
 				continue
 			fi
+			if [ $arch = sm_80 ] && grep -q 'K-loop pipelined: bulk' "$remarks"; then
+				row "$name" "$v" "sass $arch" SKIP "bulk copies are sm_90's: compiled for sm_80 the kernel runs the loop as written"
+				continue
+			fi
 			log=$out/log/$name.$v.$arch.verify
 			# shellcheck disable=SC2046
 			"$verify" --arch $arch --reference "$orig" $(tests/expected_kinds.sh "$remarks" \

@@ -1,0 +1,232 @@
+// igemm_wmma.cu: int8 wmma GEMM with int32 accumulators, 128x128x64 block tile, 8 warps of
+// 64x32, tiles copied as 16-byte vectors by strided copy loops. Usage: igemm_wmma [M N K]
+// (M, N multiples of 128, K a multiple of 64).
+// gpu-runs: 128 128 0 | 128 128 64 | 128 128 128 | 128 128 192 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 128 128 192
+#include "harness.cuh"
+#include <mma.h>
+// pipefy: Hopper tensor copies {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */
+#else
+#define PIPEFY_SM90(...) __VA_ARGS__
+#endif
+static __device__ __forceinline__ unsigned pipefy_smem(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+static __device__ __forceinline__ void pipefy_mbar_init(unsigned long long *bar, unsigned count)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(pipefy_smem(bar)), "r"(count) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_fence_init()
+{
+    PIPEFY_SM90(asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_inval(unsigned long long *bar)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(pipefy_smem(bar)) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_arrive(unsigned long long *bar, unsigned count)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" ::"r"(pipefy_smem(bar)), "r"(count) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_expect_tx(unsigned long long *bar, unsigned bytes)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;" ::"r"(pipefy_smem(bar)), "r"(bytes) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        PIPEFY_SM90(asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                                 "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(pipefy_smem(bar)), "r"(parity) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_fence_proxy_async()
+{
+    PIPEFY_SM90(asm volatile("fence.proxy.async.shared::cta;" ::: "memory"));
+}
+static __device__ __forceinline__ void pipefy_bulk_load(void *dst, const void *src, unsigned bytes,
+                                                        unsigned long long *bar)
+{
+    PIPEFY_SM90(asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                             ::"r"(pipefy_smem(dst)), "l"(__cvta_generic_to_global(src)), "r"(bytes),
+                             "r"(pipefy_smem(bar)) : "memory"));
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+static constexpr bool pipefy_sm90 = false;
+#else
+static constexpr bool pipefy_sm90 = true;
+#endif
+#undef PIPEFY_SM90
+// } pipefy: Hopper tensor copies
+
+using namespace nvcuda;
+
+#define BM 128
+#define BN 128
+#define BK 64
+#define PAD 16
+
+__global__ void __launch_bounds__(256)
+igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B, int *__restrict__ C,
+           int M, int N, int K)
+{
+    __shared__ alignas(128) __align__(16) signed char As[2][BM][BK + PAD];
+    __shared__ alignas(128) __align__(16) signed char Bs[2][BK][BN + PAD];
+    int tid = threadIdx.x, warp = tid / 32;
+    int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+    int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc[4][2];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            wmma::fill_fragment(acc[i][j], 0);
+
+    // pipefy: K-loop pipelined with bulk copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
+    // pipefy: bulk copies need sm_90 and the block shape the copies assume; elsewhere the loop runs as written
+    if (pipefy_sm90 && blockDim.y == 1 && blockDim.z == 1) {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
+        // stage s has landed, empty[s] when every thread is done computing it
+        __shared__ alignas(8) unsigned long long pipefy_full[2], pipefy_empty[2];
+        const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
+        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 2
+        // pipefy: the threads of warp 0 issue the rows' bulk copies
+        const unsigned pipefy_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+        const unsigned pipefy_issuers = pipefy_threads < 32 ? pipefy_threads : 32;
+        const unsigned pipefy_warp0 = pipefy_issuers == 32 ? 0xffffffffu : (1u << pipefy_issuers) - 1;
+        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+                pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
+                pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
+            }
+            pipefy_mbar_fence_init();
+        }
+        __syncthreads();
+        // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
+        // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
+        // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
+        // or a row is not 16-byte aligned every thread copies as written and arrives for itself
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                const long long pipefy_col_As = (long long)k0, pipefy_row_As = 128LL * blockIdx.y;
+                const unsigned long long pipefy_src_As = (unsigned long long)A +
+                    (unsigned long long)((pipefy_row_As * (long long)K + pipefy_col_As) * 1);
+                const long long pipefy_col_Bs = 128LL * blockIdx.x, pipefy_row_Bs = (long long)k0;
+                const unsigned long long pipefy_src_Bs = (unsigned long long)B +
+                    (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 1);
+                if (pipefy_col_As >= 0 && pipefy_col_As + 64 <= (long long)K &&
+                    pipefy_src_As % 16 == 0 && (long long)K * 1 % 16 == 0 &&
+                    pipefy_col_Bs >= 0 && pipefy_col_Bs + 128 <= (long long)N &&
+                    pipefy_src_Bs % 16 == 0 && (long long)N * 1 % 16 == 0) {
+                    if (pipefy_tid < 32) {
+                        if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
+                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        if (pipefy_tid == 0) {
+                            pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 16384);
+                            pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
+                        }
+                        __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
+                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 128; pipefy_r += pipefy_issuers)
+                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 80,
+                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 1)),
+                                             64, &pipefy_full[pipefy_dst]);
+                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 64; pipefy_r += pipefy_issuers)
+                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 144,
+                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 1)),
+                                             128, &pipefy_full[pipefy_dst]);
+                    }
+                } else {
+                    if (pipefy_loads >= 2)
+                        pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                    for (int i = tid; i < BM * BK / 16; i += blockDim.x) {
+                        int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
+                        *(int4 *)&As[pipefy_dst][r][c] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
+                    }
+                    for (int i = tid; i < BK * BN / 16; i += blockDim.x) {
+                        int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
+                        *(int4 *)&Bs[pipefy_dst][r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
+                    }
+                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
+                    pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
+                }
+                ++pipefy_loads;
+                k0 += BK;
+                pipefy_next_k0 = k0;
+            }
+        };
+        // pipefy: prologue: start loading tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0;       // the stage that holds tile t
+        unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
+        // pipefy: main loop: start tile t+1 into stage (t-1) % 2, wait for tile t, compute it, say
+        // so; the last iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
+            __syncwarp(); // pipefy: the warp leaves its waits apart; 'wmma::load_matrix_sync' (44:17) needs it whole
+            for (int kk = 0; kk < BK; kk += 16) {
+                wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[4];
+                wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::row_major> fb[2];
+                for (int i = 0; i < 4; i++)
+                    wmma::load_matrix_sync(fa[i], &As[pipefy_stage][wm + i * 16][kk], BK + PAD);
+                for (int j = 0; j < 2; j++)
+                    wmma::load_matrix_sync(fb[j], &Bs[pipefy_stage][kk][wn + j * 16], BN + PAD);
+                for (int i = 0; i < 4; i++)
+                    for (int j = 0; j < 2; j++)
+                        wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+            }
+            pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
+            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_phase ^= pipefy_stage == 0;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+                pipefy_mbar_inval(&pipefy_full[pipefy_s]);
+                pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
+            }
+    } else {
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            for (int i = tid; i < BM * BK / 16; i += blockDim.x) {
+                int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
+                *(int4 *)&As[0][r][c] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
+            }
+            for (int i = tid; i < BK * BN / 16; i += blockDim.x) {
+                int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
+                *(int4 *)&Bs[0][r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
+            }
+            __syncthreads();
+            for (int kk = 0; kk < BK; kk += 16) {
+                wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[4];
+                wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::row_major> fb[2];
+                for (int i = 0; i < 4; i++)
+                    wmma::load_matrix_sync(fa[i], &As[0][wm + i * 16][kk], BK + PAD);
+                for (int j = 0; j < 2; j++)
+                    wmma::load_matrix_sync(fb[j], &Bs[0][kk][wn + j * 16], BN + PAD);
+                for (int i = 0; i < 4; i++)
+                    for (int j = 0; j < 2; j++)
+                        wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+            }
+            __syncthreads();
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            wmma::store_matrix_sync(&C[(size_t)(bm + wm + i * 16) * N + bn + wn + j * 16], acc[i][j], N,
+                                    wmma::mem_row_major);
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<signed char, int>("igemm_wmma", M, N, K,
+                                          [&](const signed char *A, const signed char *B, int *C) {
+        igemm_wmma<<<dim3(N / BN, M / BM), 256>>>(A, B, C, M, N, K);
+    }, 0, 0);
+}
+// pipefy-golden: tma bulk
