@@ -42,6 +42,11 @@ START_TEST(files_outputs_and_values)
 	ck_assert_int_eq(o.variant, VARIANT_TMA);
 	ck_assert_str_eq(variant_name(o.variant), "tma");
 	options_free(&o);
+	ck_assert_int_eq(parse(&o, &err, 3, "k.cu", "--variant=bulk", "--stages=4"), 0);
+	ck_assert_int_eq(o.variant, VARIANT_BULK);
+	ck_assert_str_eq(variant_name(o.variant), "bulk");
+	ck_assert_int_eq(o.stages, 4);
+	options_free(&o);
 }
 END_TEST
 
