@@ -124,22 +124,22 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
     const __grid_constant__ CUtensorMap pipefy_map_As,
     const __grid_constant__ CUtensorMap pipefy_map_Bs)
 {
-    __shared__ alignas(128) float As[2][T][T];
-    __shared__ alignas(128) float Bs[2][T][T];
+    __shared__ alignas(128) float As[4][T][T];
+    __shared__ alignas(128) float Bs[4][T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with tensor copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
+    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tile t+3 is copied while tile t is computed
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
         // stage s has landed, empty[s] when every thread is done computing it
-        __shared__ alignas(8) unsigned long long pipefy_full[2], pipefy_empty[2];
+        __shared__ alignas(8) unsigned long long pipefy_full[4], pipefy_empty[4];
         const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
-        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 2
+        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 4
         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+            for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
                 pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
                 pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
             }
@@ -162,8 +162,8 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                     pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL &&
                     (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-                        if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
-                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
+                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -172,8 +172,8 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                                            &pipefy_full[pipefy_dst]);
                     }
                 } else {
-                    if (pipefy_loads >= 2)
-                        pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                    if (pipefy_loads >= 4)
+                        pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                     As[pipefy_dst][ty][tx] = S[row * lda + k0 + tx];
                     Bs[pipefy_dst][ty][tx] = B[(k0 + ty) * N + col];
                     pipefy_fence_proxy_async(); // before the copy engine writes this stage again
@@ -184,24 +184,25 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                 pipefy_next_k0 = k0;
             }
         };
-        // pipefy: prologue: start loading tile 0
-        pipefy_load(0);
+        // pipefy: prologue: start loading tiles 0..2
+        for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
+            pipefy_load(pipefy_s);
         int pipefy_stage = 0;       // the stage that holds tile t
         unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-        // pipefy: main loop: start tile t+1 into stage (t-1) % 2, wait for tile t, compute it, say
+        // pipefy: main loop: start tile t+3 into stage (t-1) % 4, wait for tile t, compute it, say
         // so; the last iterations find no tile left to start and only compute: that is the epilogue
         for (int k0 = 0; k0 < K; k0 += T) {
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 3) % 4);
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) % 4;
             pipefy_phase ^= pipefy_stage == 0;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+            for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
                 pipefy_mbar_inval(&pipefy_full[pipefy_s]);
                 pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
             }
@@ -278,24 +279,24 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
     const __grid_constant__ CUtensorMap pipefy_map_As,
     const __grid_constant__ CUtensorMap pipefy_map_Bs)
 {
-    __shared__ alignas(128) float As[2][T * T];
-    __shared__ alignas(128) float Bs[2][T * T];
+    __shared__ alignas(128) float As[4][T * T];
+    __shared__ alignas(128) float Bs[4][T * T];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int tiles_x = N / T, tiles = tiles_x * (M / T);
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
         float acc = 0.0f;
-        // pipefy: K-loop pipelined with tensor copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
+        // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tile t+3 is copied while tile t is computed
         {
             // pipefy: the loop variables of the next tile to load
             int pipefy_next_k0 = 0;
             // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
             // stage s has landed, empty[s] when every thread is done computing it
-            __shared__ alignas(8) unsigned long long pipefy_full[2], pipefy_empty[2];
+            __shared__ alignas(8) unsigned long long pipefy_full[4], pipefy_empty[4];
             const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
-            unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 2
+            unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 4
             if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-                for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+                for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
                     pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
                     pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
                 }
@@ -318,8 +319,8 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                         pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL &&
                         (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
                         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-                            if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
-                                pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                            if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
+                                pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                             pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -328,8 +329,8 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                                                &pipefy_full[pipefy_dst]);
                         }
                     } else {
-                        if (pipefy_loads >= 2)
-                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        if (pipefy_loads >= 4)
+                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                         As[pipefy_dst][ty * T + tx] = S[row * lda + k0 + tx];
                         Bs[pipefy_dst][ty * T + tx] = B[(k0 + ty) * N + col];
                         pipefy_fence_proxy_async(); // before the copy engine writes this stage again
@@ -340,24 +341,25 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                     pipefy_next_k0 = k0;
                 }
             };
-            // pipefy: prologue: start loading tile 0
-            pipefy_load(0);
+            // pipefy: prologue: start loading tiles 0..2
+            for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
+                pipefy_load(pipefy_s);
             int pipefy_stage = 0;       // the stage that holds tile t
             unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-            // pipefy: main loop: start tile t+1 into stage (t-1) % 2, wait for tile t, compute it, say
+            // pipefy: main loop: start tile t+3 into stage (t-1) % 4, wait for tile t, compute it, say
             // so; the last iterations find no tile left to start and only compute: that is the epilogue
             for (int k0 = 0; k0 < K; k0 += T) {
-                pipefy_load((pipefy_stage + 1) % 2);
+                pipefy_load((pipefy_stage + 3) % 4);
                 pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
-                pipefy_stage = (pipefy_stage + 1) % 2;
+                pipefy_stage = (pipefy_stage + 1) % 4;
                 pipefy_phase ^= pipefy_stage == 0;
             }
             __syncthreads(); // pipefy: every thread is done with the last tile
             if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-                for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
+                for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
                     pipefy_mbar_inval(&pipefy_full[pipefy_s]);
                     pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
                 }

@@ -570,6 +570,9 @@ struct variant_rules {
 	bool tma_for_narrow_copies;
 	int tma_min_sm, tma_stages;
 	char narrow_tma_evidence[160];
+	/* and copies of cp_async_min_copy_bytes or more whose ratio is at least this (0: never) */
+	double tma_wide_min_ratio;
+	char wide_tma_evidence[160];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];
 };

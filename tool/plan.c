@@ -115,6 +115,11 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		bool said = true;
 		get_string(evidence, "narrow_tma", v->narrow_tma_evidence, sizeof v->narrow_tma_evidence, &said);
 		v->tma_for_narrow_copies &= said;
+		bool wide = true;
+		v->tma_wide_min_ratio = get_double(variants, "tma_for_wide_copies_from_ratio", &wide);
+		get_string(evidence, "wide_tma", v->wide_tma_evidence, sizeof v->wide_tma_evidence, &wide);
+		if (!wide || !v->tma_for_narrow_copies) /* (rules without it: cp.async keeps wide copies) */
+			v->tma_wide_min_ratio = 0;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -350,6 +355,13 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			want_stages = vr->tma_stages;
 			snprintf(why, sizeof why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
 				 "register staging on the H200 (%s)", width, vr->narrow_tma_evidence);
+		} else if (wide && tma && vr->tma_wide_min_ratio > 0 && l->ratio >= vr->tma_wide_min_ratio &&
+			   o->arch >= vr->tma_min_sm) {
+			want = VARIANT_TMA;
+			want_stages = vr->tma_stages;
+			snprintf(why, sizeof why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
+				 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", width, l->ratio,
+				 vr->wide_tma_evidence);
 		} else if (wide && deep && vr->short_tiles_prefer_ldg && l->ldg_ok) {
 			want = VARIANT_LDG;
 			want_stages = 2;

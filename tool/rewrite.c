@@ -592,7 +592,19 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	char *front = xprintf("%s\n\n// pipefy: '%s' with sm_90 tensor copies; only pipefy_launch_%s below launches it\n%s",
 			      orig, l->function, l->function, internal ? "" : "static ");
 	edits_add(out, l->function_span.begin, 0, front);
-	edits_add(out, l->kernel_name_at, strlen(l->function), name);
+	/* The copy's registers kept within the original's occupancy: on the H200 the SGEMM's
+	 * tensor-copy kernel took 39 registers where the original took 31, one 1024-thread block
+	 * per SM instead of two, and ran no faster than the original. Where the original fills
+	 * 2048 threads an SM or more, __launch_bounds__(1024, N) caps the copy as the original is
+	 * (any block up to 1024 threads may still be launched with it). */
+	char *head = span_text(src, (struct span){l->function_span.begin, l->kernel_name_at});
+	int resident = l->noptions > 0 && l->block_threads ? l->options[0].blocks * l->block_threads / 1024 : 0;
+	char *bounded = !strstr(head, "__launch_bounds__") && !strstr(head, "__maxnreg__") && resident >= 2
+				? xprintf("__launch_bounds__(1024, %d) %s", resident, name)
+				: xstrdup(name);
+	edits_add(out, l->kernel_name_at, strlen(l->function), bounded);
+	free(bounded);
+	free(head);
 	struct strbuf maps = {0}, decl = {0}, make = {0}, names = {0};
 	for (int b = 0; b < l->nboxes; b++) {
 		const struct tma_box *x = &l->boxes[b];

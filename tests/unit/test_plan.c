@@ -22,11 +22,12 @@ START_TEST(builtin_rules_cover_every_architecture)
 	ck_assert_int_eq(a->max_warps, 48);
 	ck_assert_int_eq(a->smem_reserved, 1024);
 	ck_assert_int_eq(rules.variants.cp_async_min_copy_bytes, 8);
-	/* tensor copies for narrow copies, from sm_90, two stages (rules/variants.json) */
+	/* tensor copies for narrow copies and for wide ones from ratio 100, from sm_90, four stages (rules/variants.json) */
 	ck_assert(rules.variants.tma_for_narrow_copies);
 	ck_assert_int_eq(rules.variants.tma_min_sm, 90);
-	ck_assert_int_eq(rules.variants.tma_stages, 2);
-	ck_assert(strstr(rules.variants.narrow_tma_evidence, "tma x2") != NULL);
+	ck_assert_int_eq(rules.variants.tma_stages, 4);
+	ck_assert_double_eq(rules.variants.tma_wide_min_ratio, 100);
+	ck_assert(strstr(rules.variants.narrow_tma_evidence, "tma x4") != NULL);
 }
 END_TEST
 
