@@ -5,7 +5,7 @@
 # (bit-identical, except the ceiling, which computes on stale tiles, and cuBLAS), then it is
 # timed: three warm-ups, the median of RUNS (default 20) launches between CUDA events, all
 # in this one run so the ratios compare like with like. Rows go to OUT/bench.tsv.
-#   bench/run.sh BUILD OUT
+#   bench/run.sh BUILD OUT        (KERNELS="k1 k2": only those)
 set -u
 build=$1 out=$2 runs=${RUNS:-20}
 mkdir -p "$out"
@@ -16,7 +16,7 @@ declare -A sizes=(
 	[sgemm_tiled]="4096 4096 4096|8192 8192 8192" [sgemm_regblock]="4096 4096 4096|8192 8192 8192"
 	[mma_bf16_ptx]="4096 4096 4096|8192 8192 8192" [conv2d_implicit_gemm]="64 128 28 28 128|32 256 14 14 256")
 declare -A blas=([hgemm_wmma]=hgemm [igemm_wmma]=igemm [sgemm_tiled]=sgemm [sgemm_regblock]=sgemm [mma_bf16_ptx]=bf16)
-for k in hgemm_wmma igemm_wmma sgemm_tiled sgemm_regblock mma_bf16_ptx conv2d_implicit_gemm; do
+for k in ${KERNELS:-hgemm_wmma igemm_wmma sgemm_tiled sgemm_regblock mma_bf16_ptx conv2d_implicit_gemm}; do
 	bins=$(ls "$build/bin/$k".* | grep -v '\.orig$')
 	IFS='|' read -ra list <<<"${sizes[$k]}"
 	for size in "${list[@]}"; do

@@ -120,8 +120,10 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
                 const unsigned long long pipefy_src_Bs = (unsigned long long)B +
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 2);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
+                    pipefy_row_As >= 0 &&
                     pipefy_src_As % 16 == 0 && (long long)K * 2 % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 128 <= (long long)N &&
+                    pipefy_row_Bs >= 0 &&
                     pipefy_src_Bs % 16 == 0 && (long long)N * 2 % 16 == 0) {
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed

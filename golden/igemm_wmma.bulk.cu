@@ -118,8 +118,10 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
                 const unsigned long long pipefy_src_Bs = (unsigned long long)B +
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 1);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 64 <= (long long)K &&
+                    pipefy_row_As >= 0 &&
                     pipefy_src_As % 16 == 0 && (long long)K * 1 % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 128 <= (long long)N &&
+                    pipefy_row_Bs >= 0 &&
                     pipefy_src_Bs % 16 == 0 && (long long)N * 1 % 16 == 0) {
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed

@@ -191,6 +191,8 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
             pipefy_mbar_fence_init();
         }
         __syncthreads();
+        // pipefy: the rows of 'As's operand that end within its 32-bit index
+        const long long pipefy_rows_As = (long long)K > 0 ? 4294967296LL / (long long)K : 0;
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
@@ -202,8 +204,8 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
                 const unsigned long long pipefy_src_As = (unsigned long long)A +
                     (unsigned long long)((pipefy_row_As * (long long)K + pipefy_col_As) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
-                    (pipefy_row_As + 31) * (long long)K + pipefy_col_As + 31 <= 4294967295LL) {
+                    pipefy_row_As >= 0 &&
+                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 && pipefy_row_As + 32 <= pipefy_rows_As) {
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
@@ -290,6 +292,8 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
             pipefy_mbar_fence_init();
         }
         __syncthreads();
+        // pipefy: the rows of 'As's operand that end within its 32-bit index
+        const long long pipefy_rows_As = (long long)K > 0 ? 4294967296LL / (long long)K : 0;
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
@@ -301,8 +305,8 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
                 const unsigned long long pipefy_src_As = (unsigned long long)A +
                     (unsigned long long)((pipefy_row_As * (long long)K + pipefy_col_As) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
-                    (pipefy_row_As + 31) * (long long)K + pipefy_col_As + 31 <= 4294967295LL) {
+                    pipefy_row_As >= 0 &&
+                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 && pipefy_row_As + 32 <= pipefy_rows_As) {
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);

@@ -116,8 +116,10 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                 const unsigned long long pipefy_src_Bs = (unsigned long long)pipefy_entry_B +
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
+                    pipefy_row_As >= 0 &&
                     pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
+                    pipefy_row_Bs >= 0 &&
                     pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
                     pipefy_exact &&
                     -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL) {
@@ -245,8 +247,10 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                 const unsigned long long pipefy_src_Bs = (unsigned long long)B +
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
+                    pipefy_row_As >= 0 &&
                     pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
+                    pipefy_row_Bs >= 0 &&
                     pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
                     pipefy_exact &&
                     -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL) {
@@ -375,8 +379,10 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
                 const unsigned long long pipefy_src_Bs = (unsigned long long)B +
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
+                    pipefy_row_As >= 0 &&
                     pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
+                    pipefy_row_Bs >= 0 &&
                     pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
                     pipefy_exact &&
                     -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL && -2147483648LL <= (16LL) && (16LL) <= 2147483647LL) {

@@ -92,6 +92,10 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
             pipefy_mbar_fence_init();
         }
         __syncthreads();
+        // pipefy: the rows of 'As's operand that end within its 32-bit index
+        const long long pipefy_rows_As = (long long)K > 0 ? 2147483648LL / (long long)K : 0;
+        // pipefy: the rows of 'Bs's operand that end within its 32-bit index
+        const long long pipefy_rows_Bs = (long long)N > 0 ? 2147483648LL / (long long)N : 0;
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
@@ -106,11 +110,11 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
                 const unsigned long long pipefy_src_Bs = (unsigned long long)B +
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
-                    (pipefy_row_As + 31) * (long long)K + pipefy_col_As + 31 <= 2147483647LL &&
+                    pipefy_row_As >= 0 &&
+                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 && pipefy_row_As + 32 <= pipefy_rows_As &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                    pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
-                    (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 &&
+                    pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);

@@ -137,6 +137,10 @@ static __global__ void sgemm_tiled_pipefy_tma(const float *A, const float *B, fl
             pipefy_mbar_fence_init();
         }
         __syncthreads();
+        // pipefy: the rows of 'As's operand that end within its 32-bit index
+        const long long pipefy_rows_As = (long long)K > 0 ? 2147483648LL / (long long)K : 0;
+        // pipefy: the rows of 'Bs's operand that end within its 32-bit index
+        const long long pipefy_rows_Bs = (long long)N > 0 ? 2147483648LL / (long long)N : 0;
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
         // one thread, which arrives for all; where a box reaches outside its operand every thread
@@ -147,11 +151,9 @@ static __global__ void sgemm_tiled_pipefy_tma(const float *A, const float *B, fl
                 const long long pipefy_col_As = 32LL * t, pipefy_row_As = 32LL * blockIdx.y;
                 const long long pipefy_col_Bs = 32LL * blockIdx.x, pipefy_row_Bs = 32LL * t;
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
-                    pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL &&
-                    (pipefy_row_As + 31) * (long long)K + pipefy_col_As + 31 <= 2147483647LL &&
+                    pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL && pipefy_row_As + 32 <= pipefy_rows_As &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL &&
-                    (pipefy_row_Bs + 31) * (long long)N + pipefy_col_Bs + 31 <= 2147483647LL) {
+                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
