@@ -3,7 +3,8 @@
 # kernel at build time (planned for the H200, sm_90, registers measured with --ptxas), nvcc
 # compiles. Per kernel: the original, pipefy's auto choice, each forced variant (ldg, cp.async x2, x3, x4), the
 # hand-pipelined reference (bench/hand/), and the load-free ceiling (--variant=no-loads);
-# tensor copies (tma x2, x4) and bulk copies (bulk x2, x4) where every tile is a box;
+# tensor copies (tma x2, x4), bulk copies (bulk x2, x4) and tensor copies from a producer warp
+# (ws x2, x4) where every tile is a box;
 # plus cuBLAS. A forced variant pipefy refuses is listed in OUT/refused.txt with the reason.
 #   bench/build.sh PIPEFY OUT
 set -eu
@@ -16,7 +17,8 @@ kernels="hgemm_wmma igemm_wmma sgemm_tiled sgemm_regblock mma_bf16_ptx conv2d_im
 variants=("auto:" "ldg:--variant=ldg" "cp.async-2:--variant=cp.async --stages=2"
 	"cp.async-3:--variant=cp.async --stages=3" "cp.async-4:--variant=cp.async --stages=4"
 	"tma-2:--variant=tma --stages=2" "tma-4:--variant=tma --stages=4" "bulk-2:--variant=bulk --stages=2"
-	"bulk-4:--variant=bulk --stages=4" "no-loads:--variant=no-loads")
+	"bulk-4:--variant=bulk --stages=4" "ws-2:--variant=ws --stages=2" "ws-4:--variant=ws --stages=4"
+	"no-loads:--variant=no-loads")
 jobs=()
 for k in $kernels; do
 	cp testdata/$k.cu "$out/src/$k.orig.cu"

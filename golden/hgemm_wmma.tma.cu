@@ -282,4 +282,4 @@ int main(int argc, char **argv)
         pipefy_launch_hgemm_wmma(grid, 256, 0, 0, A, B, C, M, N, K);
     }, 1e-3, 1e-3);
 }
-// pipefy-golden: tma bulk
+// pipefy-golden: tma bulk ws

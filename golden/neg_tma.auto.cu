@@ -1,7 +1,7 @@
 // neg_tma.cu: K-loops that the other variants take but sm_90's tensor copies must not: a tile
 // that is no box of its operand, a box whose row length only the kernel knows, a kernel pipefy
 // cannot copy, launches it cannot route. Each remark of the tma golden names the reason.
-// pipefy-golden: tma bulk
+// pipefy-golden: tma bulk ws
 #include <cuda_runtime.h>
 
 #define T 32

@@ -219,4 +219,4 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     return rc;
 }
-// pipefy-golden: tma bulk
+// pipefy-golden: tma bulk ws

@@ -1,6 +1,6 @@
 // sgemm_tiled.cu: the CUDA-samples shape: 2-D block of TILE x TILE threads, one output per
 // thread, one float per thread per tile. Usage: sgemm_tiled [M N K] (multiples of TILE).
-// pipefy-golden: tma bulk
+// pipefy-golden: tma bulk ws
 // gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"

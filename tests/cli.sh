@@ -57,6 +57,7 @@ for g in golden/*.cu golden/include/*.cuh; do
 	*.ldg.*) args="$args --variant=ldg" ;;
 	*.tma.*) args="$args --variant=tma --arch=sm_90" ;;
 	*.bulk.*) args="$args --variant=bulk --arch=sm_90" ;;
+	*.ws.*) args="$args --variant=ws --arch=sm_90" ;;
 	esac
 	total=$((total + 1))
 	# shellcheck disable=SC2086

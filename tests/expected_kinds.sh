@@ -6,6 +6,6 @@
 f=$1 n=${2:-1}
 ca=$(($(grep -c 'K-loop pipelined: cp.async' "$f") * n))
 ldg=$(($(grep -c 'K-loop pipelined: ldg' "$f") * n))
-tma=$(($(grep -c 'K-loop pipelined: tma' "$f") * n))
+tma=$(($(grep -c -E 'K-loop pipelined: (tma|ws)' "$f") * n)) # (a producer warp issues tensor copies)
 bulk=$(($(grep -c 'K-loop pipelined: bulk' "$f") * n))
 echo "--expect cp.async=$ca --expect ldg=$ldg --expect tma=$tma --expect bulk=$bulk"

@@ -27,7 +27,7 @@ while read -r f v extra; do
 	# tensor and bulk copies are sm_90's (below it the launcher, or the kernel, runs the loop as
 	# written)
 	sm=80
-	[ "$v" != orig ] && grep -q -E 'K-loop pipelined: (tma|bulk)' "$(promise_remarks "$prog" "$v")" && sm=90
+	[ "$v" != orig ] && grep -q -E 'K-loop pipelined: (tma|bulk|ws)' "$(promise_remarks "$prog" "$v")" && sm=90
 	# shellcheck disable=SC2046,SC2086
 	"$nvcc" "${what[@]}" -std=c++17 -Xptxas -v $extra $(nvcc_args "$prog") -gencode arch=compute_$sm,code=sm_$sm \
 		-keep -keep-dir "$tmp/$v" "$f" 2>"$tmp/log"

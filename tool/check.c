@@ -1543,6 +1543,111 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 	return NULL;
 }
 
+/* The first place at or after `from` in the function where `word` stands as a word, or 0. */
+static size_t word_in(const struct source *src, size_t from, size_t to, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *g = src->text + from; (g = strstr(g, word)) && g + n <= src->text + to; g += n) {
+		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
+		if (!before && !isalnum((unsigned char)g[n]) && g[n] != '_')
+			return (size_t)(g - src->text);
+	}
+	return 0;
+}
+
+/* A read of memory the producer warp's thread indices could send out of bounds: a subscript of
+ * anything but a local array, a dereference, a call into user code. */
+struct producer_scan {
+	size_t at;
+	const char *what;
+};
+
+static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct producer_scan *ps = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	const char *what = NULL;
+	if (k == CXCursor_ArraySubscriptExpr) {
+		CXCursor v = cursor_root_var(c);
+		if (clang_Cursor_isNull(v) || clang_getCursorKind(v) != CXCursor_VarDecl || cursor_is_shared_var(v) ||
+		    clang_getCursorType(v).kind != CXType_ConstantArray || !effects_is_local(v))
+			what = "reads an element of memory";
+	} else if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
+		what = "dereferences a pointer";
+	} else if (k == CXCursor_MemberRefExpr && clang_getCursorType(cursor_first_child(c)).kind == CXType_Pointer) {
+		what = "reads through a pointer";
+	} else if (k == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+		    !effects_in_system_header(callee))
+			what = "calls a function of the file";
+	}
+	if (what && !ps->what) {
+		ps->what = what;
+		ps->at = cursor_offset(c);
+	}
+	return ps->what ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether a producer warp can issue the tensor copies (--variant=ws): it is added to a 1-D
+ * block after the kernel's threads, runs the code before the loop with them (which must not
+ * write memory or return, for its thread indices name no thread of the kernel's), issues every
+ * tile in turn, and leaves after the loop (so no barrier may follow it). The kernel's threads
+ * see the block they were written for (blockDim is rewritten) and compute as in tma. */
+static char *ws_refusal(struct kloop *l, const struct source *src)
+{
+	if (!l->block_check || !strstr(l->block_check, "pipefy_block.y == 1") || !strstr(l->block_check, "pipefy_block.z == 1"))
+		return xstrdup("the copies assume a 2-D block; the producer warp is added to a 1-D one");
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_BUMP)
+			return xprintf("the statement at %s moves a loop variable in the body; the producer runs the loop's "
+				       "header only", where(src, l->stmts[i].text.begin));
+	size_t at = word_in(src, l->loop.begin, l->body.begin, "blockDim");
+	if (at)
+		return xprintf("the loop's header reads blockDim (%s), which the producer warp changes", where(src, at));
+	CXCursor body = cursor_last_child(l->function_cursor);
+	struct cursors kids = cursor_children(body);
+	char *why = NULL;
+	bool top = false;
+	for (int i = 0; i < kids.n && !why && !top; i++) {
+		struct span s = cursor_span(kids.v[i]);
+		if (s.begin <= l->loop.begin && s.end >= l->loop.end) {
+			top = s.begin == l->loop.begin || s.end == l->loop.end;
+			if (!top)
+				why = xprintf("the loop is not a statement of '%s's body: the producer would leave inside "
+					      "what holds it", l->function);
+			continue;
+		}
+		struct effects fx = {0};
+		effects_of(kids.v[i], src, &fx);
+		size_t ret = word_in(src, s.begin, s.end, "return");
+		struct producer_scan ps = {0};
+		clang_visitChildren(kids.v[i], scan_producer_reads, &ps);
+		if (!ps.what)
+			scan_producer_reads(kids.v[i], body, &ps);
+		if (fx.memory || fx.shared || fx.unknown || fx.syncs)
+			why = xprintf("the statement at %s, before the loop, %s; the producer warp runs it too",
+				      where(src, s.begin), fx.what ? fx.what : fx.shared_what ? fx.shared_what : "writes memory");
+		else if (ps.what)
+			why = xprintf("the statement at %s, before the loop, %s (%s); the producer warp runs it too, with "
+				      "thread indices past the kernel's", where(src, s.begin), ps.what, where(src, ps.at));
+		else if (ret)
+			why = xprintf("the return at %s comes before the loop; the producer warp must reach it", where(src, ret));
+		effects_free(&fx);
+	}
+	free(kids.v);
+	if (why)
+		return why;
+	if (!top)
+		return xprintf("the loop is not a statement of '%s's body", l->function);
+	const char *barriers[] = {"__syncthreads", "__syncthreads_and", "__syncthreads_or", "__syncthreads_count", "sync"};
+	for (size_t b = 0; b < sizeof barriers / sizeof *barriers; b++)
+		if ((at = word_in(src, l->loop.end, l->function_span.end, barriers[b])))
+			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", barriers[b], where(src, at));
+	return NULL;
+}
+
 /* Whether tensor copies (--variant=tma) and bulk copies (--variant=bulk) can take the loop:
  * every tile one box of an operand (box_refusal); for bulk copies each box row a multiple of
  * 16 bytes, from and to 16-byte multiples; for tensor copies a kernel pipefy can copy (the copy
@@ -1550,13 +1655,18 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
  * through the launcher. */
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx)
 {
-	l->tma_ok = l->bulk_ok = false;
+	l->tma_ok = l->bulk_ok = l->ws_ok = false;
 	if (l->nrefusals > 0)
 		return;
 	char *why = box_refusal(l, src, fx);
+	/* (one helpers block a file: a second would define them twice) */
+	if (!why && strstr(src->text, "// pipefy: Hopper tensor copies {"))
+		why = xstrdup("the file already holds pipefy's tensor- and bulk-copy helpers from an earlier run (run "
+			      "pipefy on the file as written)");
 	if (why) {
 		l->tma_refusal = why;
 		l->bulk_refusal = xstrdup(why);
+		l->ws_refusal = xstrdup(why);
 		return;
 	}
 	l->bulk_ok = true;
@@ -1571,14 +1681,18 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 	}
 	if (l->mangled && strcmp(l->mangled, l->function) == 0) {
 		l->tma_refusal = xprintf("'%s' has C linkage: its copy could not be overloaded or renamed", l->function);
+		l->ws_refusal = xstrdup(l->tma_refusal);
 		return;
 	}
 	if (l->ntma_launches == 0) {
 		l->tma_refusal = xprintf("no launch `%s<<<...>>>(...)` in host code after its definition is in this file%s",
 					 l->function, l->other_launches ? " (the ones here are in macros or device code, or come first)" : "");
+		l->ws_refusal = xstrdup(l->tma_refusal);
 		return;
 	}
 	l->tma_ok = true;
+	l->ws_refusal = ws_refusal(l, src);
+	l->ws_ok = !l->ws_refusal;
 }
 
 void check_kloops(struct model *m, const struct source *src)
@@ -1588,14 +1702,16 @@ void check_kloops(struct model *m, const struct source *src)
 	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		for (int j = 0; j < m->nloops && (l->tma_ok || l->bulk_ok); j++)
+		for (int j = 0; j < m->nloops && (l->tma_ok || l->bulk_ok || l->ws_ok); j++)
 			if (j != i && m->loops[j].function_span.end &&
 			    m->loops[j].function_span.begin == l->function_span.begin) {
 				if (l->tma_ok)
 					l->tma_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
 				if (l->bulk_ok)
 					l->bulk_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				l->tma_ok = l->bulk_ok = false;
+				if (l->ws_ok)
+					l->ws_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
+				l->tma_ok = l->bulk_ok = l->ws_ok = false;
 			}
 	}
 }

@@ -79,6 +79,7 @@ void model_free(struct model *m)
 		free(l->tma_refusal);
 		free(l->tma_collective);
 		free(l->bulk_refusal);
+		free(l->ws_refusal);
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);

@@ -18,10 +18,11 @@ const char options_usage[] =
 	"  --assume-filename=NAME  name used for standard input in messages\n"
 	"  --variant=V             auto (default), cp.async, ldg, tma (sm_90: tensor copies,\n"
 	"                          the kernel's launches in the file go through a launcher),\n"
-	"                          or bulk (sm_90: each tile row one bulk copy);\n"
+	"                          bulk (sm_90: each tile row one bulk copy), or ws (sm_90:\n"
+	"                          tma's copies issued by a producer warp added to the block);\n"
 	"                          no-loads drops the copies (a benchmark's load-free ceiling,\n"
 	"                          not a correct program)\n"
-	"  --stages=N              shared-memory stages: cp.async, tma, bulk 2..8, ldg 1 or 2\n"
+	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8, ldg 1 or 2\n"
 	"                          (default: the planner's choice)\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
@@ -69,6 +70,7 @@ const char *variant_name(enum variant v)
 	case VARIANT_NO_LOADS: return "no-loads";
 	case VARIANT_TMA: return "tma";
 	case VARIANT_BULK: return "bulk";
+	case VARIANT_WS: return "ws";
 	default: return "auto";
 	}
 }
@@ -270,8 +272,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->variant = VARIANT_TMA;
 			else if (strcmp(v, "bulk") == 0)
 				o->variant = VARIANT_BULK;
+			else if (strcmp(v, "ws") == 0)
+				o->variant = VARIANT_WS;
 			else {
-				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk)", v);
+				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {

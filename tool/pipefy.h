@@ -84,7 +84,7 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 
 /* VARIANT_NO_LOADS is a measuring aid, not a pipeline: the loop without its copies, the
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
-enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK };
+enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK, VARIANT_WS };
 
 struct options {
 	const char **files; /* "-" or none: stdin */
@@ -489,6 +489,8 @@ struct kloop {
 	char *tma_refusal;
 	bool bulk_ok;               /* the boxes' rows can be bulk copies (--variant=bulk) */
 	char *bulk_refusal;
+	bool ws_ok;                 /* tensor copies from a producer warp (--variant=ws) */
+	char *ws_refusal;
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
 

@@ -244,13 +244,14 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	p->variant = v;
 	p->stages = stages;
 	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
-	if ((v == VARIANT_TMA || v == VARIANT_BULK) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
+	if ((v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
 		p->smem += tma_extra(l, stages);
 	const char *limiter = "";
 	if (a && l->block_threads) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
-		p->blocks = occupancy_blocks(a, l->block_threads, regs, p->smem, &limiter);
-		p->warps = p->blocks * ((l->block_threads + 31) / 32);
+		int threads = l->block_threads + (v == VARIANT_WS ? 32 : 0); /* (ws: the producer warp) */
+		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
+		p->warps = p->blocks * ((threads + 31) / 32);
 	} else if (a && p->smem >= 0) {
 		/* without a block size only the shared-memory limit can be counted */
 		p->blocks = occupancy_blocks(a, 0, 0, p->smem, &limiter);
@@ -336,6 +337,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	bool bulk = l->bulk_ok && o->arch >= 90;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && bulk; S++)
 		add_option(l, a, vr, VARIANT_BULK, S);
+	bool ws = l->ws_ok && o->arch >= 90;
+	for (int S = 2; S <= max_cp && S <= vr->max_stages && ws; S++)
+		add_option(l, a, vr, VARIANT_WS, S);
 	if (l->ldg_ok) {
 		if (!l->one_stage)
 			add_option(l, a, vr, VARIANT_LDG, 2);
@@ -407,6 +411,9 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	} else if (want == VARIANT_BULK && !bulk) {
 		plan_decline(l, "bulk copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->bulk_refusal);
 		return;
+	} else if (want == VARIANT_WS && !ws) {
+		plan_decline(l, "a producer warp: %s", o->arch < 90 ? "its tensor copies need sm_90 or later (--arch)" : l->ws_refusal);
+		return;
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s", variant_name(want));
 	}
@@ -437,7 +444,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			continue;
 		}
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
-		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK))
+		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK || p->variant == VARIANT_WS))
 			st += tma_extra(l, p->stages);
 		if (st > static_limit) {
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,

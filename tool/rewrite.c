@@ -2,6 +2,7 @@
  * dimension, and the loop becomes prologue + main loop around a loader that fetches the tile
  * at a cursor of the loop's own induction variables. */
 #include "pipefy.h"
+#include <ctype.h>
 
 #include <stdlib.h>
 
@@ -580,6 +581,31 @@ static char *param_list(const struct kloop *l, const struct source *src, bool de
 	return sb.data ? sb_take(&sb) : xstrdup("");
 }
 
+/* A producer warp's kernel: its launch bounds count the warp, and the kernel's own code reads
+ * the block it was written for (pipefy_block_dim; the loop's statements are rewritten with the
+ * loop). */
+static void ws_kernel_edits(struct kloop *l, const struct source *src, struct edits *out)
+{
+	const char *lb = strstr(src->text + l->function_span.begin, "__launch_bounds__(");
+	if (lb && lb < src->text + l->kernel_name_at) {
+		size_t arg = (size_t)(lb - src->text) + strlen("__launch_bounds__(");
+		size_t n = strcspn(src->text + arg, ",)");
+		edits_add(out, arg, 0, "(");
+		edits_add(out, arg + n, 0, ") + 32 /* pipefy: the producer warp */");
+	}
+	size_t open = cursor_span(cursor_last_child(l->function_cursor)).begin + 1;
+	edits_add(out, open, 0,
+		  "\n    const dim3 pipefy_block_dim(blockDim.x - 32, blockDim.y, blockDim.z); // pipefy: the block without "
+		  "its producer warp");
+	for (const char *p = src->text + open; (p = strstr(p, "blockDim")) && p < src->text + l->function_span.end; p += 8) {
+		size_t at = (size_t)(p - src->text);
+		if ((at >= l->loop.begin && at < l->loop.end) || isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
+		    isalnum((unsigned char)p[8]) || p[8] == '_')
+			continue;
+		edits_add(out, at, 8, "pipefy_block_dim");
+	}
+}
+
 /* The kernel as written, kept for launches from elsewhere and for the launcher's fallback,
  * in front of the definition that becomes the tensor-copy kernel; the launcher after it; the
  * file's launches routed through it. */
@@ -589,8 +615,9 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	char *name = tma_name(l);
 	enum CXLinkageKind link = clang_getCursorLinkage(l->function_cursor);
 	bool internal = link == CXLinkage_Internal || link == CXLinkage_UniqueExternal;
-	char *front = xprintf("%s\n\n// pipefy: '%s' with sm_90 tensor copies; only pipefy_launch_%s below launches it\n%s",
-			      orig, l->function, l->function, internal ? "" : "static ");
+	bool ws = l->variant == VARIANT_WS;
+	char *front = xprintf("%s\n\n// pipefy: '%s' with sm_90 tensor copies%s; only pipefy_launch_%s below launches it\n%s",
+			      orig, l->function, ws ? " from a producer warp" : "", l->function, internal ? "" : "static ");
 	edits_add(out, l->function_span.begin, 0, front);
 	edits_add(out, l->kernel_name_at, strlen(l->function), name);
 	struct strbuf maps = {0}, decl = {0}, make = {0}, names = {0};
@@ -609,18 +636,19 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 		"\n\n"
 		"// pipefy: the launches of '%s' in this file: with sm_90's tensor copies where the device has\n"
 		"// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte\n"
-		"// aligned, rows a multiple of 16 bytes); the kernel as written otherwise\n"
+		"// aligned, rows a multiple of 16 bytes)%s; the kernel as written otherwise\n"
 		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
 		"    %s)\n"
 		"{\n"
 		"    CUtensorMap %s;\n"
-		"    if (%s%s)\n"
-		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s%s);\n"
+		"    if (%s%s%s)\n"
+		"        %s<<<pipefy_grid, %s, pipefy_smem, pipefy_stream>>>(%s%s);\n"
 		"    else\n"
 		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
 		"}",
-		l->function, l->function, params, decl.data, l->block_check, make.data, name, args, names.data, l->function,
-		args);
+		l->function, ws ? ",\n// whole warps, and room for one more: the producer's" : "", l->function, params, decl.data,
+		l->block_check, ws ? " && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024" : "", make.data, name,
+		ws ? "dim3(pipefy_block.x + 32, 1, 1)" : "pipefy_block", args, names.data, l->function, args);
 	edits_add(out, l->function_span.end, 0, launcher);
 	for (int i = 0; i < l->ntma_launches; i++) {
 		const struct tma_launch *t = &l->tma_launches[i];
@@ -634,6 +662,8 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 		free(call);
 		free(a);
 	}
+	if (ws)
+		ws_kernel_edits(l, src, out);
 	free(launcher);
 	free(params);
 	free(args);
@@ -673,7 +703,10 @@ static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct
 {
 	int S = y->S;
 	char *I5 = xprintf("%s%s", I4, y->U);
-	sb_printf(sb, "%sif (" ISSUER ") {\n", I4);
+	if (l->variant == VARIANT_WS)
+		sb_printf(sb, "%sif (threadIdx.x == pipefy_threads) { // the producer warp's first thread\n", I4);
+	else
+		sb_printf(sb, "%sif (" ISSUER ") {\n", I4);
 	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
 	sb_printf(sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y->U, S);
 	sb_printf(sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I5, bytes);
@@ -726,23 +759,29 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	int S = y.S;
 	layout_add_refs_outside_copies(&y);
 
-	bool bulk = l->variant == VARIANT_BULK;
+	bool bulk = l->variant == VARIANT_BULK, ws = l->variant == VARIANT_WS;
 	struct strbuf sb = {0};
-	char *what = xprintf("%s copies (sm_90), %d stages: tile t+%d is copied while tile t is computed",
-			     bulk ? "bulk" : "tensor", S, S - 1);
+	char *what = xprintf("%s copies (sm_90)%s, %d stages: tile t+%d is copied while tile t is computed",
+			     bulk ? "bulk" : "tensor", ws ? " from a producer warp" : "", S, S - 1);
+	if (ws) /* the kernel's threads see the block they were written for */
+		for (const char *p = src->text + l->loop.begin; (p = strstr(p, "blockDim")) && p < src->text + l->loop.end; p += 8)
+			if (!(isalnum((unsigned char)p[-1]) || p[-1] == '_') && !isalnum((unsigned char)p[8]) && p[8] != '_') {
+				edits_add(&y.refs, (size_t)(p - src->text), 8, "pipefy_block_dim");
+				edits_add(&y.stmt_edits, (size_t)(p - src->text), 8, "pipefy_block_dim");
+			}
 	if (bulk) {
 		/* no launcher: the kernel itself checks what the boxes assume of the block */
 		struct strbuf g = {0};
 		sb_puts(&g, "pipefy_sm90");
-		for (const char *p = l->block_check; p && *p;)
-			if (strncmp(p, "pipefy_block", 12) == 0) {
-				sb_puts(&g, g.len == 11 ? " && blockDim" : "blockDim");
-				p += 12;
-			} else {
-				if (g.len == 11)
-					sb_puts(&g, " && ");
-				sb_add(&g, p++, 1);
-			}
+		if (l->block_check) { /* (the launcher's condition on pipefy_block, on blockDim) */
+			sb_puts(&g, " && ");
+			for (const char *p = l->block_check; *p;)
+				if (strncmp(p, "pipefy_block", 12) == 0) {
+					sb_puts(&g, "blockDim");
+					p += 12;
+				} else
+					sb_add(&g, p++, 1);
+		}
 		y.guard = sb_take(&g);
 		y.guard_why = xprintf("%s// pipefy: bulk copies need sm_90%s; elsewhere the loop runs as written\n", y.I0,
 				      l->block_check ? " and the block shape the copies assume" : "");
@@ -752,7 +791,12 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y.I1);
 	sb_printf(&sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y.I1);
 	sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
-	sb_printf(&sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y.I1);
+	if (ws) {
+		sb_printf(&sb, "%s// pipefy: the kernel's threads (a producer warp follows them)\n", y.I1);
+		sb_printf(&sb, "%sconst unsigned pipefy_threads = pipefy_block_dim.x;\n", y.I1);
+		sb_printf(&sb, "%sconst bool pipefy_producer = threadIdx.x >= pipefy_threads;\n", y.I1);
+	} else
+		sb_printf(&sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y.I1);
 	sb_printf(&sb, "%sunsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads %% %d\n", y.I1, S);
 	if (bulk) {
 		sb_printf(&sb, "%s// pipefy: the threads of warp 0 issue the rows' bulk copies\n", y.I1);
@@ -846,7 +890,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		add_bulk_issue(&sb, l, &y, I4, bytes);
 	else
 		add_tma_issue(&sb, l, &y, I4, bytes);
-	sb_printf(&sb, "%s} else {\n", y.I3);
+	sb_printf(&sb, "%s} else%s {\n", y.I3, ws ? " if (!pipefy_producer)" : "");
 	sb_printf(&sb, "%sif (pipefy_loads >= %d)\n", I4, S);
 	sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y.U, S);
 	bool first = true;
@@ -887,7 +931,11 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		  S - 1, S);
 	sb_printf(&sb, "%s// so; the last iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
 	add_main_header(&sb, &y);
-	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
+	if (ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
+		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
+		sb_printf(&sb, "%sif (pipefy_producer) continue; // the producer warp only copies\n", y.I2);
+	} else
+		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
 	if (l->tma_collective && !break_for_test("syncwarp"))
 		sb_printf(&sb, "%s__syncwarp(); // pipefy: the warp leaves its waits apart; %s needs it whole\n", y.I2,
@@ -904,6 +952,9 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y.I2, y.U);
 	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
 	sb_printf(&sb, "%s}\n", y.I2);
+	if (ws)
+		sb_printf(&sb, "%sif (pipefy_producer) // its work is done; no barrier follows the loop\n%s%sreturn;\n", y.I1, y.I1,
+			  y.U);
 	add_block_end(&sb, &y, out);
 	if (!bulk)
 		tma_kernel_edits(l, src, out);
@@ -1422,9 +1473,9 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 				add_async_helper(&l->helper, src, e);
 		} else if (l->variant == VARIANT_LDG) {
 			rewrite_ldg(l, src, e);
-		} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK) {
+		} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
 			rewrite_tma(l, src, e);
-			tma |= l->variant == VARIANT_TMA;
+			tma |= l->variant == VARIANT_TMA || l->variant == VARIANT_WS;
 			bulk |= l->variant == VARIANT_BULK;
 		} else {
 			rewrite_no_loads(l, e);

@@ -215,8 +215,10 @@ static void check_barriers(struct region *r, const struct kloop *l)
 	int nb = 0;
 	for (int i = 0; i < body.n; i++)
 		nb += cursor_is_barrier(body.v[i]);
-	char *first[3] = {NULL, NULL, NULL};
-	for (int i = 0; i < 3 && i < body.n; i++)
+	/* (a producer warp's loop: the next copy, then the producer leaves the iteration) */
+	int w = l->variant == VARIANT_WS;
+	char *first[4] = {NULL, NULL, NULL, NULL};
+	for (int i = 0; i < 4 && i < body.n; i++)
 		first[i] = stmt_text(r->out, body.v[i]);
 	size_t at = cursor_span(r->main_loop).begin;
 	if (l->variant == VARIANT_CP_ASYNC) {
@@ -224,14 +226,16 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		    !starts(first[2], "pipefy_load(") || nb != 1)
 			problem(r, at, "the main loop does not wait, synchronize and start the next copy before the compute");
 		barrier_after(r, at);
-	} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK) {
+	} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
 		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
 		 * which each thread's arrival after the compute completes */
 		char *release = body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
-		if (body.n < 5 || !starts(first[0], "pipefy_load(") || !starts(first[1], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") ||
-		    !release || !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
+		if (body.n < 5 + w || !starts(first[0], "pipefy_load(") ||
+		    (w && !starts(first[1], "if(pipefy_producer)continue")) ||
+		    !starts(first[1 + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
+		    !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
 			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
-		else if (l->tma_collective && !starts(first[2], "__syncwarp()"))
+		else if (l->tma_collective && !starts(first[2 + w], "__syncwarp()"))
 			problem(r, at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 		free(release);
 		barrier_after(r, at);
@@ -241,7 +245,7 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		if (body.n < 2 || !first[0] || !starts(first[0], "boolpipefy_more=pipefy_fetch()") || nb != want || !last_sync)
 			problem(r, at, "the main loop does not fetch first and synchronize after storing the next tile");
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		free(first[i]);
 	free(body.v);
 }

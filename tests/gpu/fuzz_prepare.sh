@@ -1,7 +1,7 @@
 #!/bin/bash
 # fuzz_prepare.sh: the sources of `make gpu-fuzz`, made here (pipefy needs libclang): for each
 # seed, the generated program and every distinct rewrite pipefy accepts (auto, cp.async, ldg,
-# and tma planned for sm_90),
+# and tma, bulk and ws planned for sm_90),
 # batched 40 programs to a translation unit (each in a namespace of its own, its main renamed)
 # so that the GPU machine compiles a few large files instead of thousands of small ones.
 # Writes OUT/batchNNN.cu and OUT/manifest.tsv (batch, entry, seed, variant, sizes, sanitize size).
@@ -19,9 +19,9 @@ one_seed() { # SEED
 	local seed=$1 d=$tmp/s$1 v o dup vs=(orig)
 	mkdir -p "$d"
 	python3 tests/gen/gen.py "$seed" >"$d/orig.cu"
-	for v in auto cp.async ldg tma; do
+	for v in auto cp.async ldg tma bulk ws; do
 		local arch=()
-		[ $v = tma ] && arch=(--arch=sm_90)
+		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && arch=(--arch=sm_90)
 		"$pipefy" -q --variant=$v "${arch[@]}" --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
 		cmp -s "$d/$v.cu" "$d/orig.cu" && continue
 		dup=0

@@ -47,6 +47,10 @@ START_TEST(files_outputs_and_values)
 	ck_assert_str_eq(variant_name(o.variant), "bulk");
 	ck_assert_int_eq(o.stages, 4);
 	options_free(&o);
+	ck_assert_int_eq(parse(&o, &err, 2, "k.cu", "--variant=ws"), 0);
+	ck_assert_int_eq(o.variant, VARIANT_WS);
+	ck_assert_str_eq(variant_name(o.variant), "ws");
+	options_free(&o);
 }
 END_TEST
 
