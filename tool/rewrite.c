@@ -588,8 +588,13 @@ static void ws_kernel_edits(struct kloop *l, const struct source *src, struct ed
 {
 	const char *lb = strstr(src->text + l->function_span.begin, "__launch_bounds__(");
 	if (lb && lb < src->text + l->kernel_name_at) {
-		size_t arg = (size_t)(lb - src->text) + strlen("__launch_bounds__(");
-		size_t n = strcspn(src->text + arg, ",)");
+		size_t arg = (size_t)(lb - src->text) + strlen("__launch_bounds__("), n = 0;
+		for (int depth = 0; arg + n < src->len; n++) { /* (the first argument, parentheses balanced) */
+			char ch = src->text[arg + n];
+			if (depth == 0 && (ch == ',' || ch == ')'))
+				break;
+			depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+		}
 		edits_add(out, arg, 0, "(");
 		edits_add(out, arg + n, 0, ") + 32 /* pipefy: the producer warp */");
 	}
