@@ -1,7 +1,8 @@
 #!/bin/bash
 # check.sh: generated K-loop programs through pipefy and the CPU block model, without a GPU.
 # For each seed: pipefy exits 0 on the program with every variant (auto, cp.async, ldg, and on
-# seeds 4k tma and seeds 4k+2 bulk, for sm_90, whose boxes the generator does not predict); what it does matches
+# seeds 4k tma and seeds 4k+2 bulk, for sm_90, whose boxes the generator does not predict; ws on
+# every seed under `make gen-check`); what it does matches
 # the program's `// gen-expect:` (pipelined by both forced variants, or left byte-identical
 # with the expected reason; `// gen-expect-VARIANT:` where one differs); a
 # second run on its output, with the same variant, changes nothing (auto's on every odd seed,
@@ -79,14 +80,16 @@ for seed in $(seq "$first" "$last"); do
 	variants=(auto cp.async ldg)
 	[ $((seed % 4)) = 0 ] && variants+=(tma)
 	[ $((seed % 4)) = 2 ] && variants+=(bulk)
+	# (a producer warp, on every seed, under `make gen-check` only: make check's time is spent)
+	[ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(ws)
 	for v in "${variants[@]}"; do
 		want=$(sed -n 's|^// gen-expect: *||p' "$p")
 		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
 		arch=()
-		[ $v = tma ] || [ $v = bulk ] && arch=(--arch=sm_90)
+		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && arch=(--arch=sm_90)
 		"$pipefy" --variant=$v "${arch[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
-		if { [ $v = tma ] || [ $v = bulk ]; } && [ "$want" = pipelined ]; then
+		if { [ $v = tma ] || [ $v = bulk ] || [ $v = ws ]; } && [ "$want" = pipelined ]; then
 			: # a box or not: the remark says which, the block model below checks what it did
 		elif [ "$want" = pipelined ]; then
 			[ $v = auto ] && ! grep -q "^// gen-expect-auto: " "$p" || expect "gen $seed $v: pipelined, as it may be" \
@@ -113,7 +116,7 @@ for seed in $(seq "$first" "$last"); do
 		[ -n "${GEN_ALL_RERUNS:-}" ] || { [ "$v" = auto ] && [ $((seed % 2)) = 1 ]; } || [ $((seed % 4)) = 0 ] || continue
 		again=()
 		[ "$v" = auto ] || again=("--variant=$v")
-		[ "$v" = tma ] || [ "$v" = bulk ] && again+=(--arch=sm_90)
+		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] && again+=(--arch=sm_90)
 		"$pipefy" -q "${again[@]}" --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
 		expect "gen $seed $v: a second run changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/again.cu" "$tmp/$v.cu"'
 	done
