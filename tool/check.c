@@ -1555,6 +1555,16 @@ static size_t word_in(const struct source *src, size_t from, size_t to, const ch
 	return 0;
 }
 
+/* Whether text holds what, not followed by a digit (`y == 1`, not `y == 16`). */
+static bool word_in_text(const char *text, const char *what)
+{
+	size_t n = strlen(what);
+	for (const char *p = text; (p = strstr(p, what)); p += n)
+		if (!isdigit((unsigned char)p[n]))
+			return true;
+	return false;
+}
+
 /* A read of memory the producer warp's thread indices could send out of bounds: a subscript of
  * anything but a local array, a dereference, a call into user code. */
 struct producer_scan {
@@ -1597,7 +1607,8 @@ static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, 
  * see the block they were written for (blockDim is rewritten) and compute as in tma. */
 static char *ws_refusal(struct kloop *l, const struct source *src)
 {
-	if (!l->block_check || !strstr(l->block_check, "pipefy_block.y == 1") || !strstr(l->block_check, "pipefy_block.z == 1"))
+	if (!l->block_check || !word_in_text(l->block_check, "pipefy_block.y == 1") ||
+	    !word_in_text(l->block_check, "pipefy_block.z == 1"))
 		return xstrdup("the copies assume a 2-D block; the producer warp is added to a 1-D one");
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_BUMP)
