@@ -1494,6 +1494,18 @@ static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Recurse;
 }
 
+/* The first place in [from, to) where `word` stands as a word (not part of a name), or 0. */
+static size_t word_in(const struct source *src, size_t from, size_t to, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *g = src->text + from; (g = strstr(g, word)) && g + n <= src->text + to; g += n) {
+		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
+		if (!before && !isalnum((unsigned char)g[n]) && g[n] != '_')
+			return (size_t)(g - src->text);
+	}
+	return 0;
+}
+
 /* Why no variant that copies boxes (box.c) can take the loop, or NULL: every tile one box of
  * an operand, in a plain __global__ kernel whose parameters the loader names. */
 static char *box_refusal(struct kloop *l, const struct source *src, const struct effects *fx)
@@ -1507,12 +1519,9 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 	if (!l->params_end)
 		return xprintf("'%s' takes no parameters to copy from", l->function);
 	/* (box.c reads a local through its declaration: no goto may jump back over one) */
-	struct span fs = l->function_span;
-	for (const char *g = src->text + fs.begin; (g = strstr(g, "goto")) && g < src->text + fs.end; g += 4) {
-		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
-		if (!before && !isalnum((unsigned char)g[4]) && g[4] != '_')
-			return xprintf("'%s' has a goto at %s", l->function, where(src, (size_t)(g - src->text)));
-	}
+	size_t g = word_in(src, l->function_span.begin, l->function_span.end, "goto");
+	if (g)
+		return xprintf("'%s' has a goto at %s", l->function, where(src, g));
 	/* The loop's waits are per thread: a warp's threads can reach the compute apart (the thread
 	 * that issues the copies first waits for a stage to empty), and an instruction the whole
 	 * warp must execute together (mma.sync, ldmatrix, wmma) would then run on part of it: an
@@ -1541,18 +1550,6 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 			return why;
 	}
 	return NULL;
-}
-
-/* The first place at or after `from` in the function where `word` stands as a word, or 0. */
-static size_t word_in(const struct source *src, size_t from, size_t to, const char *word)
-{
-	size_t n = strlen(word);
-	for (const char *g = src->text + from; (g = strstr(g, word)) && g + n <= src->text + to; g += n) {
-		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
-		if (!before && !isalnum((unsigned char)g[n]) && g[n] != '_')
-			return (size_t)(g - src->text);
-	}
-	return 0;
 }
 
 /* Whether text holds what, not followed by a digit (`y == 1`, not `y == 16`). */

@@ -581,6 +581,18 @@ static char *param_list(const struct kloop *l, const struct source *src, bool de
 	return sb.data ? sb_take(&sb) : xstrdup("");
 }
 
+/* `blockDim` as a word in `in` but not in `skip`, read as pipefy_block_dim (the block
+ * without its producer warp). */
+static void add_block_dim_edits(const struct source *src, struct span in, struct span skip, struct edits *e)
+{
+	for (const char *p = src->text + in.begin; (p = strstr(p, "blockDim")) && p < src->text + in.end; p += 8) {
+		size_t at = (size_t)(p - src->text);
+		if (!in_span(at, skip) && !isalnum((unsigned char)p[-1]) && p[-1] != '_' && !isalnum((unsigned char)p[8]) &&
+		    p[8] != '_')
+			edits_add(e, at, 8, "pipefy_block_dim");
+	}
+}
+
 /* A producer warp's kernel: its launch bounds count the warp, and the kernel's own code reads
  * the block it was written for (pipefy_block_dim; the loop's statements are rewritten with the
  * loop). */
@@ -602,13 +614,7 @@ static void ws_kernel_edits(struct kloop *l, const struct source *src, struct ed
 	edits_add(out, open, 0,
 		  "\n    const dim3 pipefy_block_dim(blockDim.x - 32, blockDim.y, blockDim.z); // pipefy: the block without "
 		  "its producer warp");
-	for (const char *p = src->text + open; (p = strstr(p, "blockDim")) && p < src->text + l->function_span.end; p += 8) {
-		size_t at = (size_t)(p - src->text);
-		if ((at >= l->loop.begin && at < l->loop.end) || isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
-		    isalnum((unsigned char)p[8]) || p[8] == '_')
-			continue;
-		edits_add(out, at, 8, "pipefy_block_dim");
-	}
+	add_block_dim_edits(src, (struct span){open, l->function_span.end}, l->loop, out);
 }
 
 /* The kernel as written, kept for launches from elsewhere and for the launcher's fallback,
@@ -768,12 +774,10 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	struct strbuf sb = {0};
 	char *what = xprintf("%s copies (sm_90)%s, %d stages: tile t+%d is copied while tile t is computed",
 			     bulk ? "bulk" : "tensor", ws ? " from a producer warp" : "", S, S - 1);
-	if (ws) /* the kernel's threads see the block they were written for */
-		for (const char *p = src->text + l->loop.begin; (p = strstr(p, "blockDim")) && p < src->text + l->loop.end; p += 8)
-			if (!(isalnum((unsigned char)p[-1]) || p[-1] == '_') && !isalnum((unsigned char)p[8]) && p[8] != '_') {
-				edits_add(&y.refs, (size_t)(p - src->text), 8, "pipefy_block_dim");
-				edits_add(&y.stmt_edits, (size_t)(p - src->text), 8, "pipefy_block_dim");
-			}
+	if (ws) { /* the kernel's threads see the block they were written for */
+		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.refs);
+		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.stmt_edits);
+	}
 	if (bulk) {
 		/* no launcher: the kernel itself checks what the boxes assume of the block */
 		struct strbuf g = {0};
