@@ -1649,7 +1649,8 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		return why;
 	if (!top)
 		return xprintf("the loop is not a statement of '%s's body", l->function);
-	const char *barriers[] = {"__syncthreads", "__syncthreads_and", "__syncthreads_or", "__syncthreads_count", "sync"};
+	const char *barriers[] = {"__syncthreads", "__syncthreads_and", "__syncthreads_or", "__syncthreads_count",
+				  "__barrier_sync", "sync"}; /* ("sync": `block.sync()`, `bar.sync` in asm) */
 	for (size_t b = 0; b < sizeof barriers / sizeof *barriers; b++)
 		if ((at = word_in(src, l->loop.end, l->function_span.end, barriers[b])))
 			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", barriers[b], where(src, at));
