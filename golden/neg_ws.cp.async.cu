@@ -246,6 +246,52 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         C[(r0 + i / T) * N + c0 + i % T] = Cs[i / T][i % T];
 }
 
+// launched with 1024 threads: no room for the producer warp
+__global__ void full_block(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[2][T * T];
+    __shared__ float Bs[2][T][T];
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
+}
+
 // the K-loop inside another loop: a producer that left after it would miss the next pass
 __global__ void nested(const float *A, const float *B, float *C, int N, int K, int passes)
 {
@@ -303,4 +349,5 @@ void run(const float *A, const float *B, const float *bias, float *C, int M, int
     return_before<<<grid, 256>>>(A, B, C, M, N, K);
     barrier_after<<<grid, 256>>>(A, B, C, N, K);
     nested<<<grid, 256>>>(A, B, C, N, K, 2);
+    full_block<<<grid, 1024>>>(A, B, C, N, K);
 }

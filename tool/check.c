@@ -1607,6 +1607,12 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 	if (!l->block_check || !word_in_text(l->block_check, "pipefy_block.y == 1") ||
 	    !word_in_text(l->block_check, "pipefy_block.z == 1"))
 		return xstrdup("the copies assume a 2-D block; the producer warp is added to a 1-D one");
+	if (l->block_threads + 32 > 1024)
+		return xprintf("the block has %d threads (%s); with the producer warp it would have %d, over 1024",
+			       l->block_threads, l->block_source ? l->block_source : "", l->block_threads + 32);
+	if (l->block_threads % 32)
+		return xprintf("the block has %d threads (%s), not whole warps: the producer warp would share one",
+			       l->block_threads, l->block_source ? l->block_source : "");
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_BUMP)
 			return xprintf("the statement at %s moves a loop variable in the body; the producer runs the loop's "
