@@ -131,14 +131,24 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         }
                         __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 64,
-                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
-                                             64, &pipefy_full[pipefy_dst]);
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 64,
-                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                             64, &pipefy_full[pipefy_dst]);
+                        if ((long long)K == 16) { // the tile's rows follow each other in 'A': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 1024, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 64,
+                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
+                                                 64, &pipefy_full[pipefy_dst]);
+                        }
+                        if ((long long)N == 16) { // the tile's rows follow each other in 'B': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 1024, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 64,
+                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                 64, &pipefy_full[pipefy_dst]);
+                        }
                     }
                 } else {
                     if (pipefy_loads >= 2)
@@ -262,14 +272,24 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         }
                         __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 64,
-                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
-                                             64, &pipefy_full[pipefy_dst]);
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 64,
-                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                             64, &pipefy_full[pipefy_dst]);
+                        if ((long long)K == 16) { // the tile's rows follow each other in 'A': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 1024, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 64,
+                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
+                                                 64, &pipefy_full[pipefy_dst]);
+                        }
+                        if ((long long)N == 16) { // the tile's rows follow each other in 'B': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 1024, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 64,
+                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                 64, &pipefy_full[pipefy_dst]);
+                        }
                     }
                 } else {
                     if (pipefy_loads >= 2)
@@ -394,14 +414,24 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         }
                         __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 64,
-                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
-                                             64, &pipefy_full[pipefy_dst]);
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 64,
-                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                             64, &pipefy_full[pipefy_dst]);
+                        if ((long long)K == 16) { // the tile's rows follow each other in 'A': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 1024, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 64,
+                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
+                                                 64, &pipefy_full[pipefy_dst]);
+                        }
+                        if ((long long)N == 16) { // the tile's rows follow each other in 'B': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 1024, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 16; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 64,
+                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                 64, &pipefy_full[pipefy_dst]);
+                        }
                     }
                 } else {
                     if (pipefy_loads >= 2)

@@ -123,14 +123,24 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         }
                         __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
-                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
-                                             128, &pipefy_full[pipefy_dst]);
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
-                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                             128, &pipefy_full[pipefy_dst]);
+                        if ((long long)K == 32) { // the tile's rows follow each other in 'A': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 4096, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
+                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 4)),
+                                                 128, &pipefy_full[pipefy_dst]);
+                        }
+                        if ((long long)N == 32) { // the tile's rows follow each other in 'B': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 4096, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
+                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                 128, &pipefy_full[pipefy_dst]);
+                        }
                     }
                 } else {
                     if (pipefy_loads >= 2)

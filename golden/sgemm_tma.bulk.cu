@@ -9,7 +9,7 @@
 // no tensor map, the kernel as written).
 // pipefy-args: --arch=sm_90
 // pipefy-golden: tma bulk ws
-// gpu-runs: 32 32 0 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-runs: 32 32 0 | 32 32 64 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
 // pipefy: Hopper tensor copies {
@@ -132,14 +132,24 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         }
                         __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
-                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)lda * 4)),
-                                             128, &pipefy_full[pipefy_dst]);
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
-                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                             128, &pipefy_full[pipefy_dst]);
+                        if ((long long)lda == 32) { // the tile's rows follow each other in 'S': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 4096, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
+                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)lda * 4)),
+                                                 128, &pipefy_full[pipefy_dst]);
+                        }
+                        if ((long long)N == 32) { // the tile's rows follow each other in 'B': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 4096, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
+                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                 128, &pipefy_full[pipefy_dst]);
+                        }
                     }
                 } else {
                     if (pipefy_loads >= 2)
@@ -251,14 +261,24 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         }
                         __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
-                                             (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)lda * 4)),
-                                             128, &pipefy_full[pipefy_dst]);
-                        for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                            pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
-                                             (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                             128, &pipefy_full[pipefy_dst]);
+                        if ((long long)lda == 32) { // the tile's rows follow each other in 'S': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 4096, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
+                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)lda * 4)),
+                                                 128, &pipefy_full[pipefy_dst]);
+                        }
+                        if ((long long)N == 32) { // the tile's rows follow each other in 'B': one copy
+                            if (pipefy_tid == 0)
+                                pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 4096, &pipefy_full[pipefy_dst]);
+                        } else {
+                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
+                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                 128, &pipefy_full[pipefy_dst]);
+                        }
                     }
                 } else {
                     if (pipefy_loads >= 2)
@@ -378,14 +398,24 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                                 pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                             }
                             __syncwarp(pipefy_warp0); // the bytes are expected before any row lands
-                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                                pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
-                                                 (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)lda * 4)),
-                                                 128, &pipefy_full[pipefy_dst]);
-                            for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
-                                pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
-                                                 (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
-                                                 128, &pipefy_full[pipefy_dst]);
+                            if ((long long)lda == 32) { // the tile's rows follow each other in 'S': one copy
+                                if (pipefy_tid == 0)
+                                    pipefy_bulk_load(&As[pipefy_dst], (const void *)pipefy_src_As, 4096, &pipefy_full[pipefy_dst]);
+                            } else {
+                                for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                    pipefy_bulk_load((char *)&As[pipefy_dst] + pipefy_r * 128,
+                                                     (const void *)(pipefy_src_As + pipefy_r * (unsigned long long)((long long)lda * 4)),
+                                                     128, &pipefy_full[pipefy_dst]);
+                            }
+                            if ((long long)N == 32) { // the tile's rows follow each other in 'B': one copy
+                                if (pipefy_tid == 0)
+                                    pipefy_bulk_load(&Bs[pipefy_dst], (const void *)pipefy_src_Bs, 4096, &pipefy_full[pipefy_dst]);
+                            } else {
+                                for (unsigned pipefy_r = pipefy_tid; pipefy_r < 32; pipefy_r += pipefy_issuers)
+                                    pipefy_bulk_load((char *)&Bs[pipefy_dst] + pipefy_r * 128,
+                                                     (const void *)(pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 4)),
+                                                     128, &pipefy_full[pipefy_dst]);
+                            }
                         }
                     } else {
                         if (pipefy_loads >= 2)

@@ -9,7 +9,7 @@
 // no tensor map, the kernel as written).
 // pipefy-args: --arch=sm_90
 // pipefy-golden: tma bulk ws
-// gpu-runs: 32 32 0 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-runs: 32 32 0 | 32 32 64 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
 #include <cuda.h>         // pipefy: CUtensorMap

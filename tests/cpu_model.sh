@@ -48,12 +48,14 @@ if [ "${1:-}" = --self-test ]; then
 	# copied where they are not 16-byte aligned (rows of 38 floats: the model refuses the copy)
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tiled.bulk.cu >"$tmp/bulk_no_wait.cu"
 	sed 's/pipefy_src_As % 16 == 0 && (long long)lda \* 4 % 16 == 0/true/' golden/sgemm_tma.bulk.cu >"$tmp/bulk_unaligned.cu"
+	# and a tile whose rows are one run (K = 32: A's tile) copied at once but half of it
+	sed 's/(const void \*)pipefy_src_As, 4096,/(const void *)pipefy_src_As, 2048,/' golden/sgemm_tiled.bulk.cu >"$tmp/bulk_half_run.cu"
 	# the producer warp's loop without its wait before a refill, and with the producer computing
 	# (and arriving) like the kernel's threads
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tma.ws.cu >"$tmp/ws_no_wait.cu"
 	sed '/if (pipefy_producer) continue;/d' golden/sgemm_tma.ws.cu >"$tmp/ws_producer_computes.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
-		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "ws_no_wait 64 64 96" \
+		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
 		"ws_producer_computes 64 64 96"; do
 		set -- $c
 		name=$1; shift

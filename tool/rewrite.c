@@ -735,7 +735,8 @@ static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct
 
 /* Bulk copies: the threads of warp 0 wait for the stage to empty; thread 0 expects the stage's
  * bytes and arrives for every thread before any row is issued (__syncwarp), and the warp's
- * threads issue the rows, one bulk copy each. */
+ * threads issue the rows, one bulk copy each; where the operand's rows are as long as the
+ * tile's (unpadded), the tile is one run of memory, and thread 0 copies it at once. */
 static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struct layout *y, const char *I4, long bytes)
 {
 	int S = y->S;
@@ -751,13 +752,27 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 	for (int b = 0; b < l->nboxes; b++) {
 		const struct tma_box *x = &l->boxes[b];
 		const char *tile = l->tiles[x->tile].name;
-		sb_printf(sb, "%sfor (unsigned pipefy_r = pipefy_tid; pipefy_r < %ld; pipefy_r += pipefy_issuers)\n", I5,
+		const char *I = I5, *J = I6;
+		char *I7 = xprintf("%s%s", I6, y->U);
+		if (x->copy_cols == x->box_cols) { /* rows as long as the operand's are one run: one copy */
+			sb_printf(sb, "%sif (%s == %ld) { // the tile's rows follow each other in '%s': one copy\n", I5, x->row_elems,
+				  x->box_cols, x->pointer);
+			sb_printf(sb, "%sif (pipefy_tid == 0)\n", I6);
+			sb_printf(sb, "%spipefy_bulk_load(&%s[" STAGE_FILL "], (const void *)pipefy_src_%s, %ld, &pipefy_full[" STAGE_FILL
+				      "]);\n", I7, tile, tile, x->box_rows * x->box_cols * x->elem_bytes);
+			sb_printf(sb, "%s} else {\n", I5);
+			I = I6, J = I7;
+		}
+		sb_printf(sb, "%sfor (unsigned pipefy_r = pipefy_tid; pipefy_r < %ld; pipefy_r += pipefy_issuers)\n", I,
 			  x->box_rows);
-		sb_printf(sb, "%spipefy_bulk_load((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld,\n", I6, tile,
+		sb_printf(sb, "%spipefy_bulk_load((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld,\n", J, tile,
 			  x->box_cols * x->elem_bytes);
 		sb_printf(sb, "%s                 (const void *)(pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld)),\n",
-			  I6, tile, x->row_elems, x->elem_bytes);
-		sb_printf(sb, "%s                 %ld, &pipefy_full[" STAGE_FILL "]);\n", I6, x->copy_cols * x->elem_bytes);
+			  J, tile, x->row_elems, x->elem_bytes);
+		sb_printf(sb, "%s                 %ld, &pipefy_full[" STAGE_FILL "]);\n", J, x->copy_cols * x->elem_bytes);
+		if (x->copy_cols == x->box_cols)
+			sb_printf(sb, "%s}\n", I5);
+		free(I7);
 	}
 	sb_printf(sb, "%s}\n", I4);
 	free(I5);
