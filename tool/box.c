@@ -1166,7 +1166,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 				    "in more than the tile's row and column", line, col, ix_text);
 		else if (width * tile->elem_bytes % 16 || width > 256 || rows > 256 || (rows * width * tile->elem_bytes) % 128)
 			box_problem(l, src, cp->text.begin,
-				    "'%s' is %ld x %ld elements of %ld bytes: a tensor copy's box needs rows of a multiple of 16 "
+				    "'%s' is %ld x %ld elements of %ld bytes: a box (tma, bulk, ws) needs rows of a multiple of 16 "
 				    "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
 				    tile->name, rows, width, tile->elem_bytes);
 		else {
@@ -1301,7 +1301,7 @@ void box_kloop(struct kloop *l, const struct source *src)
 				first = c;
 		if (n != 1)
 			box_problem(l, src, n ? l->copies[first].text.begin : cursor_offset(l->tiles[t].decl),
-				    "'%s' is filled by %d copies; a tensor copy takes a tile one copy fills", l->tiles[t].name, n);
+				    "'%s' is filled by %d copies; a box (tma, bulk, ws) is a tile one copy fills", l->tiles[t].name, n);
 	}
 	for (int c = 0; c < l->ncopies && !l->box_problem; c++)
 		copy_box(l, src, c);
