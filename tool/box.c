@@ -1,5 +1,6 @@
-/* box.c: whether each tile's copy is one box of a 2-D operand, the fact a tensor copy (TMA,
- * --variant=tma) relies on. Facts only: check.c turns a missing one into the refusal.
+/* box.c: whether each tile's copy is one box of a 2-D operand, the fact tensor copies (TMA,
+ * --variant=tma, and from a producer warp, --variant=ws) and bulk copies of its rows
+ * (--variant=bulk) rely on. Facts only: check.c turns a missing one into the refusal.
  *
  * A copy `As[d0][V * d1] = A[index]` (V elements a thread: a vector copy) is a box when, over
  * the threads of a block (and the trips of a copy loop), (d0, d1) runs over the whole tile
