@@ -7,16 +7,18 @@
 
 #define T 32
 
-// 256 threads, flat A tile, both tiles copied by loops strided by blockDim.x
+// 256 threads, flat A tile, both tiles copied by loops strided by blockDim.x; the words in the
+// comments (a return, a goto, a sync) are not statements
 __global__ void base_shape(const float *A, const float *B, float *C, int N, int K)
 {
     __shared__ float As[2][T * T];
     __shared__ float Bs[2][T][T];
+    // no return before the loop and no goto anywhere
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 256 threads (launch at 184:5); other block
+    // pipefy: the staging registers are sized for 256 threads (launch at 187:5); other block
     // sizes run the loop as written
     if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
@@ -93,6 +95,7 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
             __syncthreads();
         }
     }
+    // no sync after the loop either
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
 }
@@ -107,7 +110,7 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
     C[(r0 + ty) * N + c0 + tx] = 0.0f;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 256 threads (launch at 185:5); other block
+    // pipefy: the staging registers are sized for 256 threads (launch at 188:5); other block
     // sizes run the loop as written
     if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
@@ -198,7 +201,7 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
     const float b = bias[c0 + threadIdx.x % T + T * (threadIdx.x / T)];
     float acc[4] = {b, b, b, b};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 256 threads (launch at 186:5); other block
+    // pipefy: the staging registers are sized for 256 threads (launch at 189:5); other block
     // sizes run the loop as written
     if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
@@ -290,7 +293,7 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 256 threads (launch at 187:5); other block
+    // pipefy: the staging registers are sized for 256 threads (launch at 190:5); other block
     // sizes run the loop as written
     if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
@@ -381,7 +384,7 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 256 threads (launch at 188:5); other block
+    // pipefy: the staging registers are sized for 256 threads (launch at 191:5); other block
     // sizes run the loop as written
     if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
@@ -474,7 +477,7 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-    // pipefy: the staging registers are sized for 1024 threads (launch at 190:5); other block
+    // pipefy: the staging registers are sized for 1024 threads (launch at 193:5); other block
     // sizes run the loop as written
     if (blockDim.x == 1024) {
         // pipefy: the loop variables of the next tile to load
@@ -565,7 +568,7 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int p = 0; p < passes; ++p) {
         // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
-        // pipefy: the staging registers are sized for 256 threads (launch at 189:5); other block
+        // pipefy: the staging registers are sized for 256 threads (launch at 192:5); other block
         // sizes run the loop as written
         if (blockDim.x == 256) {
             // pipefy: the loop variables of the next tile to load

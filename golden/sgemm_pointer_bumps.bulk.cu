@@ -73,8 +73,11 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
     B += ty * N + blockIdx.x * TS + tx;
     float acc = 0.0f;
     // pipefy: K-loop pipelined with bulk copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
-    // pipefy: bulk copies need sm_90 and the block shape the copies assume; elsewhere the loop runs as written
-    if (pipefy_sm90 && blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1) {
+    // pipefy: bulk copies need sm_90, the block shape the copies assume and rows of whole
+    // 16-byte units; elsewhere the loop runs as written
+    if (pipefy_sm90 && blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1 &&
+        (long long)K * 4 % 16 == 0 &&
+        (long long)N * 4 % 16 == 0) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         const float *pipefy_next_A = A;
@@ -101,7 +104,7 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
-        // or a row is not 16-byte aligned every thread copies as written and arrives for itself
+        // or starts off a 16-byte boundary every thread copies as written and arrives for itself
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             const float *A = pipefy_next_A;
@@ -117,10 +120,10 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
                     pipefy_row_As >= 0 &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
+                    pipefy_src_As % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
                     pipefy_row_Bs >= 0 &&
-                    pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
+                    pipefy_src_Bs % 16 == 0 &&
                     pipefy_exact &&
                     -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL) {
                     if (pipefy_tid < 32) {
@@ -214,8 +217,11 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
     const float *b = B + ty * N + blockIdx.x * TS + tx;
     float acc = 0.0f;
     // pipefy: K-loop pipelined with bulk copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
-    // pipefy: bulk copies need sm_90 and the block shape the copies assume; elsewhere the loop runs as written
-    if (pipefy_sm90 && blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1) {
+    // pipefy: bulk copies need sm_90, the block shape the copies assume and rows of whole
+    // 16-byte units; elsewhere the loop runs as written
+    if (pipefy_sm90 && blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1 &&
+        (long long)K * 4 % 16 == 0 &&
+        (long long)N * 4 % 16 == 0) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_t = 0;
         const float *pipefy_next_a = a;
@@ -242,7 +248,7 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
-        // or a row is not 16-byte aligned every thread copies as written and arrives for itself
+        // or starts off a 16-byte boundary every thread copies as written and arrives for itself
         auto pipefy_load = [&](int pipefy_dst) {
             int t = pipefy_next_t;
             const float *a = pipefy_next_a;
@@ -258,10 +264,10 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
                     pipefy_row_As >= 0 &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
+                    pipefy_src_As % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
                     pipefy_row_Bs >= 0 &&
-                    pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
+                    pipefy_src_Bs % 16 == 0 &&
                     pipefy_exact &&
                     -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL) {
                     if (pipefy_tid < 32) {
@@ -356,8 +362,11 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
     float acc = 0.0f;
     int k0 = 0;
     // pipefy: K-loop pipelined with bulk copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
-    // pipefy: bulk copies need sm_90 and the block shape the copies assume; elsewhere the loop runs as written
-    if (pipefy_sm90 && blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1) {
+    // pipefy: bulk copies need sm_90, the block shape the copies assume and rows of whole
+    // 16-byte units; elsewhere the loop runs as written
+    if (pipefy_sm90 && blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1 &&
+        (long long)K * 4 % 16 == 0 &&
+        (long long)N * 4 % 16 == 0) {
         // pipefy: the loop variables of the next tile to load
         const float *pipefy_next_a = a;
         const float *pipefy_next_b = b;
@@ -384,7 +393,7 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
-        // or a row is not 16-byte aligned every thread copies as written and arrives for itself
+        // or starts off a 16-byte boundary every thread copies as written and arrives for itself
         auto pipefy_load = [&](int pipefy_dst) {
             const float *a = pipefy_next_a;
             const float *b = pipefy_next_b;
@@ -400,10 +409,10 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 16 <= (long long)K &&
                     pipefy_row_As >= 0 &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 &&
+                    pipefy_src_As % 16 == 0 &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
                     pipefy_row_Bs >= 0 &&
-                    pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 &&
+                    pipefy_src_Bs % 16 == 0 &&
                     pipefy_exact &&
                     -2147483648LL <= (16LL) && (16LL) <= 2147483647LL && -2147483648LL <= (16LL * N) && (16LL * N) <= 2147483647LL && -2147483648LL <= (16LL) && (16LL) <= 2147483647LL) {
                     if (pipefy_tid < 32) {

@@ -71,8 +71,11 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
     int col = blockIdx.x * TILE + tx;
     float acc = 0.0f;
     // pipefy: K-loop pipelined with bulk copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
-    // pipefy: bulk copies need sm_90 and the block shape the copies assume; elsewhere the loop runs as written
-    if (pipefy_sm90 && blockDim.x == 32 && blockDim.y == 32 && blockDim.z == 1) {
+    // pipefy: bulk copies need sm_90, the block shape the copies assume and rows of whole
+    // 16-byte units; elsewhere the loop runs as written
+    if (pipefy_sm90 && blockDim.x == 32 && blockDim.y == 32 && blockDim.z == 1 &&
+        (long long)K * 4 % 16 == 0 &&
+        (long long)N * 4 % 16 == 0) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_t = 0;
         // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
@@ -99,7 +102,7 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
         // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
         // the tile it held, and advance the cursor: each tile is one box of its operand, each of its
         // rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand
-        // or a row is not 16-byte aligned every thread copies as written and arrives for itself
+        // or starts off a 16-byte boundary every thread copies as written and arrives for itself
         auto pipefy_load = [&](int pipefy_dst) {
             int t = pipefy_next_t;
             if (t < K / TILE) {
@@ -111,10 +114,10 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
                     (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 4);
                 if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
                     pipefy_row_As >= 0 &&
-                    pipefy_src_As % 16 == 0 && (long long)K * 4 % 16 == 0 && pipefy_row_As + 32 <= pipefy_rows_As &&
+                    pipefy_src_As % 16 == 0 && pipefy_row_As + 32 <= pipefy_rows_As &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
                     pipefy_row_Bs >= 0 &&
-                    pipefy_src_Bs % 16 == 0 && (long long)N * 4 % 16 == 0 && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
+                    pipefy_src_Bs % 16 == 0 && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);

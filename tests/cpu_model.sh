@@ -47,7 +47,7 @@ if [ "${1:-}" = --self-test ]; then
 	# the bulk-copy loop likewise without the wait before its rows are refilled; and its rows
 	# copied where they are not 16-byte aligned (rows of 38 floats: the model refuses the copy)
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tiled.bulk.cu >"$tmp/bulk_no_wait.cu"
-	sed 's/pipefy_src_As % 16 == 0 && (long long)lda \* 4 % 16 == 0/true/' golden/sgemm_tma.bulk.cu >"$tmp/bulk_unaligned.cu"
+	sed 's/(long long)lda \* 4 % 16 == 0/true/; s/pipefy_src_As % 16 == 0/true/' golden/sgemm_tma.bulk.cu >"$tmp/bulk_unaligned.cu"
 	# and a tile whose rows are one run (K = 32: A's tile) copied at once but half of it
 	sed 's/(const void \*)pipefy_src_As, 4096,/(const void *)pipefy_src_As, 2048,/' golden/sgemm_tiled.bulk.cu >"$tmp/bulk_half_run.cu"
 	# the producer warp's loop without its wait before a refill, and with the producer computing

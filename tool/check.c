@@ -1020,7 +1020,7 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 		return true;
 	if (cursor_is_shared_var(d) || is_ivar(x->l, d) || depth > 6)
 		return false;
-	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl &&
+	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl && cursor_in_main_file(d) &&
 	    span_within(cursor_span(d), x->scope_span)) {
 		/* the helper's parameter: the argument the loop passes, seen from the loop */
 		CXCursor def = clang_getCursorSemanticParent(d);
@@ -1043,7 +1043,9 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 		return false;
 	if (!clang_Cursor_isNull(x->call) && cursor_writes_var(x->l->cursor, d))
 		return false;
-	if (span_within(cursor_span(d), x->scope_span)) {
+	/* (a variable of another file, threadIdx say, has offsets of that file: they once fell
+	 * inside the loop's body and threadIdx read as one of its locals) */
+	if (cursor_in_main_file(d) && span_within(cursor_span(d), x->scope_span)) {
 		/* a local of the body (or helper): what it is initialized from, every tile */
 		CXCursor init = cursor_last_child(d);
 		return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
@@ -1494,16 +1496,12 @@ static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Recurse;
 }
 
-/* The first place in [from, to) where `word` stands as a word (not part of a name), or 0. */
+/* The first place in [from, to) where word stands as an identifier (outside comments and
+ * strings), or 0. */
 static size_t word_in(const struct source *src, size_t from, size_t to, const char *word)
 {
-	size_t n = strlen(word);
-	for (const char *g = src->text + from; (g = strstr(g, word)) && g + n <= src->text + to; g += n) {
-		bool before = g > src->text && (isalnum((unsigned char)g[-1]) || g[-1] == '_');
-		if (!before && !isalnum((unsigned char)g[n]) && g[n] != '_')
-			return (size_t)(g - src->text);
-	}
-	return 0;
+	size_t at = 0;
+	return source_identifiers(src, (struct span){from, to}, word, &at, 1) ? at : 0;
 }
 
 /* Why no variant that copies boxes (box.c) can take the loop, or NULL: every tile one box of
@@ -1656,10 +1654,18 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 	if (!top)
 		return xprintf("the loop is not a statement of '%s's body", l->function);
 	const char *barriers[] = {"__syncthreads", "__syncthreads_and", "__syncthreads_or", "__syncthreads_count",
-				  "__barrier_sync", "sync"}; /* ("sync": `block.sync()`, `bar.sync` in asm) */
+				  "__barrier_sync", "sync"}; /* ("sync": `block.sync()`) */
 	for (size_t b = 0; b < sizeof barriers / sizeof *barriers; b++)
 		if ((at = word_in(src, l->loop.end, l->function_span.end, barriers[b])))
 			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", barriers[b], where(src, at));
+	/* (and in asm's strings: `bar.sync`, `barrier.sync`, `bar.red`) */
+	const char *asm_barriers[] = {"bar.", "barrier."};
+	for (size_t b = 0; b < sizeof asm_barriers / sizeof *asm_barriers; b++) {
+		const char *g = strstr(src->text + l->loop.end, asm_barriers[b]);
+		if (g && g < src->text + l->function_span.end)
+			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", asm_barriers[b],
+				       where(src, (size_t)(g - src->text)));
+	}
 	return NULL;
 }
 

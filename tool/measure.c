@@ -803,40 +803,6 @@ static void template_tile_sizes(struct kloop *l, const struct source *src, const
 
 /* ---- tiles in dynamic shared memory: can every launch give them more? ---- */
 
-/* The offsets of name as an identifier in the text, outside comments, strings and character
- * literals. */
-static int identifier_uses(const struct source *src, const char *name, size_t *at, int max)
-{
-	size_t n = strlen(name);
-	int count = 0;
-	const char *t = src->text, *end = src->text + src->len;
-	for (const char *p = t; p < end;) {
-		if (p[0] == '/' && p + 1 < end && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-		} else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
-			const char *c = strstr(p + 2, "*/");
-			p = c ? c + 2 : end;
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-			while (p < end && *p != q && *p != '\n')
-				p += *p == '\\' ? 2 : 1;
-			p++;
-		} else if (ident_char(*p)) {
-			const char *b = p;
-			while (p < end && ident_char(*p))
-				p++;
-			if ((size_t)(p - b) == n && memcmp(b, name, n) == 0 && !isdigit((unsigned char)*b)) {
-				if (count < max)
-					at[count] = (size_t)(b - t);
-				count++;
-			}
-		} else
-			p++;
-	}
-	return count;
-}
-
 /* Whether the identifier at offset declares the kernel (a declaration or its definition). */
 static bool declares(CXCursor fn, size_t offset)
 {
@@ -895,7 +861,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 		return;
 	}
 	size_t at[64];
-	int n = identifier_uses(src, l->function, at, 64);
+	int n = source_identifiers(src, (struct span){0, src->len}, l->function, at, 64);
 	for (int u = 0; u < n && !l->enlarge_refusal; u++) {
 		int line, col;
 		source_line_col(src, u < 64 ? at[u] : 0, &line, &col);
@@ -1018,7 +984,7 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 	if (copies_in_file) { /* (one look at the text for any, not one per kernel) */
 		char *copy = xprintf("%s_pipefy_tma", l->function);
 		size_t one;
-		l->tma_defined = identifier_uses(src, copy, &one, 1) > 0;
+		l->tma_defined = source_identifiers(src, (struct span){0, src->len}, copy, &one, 1) > 0;
 		free(copy);
 	}
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);

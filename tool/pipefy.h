@@ -180,6 +180,9 @@ void parsed_free(struct parsed *p);
 struct span {
 	size_t begin, end; /* byte offsets in the main file, [begin, end) */
 };
+/* How often name stands as an identifier in the text of in, outside comments, strings and
+ * character literals; the first max offsets go to at. */
+int source_identifiers(const struct source *src, struct span in, const char *name, size_t *at, int max);
 
 struct cursors {
 	CXCursor *v;

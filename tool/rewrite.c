@@ -2,7 +2,6 @@
  * dimension, and the loop becomes prologue + main loop around a loader that fetches the tile
  * at a cursor of the loop's own induction variables. */
 #include "pipefy.h"
-#include <ctype.h>
 
 #include <stdlib.h>
 
@@ -585,12 +584,13 @@ static char *param_list(const struct kloop *l, const struct source *src, bool de
  * without its producer warp). */
 static void add_block_dim_edits(const struct source *src, struct span in, struct span skip, struct edits *e)
 {
-	for (const char *p = src->text + in.begin; (p = strstr(p, "blockDim")) && p < src->text + in.end; p += 8) {
-		size_t at = (size_t)(p - src->text);
-		if (!in_span(at, skip) && !isalnum((unsigned char)p[-1]) && p[-1] != '_' && !isalnum((unsigned char)p[8]) &&
-		    p[8] != '_')
-			edits_add(e, at, 8, "pipefy_block_dim");
-	}
+	int n = source_identifiers(src, in, "blockDim", NULL, 0);
+	size_t *at = xcalloc((size_t)n + 1, sizeof *at);
+	source_identifiers(src, in, "blockDim", at, n);
+	for (int i = 0; i < n; i++)
+		if (!in_span(at[i], skip))
+			edits_add(e, at[i], 8, "pipefy_block_dim");
+	free(at);
 }
 
 /* A producer warp's kernel: its launch bounds count the warp, and the kernel's own code reads
@@ -806,9 +806,12 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 				} else
 					sb_add(&g, p++, 1);
 		}
+		for (int b = 0; b < l->nboxes; b++) /* (every row 16-byte aligned when the first is) */
+			sb_printf(&g, " &&\n%s%s%s * %ld %% 16 == 0", y.I0, y.U, l->boxes[b].row_elems, l->boxes[b].elem_bytes);
 		y.guard = sb_take(&g);
-		y.guard_why = xprintf("%s// pipefy: bulk copies need sm_90%s; elsewhere the loop runs as written\n", y.I0,
-				      l->block_check ? " and the block shape the copies assume" : "");
+		y.guard_why = xprintf("%s// pipefy: bulk copies need sm_90%s and rows of whole\n"
+				      "%s// 16-byte units; elsewhere the loop runs as written\n", y.I0,
+				      l->block_check ? ", the block shape the copies assume" : "", y.I0);
 	}
 	add_block_start(&sb, &y, what);
 	free(what);
@@ -864,7 +867,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	if (bulk) {
 		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, each of its\n", y.I1);
 		sb_printf(&sb, "%s// rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand\n", y.I1);
-		sb_printf(&sb, "%s// or a row is not 16-byte aligned every thread copies as written and arrives for itself\n", y.I1);
+		sb_printf(&sb, "%s// or starts off a 16-byte boundary every thread copies as written and arrives for itself\n", y.I1);
 	} else {
 		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y.I1);
 		sb_printf(&sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y.I1);
@@ -893,7 +896,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			sb_printf(&sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
 				  "%s    (unsigned long long)((pipefy_row_%s * %s + pipefy_col_%s) * %ld);\n",
 				  y.I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y.I3, tile, x->row_elems, tile, x->elem_bytes);
-			sb_printf(&inside, " &&\npipefy_src_%s %% 16 == 0 && %s * %ld %% 16 == 0", tile, x->row_elems, x->elem_bytes);
+			sb_printf(&inside, " &&\npipefy_src_%s %% 16 == 0", tile);
 		}
 		if (x->last_max) /* (an index computed in 32 bits: the box's last row within it, its columns
 				  * within the row: then (row + R) * L - 1 is the largest index) */

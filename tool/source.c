@@ -1,6 +1,7 @@
 /* source.c: the input text with its line table, and the edit list that rewrites it. */
 #include "pipefy.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -219,4 +220,38 @@ bool edits_apply_range(const struct edits *e, const char *text, size_t begin, si
 bool edits_apply(const struct edits *e, const struct source *src, char **out, char **err)
 {
 	return edits_apply_range(e, src->text, 0, src->len, out, err);
+}
+
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+int source_identifiers(const struct source *src, struct span in, const char *name, size_t *at, int max)
+{
+	size_t n = strlen(name);
+	int count = 0;
+	const char *t = src->text, *end = src->text + (in.end < src->len ? in.end : src->len);
+	for (const char *p = t + in.begin; p < end;) {
+		if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+			const char *c = strstr(p + 2, "*/");
+			p = c ? c + 2 : end;
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+			while (p < end && *p != q && *p != '\n')
+				p += *p == '\\' ? 2 : 1;
+			p++;
+		} else if (ident_char(*p)) {
+			const char *b = p;
+			while (p < end && ident_char(*p))
+				p++;
+			if ((size_t)(p - b) == n && memcmp(b, name, n) == 0 && !isdigit((unsigned char)*b)) {
+				if (count < max)
+					at[count] = (size_t)(b - t);
+				count++;
+			}
+		} else
+			p++;
+	}
+	return count;
 }
