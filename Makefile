@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 # warnings fail the build only where asked: CI runs `make check WERROR=ON`
 WERROR ?= OFF
 
-.PHONY: all bootstrap build demo check gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check bench-build bench clean
+.PHONY: all bootstrap build demo check gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check gpu-stress bench-build bench clean
 
 all: build
 
@@ -101,6 +101,14 @@ bench:
 	cp $(BUILD)/bench/refused.txt $(BUILD)/bench/auto.txt $(BENCH_OUT)/
 	bench/report.sh $(BENCH_OUT) > $(BENCH_OUT)/RESULTS.md
 	cp $(BENCH_OUT)/RESULTS.md bench/RESULTS.md
+
+# Races that show in some runs only: every Hopper-copy variant of the bench, and auto's choice,
+# run REPEAT more times at 8192³, each output equal to the first and the original's.
+gpu-stress:
+	@[ -d $(BUILD)/bench/bin ] || $(MAKE) bench-build
+	@command -v nvidia-smi >/dev/null || { echo "gpu-stress: no NVIDIA GPU here; binaries are in $(BUILD)/bench"; exit 1; }
+	{ echo "# Repeated runs (make gpu-stress)"; echo; echo "$$(date -u '+%Y-%m-%d %H:%M UTC'), $$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"; \
+	  echo; bench/stress.sh $(BUILD)/bench; } > $(BUILD)/stress.md; rc=$$?; cp $(BUILD)/stress.md tests/gpu/STRESS.md; exit $$rc
 
 # pipefy's wall time against nvcc --cubin (no GPU needed): a section of bench/RESULTS.md.
 tool-speed: build

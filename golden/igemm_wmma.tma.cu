@@ -236,6 +236,7 @@ igemm_wmma_pipefy_tma(const signed char *__restrict__ A, const signed char *__re
                     for (int j = 0; j < 2; j++)
                         wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
             }
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

@@ -263,6 +263,7 @@ mma_bf16_pipefy_tma(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__
                                      : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
                                        "r"(b[ni][0]), "r"(b[ni][1]));
             }
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

@@ -249,6 +249,7 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -357,6 +358,7 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

@@ -202,6 +202,7 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

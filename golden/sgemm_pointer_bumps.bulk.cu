@@ -183,6 +183,7 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
             B += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -327,6 +328,7 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
             b += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -473,6 +475,7 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
             a += TS;
             b += TS * N;
             k0 += TS;
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

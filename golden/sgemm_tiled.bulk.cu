@@ -169,6 +169,7 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < TILE; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

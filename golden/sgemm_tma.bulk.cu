@@ -178,6 +178,7 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -313,6 +314,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -450,6 +452,7 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                 pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
+                pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
                 pipefy_stage = (pipefy_stage + 1) % 2;
                 pipefy_phase ^= pipefy_stage == 0;

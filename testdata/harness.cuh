@@ -124,6 +124,29 @@ static void harness_time(const char *name, double flops, Launch launch)
     CHECK(cudaEventDestroy(stop));
 }
 
+// Stress mode: PIPEFY_REPEAT=N launches N more times, each onto a poisoned output, and compares
+// every output with the first one byte for byte (a race shows as a run that differs). Returns
+// whether one did; prints how many.
+template <typename Launch>
+static bool harness_repeat(const char *name, void *dout, const void *first, size_t bytes, Launch launch)
+{
+    const char *env = getenv("PIPEFY_REPEAT");
+    int n = env ? atoi(env) : 0, differ = 0;
+    if (n <= 0)
+        return false;
+    void *again = malloc(bytes);
+    for (int i = 0; i < n; i++) {
+        CHECK(cudaMemset(dout, 0xff, bytes));
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaMemcpy(again, dout, bytes, cudaMemcpyDeviceToHost));
+        differ += memcmp(again, first, bytes) != 0;
+    }
+    free(again);
+    printf("repeat %s: %d of %d runs differ from the first\n", name, differ, n);
+    return differ > 0;
+}
+
 static inline bool harness_skip_reference(void)
 {
     const char *env = getenv("PIPEFY_SKIP_REFERENCE");
@@ -170,6 +193,8 @@ static int harness_gemm(const char *name, int M, int N, int K, Launch launch, do
                (unsigned long long)harness_checksum(hC, nc * sizeof *hC));
     else
         rc = harness_report(name, hC, ref, nc, abs_tol, rel_tol);
+    if (harness_repeat(name, dC, hC, nc * sizeof(TOut), [&] { launch(dA, dB, dC); }))
+        rc = 1;
     harness_time(name, 2.0 * batch * M * N * K, [&] { launch(dA, dB, dC); });
     CHECK(cudaFree(dA));
     CHECK(cudaFree(dB));

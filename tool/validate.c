@@ -230,14 +230,19 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
 		 * which each thread's arrival after the compute completes */
 		char *release = body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
-		if (body.n < 5 + w || !starts(first[0], "pipefy_load(") ||
+		char *fence = body.n >= 4 ? stmt_text(r->out, body.v[body.n - 4]) : NULL;
+		if (body.n < 6 + w || !starts(first[0], "pipefy_load(") ||
 		    (w && !starts(first[1], "if(pipefy_producer)continue")) ||
 		    !starts(first[1 + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
 		    !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
 			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
+		else if (!starts(fence, "pipefy_fence_proxy_async()"))
+			problem(r, at, "the compute's reads of a stage are not fenced from the copy engine's next writes to it "
+				       "(fence.proxy.async before the stage is released)");
 		else if (l->tma_collective && !starts(first[2 + w], "__syncwarp()"))
 			problem(r, at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 		free(release);
+		free(fence);
 		barrier_after(r, at);
 	} else if (l->variant == VARIANT_LDG) {
 		int want = l->stages == 1 ? 2 : 1;

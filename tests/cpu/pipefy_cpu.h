@@ -77,6 +77,7 @@ struct Copy {
 struct MBarrier {
     unsigned count = 0, pending = 0, phase = 0;
     long tx = 0;
+    bool async_fill = false;  // a stage's full barrier: its bytes come from the copy engine
 };
 
 struct Fiber {
@@ -87,6 +88,10 @@ struct Fiber {
     bool vote = true, voted = true;  // __syncthreads_and: this thread's predicate, the block's AND
     MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
     unsigned waits_parity = 0;
+    // waited for a stage the copy engine filled (and may have read it) since its last
+    // fence.proxy.async: releasing a stage now would let the copy engine's next writes pass
+    // the reads (the async proxy is not ordered with the generic one by the barriers)
+    bool unfenced = false;
     const void *barrier_site = nullptr;
     std::vector<Copy> open;                 // issued, not yet committed
     std::vector<std::vector<Copy>> groups;  // committed, not yet landed
@@ -160,6 +165,10 @@ inline void mbar_init(const void *addr, unsigned count) {
 }
 inline void mbar_arrive(const void *addr, unsigned count = 1) {
     MBarrier &b = mbar(addr);
+    if (!b.async_fill && current->unfenced) {
+        fprintf(stderr, "pipefy-cpu: a stage released without fence.proxy.async after its copied tile was read\n");
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
     if (b.pending < count) {
         fprintf(stderr, "pipefy-cpu: more arrivals on an mbarrier than its count\n");
         exit(3);
@@ -168,7 +177,11 @@ inline void mbar_arrive(const void *addr, unsigned count = 1) {
     complete_if_done(b);
 }
 // mbarrier.expect_tx: bytes the phase waits for besides its arrivals
-inline void mbar_tx(const void *addr, unsigned bytes) { mbar(addr).tx += bytes; }
+inline void mbar_tx(const void *addr, unsigned bytes) {
+    MBarrier &b = mbar(addr);
+    b.tx += bytes;
+    b.async_fill = true;
+}
 // mbarrier.arrive.expect_tx
 inline void mbar_expect_tx(const void *addr, unsigned bytes) {
     mbar_tx(addr, bytes);
@@ -178,11 +191,14 @@ inline void mbar_expect_tx(const void *addr, unsigned bytes) {
 // yields to the others, so a spinning wait loop makes progress.
 inline bool mbar_try_wait(const void *addr, unsigned parity) {
     MBarrier &b = mbar(addr);
-    if (phase_done(b, parity)) return true;
-    current->waits_on = &b;
-    current->waits_parity = parity;
-    swapcontext(&current->ctx, &scheduler);
-    return phase_done(b, parity);
+    if (!phase_done(b, parity)) {
+        current->waits_on = &b;
+        current->waits_parity = parity;
+        swapcontext(&current->ctx, &scheduler);
+    }
+    bool done = phase_done(b, parity);
+    if (done && b.async_fill) current->unfenced = true;
+    return done;
 }
 // Bytes of an asynchronous copy received on an mbarrier.
 inline void mbar_complete_tx(const void *addr, unsigned bytes) {

@@ -27,7 +27,7 @@ inline void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)
     while (!pipefy_cpu::mbar_try_wait(bar, parity)) {
     }
 }
-inline void pipefy_fence_proxy_async() {}
+inline void pipefy_fence_proxy_async() { pipefy_cpu::current->unfenced = false; }
 inline void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row, unsigned long long *bar)
 {
     const pipefy_cpu_map *m = (const pipefy_cpu_map *)map;
