@@ -51,7 +51,7 @@ int kloop_add_tile(struct kloop *l, CXCursor decl)
 	t->elem_type = type_spelling(elem);
 	t->dynamic = k == CXType_Pointer || k == CXType_IncompleteArray;
 	t->bytes = t->dynamic ? -1 : clang_Type_getSizeOf(type);
-	t->in_loop = span_within(cursor_span(decl), l->body);
+	t->in_loop = cursor_declared_within(decl, l->body);
 	return l->ntiles - 1;
 }
 
@@ -217,7 +217,7 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 			s->nstores++;
 			if (s->record)
 				record_store(s, cursor_strip(c), var);
-		} else if (clang_Cursor_isNull(var) || !span_within(cursor_span(var), s->stmt)) {
+		} else if (clang_Cursor_isNull(var) || !cursor_declared_within(var, s->stmt)) {
 			if (!s->nother++)
 				s->first_other = c;
 		}
@@ -266,7 +266,7 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
 			inv->reads_target = true;
 			return CXChildVisit_Continue;
 		}
-		if (cursor_is_shared_var(d) || span_within(cursor_span(d), inv->body) || cursor_writes_var(inv->body_cursor, d)) {
+		if (cursor_is_shared_var(d) || cursor_declared_within(d, inv->body) || cursor_writes_var(inv->body_cursor, d)) {
 			inv->invariant = false;
 			return CXChildVisit_Break;
 		}
@@ -278,7 +278,7 @@ static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXCl
  * invariant amount. A float accumulator (`acc += ...`) is compute, not a bump. */
 static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
 {
-	if (clang_Cursor_isNull(var) || span_within(cursor_span(var), l->body))
+	if (clang_Cursor_isNull(var) || cursor_declared_within(var, l->body))
 		return false;
 	CXCursor target, value;
 	enum write_kind w = cursor_write_parts(stmt, &target, &value);
@@ -600,7 +600,7 @@ static void mark_register_copies(struct kloop *l)
 		for (int j = 0; j < l->nstmts; j++)
 			if (l->stmts[j].role == ROLE_FETCH_DECL &&
 			    (l->stmts[j].fetch_assign ? clang_equalCursors(v, l->stmts[j].fetch_var)
-						      : span_within(cursor_span(v), l->stmts[j].text)))
+						      : cursor_declared_within(v, l->stmts[j].text)))
 				cp->from_register = true;
 	}
 }

@@ -235,7 +235,7 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 			ok = a >= 0;
 		} else
 			fail(r, e, xprintf("'%s', which the kernel writes%s", name,
-					   span_within(cursor_span(decl), r->l->loop) ? " in the loop" : " with values that may differ between threads"));
+					   cursor_declared_within(decl, r->l->loop) ? " in the loop" : " with values that may differ between threads"));
 	} else if (is_param_of(decl, r->l->function_cursor)) {
 		int a = atom(r, name, ATOM_PARAM);
 		*out = (struct poly){1, {{1, 1, {a}}}};
@@ -911,7 +911,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			    tile->name);
 		return;
 	}
-	if (!span_within(cursor_span(tile->decl), l->function_span) || tile->outside_use) {
+	if (!cursor_declared_within(tile->decl, l->function_span) || tile->outside_use) {
 		box_problem(l, src, cp->text.begin, "'%s' is %s", tile->name,
 			    tile->outside_use ? "used outside the loop" : "declared outside the kernel");
 		return;

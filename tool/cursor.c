@@ -735,6 +735,11 @@ bool span_within(struct span inner, struct span outer)
 	return inner.begin >= outer.begin && inner.end <= outer.end;
 }
 
+bool cursor_declared_within(CXCursor decl, struct span s)
+{
+	return cursor_in_main_file(decl) && span_within(cursor_span(decl), s);
+}
+
 bool cursor_same_type(CXType a, CXType b)
 {
 	return clang_equalTypes(clang_getCanonicalType(clang_getUnqualifiedType(clang_getCanonicalType(a))),
@@ -769,7 +774,7 @@ static enum CXChildVisitResult scan_refs_within(CXCursor c, CXCursor parent, CXC
 {
 	(void)parent;
 	struct refs_within *r = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && span_within(cursor_span(clang_getCursorReferenced(c)), r->s)) {
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_declared_within(clang_getCursorReferenced(c), r->s)) {
 		r->found = true;
 		return CXChildVisit_Break;
 	}

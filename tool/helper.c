@@ -114,7 +114,7 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 				record_helper_store(hs, c, target, value);
 			return CXChildVisit_Continue;
 		}
-		if (clang_Cursor_isNull(var) || !span_within(cursor_span(var), hs->h->def) ||
+		if (clang_Cursor_isNull(var) || !cursor_declared_within(var, hs->h->def) ||
 		    clang_getCursorKind(var) == CXCursor_ParmDecl) {
 			char *t = span_text(hs->src, cursor_span(target));
 			helper_refuse(hs->h, c, "'%s' writes '%s', not only the tiles", hs->h->name, t);

@@ -216,6 +216,9 @@ CXCursor cursor_root_var(CXCursor c);
 bool cursor_is_barrier(CXCursor c);
 bool cursor_is_call_named(CXCursor c, const char *want);
 bool span_within(struct span inner, struct span outer);
+/* decl is declared inside s, a span of the main file (offsets of another file's declaration
+ * say nothing about this one's text: a header's variable is never a local of the loop). */
+bool cursor_declared_within(CXCursor decl, struct span s);
 /* Whether c is or holds a name of something declared inside s. */
 bool cursor_refers_within(CXCursor c, struct span s);
 /* The same type once qualifiers and sugar are gone. */
