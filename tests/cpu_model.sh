@@ -57,16 +57,23 @@ if [ "${1:-}" = --self-test ]; then
 	# (and arriving) like the kernel's threads
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tma.ws.cu >"$tmp/ws_no_wait.cu"
 	sed '/if (pipefy_producer) continue;/d' golden/sgemm_tma.ws.cu >"$tmp/ws_producer_computes.cu"
+	# and the boxes issued by a kernel thread instead of the producer warp (the sums stay right:
+	# only the model's producer check, PIPEFY_CPU_PRODUCER, sees it)
+	sed 's|if (threadIdx.x == pipefy_threads) { // the producer warp.s first thread|if (threadIdx.x == 0) {|' \
+		golden/sgemm_tma.ws.cu >"$tmp/ws_kernel_thread_issues.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
-		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96"; do
+		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "ws_kernel_thread_issues 64 64 96"; do
 		set -- $c
 		name=$1; shift
+		unset PIPEFY_CPU_PRODUCER
+		[[ $name = ws_* ]] && export PIPEFY_CPU_PRODUCER=1
 		build "$tmp/$name.cu" "$tmp/$name"
 		f=$(run "$tmp/$name" forward "$@") r=$(run "$tmp/$name" reverse "$@")
 		expect "the model sees the fault in $name (forward: $f; reverse: $r)" \
 			'! { [[ $f =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$f" = "$r" ]; }'
 	done
+	unset PIPEFY_CPU_PRODUCER
 	build golden/sgemm_persistent.cp.async.cu "$tmp/whole"
 	f=$(run "$tmp/whole" forward 64 64 48) r=$(run "$tmp/whole" reverse 64 64 48)
 	expect "and not in the same program with its barriers" '[[ $f =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$f" = "$r" ]'
@@ -101,6 +108,9 @@ while read -r src v extra; do
 		expect "$name $v builds for the block model" 'false'
 		continue
 	fi
+	# the producer-warp variant promises that only its added warp issues copies: the model checks
+	unset PIPEFY_CPU_PRODUCER
+	[ "$v" = ws ] && export PIPEFY_CPU_PRODUCER=1
 	for s in "${sizes[@]}"; do
 		# shellcheck disable=SC2086
 		for order in forward reverse; do

@@ -28,8 +28,22 @@ inline void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)
     }
 }
 inline void pipefy_fence_proxy_async() { pipefy_cpu::current->unfenced = false; }
+// With PIPEFY_CPU_PRODUCER set (cpu_model.sh sets it for the producer-warp variant, ws), every
+// copy must be issued by a thread of the block's last warp, the one ws adds: a kernel thread
+// issuing one is an error, as the variant promises the kernel's threads only compute.
+inline void pipefy_cpu_producer_only(const char *what)
+{
+    static const bool check = getenv("PIPEFY_CPU_PRODUCER") != nullptr;
+    unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (check && (threads < 32 || t < threads - 32)) {
+        fprintf(stderr, "pipefy-cpu: %s issued by thread %u of %u, not by the producer warp\n", what, t, threads);
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+}
 inline void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row, unsigned long long *bar)
 {
+    pipefy_cpu_producer_only("a tensor copy");
     const pipefy_cpu_map *m = (const pipefy_cpu_map *)map;
     char *d = (char *)dst;
     for (unsigned r = 0; r < m->box_rows; r++)
@@ -48,6 +62,7 @@ inline void pipefy_bulk_load(void *dst, const void *src, unsigned bytes, unsigne
         fprintf(stderr, "pipefy-cpu: a bulk copy of %u bytes from %p to %p is not 16-byte aligned\n", bytes, src, dst);
         _Exit(3); // (from a thread's fiber: no exit handlers)
     }
+    pipefy_cpu_producer_only("a bulk copy");
     pipefy_cpu::bulk_copy(dst, src, bytes, bar);
 }
 constexpr bool pipefy_sm90 = true;
