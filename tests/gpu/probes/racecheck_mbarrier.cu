@@ -5,7 +5,8 @@
 //     `full` barrier; consumers wait on its phase, read, and arrive on its `empty` barrier,
 //     which the producer waits on before refilling the stage. Correct without __syncthreads.
 //   1 bulk: as 0, but lane 0 fills the stage with one cp.async.bulk completing on `full`
-//     (expect_tx); correct.
+//     (expect_tx), and each consumer fences its reads from the copy engine before it releases
+//     the stage (fence.proxy.async); correct.
 //   2 syncthreads: the same exchange with __syncthreads (the control racecheck understands).
 //   3 none: no synchronization at all (the control that must be reported).
 //   4 no empty wait: as 0, but the producer refills a stage without waiting for the consumers
@@ -50,6 +51,8 @@ __device__ __forceinline__ void bulk_copy(void *dst, const void *src, unsigned b
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
                  ::"r"(smem(dst)), "l"(src), "r"(bytes), "r"(smem(b)) : "memory");
 }
+// the compute's reads of a stage before the copy engine's next writes to it (another proxy)
+__device__ __forceinline__ void proxy_fence() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 #else // the CPU block model's mbarriers (tests/cpu/pipefy_cpu.h)
 inline void mbar_init(uint64_t *b, unsigned count) { pipefy_cpu::mbar_init(b, count); }
 inline void mbar_init_fence() {}
@@ -61,6 +64,7 @@ inline void mbar_wait(uint64_t *b, unsigned parity)
         ;
 }
 inline void bulk_copy(void *dst, const void *src, unsigned bytes, uint64_t *b) { pipefy_cpu::bulk_copy(dst, src, bytes, b); }
+inline void proxy_fence() { pipefy_cpu::current->unfenced = false; }
 #endif
 
 __global__ void exchange(int mode, int rounds, const float *in, float *out)
@@ -109,6 +113,8 @@ __global__ void exchange(int mode, int rounds, const float *in, float *out)
             mbar_wait(&full[s], phase);
             for (int i = threadIdx.x - 32; i < N; i += CONSUMERS)
                 acc += data[s][i] * (float)(i % 7 + 1);
+            if (mode == 1)
+                proxy_fence(); // (added after this probe's H200 run: see pipefy's proxy fence)
             mbar_arrive(&empty[s]);
         }
     }
