@@ -245,7 +245,7 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;
 	} else if (clang_getCursorKind(decl) == CXCursor_VarDecl && effects_is_local(decl) &&
-		   span_within(cursor_span(decl), r->l->function_span)) {
+		   cursor_declared_within(decl, r->l->function_span)) {
 		CXCursor init = cursor_last_child(decl);
 		if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
 		    cursor_span(init).begin <= cursor_offset(decl))
@@ -338,7 +338,7 @@ static size_t last_write(const struct reader *r, CXCursor var)
 static bool uniform_local(struct reader *r, CXCursor decl)
 {
 	if (clang_getCursorKind(decl) != CXCursor_VarDecl || !effects_is_local(decl) ||
-	    !span_within(cursor_span(decl), r->l->function_span) || cursor_offset(decl) >= r->l->loop.begin ||
+	    !cursor_declared_within(decl, r->l->function_span) || cursor_offset(decl) >= r->l->loop.begin ||
 	    r->depth > 8 || r->nassumed == 8)
 		return false;
 	struct var_writes w = {.var = decl, .loop = r->l->loop, .src = r->src};
@@ -955,7 +955,7 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 	CXCursor local = clang_getNullCursor();
 	struct cursors local_offsets = {0};
 	if (clang_getCursorKind(pdecl) == CXCursor_VarDecl && effects_is_local(pdecl) &&
-	    span_within(cursor_span(pdecl), l->function_span) && cursor_offset(pdecl) < l->loop.begin) {
+	    cursor_declared_within(pdecl, l->function_span) && cursor_offset(pdecl) < l->loop.begin) {
 		CXCursor base_ref = pointer_base(cursor_last_child(pdecl), &local_offsets);
 		if (clang_getCursorKind(base_ref) == CXCursor_DeclRefExpr &&
 		    is_param_of(clang_getCursorReferenced(base_ref), l->function_cursor)) {

@@ -1020,8 +1020,8 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 		return true;
 	if (cursor_is_shared_var(d) || is_ivar(x->l, d) || depth > 6)
 		return false;
-	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl && cursor_in_main_file(d) &&
-	    span_within(cursor_span(d), x->scope_span)) {
+	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl &&
+	    cursor_declared_within(d, x->scope_span)) {
 		/* the helper's parameter: the argument the loop passes, seen from the loop */
 		CXCursor def = clang_getCursorSemanticParent(d);
 		int n = clang_Cursor_getNumArguments(def);
@@ -1043,9 +1043,8 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 		return false;
 	if (!clang_Cursor_isNull(x->call) && cursor_writes_var(x->l->cursor, d))
 		return false;
-	/* (a variable of another file, threadIdx say, has offsets of that file: they once fell
-	 * inside the loop's body and threadIdx read as one of its locals) */
-	if (cursor_in_main_file(d) && span_within(cursor_span(d), x->scope_span)) {
+	/* (a variable of another file, threadIdx say, is none of its locals) */
+	if (cursor_declared_within(d, x->scope_span)) {
 		/* a local of the body (or helper): what it is initialized from, every tile */
 		CXCursor init = cursor_last_child(d);
 		return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
