@@ -61,9 +61,15 @@ if [ "${1:-}" = --self-test ]; then
 	# only the model's producer check, PIPEFY_CPU_PRODUCER, sees it)
 	sed 's|if (threadIdx.x == pipefy_threads) { // the producer warp.s first thread|if (threadIdx.x == 0) {|' \
 		golden/sgemm_tma.ws.cu >"$tmp/ws_kernel_thread_issues.cu"
+	# a dependent launch's kernel that never waits for the kernel ahead of it, and one that reads
+	# that kernel's output before it waits
+	sed "/pipefy_grid_wait(); \/\/ pipefy: 'bias_gelu'/d" golden/chain_mlp.overlap.cu >"$tmp/overlap_no_wait.cu"
+	sed "/pipefy_grid_wait(); \/\/ pipefy: 'bias_gelu'/d; s/float x = H\[i\] + bias\[i % N\];/&\n        pipefy_grid_wait();/" \
+		golden/chain_mlp.overlap.cu >"$tmp/overlap_late_wait.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
-		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "ws_kernel_thread_issues 64 64 96"; do
+		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "ws_kernel_thread_issues 64 64 96" \
+		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48"; do
 		set -- $c
 		name=$1; shift
 		unset PIPEFY_CPU_PRODUCER

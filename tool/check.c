@@ -1735,3 +1735,181 @@ void check_kloops(struct model *m, const struct source *src)
 			}
 	}
 }
+
+/* ---- launch pairs: may the second launch start while the first finishes? ---- */
+
+/* The kernel then waits, first thing, for the grids its launch depends on (griddepcontrol.wait:
+ * until they have completed and their writes are visible), so nothing it does can meet what
+ * the first kernel does, whatever either reads or writes: that part needs no proof. What
+ * does is the rewrite of the launch into pipefy_launch_dependent(kernel, grid, block, bytes,
+ * stream, args...): that pipefy knows the one kernel the launch names and can put the wait in
+ * its body, and that the call means what the launch meant. */
+
+void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...)
+{
+	if (p->refusal)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	struct refusal r = refusal_make(at, fmt, ap);
+	va_end(ap);
+	p->refusal = r.reason;
+	p->refusal_at = r.offset;
+}
+
+/* Text that may have a side effect: an assignment, ++ or --, or anything called (a name or a
+ * ')' before '('; dim3(...) and sizeof(...) are no calls). Over-approximated on purpose. */
+static bool text_may_write(const char *s)
+{
+	for (const char *p = s; *p; p++) {
+		if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
+			return true;
+		if (p[0] == '=' && p[1] != '=' && (p == s || !strchr("=<>!", p[-1])))
+			return true;
+		if (p[0] == '(' && p > s) {
+			const char *e = p;
+			while (e > s && isspace((unsigned char)e[-1]))
+				e--;
+			const char *b = e;
+			while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+				b--;
+			bool named = b < e;
+			bool benign = (e - b == 4 && strncmp(b, "dim3", 4) == 0) || (e - b == 6 && strncmp(b, "sizeof", 6) == 0);
+			if ((named && !benign) || (e > s && e[-1] == ')'))
+				return true;
+		}
+	}
+	return false;
+}
+
+struct pdl_use {
+	const struct source *src;
+	char *what;
+	size_t at;
+};
+
+/* Programmatic dependent launch the kernel already does itself. */
+static enum CXChildVisitResult find_pdl_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct pdl_use *u = data;
+	if (cursor_is_call_named(c, "cudaGridDependencySynchronize") ||
+	    cursor_is_call_named(c, "cudaTriggerProgrammaticLaunchCompletion"))
+		u->what = cursor_name(clang_getCursorReferenced(c));
+	else if (clang_getCursorKind(c) == CXCursor_AsmStmt) {
+		char *text = span_text(u->src, cursor_span(c));
+		if (strstr(text, "griddepcontrol"))
+			u->what = xstrdup("griddepcontrol");
+		free(text);
+	}
+	if (u->what) {
+		u->at = cursor_offset(c);
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+struct same_name {
+	const char *name;
+	CXString usr, tmpl_usr;
+	CXCursor other;
+};
+
+/* Another function of that name (an overload): `&k` would not say which. */
+static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct same_name *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+		return CXChildVisit_Continue;
+	CXString n = clang_getCursorSpelling(c);
+	bool same = strcmp(clang_getCString(n), s->name) == 0;
+	clang_disposeString(n);
+	if (!same)
+		return CXChildVisit_Continue;
+	CXString u = clang_getCursorUSR(c);
+	const char *us = clang_getCString(u);
+	if (strcmp(us, clang_getCString(s->usr)) != 0 && strcmp(us, clang_getCString(s->tmpl_usr)) != 0)
+		s->other = c;
+	clang_disposeString(u);
+	return clang_Cursor_isNull(s->other) ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static void check_pair(struct launch_pair *p, const struct source *src)
+{
+	size_t at = p->call.begin;
+	if (clang_Cursor_isNull(p->ref)) {
+		launch_pair_refuse(p, at, "pipefy cannot tell which function '%s' launches", p->callee);
+		return;
+	}
+	if (clang_Cursor_isNull(p->kernel)) {
+		launch_pair_refuse(p, at, "'%s' is not defined in this file, where the wait for '%s' would go", p->second,
+				   p->first);
+		return;
+	}
+	if (!cursor_has_attr(p->ref, CXCursor_CUDAGlobalAttr)) {
+		launch_pair_refuse(p, at, "'%s' is not a __global__ function", p->second);
+		return;
+	}
+	for (size_t i = p->call.begin; i < p->call.end; i++)
+		if (src->text[i] == '\n') {
+			size_t j = i + 1;
+			while (j < p->call.end && (src->text[j] == ' ' || src->text[j] == '\t'))
+				j++;
+			if (j < p->call.end && src->text[j] == '#') {
+				launch_pair_refuse(p, j, "a preprocessor line inside the launch");
+				return;
+			}
+		}
+	struct pdl_use u = {src, NULL, 0};
+	clang_visitChildren(p->kernel, find_pdl_use, &u);
+	if (u.what) {
+		launch_pair_refuse(p, at, "'%s' already uses programmatic dependent launch ('%s' at %s)", p->second, u.what,
+				   where(src, u.at));
+		free(u.what);
+		return;
+	}
+	int params = clang_Cursor_getNumArguments(p->ref);
+	if (params != p->nargs) {
+		launch_pair_refuse(p, at, "'%s' takes %d argument%s and the launch passes %d (default arguments do not follow a "
+				   "kernel through a function pointer)", p->second, params, params == 1 ? "" : "s", p->nargs);
+		return;
+	}
+	if (clang_getCursorKind(p->kernel) == CXCursor_FunctionTemplate && !strchr(p->callee, '<')) {
+		launch_pair_refuse(p, at, "the launch deduces the template arguments of '%s', which a function pointer "
+				   "cannot; name them (%s<...><<<...>>>)", p->second, p->second);
+		return;
+	}
+	struct same_name s = {p->second, clang_getCursorUSR(p->ref), clang_getCursorUSR(p->kernel), clang_getNullCursor()};
+	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(p->kernel)), find_overload, &s);
+	clang_disposeString(s.usr);
+	clang_disposeString(s.tmpl_usr);
+	if (!clang_Cursor_isNull(s.other)) {
+		CXString file;
+		unsigned line;
+		clang_getPresumedLocation(clang_getCursorLocation(s.other), &file, &line, NULL);
+		launch_pair_refuse(p, at, "'%s' is overloaded (another at %s:%u): a pointer to it would not say which",
+				   p->second, clang_getCString(file), line);
+		clang_disposeString(file);
+		return;
+	}
+	/* `<<<...>>>` evaluates its configuration before the arguments; a call does not say */
+	bool config_writes = false;
+	for (int i = 0; i < 4; i++)
+		config_writes |= p->config[i] && text_may_write(p->config[i]);
+	char *args = span_text(src, p->args);
+	bool args_write = text_may_write(args);
+	free(args);
+	if (config_writes && args_write)
+		launch_pair_refuse(p, at, "both the launch's configuration and its arguments call or assign something: a "
+				   "call evaluates them in no fixed order, the launch configuration first");
+}
+
+void check_launch_pairs(struct model *m, const struct source *src)
+{
+	for (int i = 0; i < m->npairs; i++)
+		check_pair(&m->pairs[i], src);
+}

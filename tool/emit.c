@@ -39,6 +39,29 @@ static const char *why_not(const struct kloop *l)
 	return l->nrefusals ? l->refusals[0].reason : l->declined;
 }
 
+/* Why a pair's launch is kept as written: check's refusal (or validation's), else the planner's. */
+static const char *pair_why_not(const struct launch_pair *p)
+{
+	return p->refusal ? p->refusal : p->reason;
+}
+
+static void emit_pair_remarks(FILE *out, const struct model *m, const struct source *src)
+{
+	for (int i = 0; i < m->npairs; i++) {
+		const struct launch_pair *p = &m->pairs[i];
+		if (p->out_of_range)
+			continue;
+		if (p->rewritten)
+			emit_diagnostic(out, src, p->call.begin, "remark",
+					"launch overlapped with '%s' before it: '%s' may start while it finishes, and waits for "
+					"it first (programmatic dependent launch, sm_90): %s [pipefy]",
+					p->first, p->second, p->reason);
+		else if (pair_why_not(p) && !p->quiet)
+			emit_diagnostic(out, src, p->call.begin, "remark", "launch not overlapped with '%s' before it: %s [pipefy-missed]",
+					p->first, pair_why_not(p));
+	}
+}
+
 void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++) {
@@ -57,6 +80,7 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 			emit_diagnostic(out, src, l->loop.begin, "remark", "%s not pipelined: %s [pipefy-missed]",
 					l->not_kloop ? "loop" : "K-loop", why_not(l));
 	}
+	emit_pair_remarks(out, m, src);
 }
 
 /* ---- --report ---- */
@@ -140,6 +164,36 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 		fprintf(out, "  result:   not pipelined: %s\n\n", why_not(l) ? why_not(l) : "not planned");
 }
 
+static void report_pair_text(FILE *out, const struct launch_pair *p, const struct source *src, int arch)
+{
+	int line, col;
+	source_line_col(src, p->call.begin, &line, &col);
+	fprintf(out, "%s:%d:%d: launch of '%s' after '%s' on the same stream, planned for sm_%d\n", src->path, line, col,
+		p->second, p->first, arch);
+	if (p->rewritten)
+		fprintf(out, "  result:   overlapped (programmatic dependent launch; '%s' waits first): %s\n\n", p->second,
+			p->reason);
+	else
+		fprintf(out, "  result:   kept as written: %s\n\n", pair_why_not(p) ? pair_why_not(p) : "not planned");
+}
+
+static json_t *report_pair_record(const struct launch_pair *p, const struct source *src, int arch)
+{
+	int line, col;
+	source_line_col(src, p->call.begin, &line, &col);
+	json_t *o = json_object();
+	json_object_set_new(o, "kind", json_string(p->rewritten ? "Passed" : "Missed"));
+	json_object_set_new(o, "file", json_string(src->path));
+	json_object_set_new(o, "line", json_integer(line));
+	json_object_set_new(o, "column", json_integer(col));
+	json_object_set_new(o, "function", json_string(p->second));
+	json_object_set_new(o, "arch", json_integer(arch));
+	json_object_set_new(o, "launch_after", json_string(p->first));
+	json_object_set_new(o, "overlap", json_boolean(p->rewritten));
+	json_object_set_new(o, "reason", json_string(p->rewritten ? p->reason : pair_why_not(p) ? pair_why_not(p) : "not planned"));
+	return o;
+}
+
 static json_t *report_record(const struct kloop *l, const struct source *src, int arch)
 {
 	int line, col;
@@ -205,8 +259,9 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 static void report_yaml(FILE *out, json_t *rec)
 {
 	bool passed = strcmp(json_string_value(json_object_get(rec, "kind")), "Passed") == 0;
+	bool launch = json_object_get(rec, "launch_after") != NULL;
 	fprintf(out, "--- !%s\nPass:            pipefy\nName:            %s\n", passed ? "Passed" : "Missed",
-		passed ? "KLoopPipelined" : "KLoopNotPipelined");
+		launch ? (passed ? "LaunchOverlapped" : "LaunchNotOverlapped") : passed ? "KLoopPipelined" : "KLoopNotPipelined");
 	fprintf(out, "DebugLoc:        { File: '%s', Line: %lld, Column: %lld }\n",
 		json_string_value(json_object_get(rec, "file")), json_integer_value(json_object_get(rec, "line")),
 		json_integer_value(json_object_get(rec, "column")));
@@ -246,6 +301,15 @@ void emit_report(FILE *out, const char *format, const struct model *m, const str
 		else
 			json_array_append_new(all, report_record(l, src, arch));
 	}
+	for (int i = 0; i < m->npairs; i++) {
+		const struct launch_pair *p = &m->pairs[i];
+		if (p->out_of_range)
+			continue;
+		if (strcmp(format, "text") == 0)
+			report_pair_text(out, p, src, arch);
+		else
+			json_array_append_new(all, report_pair_record(p, src, arch));
+	}
 	if (strcmp(format, "json") == 0) {
 		json_dumpf(all, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', out);
@@ -267,6 +331,13 @@ void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bo
 			emit_diagnostic(out, src, l->loop.begin, werror ? "error" : "warning",
 					"K-loop can be pipelined (%s, %d stage%s) [%s-Wpipefy]", variant_name(l->variant),
 					l->stages, l->stages == 1 ? "" : "s", werror ? "-Werror," : "");
+	}
+	for (int i = 0; i < m->npairs; i++) {
+		const struct launch_pair *p = &m->pairs[i];
+		if (p->rewritten)
+			emit_diagnostic(out, src, p->call.begin, werror ? "error" : "warning",
+					"launch can overlap the one before it (programmatic dependent launch) [%s-Wpipefy]",
+					werror ? "-Werror," : "");
 	}
 }
 

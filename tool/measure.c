@@ -35,7 +35,6 @@ static void skip_blanks(struct int_eval *e)
 		e->p++;
 }
 
-static char *trimmed(const char *b, const char *e);
 
 static bool macro_value(const struct source *src, const char *name, size_t n, int depth, long *out)
 {
@@ -158,7 +157,7 @@ static long eval_atom(struct int_eval *e)
 				e->ok = false;
 				return 0;
 			}
-			char *type = trimmed(e->p + 1, close);
+			char *type = xstrtrim(e->p + 1, close);
 			e->p = close + 1;
 			for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
 				if (strcmp(type, sizes[i].type) == 0) {
@@ -298,127 +297,6 @@ static bool dim3_variable(const struct source *src, const char *name, size_t bef
 	return false;
 }
 
-/* ---- the file's launches, indexed once ---- */
-
-/* `name<<<grid, block, ...>>>` and `name<T, 4><<<...>>>`: the kernel named right before the
- * chevrons, where it is, and the second configuration argument's text. */
-struct launch {
-	char *kernel;
-	size_t at;
-	char *config[4]; /* grid, block, dynamic shared memory, stream, as written; NULL when absent */
-	struct span shared_span; /* where the third is */
-	size_t chevrons_end; /* just after `>>>` */
-	char *targs; /* `64, BK` of `kt<64, BK><<<...>>>`; NULL without */
-};
-
-struct launches {
-	struct launch *v;
-	int n, cap;
-};
-
-static bool ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-static char *trimmed(const char *b, const char *e)
-{
-	while (b < e && isspace((unsigned char)*b))
-		b++;
-	while (e > b && isspace((unsigned char)e[-1]))
-		e--;
-	return xstrndup(b, (size_t)(e - b));
-}
-
-static int by_kernel_then_place(const void *a, const void *b)
-{
-	const struct launch *x = a, *y = b;
-	int c = strcmp(x->kernel, y->kernel);
-	return c ? c : (x->at > y->at) - (x->at < y->at);
-}
-
-static struct launches index_launches(const struct source *src)
-{
-	struct launches ls = {0};
-	const char *text = src->text;
-	for (const char *q = text; (q = strstr(q, "<<<")); q += 3) {
-		const char *p = q, *targs_end = NULL, *targs = NULL;
-		while (p > text && isspace((unsigned char)p[-1]))
-			p--;
-		if (p > text && p[-1] == '>') { /* template arguments: back to their '<' */
-			targs_end = p - 1;
-			int depth = 0;
-			while (p > text) {
-				p--;
-				depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
-				if (depth == 0)
-					break;
-			}
-			targs = p + 1;
-			while (p > text && isspace((unsigned char)p[-1]))
-				p--;
-		}
-		const char *end = p;
-		while (p > text && ident_char(p[-1]))
-			p--;
-		const char *close = strstr(q + 3, ">>>");
-		if (p == end || !close)
-			continue;
-		struct launch *l = VEC_PUSH(ls.v, ls.n, ls.cap);
-		l->kernel = xstrndup(p, (size_t)(end - p));
-		l->at = (size_t)(p - text);
-		l->targs = targs && targs_end >= targs ? trimmed(targs, targs_end) : NULL;
-		/* the configuration arguments, split at top-level commas */
-		const char *cut[5] = {q + 3};
-		int n = 1, depth = 0;
-		for (const char *c = q + 3; c < close && n < 4; c++) {
-			depth += *c == '(' || *c == '{' || *c == '[' ? 1 : *c == ')' || *c == '}' || *c == ']' ? -1 : 0;
-			if (*c == ',' && depth == 0)
-				cut[n++] = c + 1;
-		}
-		cut[n] = close + 1;
-		for (int i = 0; i < n; i++)
-			l->config[i] = trimmed(cut[i], cut[i + 1] - 1);
-		if (n > 2) {
-			const char *b = cut[2], *e = cut[3] - 1;
-			while (b < e && isspace((unsigned char)*b))
-				b++;
-			while (e > b && isspace((unsigned char)e[-1]))
-				e--;
-			l->shared_span = (struct span){(size_t)(b - text), (size_t)(e - text)};
-		}
-		l->chevrons_end = (size_t)(close + 3 - text);
-	}
-	if (ls.n)
-		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);
-	return ls;
-}
-
-/* The first launch of the kernel in the file, or NULL. */
-static const struct launch *first_launch(const struct launches *ls, const char *kernel)
-{
-	int lo = 0, hi = ls->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (strcmp(ls->v[mid].kernel, kernel) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < ls->n && strcmp(ls->v[lo].kernel, kernel) == 0 ? &ls->v[lo] : NULL;
-}
-
-static void free_launches(struct launches *ls)
-{
-	for (int i = 0; i < ls->n; i++) {
-		free(ls->v[i].kernel);
-		for (int k = 0; k < 4; k++)
-			free(ls->v[i].config[k]);
-		free(ls->v[i].targs);
-	}
-	free(ls->v);
-}
-
 /* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
  * else --block-size. */
 static void block_size(struct kloop *l, const struct source *src, const struct launches *ls, int option)
@@ -437,7 +315,7 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 		free(text);
 	}
 	free(head);
-	const struct launch *at = l->block_threads ? NULL : first_launch(ls, l->function);
+	const struct launch *at = l->block_threads ? NULL : launches_first(ls, l->function);
 	if (at && at->config[1] && (eval_int_text(src, at->config[1], &v) || dim3_variable(src, at->config[1], at->at, &v)) &&
 	    v > 0) {
 		int line, col;
@@ -640,7 +518,7 @@ static int split_args(const char *text, char **part, int max)
 					free(part[i]);
 				return -1;
 			}
-			part[n++] = trimmed(b, c);
+			part[n++] = xstrtrim(b, c);
 			if (!*c)
 				return n;
 			b = c + 1;
@@ -767,7 +645,7 @@ static void template_tile_sizes(struct kloop *l, const struct source *src, const
 		dependent |= l->tiles[i].bytes < 0 && !l->tiles[i].dynamic;
 	if (!dependent || clang_getCursorKind(l->function_cursor) != CXCursor_FunctionTemplate)
 		return;
-	const struct launch *first = first_launch(ls, l->function);
+	const struct launch *first = launches_first(ls, l->function);
 	if (!first)
 		return;
 	long *most = xcalloc((size_t)l->ntiles, sizeof *most), shared = 0;
@@ -846,7 +724,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 		l->enlarge_refusal = xprintf("'%s' is a template or a member", l->function);
 		return;
 	}
-	const struct launch *first = first_launch(ls, l->function);
+	const struct launch *first = launches_first(ls, l->function);
 	if (link != CXLinkage_Internal && link != CXLinkage_UniqueExternal) {
 		int line = 0, col = 0;
 		if (first)
@@ -900,70 +778,6 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 
 /* ---- launches a tensor-copy variant routes through its launcher ---- */
 
-/* The main file's function definitions (namespaces searched), in order, collected once: the
- * one around a launch says whether it is host code. */
-struct functions {
-	CXCursor *fn;
-	struct span *at;
-	int n, cap;
-};
-
-static enum CXChildVisitResult collect_functions(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct functions *f = data;
-	if (!cursor_in_main_file(c))
-		return CXChildVisit_Continue;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
-		return CXChildVisit_Recurse;
-	if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod) {
-		if (f->n == f->cap) {
-			f->cap = f->cap ? 2 * f->cap : 32;
-			f->fn = xrealloc(f->fn, (size_t)f->cap * sizeof *f->fn);
-			f->at = xrealloc(f->at, (size_t)f->cap * sizeof *f->at);
-		}
-		f->fn[f->n] = c;
-		f->at[f->n++] = cursor_span(c);
-	}
-	return CXChildVisit_Continue;
-}
-
-static CXCursor enclosing_function(const struct functions *f, size_t at)
-{
-	for (int i = 0; i < f->n; i++)
-		if (at >= f->at[i].begin && at < f->at[i].end)
-			return f->fn[i];
-	return clang_getNullCursor();
-}
-
-/* `(args)` after `>>>`: the span inside the parentheses; false when they do not follow. */
-static bool launch_args(const struct source *src, size_t after, struct span *args)
-{
-	const char *t = src->text, *p = t + after;
-	while (*p && isspace((unsigned char)*p))
-		p++;
-	if (*p != '(')
-		return false;
-	int depth = 0;
-	for (const char *q = p; *q; q++) {
-		if (*q == '"' || *q == '\'') {
-			char quote = *q++;
-			while (*q && *q != quote)
-				q += *q == '\\' && q[1] ? 2 : 1;
-			if (!*q)
-				return false;
-			continue;
-		}
-		depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
-		if (depth == 0) {
-			*args = (struct span){(size_t)(p + 1 - t), (size_t)(q - t)};
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Every launch of the kernel in host code after its definition, outside macros, with its
  * configuration and arguments; the others are counted. The kernel's name and the end of its
  * parameter list, where the rewrite renames it and adds the tensor maps. */
@@ -991,14 +805,14 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 	CXFile file;
 	clang_getSpellingLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
 	CXString usr = clang_getCursorUSR(fn);
-	for (const struct launch *x = first_launch(ls, l->function); x && x < ls->v + ls->n && strcmp(x->kernel, l->function) == 0;
+	for (const struct launch *x = launches_first(ls, l->function); x && x < ls->v + ls->n && strcmp(x->kernel, l->function) == 0;
 	     x++) {
 		CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)x->at));
 		CXString u = clang_getCursorUSR(clang_getCursorReferenced(c));
 		bool same = clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_offset(c) == x->at &&
 			    strcmp(clang_getCString(u), clang_getCString(usr)) == 0 && !cursor_from_macro(c);
 		clang_disposeString(u);
-		CXCursor around = same ? enclosing_function(fns, x->at) : clang_getNullCursor();
+		CXCursor around = same ? functions_enclosing(fns, x->at) : clang_getNullCursor();
 		bool host = same && !clang_Cursor_isNull(around) && !cursor_has_attr(around, CXCursor_CUDAGlobalAttr) &&
 			    !cursor_has_attr(around, CXCursor_CUDADeviceAttr);
 		struct span args;
@@ -1017,13 +831,12 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
-	struct launches ls = index_launches(src);
+	struct launches ls = launches_index(src);
 	struct functions fns = {0};
 	bool copies = strstr(src->text, "_pipefy_tma") != NULL;
 	for (int i = 0; i < m->nloops && fns.n == 0 && ls.n > 0; i++)
 		if (m->loops[i].function_span.end)
-			clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(m->loops[i].function_cursor)),
-					    collect_functions, &fns);
+			functions_collect(&fns, clang_Cursor_getTranslationUnit(m->loops[i].function_cursor));
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (l->function_span.end == 0)
@@ -1042,7 +855,6 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		l->mangled = xstrdup(clang_getCString(mangled));
 		clang_disposeString(mangled);
 	}
-	free_launches(&ls);
-	free(fns.fn);
-	free(fns.at);
+	launches_free(&ls);
+	functions_free(&fns);
 }

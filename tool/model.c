@@ -85,6 +85,17 @@ void model_free(struct model *m)
 		free(l->declined);
 	}
 	free(m->loops);
+	for (int i = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		free(p->first);
+		free(p->second);
+		free(p->callee);
+		for (int k = 0; k < 4; k++)
+			free(p->config[k]);
+		free(p->refusal);
+		free(p->reason);
+	}
+	free(m->pairs);
 	memset(m, 0, sizeof *m);
 }
 

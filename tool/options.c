@@ -24,6 +24,9 @@ const char options_usage[] =
 	"                          not a correct program)\n"
 	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8, ldg 1 or 2\n"
 	"                          (default: the planner's choice)\n"
+	"  --launches=L            auto (default), overlap or keep: a launch right after another\n"
+	"                          on the same stream starts while that one finishes (sm_90:\n"
+	"                          programmatic dependent launch; its kernel waits for it first)\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
@@ -276,6 +279,17 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->variant = VARIANT_WS;
 			else {
 				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws)", v);
+				return 2;
+			}
+		} else if ((v = option_value("--launches", argc, argv, &i, &missing))) {
+			if (strcmp(v, "auto") == 0)
+				o->launches = LAUNCHES_AUTO;
+			else if (strcmp(v, "overlap") == 0)
+				o->launches = LAUNCHES_OVERLAP;
+			else if (strcmp(v, "keep") == 0)
+				o->launches = LAUNCHES_KEEP;
+			else {
+				*err = xprintf("unknown --launches '%s' (auto, overlap, keep)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {

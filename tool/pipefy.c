@@ -42,6 +42,18 @@ static void restrict_to_ranges(struct model *m, const struct source *src, const 
 			touched |= (size_t)o->offset < l->loop.end && (size_t)(o->offset + o->length) >= l->loop.begin;
 		l->out_of_range = !touched;
 	}
+	for (int i = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		int first, last, col;
+		source_line_col(src, p->call.begin, &first, &col);
+		source_line_col(src, p->call.end - 1, &last, &col);
+		bool touched = false;
+		for (int r = 0; r < o->nlines; r++)
+			touched |= o->lines[r].first <= last && o->lines[r].last >= first;
+		if (o->length >= 0)
+			touched |= (size_t)o->offset < p->call.end && (size_t)(o->offset + o->length) >= p->call.begin;
+		p->out_of_range = !touched;
+	}
 }
 
 /* Every file the parse opened from disk (not pipefy's in-memory headers), for -MF. */
@@ -221,17 +233,20 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	}
 	struct model model = {0};
 	find_kloops(&model, &parsed, src);
+	find_launch_pairs(&model, &parsed, src);
 	measure_kloops(&model, src, o);
 	check_kloops(&model, src);
+	check_launch_pairs(&model, src);
 	if (o->ptxas)
 		ptxas_registers(&model, src, o, messages);
 	plan_kloops(&model, o, &rules, src);
+	plan_launch_pairs(&model, o, &rules);
 	restrict_to_ranges(&model, src, o);
 	struct edits edits = {0};
 	bool applied = false;
 	/* Rewrite, then check the output: a loop whose rewrite does not come back as its pipeline
 	 * is refused and the rest rewritten again, until every rewritten loop passes. */
-	for (int round = 0; round <= model.nloops; round++) {
+	for (int round = 0; round <= model.nloops + model.npairs; round++) {
 		edits_free(&edits);
 		free(r.output);
 		r.output = NULL;
@@ -239,6 +254,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		r.nrewritten = 0;
 		for (int i = 0; i < model.nloops; i++)
 			r.nrewritten += model.loops[i].rewritten;
+		for (int i = 0; i < model.npairs; i++)
+			r.nrewritten += model.pairs[i].rewritten;
 		applied = edits_apply(&edits, src, &r.output, &err);
 		if (!applied || r.nrewritten == 0 || validate_rewrite(&model, src, o, &edits, r.output, parsed.ndiags) == 0)
 			break;

@@ -32,6 +32,8 @@ void sb_add(struct strbuf *sb, const char *s, size_t n);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *sb_take(struct strbuf *sb); /* NUL-terminated; sb is left empty */
+/* [b, e) without the white space at either end. */
+char *xstrtrim(const char *b, const char *e);
 
 /* Grow a (pointer, count, capacity) vector by one element, returning the new slot zeroed. */
 #define VEC_PUSH(v, n, cap)                                                                       \
@@ -86,6 +88,9 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
 enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK, VARIANT_WS };
 
+/* Launch pairs (launch.c): the planner's choice, or overlapped / kept wherever legal. */
+enum launches_mode { LAUNCHES_AUTO, LAUNCHES_OVERLAP, LAUNCHES_KEEP };
+
 struct options {
 	const char **files; /* "-" or none: stdin */
 	int nfiles;
@@ -94,6 +99,7 @@ struct options {
 	const char *assume_filename; /* name used for stdin in messages */
 	enum variant variant;
 	int stages;    /* 0: let the planner choose */
+	enum launches_mode launches;
 	int arch;      /* 80 for sm_80 */
 	bool quiet;    /* -q: no remarks */
 	bool remarks;  /* -R: remarks for standard input too */
@@ -276,6 +282,42 @@ bool effects_in_system_header(CXCursor decl);
 /* Assigning a T copies its bytes and runs no user code. */
 bool effects_assigns_bytes(CXType t);
 void effects_free(struct effects *fx);
+
+/* ---- launch.c: the file's kernel launches, indexed once, and the host functions around them ---- */
+
+/* `name<<<grid, block, ...>>>` and `name<T, 4><<<...>>>`: the kernel named right before the
+ * chevrons, where it is, and the configuration arguments' text. */
+struct launch {
+	char *kernel;
+	size_t at;
+	char *config[4]; /* grid, block, dynamic shared memory, stream, as written; NULL when absent */
+	struct span shared_span; /* where the third is */
+	size_t chevrons_end; /* just after `>>>` */
+	char *targs; /* `64, BK` of `kt<64, BK><<<...>>>`; NULL without */
+};
+
+struct launches {
+	struct launch *v; /* by kernel name, then by place */
+	int n, cap;
+};
+
+struct launches launches_index(const struct source *src);
+/* The first launch of the kernel in the file, or NULL; the kernel's others follow it. */
+const struct launch *launches_first(const struct launches *ls, const char *kernel);
+void launches_free(struct launches *ls);
+/* `(args)` after `>>>`: the span inside the parentheses; false when they do not follow. */
+bool launch_args(const struct source *src, size_t after, struct span *args);
+
+/* The main file's function definitions (namespaces searched), in order: the one around a
+ * launch says whether it is host code. */
+struct functions {
+	CXCursor *fn;
+	struct span *at;
+	int n, cap;
+};
+void functions_collect(struct functions *f, CXTranslationUnit tu);
+CXCursor functions_enclosing(const struct functions *f, size_t at);
+void functions_free(struct functions *f);
 
 /* ---- find.c: the K-loop model every later stage reads ---- */
 
@@ -524,9 +566,37 @@ struct kloop {
 	int noptions;
 };
 
+/* Two launches one stream runs back to back in a host function (launch.c): the second may
+ * start while the first finishes (programmatic dependent launch, sm_90) when its kernel waits
+ * for the first before anything else. */
+struct launch_pair {
+	char *first, *second;    /* the kernels as the launches name them */
+	size_t first_at;         /* the first launch */
+	struct span call;        /* the second: from its kernel's name to its ')' */
+	char *callee;            /* its kernel as named there, template arguments included */
+	char *config[4];         /* grid, block, bytes, stream as written; NULL when absent */
+	struct span args;        /* inside its parentheses */
+	int nargs;
+	CXCursor ref;            /* the function the second launch names (a specialization) */
+	CXCursor kernel;         /* its definition (a template's), in this file; null otherwise */
+	size_t body_open;        /* just after the '{' of that definition's body */
+	/* check */
+	char *refusal;           /* why the second launch cannot overlap the first; NULL when it can */
+	size_t refusal_at;
+	/* plan */
+	bool overlap;
+	char *reason;            /* why it overlaps, or why the planner keeps it as written */
+	bool quiet;              /* not wanted here (architecture, option, rules): no remark, --report says why */
+	bool out_of_range;       /* outside --lines / --offset: left as it is, silently */
+	/* rewrite */
+	bool rewritten;
+};
+
 struct model {
 	struct kloop *loops;
 	int nloops, caploops;
+	struct launch_pair *pairs;
+	int npairs, cappairs;
 };
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
@@ -538,6 +608,10 @@ struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 long kloop_tile_bytes(const struct kloop *l);
 /* Something find could not read; check refuses the loop for it. */
 void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* launch.c: every launch statement of a host function right after another launch statement
+ * on the same stream, with its kernel's definition when this file has it. */
+void find_launch_pairs(struct model *m, const struct parsed *p, const struct source *src);
 
 /* ---- measure.c: the numbers check and plan read beyond the loop's statements ---- */
 
@@ -553,6 +627,11 @@ void box_kloop(struct kloop *l, const struct source *src);
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 
 void check_kloops(struct model *m, const struct source *src);
+/* Whether each pair's second kernel can wait for the first before anything else, and its launch
+ * go through pipefy_launch_dependent with the meaning it has. */
+void check_launch_pairs(struct model *m, const struct source *src);
+/* The pair is left as written, for this reason (the first one given counts). */
+void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The loop is not rewritten, for this reason (the refusals only check and validate make). */
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -581,6 +660,11 @@ struct variant_rules {
 	/* and copies of cp_async_min_copy_bytes or more whose ratio is at least this (0: never) */
 	double tma_wide_min_ratio;
 	char wide_tma_evidence[160];
+	/* overlapped launches (optional keys; kept as written when absent): from sm_<overlap_min_sm>,
+	 * whether auto overlaps a launch with the one before it, and the measurement that says so */
+	bool overlap_launches;
+	int overlap_min_sm;
+	char overlap_evidence[200];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];
 };
@@ -598,11 +682,16 @@ const struct arch_rules *rules_arch(const struct rules *r, int sm);
  * unknown (not limiting). *limiter names the binding limit. */
 int occupancy_blocks(const struct arch_rules *a, int threads, int registers, long smem, const char **limiter);
 void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src);
+/* After plan_kloops: which legal pairs overlap (a kernel whose launches go through a loop's
+ * launcher keeps them). */
+void plan_launch_pairs(struct model *m, const struct options *o, const struct rules *r);
 extern const char rules_arch_json[], rules_variants_json[];
 
 /* ---- rewrite.c: model + plan -> edits ---- */
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
+/* The helpers an overlapped launch uses, as written once into the file (validate.c checks them). */
+extern const char rewrite_overlap_helpers[];
 
 /* ---- validate.c: the output parsed again; each rewritten loop must be pipefy's pipeline ---- */
 

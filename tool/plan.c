@@ -120,6 +120,14 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		get_string(evidence, "wide_tma", v->wide_tma_evidence, sizeof v->wide_tma_evidence, &wide);
 		if (!wide || !v->tma_for_narrow_copies) /* (rules without it: cp.async keeps wide copies) */
 			v->tma_wide_min_ratio = 0;
+		bool overlap = true;
+		v->overlap_min_sm = (int)get_long(variants, "overlap_launches_min_sm", &overlap);
+		get_string(evidence, "overlap_launches", v->overlap_evidence, sizeof v->overlap_evidence, &overlap);
+		v->overlap_launches = overlap && json_is_true(json_object_get(variants, "overlap_launches"));
+		if (!overlap || v->overlap_min_sm < 90) { /* (rules from before overlapped launches) */
+			v->overlap_min_sm = 90;
+			snprintf(v->overlap_evidence, sizeof v->overlap_evidence, "no measurement in the rules");
+		}
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -503,4 +511,48 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].nrefusals == 0)
 			plan_loop(&m->loops[i], o, r, src);
+}
+
+/* ---- launch pairs ---- */
+
+/* Pairs the planner would not overlap anyway (an older GPU, --launches=keep, or rules that do
+ * not say it pays) are quiet: a remark for every two launches of such a file would be noise;
+ * --report still says why. A pair wanted but illegal, or in the way of a loop's launcher, is not. */
+static void plan_pair(struct launch_pair *p, const struct model *m, const struct options *o, const struct variant_rules *vr)
+{
+	p->quiet = true;
+	if (o->launches == LAUNCHES_KEEP)
+		p->reason = xstrdup("--launches=keep");
+	else if (o->arch < vr->overlap_min_sm)
+		p->reason = xprintf("sm_%d has no programmatic dependent launch (sm_%d and up)", o->arch, vr->overlap_min_sm);
+	else if (o->launches == LAUNCHES_AUTO && !vr->overlap_launches)
+		p->reason = xprintf("not measured to pay (%s); --launches=overlap overlaps it", vr->overlap_evidence);
+	else
+		p->quiet = false;
+	if (p->quiet || p->refusal)
+		return;
+	size_t def = cursor_span(p->kernel).begin;
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (l->function_span.end == 0 || l->function_span.begin != def || l->nrefusals > 0 || l->variant == VARIANT_AUTO ||
+		    l->out_of_range)
+			continue;
+		if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
+			p->reason = xprintf("the launches of '%s' go through pipefy_launch_%s, its %s loop's launcher", p->second,
+					    p->second, variant_name(l->variant));
+			return;
+		}
+		if (l->nlaunch_edits > 0 && l->stages > 1) {
+			p->reason = xprintf("the launch's shared memory is rewritten for the stages of '%s'", p->second);
+			return;
+		}
+	}
+	p->overlap = true;
+	p->reason = o->launches == LAUNCHES_OVERLAP ? xstrdup("--launches=overlap") : xprintf("measured: %s", vr->overlap_evidence);
+}
+
+void plan_launch_pairs(struct model *m, const struct options *o, const struct rules *r)
+{
+	for (int i = 0; i < m->npairs; i++)
+		plan_pair(&m->pairs[i], m, o, &r->variants);
 }

@@ -3,6 +3,7 @@
  * at a cursor of the loop's own induction variables. */
 #include "pipefy.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 #define STAGE_READ "pipefy_stage"
@@ -1340,6 +1341,115 @@ static const char *input_newline(const struct source *src)
 	return nl && nl > src->text && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
+/* The helpers overlapped launches use, once, where the pipeline include goes. The CPU model
+ * (tests/cpu/to_cpu.py) replaces this block between its marker lines. */
+const char rewrite_overlap_helpers[] =
+	"// pipefy: overlapped launches {\n"
+	"// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its\n"
+	"// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its\n"
+	"// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).\n"
+	"// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the\n"
+	"// launch is an ordinary one.\n"
+	"static __device__ __forceinline__ void pipefy_grid_wait()\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+	"    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
+	"#endif\n"
+	"}\n"
+	"static bool pipefy_kernel_waits(const void *kernel)\n"
+	"{\n"
+	"    static thread_local const void *known[8];\n"
+	"    static thread_local int known_device[8], next;\n"
+	"    static thread_local bool waits[8];\n"
+	"    int device;\n"
+	"    if (cudaGetDevice(&device) != cudaSuccess)\n"
+	"        return false;\n"
+	"    for (int i = 0; i < 8; i++)\n"
+	"        if (known[i] == kernel && known_device[i] == device)\n"
+	"            return waits[i];\n"
+	"    int major = 0;\n"
+	"    cudaFuncAttributes attr;\n"
+	"    bool w = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&\n"
+	"             cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;\n"
+	"    known[next] = kernel;\n"
+	"    known_device[next] = device;\n"
+	"    waits[next] = w;\n"
+	"    next = (next + 1) % 8;\n"
+	"    return w;\n"
+	"}\n"
+	"template <class... P, class... A>\n"
+	"static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,\n"
+	"                                           A... args)\n"
+	"{\n"
+	"    cudaLaunchAttribute overlap;\n"
+	"    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;\n"
+	"    overlap.val.programmaticStreamSerializationAllowed = 1;\n"
+	"    cudaLaunchConfig_t config = {};\n"
+	"    config.gridDim = grid;\n"
+	"    config.blockDim = block;\n"
+	"    config.dynamicSmemBytes = smem;\n"
+	"    config.stream = stream;\n"
+	"    config.attrs = &overlap;\n"
+	"    config.numAttrs = pipefy_kernel_waits((const void *)kernel) ? 1 : 0;\n"
+	"    return cudaLaunchKernelEx(&config, kernel, args...);\n"
+	"}\n"
+	"// } pipefy: overlapped launches\n";
+
+/* ---- overlapped launches ---- */
+
+/* Each overlapping pair's second launch goes through pipefy_launch_dependent, and its kernel
+ * waits first thing (once, however many launches it has). */
+static bool rewrite_launch_pairs(struct model *m, const struct source *src, struct edits *e)
+{
+	bool any = false;
+	for (int i = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		p->rewritten = false;
+		if (p->refusal || !p->overlap || p->out_of_range)
+			continue;
+		char *a = span_text(src, p->args);
+		bool empty = true;
+		for (const char *q = a; *q; q++)
+			empty &= isspace((unsigned char)*q) != 0;
+		char *call = xprintf("pipefy_launch_dependent(%s, %s, %s, %s, %s%s%s)", p->callee, p->config[0],
+				     p->config[1] ? p->config[1] : "1", p->config[2] ? p->config[2] : "0",
+				     p->config[3] ? p->config[3] : "0", empty ? "" : ", ", empty ? "" : a);
+		edits_add(e, p->call.begin, p->call.end - p->call.begin, call);
+		free(call);
+		free(a);
+		bool waits = false;
+		for (int j = 0; j < i; j++)
+			waits |= m->pairs[j].rewritten && m->pairs[j].body_open == p->body_open;
+		if (!waits && !break_for_test("gridwait")) {
+			/* the indentation of the body's first line, else four spaces more than the function's */
+			size_t q = p->body_open;
+			while (q < src->len && (src->text[q] == ' ' || src->text[q] == '\t' || src->text[q] == '\r'))
+				q++;
+			char *indent = NULL;
+			if (q < src->len && src->text[q] == '\n') {
+				size_t b = q + 1, n = 0;
+				while (b + n < src->len && (src->text[b + n] == ' ' || src->text[b + n] == '\t'))
+					n++;
+				if (n && b + n < src->len && src->text[b + n] != '}')
+					indent = xstrndup(src->text + b, n);
+			}
+			if (!indent) {
+				char *outer = source_line_indent(src, cursor_span(p->kernel).begin);
+				indent = xprintf("%s    ", outer);
+				free(outer);
+			}
+			char *wait = xprintf("\n%spipefy_grid_wait(); // pipefy: '%s' may start before the kernel launched ahead "
+					     "of it ends: wait for it first", indent, p->second);
+			edits_add(e, p->body_open, 0, wait);
+			free(wait);
+			free(indent);
+		}
+		p->rewritten = true;
+		any = true;
+	}
+	return any;
+}
+
 /* The helpers the launch-staged tiles use, once, where the pipeline include goes. */
 static const char launch_helpers[] =
 	"// pipefy: tiles in a launch's dynamic shared memory get one copy of its layout per stage:\n"
@@ -1368,12 +1478,18 @@ static const char launch_helpers[] =
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers, bool tma, bool bulk)
+				 bool helpers, bool tma, bool bulk, bool overlap)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].rewritten && m->loops[i].loop.begin < first)
 			first = m->loops[i].loop.begin;
+	for (int i = 0; i < m->npairs; i++)
+		if (m->pairs[i].rewritten) {
+			size_t k = cursor_span(m->pairs[i].kernel).begin;
+			first = k < first ? k : first;
+			first = m->pairs[i].call.begin < first ? m->pairs[i].call.begin : first;
+		}
 	size_t at = src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	int depth = 0;
 	bool in_comment = false;
@@ -1413,12 +1529,12 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
 			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
 				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
 			     helpers ? launch_helpers : "", tma || bulk ? tma_helpers_start : "", tma ? tma_helpers_2d : "",
 			     bulk ? tma_helpers_bulk : "", tma || bulk ? "#undef PIPEFY_SM90\n" : "", tma ? tma_helpers_map : "",
-			     tma || bulk ? tma_helpers_end : "");
+			     tma || bulk ? tma_helpers_end : "", overlap ? rewrite_overlap_helpers : "");
 	if (*line)
 		edits_add(out, at, 0, line);
 	free(line);
@@ -1519,7 +1635,8 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		launch_staged |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
 	if (launch_staged)
 		add_launch_edits(m, src, e);
-	if (cp_async || launch_staged || tma || bulk)
-		add_pipeline_include(m, src, e, cp_async, launch_staged, tma, bulk);
+	bool overlap = rewrite_launch_pairs(m, src, e);
+	if (cp_async || launch_staged || tma || bulk || overlap)
+		add_pipeline_include(m, src, e, cp_async, launch_staged, tma, bulk, overlap);
 	match_line_endings(src, e);
 }

@@ -1,6 +1,7 @@
 /* util.c: allocation helpers that die on out-of-memory, and a growable string. */
 #include "pipefy.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 static void *check_alloc(void *p)
@@ -74,4 +75,13 @@ char *sb_take(struct strbuf *sb)
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
 	return s;
+}
+
+char *xstrtrim(const char *b, const char *e)
+{
+	while (b < e && isspace((unsigned char)*b))
+		b++;
+	while (e > b && isspace((unsigned char)e[-1]))
+		e--;
+	return xstrndup(b, (size_t)(e - b));
 }

@@ -324,6 +324,132 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 	check_barriers(r, l);
 }
 
+/* ---- overlapped launches ---- */
+
+struct call_at {
+	size_t at;
+	CXCursor call;
+};
+
+static enum CXChildVisitResult find_call_at(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct call_at *d = data;
+	struct span s = cursor_span(c);
+	if (!cursor_in_main_file(c) || s.end <= d->at || s.begin > d->at)
+		return CXChildVisit_Continue;
+	if (s.begin == d->at && cursor_is_call_named(c, "pipefy_launch_dependent")) {
+		d->call = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Where pipefy's helpers for overlapped launches are in the output, when they are there as
+ * rewrite.c writes them (line endings aside); begin == end otherwise. */
+static struct span overlap_block(const struct source *out)
+{
+	static const char open[] = "// pipefy: overlapped launches {", close[] = "// } pipefy: overlapped launches";
+	const char *b = strstr(out->text, open), *e = b ? strstr(b, close) : NULL;
+	if (!e)
+		return (struct span){0, 0};
+	e += strlen(close);
+	const char *want = rewrite_overlap_helpers;
+	for (const char *p = b; p < e; p++) {
+		if (*p == '\r')
+			continue;
+		if (*p != *want)
+			return (struct span){0, 0};
+		want++;
+	}
+	if (strcmp(want, "\n") != 0)
+		return (struct span){0, 0};
+	return (struct span){(size_t)(b - out->text), (size_t)(e - out->text)};
+}
+
+static bool defined_in(CXCursor fn, struct span s)
+{
+	CXCursor def = clang_getCursorDefinition(fn), tmpl = clang_getSpecializedCursorTemplate(fn);
+	if (!clang_Cursor_isNull(tmpl))
+		def = tmpl;
+	return !clang_Cursor_isNull(def) && cursor_declared_within(def, s);
+}
+
+/* A launch through pipefy_launch_dependent may start before the kernel ahead of it ends: the
+ * kernel it names must begin with pipefy's wait, and both be pipefy's helpers (the launcher falls
+ * back to an ordinary launch where the wait is not compiled in). NULL when all is so. */
+static const char *dependent_launch_problem(const struct source *out, CXCursor call, struct span helpers, size_t *at)
+{
+	*at = cursor_span(call).begin;
+	if (helpers.end == 0)
+		return "pipefy's helpers for overlapped launches are not in the file as pipefy writes them";
+	if (!defined_in(clang_getCursorReferenced(call), helpers))
+		return "the launch does not call pipefy's pipefy_launch_dependent";
+	if (clang_Cursor_getNumArguments(call) < 5)
+		return "the launch passes pipefy_launch_dependent too few arguments";
+	CXCursor k = cursor_strip(clang_Cursor_getArgument(call, 0));
+	if (clang_getCursorKind(k) == CXCursor_UnaryOperator)
+		k = cursor_strip(cursor_first_child(k));
+	CXCursor fn = clang_getCursorReferenced(k);
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
+		return "pipefy cannot tell which kernel the launch names";
+	CXCursor def = clang_getCursorDefinition(fn), tmpl = clang_getSpecializedCursorTemplate(fn);
+	if (!clang_Cursor_isNull(tmpl))
+		def = tmpl;
+	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def))
+		return "the kernel the launch names is not defined in the file";
+	CXCursor body = cursor_last_child(def);
+	CXCursor first = cursor_first_child(body);
+	*at = cursor_span(body).begin;
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !cursor_is_call_named(first, "pipefy_grid_wait") ||
+	    !defined_in(clang_getCursorReferenced(first), helpers))
+		return "the kernel it launches does not wait for the kernel ahead of it first (pipefy_grid_wait)";
+	(void)out;
+	return NULL;
+}
+
+/* Each rewritten pair: its launch in the output is a dependent launch of a kernel that waits. */
+static int validate_pairs(struct model *m, const struct source *out, const struct offset_map *map, const char *whole,
+			  const struct top_level *top)
+{
+	int failed = 0;
+	struct span helpers = overlap_block(out);
+	for (int i = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		if (!p->rewritten)
+			continue;
+		const char *problem = whole;
+		size_t at = 0;
+		if (!whole) {
+			struct call_at d = {output_offset(map, p->call.begin), clang_getNullCursor()};
+			for (int t = 0; t < top->c.n && clang_Cursor_isNull(d.call); t++)
+				if (top->s[t].begin <= d.at && d.at < top->s[t].end)
+					clang_visitChildren(top->c.v[t], find_call_at, &d);
+			if (clang_Cursor_isNull(d.call)) {
+				problem = "the launch is not a call of pipefy_launch_dependent";
+				at = d.at;
+			} else
+				problem = dependent_launch_problem(out, d.call, helpers, &at);
+		}
+		if (!problem)
+			continue;
+		char *where = NULL;
+		if (!whole) {
+			int line, col;
+			source_line_col(out, at, &line, &col);
+			where = xprintf(" (output %d:%d)", line, col);
+		}
+		free(p->refusal);
+		p->refusal = NULL;
+		launch_pair_refuse(p, p->call.begin, "the rewrite failed validation: %s%s; the launch is left as written", problem,
+				   where ? where : "");
+		free(where);
+		p->rewritten = false;
+		failed++;
+	}
+	return failed;
+}
+
 int validate_rewrite(struct model *m, const struct source *src, const struct options *o, const struct edits *e,
 		     const char *output, int input_errors)
 {
@@ -375,6 +501,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 			failed++;
 		}
 	}
+	failed += validate_pairs(m, &out, &map, whole, &top);
 	free(map.v);
 	free(top.c.v);
 	free(top.s);

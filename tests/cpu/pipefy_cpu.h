@@ -12,6 +12,13 @@
 // others, or reached at different barrier statements, is reported and the program exits 3
 // (what synccheck calls divergence). Blocks run one after another.
 //
+// Launches are queued and run when the program next calls the runtime (a copy, a sync, another
+// ordinary launch), so that a dependent launch (pipefy_launch_dependent: programmatic dependent
+// launch) can start before the grid ahead of it: its first block runs until every thread has
+// reached the grid wait (griddepcontrol.wait), and only then does the grid ahead of it run, all
+// of it. A kernel that reads what that grid writes before waiting reads the old contents; one that
+// never waits is reported (exit 3).
+//
 // mbarriers (Hopper's transaction barriers) are modelled too: a thread that waits on a phase
 // not yet complete yields, and runs again once other threads' arrivals and the bytes of bulk
 // copies (which land at once, as early as the hardware could) complete it; a block whose
@@ -85,6 +92,7 @@ struct Fiber {
     char *stack = nullptr;  // from stacks(): one per thread of a block, reused by every block
     uint3 tid;
     bool done = false, at_barrier = false;
+    bool at_grid_wait = false;  // waits for the grids its launch depends on
     bool vote = true, voted = true;  // __syncthreads_and: this thread's predicate, the block's AND
     MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
     unsigned waits_parity = 0;
@@ -235,9 +243,21 @@ inline char *stacks(size_t n) {
 // The dynamic shared memory of the running launch (pipefy reads it for stages in it).
 inline size_t dynamic_smem = 0;
 
+// What a grid launched as a dependent runs first when its threads wait for the grids ahead of
+// it: those grids, whole (null when none is pending, or once they have run).
+inline std::function<void()> *ahead = nullptr;
+inline int depth = 0;  // grids running one inside another's wait (each its own stacks)
+
+inline void grid_wait() {
+    if (!ahead) return;
+    current->at_grid_wait = true;
+    swapcontext(&current->ctx, &scheduler);
+}
+
 // Runs fn as a grid of grid x block threads, with smem bytes of dynamic shared memory (an
-// extern __shared__ array is 1 << 18 elements here, of at least a byte each).
-inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem = 0) {
+// extern __shared__ array is 1 << 18 elements here, of at least a byte each); first_waits, when
+// not null, runs the grids it depends on once its first block's threads all wait for them.
+inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t smem, std::function<void()> *first_waits) {
     if (smem > (1 << 18)) {
         fprintf(stderr, "pipefy-cpu: %zu bytes of dynamic shared memory\n", smem);
         exit(3);
@@ -248,6 +268,14 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
         fprintf(stderr, "pipefy-cpu: a block of %zu threads\n", n);
         exit(3);
     }
+    // (a grid run inside another's wait leaves that one's state as it found it)
+    auto saved_body = body;
+    auto saved_ahead = ahead;
+    Fiber *saved_current = current;
+    uint3 saved_tid = threadIdx, saved_bid = blockIdx;
+    dim3 saved_grid = gridDim, saved_block = blockDim;
+    std::vector<std::pair<const void *, MBarrier>> saved_mbarriers = mbarriers();
+    ahead = first_waits;
     body = &fn;
     gridDim = grid;
     blockDim = block;
@@ -259,7 +287,7 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
                 for (size_t i = 0; i < n; i++) {
                     Fiber &f = fibers[i];
                     f = Fiber();
-                    f.stack = stacks(i + 1);
+                    f.stack = stacks((size_t)depth * 1024 + i + 1);
                     f.tid = {(unsigned)(i % block.x), (unsigned)(i / block.x % block.y), (unsigned)(i / block.x / block.y)};
                     getcontext(&f.ctx);
                     f.ctx.uc_stack.ss_sp = f.stack;
@@ -274,7 +302,7 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
                     bool progress = false;
                     for (size_t k = 0; k < n; k++) {
                         Fiber &f = fibers[reverse_order() ? n - 1 - k : k];
-                        if (f.done || f.at_barrier) continue;
+                        if (f.done || f.at_barrier || f.at_grid_wait) continue;
                         if (f.waits_on && !phase_done(*f.waits_on, f.waits_parity)) continue;
                         f.waits_on = nullptr;
                         current = &f;
@@ -313,6 +341,25 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
                         progress = true;
                     }
                     if (!progress) {
+                        // every thread that can still run waits for the grids ahead: they run now
+                        bool grid_waits = false;
+                        for (auto &f : fibers) grid_waits |= !f.done && f.at_grid_wait;
+                        if (grid_waits && ahead) {
+                            std::function<void()> *run_ahead = ahead;
+                            ahead = nullptr;
+                            depth++;
+                            (*run_ahead)();
+                            depth--;
+                            gridDim = grid;
+                            blockDim = block;
+                            blockIdx = {bx, by, bz};
+                            body = &fn;
+                            dynamic_smem = smem;
+                        }
+                        if (grid_waits) {
+                            for (auto &f : fibers) f.at_grid_wait = false;
+                            continue;
+                        }
                         bool on_mbarrier = false;
                         for (auto &f : fibers) on_mbarrier |= !f.done && f.waits_on;
                         fprintf(stderr, "pipefy-cpu: block (%u,%u,%u): %s\n", bx, by, bz,
@@ -323,9 +370,68 @@ inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem 
                     }
                 }
             }
+    if (ahead) {
+        fprintf(stderr, "pipefy-cpu: a dependent launch's grid ended without waiting for the grid ahead of it "
+                        "(griddepcontrol.wait)\n");
+        exit(3);
+    }
+    body = saved_body;
+    ahead = saved_ahead;
+    current = saved_current;
+    threadIdx = saved_tid;
+    blockIdx = saved_bid;
+    gridDim = saved_grid;
+    blockDim = saved_block;
+    mbarriers() = saved_mbarriers;
+}
+
+// Launches not yet run, in stream order; all but the first are dependent launches.
+struct Launch {
+    dim3 grid, block;
+    std::function<void()> fn;
+    size_t smem;
+    bool dependent;
+};
+inline std::vector<Launch> &queued() {
+    static std::vector<Launch> q;
+    return q;
+}
+// Runs queued()[0..last]: a dependent launch runs the ones ahead of it inside its wait.
+inline void run_queued(size_t last) {
+    Launch &l = queued()[last];
+    if (!l.dependent || last == 0) {
+        if (last > 0) run_queued(last - 1);
+        run_grid(l.grid, l.block, l.fn, l.smem, nullptr);
+        return;
+    }
+    std::function<void()> before = [last] { run_queued(last - 1); };
+    run_grid(l.grid, l.block, l.fn, l.smem, &before);
+}
+// Runs every queued launch: the runtime's calls, and an ordinary launch, wait for them.
+inline void flush() {
+    if (queued().empty() || depth > 0) return;
+    run_queued(queued().size() - 1);
+    queued().clear();
+}
+inline void launch(dim3 grid, dim3 block, std::function<void()> fn, size_t smem = 0) {
+    flush();
+    queued().push_back({grid, block, std::move(fn), smem, false});
+}
+inline void launch_dependent(dim3 grid, dim3 block, std::function<void()> fn, size_t smem = 0) {
+    queued().push_back({grid, block, std::move(fn), smem, true});
 }
 
 }  // namespace pipefy_cpu
+
+// pipefy's helpers for overlapped launches (to_cpu.py puts the model's in place of the block
+// rewrite.c writes): the wait, and a dependent launch
+inline void pipefy_grid_wait() { pipefy_cpu::grid_wait(); }
+template <class... P, class... A>
+inline cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t,
+                                           A... args) {
+    pipefy_cpu::launch_dependent(grid, block, [=]() mutable { kernel(args...); }, smem);
+    return cudaSuccess;
+}
 
 // __syncthreads() as a macro, so each barrier statement is a site of its own.
 #define __syncthreads() pipefy_cpu::barrier((const void *)(uintptr_t)__LINE__)
@@ -369,25 +475,40 @@ template <typename T> inline cudaError_t cudaMalloc(T **p, size_t bytes) {
     return cudaSuccess;
 }
 inline cudaError_t cudaFree(void *p) {
+    pipefy_cpu::flush();
     free(p);
     return cudaSuccess;
 }
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind) {
+    pipefy_cpu::flush();
     memcpy(dst, src, bytes);
     return cudaSuccess;
 }
 inline cudaError_t cudaMemset(void *dst, int v, size_t bytes) {
+    pipefy_cpu::flush();
     memset(dst, v, bytes);
     return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() {
+    pipefy_cpu::flush();
+    return cudaSuccess;
+}
 template <typename T> inline cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int) { return cudaSuccess; }
-inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() {
+    pipefy_cpu::flush();
+    return cudaSuccess;
+}
 inline const char *cudaGetErrorString(cudaError_t) { return "no error"; }
 // Events time nothing here: harness_time only uses them when asked to benchmark.
 inline cudaError_t cudaEventCreate(cudaEvent_t *) { return cudaSuccess; }
-inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) {
+    pipefy_cpu::flush();
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) {
+    pipefy_cpu::flush();
+    return cudaSuccess;
+}
 inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t) {
     *ms = 0;

@@ -2,7 +2,8 @@
 """to_cpu.py: a CUDA program as the host C++ compiler can build it against pipefy_cpu.h.
 
 Each launch statement `NAME<<<GRID, BLOCK[, BYTES]>>>(ARGS);` becomes
-`pipefy_cpu::launch(GRID, BLOCK, [&] { NAME(ARGS); }[, BYTES]);`, an `extern __shared__` array a
+`pipefy_cpu::launch(GRID, BLOCK, [=]() mutable { NAME(ARGS); }[, BYTES]);` (queued: it runs when
+the program next calls the runtime), pipefy's helpers for overlapped launches the model's, an `extern __shared__` array a
 static one of 1 << 18 elements (256 KB at least), and `main` becomes the program's
 own `pipefy_program_main` behind a `main` that runs it once as written, or, when
 PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
@@ -86,6 +87,8 @@ def convert(text):
     # pipefy's tensor-copy helpers (PTX): the block model's own
     text = re.sub(r'// pipefy: Hopper tensor copies \{\n.*?// \} pipefy: Hopper tensor copies\n',
                   '#include "pipefy_cpu_tma.h"\n', text, flags=re.S)
+    # pipefy's helpers for overlapped launches: the model's (pipefy_cpu.h)
+    text = re.sub(r'// pipefy: overlapped launches \{\n.*?// \} pipefy: overlapped launches\n', '', text, flags=re.S)
     # the size of the launch's dynamic shared memory, as pipefy's output reads it in PTX
     text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
                   r'\1 = (unsigned)pipefy_cpu::dynamic_smem;', text)
@@ -115,7 +118,8 @@ def convert(text):
         lead = text[start:at][:len(text[start:at]) - len(text[start:at].lstrip())]
         out.append(text[pos:start])
         smem = ', %s' % config[2] if len(config) > 2 else ''
-        out.append('%spipefy_cpu::launch(%s, %s, [&] { %s(%s); }%s)' % (lead, config[0], config[1], name, args, smem))
+        # (the arguments by value: the launch runs later, when the program next calls the runtime)
+        out.append('%spipefy_cpu::launch(%s, %s, [=]() mutable { %s(%s); }%s)' % (lead, config[0], config[1], name, args, smem))
         pos = j + 1
 
 

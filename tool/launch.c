@@ -1,0 +1,314 @@
+/* launch.c: the file's kernel launches `k<<<grid, block, bytes, stream>>>(args)`, read from its
+ * text once (host code is not in the device-side parse's codegen, but its text is the user's),
+ * and the function definitions that say which of them are host code. measure.c reads them for
+ * block sizes, template instantiations and launchers; find_launch_pairs for launches that run
+ * back to back on one stream. */
+#include "pipefy.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static int by_kernel_then_place(const void *a, const void *b)
+{
+	const struct launch *x = a, *y = b;
+	int c = strcmp(x->kernel, y->kernel);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+struct launches launches_index(const struct source *src)
+{
+	struct launches ls = {0};
+	const char *text = src->text;
+	for (const char *q = text; (q = strstr(q, "<<<")); q += 3) {
+		const char *p = q, *targs_end = NULL, *targs = NULL;
+		while (p > text && isspace((unsigned char)p[-1]))
+			p--;
+		if (p > text && p[-1] == '>') { /* template arguments: back to their '<' */
+			targs_end = p - 1;
+			int depth = 0;
+			while (p > text) {
+				p--;
+				depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
+				if (depth == 0)
+					break;
+			}
+			targs = p + 1;
+			while (p > text && isspace((unsigned char)p[-1]))
+				p--;
+		}
+		const char *end = p;
+		while (p > text && ident_char(p[-1]))
+			p--;
+		const char *close = strstr(q + 3, ">>>");
+		if (p == end || !close)
+			continue;
+		struct launch *l = VEC_PUSH(ls.v, ls.n, ls.cap);
+		l->kernel = xstrndup(p, (size_t)(end - p));
+		l->at = (size_t)(p - text);
+		l->targs = targs && targs_end >= targs ? xstrtrim(targs, targs_end) : NULL;
+		/* the configuration arguments, split at top-level commas */
+		const char *cut[5] = {q + 3};
+		int n = 1, depth = 0;
+		for (const char *c = q + 3; c < close && n < 4; c++) {
+			depth += *c == '(' || *c == '{' || *c == '[' ? 1 : *c == ')' || *c == '}' || *c == ']' ? -1 : 0;
+			if (*c == ',' && depth == 0)
+				cut[n++] = c + 1;
+		}
+		cut[n] = close + 1;
+		for (int i = 0; i < n; i++)
+			l->config[i] = xstrtrim(cut[i], cut[i + 1] - 1);
+		if (n > 2) {
+			const char *b = cut[2], *e = cut[3] - 1;
+			while (b < e && isspace((unsigned char)*b))
+				b++;
+			while (e > b && isspace((unsigned char)e[-1]))
+				e--;
+			l->shared_span = (struct span){(size_t)(b - text), (size_t)(e - text)};
+		}
+		l->chevrons_end = (size_t)(close + 3 - text);
+	}
+	if (ls.n)
+		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);
+	return ls;
+}
+
+const struct launch *launches_first(const struct launches *ls, const char *kernel)
+{
+	int lo = 0, hi = ls->n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (strcmp(ls->v[mid].kernel, kernel) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ls->n && strcmp(ls->v[lo].kernel, kernel) == 0 ? &ls->v[lo] : NULL;
+}
+
+void launches_free(struct launches *ls)
+{
+	for (int i = 0; i < ls->n; i++) {
+		free(ls->v[i].kernel);
+		for (int k = 0; k < 4; k++)
+			free(ls->v[i].config[k]);
+		free(ls->v[i].targs);
+	}
+	free(ls->v);
+}
+
+
+static enum CXChildVisitResult collect_functions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct functions *f = data;
+	if (!cursor_in_main_file(c))
+		return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+		return CXChildVisit_Recurse;
+	if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod) {
+		if (f->n == f->cap) {
+			f->cap = f->cap ? 2 * f->cap : 32;
+			f->fn = xrealloc(f->fn, (size_t)f->cap * sizeof *f->fn);
+			f->at = xrealloc(f->at, (size_t)f->cap * sizeof *f->at);
+		}
+		f->fn[f->n] = c;
+		f->at[f->n++] = cursor_span(c);
+	}
+	return CXChildVisit_Continue;
+}
+
+CXCursor functions_enclosing(const struct functions *f, size_t at)
+{
+	for (int i = 0; i < f->n; i++)
+		if (at >= f->at[i].begin && at < f->at[i].end)
+			return f->fn[i];
+	return clang_getNullCursor();
+}
+
+bool launch_args(const struct source *src, size_t after, struct span *args)
+{
+	const char *t = src->text, *p = t + after;
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	if (*p != '(')
+		return false;
+	int depth = 0;
+	for (const char *q = p; *q; q++) {
+		if (*q == '"' || *q == '\'') {
+			char quote = *q++;
+			while (*q && *q != quote)
+				q += *q == '\\' && q[1] ? 2 : 1;
+			if (!*q)
+				return false;
+			continue;
+		}
+		depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+		if (depth == 0) {
+			*args = (struct span){(size_t)(p + 1 - t), (size_t)(q - t)};
+			return true;
+		}
+	}
+	return false;
+}
+
+void functions_collect(struct functions *f, CXTranslationUnit tu)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_functions, f);
+}
+
+void functions_free(struct functions *f)
+{
+	free(f->fn);
+	free(f->at);
+	memset(f, 0, sizeof *f);
+}
+
+/* ---- launches one stream runs back to back ---- */
+
+struct pair_scan {
+	struct model *m;
+	const struct source *src;
+	const struct launch **by_place; /* the index, ordered by offset */
+	int n;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct launch *x = *(const struct launch *const *)a, *y = *(const struct launch *const *)b;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The launch a statement is, whole (`k<<<g, b>>>(args);` and nothing around it), or NULL. */
+static const struct launch *launch_statement(const struct pair_scan *s, CXCursor stmt, struct span *args)
+{
+	if (clang_getCursorKind(stmt) != CXCursor_CallExpr || cursor_from_macro(stmt))
+		return NULL;
+	struct span sp = cursor_span(stmt);
+	int lo = 0, hi = s->n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (s->by_place[mid]->at < sp.begin)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->n || s->by_place[lo]->at != sp.begin)
+		return NULL;
+	const struct launch *l = s->by_place[lo];
+	if (!launch_args(s->src, l->chevrons_end, args) || args->end + 1 != sp.end)
+		return NULL;
+	return l;
+}
+
+static bool same_stream(const struct launch *a, const struct launch *b)
+{
+	const char *x = a->config[3] ? a->config[3] : "0", *y = b->config[3] ? b->config[3] : "0";
+	return strcmp(x, y) == 0;
+}
+
+/* The arguments the launch writes out (default arguments clang fills in have no place there). */
+static int count_args(CXCursor call, struct span args)
+{
+	int n = 0, all = clang_Cursor_getNumArguments(call);
+	for (int i = 0; i < all; i++) {
+		struct span a = cursor_span(clang_Cursor_getArgument(call, (unsigned)i));
+		n += a.begin >= args.begin && a.end <= args.end && a.end > a.begin;
+	}
+	return n;
+}
+
+static void add_pair(struct pair_scan *s, const struct launch *first, const struct launch *second, struct span args,
+		     CXCursor stmt)
+{
+	struct launch_pair *p = VEC_PUSH(s->m->pairs, s->m->npairs, s->m->cappairs);
+	const char *t = s->src->text;
+	p->first = xstrdup(first->kernel);
+	p->second = xstrdup(second->kernel);
+	p->first_at = first->at;
+	p->call = (struct span){second->at, args.end + 1};
+	const char *chevrons = strstr(t + second->at, "<<<");
+	p->callee = xstrtrim(t + second->at, chevrons);
+	for (int i = 0; i < 4; i++)
+		p->config[i] = second->config[i] ? xstrdup(second->config[i]) : NULL;
+	p->args = args;
+	p->nargs = count_args(stmt, args);
+	/* the callee: the first child of the call that names a function */
+	p->ref = clang_getNullCursor();
+	p->kernel = clang_getNullCursor();
+	struct cursors kids = cursor_children(stmt);
+	for (int i = 0; i < kids.n && clang_Cursor_isNull(p->ref); i++) {
+		CXCursor c = cursor_strip(kids.v[i]);
+		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_offset(c) == second->at) {
+			CXCursor r = clang_getCursorReferenced(c);
+			if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
+				p->ref = r;
+		}
+	}
+	free(kids.v);
+	if (clang_Cursor_isNull(p->ref))
+		return;
+	CXCursor def = clang_getCursorDefinition(p->ref);
+	CXCursor tmpl = clang_getSpecializedCursorTemplate(p->ref);
+	if (!clang_Cursor_isNull(tmpl))
+		def = tmpl; /* a template's body is where the wait goes */
+	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || !clang_isCursorDefinition(def))
+		return;
+	CXCursor body = cursor_last_child(def);
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || cursor_from_macro(body))
+		return;
+	p->kernel = def;
+	p->body_open = cursor_span(body).begin + 1;
+}
+
+static void scan_compound(struct pair_scan *s, CXCursor compound)
+{
+	struct cursors kids = cursor_children(compound);
+	const struct launch *prev = NULL;
+	for (int i = 0; i < kids.n; i++) {
+		struct span args;
+		const struct launch *l = launch_statement(s, kids.v[i], &args);
+		if (l && prev && same_stream(prev, l))
+			add_pair(s, prev, l, args, kids.v[i]);
+		prev = l;
+	}
+	free(kids.v);
+}
+
+static enum CXChildVisitResult visit_host_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		scan_compound(data, c);
+	return CXChildVisit_Recurse;
+}
+
+void find_launch_pairs(struct model *m, const struct parsed *p, const struct source *src)
+{
+	struct launches ls = launches_index(src);
+	if (ls.n < 2 || !p->tu) {
+		launches_free(&ls);
+		return;
+	}
+	struct pair_scan s = {m, src, xcalloc((size_t)ls.n, sizeof *s.by_place), ls.n};
+	for (int i = 0; i < ls.n; i++)
+		s.by_place[i] = &ls.v[i];
+	qsort(s.by_place, (size_t)s.n, sizeof *s.by_place, by_place);
+	struct functions fns = {0};
+	functions_collect(&fns, p->tu);
+	for (int i = 0; i < fns.n; i++) {
+		CXCursor fn = fns.fn[i];
+		if (!clang_isCursorDefinition(fn) || cursor_has_attr(fn, CXCursor_CUDAGlobalAttr) ||
+		    cursor_has_attr(fn, CXCursor_CUDADeviceAttr))
+			continue;
+		clang_visitChildren(fn, visit_host_body, &s);
+	}
+	functions_free(&fns);
+	free(s.by_place);
+	launches_free(&ls);
+}
