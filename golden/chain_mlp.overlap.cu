@@ -87,6 +87,27 @@ static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned el
                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
+// Whether the kernel's code on this device was compiled for sm_90 or up: a build for older
+// GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out
+static bool pipefy_sm90_code(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool is[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return is[i];
+    cudaFuncAttributes attr;
+    bool sm90 = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    is[next] = sm90;
+    next = (next + 1) % 8;
+    return sm90;
+}
 // } pipefy: Hopper tensor copies
 // pipefy: overlapped launches {
 // A kernel launched by pipefy_launch_dependent may start while the kernel before it in its
@@ -254,13 +275,14 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
 }
 
 // pipefy: the launches of 'gemm' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_gemm(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int M, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.x == 16 && pipefy_block.y == 16 && pipefy_block.z == 1 &&
+    if (pipefy_block.x == 16 && pipefy_block.y == 16 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)gemm_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 16, 16) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 16, 16))
         gemm_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K, pipefy_map_As, pipefy_map_Bs);

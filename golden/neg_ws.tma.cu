@@ -86,6 +86,27 @@ static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned el
                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
+// Whether the kernel's code on this device was compiled for sm_90 or up: a build for older
+// GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out
+static bool pipefy_sm90_code(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool is[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return is[i];
+    cudaFuncAttributes attr;
+    bool sm90 = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    is[next] = sm90;
+    next = (next + 1) % 8;
+    return sm90;
+}
 // } pipefy: Hopper tensor copies
 
 #define T 32
@@ -216,13 +237,14 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
 }
 
 // pipefy: the launches of 'base_shape' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_base_shape(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)base_shape_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         base_shape_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -353,13 +375,14 @@ static __global__ void store_before_pipefy_tma(const float *A, const float *B, f
 }
 
 // pipefy: the launches of 'store_before' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_store_before(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)store_before_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         store_before_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -490,13 +513,14 @@ static __global__ void read_before_pipefy_tma(const float *A, const float *B, co
 }
 
 // pipefy: the launches of 'read_before' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_read_before(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, const float *bias, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)read_before_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         read_before_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, bias, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -629,13 +653,14 @@ static __global__ void return_before_pipefy_tma(const float *A, const float *B, 
 }
 
 // pipefy: the launches of 'return_before' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_return_before(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int M, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)return_before_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         return_before_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -772,13 +797,14 @@ static __global__ void barrier_after_pipefy_tma(const float *A, const float *B, 
 }
 
 // pipefy: the launches of 'barrier_after' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_barrier_after(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)barrier_after_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         barrier_after_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -907,13 +933,14 @@ static __global__ void full_block_pipefy_tma(const float *A, const float *B, flo
 }
 
 // pipefy: the launches of 'full_block' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_full_block(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)full_block_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         full_block_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -1046,13 +1073,14 @@ static __global__ void nested_pipefy_tma(const float *A, const float *B, float *
 }
 
 // pipefy: the launches of 'nested' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_nested(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K, int passes)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)nested_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         nested_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, passes, pipefy_map_As, pipefy_map_Bs);

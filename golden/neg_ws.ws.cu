@@ -86,7 +86,78 @@ static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned el
                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
+// Whether the kernel's code on this device was compiled for sm_90 or up: a build for older
+// GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out
+static bool pipefy_sm90_code(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool is[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return is[i];
+    cudaFuncAttributes attr;
+    bool sm90 = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    is[next] = sm90;
+    next = (next + 1) % 8;
+    return sm90;
+}
 // } pipefy: Hopper tensor copies
+// pipefy: overlapped launches {
+// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its
+// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its
+// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).
+// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the
+// launch is an ordinary one.
+static __device__ __forceinline__ void pipefy_grid_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+static bool pipefy_kernel_waits(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool waits[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return waits[i];
+    int major = 0;
+    cudaFuncAttributes attr;
+    bool w = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&
+             cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    waits[next] = w;
+    next = (next + 1) % 8;
+    return w;
+}
+template <class... P, class... A>
+static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                                           A... args)
+{
+    cudaLaunchAttribute overlap;
+    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    overlap.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &overlap;
+    config.numAttrs = pipefy_kernel_waits((const void *)kernel) ? 1 : 0;
+    return cudaLaunchKernelEx(&config, kernel, args...);
+}
+// } pipefy: overlapped launches
 
 #define T 32
 
@@ -222,14 +293,15 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
 }
 
 // pipefy: the launches of 'base_shape' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes),
-// whole warps, and room for one more: the producer's; the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes),
+// whole warps, and room for one more: the producer's; the
+// kernel as written otherwise
 static void pipefy_launch_base_shape(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024 && pipefy_sm90_code((const void *)base_shape_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         base_shape_pipefy_tma<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -240,6 +312,7 @@ static void pipefy_launch_base_shape(dim3 pipefy_grid, dim3 pipefy_block, size_t
 // a store before the loop: the producer's thread indices would write past the output tile
 __global__ void store_before(const float *A, const float *B, float *C, int N, int K)
 {
+    pipefy_grid_wait(); // pipefy: 'store_before' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -264,6 +337,7 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
 // a load indexed by the thread before the loop: the producer's would read past the bias
 __global__ void read_before(const float *A, const float *B, const float *bias, float *C, int N, int K)
 {
+    pipefy_grid_wait(); // pipefy: 'read_before' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -288,6 +362,7 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
 // a return before the loop: a producer that returned would copy nothing
 __global__ void return_before(const float *A, const float *B, float *C, int M, int N, int K)
 {
+    pipefy_grid_wait(); // pipefy: 'return_before' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -313,6 +388,7 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
 // a barrier after the loop (the epilogue goes through shared memory): the producer has left
 __global__ void barrier_after(const float *A, const float *B, float *C, int N, int K)
 {
+    pipefy_grid_wait(); // pipefy: 'barrier_after' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     __shared__ float Cs[T][T];
@@ -340,6 +416,7 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
 // launched with 1024 threads: no room for the producer warp
 __global__ void full_block(const float *A, const float *B, float *C, int N, int K)
 {
+    pipefy_grid_wait(); // pipefy: 'full_block' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -363,6 +440,7 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
 // the K-loop inside another loop: a producer that left after it would miss the next pass
 __global__ void nested(const float *A, const float *B, float *C, int N, int K, int passes)
 {
+    pipefy_grid_wait(); // pipefy: 'nested' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -389,10 +467,10 @@ void run(const float *A, const float *B, const float *bias, float *C, int M, int
 {
     dim3 grid(N / T, M / T);
     pipefy_launch_base_shape(grid, 256, 0, 0, A, B, C, N, K);
-    store_before<<<grid, 256>>>(A, B, C, N, K);
-    read_before<<<grid, 256>>>(A, B, bias, C, N, K);
-    return_before<<<grid, 256>>>(A, B, C, M, N, K);
-    barrier_after<<<grid, 256>>>(A, B, C, N, K);
-    nested<<<grid, 256>>>(A, B, C, N, K, 2);
-    full_block<<<grid, 1024>>>(A, B, C, N, K);
+    pipefy_launch_dependent(store_before, grid, 256, 0, 0, A, B, C, N, K);
+    pipefy_launch_dependent(read_before, grid, 256, 0, 0, A, B, bias, C, N, K);
+    pipefy_launch_dependent(return_before, grid, 256, 0, 0, A, B, C, M, N, K);
+    pipefy_launch_dependent(barrier_after, grid, 256, 0, 0, A, B, C, N, K);
+    pipefy_launch_dependent(nested, grid, 256, 0, 0, A, B, C, N, K, 2);
+    pipefy_launch_dependent(full_block, grid, 1024, 0, 0, A, B, C, N, K);
 }

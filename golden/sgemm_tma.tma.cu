@@ -94,6 +94,27 @@ static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned el
                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
+// Whether the kernel's code on this device was compiled for sm_90 or up: a build for older
+// GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out
+static bool pipefy_sm90_code(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool is[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return is[i];
+    cudaFuncAttributes attr;
+    bool sm90 = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    is[next] = sm90;
+    next = (next + 1) % 8;
+    return sm90;
+}
 // } pipefy: Hopper tensor copies
 
 #define T 32
@@ -213,13 +234,14 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
 }
 
 // pipefy: the launches of 'sgemm_view' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_sgemm_view(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 &&
+    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_view_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         sgemm_view_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
@@ -351,13 +373,14 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
 }
 
 // pipefy: the launches of 'sgemm_flat' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_sgemm_flat(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 &&
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_flat_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         sgemm_flat_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
@@ -486,13 +509,14 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
 }
 
 // pipefy: the launches of 'sgemm_persistent' in this file: with sm_90's tensor copies where the device has
-// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte
-// aligned, rows a multiple of 16 bytes); the kernel as written otherwise
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
 static void pipefy_launch_sgemm_persistent(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 &&
+    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_persistent_pipefy_tma) &&
         pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         sgemm_persistent_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);

@@ -27,7 +27,7 @@ while read -r f v extra; do
 	# tensor and bulk copies are sm_90's (below it the launcher, or the kernel, runs the loop as
 	# written)
 	sm=80
-	[ "$v" != orig ] && grep -q -E 'K-loop pipelined: (tma|bulk|ws)' "$(promise_remarks "$prog" "$v")" && sm=90
+	[ "$v" != orig ] && grep -q -E 'K-loop pipelined: (tma|bulk|ws)|launch overlapped' "$(promise_remarks "$prog" "$v")" && sm=90
 	# shellcheck disable=SC2046,SC2086
 	"$nvcc" "${what[@]}" -std=c++17 -Xptxas -v $extra $(nvcc_args "$prog") -gencode arch=compute_$sm,code=sm_$sm \
 		-keep -keep-dir "$tmp/$v" "$f" 2>"$tmp/log"
@@ -55,6 +55,14 @@ while read -r f v extra; do
 	"$verify" $kinds "$ptx" >"$tmp/verify" 2>&1
 	rc=$?
 	expect "$f ($v) overlaps as promised ($kinds)" '[ -n "$ptx" ] && [ $rc = 0 ]' || sed "s|$tmp/||" "$tmp/verify"
+	# each kernel a remark says may start before the one ahead of it ends waits for it in its PTX
+	# (griddepcontrol.wait, compiled in for sm_90 only)
+	[ "$v" = orig ] && continue
+	for k in $(sed -n "s/.*launch overlapped with .* before it: '\([A-Za-z_0-9]*\)' may start.*/\1/p" \
+		"$(promise_remarks "$prog" "$v")" | sort -u); do
+		waits=$(awk -v k="_Z${#k}$k" '/\.entry/ { e = index($0, k) > 0 } e && /griddepcontrol\.wait/ { n++ } END { print n + 0 }' "$ptx")
+		expect "$f ($v): '$k' waits for the kernel ahead of it in its sm_90 PTX" '[ "$waits" -ge 1 ]'
+	done
 done < <(program_variants "$prog" "$tmp")
 args=$(sed -n 's|^// pipefy-args: *||p' "$prog" | head -n 1)
 # shellcheck disable=SC2086

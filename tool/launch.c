@@ -223,8 +223,38 @@ static int count_args(CXCursor call, struct span args)
 	return n;
 }
 
-static void add_pair(struct pair_scan *s, const struct launch *first, const struct launch *second, struct span args,
-		     CXCursor stmt)
+/* The definition in this file of the kernel a launch statement names (a template's for a
+ * specialization), with its body's '{'; null when there is none. */
+static CXCursor launched_kernel(CXCursor stmt, size_t at, CXCursor *ref, size_t *body_open)
+{
+	*ref = clang_getNullCursor();
+	struct cursors kids = cursor_children(stmt);
+	for (int i = 0; i < kids.n && clang_Cursor_isNull(*ref); i++) {
+		CXCursor c = cursor_strip(kids.v[i]);
+		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_offset(c) == at) {
+			CXCursor r = clang_getCursorReferenced(c);
+			if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
+				*ref = r;
+		}
+	}
+	free(kids.v);
+	if (clang_Cursor_isNull(*ref))
+		return clang_getNullCursor();
+	CXCursor def = clang_getCursorDefinition(*ref);
+	CXCursor tmpl = clang_getSpecializedCursorTemplate(*ref);
+	if (!clang_Cursor_isNull(tmpl))
+		def = tmpl; /* a template's body is where the wait goes */
+	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || !clang_isCursorDefinition(def))
+		return clang_getNullCursor();
+	CXCursor body = cursor_last_child(def);
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || cursor_from_macro(body))
+		return clang_getNullCursor();
+	*body_open = cursor_span(body).begin + 1;
+	return def;
+}
+
+static void add_pair(struct pair_scan *s, const struct launch *first, CXCursor first_stmt, const struct launch *second,
+		     struct span args, CXCursor stmt)
 {
 	struct launch_pair *p = VEC_PUSH(s->m->pairs, s->m->npairs, s->m->cappairs);
 	const char *t = s->src->text;
@@ -238,32 +268,9 @@ static void add_pair(struct pair_scan *s, const struct launch *first, const stru
 		p->config[i] = second->config[i] ? xstrdup(second->config[i]) : NULL;
 	p->args = args;
 	p->nargs = count_args(stmt, args);
-	/* the callee: the first child of the call that names a function */
-	p->ref = clang_getNullCursor();
-	p->kernel = clang_getNullCursor();
-	struct cursors kids = cursor_children(stmt);
-	for (int i = 0; i < kids.n && clang_Cursor_isNull(p->ref); i++) {
-		CXCursor c = cursor_strip(kids.v[i]);
-		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_offset(c) == second->at) {
-			CXCursor r = clang_getCursorReferenced(c);
-			if (clang_getCursorKind(r) == CXCursor_FunctionDecl)
-				p->ref = r;
-		}
-	}
-	free(kids.v);
-	if (clang_Cursor_isNull(p->ref))
-		return;
-	CXCursor def = clang_getCursorDefinition(p->ref);
-	CXCursor tmpl = clang_getSpecializedCursorTemplate(p->ref);
-	if (!clang_Cursor_isNull(tmpl))
-		def = tmpl; /* a template's body is where the wait goes */
-	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || !clang_isCursorDefinition(def))
-		return;
-	CXCursor body = cursor_last_child(def);
-	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || cursor_from_macro(body))
-		return;
-	p->kernel = def;
-	p->body_open = cursor_span(body).begin + 1;
+	p->kernel = launched_kernel(stmt, second->at, &p->ref, &p->body_open);
+	CXCursor first_ref;
+	p->first_kernel = launched_kernel(first_stmt, first->at, &first_ref, &p->first_body_open);
 }
 
 static void scan_compound(struct pair_scan *s, CXCursor compound)
@@ -274,7 +281,7 @@ static void scan_compound(struct pair_scan *s, CXCursor compound)
 		struct span args;
 		const struct launch *l = launch_statement(s, kids.v[i], &args);
 		if (l && prev && same_stream(prev, l))
-			add_pair(s, prev, l, args, kids.v[i]);
+			add_pair(s, prev, kids.v[i - 1], l, args, kids.v[i]);
 		prev = l;
 	}
 	free(kids.v);

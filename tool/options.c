@@ -24,9 +24,10 @@ const char options_usage[] =
 	"                          not a correct program)\n"
 	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8, ldg 1 or 2\n"
 	"                          (default: the planner's choice)\n"
-	"  --launches=L            auto (default), overlap or keep: a launch right after another\n"
-	"                          on the same stream starts while that one finishes (sm_90:\n"
-	"                          programmatic dependent launch; its kernel waits for it first)\n"
+	"  --launches=L            auto (default), overlap, early or keep: a launch right after\n"
+	"                          another on the same stream starts while that one finishes\n"
+	"                          (sm_90: programmatic dependent launch; its kernel waits for it\n"
+	"                          first); early: the one before lets it start after its K-loop\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
@@ -286,10 +287,12 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->launches = LAUNCHES_AUTO;
 			else if (strcmp(v, "overlap") == 0)
 				o->launches = LAUNCHES_OVERLAP;
+			else if (strcmp(v, "early") == 0)
+				o->launches = LAUNCHES_EARLY;
 			else if (strcmp(v, "keep") == 0)
 				o->launches = LAUNCHES_KEEP;
 			else {
-				*err = xprintf("unknown --launches '%s' (auto, overlap, keep)", v);
+				*err = xprintf("unknown --launches '%s' (auto, overlap, early, keep)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {

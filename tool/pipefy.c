@@ -240,8 +240,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	if (o->ptxas)
 		ptxas_registers(&model, src, o, messages);
 	plan_kloops(&model, o, &rules, src);
-	plan_launch_pairs(&model, o, &rules);
 	restrict_to_ranges(&model, src, o);
+	plan_launch_pairs(&model, o, &rules); /* (a loop out of range keeps its launches) */
 	struct edits edits = {0};
 	bool applied = false;
 	/* Rewrite, then check the output: a loop whose rewrite does not come back as its pipeline

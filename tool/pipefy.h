@@ -88,8 +88,9 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
 enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK, VARIANT_WS };
 
-/* Launch pairs (launch.c): the planner's choice, or overlapped / kept wherever legal. */
-enum launches_mode { LAUNCHES_AUTO, LAUNCHES_OVERLAP, LAUNCHES_KEEP };
+/* Launch pairs (launch.c): the planner's choice, or overlapped (early: the kernel ahead lets the
+ * next start before its own blocks end) / kept wherever legal. */
+enum launches_mode { LAUNCHES_AUTO, LAUNCHES_OVERLAP, LAUNCHES_EARLY, LAUNCHES_KEEP };
 
 struct options {
 	const char **files; /* "-" or none: stdin */
@@ -580,6 +581,8 @@ struct launch_pair {
 	CXCursor ref;            /* the function the second launch names (a specialization) */
 	CXCursor kernel;         /* its definition (a template's), in this file; null otherwise */
 	size_t body_open;        /* just after the '{' of that definition's body */
+	CXCursor first_kernel;   /* the first launch's kernel definition, in this file; null otherwise */
+	size_t first_body_open;
 	/* check */
 	char *refusal;           /* why the second launch cannot overlap the first; NULL when it can */
 	size_t refusal_at;
@@ -587,6 +590,8 @@ struct launch_pair {
 	bool overlap;
 	char *reason;            /* why it overlaps, or why the planner keeps it as written */
 	bool quiet;              /* not wanted here (architecture, option, rules): no remark, --report says why */
+	size_t trigger_at;       /* --launches=early: where the first kernel lets its dependents start
+				  * (after its K-loop, else first thing); 0: it does not */
 	bool out_of_range;       /* outside --lines / --offset: left as it is, silently */
 	/* rewrite */
 	bool rewritten;
@@ -690,8 +695,9 @@ extern const char rules_arch_json[], rules_variants_json[];
 /* ---- rewrite.c: model + plan -> edits ---- */
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
-/* The helpers an overlapped launch uses, as written once into the file (validate.c checks them). */
-extern const char rewrite_overlap_helpers[];
+/* The helpers an overlapped launch uses, as written once into the file (validate.c checks them):
+ * the wait, the trigger (--launches=early only), the launcher and the block's closing line. */
+extern const char rewrite_overlap_helpers[], rewrite_overlap_trigger[], rewrite_overlap_launcher[];
 
 /* ---- validate.c: the output parsed again; each rewritten loop must be pipefy's pipeline ---- */
 

@@ -548,7 +548,20 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 		}
 	}
 	p->overlap = true;
-	p->reason = o->launches == LAUNCHES_OVERLAP ? xstrdup("--launches=overlap") : xprintf("measured: %s", vr->overlap_evidence);
+	p->reason = o->launches == LAUNCHES_OVERLAP ? xstrdup("--launches=overlap")
+		    : o->launches == LAUNCHES_EARLY ? xstrdup("--launches=early")
+						    : xprintf("measured: %s", vr->overlap_evidence);
+	if (o->launches != LAUNCHES_EARLY || clang_Cursor_isNull(p->first_kernel))
+		return;
+	/* the kernel ahead lets this one start once its blocks are past their K-loop (its last), or
+	 * at once when it has none */
+	p->trigger_at = p->first_body_open;
+	size_t first = cursor_span(p->first_kernel).begin;
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (l->function_span.end && l->function_span.begin == first && !l->not_kloop && l->loop.end > p->trigger_at)
+			p->trigger_at = l->loop.end;
+	}
 }
 
 void plan_launch_pairs(struct model *m, const struct options *o, const struct rules *r)

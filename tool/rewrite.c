@@ -550,6 +550,27 @@ static const char tma_helpers_map[] =
 	"    return encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,\n"
 	"                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,\n"
 	"                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;\n"
+	"}\n"
+	"// Whether the kernel's code on this device was compiled for sm_90 or up: a build for older\n"
+	"// GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out\n"
+	"static bool pipefy_sm90_code(const void *kernel)\n"
+	"{\n"
+	"    static thread_local const void *known[8];\n"
+	"    static thread_local int known_device[8], next;\n"
+	"    static thread_local bool is[8];\n"
+	"    int device;\n"
+	"    if (cudaGetDevice(&device) != cudaSuccess)\n"
+	"        return false;\n"
+	"    for (int i = 0; i < 8; i++)\n"
+	"        if (known[i] == kernel && known_device[i] == device)\n"
+	"            return is[i];\n"
+	"    cudaFuncAttributes attr;\n"
+	"    bool sm90 = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;\n"
+	"    known[next] = kernel;\n"
+	"    known_device[next] = device;\n"
+	"    is[next] = sm90;\n"
+	"    next = (next + 1) % 8;\n"
+	"    return sm90;\n"
 	"}\n";
 static const char tma_helpers_end[] = "// } pipefy: Hopper tensor copies\n";
 
@@ -647,19 +668,20 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	char *launcher = xprintf(
 		"\n\n"
 		"// pipefy: the launches of '%s' in this file: with sm_90's tensor copies where the device has\n"
-		"// them, the block is the shape the copies assume and every operand makes a tensor map (16-byte\n"
-		"// aligned, rows a multiple of 16 bytes)%s; the kernel as written otherwise\n"
+		"// them and the kernel's code was compiled for them, the block is the shape the copies assume\n"
+		"// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes)%s; the\n"
+		"// kernel as written otherwise\n"
 		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
 		"    %s)\n"
 		"{\n"
 		"    CUtensorMap %s;\n"
-		"    if (%s%s%s)\n"
+		"    if (%s%s && pipefy_sm90_code((const void *)%s)%s)\n"
 		"        %s<<<pipefy_grid, %s, pipefy_smem, pipefy_stream>>>(%s%s);\n"
 		"    else\n"
 		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
 		"}",
 		l->function, ws ? ",\n// whole warps, and room for one more: the producer's" : "", l->function, params, decl.data,
-		l->block_check, ws ? " && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024" : "", make.data, name,
+		l->block_check, ws ? " && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024" : "", name, make.data, name,
 		ws ? "dim3(pipefy_block.x + 32, 1, 1)" : "pipefy_block", args, names.data, l->function, args);
 	edits_add(out, l->function_span.end, 0, launcher);
 	for (int i = 0; i < l->ntma_launches; i++) {
@@ -1355,7 +1377,18 @@ const char rewrite_overlap_helpers[] =
 	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
 	"    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
 	"#endif\n"
-	"}\n"
+	"}\n";
+/* (--launches=early only: nvcc warns of a static function never called) */
+const char rewrite_overlap_trigger[] =
+	"// (--launches=early) the kernel launched after this one may start once every block of this one\n"
+	"// has come here or ended (griddepcontrol.launch_dependents; it still waits for this one to end)\n"
+	"static __device__ __forceinline__ void pipefy_launch_dependents()\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+	"    asm volatile(\"griddepcontrol.launch_dependents;\" :::);\n"
+	"#endif\n"
+	"}\n";
+const char rewrite_overlap_launcher[] =
 	"static bool pipefy_kernel_waits(const void *kernel)\n"
 	"{\n"
 	"    static thread_local const void *known[8];\n"
@@ -1398,8 +1431,9 @@ const char rewrite_overlap_helpers[] =
 /* ---- overlapped launches ---- */
 
 /* Each overlapping pair's second launch goes through pipefy_launch_dependent, and its kernel
- * waits first thing (once, however many launches it has). */
-static bool rewrite_launch_pairs(struct model *m, const struct source *src, struct edits *e)
+ * waits first thing (once, however many launches it has); with --launches=early the kernel
+ * ahead lets it start (*trigger then says so). */
+static bool rewrite_launch_pairs(struct model *m, const struct source *src, struct edits *e, bool *any_trigger)
 {
 	bool any = false;
 	for (int i = 0; i < m->npairs; i++) {
@@ -1447,6 +1481,23 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 		p->rewritten = true;
 		any = true;
 	}
+	for (int i = 0; i < m->npairs; i++) { /* (after every wait: at a body's start the wait comes first) */
+		struct launch_pair *p = &m->pairs[i];
+		bool done = false;
+		for (int j = 0; j < i; j++)
+			done |= m->pairs[j].rewritten && m->pairs[j].trigger_at == p->trigger_at;
+		if (!p->rewritten || !p->trigger_at || done)
+			continue;
+		char *indent = source_line_indent(src, p->trigger_at == p->first_body_open ? cursor_span(p->first_kernel).begin
+											 : p->trigger_at - 1);
+		bool top = p->trigger_at == p->first_body_open;
+		char *trigger = xprintf("\n%s%spipefy_launch_dependents(); // pipefy: the kernel launched after this one may "
+					"start now (it waits for this one to end)", indent, top ? "    " : "");
+		edits_add(e, p->trigger_at, 0, trigger);
+		free(trigger);
+		free(indent);
+		*any_trigger = true;
+	}
 	return any;
 }
 
@@ -1478,7 +1529,7 @@ static const char launch_helpers[] =
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers, bool tma, bool bulk, bool overlap)
+				 bool helpers, bool tma, bool bulk, bool overlap, bool trigger)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
@@ -1529,12 +1580,13 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
 			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
 				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
 			     helpers ? launch_helpers : "", tma || bulk ? tma_helpers_start : "", tma ? tma_helpers_2d : "",
 			     bulk ? tma_helpers_bulk : "", tma || bulk ? "#undef PIPEFY_SM90\n" : "", tma ? tma_helpers_map : "",
-			     tma || bulk ? tma_helpers_end : "", overlap ? rewrite_overlap_helpers : "");
+			     tma || bulk ? tma_helpers_end : "", overlap ? rewrite_overlap_helpers : "",
+			     trigger ? rewrite_overlap_trigger : "", overlap ? rewrite_overlap_launcher : "");
 	if (*line)
 		edits_add(out, at, 0, line);
 	free(line);
@@ -1635,8 +1687,9 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		launch_staged |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
 	if (launch_staged)
 		add_launch_edits(m, src, e);
-	bool overlap = rewrite_launch_pairs(m, src, e);
+	bool trigger = false;
+	bool overlap = rewrite_launch_pairs(m, src, e, &trigger);
 	if (cp_async || launch_staged || tma || bulk || overlap)
-		add_pipeline_include(m, src, e, cp_async, launch_staged, tma, bulk, overlap);
+		add_pipeline_include(m, src, e, cp_async, launch_staged, tma, bulk, overlap, trigger);
 	match_line_endings(src, e);
 }

@@ -354,17 +354,18 @@ static struct span overlap_block(const struct source *out)
 	if (!e)
 		return (struct span){0, 0};
 	e += strlen(close);
-	const char *want = rewrite_overlap_helpers;
-	for (const char *p = b; p < e; p++) {
-		if (*p == '\r')
-			continue;
-		if (*p != *want)
-			return (struct span){0, 0};
-		want++;
-	}
-	if (strcmp(want, "\n") != 0)
-		return (struct span){0, 0};
-	return (struct span){(size_t)(b - out->text), (size_t)(e - out->text)};
+	struct strbuf text = {0};
+	for (const char *p = b; p < e; p++)
+		if (*p != '\r')
+			sb_add(&text, p, 1);
+	sb_puts(&text, "\n");
+	char *without = xprintf("%s%s", rewrite_overlap_helpers, rewrite_overlap_launcher);
+	char *with = xprintf("%s%s%s", rewrite_overlap_helpers, rewrite_overlap_trigger, rewrite_overlap_launcher);
+	bool same = strcmp(text.data, without) == 0 || strcmp(text.data, with) == 0;
+	free(without);
+	free(with);
+	free(text.data);
+	return same ? (struct span){(size_t)(b - out->text), (size_t)(e - out->text)} : (struct span){0, 0};
 }
 
 static bool defined_in(CXCursor fn, struct span s)

@@ -426,6 +426,7 @@ inline void launch_dependent(dim3 grid, dim3 block, std::function<void()> fn, si
 // pipefy's helpers for overlapped launches (to_cpu.py puts the model's in place of the block
 // rewrite.c writes): the wait, and a dependent launch
 inline void pipefy_grid_wait() { pipefy_cpu::grid_wait(); }
+inline void pipefy_launch_dependents() {}  // (the model runs a dependent grid's start before, always)
 template <class... P, class... A>
 inline cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t,
                                            A... args) {

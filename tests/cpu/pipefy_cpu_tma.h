@@ -66,6 +66,7 @@ inline void pipefy_bulk_load(void *dst, const void *src, unsigned bytes, unsigne
     pipefy_cpu::bulk_copy(dst, src, bytes, bar);
 }
 constexpr bool pipefy_sm90 = true;
+inline bool pipefy_sm90_code(const void *) { return true; }
 inline bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned elem, long long row_elems,
                                  unsigned box_cols, unsigned box_rows)
 {

@@ -2,9 +2,10 @@
 """to_cpu.py: a CUDA program as the host C++ compiler can build it against pipefy_cpu.h.
 
 Each launch statement `NAME<<<GRID, BLOCK[, BYTES]>>>(ARGS);` becomes
-`pipefy_cpu::launch(GRID, BLOCK, [=]() mutable { NAME(ARGS); }[, BYTES]);` (queued: it runs when
-the program next calls the runtime), pipefy's helpers for overlapped launches the model's, an `extern __shared__` array a
-static one of 1 << 18 elements (256 KB at least), and `main` becomes the program's
+`pipefy_cpu::launch(GRID, BLOCK, [=]() mutable { NAME(ARGS); }[, BYTES]);` (queued: it runs
+when the program next calls the runtime), pipefy's helpers for tensor copies and overlapped
+launches the model's, an `extern __shared__` array a static one of 1 << 18 elements (256 KB
+at least), and `main` becomes the program's
 own `pipefy_program_main` behind a `main` that runs it once as written, or, when
 PIPEFY_CPU_RUNS holds size lists separated by `|`, at each of them in each order of
 PIPEFY_CPU_ORDERS (default "forward"), each run's output after a line `== SIZES ORDER` and

@@ -1,0 +1,152 @@
+// chain_softmax.cu: attention's first two steps as two launches on one stream: S = Q K^T / sqrt(D)
+// (a tiled GEMM reading K's rows as B's columns), then P = softmax of each row of S (one block a
+// row, reductions in shared memory). Usage: chain_softmax [M N D] (multiples of TS).
+// pipefy-golden: overlap
+// gpu-runs: 16 64 64 | 16 16 16 | 32 48 32 | 64 128 64 | 256 256 64 | 1024 1024 64 | 2048 2048 128
+// gpu-sanitize: 32 48 32
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define TS 16
+#define ROW_THREADS 256
+
+__global__ void qk(const float *Q, const float *Km, float *S, int M, int N, int D, float scale)
+{
+    __shared__ float Qs[3][TS][TS];
+    __shared__ float Ks[3][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < D) {
+                __pipeline_memcpy_async(&Qs[pipefy_dst][ty][tx], &Q[row * D + k0 + tx], sizeof(float));
+                __pipeline_memcpy_async(&Ks[pipefy_dst][ty][tx], &Km[(blockIdx.x * TS + ty) * D + k0 + tx], sizeof(float));
+                k0 += TS;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < D; k0 += TS) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TS; ++k)
+                acc += Qs[pipefy_stage][ty][k] * Ks[pipefy_stage][tx][k];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    S[row * N + col] = acc * scale;
+}
+
+__global__ void row_softmax(const float *S, float *P, int N)
+{
+    __shared__ float red[ROW_THREADS];
+    const float *s = S + (size_t)blockIdx.x * N;
+    float *p = P + (size_t)blockIdx.x * N;
+    int t = threadIdx.x;
+    float m = -INFINITY;
+    for (int j = t; j < N; j += ROW_THREADS)
+        m = fmaxf(m, s[j]);
+    red[t] = m;
+    __syncthreads();
+    for (int half = ROW_THREADS / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] = fmaxf(red[t], red[t + half]);
+        __syncthreads();
+    }
+    m = red[0];
+    __syncthreads();
+    float sum = 0.0f;
+    for (int j = t; j < N; j += ROW_THREADS)
+        sum += expf(s[j] - m);
+    red[t] = sum;
+    __syncthreads();
+    for (int half = ROW_THREADS / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] += red[t + half];
+        __syncthreads();
+    }
+    sum = red[0];
+    for (int j = t; j < N; j += ROW_THREADS)
+        p[j] = expf(s[j] - m) / sum;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {64, 128, 64};  // M N D
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], D = sz[2];
+    size_t nq = (size_t)M * D, nk = (size_t)N * D, ns = (size_t)M * N;
+    float *hQ = (float *)malloc(nq * 4), *hK = (float *)malloc(nk * 4), *hP = (float *)malloc(ns * 4 + 4);
+    uint32_t seed = 4242;
+    for (size_t i = 0; i < nq; i++) hQ[i] = harness_random(&seed) * 4.0f;
+    for (size_t i = 0; i < nk; i++) hK[i] = harness_random(&seed) * 4.0f;
+    float scale = 1.0f / sqrtf((float)D);
+    double *ref = (double *)calloc(ns + 1, sizeof(double));
+    for (int i = 0; i < M && !harness_skip_reference(); i++) {
+        double *r = ref + (size_t)i * N, m = -INFINITY, sum = 0;
+        for (int j = 0; j < N; j++) {
+            for (int k = 0; k < D; k++)
+                r[j] += (double)hQ[(size_t)i * D + k] * hK[(size_t)j * D + k];
+            r[j] *= scale;
+            m = r[j] > m ? r[j] : m;
+        }
+        for (int j = 0; j < N; j++)
+            sum += exp(r[j] - m);
+        for (int j = 0; j < N; j++)
+            r[j] = exp(r[j] - m) / sum;
+    }
+    float *dQ, *dK, *dS, *dP;
+    CHECK(cudaMalloc(&dQ, nq * 4));
+    CHECK(cudaMalloc(&dK, nk * 4));
+    CHECK(cudaMalloc(&dS, ns * 4));
+    CHECK(cudaMalloc(&dP, ns * 4));
+    CHECK(cudaMemcpy(dQ, hQ, nq * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dK, hK, nk * 4, cudaMemcpyHostToDevice));
+    dim3 block(TS, TS), grid(N / TS, M / TS);
+    auto chain = [&] {
+        qk<<<grid, block>>>(dQ, dK, dS, M, N, D, scale);
+        row_softmax<<<M, ROW_THREADS>>>(dS, dP, N);
+    };
+    // S and P poisoned first: a softmax that reads S before qk has written it reads NaNs
+    auto poisoned = [&] {
+        CHECK(cudaMemset(dS, 0xff, ns * 4));
+        CHECK(cudaMemset(dP, 0xff, ns * 4));
+        chain();
+    };
+    poisoned();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hP, dP, ns * 4, cudaMemcpyDeviceToHost));
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("chain_softmax: reference skipped\nchecksum %016llx\n", (unsigned long long)harness_checksum(hP, ns * 4));
+    else
+        rc = harness_report("chain_softmax", hP, ref, ns, 1e-6, 1e-4);
+    if (harness_repeat("chain_softmax", dP, hP, ns * 4, poisoned))
+        rc = 1;
+    harness_time("chain_softmax", 2.0 * M * N * D, chain);
+    CHECK(cudaFree(dQ));
+    CHECK(cudaFree(dK));
+    CHECK(cudaFree(dS));
+    CHECK(cudaFree(dP));
+    free(hQ);
+    free(hK);
+    free(hP);
+    free(ref);
+    return rc;
+}

@@ -1,0 +1,392 @@
+// chain_softmax.cu: attention's first two steps as two launches on one stream: S = Q K^T / sqrt(D)
+// (a tiled GEMM reading K's rows as B's columns), then P = softmax of each row of S (one block a
+// row, reductions in shared memory). Usage: chain_softmax [M N D] (multiples of TS).
+// pipefy-golden: overlap
+// gpu-runs: 16 64 64 | 16 16 16 | 32 48 32 | 64 128 64 | 256 256 64 | 1024 1024 64 | 2048 2048 128
+// gpu-sanitize: 32 48 32
+#include "harness.cuh"
+#include <cuda.h>         // pipefy: CUtensorMap
+#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled
+// pipefy: Hopper tensor copies {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define PIPEFY_SM90(...) ((void)&pipefy_smem, __trap()) /* (never run below sm_90) */
+#else
+#define PIPEFY_SM90(...) __VA_ARGS__
+#endif
+static __device__ __forceinline__ unsigned pipefy_smem(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+static __device__ __forceinline__ void pipefy_mbar_init(unsigned long long *bar, unsigned count)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(pipefy_smem(bar)), "r"(count) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_fence_init()
+{
+    PIPEFY_SM90(asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_inval(unsigned long long *bar)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(pipefy_smem(bar)) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_arrive(unsigned long long *bar, unsigned count)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" ::"r"(pipefy_smem(bar)), "r"(count) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_expect_tx(unsigned long long *bar, unsigned bytes)
+{
+    PIPEFY_SM90(asm volatile("mbarrier.expect_tx.shared::cta.b64 [%0], %1;" ::"r"(pipefy_smem(bar)), "r"(bytes) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        PIPEFY_SM90(asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                                 "selp.u32 %0, 1, 0, p;\n}" : "=r"(done) : "r"(pipefy_smem(bar)), "r"(parity) : "memory"));
+}
+static __device__ __forceinline__ void pipefy_fence_proxy_async()
+{
+    PIPEFY_SM90(asm volatile("fence.proxy.async.shared::cta;" ::: "memory"));
+}
+static __device__ __forceinline__ void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row,
+                                                          unsigned long long *bar)
+{
+    PIPEFY_SM90(asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+                             "[%0], [%1, {%2, %3}], [%4];" ::"r"(pipefy_smem(dst)), "l"(map), "r"(col), "r"(row),
+                             "r"(pipefy_smem(bar)) : "memory"));
+}
+#undef PIPEFY_SM90
+// A tensor map of a row-major operand whose rows are row_elems long (rows unbounded), for boxes
+// of box_rows x box_cols; false where the copy engine cannot take it: a device below sm_90, a
+// base not 16-byte aligned, rows not a multiple of 16 bytes
+static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned elem, long long row_elems,
+                                 unsigned box_cols, unsigned box_rows)
+{
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9)
+        return false;
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+    if (!encode) {
+        void *fn = nullptr;
+        cudaDriverEntryPointQueryResult found;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found) !=
+                cudaSuccess || found != cudaDriverEntryPointSuccess)
+            return false;
+        encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
+    }
+    if (row_elems <= 0 || row_elems > (1LL << 32) || (unsigned long long)base % 16 || row_elems * elem % 16)
+        return false;
+    cuuint64_t dims[2] = {(cuuint64_t)row_elems, 2147483647ull}, strides[1] = {(cuuint64_t)row_elems * elem};
+    cuuint32_t box[2] = {box_cols, box_rows}, steps[2] = {1, 1};
+    CUtensorMapDataType type = elem == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                               : elem == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                               : elem == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
+                                           : CU_TENSOR_MAP_DATA_TYPE_UINT64;
+    return encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+// Whether the kernel's code on this device was compiled for sm_90 or up: a build for older
+// GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out
+static bool pipefy_sm90_code(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool is[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return is[i];
+    cudaFuncAttributes attr;
+    bool sm90 = cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    is[next] = sm90;
+    next = (next + 1) % 8;
+    return sm90;
+}
+// } pipefy: Hopper tensor copies
+// pipefy: overlapped launches {
+// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its
+// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its
+// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).
+// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the
+// launch is an ordinary one.
+static __device__ __forceinline__ void pipefy_grid_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+static bool pipefy_kernel_waits(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool waits[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return waits[i];
+    int major = 0;
+    cudaFuncAttributes attr;
+    bool w = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&
+             cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    waits[next] = w;
+    next = (next + 1) % 8;
+    return w;
+}
+template <class... P, class... A>
+static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                                           A... args)
+{
+    cudaLaunchAttribute overlap;
+    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    overlap.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &overlap;
+    config.numAttrs = pipefy_kernel_waits((const void *)kernel) ? 1 : 0;
+    return cudaLaunchKernelEx(&config, kernel, args...);
+}
+// } pipefy: overlapped launches
+
+#define TS 16
+#define ROW_THREADS 256
+
+__global__ void qk(const float *Q, const float *Km, float *S, int M, int N, int D, float scale)
+{
+    __shared__ float Qs[TS][TS];
+    __shared__ float Ks[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < D; k0 += TS) {
+        Qs[ty][tx] = Q[row * D + k0 + tx];
+        Ks[ty][tx] = Km[(blockIdx.x * TS + ty) * D + k0 + tx];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += Qs[ty][k] * Ks[tx][k];
+        __syncthreads();
+    }
+    S[row * N + col] = acc * scale;
+}
+
+// pipefy: 'qk' with sm_90 tensor copies; only pipefy_launch_qk below launches it
+static __global__ void qk_pipefy_tma(const float *Q, const float *Km, float *S, int M, int N, int D, float scale,
+    const __grid_constant__ CUtensorMap pipefy_map_Qs,
+    const __grid_constant__ CUtensorMap pipefy_map_Ks)
+{
+    __shared__ alignas(128) float Qs[4][TS][TS];
+    __shared__ alignas(128) float Ks[4][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tile t+3 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
+        // stage s has landed, empty[s] when every thread is done computing it
+        __shared__ alignas(8) unsigned long long pipefy_full[4], pipefy_empty[4];
+        const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
+        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 4
+        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+            for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
+                pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
+                pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
+            }
+            pipefy_mbar_fence_init();
+        }
+        __syncthreads();
+        // pipefy: the rows of 'Qs's operand that end within its 32-bit index
+        const long long pipefy_rows_Qs = (long long)D > 0 ? 2147483648LL / (long long)D : 0;
+        // pipefy: the rows of 'Ks's operand that end within its 32-bit index
+        const long long pipefy_rows_Ks = (long long)D > 0 ? 4294967296LL / (long long)D : 0;
+        // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
+        // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
+        // one thread, which arrives for all; where a box reaches outside its operand every thread
+        // copies as written and arrives for itself
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < D) {
+                const long long pipefy_col_Qs = (long long)k0, pipefy_row_Qs = 16LL * blockIdx.y;
+                const long long pipefy_col_Ks = (long long)k0, pipefy_row_Ks = 16LL * blockIdx.x;
+                if (pipefy_col_Qs >= 0 && pipefy_col_Qs + 16 <= (long long)D &&
+                    pipefy_row_Qs >= 0 && pipefy_row_Qs + 16 <= 2147483647LL && pipefy_row_Qs + 16 <= pipefy_rows_Qs &&
+                    pipefy_col_Ks >= 0 && pipefy_col_Ks + 16 <= (long long)D &&
+                    pipefy_row_Ks >= 0 && pipefy_row_Ks + 16 <= 2147483647LL && pipefy_row_Ks + 16 <= pipefy_rows_Ks) {
+                    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                        if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
+                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
+                        pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
+                        pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
+                        pipefy_tma_load_2d(&Qs[pipefy_dst], &pipefy_map_Qs, (int)pipefy_col_Qs, (int)pipefy_row_Qs,
+                                           &pipefy_full[pipefy_dst]);
+                        pipefy_tma_load_2d(&Ks[pipefy_dst], &pipefy_map_Ks, (int)pipefy_col_Ks, (int)pipefy_row_Ks,
+                                           &pipefy_full[pipefy_dst]);
+                    }
+                } else {
+                    if (pipefy_loads >= 4)
+                        pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
+                    Qs[pipefy_dst][ty][tx] = Q[row * D + k0 + tx];
+                    Ks[pipefy_dst][ty][tx] = Km[(blockIdx.x * TS + ty) * D + k0 + tx];
+                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
+                    pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
+                }
+                ++pipefy_loads;
+                k0 += TS;
+                pipefy_next_k0 = k0;
+            }
+        };
+        // pipefy: prologue: start loading tiles 0..2
+        for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0;       // the stage that holds tile t
+        unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
+        // pipefy: main loop: start tile t+3 into stage (t-1) % 4, wait for tile t, compute it, say
+        // so; the last iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < D; k0 += TS) {
+            pipefy_load((pipefy_stage + 3) % 4);
+            pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
+            for (int k = 0; k < TS; ++k)
+                acc += Qs[pipefy_stage][ty][k] * Ks[pipefy_stage][tx][k];
+            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
+            pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
+            pipefy_stage = (pipefy_stage + 1) % 4;
+            pipefy_phase ^= pipefy_stage == 0;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+            for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
+                pipefy_mbar_inval(&pipefy_full[pipefy_s]);
+                pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
+            }
+    }
+    S[row * N + col] = acc * scale;
+}
+
+// pipefy: the launches of 'qk' in this file: with sm_90's tensor copies where the device has
+// them and the kernel's code was compiled for them, the block is the shape the copies assume
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
+// kernel as written otherwise
+static void pipefy_launch_qk(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
+    const float *Q, const float *Km, float *S, int M, int N, int D, float scale)
+{
+    CUtensorMap pipefy_map_Qs, pipefy_map_Ks;
+    if (pipefy_block.x == 16 && pipefy_block.y == 16 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)qk_pipefy_tma) &&
+        pipefy_tensor_map_2d(&pipefy_map_Qs, Q, 4, (long long)D, 16, 16) &&
+        pipefy_tensor_map_2d(&pipefy_map_Ks, Km, 4, (long long)D, 16, 16))
+        qk_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(Q, Km, S, M, N, D, scale, pipefy_map_Qs, pipefy_map_Ks);
+    else
+        qk<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(Q, Km, S, M, N, D, scale);
+}
+
+__global__ void row_softmax(const float *S, float *P, int N)
+{
+    pipefy_grid_wait(); // pipefy: 'row_softmax' may start before the kernel launched ahead of it ends: wait for it first
+    __shared__ float red[ROW_THREADS];
+    const float *s = S + (size_t)blockIdx.x * N;
+    float *p = P + (size_t)blockIdx.x * N;
+    int t = threadIdx.x;
+    float m = -INFINITY;
+    for (int j = t; j < N; j += ROW_THREADS)
+        m = fmaxf(m, s[j]);
+    red[t] = m;
+    __syncthreads();
+    for (int half = ROW_THREADS / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] = fmaxf(red[t], red[t + half]);
+        __syncthreads();
+    }
+    m = red[0];
+    __syncthreads();
+    float sum = 0.0f;
+    for (int j = t; j < N; j += ROW_THREADS)
+        sum += expf(s[j] - m);
+    red[t] = sum;
+    __syncthreads();
+    for (int half = ROW_THREADS / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] += red[t + half];
+        __syncthreads();
+    }
+    sum = red[0];
+    for (int j = t; j < N; j += ROW_THREADS)
+        p[j] = expf(s[j] - m) / sum;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {64, 128, 64};  // M N D
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], D = sz[2];
+    size_t nq = (size_t)M * D, nk = (size_t)N * D, ns = (size_t)M * N;
+    float *hQ = (float *)malloc(nq * 4), *hK = (float *)malloc(nk * 4), *hP = (float *)malloc(ns * 4 + 4);
+    uint32_t seed = 4242;
+    for (size_t i = 0; i < nq; i++) hQ[i] = harness_random(&seed) * 4.0f;
+    for (size_t i = 0; i < nk; i++) hK[i] = harness_random(&seed) * 4.0f;
+    float scale = 1.0f / sqrtf((float)D);
+    double *ref = (double *)calloc(ns + 1, sizeof(double));
+    for (int i = 0; i < M && !harness_skip_reference(); i++) {
+        double *r = ref + (size_t)i * N, m = -INFINITY, sum = 0;
+        for (int j = 0; j < N; j++) {
+            for (int k = 0; k < D; k++)
+                r[j] += (double)hQ[(size_t)i * D + k] * hK[(size_t)j * D + k];
+            r[j] *= scale;
+            m = r[j] > m ? r[j] : m;
+        }
+        for (int j = 0; j < N; j++)
+            sum += exp(r[j] - m);
+        for (int j = 0; j < N; j++)
+            r[j] = exp(r[j] - m) / sum;
+    }
+    float *dQ, *dK, *dS, *dP;
+    CHECK(cudaMalloc(&dQ, nq * 4));
+    CHECK(cudaMalloc(&dK, nk * 4));
+    CHECK(cudaMalloc(&dS, ns * 4));
+    CHECK(cudaMalloc(&dP, ns * 4));
+    CHECK(cudaMemcpy(dQ, hQ, nq * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dK, hK, nk * 4, cudaMemcpyHostToDevice));
+    dim3 block(TS, TS), grid(N / TS, M / TS);
+    auto chain = [&] {
+        pipefy_launch_qk(grid, block, 0, 0, dQ, dK, dS, M, N, D, scale);
+        pipefy_launch_dependent(row_softmax, M, ROW_THREADS, 0, 0, dS, dP, N);
+    };
+    // S and P poisoned first: a softmax that reads S before qk has written it reads NaNs
+    auto poisoned = [&] {
+        CHECK(cudaMemset(dS, 0xff, ns * 4));
+        CHECK(cudaMemset(dP, 0xff, ns * 4));
+        chain();
+    };
+    poisoned();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hP, dP, ns * 4, cudaMemcpyDeviceToHost));
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("chain_softmax: reference skipped\nchecksum %016llx\n", (unsigned long long)harness_checksum(hP, ns * 4));
+    else
+        rc = harness_report("chain_softmax", hP, ref, ns, 1e-6, 1e-4);
+    if (harness_repeat("chain_softmax", dP, hP, ns * 4, poisoned))
+        rc = 1;
+    harness_time("chain_softmax", 2.0 * M * N * D, chain);
+    CHECK(cudaFree(dQ));
+    CHECK(cudaFree(dK));
+    CHECK(cudaFree(dS));
+    CHECK(cudaFree(dP));
+    free(hQ);
+    free(hK);
+    free(hP);
+    free(ref);
+    return rc;
+}
