@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 # warnings fail the build only where asked: CI runs `make check WERROR=ON`
 WERROR ?= OFF
 
-.PHONY: all bootstrap build demo check gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check gpu-stress bench-build bench clean
+.PHONY: all bootstrap build demo check gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check gpu-stress bench-build bench bench-chains-build bench-chains clean
 
 all: build
 
@@ -101,6 +101,16 @@ bench:
 	cp $(BUILD)/bench/refused.txt $(BUILD)/bench/auto.txt $(BENCH_OUT)/
 	bench/report.sh $(BENCH_OUT) > $(BENCH_OUT)/RESULTS.md
 	cp $(BENCH_OUT)/RESULTS.md bench/RESULTS.md
+
+# Kernel chains end to end (launches back to back): as written, overlapped, with pipelined GEMMs.
+bench-chains-build: build
+	bench/chains.sh build $(BUILD)/pipefy $(BUILD)/chains
+
+bench-chains:
+	@[ -d $(BUILD)/chains/bin ] || $(MAKE) bench-chains-build
+	@command -v nvidia-smi >/dev/null || { echo "bench-chains: no NVIDIA GPU here; binaries are in $(BUILD)/chains"; exit 1; }
+	bench/chains.sh run $(BUILD)/chains > $(BUILD)/chains.txt
+	bench/chains.sh report $(BUILD)/chains > bench/CHAINS.md
 
 # Races that show in some runs only: every Hopper-copy variant of the bench, and auto's choice,
 # run REPEAT more times at 8192³, each output equal to the first and the original's.

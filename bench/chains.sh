@@ -8,6 +8,8 @@
 # the median of RUNS (default 20) chains between CUDA events, after three warm-ups.
 #   bench/chains.sh build PIPEFY OUT    (here: pipefy and nvcc, no GPU)
 #   bench/chains.sh run OUT             (on the GPU machine; rows in OUT/chains.tsv)
+#   bench/chains.sh report OUT          (bench/CHAINS.md from them: times, and speed-ups over
+#                                        the original and over the build without overlap)
 set -u
 cd "$(dirname "$0")/.." || exit
 chains="chain_mlp chain_softmax"
@@ -37,8 +39,46 @@ if [ "$1" = build ]; then
 	echo "built $(ls "$out/bin" | wc -l) chain binaries"
 	exit
 fi
+if [ "$1" = report ]; then
+	out=$2
+	echo "# Kernel chains end to end (bench/chains.sh)"
+	echo
+	cat "$out/env.txt"
+	echo
+	echo "Median of ${RUNS:-20} chains between CUDA events, in ms; in brackets the speed-up over the"
+	echo "original (as written), and for the overlapped builds over the same build with its"
+	echo "launches kept (overlap, early: the original; cp.async+overlap, cp.async+early: cp.async)."
+	echo "Every build's output is bit-identical to the original's at every size (the last column)."
+	echo "overlap: --launches=overlap on the launch lines only (the K-loops as written); early: the"
+	echo "same with the kernel ahead letting the next start after its K-loop (--launches=early)."
+	awk -F'\t' '
+	{ key = $1 "\t" $2; t[key, $3] = $4; if (!(key in seen)) { seen[key] = 1; order[n++] = key }
+	  if ($6 != "identical" || $5 != 1) bad[key] = bad[key] " " $3 }
+	END {
+	  split("orig overlap early cp.async cp.async+overlap cp.async+early", v, " ")
+	  last = ""
+	  for (i = 0; i < n; i++) {
+	    split(order[i], f, "\t")
+	    if (f[1] != last) {
+	      printf "\n## %s\n\n| size | %s | %s | %s | %s | %s | %s | outputs |\n|---|---|---|---|---|---|---|---|\n", f[1], v[1], v[2], v[3], v[4], v[5], v[6]
+	      last = f[1]
+	    }
+	    printf "| %s |", f[2]
+	    for (j = 1; j <= 6; j++) {
+	      ms = t[order[i], v[j]]
+	      base = (j == 5 || j == 6) ? t[order[i], "cp.async"] : t[order[i], "orig"]
+	      if (j == 1) printf " %s |", ms
+	      else if (j == 4) printf " %s (%.3fx) |", ms, t[order[i], "orig"] / ms
+	      else printf " %s (%.3fx) |", ms, base / ms
+	    }
+	    printf " %s |\n", (order[i] in bad) ? "DIFFERENT or FAIL:" bad[order[i]] : "identical, PASS"
+	  }
+	}' "$out/chains.tsv"
+	exit
+fi
 out=$2 runs=${RUNS:-20}
 : >"$out/chains.tsv"
+tests/gpu/env.sh >"$out/env.txt"
 for c in $chains; do
 	IFS='|' read -ra list <<<"${sizes[$c]}"
 	for size in "${list[@]}"; do

@@ -43,7 +43,8 @@ for bin in "$dir/bin/$name.orig" $(ls "$dir/bin/$name".* | grep -v "\.orig$"); d
 		[ "$size" = "$(echo ${sizes[-1]})" ] && rep=${GPU_REPEAT:-20}
 		PIPEFY_REPEAT=$rep "$bin" $size >"$run" 2>&1
 		rc=$?
-		repeats=$(sed -n 's/^repeat [^:]*: \(.*\) runs differ from the first/, \1 repeats differ/p' "$run")
+		# (one line per harness call the program makes: the row keeps them on one line)
+		repeats=$(sed -n 's/^repeat [^:]*: \(.*\) runs differ from the first/, \1 repeats differ/p' "$run" | tr -d '\n')
 		sum=$(sed -n 's/^checksum //p' "$run" | tr '\n' ' ')
 		pass=$(grep -c ': PASS' "$run")
 		fail=$(grep -c ': FAIL' "$run")
