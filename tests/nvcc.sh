@@ -60,7 +60,9 @@ while read -r f v extra; do
 	[ "$v" = orig ] && continue
 	for k in $(sed -n "s/.*launch overlapped with .* before it: '\([A-Za-z_0-9]*\)' may start.*/\1/p" \
 		"$(promise_remarks "$prog" "$v")" | sort -u); do
-		waits=$(awk -v k="_Z${#k}$k" '/\.entry/ { e = index($0, k) > 0 } e && /griddepcontrol\.wait/ { n++ } END { print n + 0 }' "$ptx")
+		# (the entry's name mangled, or as written: extern "C")
+		waits=$(awk -v k="_Z${#k}$k" -v c=" $k(" '/\.entry/ { e = index($0, k) > 0 || index($0, c) > 0 }
+			e && /griddepcontrol\.wait/ { n++ } END { print n + 0 }' "$ptx")
 		expect "$f ($v): '$k' waits for the kernel ahead of it in its sm_90 PTX" '[ "$waits" -ge 1 ]'
 	done
 done < <(program_variants "$prog" "$tmp")

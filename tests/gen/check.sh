@@ -6,7 +6,9 @@
 # the program's `// gen-expect:` (pipelined by both forced variants, or left byte-identical
 # with the expected reason; `// gen-expect-VARIANT:` where one differs); a
 # second run on its output, with the same variant, changes nothing (auto's on seeds 4k+1,
-# every variant's on every fourth, or all with GEN_ALL_RERUNS=1); and
+# every variant's on every fourth, or all with GEN_ALL_RERUNS=1); a program whose K-loop kernel
+# hands its output to a second kernel has that launch overlapped (--launches=overlap, sm_90)
+# as `// gen-expect-launch:` says; and
 # the original and every distinct rewrite, built against tests/cpu/pipefy_cpu.h, pass their
 # reference with the same checksum at every size, with the block's threads in forward and
 # reversed order; and nvcc compiles them all.
@@ -44,7 +46,7 @@ run_together() { # SIZES(|-separated) SOURCE...
 	local pch=(-I "$tmp/pch")
 	grep -q -E 'half|bfloat16' "$1" && pch=(-DPIPEFY_CPU_HALF -I "$tmp/pch-half")
 	python3 tests/cpu/to_cpu.py --together "$tmp/all.cpp" "$@" &&
-		g++ -std=c++17 -O0 -w -x c++ "${pch[@]}" -I "$cuda_inc" -o "$tmp/all" "$tmp/all.cpp" || return 1
+		g++ -std=c++17 -O0 -w -Wno-psabi -x c++ "${pch[@]}" -I "$cuda_inc" -o "$tmp/all" "$tmp/all.cpp" || return 1
 	out=$(PIPEFY_CPU_RUNS="$runs" PIPEFY_CPU_ORDERS="forward reverse" timeout 120 "$tmp/all" 2>&1)
 	rc=$?
 	while IFS= read -r line; do
@@ -82,14 +84,28 @@ for seed in $(seq "$first" "$last"); do
 	[ $((seed % 4)) = 2 ] && variants+=(bulk)
 	# (a producer warp, on every seed, under `make gen-check` only: make check's time is spent)
 	[ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(ws)
+	# a kernel launched right after the K-loop kernel: its launch overlapped (sm_90, the loops as
+	# auto plans them there) or not, as `// gen-expect-launch:` says
+	launch=$(sed -n 's|^// gen-expect-launch: *||p' "$p")
+	[ -n "$launch" ] && variants+=(overlap)
 	for v in "${variants[@]}"; do
 		want=$(sed -n 's|^// gen-expect: *||p' "$p")
 		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
-		arch=()
-		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && arch=(--arch=sm_90)
-		"$pipefy" --variant=$v "${arch[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
+		args=(--variant=$v)
+		# (sm_90 overlaps launches too: the loops' variants keep them, the overlap variant has them)
+		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && args+=(--arch=sm_90 --launches=keep)
+		[ $v = overlap ] && args=(--launches=overlap --arch=sm_90)
+		"$pipefy" "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
-		if { [ $v = tma ] || [ $v = bulk ] || [ $v = ws ]; } && [ "$want" = pipelined ]; then
+		if [ $v = overlap ] && [ "$launch" = overlapped ]; then
+			expect "gen $seed: the copy's launch overlapped" 'grep -q "remark: launch overlapped with .gen_kernel. before it" "$tmp/$v.err"' ||
+				grep "remark: launch" "$tmp/$v.err" | head -n 2
+		elif [ $v = overlap ]; then
+			re=${launch#refused: }
+			expect "gen $seed: the copy's launch not overlapped ($re)" \
+				'grep -q -E "remark: launch not overlapped with .gen_kernel. before it: .*($re)" "$tmp/$v.err" && ! grep -q pipefy_launch_dependent "$tmp/$v.cu"' ||
+				grep "remark: launch" "$tmp/$v.err" | head -n 2
+		elif { [ $v = tma ] || [ $v = bulk ] || [ $v = ws ]; } && [ "$want" = pipelined ]; then
 			: # a box or not: the remark says which, the block model below checks what it did
 		elif [ "$want" = pipelined ]; then
 			[ $v = auto ] && ! grep -q "^// gen-expect-auto: " "$p" || expect "gen $seed $v: pipelined, as it may be" \
@@ -116,7 +132,8 @@ for seed in $(seq "$first" "$last"); do
 		[ -n "${GEN_ALL_RERUNS:-}" ] || { [ "$v" = auto ] && [ $((seed % 4)) = 1 ]; } || [ $((seed % 4)) = 0 ] || continue
 		again=()
 		[ "$v" = auto ] || again=("--variant=$v")
-		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] && again+=(--arch=sm_90)
+		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] && again+=(--arch=sm_90 --launches=keep)
+		[ "$v" = overlap ] && again=(--launches=overlap --arch=sm_90)
 		"$pipefy" -q "${again[@]}" --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
 		expect "gen $seed $v: a second run changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/again.cu" "$tmp/$v.cu"'
 	done

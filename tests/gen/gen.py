@@ -24,6 +24,9 @@ ternary or if/else (or A's if without its else: refused), or through one-line lo
 functions; loop variables int, unsigned or size_t with `<`, `<=` or `!=`; the barrier first or
 last; 2-D or 1-D blocks; the K-loop alone, in a persistent loop, twice over the same tiles or
 next to an independent second K-loop with tiles of its own; a second kernel like the first;
+the K-loop kernel's output copied to C by a second kernel launched right after it (plain, a
+template, grid-stride, `__restrict__`; with a default argument or an overload: not overlapped,
+`// gen-expect-launch:`);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -148,6 +151,14 @@ def draw(seed):
             f['elem'], f['convert'] = 'same', False
             f['type'] = r5.choice(['float', 'double', 'int'])
         f['accessor'] = f['no_else'] = f['scratch'] = f['static_kernel'] = False
+    # a sixth stream (session 10): the K-loop kernel writes a buffer of its own and a second
+    # kernel, launched right after it on the same stream, copies that into C (what an
+    # overlapped launch must wait for); some copy kernels a pointer cannot take as written
+    r6 = random.Random(seed * 2750159 + 7)
+    f['chain'] = r6.random() < 0.25 and not f['second_kernel']
+    f['chain_kind'] = r6.choice(['plain', 'plain', 'template', 'grid_stride', 'restrict', 'defaults', 'overload'])
+    if not f['chain']:
+        f['chain_kind'] = 'none'
     return f
 
 
@@ -240,6 +251,9 @@ def program(seed):
     for v, e in (('auto', expect_auto), ('cp.async', expect_cp), ('ldg', expect_ldg)):
         if e:
             out('// gen-expect-%s: %s' % (v, e))
+    if f['chain']:
+        out('// gen-expect-launch: ' + {'defaults': 'refused: takes 4 arguments and the launch passes 3',
+                                         'overload': 'refused: is overloaded'}.get(f['chain_kind'], 'overlapped'))
     out('// gpu-runs: ' + ' | '.join('%d %d %d' % (M, N, k) for k in K))
     out('// gpu-sanitize: %d %d %d' % (M, N, 2 * TS + (3 if partial else 0)))
     out('#include "harness.cuh"')
@@ -285,6 +299,8 @@ def program(seed):
     kernels = ['gen_kernel'] + (['gen_kernel2'] if f['second_kernel'] else [])
     for kname in kernels:
         kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero)
+    if f['chain']:
+        chain_kernel(f, out, TA)
     tname = '<TS>' if f['tile_def'] == 'template' else ''
     if f['tile_def'] == 'template':
         out('constexpr int TS = %d;' % TS)
@@ -298,13 +314,45 @@ def program(seed):
     dyn = ', 2 * TS * TS * sizeof(%s)' % TT if f['tiles'] == 'extern' else ''
     block = 'dim3(%d)' % (BX * BY) if f['block1d'] else 'dim3(%s, BY)' % ('TS' if BX == TS else 'TS / %d' % VW)
     for kname in kernels:
-        out('        %s%s<<<%s, %s%s>>>(A, B, C, M, N, K);' % (kname, tname, grid, block, dyn))
+        dst = 'gen_mid' if f['chain'] else 'C'
+        if f['chain']:  # C through a buffer the second kernel copies from, poisoned first
+            out('        %s *gen_mid;' % TA)
+            out('        CHECK(cudaMalloc(&gen_mid, (size_t)M * N * sizeof(%s) + 16));' % TA)
+            out('        CHECK(cudaMemset(gen_mid, 0xff, (size_t)M * N * sizeof(%s)));' % TA)
+        out('        %s%s<<<%s, %s%s>>>(A, B, %s, M, N, K);' % (kname, tname, grid, block, dyn, dst))
+    if f['chain']:
+        targs = '<%s>' % TA if f['chain_kind'] == 'template' else ''
+        blocks = '7' if f['chain_kind'] == 'grid_stride' else '(M * N + 127) / 128'
+        out('        gen_copy%s<<<%s, 128>>>(gen_mid, C, M * N);' % (targs, blocks))
+        out('        CHECK(cudaFree(gen_mid));')
     tol = {'float': '1e-4', 'double': '1e-9', 'int': '0'}[TA]
     if TG in ('half', '__nv_bfloat16'):
         tol = '1e-3'
     out('    }, %s, %s);' % (tol, tol))
     out('}')
     return '\n'.join(lines) + '\n', f
+
+
+def chain_kernel(f, out, TA):
+    kind = f['chain_kind']
+    rs = ' __restrict__' if kind == 'restrict' else ''
+    if kind == 'template':
+        out('template <class T>')
+        TA = 'T'
+    if kind == 'overload':  # (the one the launch means comes second)
+        out('__global__ void gen_copy(const char *src, char *dst, int n) {}')
+    extra = ', int gen_unused = 0' if kind == 'defaults' else ''
+    out('__global__ void gen_copy(const %s *%s src, %s *%s dst, int n%s)' % (TA, rs, TA, rs, extra))
+    out('{')
+    if kind == 'grid_stride':
+        out('    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)')
+        out('        dst[i] = src[i];')
+    else:
+        out('    int i = blockIdx.x * blockDim.x + threadIdx.x;')
+        out('    if (i < n)')
+        out('        dst[i] = src[i];')
+    out('}')
+    out('')
 
 
 def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero):
