@@ -1451,7 +1451,8 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 		edits_add(e, p->call.begin, p->call.end - p->call.begin, call);
 		free(call);
 		free(a);
-		bool waits = false;
+		/* (once per kernel; not at all where it already begins with pipefy's wait: a second run) */
+		bool waits = cursor_is_call_named(cursor_first_child(cursor_last_child(p->kernel)), "pipefy_grid_wait");
 		for (int j = 0; j < i; j++)
 			waits |= m->pairs[j].rewritten && m->pairs[j].body_open == p->body_open;
 		if (!waits && !break_for_test("gridwait")) {
@@ -1540,7 +1541,12 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 			size_t k = cursor_span(m->pairs[i].kernel).begin;
 			first = k < first ? k : first;
 			first = m->pairs[i].call.begin < first ? m->pairs[i].call.begin : first;
+			k = m->pairs[i].trigger_at ? cursor_span(m->pairs[i].first_kernel).begin : first;
+			first = k < first ? k : first;
 		}
+	/* (a file pipefy has overlapped launches in already has the helpers: validation checks them) */
+	overlap &= strstr(src->text, "// pipefy: overlapped launches {") == NULL;
+	trigger &= overlap;
 	size_t at = src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 	int depth = 0;
 	bool in_comment = false;
