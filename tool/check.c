@@ -1842,7 +1842,8 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 {
 	size_t at = p->call.begin;
 	if (clang_Cursor_isNull(p->ref)) {
-		launch_pair_refuse(p, at, "pipefy cannot tell which function '%s' launches", p->callee);
+		launch_pair_refuse(p, at, "pipefy cannot tell which kernel '%s' is here (a name resolved only when a template "
+				   "is instantiated, or not a function)", p->callee);
 		return;
 	}
 	if (clang_Cursor_isNull(p->kernel)) {
