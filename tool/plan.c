@@ -124,7 +124,8 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		v->overlap_min_sm = (int)get_long(variants, "overlap_launches_min_sm", &overlap);
 		get_string(evidence, "overlap_launches", v->overlap_evidence, sizeof v->overlap_evidence, &overlap);
 		v->overlap_launches = overlap && json_is_true(json_object_get(variants, "overlap_launches"));
-		if (!overlap || v->overlap_min_sm < 90) { /* (rules from before overlapped launches) */
+		if (!overlap || v->overlap_min_sm < 90) { /* (rules from before overlapped launches; none below sm_90) */
+			v->overlap_launches = false;
 			v->overlap_min_sm = 90;
 			snprintf(v->overlap_evidence, sizeof v->overlap_evidence, "no measurement in the rules");
 		}

@@ -1,6 +1,8 @@
 /* test_plan.c: the rules compiled in, and the occupancy arithmetic against figures worked
  * out by hand from the CUDA occupancy calculator's rules. */
+#include <jansson.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "suites.h"
 
 static struct rules rules;
@@ -93,6 +95,66 @@ START_TEST(rules_from_a_directory_and_errors)
 }
 END_TEST
 
+/* Rules in a folder of their own: arch.json as built in, variants.json as built in but for the
+ * overlapped-launch keys: none when min_sm is 0, else these (evidence NULL: none quoted). */
+static bool overlap_rules(bool overlap, int min_sm, const char *evidence, struct rules *r)
+{
+	char dir[] = "/tmp/pipefy-unit-rules-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *arch = xprintf("%s/arch.json", dir), *variants = xprintf("%s/variants.json", dir);
+	FILE *f = fopen(arch, "w");
+	fputs(rules_arch_json, f);
+	fclose(f);
+	json_t *v = json_loads(rules_variants_json, 0, NULL);
+	json_t *said = json_object_get(v, "evidence");
+	json_object_del(v, "overlap_launches");
+	json_object_del(v, "overlap_launches_min_sm");
+	json_object_del(said, "overlap_launches");
+	if (min_sm) {
+		json_object_set_new(v, "overlap_launches", json_boolean(overlap));
+		json_object_set_new(v, "overlap_launches_min_sm", json_integer(min_sm));
+	}
+	if (evidence)
+		json_object_set_new(said, "overlap_launches", json_string(evidence));
+	ck_assert_int_eq(json_dump_file(v, variants, 0), 0);
+	json_decref(v);
+	char *err = NULL;
+	bool ok = rules_load(r, dir, &err);
+	free(err);
+	unlink(arch);
+	unlink(variants);
+	rmdir(dir);
+	free(arch);
+	free(variants);
+	return ok;
+}
+
+START_TEST(overlapped_launches_from_the_rules)
+{
+	load();
+	ck_assert(rules.variants.overlap_launches);
+	ck_assert_int_eq(rules.variants.overlap_min_sm, 90);
+	ck_assert_ptr_nonnull(strstr(rules.variants.overlap_evidence, "H200"));
+	struct rules r;
+	/* without the keys (rules from before): never overlapped by auto, sm_90 still the floor */
+	ck_assert(overlap_rules(false, 0, NULL, &r));
+	ck_assert(!r.variants.overlap_launches);
+	ck_assert_int_eq(r.variants.overlap_min_sm, 90);
+	ck_assert_str_eq(r.variants.overlap_evidence, "no measurement in the rules");
+	/* said to pay, with the measurement */
+	ck_assert(overlap_rules(true, 90, "measured here", &r));
+	ck_assert(r.variants.overlap_launches);
+	ck_assert_str_eq(r.variants.overlap_evidence, "measured here");
+	/* said to pay without a measurement to quote, or below sm_90 (no such launch there): off */
+	ck_assert(overlap_rules(true, 90, NULL, &r));
+	ck_assert(!r.variants.overlap_launches);
+	ck_assert(overlap_rules(true, 80, "measured here", &r));
+	ck_assert(!r.variants.overlap_launches);
+	ck_assert_int_eq(r.variants.overlap_min_sm, 90);
+}
+END_TEST
+
+
 Suite *plan_suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -102,6 +164,7 @@ Suite *plan_suite(void)
 	tcase_add_test(tc, sm86_cliff_of_the_seed);
 	tcase_add_test(tc, sm90_limits);
 	tcase_add_test(tc, rules_from_a_directory_and_errors);
+	tcase_add_test(tc, overlapped_launches_from_the_rules);
 	suite_add_tcase(s, tc);
 	return s;
 }
