@@ -1757,8 +1757,9 @@ void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...)
 	p->refusal_at = r.offset;
 }
 
-/* Text that may have a side effect: an assignment, ++ or --, or anything called (a name or a
- * ')' before '('; dim3(...) and sizeof(...) are no calls). Over-approximated on purpose. */
+/* Text that may have a side effect: an assignment, ++ or --, or anything called (a name, ')',
+ * ']' or a template's '>' before '('; dim3(...) and sizeof(...) are no calls). Over-approximated
+ * on purpose: a cast `static_cast<int>(n)` counts as a call. */
 static bool text_may_write(const char *s)
 {
 	for (const char *p = s; *p; p++) {
@@ -1775,7 +1776,7 @@ static bool text_may_write(const char *s)
 				b--;
 			bool named = b < e;
 			bool benign = (e - b == 4 && strncmp(b, "dim3", 4) == 0) || (e - b == 6 && strncmp(b, "sizeof", 6) == 0);
-			if ((named && !benign) || (e > s && e[-1] == ')'))
+			if ((named && !benign) || (e > s && (e[-1] == ')' || e[-1] == ']' || e[-1] == '>')))
 				return true;
 		}
 	}
