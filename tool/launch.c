@@ -273,16 +273,69 @@ static void add_pair(struct pair_scan *s, const struct launch *first, CXCursor f
 	p->first_kernel = launched_kernel(first_stmt, first->at, &first_ref, &p->first_body_open);
 }
 
+/* A statement between two launches that leaves them back to back: it puts no work on a stream
+ * and waits for none, because everything it calls only checks and reports errors
+ * (`CHECK(cudaGetLastError());`): the runtime's error queries, printing, exiting, and this
+ * file's functions that call nothing else (three calls deep). */
+static const char *const error_only[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
+					 "cudaGetErrorName", "printf", "fprintf", "puts", "fputs", "exit", "abort",
+					 "_Exit", "__assert_fail", NULL};
+
+struct checks_only {
+	int depth;
+	bool ok;
+};
+
+static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct checks_only *k = data;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	char *name = cursor_name(c);
+	bool known = false;
+	for (int i = 0; error_only[i] && !known; i++)
+		known = strcmp(name, error_only[i]) == 0;
+	free(name);
+	if (!known) { /* this file's helper that only checks, `cudaCheck(err, __FILE__, __LINE__)` */
+		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+		if (clang_getCursorKind(fn) != CXCursor_FunctionDecl || !cursor_in_main_file(fn) || k->depth >= 3 ||
+		    cursor_has_attr(fn, CXCursor_CUDAGlobalAttr)) {
+			k->ok = false;
+			return CXChildVisit_Break;
+		}
+		struct checks_only inner = {k->depth + 1, true};
+		clang_visitChildren(cursor_last_child(fn), only_error_checks, &inner);
+		if (!inner.ok) {
+			k->ok = false;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool error_check_statement(CXCursor stmt)
+{
+	struct checks_only k = {0, true};
+	if (only_error_checks(stmt, stmt, &k) == CXChildVisit_Recurse)
+		clang_visitChildren(stmt, only_error_checks, &k);
+	return k.ok;
+}
+
 static void scan_compound(struct pair_scan *s, CXCursor compound)
 {
 	struct cursors kids = cursor_children(compound);
 	const struct launch *prev = NULL;
+	int prev_at = -1;
 	for (int i = 0; i < kids.n; i++) {
 		struct span args;
 		const struct launch *l = launch_statement(s, kids.v[i], &args);
 		if (l && prev && same_stream(prev, l))
-			add_pair(s, prev, kids.v[i - 1], l, args, kids.v[i]);
-		prev = l;
+			add_pair(s, prev, kids.v[prev_at], l, args, kids.v[i]);
+		if (l || !prev || !error_check_statement(kids.v[i])) {
+			prev = l;
+			prev_at = i;
+		}
 	}
 	free(kids.v);
 }

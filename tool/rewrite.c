@@ -1473,8 +1473,13 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 				indent = xprintf("%s    ", outer);
 				free(outer);
 			}
+			/* (a body that goes on after its '{' on the same line goes on on the next) */
+			bool same_line = q < src->len && src->text[q] != '\n';
+			for (int j = 0; j < m->npairs && same_line; j++) /* (a trigger there ends the line itself) */
+				same_line = !(m->pairs[j].overlap && !m->pairs[j].refusal && m->pairs[j].trigger_at == p->body_open);
 			char *wait = xprintf("\n%spipefy_grid_wait(); // pipefy: '%s' may start before the kernel launched ahead "
-					     "of it ends: wait for it first", indent, p->second);
+					     "of it ends: wait for it first%s%s", indent, p->second, same_line ? "\n" : "",
+					     same_line ? indent : "");
 			edits_add(e, p->body_open, 0, wait);
 			free(wait);
 			free(indent);
@@ -1492,8 +1497,13 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 		char *indent = source_line_indent(src, p->trigger_at == p->first_body_open ? cursor_span(p->first_kernel).begin
 											 : p->trigger_at - 1);
 		bool top = p->trigger_at == p->first_body_open;
+		size_t q = p->trigger_at;
+		while (q < src->len && (src->text[q] == ' ' || src->text[q] == '\t' || src->text[q] == '\r'))
+			q++;
+		bool same_line = q < src->len && src->text[q] != '\n';
 		char *trigger = xprintf("\n%s%spipefy_launch_dependents(); // pipefy: the kernel launched after this one may "
-					"start now (it waits for this one to end)", indent, top ? "    " : "");
+					"start now (it waits for this one to end)%s%s%s", indent, top ? "    " : "",
+					same_line ? "\n" : "", same_line ? indent : "", same_line && top ? "    " : "");
 		edits_add(e, p->trigger_at, 0, trigger);
 		free(trigger);
 		free(indent);
