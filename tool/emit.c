@@ -177,17 +177,24 @@ static void report_pair_text(FILE *out, const struct launch_pair *p, const struc
 		fprintf(out, "  result:   kept as written: %s\n\n", pair_why_not(p) ? pair_why_not(p) : "not planned");
 }
 
-static json_t *report_pair_record(const struct launch_pair *p, const struct source *src, int arch)
+/* What every record starts with: Passed or Missed, where, the function, the architecture. */
+static json_t *record_head(bool passed, const struct source *src, size_t at, const char *function, int arch)
 {
 	int line, col;
-	source_line_col(src, p->call.begin, &line, &col);
+	source_line_col(src, at, &line, &col);
 	json_t *o = json_object();
-	json_object_set_new(o, "kind", json_string(p->rewritten ? "Passed" : "Missed"));
+	json_object_set_new(o, "kind", json_string(passed ? "Passed" : "Missed"));
 	json_object_set_new(o, "file", json_string(src->path));
 	json_object_set_new(o, "line", json_integer(line));
 	json_object_set_new(o, "column", json_integer(col));
-	json_object_set_new(o, "function", json_string(p->second));
+	json_object_set_new(o, "function", json_string(function));
 	json_object_set_new(o, "arch", json_integer(arch));
+	return o;
+}
+
+static json_t *report_pair_record(const struct launch_pair *p, const struct source *src, int arch)
+{
+	json_t *o = record_head(p->rewritten, src, p->call.begin, p->second, arch);
 	json_object_set_new(o, "launch_after", json_string(p->first));
 	json_object_set_new(o, "overlap", json_boolean(p->rewritten));
 	json_object_set_new(o, "reason", json_string(p->rewritten ? p->reason : pair_why_not(p) ? pair_why_not(p) : "not planned"));
@@ -196,15 +203,7 @@ static json_t *report_pair_record(const struct launch_pair *p, const struct sour
 
 static json_t *report_record(const struct kloop *l, const struct source *src, int arch)
 {
-	int line, col;
-	source_line_col(src, l->loop.begin, &line, &col);
-	json_t *o = json_object();
-	json_object_set_new(o, "kind", json_string(l->rewritten ? "Passed" : "Missed"));
-	json_object_set_new(o, "file", json_string(src->path));
-	json_object_set_new(o, "line", json_integer(line));
-	json_object_set_new(o, "column", json_integer(col));
-	json_object_set_new(o, "function", json_string(l->function));
-	json_object_set_new(o, "arch", json_integer(arch));
+	json_t *o = record_head(l->rewritten, src, l->loop.begin, l->function, arch);
 	if (l->not_kloop) {
 		json_object_set_new(o, "reason", json_string(why_not(l)));
 		json_object_set_new(o, "kloop", json_false());

@@ -24,36 +24,30 @@ static void report_diags(FILE *out, const struct parsed *p, const struct source 
 	}
 }
 
-/* --lines and --offset/--length: loops outside every range are left as they are, silently,
- * the way clang-format leaves lines outside --lines. */
+/* Whether [begin, end) touches a --lines range or the --offset/--length bytes. */
+static bool in_ranges(const struct source *src, const struct options *o, struct span s)
+{
+	int first, last, col;
+	source_line_col(src, s.begin, &first, &col);
+	source_line_col(src, s.end > 0 ? s.end - 1 : 0, &last, &col);
+	bool touched = false;
+	for (int r = 0; r < o->nlines; r++)
+		touched |= o->lines[r].first <= last && o->lines[r].last >= first;
+	if (o->length >= 0)
+		touched |= (size_t)o->offset < s.end && (size_t)(o->offset + o->length) >= s.begin;
+	return touched;
+}
+
+/* --lines and --offset/--length: loops (and launches) outside every range are left as they
+ * are, silently, the way clang-format leaves lines outside --lines. */
 static void restrict_to_ranges(struct model *m, const struct source *src, const struct options *o)
 {
 	if (o->nlines == 0 && o->length < 0)
 		return;
-	for (int i = 0; i < m->nloops; i++) {
-		struct kloop *l = &m->loops[i];
-		int first, last, col;
-		source_line_col(src, l->loop.begin, &first, &col);
-		source_line_col(src, l->loop.end > 0 ? l->loop.end - 1 : 0, &last, &col);
-		bool touched = false;
-		for (int r = 0; r < o->nlines; r++)
-			touched |= o->lines[r].first <= last && o->lines[r].last >= first;
-		if (o->length >= 0)
-			touched |= (size_t)o->offset < l->loop.end && (size_t)(o->offset + o->length) >= l->loop.begin;
-		l->out_of_range = !touched;
-	}
-	for (int i = 0; i < m->npairs; i++) {
-		struct launch_pair *p = &m->pairs[i];
-		int first, last, col;
-		source_line_col(src, p->call.begin, &first, &col);
-		source_line_col(src, p->call.end - 1, &last, &col);
-		bool touched = false;
-		for (int r = 0; r < o->nlines; r++)
-			touched |= o->lines[r].first <= last && o->lines[r].last >= first;
-		if (o->length >= 0)
-			touched |= (size_t)o->offset < p->call.end && (size_t)(o->offset + o->length) >= p->call.begin;
-		p->out_of_range = !touched;
-	}
+	for (int i = 0; i < m->nloops; i++)
+		m->loops[i].out_of_range = !in_ranges(src, o, m->loops[i].loop);
+	for (int i = 0; i < m->npairs; i++)
+		m->pairs[i].out_of_range = !in_ranges(src, o, m->pairs[i].call);
 }
 
 /* Every file the parse opened from disk (not pipefy's in-memory headers), for -MF. */
