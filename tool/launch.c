@@ -206,10 +206,16 @@ static const struct launch *launch_statement(const struct pair_scan *s, CXCursor
 	return l;
 }
 
+/* The stream as written; the default one however it is spelled (none, 0, NULL, nullptr). */
+static const char *stream_of(const struct launch *l)
+{
+	const char *s = l->config[3];
+	return !s || strcmp(s, "0") == 0 || strcmp(s, "NULL") == 0 || strcmp(s, "nullptr") == 0 ? "0" : s;
+}
+
 static bool same_stream(const struct launch *a, const struct launch *b)
 {
-	const char *x = a->config[3] ? a->config[3] : "0", *y = b->config[3] ? b->config[3] : "0";
-	return strcmp(x, y) == 0;
+	return strcmp(stream_of(a), stream_of(b)) == 0;
 }
 
 /* The arguments the launch writes out (default arguments clang fills in have no place there). */

@@ -19,4 +19,6 @@ void run(const float *x, float *y, float *z, int n, cudaStream_t s)
     shift<1><<<(n + 255) / 256, 256, 0, s>>>(y, z, n);
     // a different stream: nothing to overlap with
     scale<<<(n + 255) / 256, 256>>>(z, y, 0.5f, n);
+    // the default stream, spelled otherwise
+    shift<1><<<(n + 255) / 256, 256, 0, nullptr>>>(y, z, n);
 }
