@@ -379,7 +379,7 @@ static bool defined_in(CXCursor fn, struct span s)
 /* A launch through pipefy_launch_dependent may start before the kernel ahead of it ends: the
  * kernel it names must begin with pipefy's wait, and both be pipefy's helpers (the launcher falls
  * back to an ordinary launch where the wait is not compiled in). NULL when all is so. */
-static const char *dependent_launch_problem(const struct source *out, CXCursor call, struct span helpers, size_t *at)
+static const char *dependent_launch_problem(CXCursor call, struct span helpers, size_t *at)
 {
 	*at = cursor_span(call).begin;
 	if (helpers.end == 0)
@@ -405,7 +405,6 @@ static const char *dependent_launch_problem(const struct source *out, CXCursor c
 	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !cursor_is_call_named(first, "pipefy_grid_wait") ||
 	    !defined_in(clang_getCursorReferenced(first), helpers))
 		return "the kernel it launches does not wait for the kernel ahead of it first (pipefy_grid_wait)";
-	(void)out;
 	return NULL;
 }
 
@@ -430,7 +429,7 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 				problem = "the launch is not a call of pipefy_launch_dependent";
 				at = d.at;
 			} else
-				problem = dependent_launch_problem(out, d.call, helpers, &at);
+				problem = dependent_launch_problem(d.call, helpers, &at);
 		}
 		if (!problem)
 			continue;
