@@ -345,6 +345,14 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                         bool grid_waits = false;
                         for (auto &f : fibers) grid_waits |= !f.done && f.at_grid_wait;
                         if (grid_waits && ahead) {
+                            // (the grid ahead runs with this block's mbarriers set aside: a thread
+                            // of it blocked on one would be left pointing at the set-aside copy)
+                            for (auto &f : fibers)
+                                if (!f.done && f.waits_on) {
+                                    fprintf(stderr, "pipefy-cpu: a thread waits on an mbarrier while others wait for "
+                                                    "the grid ahead (the model runs that grid only once none does)\n");
+                                    exit(3);
+                                }
                             std::function<void()> *run_ahead = ahead;
                             ahead = nullptr;
                             depth++;
