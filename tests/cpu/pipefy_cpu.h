@@ -105,6 +105,9 @@ struct Fiber {
     std::vector<std::vector<Copy>> groups;  // committed, not yet landed
 };
 
+// The program is pipefy's producer-warp variant (ws): every copy must come from the producer
+// warp (pipefy_cpu_tma.h checks; to_cpu.py's driver sets it per program)
+inline bool producer_only = false;
 inline ucontext_t scheduler;
 inline Fiber *current;
 inline std::function<void()> *body;

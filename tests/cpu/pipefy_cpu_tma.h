@@ -28,12 +28,13 @@ inline void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)
     }
 }
 inline void pipefy_fence_proxy_async() { pipefy_cpu::current->unfenced = false; }
-// With PIPEFY_CPU_PRODUCER set (cpu_model.sh sets it for the producer-warp variant, ws), every
-// copy must be issued by a thread of the block's last warp, the one ws adds: a kernel thread
-// issuing one is an error, as the variant promises the kernel's threads only compute.
+// In the producer-warp variant (ws: to_cpu.py's driver sees its mark, or PIPEFY_CPU_PRODUCER is
+// set), every copy must be issued by a thread of the block's last warp, the one ws adds: a
+// kernel thread issuing one is an error, as the variant promises the kernel's threads only compute.
 inline void pipefy_cpu_producer_only(const char *what)
 {
-    static const bool check = getenv("PIPEFY_CPU_PRODUCER") != nullptr;
+    static const bool forced = getenv("PIPEFY_CPU_PRODUCER") != nullptr;
+    const bool check = forced || pipefy_cpu::producer_only;
     unsigned threads = blockDim.x * blockDim.y * blockDim.z;
     unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     if (check && (threads < 32 || t < threads - 32)) {

@@ -20,11 +20,14 @@ import sys
 DRIVER = r'''
 #include <string>
 #include <vector>
-// to_cpu.py's driver: the programs' mains, then one main that runs them.
+// to_cpu.py's driver: the programs' mains, then one main that runs them; a producer-warp
+// program (ws) runs with the model's check that only the producer warp issues copies.
 static int (*const pipefy_programs[])(int, char **) = {%s};
+static const bool pipefy_program_ws[] = {%s};
 int main(int argc, char **argv)
 {
     const char *runs = getenv("PIPEFY_CPU_RUNS");
+    pipefy_cpu::producer_only = pipefy_program_ws[0];
     if (!runs)
         return pipefy_programs[0](argc, argv);
     const char *orders_env = getenv("PIPEFY_CPU_ORDERS");
@@ -55,6 +58,7 @@ int main(int argc, char **argv)
                 for (auto &w : words)
                     args.push_back(&w[0]);
                 args.push_back(nullptr);
+                pipefy_cpu::producer_only = pipefy_program_ws[p];
                 printf("== %%zu %%s %%s\n", p, run.c_str(), order.c_str());
                 fflush(stdout);
                 int rc = pipefy_programs[p]((int)args.size() - 1, args.data());
@@ -124,6 +128,10 @@ def convert(text):
         pos = j + 1
 
 
+# the mark of pipefy's producer-warp variant (ws) in a rewritten kernel
+WS_MARK = 'const bool pipefy_producer = threadIdx.x >= pipefy_threads;'
+
+
 def program(text, k=None):
     """The program with its main renamed; in namespace pipefy_program_K when k is given, its
     #include lines returned apart (they go in front of every namespace)."""
@@ -140,19 +148,22 @@ def program(text, k=None):
 if __name__ == '__main__':
     if sys.argv[1] == '--together':
         out, ins = sys.argv[2], sys.argv[3:]
-        includes, bodies = [], []
+        includes, bodies, ws = [], [], []
         for k, src in enumerate(ins):
             with open(src) as f:
-                inc, body = program(convert(f.read()), k)
+                text = f.read()
+            ws.append('true' if WS_MARK in text else 'false')
+            inc, body = program(convert(text), k)
             includes += [i for i in inc if i not in includes]
             bodies.append(body)
         mains = ', '.join('pipefy_program_%d::pipefy_program_main' % k for k in range(len(ins)))
         with open(out, 'w') as f:
             # the includes first: a precompiled harness.cuh is used only when it comes first
-            f.write('\n'.join(includes) + '\n' + ''.join(bodies) + DRIVER % mains)
+            f.write('\n'.join(includes) + '\n' + ''.join(bodies) + DRIVER % (mains, ', '.join(ws)))
     else:
         for src, dst in zip(sys.argv[1::2], sys.argv[2::2]):
             with open(src) as f:
-                _, body = program(convert(f.read()))
+                text = f.read()
+            _, body = program(convert(text))
             with open(dst, 'w') as f:
-                f.write(body + DRIVER % 'pipefy_program_main')
+                f.write(body + DRIVER % ('pipefy_program_main', 'true' if WS_MARK in text else 'false'))

@@ -82,7 +82,8 @@ for seed in $(seq "$first" "$last"); do
 	variants=(auto cp.async ldg)
 	[ $((seed % 4)) = 0 ] && variants+=(tma)
 	[ $((seed % 4)) = 2 ] && variants+=(bulk)
-	# (a producer warp, on every seed, under `make gen-check` only: make check's time is spent)
+	# (a producer warp, on every seed, under `make gen-check` only: make check's time is spent; the
+	# block model checks its copies come from the producer warp, to_cpu.py marking the program)
 	[ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(ws)
 	# a kernel launched right after the K-loop kernel: its launch overlapped (sm_90, the loops as
 	# auto plans them there) or not, as `// gen-expect-launch:` says
