@@ -1757,30 +1757,30 @@ void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...)
 	p->refusal_at = r.offset;
 }
 
-/* Text that may have a side effect: an assignment, ++ or --, or anything called (a name, ')',
- * ']' or a template's '>' before '('; dim3(...) and sizeof(...) are no calls). Over-approximated
- * on purpose: a cast `static_cast<int>(n)` counts as a call. */
-static bool text_may_write(const char *s)
+/* What the launch's configuration and its arguments may write, each (helpers followed). */
+struct launch_writes {
+	const struct source *src;
+	struct span config, args;
+	bool config_writes, args_writes;
+};
+
+static enum CXChildVisitResult find_launch_writes(CXCursor c, CXCursor parent, CXClientData data)
 {
-	for (const char *p = s; *p; p++) {
-		if ((p[0] == '+' && p[1] == '+') || (p[0] == '-' && p[1] == '-'))
-			return true;
-		if (p[0] == '=' && p[1] != '=' && (p == s || !strchr("=<>!", p[-1])))
-			return true;
-		if (p[0] == '(' && p > s) {
-			const char *e = p;
-			while (e > s && isspace((unsigned char)e[-1]))
-				e--;
-			const char *b = e;
-			while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
-				b--;
-			bool named = b < e;
-			bool benign = (e - b == 4 && strncmp(b, "dim3", 4) == 0) || (e - b == 6 && strncmp(b, "sizeof", 6) == 0);
-			if ((named && !benign) || (e > s && (e[-1] == ')' || e[-1] == ']' || e[-1] == '>')))
-				return true;
-		}
+	(void)parent;
+	struct launch_writes *w = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	struct span s = cursor_span(c);
+	bool in_config = span_within(s, w->config), in_args = span_within(s, w->args);
+	if ((in_config || in_args) && (k == CXCursor_CallExpr || cursor_write_parts(c, &(CXCursor){0}, &(CXCursor){0}) != WRITE_NONE)) {
+		struct effects fx = {0};
+		effects_of(c, w->src, &fx);
+		bool writes = fx.memory || fx.unknown || fx.vars.n > 0 || fx.syncs;
+		effects_free(&fx);
+		w->config_writes |= in_config && writes;
+		w->args_writes |= in_args && writes;
+		return CXChildVisit_Continue;
 	}
-	return false;
+	return CXChildVisit_Recurse;
 }
 
 struct pdl_use {
@@ -1898,16 +1898,18 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 		clang_disposeString(file);
 		return;
 	}
-	/* `<<<...>>>` evaluates its configuration before the arguments; a call does not say */
-	bool config_writes = false;
-	for (int i = 0; i < 4; i++)
-		config_writes |= p->config[i] && text_may_write(p->config[i]);
-	char *args = span_text(src, p->args);
-	bool args_write = text_may_write(args);
-	free(args);
-	if (config_writes && args_write)
-		launch_pair_refuse(p, at, "both the launch's configuration and its arguments call or assign something: a "
-				   "call evaluates them in no fixed order, the launch configuration first");
+	/* `<<<...>>>` evaluates its configuration before the arguments; a call does not say: what
+	 * either writes, the other may read (the arguments read variables, the configuration too) */
+	const char *lt = strstr(src->text + p->call.begin, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
+	struct launch_writes w = {src, {0, 0}, p->args, false, false};
+	if (gt)
+		w.config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
+	clang_visitChildren(p->stmt, find_launch_writes, &w);
+	if (!gt || w.config_writes || w.args_writes)
+		launch_pair_refuse(p, at, "the launch's %s may write what its %s read%s: a call evaluates them in no fixed "
+				   "order, the launch its configuration first",
+				   w.config_writes || !gt ? "configuration" : "arguments",
+				   w.config_writes || !gt ? "arguments" : "configuration", w.config_writes || !gt ? "" : "s");
 }
 
 void check_launch_pairs(struct model *m, const struct source *src)

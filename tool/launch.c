@@ -274,6 +274,7 @@ static void add_pair(struct pair_scan *s, const struct launch *first, CXCursor f
 		p->config[i] = second->config[i] ? xstrdup(second->config[i]) : NULL;
 	p->args = args;
 	p->nargs = count_args(stmt, args);
+	p->stmt = stmt;
 	p->kernel = launched_kernel(stmt, second->at, &p->ref, &p->body_open);
 	CXCursor first_ref;
 	p->first_kernel = launched_kernel(first_stmt, first->at, &first_ref, &p->first_body_open);

@@ -578,6 +578,7 @@ struct launch_pair {
 	char *config[4];         /* grid, block, bytes, stream as written; NULL when absent */
 	struct span args;        /* inside its parentheses */
 	int nargs;
+	CXCursor stmt;           /* the second launch's statement */
 	CXCursor ref;            /* the function the second launch names (a specialization) */
 	CXCursor kernel;         /* its definition (a template's), in this file; null otherwise */
 	size_t body_open;        /* just after the '{' of that definition's body */
