@@ -227,6 +227,7 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -239,7 +240,6 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                     As[pipefy_dst][ty][tx] = A[row * K + k0 + tx];
                     Bs[pipefy_dst][ty][tx] = B[(k0 + ty) * N + col];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -259,7 +259,6 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 4;
             pipefy_phase ^= pipefy_stage == 0;

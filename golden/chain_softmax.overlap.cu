@@ -228,6 +228,7 @@ static __global__ void qk_pipefy_tma(const float *Q, const float *Km, float *S, 
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&Qs[pipefy_dst], &pipefy_map_Qs, (int)pipefy_col_Qs, (int)pipefy_row_Qs,
@@ -240,7 +241,6 @@ static __global__ void qk_pipefy_tma(const float *Q, const float *Km, float *S, 
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                     Qs[pipefy_dst][ty][tx] = Q[row * D + k0 + tx];
                     Ks[pipefy_dst][ty][tx] = Km[(blockIdx.x * TS + ty) * D + k0 + tx];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -260,7 +260,6 @@ static __global__ void qk_pipefy_tma(const float *Q, const float *Km, float *S, 
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < TS; ++k)
                 acc += Qs[pipefy_stage][ty][k] * Ks[pipefy_stage][tx][k];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 4;
             pipefy_phase ^= pipefy_stage == 0;

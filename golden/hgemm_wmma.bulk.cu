@@ -131,6 +131,7 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 16384);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -156,7 +157,6 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
                         int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
                         *(int4 *)&Bs[pipefy_dst][r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
                     }
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -185,7 +185,6 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
                     for (int j = 0; j < 2; j++)
                         wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
             }
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

@@ -210,6 +210,7 @@ igemm_wmma_pipefy_tma(const signed char *__restrict__ A, const signed char *__re
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 19456);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -228,7 +229,6 @@ igemm_wmma_pipefy_tma(const signed char *__restrict__ A, const signed char *__re
                         int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
                         *(int4 *)&Bs[pipefy_dst][r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
                     }
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -257,7 +257,6 @@ igemm_wmma_pipefy_tma(const signed char *__restrict__ A, const signed char *__re
                     for (int j = 0; j < 2; j++)
                         wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
             }
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

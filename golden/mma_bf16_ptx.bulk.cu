@@ -129,6 +129,7 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -154,7 +155,6 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
                         int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
                         *(uint4 *)&Bs[pipefy_dst][r][c] = *(const uint4 *)&B[(size_t)(k0 + r) * N + bn + c];
                     }
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -196,7 +196,6 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
                                      : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
                                        "r"(b[ni][0]), "r"(b[ni][1]));
             }
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

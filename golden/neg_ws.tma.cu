@@ -185,6 +185,7 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -199,7 +200,6 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
                         As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -219,7 +219,6 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -324,6 +323,7 @@ static __global__ void store_before_pipefy_tma(const float *A, const float *B, f
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -338,7 +338,6 @@ static __global__ void store_before_pipefy_tma(const float *A, const float *B, f
                         As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -358,7 +357,6 @@ static __global__ void store_before_pipefy_tma(const float *A, const float *B, f
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -462,6 +460,7 @@ static __global__ void read_before_pipefy_tma(const float *A, const float *B, co
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -476,7 +475,6 @@ static __global__ void read_before_pipefy_tma(const float *A, const float *B, co
                         As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -496,7 +494,6 @@ static __global__ void read_before_pipefy_tma(const float *A, const float *B, co
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -602,6 +599,7 @@ static __global__ void return_before_pipefy_tma(const float *A, const float *B, 
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -616,7 +614,6 @@ static __global__ void return_before_pipefy_tma(const float *A, const float *B, 
                         As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -636,7 +633,6 @@ static __global__ void return_before_pipefy_tma(const float *A, const float *B, 
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -743,6 +739,7 @@ static __global__ void barrier_after_pipefy_tma(const float *A, const float *B, 
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -757,7 +754,6 @@ static __global__ void barrier_after_pipefy_tma(const float *A, const float *B, 
                         As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -777,7 +773,6 @@ static __global__ void barrier_after_pipefy_tma(const float *A, const float *B, 
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -882,6 +877,7 @@ static __global__ void full_block_pipefy_tma(const float *A, const float *B, flo
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -896,7 +892,6 @@ static __global__ void full_block_pipefy_tma(const float *A, const float *B, flo
                         As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -916,7 +911,6 @@ static __global__ void full_block_pipefy_tma(const float *A, const float *B, flo
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -1021,6 +1015,7 @@ static __global__ void nested_pipefy_tma(const float *A, const float *B, float *
                         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                             if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                                 pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                            pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                             pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -1035,7 +1030,6 @@ static __global__ void nested_pipefy_tma(const float *A, const float *B, float *
                             As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
                         for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                             Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                        pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                     }
                     ++pipefy_loads;
@@ -1055,7 +1049,6 @@ static __global__ void nested_pipefy_tma(const float *A, const float *B, float *
                 for (int k = 0; k < T; ++k)
                     for (int j = 0; j < 4; ++j)
                         acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-                pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
                 pipefy_stage = (pipefy_stage + 1) % 2;
                 pipefy_phase ^= pipefy_stage == 0;

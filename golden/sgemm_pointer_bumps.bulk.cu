@@ -129,6 +129,7 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -158,7 +159,6 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = *A;
                     Bs[pipefy_dst][ty][tx] = *B;
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -183,7 +183,6 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
             B += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -274,6 +273,7 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -303,7 +303,6 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = a[0];
                     Bs[pipefy_dst][ty][tx] = b[0];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -328,7 +327,6 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
             b += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -420,6 +418,7 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -449,7 +448,6 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = a[0];
                     Bs[pipefy_dst][ty][tx] = b[0];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -475,7 +473,6 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
             a += TS;
             b += TS * N;
             k0 += TS;
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

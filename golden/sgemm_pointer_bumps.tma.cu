@@ -188,6 +188,7 @@ static __global__ void bump_before_barrier_pipefy_tma(const float *A, const floa
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -200,7 +201,6 @@ static __global__ void bump_before_barrier_pipefy_tma(const float *A, const floa
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = *A;
                     Bs[pipefy_dst][ty][tx] = *B;
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -225,7 +225,6 @@ static __global__ void bump_before_barrier_pipefy_tma(const float *A, const floa
             B += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -331,6 +330,7 @@ static __global__ void bump_after_first_barrier_pipefy_tma(const float *A, const
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -343,7 +343,6 @@ static __global__ void bump_after_first_barrier_pipefy_tma(const float *A, const
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = a[0];
                     Bs[pipefy_dst][ty][tx] = b[0];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -368,7 +367,6 @@ static __global__ void bump_after_first_barrier_pipefy_tma(const float *A, const
             b += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -477,6 +475,7 @@ static __global__ void bump_after_second_barrier_pipefy_tma(const float *A, cons
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 2048);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -489,7 +488,6 @@ static __global__ void bump_after_second_barrier_pipefy_tma(const float *A, cons
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = a[0];
                     Bs[pipefy_dst][ty][tx] = b[0];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -515,7 +513,6 @@ static __global__ void bump_after_second_barrier_pipefy_tma(const float *A, cons
             a += TS;
             b += TS * N;
             k0 += TS;
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

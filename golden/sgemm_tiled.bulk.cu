@@ -121,6 +121,7 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -150,7 +151,6 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = A[row * K + t * TILE + tx];
                     Bs[pipefy_dst][ty][tx] = B[(t * TILE + ty) * N + col];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -169,7 +169,6 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < TILE; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

@@ -187,6 +187,7 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -199,7 +200,6 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                     As[pipefy_dst][ty][tx] = S[row * lda + k0 + tx];
                     Bs[pipefy_dst][ty][tx] = B[(k0 + ty) * N + col];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -219,7 +219,6 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 4;
             pipefy_phase ^= pipefy_stage == 0;
@@ -348,6 +347,7 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                             if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                                 pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
+                            pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                             pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -360,7 +360,6 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                         As[pipefy_dst][ty * T + tx] = S[row * lda + k0 + tx];
                         Bs[pipefy_dst][ty * T + tx] = B[(k0 + ty) * N + col];
-                        pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                     }
                     ++pipefy_loads;
@@ -380,7 +379,6 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                 pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
-                pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
                 pipefy_stage = (pipefy_stage + 1) % 4;
                 pipefy_phase ^= pipefy_stage == 0;

@@ -130,6 +130,7 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -159,7 +160,6 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = S[row * lda + k0 + tx];
                     Bs[pipefy_dst][ty][tx] = B[(k0 + ty) * N + col];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -178,7 +178,6 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -263,6 +262,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
                     if (pipefy_tid < 32) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         if (pipefy_tid == 0) {
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -294,7 +294,6 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
                         As[pipefy_dst][i] = S[(r0 + i / T) * lda + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -314,7 +313,6 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -404,6 +402,7 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                         if (pipefy_tid < 32) {
                             if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                                 pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                            pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                             if (pipefy_tid == 0) {
                                 pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                                 pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
@@ -433,7 +432,6 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                         As[pipefy_dst][ty * T + tx] = S[row * lda + k0 + tx];
                         Bs[pipefy_dst][ty * T + tx] = B[(k0 + ty) * N + col];
-                        pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                     }
                     ++pipefy_loads;
@@ -452,7 +450,6 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                 pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
-                pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
                 pipefy_stage = (pipefy_stage + 1) % 2;
                 pipefy_phase ^= pipefy_stage == 0;

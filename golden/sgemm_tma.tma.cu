@@ -187,6 +187,7 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -199,7 +200,6 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                         pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                     As[pipefy_dst][ty][tx] = S[row * lda + k0 + tx];
                     Bs[pipefy_dst][ty][tx] = B[(k0 + ty) * N + col];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -218,7 +218,6 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -322,6 +321,7 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
                     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -336,7 +336,6 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
                         As[pipefy_dst][i] = S[(r0 + i / T) * lda + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += blockDim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -356,7 +355,6 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;
@@ -461,6 +459,7 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                         if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
                             if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                                 pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                            pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                             pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                             pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                             pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -473,7 +472,6 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
                         As[pipefy_dst][ty * T + tx] = S[row * lda + k0 + tx];
                         Bs[pipefy_dst][ty * T + tx] = B[(k0 + ty) * N + col];
-                        pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                     }
                     ++pipefy_loads;
@@ -492,7 +490,6 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                 pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
-                pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
                 pipefy_stage = (pipefy_stage + 1) % 2;
                 pipefy_phase ^= pipefy_stage == 0;

@@ -215,6 +215,7 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
                     if (threadIdx.x == pipefy_threads) { // the producer warp's first thread
                         if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
+                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
                         pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
                         pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
                         pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
@@ -229,7 +230,6 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
                         As[pipefy_dst][i] = S[(r0 + i / T) * lda + k0 + i % T];
                     for (int i = threadIdx.x; i < T * T; i += pipefy_block_dim.x)
                         Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_fence_proxy_async(); // before the copy engine writes this stage again
                     pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
                 }
                 ++pipefy_loads;
@@ -250,7 +250,6 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_fence_proxy_async(); // this thread's reads of tile t before the copy engine's next writes
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
             pipefy_stage = (pipefy_stage + 1) % 2;
             pipefy_phase ^= pipefy_stage == 0;

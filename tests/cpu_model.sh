@@ -44,9 +44,16 @@ if [ "${1:-}" = --self-test ]; then
 	sed '/pipefy_mbar_arrive(&pipefy_empty\[pipefy_stage\], 1);/d' golden/sgemm_tiled.tma.cu >"$tmp/tma_no_release.cu"
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tiled.tma.cu >"$tmp/tma_no_wait.cu"
 	sed 's/if (pipefy_col_As >= 0/if (true || pipefy_col_As >= 0/' golden/sgemm_tma.tma.cu >"$tmp/tma_past_row.cu"
-	# and a stage released without ordering the compute's reads before the copy engine's next
-	# writes (on the H200, 15 of 40 runs of a bf16 GEMM differed without this fence)
-	sed '/pipefy_fence_proxy_async(); \/\/ this thread.s reads of tile t/d' golden/sgemm_tiled.tma.cu >"$tmp/tma_no_proxy_fence.cu"
+	# and a stage refilled without ordering the compute's reads before the copy engine's
+	# writes (on the H200, 40 of 40 runs of a bf16 GEMM differed without this fence), in each
+	# variant; and the fence in the issuing thread before its wait for the threads' release of
+	# the stage instead of after it (the wait brings their reads back into its past)
+	fence='pipefy_fence_proxy_async(); \/\/ the threads. reads of the stage'
+	sed "/$fence/d" golden/sgemm_tiled.tma.cu >"$tmp/tma_no_proxy_fence.cu"
+	sed "/$fence/d" golden/sgemm_tiled.bulk.cu >"$tmp/bulk_no_proxy_fence.cu"
+	sed "/$fence/d" golden/sgemm_tma.ws.cu >"$tmp/ws_no_proxy_fence.cu"
+	sed "/$fence/d; s|^\( *\)if (pipefy_loads >= 2) // the stage|\1pipefy_fence_proxy_async();\n&|" golden/sgemm_tiled.tma.cu \
+		>"$tmp/tma_fence_before_wait.cu"
 	# the bulk-copy loop likewise without the wait before its rows are refilled; and its rows
 	# copied where they are not 16-byte aligned (rows of 38 floats: the model refuses the copy)
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tiled.bulk.cu >"$tmp/bulk_no_wait.cu"
@@ -68,7 +75,8 @@ if [ "${1:-}" = --self-test ]; then
 		golden/chain_mlp.overlap.cu >"$tmp/overlap_late_wait.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
-		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "ws_kernel_thread_issues 64 64 96" \
+		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "bulk_no_proxy_fence 64 64 96" \
+		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" \
 		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48"; do
 		set -- $c
 		name=$1; shift
@@ -83,6 +91,13 @@ if [ "${1:-}" = --self-test ]; then
 	build golden/sgemm_persistent.cp.async.cu "$tmp/whole"
 	f=$(run "$tmp/whole" forward 64 64 48) r=$(run "$tmp/whole" reverse 64 64 48)
 	expect "and not in the same program with its barriers" '[[ $f =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$f" = "$r" ]'
+	# nor in the tensor copies with a fence in every thread before it releases the stage (the
+	# placement pipefy had before: the fences lie on the way from the reads to the copies too)
+	sed "/$fence/d; s|^\( *\)pipefy_mbar_arrive(&pipefy_empty\[pipefy_stage\], 1);|\1pipefy_fence_proxy_async();\n&|" \
+		golden/sgemm_tiled.tma.cu >"$tmp/tma_fence_per_thread.cu"
+	build "$tmp/tma_fence_per_thread.cu" "$tmp/per_thread"
+	f=$(run "$tmp/per_thread" forward 64 64 96) r=$(run "$tmp/per_thread" reverse 64 64 96)
+	expect "nor with a fence in every thread before its release instead ($f)" '[[ $f =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$f" = "$r" ]'
 	echo "$pass passed, $fail failed"
 	[ $fail = 0 ]
 	exit

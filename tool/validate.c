@@ -60,6 +60,7 @@ struct region {
 	struct span fallback;  /* `else { the loop as written }`, when there is one */
 	struct span lambdas[3];/* pipefy_load, pipefy_fetch, pipefy_stash */
 	int nlambdas;
+	CXCursor loader;       /* pipefy_load */
 	CXCursor main_loop;    /* the pipelined for statement */
 	CXCursor block_cursor;
 	const char *problem;   /* the first thing wrong, in words */
@@ -108,8 +109,11 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 	if (k == CXCursor_VarDecl) {
 		char *n = cursor_name(c);
 		if ((strcmp(n, "pipefy_load") == 0 || strcmp(n, "pipefy_fetch") == 0 || strcmp(n, "pipefy_stash") == 0) &&
-		    r->nlambdas < 3)
+		    r->nlambdas < 3) {
 			r->lambdas[r->nlambdas++] = cursor_span(c);
+			if (strcmp(n, "pipefy_load") == 0)
+				r->loader = c;
+		}
 		free(n);
 		return CXChildVisit_Continue;
 	}
@@ -205,6 +209,34 @@ static void barrier_after(struct region *r, size_t at)
 		problem(r, at, "no barrier after the pipelined loop");
 }
 
+/* The copy engine writes a stage only after the fence.proxy.async that orders the threads'
+ * reads of it before those writes: each copy within a statement that comes, in some compound
+ * statement around it, after a wait for the stage to empty and then the fence. */
+static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
+{
+	if (cursor_is_call_named(c, "pipefy_tma_load_2d") || cursor_is_call_named(c, "pipefy_bulk_load")) {
+		if (!fenced)
+			problem(r, cursor_span(c).begin,
+				"the copy engine may write a stage before the threads' reads of it are fenced from it "
+				"(fence.proxy.async after the wait for the stage to empty)");
+		return;
+	}
+	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt, waited = false;
+	struct cursors kids = cursor_children(c);
+	for (int i = 0; i < kids.n; i++) {
+		check_copy_fences(r, kids.v[i], fenced);
+		if (!compound)
+			continue;
+		char *t = stmt_text(r->out, kids.v[i]);
+		if (strstr(t, "pipefy_mbar_wait(&pipefy_empty["))
+			waited = true;
+		else if (waited && strcmp(t, "pipefy_fence_proxy_async()") == 0)
+			fenced = true;
+		free(t);
+	}
+	free(kids.v);
+}
+
 /* The barriers of the variant: cp.async waits, synchronizes, then starts the next copy, and
  * synchronizes once after the loop; registers fetch first and synchronize after the stash;
  * tensor copies start the next tile, wait for this one, release its stage, and synchronize once
@@ -230,19 +262,18 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
 		 * which each thread's arrival after the compute completes */
 		char *release = body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
-		char *fence = body.n >= 4 ? stmt_text(r->out, body.v[body.n - 4]) : NULL;
-		if (body.n < 6 + w || !starts(first[0], "pipefy_load(") ||
+		if (body.n < 5 + w || !starts(first[0], "pipefy_load(") ||
 		    (w && !starts(first[1], "if(pipefy_producer)continue")) ||
 		    !starts(first[1 + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
 		    !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
 			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
-		else if (!starts(fence, "pipefy_fence_proxy_async()"))
-			problem(r, at, "the compute's reads of a stage are not fenced from the copy engine's next writes to it "
-				       "(fence.proxy.async before the stage is released)");
 		else if (l->tma_collective && !starts(first[2 + w], "__syncwarp()"))
 			problem(r, at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 		free(release);
-		free(fence);
+		if (clang_Cursor_isNull(r->loader))
+			problem(r, at, "no loader in the block");
+		else
+			check_copy_fences(r, r->loader, false);
 		barrier_after(r, at);
 	} else if (l->variant == VARIANT_LDG) {
 		int want = l->stages == 1 ? 2 : 1;
@@ -476,7 +507,8 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 		struct kloop *l = &m->loops[i];
 		if (!l->rewritten || l->variant == VARIANT_NO_LOADS)
 			continue;
-		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor()};
+		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor(),
+				    .loader = clang_getNullCursor()};
 		/* the loop's replacement: from where the loop began to its end */
 		r.block.begin = output_offset(&map, l->loop.begin);
 		r.block.end = output_offset(&map, l->loop.end);

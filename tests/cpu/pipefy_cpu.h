@@ -85,6 +85,9 @@ struct MBarrier {
     unsigned count = 0, pending = 0, phase = 0;
     long tx = 0;
     bool async_fill = false;  // a stage's full barrier: its bytes come from the copy engine
+    // an arrival of this phase (released, carried) or of the last completed one (acquired by
+    // its waiters) had unfenced reads of a copied stage in its past
+    bool carried = false, carried_done = false;
 };
 
 struct Fiber {
@@ -96,9 +99,10 @@ struct Fiber {
     bool vote = true, voted = true;  // __syncthreads_and: this thread's predicate, the block's AND
     MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
     unsigned waits_parity = 0;
-    // waited for a stage the copy engine filled (and may have read it) since its last
-    // fence.proxy.async: releasing a stage now would let the copy engine's next writes pass
-    // the reads (the async proxy is not ordered with the generic one by the barriers)
+    // reads of a stage the copy engine filled lie in this thread's past (its own, after a wait
+    // for the stage, or another thread's, through a barrier or an mbarrier's release and
+    // acquire) with no fence.proxy.async on the way: a copy it issues now may write the stage
+    // before those reads (the async proxy is not ordered with the generic one by the barriers)
     bool unfenced = false;
     const void *barrier_site = nullptr;
     std::vector<Copy> open;                 // issued, not yet committed
@@ -164,6 +168,8 @@ inline void complete_if_done(MBarrier &b) {
     if (b.pending == 0 && b.tx == 0) {
         b.phase++;
         b.pending = b.count;
+        b.carried_done = b.carried;
+        b.carried = false;
     }
 }
 inline void mbar_init(const void *addr, unsigned count) {
@@ -176,10 +182,7 @@ inline void mbar_init(const void *addr, unsigned count) {
 }
 inline void mbar_arrive(const void *addr, unsigned count = 1) {
     MBarrier &b = mbar(addr);
-    if (!b.async_fill && current->unfenced) {
-        fprintf(stderr, "pipefy-cpu: a stage released without fence.proxy.async after its copied tile was read\n");
-        _Exit(3); // (from a thread's fiber: no exit handlers)
-    }
+    b.carried |= current->unfenced;  // (arrive: a release)
     if (b.pending < count) {
         fprintf(stderr, "pipefy-cpu: more arrivals on an mbarrier than its count\n");
         exit(3);
@@ -208,7 +211,7 @@ inline bool mbar_try_wait(const void *addr, unsigned parity) {
         swapcontext(&current->ctx, &scheduler);
     }
     bool done = phase_done(b, parity);
-    if (done && b.async_fill) current->unfenced = true;
+    if (done) current->unfenced |= b.async_fill || b.carried_done;  // (an acquire)
     return done;
 }
 // Bytes of an asynchronous copy received on an mbarrier.
@@ -218,7 +221,16 @@ inline void mbar_complete_tx(const void *addr, unsigned bytes) {
     complete_if_done(b);
 }
 // cp.async.bulk completing on an mbarrier: the bytes land now, then count as received.
+// A copy of the copy engine into shared memory, issued by the current thread.
+inline void async_write_check() {
+    if (current->unfenced) {
+        fprintf(stderr, "pipefy-cpu: the copy engine may write a stage before reads of it that no "
+                        "fence.proxy.async orders before the copy\n");
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+}
 inline void bulk_copy(void *dst, const void *src, unsigned bytes, const void *addr) {
+    async_write_check();
     memcpy(dst, src, bytes);
     mbar_complete_tx(addr, bytes);
 }
@@ -335,11 +347,13 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                             exit(3);
                         }
                         bool all = true;  // (__syncthreads_and's answer, the same for every thread)
-                        for (auto &f : fibers) all = all && f.vote;
+                        bool unfenced = false;  // (every thread's past is each one's after it)
+                        for (auto &f : fibers) all = all && f.vote, unfenced |= f.unfenced;
                         for (auto &f : fibers) {
                             f.at_barrier = false;  // the barrier releases them
                             f.voted = all;
                             f.vote = true;
+                            f.unfenced = unfenced;
                         }
                         progress = true;
                     }

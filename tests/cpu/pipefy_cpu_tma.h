@@ -45,6 +45,7 @@ inline void pipefy_cpu_producer_only(const char *what)
 inline void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row, unsigned long long *bar)
 {
     pipefy_cpu_producer_only("a tensor copy");
+    pipefy_cpu::async_write_check();
     const pipefy_cpu_map *m = (const pipefy_cpu_map *)map;
     char *d = (char *)dst;
     for (unsigned r = 0; r < m->box_rows; r++)
