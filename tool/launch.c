@@ -355,27 +355,28 @@ static enum CXChildVisitResult visit_host_body(CXCursor c, CXCursor parent, CXCl
 	return CXChildVisit_Recurse;
 }
 
-void find_launch_pairs(struct model *m, const struct parsed *p, const struct source *src)
+void find_launches(struct model *m, const struct parsed *p, const struct source *src)
 {
-	struct launches ls = launches_index(src);
-	if (ls.n < 2 || !p->tu) {
-		launches_free(&ls);
+	m->launches = launches_index(src);
+	if (m->launches.n > 0 && p->tu)
+		functions_collect(&m->functions, p->tu);
+}
+
+void find_launch_pairs(struct model *m, const struct source *src)
+{
+	const struct launches *ls = &m->launches;
+	if (ls->n < 2 || m->functions.n == 0)
 		return;
-	}
-	struct pair_scan s = {m, src, xcalloc((size_t)ls.n, sizeof *s.by_place), ls.n};
-	for (int i = 0; i < ls.n; i++)
-		s.by_place[i] = &ls.v[i];
+	struct pair_scan s = {m, src, xcalloc((size_t)ls->n, sizeof *s.by_place), ls->n};
+	for (int i = 0; i < ls->n; i++)
+		s.by_place[i] = &ls->v[i];
 	qsort(s.by_place, (size_t)s.n, sizeof *s.by_place, by_place);
-	struct functions fns = {0};
-	functions_collect(&fns, p->tu);
-	for (int i = 0; i < fns.n; i++) {
-		CXCursor fn = fns.fn[i];
+	for (int i = 0; i < m->functions.n; i++) {
+		CXCursor fn = m->functions.fn[i];
 		if (!clang_isCursorDefinition(fn) || cursor_has_attr(fn, CXCursor_CUDAGlobalAttr) ||
 		    cursor_has_attr(fn, CXCursor_CUDADeviceAttr))
 			continue;
 		clang_visitChildren(fn, visit_host_body, &s);
 	}
-	functions_free(&fns);
 	free(s.by_place);
-	launches_free(&ls);
 }

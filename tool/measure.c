@@ -831,12 +831,8 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
-	struct launches ls = launches_index(src);
-	struct functions fns = {0};
+	const struct launches *ls = &m->launches;
 	bool copies = strstr(src->text, "_pipefy_tma") != NULL;
-	for (int i = 0; i < m->nloops && fns.n == 0 && ls.n > 0; i++)
-		if (m->loops[i].function_span.end)
-			functions_collect(&fns, clang_Cursor_getTranslationUnit(m->loops[i].function_cursor));
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (l->function_span.end == 0)
@@ -844,17 +840,15 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		struct shared_sum sum = {0};
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
-		block_size(l, src, &ls, o->block_size);
-		template_tile_sizes(l, src, &ls);
+		block_size(l, src, ls, o->block_size);
+		template_tile_sizes(l, src, ls);
 		l->launch_dyn_bytes = -1;
-		enlargeable_launches(l, src, &ls);
-		tma_launch_sites(l, src, &ls, &fns, copies);
+		enlargeable_launches(l, src, ls);
+		tma_launch_sites(l, src, ls, &m->functions, copies);
 		count_tile_flops(l, src);
 		find_gather(l);
 		CXString mangled = clang_Cursor_getMangling(l->function_cursor);
 		l->mangled = xstrdup(clang_getCString(mangled));
 		clang_disposeString(mangled);
 	}
-	launches_free(&ls);
-	functions_free(&fns);
 }

@@ -96,6 +96,8 @@ void model_free(struct model *m)
 		free(p->reason);
 	}
 	free(m->pairs);
+	launches_free(&m->launches);
+	functions_free(&m->functions);
 	memset(m, 0, sizeof *m);
 }
 

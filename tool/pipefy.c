@@ -227,7 +227,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	}
 	struct model model = {0};
 	find_kloops(&model, &parsed, src);
-	find_launch_pairs(&model, &parsed, src);
+	find_launches(&model, &parsed, src);
+	find_launch_pairs(&model, src);
 	measure_kloops(&model, src, o);
 	check_kloops(&model, src);
 	check_launch_pairs(&model, src);

@@ -603,6 +603,8 @@ struct model {
 	int nloops, caploops;
 	struct launch_pair *pairs;
 	int npairs, cappairs;
+	struct launches launches;   /* the file's launch statements (find_launches) */
+	struct functions functions; /* its function definitions, where it has a launch */
 };
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
@@ -615,15 +617,17 @@ long kloop_tile_bytes(const struct kloop *l);
 /* Something find could not read; check refuses the loop for it. */
 void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* launch.c: every launch statement of a host function right after another launch statement
- * on the same stream, with its kernel's definition when this file has it. */
-void find_launch_pairs(struct model *m, const struct parsed *p, const struct source *src);
+/* launch.c: the file's launch statements, and its function definitions where it has one,
+ * indexed once for every stage that reads them. */
+void find_launches(struct model *m, const struct parsed *p, const struct source *src);
+/* Every launch statement of a host function right after another launch statement on the same
+ * stream, with its kernel's definition when this file has it. */
+void find_launch_pairs(struct model *m, const struct source *src);
 
 /* ---- measure.c: the numbers check and plan read beyond the loop's statements ---- */
 
 /* Threads per block (__launch_bounds__, the first launch in the file, else --block-size), flops
- * per tile, static shared bytes, gathers in the copies, the function's symbol. The file's
- * launches are indexed once, however many kernels it holds. */
+ * per tile, static shared bytes, gathers in the copies, the function's symbol. */
 void measure_kloops(struct model *m, const struct source *src, const struct options *o);
 
 /* ---- box.c: each tile's copy as a box of a 2-D operand (tensor copies) ---- */

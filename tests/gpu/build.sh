@@ -36,6 +36,16 @@ done
 	src=${1%%:*} rest=${1#*:}; bin=${rest%%:*} args=${rest#*:}
 	"$2" -O3 -std=c++17 $args -cudart shared -gencode arch=compute_80,code=compute_80 \
 		-o "$3/bin/$bin" "$src" || echo "build failed: $src" >&2' sh {} "$nvcc" "$out"
+# a producer-warp golden (ws) also with its copy helpers trapping in any thread but the
+# producer warp's (NAME.ws-producer): its runs show that only that warp issues copies
+mkdir -p "$out/producer"
+for j in "${jobs[@]}"; do
+	src=${j%%:*} rest=${j#*:}
+	[ "${src#golden/}" != "$src" ] && grep -q 'const bool pipefy_producer = ' "$src" || continue
+	bin=${rest%%:*}-producer
+	producer_only_source "$src" "$out/producer/$bin.cu" || { echo "no copy helper to check in $src" >&2; exit 1; }
+	jobs+=("$out/producer/$bin.cu:$bin:${rest#*:}")
+done
 printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} sh -c '
 	src=${1%%:*} rest=${1#*:}; bin=${rest%%:*} args=${rest#*:}
 	"$2" -O3 -std=c++17 -lineinfo $args -cudart shared \

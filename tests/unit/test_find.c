@@ -21,6 +21,7 @@ static void analyze(struct analysis *a, const char *code)
 	ck_assert_msg(parse_source(&a->parsed, &a->src, &o, &err), "%s", err ? err : "");
 	memset(&a->model, 0, sizeof a->model);
 	find_kloops(&a->model, &a->parsed, &a->src);
+	find_launches(&a->model, &a->parsed, &a->src);
 	measure_kloops(&a->model, &a->src, &o);
 	check_kloops(&a->model, &a->src);
 }
