@@ -108,6 +108,56 @@ static bool pipefy_sm90_code(const void *kernel)
     return sm90;
 }
 // } pipefy: Hopper tensor copies
+// pipefy: overlapped launches {
+// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its
+// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its
+// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).
+// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the
+// launch is an ordinary one.
+static __device__ __forceinline__ void pipefy_grid_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+static bool pipefy_kernel_waits(const void *kernel)
+{
+    static thread_local const void *known[8];
+    static thread_local int known_device[8], next;
+    static thread_local bool waits[8];
+    int device;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return false;
+    for (int i = 0; i < 8; i++)
+        if (known[i] == kernel && known_device[i] == device)
+            return waits[i];
+    int major = 0;
+    cudaFuncAttributes attr;
+    bool w = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&
+             cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
+    known[next] = kernel;
+    known_device[next] = device;
+    waits[next] = w;
+    next = (next + 1) % 8;
+    return w;
+}
+template <class... P, class... A>
+static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                                           A... args)
+{
+    cudaLaunchAttribute overlap;
+    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    overlap.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = smem;
+    config.stream = stream;
+    config.attrs = &overlap;
+    config.numAttrs = pipefy_kernel_waits((const void *)kernel) ? 1 : 0;
+    return cudaLaunchKernelEx(&config, kernel, args...);
+}
+// } pipefy: overlapped launches
 
 #define T 32
 
@@ -528,6 +578,7 @@ static void pipefy_launch_read_before(dim3 pipefy_grid, dim3 pipefy_block, size_
 // a return before the loop: a producer that returned would copy nothing
 __global__ void return_before(const float *A, const float *B, float *C, int M, int N, int K)
 {
+    pipefy_grid_wait(); // pipefy: 'return_before' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -548,120 +599,6 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
-}
-
-// pipefy: 'return_before' with sm_90 tensor copies; only pipefy_launch_return_before below launches it
-static __global__ void return_before_pipefy_tma(const float *A, const float *B, float *C, int M, int N, int K,
-    const __grid_constant__ CUtensorMap pipefy_map_As,
-    const __grid_constant__ CUtensorMap pipefy_map_Bs)
-{
-    __shared__ alignas(128) float As[2][T * T];
-    __shared__ alignas(128) float Bs[2][T][T];
-    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
-    if (r0 >= M)
-        return;
-    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
-    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    // pipefy: K-loop pipelined with tensor copies (sm_90), 2 stages: tile t+1 is copied while tile t is computed
-    {
-        // pipefy: the loop variables of the next tile to load
-        int pipefy_next_k0 = 0;
-        // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
-        // stage s has landed, empty[s] when every thread is done computing it
-        __shared__ alignas(8) unsigned long long pipefy_full[2], pipefy_empty[2];
-        const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
-        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 2
-        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
-                pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
-                pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
-            }
-            pipefy_mbar_fence_init();
-        }
-        __syncthreads();
-        // pipefy: the rows of 'As's operand that end within its 32-bit index
-        const long long pipefy_rows_As = (long long)K > 0 ? 2147483648LL / (long long)K : 0;
-        // pipefy: the rows of 'Bs's operand that end within its 32-bit index
-        const long long pipefy_rows_Bs = (long long)N > 0 ? 2147483648LL / (long long)N : 0;
-        // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
-        // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
-        // one thread, which arrives for all; where a box reaches outside its operand every thread
-        // copies as written and arrives for itself
-        auto pipefy_load = [&](int pipefy_dst) {
-            int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                const long long pipefy_col_As = (long long)k0, pipefy_row_As = 32LL * blockIdx.y;
-                const long long pipefy_col_Bs = 32LL * blockIdx.x, pipefy_row_Bs = (long long)k0;
-                if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
-                    pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL && pipefy_row_As + 32 <= pipefy_rows_As &&
-                    pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
-                    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-                        if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
-                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
-                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
-                        pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
-                        pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
-                        pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
-                                           &pipefy_full[pipefy_dst]);
-                        pipefy_tma_load_2d(&Bs[pipefy_dst], &pipefy_map_Bs, (int)pipefy_col_Bs, (int)pipefy_row_Bs,
-                                           &pipefy_full[pipefy_dst]);
-                    }
-                } else {
-                    if (pipefy_loads >= 2)
-                        pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);
-                    for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                        As[pipefy_dst][i] = A[(r0 + i / T) * K + k0 + i % T];
-                    for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                        Bs[pipefy_dst][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
-                    pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
-                }
-                ++pipefy_loads;
-                k0 += T;
-                pipefy_next_k0 = k0;
-            }
-        };
-        // pipefy: prologue: start loading tile 0
-        pipefy_load(0);
-        int pipefy_stage = 0;       // the stage that holds tile t
-        unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-        // pipefy: main loop: start tile t+1 into stage (t-1) % 2, wait for tile t, compute it, say
-        // so; the last iterations find no tile left to start and only compute: that is the epilogue
-        for (int k0 = 0; k0 < K; k0 += T) {
-            pipefy_load((pipefy_stage + 1) % 2);
-            pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
-            for (int k = 0; k < T; ++k)
-                for (int j = 0; j < 4; ++j)
-                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
-            pipefy_stage = (pipefy_stage + 1) % 2;
-            pipefy_phase ^= pipefy_stage == 0;
-        }
-        __syncthreads(); // pipefy: every thread is done with the last tile
-        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-            for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s) {
-                pipefy_mbar_inval(&pipefy_full[pipefy_s]);
-                pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
-            }
-    }
-    for (int j = 0; j < 4; ++j)
-        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
-}
-
-// pipefy: the launches of 'return_before' in this file: with sm_90's tensor copies where the device has
-// them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
-static void pipefy_launch_return_before(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
-    const float *A, const float *B, float *C, int M, int N, int K)
-{
-    CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)return_before_pipefy_tma) &&
-        pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
-        pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
-        return_before_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K, pipefy_map_As, pipefy_map_Bs);
-    else
-        return_before<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K);
 }
 
 // a barrier after the loop (the epilogue goes through shared memory): the producer has left
@@ -1087,7 +1024,7 @@ void run(const float *A, const float *B, const float *bias, float *C, int M, int
     pipefy_launch_base_shape(grid, 256, 0, 0, A, B, C, N, K);
     pipefy_launch_store_before(grid, 256, 0, 0, A, B, C, N, K);
     pipefy_launch_read_before(grid, 256, 0, 0, A, B, bias, C, N, K);
-    pipefy_launch_return_before(grid, 256, 0, 0, A, B, C, M, N, K);
+    pipefy_launch_dependent(return_before, grid, 256, 0, 0, A, B, C, M, N, K);
     pipefy_launch_barrier_after(grid, 256, 0, 0, A, B, C, N, K);
     pipefy_launch_nested(grid, 256, 0, 0, A, B, C, N, K, 2);
     pipefy_launch_full_block(grid, 1024, 0, 0, A, B, C, N, K);

@@ -1594,6 +1594,44 @@ static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, 
 	return ps->what ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* A way out of the kernel before the loop runs (or runs again, in a loop around it): a
+ * `return` (not a lambda's), or an `asm`, which may execute `exit`. A thread that leaves counts
+ * as arrived at __syncthreads(), so the loop as written goes on without it; an mbarrier waits
+ * for its arrivals forever (and when it is the thread that initializes the barriers and issues
+ * the copies, nothing is copied at all). */
+static CXCursor find_exit(CXCursor c, struct span loop, bool around)
+{
+	struct cursors kids = cursor_children(c);
+	CXCursor found = clang_getNullCursor();
+	for (int i = 0; i < kids.n && clang_Cursor_isNull(found); i++) {
+		CXCursor k = kids.v[i];
+		enum CXCursorKind kind = clang_getCursorKind(k);
+		struct span at = cursor_span(k);
+		if (kind == CXCursor_LambdaExpr || (at.begin == loop.begin && at.end == loop.end))
+			continue;
+		if ((kind == CXCursor_ReturnStmt || kind == CXCursor_AsmStmt) && (at.begin < loop.begin || around))
+			found = k;
+		else {
+			bool encloses = (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt || kind == CXCursor_DoStmt) &&
+					at.begin <= loop.begin && at.end >= loop.end;
+			found = find_exit(k, loop, around || encloses);
+		}
+	}
+	free(kids.v);
+	return found;
+}
+
+static char *exit_refusal(const struct kloop *l, const struct source *src)
+{
+	CXCursor x = find_exit(l->function_cursor, l->loop, false);
+	if (clang_Cursor_isNull(x))
+		return NULL;
+	return xprintf("%s at %s may end threads before the loop runs: __syncthreads() counts a thread that has "
+		       "ended as arrived, an mbarrier does not (its waits would never end)",
+		       clang_getCursorKind(x) == CXCursor_ReturnStmt ? "'return'" : "the asm statement",
+		       where(src, cursor_span(x).begin));
+}
+
 /* Whether a producer warp can issue the tensor copies (--variant=ws): it is added to a 1-D
  * block after the kernel's threads, runs the code before the loop with them (which must not
  * write memory or return, for its thread indices name no thread of the kernel's), issues every
@@ -1632,7 +1670,6 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		}
 		struct effects fx = {0};
 		effects_of(kids.v[i], src, &fx);
-		size_t ret = word_in(src, s.begin, s.end, "return");
 		struct producer_scan ps = {0};
 		clang_visitChildren(kids.v[i], scan_producer_reads, &ps);
 		if (!ps.what)
@@ -1643,8 +1680,6 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		else if (ps.what)
 			why = xprintf("the statement at %s, before the loop, %s (%s); the producer warp runs it too, with "
 				      "thread indices past the kernel's", where(src, s.begin), ps.what, where(src, ps.at));
-		else if (ret)
-			why = xprintf("the return at %s comes before the loop; the producer warp must reach it", where(src, ret));
 		effects_free(&fx);
 	}
 	free(kids.v);
@@ -1678,7 +1713,9 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 	l->tma_ok = l->bulk_ok = l->ws_ok = false;
 	if (l->nrefusals > 0)
 		return;
-	char *why = box_refusal(l, src, fx);
+	char *why = exit_refusal(l, src);
+	if (!why)
+		why = box_refusal(l, src, fx);
 	/* (one helpers block a file: a second would define them twice) */
 	if (!why && strstr(src->text, "// pipefy: Hopper tensor copies {"))
 		why = xstrdup("the file already holds pipefy's tensor- and bulk-copy helpers from an earlier run (run "
