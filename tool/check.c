@@ -1595,11 +1595,21 @@ static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, 
 }
 
 /* A way out of the kernel before the loop runs (or runs again, in a loop around it): a
- * `return` (not a lambda's), or an `asm`, which may execute `exit`. A thread that leaves counts
- * as arrived at __syncthreads(), so the loop as written goes on without it; an mbarrier waits
- * for its arrivals forever (and when it is the thread that initializes the barriers and issues
- * the copies, nothing is copied at all). */
-static CXCursor find_exit(CXCursor c, struct span loop, bool around)
+ * `return` (not a lambda's), or PTX `exit` in an asm statement of the kernel or of a function
+ * of this file it calls there (an asm whose text is not a string literal may be anything). A
+ * thread that leaves counts as arrived at __syncthreads(), so the loop as written goes on
+ * without it; an mbarrier waits for its arrivals forever (and when it is the thread that
+ * initializes the barriers and issues the copies, nothing is copied at all). */
+static bool asm_may_exit(CXCursor a, const struct source *src)
+{
+	struct span s = cursor_span(a);
+	char *text = span_text(src, s);
+	bool may = strstr(text, "exit") != NULL || strchr(text, '"') == NULL;
+	free(text);
+	return may;
+}
+
+static CXCursor find_exit(CXCursor c, struct span loop, bool around, const struct source *src, int depth)
 {
 	struct cursors kids = cursor_children(c);
 	CXCursor found = clang_getNullCursor();
@@ -1609,12 +1619,22 @@ static CXCursor find_exit(CXCursor c, struct span loop, bool around)
 		struct span at = cursor_span(k);
 		if (kind == CXCursor_LambdaExpr || (at.begin == loop.begin && at.end == loop.end))
 			continue;
-		if ((kind == CXCursor_ReturnStmt || kind == CXCursor_AsmStmt) && (at.begin < loop.begin || around))
+		bool reached = at.begin < loop.begin || around;
+		if (kind == CXCursor_ReturnStmt && reached && depth == 0)
 			found = k;
-		else {
+		else if (kind == CXCursor_AsmStmt && reached && asm_may_exit(k, src))
+			found = k;
+		else if (kind == CXCursor_CallExpr && reached && depth < 4) {
+			CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(k));
+			/* (a helper's body: all of it runs before the loop, wherever it is written) */
+			if (!clang_Cursor_isNull(def) && cursor_in_main_file(def) &&
+			    !clang_Cursor_isNull(find_exit(def, (struct span){0, 0}, true, src, depth + 1)))
+				found = k;
+		}
+		if (clang_Cursor_isNull(found)) {
 			bool encloses = (kind == CXCursor_ForStmt || kind == CXCursor_WhileStmt || kind == CXCursor_DoStmt) &&
 					at.begin <= loop.begin && at.end >= loop.end;
-			found = find_exit(k, loop, around || encloses);
+			found = find_exit(k, loop, around || encloses, src, depth);
 		}
 	}
 	free(kids.v);
@@ -1623,12 +1643,13 @@ static CXCursor find_exit(CXCursor c, struct span loop, bool around)
 
 static char *exit_refusal(const struct kloop *l, const struct source *src)
 {
-	CXCursor x = find_exit(l->function_cursor, l->loop, false);
+	CXCursor x = find_exit(l->function_cursor, l->loop, false, src, 0);
 	if (clang_Cursor_isNull(x))
 		return NULL;
+	enum CXCursorKind k = clang_getCursorKind(x);
 	return xprintf("%s at %s may end threads before the loop runs: __syncthreads() counts a thread that has "
 		       "ended as arrived, an mbarrier does not (its waits would never end)",
-		       clang_getCursorKind(x) == CXCursor_ReturnStmt ? "'return'" : "the asm statement",
+		       k == CXCursor_ReturnStmt ? "'return'" : k == CXCursor_AsmStmt ? "the asm statement" : "the call",
 		       where(src, cursor_span(x).begin));
 }
 

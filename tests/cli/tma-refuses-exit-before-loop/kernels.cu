@@ -68,10 +68,64 @@ __global__ void lambda_return(const float *A, const float *B, float *C, int M, i
     C[row * N + col] = square(acc);
 }
 
+__device__ void leave_if(bool done)
+{
+    if (done)
+        asm volatile("exit;");
+}
+
+__device__ unsigned lane()
+{
+    unsigned l;
+    asm("mov.u32 %0, %%laneid;" : "=r"(l));
+    return l;
+}
+
+// a helper of the file that may execute PTX exit
+__global__ void helper_exit(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    leave_if(row >= M);
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        As[ty][tx] = A[row * K + t * TILE + tx];
+        Bs[ty][tx] = B[(t * TILE + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// the control: an asm statement that does not end the thread, in a helper
+__global__ void helper_lane(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    float acc = lane() == 32 ? 1.0f : 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        As[ty][tx] = A[row * K + t * TILE + tx];
+        Bs[ty][tx] = B[(t * TILE + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 void run(const float *A, const float *B, float *C, int M, int N, int K)
 {
     dim3 block(TILE, TILE), grid(N / TILE, M / TILE);
     guarded<<<grid, block>>>(A, B, C, M, N, K);
     persistent<<<132, block>>>(A, B, C, M, N, K, (M / TILE) * (N / TILE));
     lambda_return<<<grid, block>>>(A, B, C, M, N, K);
+    helper_exit<<<grid, block>>>(A, B, C, M, N, K);
+    helper_lane<<<grid, block>>>(A, B, C, M, N, K);
 }
