@@ -32,7 +32,8 @@ compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
 stages by bigger launches); and mutations that must be refused (a computed tile value, an
 address the compute changes, a barrier under a condition, a break, a global store the copies
-may read, B's tile in global memory stored before the barrier and read after it). Each
+may read, B's tile in global memory stored before the barrier and read after it); a return
+before the K-loop, never taken, which the mbarrier variants (tma, bulk, ws) must refuse. Each
 program says what each variant must do
 (`// gen-expect-VARIANT:` where one differs: cp.async takes only unconverted 4, 8 or 16-byte
 copies from global memory; registers stage no copy under a branch).
@@ -159,6 +160,10 @@ def draw(seed):
     f['chain_kind'] = r6.choice(['plain', 'plain', 'template', 'grid_stride', 'restrict', 'defaults', 'overload'])
     if not f['chain']:
         f['chain_kind'] = 'none'
+    # a seventh stream (session 11): a return before the K-loop (never taken: the block's index
+    # is within its grid), which the mbarrier variants must refuse and the others take
+    r7 = random.Random(seed * 6700417 + 13)
+    f['exit'] = r7.random() < 0.15
     return f
 
 
@@ -251,6 +256,9 @@ def program(seed):
     for v, e in (('auto', expect_auto), ('cp.async', expect_cp), ('ldg', expect_ldg)):
         if e:
             out('// gen-expect-%s: %s' % (v, e))
+    if f['exit'] and expect == 'pipelined':
+        for v in ('tma', 'bulk', 'ws'):
+            out('// gen-expect-%s: refused: (may end threads before the loop runs)' % v)
     if f['chain']:
         out('// gen-expect-launch: ' + {'defaults': 'refused: takes 4 arguments and the launch passes 3',
                                          'overload': 'refused: is overloaded'}.get(f['chain_kind'], 'overlapped'))
@@ -362,6 +370,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     out('%s__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' %
         ('static ' if f['static_kernel'] else '', kname, TG, rs, TG, rs, TA, rs))
     out('{')
+    if f['exit']:
+        out('    if (blockIdx.x >= gridDim.x)')
+        out('        return;')
     loops = 2 if f['structure'] == 'two_loops' or f['independent'] else 1
     names = [('As', 'Bs', 'acc'), ('As2', 'Bs2', 'acc2')] if f['independent'] else [('As', 'Bs', 'acc')] * 2
     align = '__align__(16) ' if form == 'vec' else ''
