@@ -399,9 +399,58 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 				v->bad = c;
 				return CXChildVisit_Break;
 			}
+
 		}
 	}
 	return CXChildVisit_Recurse;
+}
+
+/* What the loader replays a tile early (the copies, the locals they read, the bumps, the loop's
+ * test and increment) may not read a variable whose address the kernel takes: a write through
+ * that pointer in the compute, which only the original's order puts first, would be missed. */
+struct escape_scan {
+	const struct kloop *l;
+	CXCursor bad;
+};
+
+static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct escape_scan *e = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind k = clang_getCursorKind(d);
+	/* (a variable of the file or of __shared__ memory is memory every thread may write: the
+	 * checks of what the compute writes see to those) */
+	if ((k == CXCursor_ParmDecl || (k == CXCursor_VarDecl && effects_is_local(d))) && !cursor_is_shared_var(d) &&
+	    cursor_escapes(e->l->function_cursor, d)) {
+		e->bad = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static void check_escapes(struct kloop *l, const struct source *src)
+{
+	struct escape_scan e = {l, clang_getNullCursor()};
+	struct cursors header = cursor_children(l->cursor);
+	for (int i = 0; i + 1 < header.n && clang_Cursor_isNull(e.bad); i++)
+		clang_visitChildren(header.v[i], scan_escaping, &e);
+	free(header.v);
+	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(e.bad); i++) {
+		enum stmt_role r = l->stmts[i].role;
+		if (r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL || r == ROLE_BUMP)
+			clang_visitChildren(l->stmts[i].cursor, scan_escaping, &e);
+	}
+	if (clang_Cursor_isNull(e.bad))
+		return;
+	char *name = cursor_name(e.bad);
+	size_t at = cursor_span(e.bad).begin;
+	kloop_refuse(l, at, "'%s' at %s, which the loader reads a tile early, has its address taken (or a reference "
+			    "bound to it) in the kernel: a write through it in the compute would come after that read",
+		     name, where(src, at));
+	free(name);
 }
 
 static void check_dependences(struct kloop *l, const struct source *src)
@@ -1423,6 +1472,7 @@ static void check_loop(struct kloop *l, const struct source *src)
 	check_hoisted_names(l, src);
 	check_copies(l, src);
 	check_dependences(l, src);
+	check_escapes(l, src);
 	if (l->nrefusals == 0)
 		check_partial_fills(l, src);
 	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0) {

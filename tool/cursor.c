@@ -696,24 +696,85 @@ struct written_scan {
 	bool written;
 };
 
+static bool names(CXCursor e, CXCursor var)
+{
+	e = cursor_strip(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+static bool non_const_ref(CXType t)
+{
+	return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* A way to write the variable later that is not an assignment: its address taken (`&v`), a
+ * reference bound to it (`int &r = v;`), a function's non-const reference parameter given it,
+ * or a non-const member function called on it. */
+static bool lets_write(CXCursor c, CXCursor var)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
+		return names(cursor_first_child(c), var);
+	if (k == CXCursor_VarDecl && non_const_ref(clang_getCursorType(c))) {
+		CXCursor init = cursor_last_child(c);
+		return !clang_Cursor_isNull(init) && names(init, var);
+	}
+	if (k != CXCursor_CallExpr)
+		return false;
+	CXCursor fn = clang_getCursorReferenced(c);
+	int n = clang_Cursor_getNumArguments(c);
+	CXType ft = clang_getCursorType(fn);
+	for (int i = 0; i < n && !clang_Cursor_isNull(fn); i++)
+		if (names(clang_Cursor_getArgument(c, (unsigned)i), var) && i < clang_getNumArgTypes(ft) &&
+		    non_const_ref(clang_getArgType(ft, (unsigned)i)))
+			return true;
+	CXCursor callee = cursor_strip(cursor_first_child(c));
+	if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr && clang_getCursorKind(fn) == CXCursor_CXXMethod &&
+	    !clang_CXXMethod_isConst(fn) && !clang_CXXMethod_isStatic(fn)) {
+		CXCursor object = cursor_first_child(callee);
+		return !clang_Cursor_isNull(object) && !clang_equalCursors(object, callee) && names(object, var);
+	}
+	return false;
+}
+
 static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct written_scan *w = data;
 	bool store;
 	CXCursor v = cursor_assigned_var(c, &store);
-	if (store && clang_equalCursors(v, w->var)) {
+	if ((store && clang_equalCursors(v, w->var)) || lets_write(c, w->var)) {
 		w->written = true;
 		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
 
+static enum CXChildVisitResult scan_escapes(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct written_scan *w = data;
+	if (lets_write(c, w->var)) {
+		w->written = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool cursor_escapes(CXCursor in, CXCursor var)
+{
+	struct written_scan w = {.var = var};
+	if (lets_write(in, var))
+		return true;
+	clang_visitChildren(in, scan_escapes, &w);
+	return w.written;
+}
+
 bool cursor_writes_var(CXCursor in, CXCursor var)
 {
 	bool store;
 	CXCursor v = cursor_assigned_var(in, &store);
-	if (store && clang_equalCursors(v, var))
+	if ((store && clang_equalCursors(v, var)) || lets_write(in, var))
 		return true;
 	struct written_scan w = {.var = var};
 	clang_visitChildren(in, scan_written, &w);

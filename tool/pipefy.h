@@ -245,7 +245,12 @@ bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value);
 bool cursor_load_accessor(CXCursor call, CXCursor *addr);
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
-bool cursor_writes_var(CXCursor in, CXCursor var); /* an assignment or ++/-- of var in `in` */
+/* An assignment or ++/-- of var in `in`, or a way to write it later: its address taken, a
+ * reference bound to it, a non-const reference parameter or member function given it. */
+bool cursor_writes_var(CXCursor in, CXCursor var);
+/* Whether `in` takes var's address, binds a reference to it or gives it to a non-const reference
+ * parameter or member function: a write through a pointer may change it from then on. */
+bool cursor_escapes(CXCursor in, CXCursor var);
 /* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->A[i]`; sets the pointer it reads
  * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);
