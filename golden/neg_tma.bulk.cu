@@ -91,9 +91,15 @@ static bool pipefy_kernel_waits(const void *kernel)
     next = (next + 1) % 8;
     return w;
 }
-template <class... P, class... A>
+// (the arguments become the kernel's parameter types where they are passed, as in a launch:
+// P is deduced from the kernel alone, so `0` or NULL for a pointer is a null pointer)
+template <class T>
+struct pipefy_parameter {
+    typedef T type;
+};
+template <class... P>
 static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
-                                           A... args)
+                                           typename pipefy_parameter<P>::type... args)
 {
     cudaLaunchAttribute overlap;
     overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;

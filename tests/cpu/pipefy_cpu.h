@@ -452,9 +452,14 @@ inline void launch_dependent(dim3 grid, dim3 block, std::function<void()> fn, si
 // rewrite.c writes): the wait, and a dependent launch
 inline void pipefy_grid_wait() { pipefy_cpu::grid_wait(); }
 inline void pipefy_launch_dependents() {}  // (the model runs a dependent grid's start before, always)
-template <class... P, class... A>
+// (the arguments take the kernel's parameter types where they are passed, as in pipefy's)
+template <class T>
+struct pipefy_parameter {
+    typedef T type;
+};
+template <class... P>
 inline cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t,
-                                           A... args) {
+                                           typename pipefy_parameter<P>::type... args) {
     pipefy_cpu::launch_dependent(grid, block, [=]() mutable { kernel(args...); }, smem);
     return cudaSuccess;
 }
