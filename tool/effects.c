@@ -286,6 +286,13 @@ enum asm_kind effects_asm(CXCursor c, char **instruction)
 			bool known = false;
 			for (const char *const *r = read_only_ptx; *r && !known; r++)
 				known = strlen(*r) == n && strncmp(p, *r, n) == 0;
+			/* (a load with a memory order, or volatile: a wait's or a synchronization's) */
+			size_t len = strcspn(p, " \t{}");
+			static const char *const ordered[] = {".acquire", ".relaxed", ".volatile", ".mmio", ".sc", NULL};
+			for (const char *const *o = ordered; *o && known; o++) {
+				const char *q = strstr(p, *o);
+				known = !(q && q < p + len);
+			}
 			if (!known) {
 				*instruction = xstrndup(p, strcspn(p, " \t{}"));
 				kind = ASM_OTHER;
@@ -311,6 +318,19 @@ static bool library_call_writes(const char *name)
 			return true;
 	return strstr(name, "store") || strstr(name, "atomic") || strstr(name, "memcpy_async") ||
 	       strstr(name, "arrive") || strstr(name, "wait") || strcmp(name, "sync") == 0;
+}
+
+/* Library calls that order this thread's accesses with other threads' (a fence), read past
+ * the caches to see another thread's write (`__ldcv`, as a wait on a flag does) or sleep in
+ * such a wait: code after them may depend on their order, which a load moved above them would
+ * not keep. */
+static bool orders_memory(const char *name)
+{
+	static const char *const prefixes[] = {"__threadfence", "__ldcv", "__nanosleep", NULL};
+	for (const char *const *p = prefixes; *p; p++)
+		if (strncmp(name, *p, strlen(*p)) == 0)
+			return true;
+	return false;
 }
 
 /* CUDA's headers and the C library, or pipefy's own compatibility prelude for them. */
@@ -377,7 +397,9 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	bool written[64] = {false};
 	int n = nargs < 64 ? nargs : 64;
 	if (library) {
-		if (library_call_writes(name))
+		if (orders_memory(name))
+			note(fx, &fx->unknown, call, "calls '%s', which waits for or orders what other threads write", name);
+		else if (library_call_writes(name))
 			note(fx, &fx->memory, call, "calls '%s'", name);
 		char *space = cursor_name(clang_getCursorSemanticParent(callee));
 		if (strcmp(space, "wmma") == 0)
@@ -524,6 +546,16 @@ static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClien
 	if (k == CXCursor_LambdaExpr) {
 		note(s->fx, &s->fx->unknown, c, "defines a lambda");
 		return CXChildVisit_Continue;
+	}
+	/* a volatile access outside shared memory: a flag another thread sets, as a wait reads */
+	if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator || k == CXCursor_MemberRefExpr ||
+	     k == CXCursor_DeclRefExpr) &&
+	    clang_isVolatileQualifiedType(clang_getCursorType(c))) {
+		bool through = false;
+		CXCursor var = lvalue_root(c, &through);
+		if (clang_Cursor_isNull(var) || !(cursor_is_shared_var(var) || cursor_is_shared_view(var)))
+			note(s->fx, &s->fx->unknown, c, "accesses volatile memory (a flag another thread sets?), whose order "
+							"with the loads around it the code may depend on");
 	}
 	scan_one(c, s);
 	return CXChildVisit_Recurse;
