@@ -399,7 +399,6 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 				v->bad = c;
 				return CXChildVisit_Break;
 			}
-
 		}
 	}
 	return CXChildVisit_Recurse;

@@ -731,21 +731,21 @@ static void box_kernel_edits(struct kloop *l, struct edits *out)
 	}
 }
 
-/* Tensor copies: one thread waits for the stage to empty, expects the stage's bytes, arrives
- * for every thread, and issues one box per tile. */
 /* The compute read the stage through the generic proxy; the copy engine's writes to it are the
  * async proxy's, which the barriers alone do not order after those reads (seen on the H200: with
  * no fence 40 of 40 runs of a bf16 mma.sync GEMM with two stages differed at 8192^3). The fence
  * goes where every thread's reads of the stage reach the copies: in the issuing thread, after
  * the wait that acquires their release of the stage, before its copies (on the H200 as sound as
  * a fence in every thread before its release, 0 of 40 runs differed on each tma and ws build,
- * and one fence per tile instead of one per thread: the SGEMM 32x32 gained 5.5 %). */
+ * and one fence per tile instead of one per thread: the SGEMM 32x32 ran 5-6 % faster, bench/FENCE.md). */
 static void add_issuer_fence(struct strbuf *sb, const char *I)
 {
 	if (!break_for_test("proxyfence"))
 		sb_printf(sb, "%spipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes\n", I);
 }
 
+/* Tensor copies: one thread waits for the stage to empty, fences, expects the stage's bytes,
+ * arrives for every thread, and issues one box per tile. */
 static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct layout *y, const char *I4, long bytes)
 {
 	int S = y->S;
@@ -770,7 +770,7 @@ static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct
 	free(I5);
 }
 
-/* Bulk copies: the threads of warp 0 wait for the stage to empty; thread 0 expects the stage's
+/* Bulk copies: the threads of warp 0 wait for the stage to empty and fence; thread 0 expects the stage's
  * bytes and arrives for every thread before any row is issued (__syncwarp), and the warp's
  * threads issue the rows, one bulk copy each; where the operand's rows are as long as the
  * tile's (unpadded), the tile is one run of memory, and thread 0 copies it at once. */

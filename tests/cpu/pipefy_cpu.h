@@ -220,7 +220,6 @@ inline void mbar_complete_tx(const void *addr, unsigned bytes) {
     b.tx -= bytes;
     complete_if_done(b);
 }
-// cp.async.bulk completing on an mbarrier: the bytes land now, then count as received.
 // A copy of the copy engine into shared memory, issued by the current thread.
 inline void async_write_check() {
     if (current->unfenced) {
@@ -229,6 +228,7 @@ inline void async_write_check() {
         _Exit(3); // (from a thread's fiber: no exit handlers)
     }
 }
+// cp.async.bulk completing on an mbarrier: the bytes land now, then count as received.
 inline void bulk_copy(void *dst, const void *src, unsigned bytes, const void *addr) {
     async_write_check();
     memcpy(dst, src, bytes);
