@@ -54,6 +54,10 @@ if [ "${1:-}" = --self-test ]; then
 	sed "/$fence/d" golden/sgemm_tma.ws.cu >"$tmp/ws_no_proxy_fence.cu"
 	sed "/$fence/d; s|^\( *\)if (pipefy_loads >= 2) // the stage|\1pipefy_fence_proxy_async();\n&|" golden/sgemm_tiled.tma.cu \
 		>"$tmp/tma_fence_before_wait.cu"
+	# a tile element copied twice by one thread in one tile's cp.async copies (which lands last
+	# is not fixed: pipefy refuses cp.async for such copies)
+	sed 's|^\( *\)__pipeline_memcpy_async(&Bs\[pipefy_dst\]\[ty\]\[tx\], &B\[(t \* TILE + ty) \* N + col\], sizeof(float));|&\n&|' \
+		golden/sgemm_tiled.cp.async.cu >"$tmp/cp_async_twice.cu"
 	# the bulk-copy loop likewise without the wait before its rows are refilled; and its rows
 	# copied where they are not 16-byte aligned (rows of 38 floats: the model refuses the copy)
 	sed '/if (pipefy_loads >= 2) \/\/ the stage/,+1d' golden/sgemm_tiled.bulk.cu >"$tmp/bulk_no_wait.cu"
@@ -76,7 +80,7 @@ if [ "${1:-}" = --self-test ]; then
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
 		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "bulk_no_proxy_fence 64 64 96" \
-		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" \
+		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" "cp_async_twice 64 64 96" \
 		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48"; do
 		set -- $c
 		name=$1; shift

@@ -821,6 +821,79 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	free(in.bases.v);
 }
 
+static char *squeezed(const struct source *src, struct span s)
+{
+	char *t = span_text(src, s), *w = t;
+	for (char *p = t; *p; p++)
+		if (!isspace((unsigned char)*p))
+			*w++ = *p;
+	*w = '\0';
+	return t;
+}
+
+/* `for (int i = c0; i < c1; ++i)` with c1 <= c0 + 1: at most one trip (constants). */
+static bool one_trip(CXCursor loop, const struct source *src)
+{
+	struct cursors kids = cursor_children(loop);
+	bool one = false;
+	if (kids.n == 4 && clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt &&
+	    clang_getCursorKind(kids.v[1]) == CXCursor_BinaryOperator &&
+	    clang_getCursorBinaryOperatorKind(kids.v[1]) == CXBinaryOperator_LT) {
+		CXCursor var = cursor_first_child(kids.v[0]);
+		char *name = cursor_name(var), *inc = squeezed(src, cursor_span(kids.v[2]));
+		char *pre = xprintf("++%s", name), *post = xprintf("%s++", name);
+		bool ok0, ok1;
+		long c0 = cursor_evaluate_int(cursor_last_child(var), &ok0);
+		long c1 = cursor_evaluate_int(cursor_last_child(kids.v[1]), &ok1);
+		CXCursor lhs = cursor_strip(cursor_first_child(kids.v[1]));
+		one = ok0 && ok1 && c1 <= c0 + 1 && (strcmp(inc, pre) == 0 || strcmp(inc, post) == 0) &&
+		      clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+		      clang_equalCursors(clang_getCursorReferenced(lhs), var);
+		free(name);
+		free(inc);
+		free(pre);
+		free(post);
+	}
+	free(kids.v);
+	return one;
+}
+
+/* Two asynchronous copies of one thread to one shared address land in no fixed order (the
+ * loop as written keeps the second): two copies whose destinations are written alike, or a copy
+ * loop's copy whose destination names nothing its loop declares, stores one element twice. */
+static char *same_destination(const struct kloop *l, const struct source *src)
+{
+	int line, col, line2, col2;
+	char *why = NULL;
+	for (int i = 0; i < l->ncopies && !why; i++) {
+		const struct copy *a = &l->copies[i];
+		if (a->tile < 0 || a->src.end == a->src.begin)
+			continue;
+		CXCursor holder = l->stmts[a->stmt].cursor;
+		pos(src, a->text.begin, &line, &col);
+		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !one_trip(holder, src) &&
+		    !cursor_refers_within(cursor_write_target(a->store), cursor_span(holder)))
+			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
+				      "copies to one address land in no fixed order", line, col, l->tiles[a->tile].name);
+		char *da = squeezed(src, a->dst);
+		for (int j = i + 1; j < l->ncopies && !why; j++) {
+			const struct copy *b = &l->copies[j];
+			if (b->tile != a->tile || b->src.end == b->src.begin)
+				continue;
+			char *db = squeezed(src, b->dst);
+			if (strcmp(da, db) == 0) {
+				pos(src, b->text.begin, &line2, &col2);
+				why = xprintf("the copies at %d:%d and %d:%d store the same element of '%s': asynchronous copies "
+					      "to one address land in no fixed order", line, col, line2, col2,
+					      l->tiles[a->tile].name);
+			}
+			free(db);
+		}
+		free(da);
+	}
+	return why;
+}
+
 /* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
 static void check_cp_async(struct kloop *l, const struct source *src)
 {
@@ -865,6 +938,8 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 			free(fill);
 		}
 	}
+	if (l->cp_async_ok && (l->cp_async_refusal = same_destination(l, src)))
+		l->cp_async_ok = false;
 }
 
 /* Whether a destination reads the loop variables, directly or through a copy-side local. */

@@ -408,7 +408,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			return;
 		}
 	} else if (want == VARIANT_CP_ASYNC && !l->cp_async_ok) {
-		plan_decline(l, "%s: %s", l->one_stage ? "cp.async" : "cp.async needs plain 4, 8 or 16-byte copies",
+		plan_decline(l, "%s: %s", l->one_stage ? "cp.async" : "cp.async cannot take these copies",
 			     l->cp_async_refusal);
 		return;
 	} else if (want == VARIANT_LDG && !l->ldg_ok) {

@@ -471,7 +471,20 @@ inline cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 
 inline void __pipeline_memcpy_async(void *dst, const void *src, size_t bytes, size_t zfill = 0) {
-    pipefy_cpu::current->open.push_back({dst, src, bytes, zfill});
+    // two copies of one thread in flight to one address land in no fixed order
+    auto *f = pipefy_cpu::current;
+    auto overlaps = [&](const pipefy_cpu::Copy &c) {
+        return (char *)dst < (char *)c.dst + c.bytes && (char *)c.dst < (char *)dst + bytes;
+    };
+    bool twice = false;
+    for (auto &c : f->open) twice |= overlaps(c);
+    for (auto &g : f->groups)
+        for (auto &c : g) twice |= overlaps(c);
+    if (twice) {
+        fprintf(stderr, "pipefy-cpu: two asynchronous copies in flight to one shared address (they land in no fixed order)\n");
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+    f->open.push_back({dst, src, bytes, zfill});
 }
 inline void __pipeline_commit() {
     auto *f = pipefy_cpu::current;
