@@ -333,6 +333,23 @@ static bool orders_memory(const char *name)
 	return false;
 }
 
+/* A cooperative groups' sync of the grid (`this_grid().sync()`, `cg::sync(grid)`, a
+ * multi-grid's): a barrier across blocks, after which the code may read what they wrote. */
+static bool grid_sync(CXCursor call, const char *name)
+{
+	if (strcmp(name, "sync") != 0)
+		return false;
+	CXCursor callee = cursor_strip(cursor_first_child(call));
+	CXCursor object = clang_getCursorKind(callee) == CXCursor_MemberRefExpr ? cursor_first_child(callee)
+		: clang_Cursor_getNumArguments(call) > 0 ? clang_Cursor_getArgument(call, 0) : clang_getNullCursor();
+	if (clang_Cursor_isNull(object))
+		return false;
+	CXString t = clang_getTypeSpelling(clang_getCursorType(object));
+	bool grid = strstr(clang_getCString(t), "grid_group") != NULL;
+	clang_disposeString(t);
+	return grid;
+}
+
 /* CUDA's headers and the C library, or pipefy's own compatibility prelude for them. */
 bool effects_in_system_header(CXCursor decl)
 {
@@ -397,7 +414,9 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	bool written[64] = {false};
 	int n = nargs < 64 ? nargs : 64;
 	if (library) {
-		if (orders_memory(name))
+		if (grid_sync(call, name))
+			note(fx, &fx->unknown, call, "synchronizes the grid ('%s'), after which other blocks' writes are seen", name);
+		else if (orders_memory(name))
 			note(fx, &fx->unknown, call, "calls '%s', which waits for or orders what other threads write", name);
 		else if (library_call_writes(name))
 			note(fx, &fx->memory, call, "calls '%s'", name);
