@@ -1886,6 +1886,13 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 		l->ws_refusal = xstrdup(l->tma_refusal);
 		return;
 	}
+	if (l->kernel_used_at) {
+		l->tma_refusal = xprintf("'%s' is named at %s other than in a launch: what is done to it there (an attribute "
+					 "set, a pointer taken) the tensor-copy kernel its launches would run instead would "
+					 "not get", l->function, where(src, l->kernel_used_at - 1));
+		l->ws_refusal = xstrdup(l->tma_refusal);
+		return;
+	}
 	if (l->ntma_launches == 0) {
 		l->tma_refusal = xprintf("no launch `%s<<<...>>>(...)` in host code after its definition is in this file%s",
 					 l->function, l->other_launches ? " (the ones here are in macros or device code, or come first)" : "");

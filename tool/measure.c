@@ -781,6 +781,36 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 /* Every launch of the kernel in host code after its definition, outside macros, with its
  * configuration and arguments; the others are counted. The kernel's name and the end of its
  * parameter list, where the rewrite renames it and adds the tensor maps. */
+/* A name of the kernel in the main file that is none of its launches. */
+struct kernel_uses {
+	const char *usr;
+	const size_t *launches;
+	int nlaunches;
+	size_t found; /* offset + 1 */
+};
+
+static enum CXChildVisitResult scan_kernel_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct kernel_uses *u = data;
+	if (!cursor_in_main_file(c))
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXString usr = clang_getCursorUSR(clang_getCursorReferenced(c));
+	bool kernel = strcmp(clang_getCString(usr), u->usr) == 0;
+	clang_disposeString(usr);
+	size_t at = cursor_offset(c);
+	bool launch = false;
+	for (int i = 0; i < u->nlaunches && !launch; i++)
+		launch = u->launches[i] == at;
+	if (kernel && !launch) {
+		u->found = at + 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
 static void tma_launch_sites(struct kloop *l, const struct source *src, const struct launches *ls,
 			     const struct functions *fns, bool copies_in_file)
 {
@@ -826,6 +856,17 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 		for (int i = 0; i < 4; i++)
 			t->config[i] = x->config[i] ? xstrdup(x->config[i]) : NULL;
 	}
+	/* (every launch of it, and any other name of it: what that does to the kernel, the
+	 * tensor-copy kernel the launcher runs instead would not get) */
+	size_t *at = NULL;
+	int n = 0, cap = 0;
+	for (const struct launch *x = launches_first(ls, l->function); x && x < ls->v + ls->n && strcmp(x->kernel, l->function) == 0;
+	     x++)
+		*VEC_PUSH(at, n, cap) = x->at;
+	struct kernel_uses u = {clang_getCString(usr), at, n, 0};
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_kernel_uses, &u);
+	l->kernel_used_at = u.found;
+	free(at);
 	clang_disposeString(usr);
 }
 

@@ -537,6 +537,8 @@ struct kloop {
 	int other_launches;         /* launches left as written (in a macro, in device code, before
 				     * the kernel's definition) */
 	size_t kernel_name_at;      /* the kernel's name in its definition */
+	size_t kernel_used_at;      /* offset + 1 of a use of the kernel's name that is no launch
+				     * (`cudaFuncSetAttribute(k, ...)`, `&k`); 0 when none */
 	size_t params_end;          /* the ')' that closes its parameter list */
 	bool tma_defined;           /* the file already has pipefy's tensor-copy kernel for it */
 	bool tma_ok;
