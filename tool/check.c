@@ -711,6 +711,44 @@ static bool restrict_pointer(CXCursor var)
 	return clang_isRestrictQualifiedType(clang_getCursorType(var)) != 0;
 }
 
+/* A use of a __restrict__ pointer in the kernel that makes another pointer from it (`(float *)A`,
+ * `A + i` kept or passed on, `f(A)`): __restrict__ lets a pointer based on A reach A's memory, so
+ * the promise no longer says the compute's writes miss it. Subscripts (`A[i]`) and moves of A
+ * itself (`A += K`, `++A`) make none. */
+struct derived_scan {
+	CXCursor var;
+	const struct source *src;
+	size_t at; /* offset + 1 */
+};
+
+static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct derived_scan *d = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), d->var))
+		return CXChildVisit_Recurse;
+	struct span s = cursor_span(c);
+	const char *after = d->src->text + s.end, *end = d->src->text + d->src->len;
+	while (after < end && isspace((unsigned char)*after))
+		after++;
+	const char *before = d->src->text + s.begin;
+	while (before > d->src->text && isspace((unsigned char)before[-1]))
+		before--;
+	bool moved_before = before - d->src->text >= 2 && (strncmp(before - 2, "++", 2) == 0 || strncmp(before - 2, "--", 2) == 0);
+	bool fine = *after == '[' || strncmp(after, "+=", 2) == 0 || strncmp(after, "-=", 2) == 0 ||
+		    strncmp(after, "++", 2) == 0 || strncmp(after, "--", 2) == 0 || moved_before;
+	if (!fine && !d->at)
+		d->at = s.begin + 1;
+	return CXChildVisit_Continue;
+}
+
+static size_t derived_from(const struct kloop *l, CXCursor var, const struct source *src)
+{
+	struct derived_scan d = {var, src, 0};
+	clang_visitChildren(l->function_cursor, scan_derived, &d);
+	return d.at;
+}
+
 /* What every statement may do, and whether the copies can be issued a tile early: they, and
  * the locals they read, have no effect but the tile stores; what they read is not changed by
  * the rest of the body (the loop variables only by the increment and the bumps, which the
@@ -805,16 +843,25 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	}
 	/* memory the body writes that the next tile's copies may read */
 	for (int b = 0; b < in.bases.n && mem_write >= 0 && l->nrefusals == 0; b++) {
-		if (restrict_pointer(in.bases.v[b]))
+		CXCursor base = in.bases.v[b];
+		enum CXCursorKind bk = clang_getCursorKind(base);
+		size_t derived = bk == CXCursor_ParmDecl || bk == CXCursor_VarDecl ? derived_from(l, base, src) : 0;
+		if (restrict_pointer(base) && !derived)
 			continue;
 		const struct effects *e = &fx[mem_write];
 		size_t at = e->at != (size_t)-1 ? e->at : l->stmts[mem_write].text.begin;
 		pos(src, at, &line, &col);
-		char *name = cursor_name(in.bases.v[b]);
-		kloop_refuse(l, at,
-			     "the compute at %d:%d %s, and the next tile's copies read through '%s', which may "
-			     "point at it ('__restrict__' on '%s' would promise it does not)",
-			     line, col, e->what, name, name);
+		char *name = cursor_name(base);
+		if (restrict_pointer(base))
+			kloop_refuse(l, at,
+				     "the compute at %d:%d %s, and the next tile's copies read through '%s', which is "
+				     "'__restrict__' but makes another pointer at %s, which may reach what it points at",
+				     line, col, e->what, name, where(src, derived - 1));
+		else
+			kloop_refuse(l, at,
+				     "the compute at %d:%d %s, and the next tile's copies read through '%s', which may "
+				     "point at it ('__restrict__' on '%s' would promise it does not)",
+				     line, col, e->what, name, name);
 		free(name);
 	}
 	free(in.vars.v);
