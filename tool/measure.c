@@ -778,9 +778,6 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 
 /* ---- launches a tensor-copy variant routes through its launcher ---- */
 
-/* Every launch of the kernel in host code after its definition, outside macros, with its
- * configuration and arguments; the others are counted. The kernel's name and the end of its
- * parameter list, where the rewrite renames it and adds the tensor maps. */
 /* A name of the kernel in the main file that is none of its launches. */
 struct kernel_uses {
 	const char *usr;
@@ -811,6 +808,10 @@ static enum CXChildVisitResult scan_kernel_uses(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Continue;
 }
 
+/* Every launch of the kernel in host code after its definition, outside macros, with its
+ * configuration and arguments; the others are counted. The kernel's name and the end of its
+ * parameter list, where the rewrite renames it and adds the tensor maps; where else the file
+ * names it. */
 static void tma_launch_sites(struct kloop *l, const struct source *src, const struct launches *ls,
 			     const struct functions *fns, bool copies_in_file)
 {
