@@ -778,34 +778,70 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 
 /* ---- launches a tensor-copy variant routes through its launcher ---- */
 
-/* A name of the kernel in the main file that is none of its launches. */
-struct kernel_uses {
-	const char *usr;
-	const size_t *launches;
-	int nlaunches;
-	size_t found; /* offset + 1 */
+/* Every name of a kernel in the main file (a DeclRefExpr to a __global__ function): its launches'
+ * and any other use, by the kernel's USR, found in one walk over the file for all its kernels. */
+struct kernel_ref {
+	char *usr;
+	size_t at;
 };
 
-static enum CXChildVisitResult scan_kernel_uses(CXCursor c, CXCursor parent, CXClientData data)
+struct kernel_refs {
+	struct kernel_ref *v;
+	int n, cap;
+};
+
+static enum CXChildVisitResult scan_kernel_refs(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct kernel_uses *u = data;
+	struct kernel_refs *r = data;
 	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return CXChildVisit_Recurse;
-	CXString usr = clang_getCursorUSR(clang_getCursorReferenced(c));
-	bool kernel = strcmp(clang_getCString(usr), u->usr) == 0;
-	clang_disposeString(usr);
-	size_t at = cursor_offset(c);
-	bool launch = false;
-	for (int i = 0; i < u->nlaunches && !launch; i++)
-		launch = u->launches[i] == at;
-	if (kernel && !launch) {
-		u->found = at + 1;
-		return CXChildVisit_Break;
+	CXCursor f = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(f) == CXCursor_FunctionDecl && cursor_has_attr(f, CXCursor_CUDAGlobalAttr)) {
+		CXString usr = clang_getCursorUSR(f);
+		struct kernel_ref *k = VEC_PUSH(r->v, r->n, r->cap);
+		k->usr = xstrdup(clang_getCString(usr));
+		k->at = cursor_offset(c);
+		clang_disposeString(usr);
 	}
 	return CXChildVisit_Continue;
+}
+
+static int by_usr(const void *a, const void *b)
+{
+	return strcmp(((const struct kernel_ref *)a)->usr, ((const struct kernel_ref *)b)->usr);
+}
+
+static void kernel_refs_free(struct kernel_refs *r)
+{
+	for (int i = 0; i < r->n; i++)
+		free(r->v[i].usr);
+	free(r->v);
+}
+
+/* The first name of the kernel that is none of its launches: offset + 1, or 0. */
+static size_t kernel_used_elsewhere(const struct kernel_refs *r, const char *usr, const struct launches *ls,
+				    const char *kernel)
+{
+	int lo = 0, hi = r->n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (strcmp(r->v[mid].usr, usr) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo; i < r->n && strcmp(r->v[i].usr, usr) == 0; i++) {
+		bool launch = false;
+		for (const struct launch *x = launches_first(ls, kernel); x && x < ls->v + ls->n && strcmp(x->kernel, kernel) == 0 && !launch;
+		     x++)
+			launch = x->at == r->v[i].at;
+		if (!launch)
+			return r->v[i].at + 1;
+	}
+	return 0;
 }
 
 /* Every launch of the kernel in host code after its definition, outside macros, with its
@@ -813,7 +849,7 @@ static enum CXChildVisitResult scan_kernel_uses(CXCursor c, CXCursor parent, CXC
  * parameter list, where the rewrite renames it and adds the tensor maps; where else the file
  * names it. */
 static void tma_launch_sites(struct kloop *l, const struct source *src, const struct launches *ls,
-			     const struct functions *fns, bool copies_in_file)
+			     const struct functions *fns, const struct kernel_refs *refs, bool copies_in_file)
 {
 	CXCursor fn = l->function_cursor;
 	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl)
@@ -857,17 +893,9 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 		for (int i = 0; i < 4; i++)
 			t->config[i] = x->config[i] ? xstrdup(x->config[i]) : NULL;
 	}
-	/* (every launch of it, and any other name of it: what that does to the kernel, the
-	 * tensor-copy kernel the launcher runs instead would not get) */
-	size_t *at = NULL;
-	int n = 0, cap = 0;
-	for (const struct launch *x = launches_first(ls, l->function); x && x < ls->v + ls->n && strcmp(x->kernel, l->function) == 0;
-	     x++)
-		*VEC_PUSH(at, n, cap) = x->at;
-	struct kernel_uses u = {clang_getCString(usr), at, n, 0};
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_kernel_uses, &u);
-	l->kernel_used_at = u.found;
-	free(at);
+	/* (any other name of it: what that does to the kernel, the tensor-copy kernel the
+	 * launcher runs instead would not get) */
+	l->kernel_used_at = kernel_used_elsewhere(refs, clang_getCString(usr), ls, l->function);
 	clang_disposeString(usr);
 }
 
@@ -875,6 +903,14 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 {
 	const struct launches *ls = &m->launches;
 	bool copies = strstr(src->text, "_pipefy_tma") != NULL;
+	struct kernel_refs refs = {0};
+	for (int i = 0; i < m->nloops; i++)
+		if (m->loops[i].function_span.end) { /* (one walk over the file, for every kernel) */
+			CXTranslationUnit tu = clang_Cursor_getTranslationUnit(m->loops[i].function_cursor);
+			clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_kernel_refs, &refs);
+			qsort(refs.v, (size_t)refs.n, sizeof *refs.v, by_usr);
+			break;
+		}
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (l->function_span.end == 0)
@@ -886,11 +922,12 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		template_tile_sizes(l, src, ls);
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, ls);
-		tma_launch_sites(l, src, ls, &m->functions, copies);
+		tma_launch_sites(l, src, ls, &m->functions, &refs, copies);
 		count_tile_flops(l, src);
 		find_gather(l);
 		CXString mangled = clang_Cursor_getMangling(l->function_cursor);
 		l->mangled = xstrdup(clang_getCString(mangled));
 		clang_disposeString(mangled);
 	}
+	kernel_refs_free(&refs);
 }
