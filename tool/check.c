@@ -475,6 +475,47 @@ static void check_dependences(struct kloop *l, const struct source *src)
 
 /* ---- the gate: every fact the rewrite relies on, established positively ---- */
 
+/* The innermost #if, #ifdef or #ifndef still open at offset `at` (its offset + 1), or 0: code
+ * there is compiled in some configurations and not in others. */
+static size_t open_conditional(const struct source *src, size_t at)
+{
+	size_t stack[64];
+	int depth = 0;
+	for (size_t i = 0; i < at && i < src->len;) {
+		const char *p = src->text + i;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '#') {
+			const char *d = p + 1;
+			while (*d == ' ' || *d == '\t')
+				d++;
+			if (strncmp(d, "if", 2) == 0 && depth < 64)
+				stack[depth++] = (size_t)(p - src->text);
+			else if (strncmp(d, "endif", 5) == 0 && depth > 0)
+				depth--;
+		}
+		const char *nl = memchr(src->text + i, '\n', src->len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - src->text) + 1;
+	}
+	return depth > 0 ? stack[depth - 1] + 1 : 0;
+}
+
+/* A preprocessor line in [from, to), at the start of a line: its offset + 1, or 0. */
+static size_t directive_in(const struct source *src, size_t from, size_t to)
+{
+	for (size_t i = from; i < to && i < src->len; i++)
+		if (src->text[i] == '\n') {
+			size_t j = i + 1;
+			while (j < to && (src->text[j] == ' ' || src->text[j] == '\t'))
+				j++;
+			if (j < to && src->text[j] == '#')
+				return j + 1;
+		}
+	return 0;
+}
+
 /* A preprocessor line inside the loop: the rewrite moves and copies statements, so any
  * directive but a #pragma (which travels with its statement) would be split or dropped. */
 static bool check_directives(struct kloop *l, const struct source *src)
@@ -1933,6 +1974,14 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 		l->ws_refusal = xstrdup(l->tma_refusal);
 		return;
 	}
+	size_t cond = open_conditional(src, l->function_span.begin);
+	if (cond) {
+		l->tma_refusal = xprintf("'%s' is defined inside the preprocessor conditional at %s: its launches would call "
+					 "a launcher a build that takes another branch does not have", l->function,
+					 where(src, cond - 1));
+		l->ws_refusal = xstrdup(l->tma_refusal);
+		return;
+	}
 	if (l->kernel_used_at) {
 		l->tma_refusal = xprintf("'%s' is named at %s other than in a launch: what is done to it there (an attribute "
 					 "set, a pointer taken) the tensor-copy kernel its launches would run instead would "
@@ -2092,16 +2141,28 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 		launch_pair_refuse(p, at, "'%s' is not a __global__ function", p->second);
 		return;
 	}
-	for (size_t i = p->call.begin; i < p->call.end; i++)
-		if (src->text[i] == '\n') {
-			size_t j = i + 1;
-			while (j < p->call.end && (src->text[j] == ' ' || src->text[j] == '\t'))
-				j++;
-			if (j < p->call.end && src->text[j] == '#') {
-				launch_pair_refuse(p, j, "a preprocessor line inside the launch");
-				return;
-			}
-		}
+	size_t d = directive_in(src, p->call.begin, p->call.end);
+	if (d) {
+		launch_pair_refuse(p, d - 1, "a preprocessor line inside the launch");
+		return;
+	}
+	/* the wait goes first in the definition this configuration compiles: another must not
+	 * compile a different one, nor code before it */
+	size_t cond = open_conditional(src, cursor_span(p->kernel).begin);
+	if (cond) {
+		launch_pair_refuse(p, at, "'%s' is defined inside the preprocessor conditional at %s: a build that takes "
+				   "another branch may compile a kernel without the wait", p->second, where(src, cond - 1));
+		return;
+	}
+	CXCursor body = cursor_last_child(p->kernel);
+	CXCursor first = cursor_first_child(body);
+	size_t body_first = clang_Cursor_isNull(first) ? cursor_span(body).end : cursor_span(first).begin;
+	d = directive_in(src, cursor_span(body).begin, body_first);
+	if (d) {
+		launch_pair_refuse(p, at, "a preprocessor line at %s comes before the first statement of '%s', where the wait "
+				   "would go: another configuration may run code before it", where(src, d - 1), p->second);
+		return;
+	}
 	struct pdl_use u = {src, NULL, 0};
 	clang_visitChildren(p->kernel, find_pdl_use, &u);
 	if (u.what) {
