@@ -283,12 +283,6 @@ struct var_writes {
 	const struct source *src;
 };
 
-static bool names_var(CXCursor e, CXCursor var)
-{
-	e = cursor_strip(e);
-	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
-}
-
 static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -297,7 +291,7 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		bool assign = op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
-		if (assign && names_var(cursor_first_child(c), w->var)) {
+		if (assign && cursor_names_var(cursor_first_child(c), w->var)) {
 			w->in_loop |= span_within(cursor_span(c), w->loop);
 			if (cursor_span(c).begin > w->last)
 				w->last = cursor_span(c).begin;
@@ -309,7 +303,7 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 		bool inc = strstr(t, "++") || strstr(t, "--");
 		bool addr = t[0] == '&';
 		free(t);
-		if ((inc || addr) && names_var(cursor_first_child(c), w->var)) {
+		if ((inc || addr) && cursor_names_var(cursor_first_child(c), w->var)) {
 			if (cursor_span(c).begin > w->last)
 				w->last = cursor_span(c).begin;
 			w->increments += inc;
@@ -858,7 +852,7 @@ static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, st
 		CXCursor saved_decl = r->decl;
 		r->decl_at = sp.begin + 1; /* (what e reads must not change after it) */
 		r->decl = param;
-		ok = (plus || minus) && kids.n == 2 && names_var(kids.v[0], param) && read_poly(r, kids.v[1], &v) &&
+		ok = (plus || minus) && kids.n == 2 && cursor_names_var(kids.v[0], param) && read_poly(r, kids.v[1], &v) &&
 		     poly_add(P, P, &v, plus ? 1 : -1);
 		if (ok)
 			add_fit(fits, r, &v, clang_getCursorType(kids.v[1]));

@@ -410,6 +410,8 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 struct escape_scan {
 	const struct kloop *l;
 	CXCursor bad;
+	CXCursor seen[32]; /* variables already looked for (each is read many times) */
+	int nseen;
 };
 
 static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClientData data)
@@ -422,8 +424,14 @@ static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClie
 	enum CXCursorKind k = clang_getCursorKind(d);
 	/* (a variable of the file or of __shared__ memory is memory every thread may write: the
 	 * checks of what the compute writes see to those) */
-	if ((k == CXCursor_ParmDecl || (k == CXCursor_VarDecl && effects_is_local(d))) && !cursor_is_shared_var(d) &&
-	    cursor_escapes(e->l->function_cursor, d)) {
+	if (k != CXCursor_ParmDecl && !(k == CXCursor_VarDecl && effects_is_local(d)))
+		return CXChildVisit_Continue;
+	for (int i = 0; i < e->nseen; i++)
+		if (clang_equalCursors(e->seen[i], d))
+			return CXChildVisit_Continue;
+	if (e->nseen < 32)
+		e->seen[e->nseen++] = d;
+	if (!cursor_is_shared_var(d) && cursor_escapes(e->l->function_cursor, d)) {
 		e->bad = c;
 		return CXChildVisit_Break;
 	}
@@ -432,7 +440,7 @@ static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClie
 
 static void check_escapes(struct kloop *l, const struct source *src)
 {
-	struct escape_scan e = {l, clang_getNullCursor()};
+	struct escape_scan e = {.l = l, .bad = clang_getNullCursor()};
 	struct cursors header = cursor_children(l->cursor);
 	for (int i = 0; i + 1 < header.n && clang_Cursor_isNull(e.bad); i++)
 		clang_visitChildren(header.v[i], scan_escaping, &e);
@@ -502,15 +510,21 @@ static size_t open_conditional(const struct source *src, size_t at)
 	return depth > 0 ? stack[depth - 1] + 1 : 0;
 }
 
-/* A preprocessor line in [from, to), at the start of a line: its offset + 1, or 0. */
-static size_t directive_in(const struct source *src, size_t from, size_t to)
+/* A preprocessor line in [from, to), at the start of a line (a #pragma too, unless
+ * skip_pragma): its '#' offset + 1, or 0. */
+static size_t directive_in(const struct source *src, size_t from, size_t to, bool skip_pragma)
 {
 	for (size_t i = from; i < to && i < src->len; i++)
 		if (src->text[i] == '\n') {
 			size_t j = i + 1;
 			while (j < to && (src->text[j] == ' ' || src->text[j] == '\t'))
 				j++;
-			if (j < to && src->text[j] == '#')
+			if (j >= to || src->text[j] != '#')
+				continue;
+			size_t k = j + 1;
+			while (k < to && (src->text[k] == ' ' || src->text[k] == '\t'))
+				k++;
+			if (!skip_pragma || strncmp(src->text + k, "pragma", 6) != 0)
 				return j + 1;
 		}
 	return 0;
@@ -520,31 +534,19 @@ static size_t directive_in(const struct source *src, size_t from, size_t to)
  * directive but a #pragma (which travels with its statement) would be split or dropped. */
 static bool check_directives(struct kloop *l, const struct source *src)
 {
-	for (size_t at = l->loop.begin; at < l->loop.end && at < src->len;) {
-		const char *line = src->text + at, *p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '#') {
-			const char *d = p + 1;
-			while (*d == ' ' || *d == '\t')
-				d++;
-			if (strncmp(d, "pragma", 6) != 0) {
-				int line_no, col;
-				size_t n = strcspn(d, " \t\n(");
-				pos(src, (size_t)(p - src->text), &line_no, &col);
-				kloop_refuse(l, (size_t)(p - src->text),
-					     "a preprocessor directive ('#%.*s') at %d:%d inside the loop: pipefy does not "
-					     "move code across preprocessor branches",
-					     (int)n, d, line_no, col);
-				return false;
-			}
-		}
-		const char *nl = strchr(line, '\n');
-		if (!nl)
-			break;
-		at = (size_t)(nl - src->text) + 1;
-	}
-	return true;
+	size_t d = directive_in(src, l->loop.begin, l->loop.end, true);
+	if (!d)
+		return true;
+	const char *name = src->text + d;
+	while (*name == ' ' || *name == '\t')
+		name++;
+	int line_no, col;
+	pos(src, d - 1, &line_no, &col);
+	kloop_refuse(l, d - 1,
+		     "a preprocessor directive ('#%.*s') at %d:%d inside the loop: pipefy does not move code across "
+		     "preprocessor branches",
+		     (int)strcspn(name, " \t\n("), name, line_no, col);
+	return false;
 }
 
 /* The `for` keyword or the header's parentheses written by a macro: the header pipefy would
@@ -909,16 +911,6 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	free(in.bases.v);
 }
 
-static char *squeezed(const struct source *src, struct span s)
-{
-	char *t = span_text(src, s), *w = t;
-	for (char *p = t; *p; p++)
-		if (!isspace((unsigned char)*p))
-			*w++ = *p;
-	*w = '\0';
-	return t;
-}
-
 /* `for (int i = c0; i < c1; ++i)` with c1 <= c0 + 1: at most one trip (constants). */
 static bool one_trip(CXCursor loop, const struct source *src)
 {
@@ -928,7 +920,7 @@ static bool one_trip(CXCursor loop, const struct source *src)
 	    clang_getCursorKind(kids.v[1]) == CXCursor_BinaryOperator &&
 	    clang_getCursorBinaryOperatorKind(kids.v[1]) == CXBinaryOperator_LT) {
 		CXCursor var = cursor_first_child(kids.v[0]);
-		char *name = cursor_name(var), *inc = squeezed(src, cursor_span(kids.v[2]));
+		char *name = cursor_name(var), *inc = span_squeezed(src, cursor_span(kids.v[2]));
 		char *pre = xprintf("++%s", name), *post = xprintf("%s++", name);
 		bool ok0, ok1;
 		long c0 = cursor_evaluate_int(cursor_last_child(var), &ok0);
@@ -963,12 +955,12 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 		    !cursor_refers_within(cursor_write_target(a->store), cursor_span(holder)))
 			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
 				      "copies to one address land in no fixed order", line, col, l->tiles[a->tile].name);
-		char *da = squeezed(src, a->dst);
+		char *da = span_squeezed(src, a->dst);
 		for (int j = i + 1; j < l->ncopies && !why; j++) {
 			const struct copy *b = &l->copies[j];
 			if (b->tile != a->tile || b->src.end == b->src.begin)
 				continue;
-			char *db = squeezed(src, b->dst);
+			char *db = span_squeezed(src, b->dst);
 			if (strcmp(da, db) == 0) {
 				pos(src, b->text.begin, &line2, &col2);
 				why = xprintf("the copies at %d:%d and %d:%d store the same element of '%s': asynchronous copies "
@@ -2141,7 +2133,7 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 		launch_pair_refuse(p, at, "'%s' is not a __global__ function", p->second);
 		return;
 	}
-	size_t d = directive_in(src, p->call.begin, p->call.end);
+	size_t d = directive_in(src, p->call.begin, p->call.end, false);
 	if (d) {
 		launch_pair_refuse(p, d - 1, "a preprocessor line inside the launch");
 		return;
@@ -2157,7 +2149,7 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 	CXCursor body = cursor_last_child(p->kernel);
 	CXCursor first = cursor_first_child(body);
 	size_t body_first = clang_Cursor_isNull(first) ? cursor_span(body).end : cursor_span(first).begin;
-	d = directive_in(src, cursor_span(body).begin, body_first);
+	d = directive_in(src, cursor_span(body).begin, body_first, false);
 	if (d) {
 		launch_pair_refuse(p, at, "a preprocessor line at %s comes before the first statement of '%s', where the wait "
 				   "would go: another configuration may run code before it", where(src, d - 1), p->second);

@@ -2,6 +2,7 @@
  * every stage looks for (barriers, writes, the variable an lvalue is rooted at). */
 #include "pipefy.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* ---- cursor helpers ---- */
@@ -69,6 +70,16 @@ char *span_text(const struct source *src, struct span s)
 	if (s.begin > s.end)
 		s.begin = s.end;
 	return xstrndup(src->text + s.begin, s.end - s.begin);
+}
+
+char *span_squeezed(const struct source *src, struct span s)
+{
+	char *t = span_text(src, s), *w = t;
+	for (char *p = t; *p; p++)
+		if (!isspace((unsigned char)*p))
+			*w++ = *p;
+	*w = '\0';
+	return t;
 }
 
 char *cursor_name(CXCursor c)
@@ -696,7 +707,7 @@ struct written_scan {
 	bool written;
 };
 
-static bool names(CXCursor e, CXCursor var)
+bool cursor_names_var(CXCursor e, CXCursor var)
 {
 	e = cursor_strip(e);
 	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
@@ -714,10 +725,10 @@ static bool lets_write(CXCursor c, CXCursor var)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
-		return names(cursor_first_child(c), var);
+		return cursor_names_var(cursor_first_child(c), var);
 	if (k == CXCursor_VarDecl && non_const_ref(clang_getCursorType(c))) {
 		CXCursor init = cursor_last_child(c);
-		return !clang_Cursor_isNull(init) && names(init, var);
+		return !clang_Cursor_isNull(init) && cursor_names_var(init, var);
 	}
 	if (k != CXCursor_CallExpr)
 		return false;
@@ -725,14 +736,14 @@ static bool lets_write(CXCursor c, CXCursor var)
 	int n = clang_Cursor_getNumArguments(c);
 	CXType ft = clang_getCursorType(fn);
 	for (int i = 0; i < n && !clang_Cursor_isNull(fn); i++)
-		if (names(clang_Cursor_getArgument(c, (unsigned)i), var) && i < clang_getNumArgTypes(ft) &&
+		if (cursor_names_var(clang_Cursor_getArgument(c, (unsigned)i), var) && i < clang_getNumArgTypes(ft) &&
 		    non_const_ref(clang_getArgType(ft, (unsigned)i)))
 			return true;
 	CXCursor callee = cursor_strip(cursor_first_child(c));
 	if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr && clang_getCursorKind(fn) == CXCursor_CXXMethod &&
 	    !clang_CXXMethod_isConst(fn) && !clang_CXXMethod_isStatic(fn)) {
 		CXCursor object = cursor_first_child(callee);
-		return !clang_Cursor_isNull(object) && !clang_equalCursors(object, callee) && names(object, var);
+		return !clang_Cursor_isNull(object) && !clang_equalCursors(object, callee) && cursor_names_var(object, var);
 	}
 	return false;
 }

@@ -204,6 +204,8 @@ bool cursor_in_main_file(CXCursor c);
 /* True when the cursor's text comes out of a macro expansion, where no edit can go. */
 bool cursor_from_macro(CXCursor c);
 char *span_text(const struct source *src, struct span s);
+/* The text with its blanks squeezed out: `a [ i ]` reads `a[i]`. */
+char *span_squeezed(const struct source *src, struct span s);
 char *cursor_name(CXCursor c);
 char *type_spelling(CXType t);
 /* Skip implicit casts and parentheses, which libclang shows as wrappers of one child. */
@@ -247,6 +249,8 @@ CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 /* An assignment or ++/-- of var in `in`, or a way to write it later: its address taken, a
  * reference bound to it, a non-const reference parameter or member function given it. */
+/* Whether e (parentheses and implicit casts aside) names var. */
+bool cursor_names_var(CXCursor e, CXCursor var);
 bool cursor_writes_var(CXCursor in, CXCursor var);
 /* Whether `in` takes var's address, binds a reference to it or gives it to a non-const reference
  * parameter or member function: a write through a pointer may change it from then on. */

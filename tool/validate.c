@@ -172,16 +172,7 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 }
 
 /* The top-level statements of a compound statement, as text with blanks squeezed out. */
-static char *stmt_text(const struct source *out, CXCursor c)
-{
-	char *t = span_text(out, cursor_span(c));
-	char *w = t;
-	for (char *p = t; *p; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\n')
-			*w++ = *p;
-	*w = '\0';
-	return t;
-}
+static char *stmt_text(const struct source *out, CXCursor c) { return span_squeezed(out, cursor_span(c)); }
 
 static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
