@@ -1286,8 +1286,7 @@ static enum CXChildVisitResult scan_invariant(CXCursor c, CXCursor parent, CXCli
 		ok = clang_Cursor_isNull(base) ||
 		     clang_getCanonicalType(clang_getCursorType(base)).kind != CXType_Pointer;
 	} else if (k == CXCursor_CallExpr) {
-		CXCursor callee = clang_getCursorReferenced(c);
-		ok = !clang_Cursor_isNull(callee) && effects_in_system_header(callee);
+		ok = effects_pure_call(c);
 	} else if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		enum CXCursorKind dk = clang_getCursorKind(d);
@@ -1506,9 +1505,8 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Recurse;
 	}
 	if (k == CXCursor_CallExpr) {
-		CXCursor callee = clang_getCursorReferenced(c);
-		if (clang_Cursor_isNull(callee) || !effects_in_system_header(callee)) {
-			h->bad = c, h->why = "calls a function";
+		if (!effects_pure_call(c)) {
+			h->bad = c, h->why = "calls a function whose value is not its arguments' alone";
 			return CXChildVisit_Break;
 		}
 	}
@@ -1787,8 +1785,10 @@ static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, 
 		what = "reads through a pointer";
 	} else if (k == CXCursor_CallExpr) {
 		CXCursor callee = clang_getCursorReferenced(c);
-		if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
-		    !effects_in_system_header(callee))
+		if (effects_library_reads_through(c))
+			what = "hands a pointer to a function that may read through it";
+		else if (!clang_Cursor_isNull(callee) && clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+			 !effects_in_system_header(callee))
 			what = "calls a function of the file";
 	}
 	if (what && !ps->what) {
@@ -1902,9 +1902,12 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		if (fx.memory || fx.shared || fx.unknown || fx.syncs)
 			why = xprintf("the statement at %s, before the loop, %s; the producer warp runs it too",
 				      where(src, s.begin), fx.what ? fx.what : fx.shared_what ? fx.shared_what : "writes memory");
-		else if (ps.what)
+		else if (ps.what) {
+			char *stmt = xstrdup(where(src, s.begin)); /* (where's buffer is one) */
 			why = xprintf("the statement at %s, before the loop, %s (%s); the producer warp runs it too, with "
-				      "thread indices past the kernel's", where(src, s.begin), ps.what, where(src, ps.at));
+				      "thread indices past the kernel's", stmt, ps.what, where(src, ps.at));
+			free(stmt);
+		}
 		effects_free(&fx);
 	}
 	free(kids.v);

@@ -350,6 +350,59 @@ static bool grid_sync(CXCursor call, const char *name)
 	return grid;
 }
 
+/* Library calls whose value is not a function of their arguments: a clock, another lane's
+ * value (a warp's vote or shuffle), the active lanes. */
+static bool reads_state(const char *name)
+{
+	static const char *const prefixes[] = {"clock", "__clock", "__globaltimer", "__activemask", "__ballot", "__any",
+					       "__all", "__shfl", "__match", "__reduce", "__syncwarp", "__uni", NULL};
+	for (const char *const *p = prefixes; *p; p++)
+		if (strncmp(name, *p, strlen(*p)) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a call is handed what points at memory, as passed or as its parameter takes it: a
+ * pointer, an array, an rvalue reference, or (unless any_ref) a non-const lvalue reference; a
+ * const reference reads only the argument, which the caller's scan sees (`half h = x;`). */
+static bool handed_memory(CXCursor call, CXCursor callee, bool any_ref)
+{
+	int n = clang_Cursor_getNumArguments(call);
+	for (int i = 0; i < n; i++) {
+		CXCursor parm = clang_Cursor_getArgument(callee, (unsigned)i);
+		CXType t[2] = {clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)i))),
+			       clang_Cursor_isNull(parm) ? (CXType){.kind = CXType_Invalid}
+							 : clang_getCanonicalType(clang_getCursorType(parm))};
+		for (int j = 0; j < 2; j++) {
+			enum CXTypeKind k = t[j].kind;
+			if (k == CXType_Pointer || k == CXType_RValueReference || k == CXType_ConstantArray ||
+			    k == CXType_IncompleteArray ||
+			    (!any_ref && k == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t[j]))))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool effects_pure_call(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	enum CXCursorKind ck = clang_getCursorKind(callee);
+	if (clang_Cursor_isNull(callee) || (ck != CXCursor_FunctionDecl && ck != CXCursor_Constructor) ||
+	    !effects_in_system_header(callee))
+		return false;
+	char *name = cursor_name(call);
+	bool pure = !library_call_writes(name) && !orders_memory(name) && !reads_state(name);
+	free(name);
+	return pure && !handed_memory(call, callee, false);
+}
+
+bool effects_library_reads_through(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	return !clang_Cursor_isNull(callee) && effects_in_system_header(callee) && handed_memory(call, callee, true);
+}
+
 /* CUDA's headers and the C library, or pipefy's own compatibility prelude for them. */
 bool effects_in_system_header(CXCursor decl)
 {

@@ -289,6 +289,14 @@ bool effects_is_local(CXCursor var);
 /* A value proven to be all zero bits (evaluated, never matched as text). */
 bool effects_is_zero(CXCursor value);
 bool effects_in_system_header(CXCursor decl);
+/* A call of CUDA's headers or the C library whose value depends on its arguments alone
+ * (`min`, `__float2int_rn`, `__popc`, a `half`'s constructor): it writes no memory, reads none
+ * but its arguments (by value or const reference), waits for nothing and reads no clock or
+ * other lane; evaluated a tile early, twice or not at all, it changes nothing. */
+bool effects_pure_call(CXCursor call);
+/* A call of CUDA's headers or the C library handed a pointer (or an array): it may read memory
+ * through it (`__ldg(p)`, `wmma::load_matrix_sync(f, p, ld)`). */
+bool effects_library_reads_through(CXCursor call);
 /* Assigning a T copies its bytes and runs no user code. */
 bool effects_assigns_bytes(CXType t);
 void effects_free(struct effects *fx);
