@@ -4,7 +4,8 @@
 # compiles. Per kernel: the original, pipefy's auto choice, each forced variant (ldg, cp.async x2, x3, x4), the
 # hand-pipelined reference (bench/hand/), and the load-free ceiling (--variant=no-loads);
 # tensor copies (tma x2, x4), bulk copies (bulk x2, x4) and tensor copies from a producer warp
-# (ws x2, x4) where every tile is a box;
+# (ws x2, x4) and cp.async copies from a producer warp (ws-cp.async x2, x4) where every tile is
+# a box; KERNELS="k1 k2" builds only those;
 # plus cuBLAS. A forced variant pipefy refuses is listed in OUT/refused.txt with the reason.
 #   bench/build.sh PIPEFY OUT
 set -eu
@@ -13,11 +14,12 @@ pipefy=$(realpath "$1") out=$2
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 mkdir -p "$out/src" "$out/bin"
 : >"$out/refused.txt"
-kernels="hgemm_wmma igemm_wmma sgemm_tiled sgemm_regblock mma_bf16_ptx conv2d_implicit_gemm"
+kernels=${KERNELS:-hgemm_wmma igemm_wmma sgemm_tiled sgemm_regblock mma_bf16_ptx conv2d_implicit_gemm}
 variants=("auto:" "ldg:--variant=ldg" "cp.async-2:--variant=cp.async --stages=2"
 	"cp.async-3:--variant=cp.async --stages=3" "cp.async-4:--variant=cp.async --stages=4"
 	"tma-2:--variant=tma --stages=2" "tma-4:--variant=tma --stages=4" "bulk-2:--variant=bulk --stages=2"
 	"bulk-4:--variant=bulk --stages=4" "ws-2:--variant=ws --stages=2" "ws-4:--variant=ws --stages=4"
+	"ws-cp.async-2:--variant=ws-cp.async --stages=2" "ws-cp.async-4:--variant=ws-cp.async --stages=4"
 	"no-loads:--variant=no-loads")
 jobs=()
 for k in $kernels; do

@@ -22,18 +22,18 @@ is bit-identical to the original's (\`same\` column), except the no-loads ceilin
 computes on stale tiles, and cuBLAS, which sums in another order. \`auto\` is pipefy's own
 choice, planned with \`--arch=sm_90\`: the variant it chose is in brackets.
 
-| kernel | size | original | auto | ldg | cp.async x2 | x3 | x4 | tma x2 | tma x4 | bulk x2 | bulk x4 | ws x2 | ws x4 | hand | no-loads ceiling | cuBLAS | same |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| kernel | size | original | auto | ldg | cp.async x2 | x3 | x4 | tma x2 | tma x4 | bulk x2 | bulk x4 | ws x2 | ws x4 | ws-cp.async x2 | x4 | hand | no-loads ceiling | cuBLAS | same |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 $(awk -F'\t' -v auto_file="$dir/auto.txt" '
 BEGIN { while ((getline line < auto_file) > 0) { split(line, a, " "); chosen[a[1]] = a[2] } }
 { key = $1 "\t" $2; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
   tf[key, $3] = $5; if ($7 == "DIFFERENT") diff[key] = 1; if ($6 == "0") bad[key] = 1 }
 END {
-  split("auto ldg cp.async-2 cp.async-3 cp.async-4 tma-2 tma-4 bulk-2 bulk-4 ws-2 ws-4 hand no-loads cublas", cols, " ")
+  split("auto ldg cp.async-2 cp.async-3 cp.async-4 tma-2 tma-4 bulk-2 bulk-4 ws-2 ws-4 ws-cp.async-2 ws-cp.async-4 hand no-loads cublas", cols, " ")
   for (i = 1; i <= n; i++) {
     key = order[i]; split(key, kk, "\t"); base = tf[key, "orig"]
     line = sprintf("| %s | %s | %.1f TFLOPS", kk[1], kk[2], base)
-    for (c = 1; c <= 14; c++) {
+    for (c = 1; c <= 16; c++) {
       v = cols[c]; x = tf[key, v]
       cell = (x == "" ? "—" : sprintf("%.1f (%.2fx)", x, x / base))
       if (v == "auto" && x != "") cell = cell " [" chosen[kk[1]] "]"

@@ -92,4 +92,4 @@ int main(int argc, char **argv)
         hgemm_wmma<<<grid, 256>>>(A, B, C, M, N, K);
     }, 1e-3, 1e-3);
 }
-// pipefy-golden: tma bulk ws
+// pipefy-golden: tma bulk ws ws-cp.async

@@ -311,4 +311,4 @@ int main(int argc, char **argv)
         pipefy_launch_hgemm_wmma(grid, 256, 0, 0, A, B, C, M, N, K);
     }, 1e-3, 1e-3);
 }
-// pipefy-golden: tma bulk ws
+// pipefy-golden: tma bulk ws ws-cp.async

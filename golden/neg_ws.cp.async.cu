@@ -2,7 +2,7 @@
 // runs the code before the loop with thread indices past the kernel's, and leaves after the
 // loop. base_shape is taken (the control); each other kernel changes one thing, and the ws
 // golden's remark names it.
-// pipefy-golden: tma ws
+// pipefy-golden: tma ws ws-cp.async
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 

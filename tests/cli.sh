@@ -58,6 +58,7 @@ for g in golden/*.cu golden/include/*.cuh; do
 	*.tma.*) args="$args --variant=tma --arch=sm_90" ;;
 	*.bulk.*) args="$args --variant=bulk --arch=sm_90" ;;
 	*.ws.*) args="$args --variant=ws --arch=sm_90" ;;
+	*.ws-cp.async.*) args="$args --variant=ws-cp.async --arch=sm_80" ;;
 	esac
 	total=$((total + 1))
 	# shellcheck disable=SC2086

@@ -72,6 +72,12 @@ if [ "${1:-}" = --self-test ]; then
 	# only the model's producer check, PIPEFY_CPU_PRODUCER, sees it)
 	sed 's|if (threadIdx.x == pipefy_threads) { // the producer warp.s first thread|if (threadIdx.x == 0) {|' \
 		golden/sgemm_tma.ws.cu >"$tmp/ws_kernel_thread_issues.cu"
+	# the producer warp's cp.async copies (ws-cp.async) without its wait for the threads to be done
+	# with the stage, without its wait for its copies before it says a tile has landed, and
+	# without its waits for the threads' last arrivals (a named barrier left part-way)
+	sed 's/pipefy_bar_sync(3 + pipefy_dst, pipefy_threads + 32);/;/' golden/sgemm_tma.ws-cp.async.cu >"$tmp/wsa_no_wait.cu"
+	sed 's/__pipeline_wait_prior(1);//' golden/sgemm_tma.ws-cp.async.cu >"$tmp/wsa_no_landed_wait.cu"
+	sed 's/pipefy_bar_sync(3 + pipefy_u % 2, pipefy_threads + 32);/;/' golden/sgemm_tma.ws-cp.async.cu >"$tmp/wsa_no_drain.cu"
 	# a dependent launch's kernel that never waits for the kernel ahead of it, and one that reads
 	# that kernel's output before it waits
 	sed "/pipefy_grid_wait(); \/\/ pipefy: 'bias_gelu'/d" golden/chain_mlp.overlap.cu >"$tmp/overlap_no_wait.cu"
@@ -81,7 +87,8 @@ if [ "${1:-}" = --self-test ]; then
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
 		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "bulk_no_proxy_fence 64 64 96" \
 		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" "cp_async_twice 64 64 96" \
-		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48"; do
+		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48" "wsa_no_wait 64 64 96" "wsa_no_landed_wait 64 64 96" \
+		"wsa_no_drain 64 64 96"; do
 		set -- $c
 		name=$1; shift
 		unset PIPEFY_CPU_PRODUCER

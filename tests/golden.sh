@@ -22,7 +22,7 @@ mkdir -p "$out"
 # that says `// pipefy-golden: tma bulk` on its first lines also has goldens of the tensor-copy
 # and bulk-copy variants (planned for sm_90, the architecture that has them).
 all_variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
-declare -A optional=([tma]="--variant=tma --arch=sm_90" [bulk]="--variant=bulk --arch=sm_90" [ws]="--variant=ws --arch=sm_90"
+declare -A optional=([tma]="--variant=tma --arch=sm_90" [bulk]="--variant=bulk --arch=sm_90" [ws]="--variant=ws --arch=sm_90" [ws-cp.async]="--variant=ws-cp.async --arch=sm_80"
 	[overlap]="--launches=overlap --arch=sm_90")
 
 pass=0 fail=0

@@ -1557,6 +1557,7 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 }
 
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
+static void check_ws_cp_async(struct kloop *l, const struct source *src);
 
 static void check_loop(struct kloop *l, const struct source *src)
 {
@@ -1668,8 +1669,10 @@ static void check_loop(struct kloop *l, const struct source *src)
 	}
 	if (l->nrefusals == 0 && !l->cp_async_ok && !l->ldg_ok)
 		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal, l->ldg_refusal);
-	if (fx)
+	if (fx) {
 		check_tma(l, src, fx);
+		check_ws_cp_async(l, src);
+	}
 	for (int i = 0; fx && i < l->nstmts; i++)
 		effects_free(&fx[i]);
 	free(fx);
@@ -1995,6 +1998,52 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 	l->ws_ok = !l->ws_refusal;
 }
 
+/* Whether the producer warp can copy the boxes with cp.async and signal with named barriers
+ * (--variant=ws-cp.async): what ws needs of the block, the kernel and its launches; rows (and
+ * padded rows) of whole 4-, 8- or 16-byte units, cp.async's sizes; and no named barrier of the
+ * file's own (pipefy's take ids 1 to 2 x stages + 1, which a barrier of the kernel's or of a
+ * helper's asm could share). */
+static void check_ws_cp_async(struct kloop *l, const struct source *src)
+{
+	l->ws_cp_async_ok = false;
+	if (l->nrefusals > 0)
+		return;
+	if (l->ws_refusal) {
+		l->ws_cp_async_refusal = xstrdup(l->ws_refusal);
+		return;
+	}
+	long chunk = 16;
+	for (int b = 0; b < l->nboxes; b++) {
+		const struct tma_box *x = &l->boxes[b];
+		long row = x->copy_cols * x->elem_bytes, stride = x->box_cols * x->elem_bytes;
+		while (chunk >= 4 && (row % chunk || stride % chunk))
+			chunk /= 2;
+		if (chunk < 4) {
+			l->ws_cp_async_refusal = xprintf("a row of '%s' is %ld bytes%s: cp.async copies 4, 8 or 16 bytes",
+							 l->tiles[x->tile].name, row % 4 ? row : stride,
+							 row % 4 ? "" : " with its padding");
+			return;
+		}
+	}
+	if (strstr(src->text, "// pipefy: named barriers {")) {
+		l->ws_cp_async_refusal = xstrdup("the file already holds pipefy's named-barrier helpers from an earlier run "
+						 "(run pipefy on the file as written)");
+		return;
+	}
+	static const char *const named[] = {"bar.sync", "bar.arrive", "bar.red", "barrier.sync", "barrier.arrive",
+					    "barrier.red", "bar.cta", "barrier.cta", "__barrier_sync", NULL};
+	for (const char *const *n = named; *n; n++) {
+		const char *at = strstr(src->text, *n);
+		if (at) {
+			l->ws_cp_async_refusal = xprintf("the file uses a named barrier ('%s' at %s), whose id pipefy's "
+							 "barriers could share", *n, where(src, (size_t)(at - src->text)));
+			return;
+		}
+	}
+	l->ws_chunk = chunk;
+	l->ws_cp_async_ok = true;
+}
+
 void check_kloops(struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++)
@@ -2002,7 +2051,7 @@ void check_kloops(struct model *m, const struct source *src)
 	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		for (int j = 0; j < m->nloops && (l->tma_ok || l->bulk_ok || l->ws_ok); j++)
+		for (int j = 0; j < m->nloops && (l->tma_ok || l->bulk_ok || l->ws_ok || l->ws_cp_async_ok); j++)
 			if (j != i && m->loops[j].function_span.end &&
 			    m->loops[j].function_span.begin == l->function_span.begin) {
 				if (l->tma_ok)
@@ -2011,7 +2060,10 @@ void check_kloops(struct model *m, const struct source *src)
 					l->bulk_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
 				if (l->ws_ok)
 					l->ws_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				l->tma_ok = l->bulk_ok = l->ws_ok = false;
+				if (l->ws_cp_async_ok)
+					l->ws_cp_async_refusal =
+						xprintf("'%s' holds more than one loop with a barrier", l->function);
+				l->tma_ok = l->bulk_ok = l->ws_ok = l->ws_cp_async_ok = false;
 			}
 	}
 }

@@ -18,11 +18,14 @@ const char options_usage[] =
 	"  --assume-filename=NAME  name used for standard input in messages\n"
 	"  --variant=V             auto (default), cp.async, ldg, tma (sm_90: tensor copies,\n"
 	"                          the kernel's launches in the file go through a launcher),\n"
-	"                          bulk (sm_90: each tile row one bulk copy), or ws (sm_90:\n"
-	"                          tma's copies issued by a producer warp added to the block);\n"
+	"                          bulk (sm_90: each tile row one bulk copy), ws (sm_90:\n"
+	"                          tma's copies issued by a producer warp added to the block),\n"
+	"                          or ws-cp.async (sm_80: the producer warp's copies are\n"
+	"                          cp.async, its signals named barriers);\n"
 	"                          no-loads drops the copies (a benchmark's load-free ceiling,\n"
 	"                          not a correct program)\n"
-	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8, ldg 1 or 2\n"
+	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8,\n"
+	"                          ws-cp.async 2..7, ldg 1 or 2\n"
 	"                          (default: the planner's choice)\n"
 	"  --launches=L            auto (default), overlap, early or keep: a launch right after\n"
 	"                          another on the same stream starts while that one finishes\n"
@@ -75,6 +78,7 @@ const char *variant_name(enum variant v)
 	case VARIANT_TMA: return "tma";
 	case VARIANT_BULK: return "bulk";
 	case VARIANT_WS: return "ws";
+	case VARIANT_WS_CP_ASYNC: return "ws-cp.async";
 	default: return "auto";
 	}
 }
@@ -278,8 +282,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->variant = VARIANT_BULK;
 			else if (strcmp(v, "ws") == 0)
 				o->variant = VARIANT_WS;
+			else if (strcmp(v, "ws-cp.async") == 0)
+				o->variant = VARIANT_WS_CP_ASYNC;
 			else {
-				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws)", v);
+				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws, ws-cp.async)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--launches", argc, argv, &i, &missing))) {

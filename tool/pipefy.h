@@ -86,7 +86,8 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 
 /* VARIANT_NO_LOADS is a measuring aid, not a pipeline: the loop without its copies, the
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
-enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK, VARIANT_WS };
+enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK, VARIANT_WS,
+	       VARIANT_WS_CP_ASYNC };
 
 /* Launch pairs (launch.c): the planner's choice, or overlapped (early: the kernel ahead lets the
  * next start before its own blocks end) / kept wherever legal. */
@@ -559,6 +560,9 @@ struct kloop {
 	char *bulk_refusal;
 	bool ws_ok;                 /* tensor copies from a producer warp (--variant=ws) */
 	char *ws_refusal;
+	bool ws_cp_async_ok;        /* cp.async copies from a producer warp, named barriers */
+	char *ws_cp_async_refusal;
+	long ws_chunk;              /* (and the bytes of each of its cp.async copies) */
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
 

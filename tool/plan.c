@@ -253,12 +253,12 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	p->variant = v;
 	p->stages = stages;
 	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
-	if ((v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
+	if ((v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS || v == VARIANT_WS_CP_ASYNC) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
 		p->smem += tma_extra(l, stages);
 	const char *limiter = "";
 	if (a && l->block_threads) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
-		int threads = l->block_threads + (v == VARIANT_WS ? 32 : 0); /* (ws: the producer warp) */
+		int threads = l->block_threads + (v == VARIANT_WS || v == VARIANT_WS_CP_ASYNC ? 32 : 0); /* (ws: the producer warp) */
 		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
 		p->warps = p->blocks * ((threads + 31) / 32);
 	} else if (a && p->smem >= 0) {
@@ -349,6 +349,10 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	bool ws = l->ws_ok && o->arch >= 90;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && ws; S++)
 		add_option(l, a, vr, VARIANT_WS, S);
+	/* (named barriers 1 to 2 x S + 1 of the 16: at most 7 stages) */
+	bool ws_cp_async = l->ws_cp_async_ok && o->arch >= 80;
+	for (int S = 2; S <= max_cp && S <= vr->max_stages && S <= 7 && ws_cp_async; S++)
+		add_option(l, a, vr, VARIANT_WS_CP_ASYNC, S);
 	if (l->ldg_ok) {
 		if (!l->one_stage)
 			add_option(l, a, vr, VARIANT_LDG, 2);
@@ -420,11 +424,19 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	} else if (want == VARIANT_BULK && !bulk) {
 		plan_decline(l, "bulk copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->bulk_refusal);
 		return;
+	} else if (want == VARIANT_WS_CP_ASYNC && (!ws_cp_async || want_stages > 7)) {
+		plan_decline(l, "a producer warp with cp.async: %s",
+			     o->arch < 80 ? "cp.async needs sm_80 or later (--arch)"
+			     : !ws_cp_async ? l->ws_cp_async_refusal
+					    : "its two named barriers a stage and one more allow 7 stages at most");
+		return;
 	} else if (want == VARIANT_WS && !ws) {
 		plan_decline(l, "a producer warp: %s", o->arch < 90 ? "its tensor copies need sm_90 or later (--arch)" : l->ws_refusal);
 		return;
 	} else {
-		snprintf(why, sizeof why, "asked for with --variant=%s", variant_name(want));
+		snprintf(why, sizeof why, "asked for with --variant=%s%s", variant_name(want),
+			 want == VARIANT_WS_CP_ASYNC ? " (checked on the CPU block model and by nvcc, not yet on a GPU: "
+						       "tests/gpu has no results for it)" : "");
 	}
 	if (!want_stages)
 		want_stages = want == VARIANT_LDG ? 2 : vr->default_stages;
@@ -453,7 +465,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			continue;
 		}
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
-		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK || p->variant == VARIANT_WS))
+		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK || p->variant == VARIANT_WS ||
+				p->variant == VARIANT_WS_CP_ASYNC))
 			st += tma_extra(l, p->stages);
 		if (st > static_limit) {
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
@@ -538,7 +551,8 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 		if (l->function_span.end == 0 || l->function_span.begin != def || l->nrefusals > 0 || l->variant == VARIANT_AUTO ||
 		    l->out_of_range)
 			continue;
-		if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
+		if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS ||
+		    l->variant == VARIANT_WS_CP_ASYNC) {
 			p->reason = xprintf("the launches of '%s' go through pipefy_launch_%s, its %s loop's launcher", p->second,
 					    p->second, variant_name(l->variant));
 			return;

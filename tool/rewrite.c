@@ -574,6 +574,22 @@ static const char tma_helpers_map[] =
 	"}\n";
 static const char tma_helpers_end[] = "// } pipefy: Hopper tensor copies\n";
 
+/* A producer warp's signals (--variant=ws-cp.async): named barriers, each of a number of threads
+ * (a multiple of 32), sync waiting for them and arrive not; the non-.aligned forms, as a warp may
+ * reach them apart. Like __syncthreads(), they order the threads' memory accesses before the
+ * barrier with those after it. The CPU model (tests/cpu/to_cpu.py) replaces this block. */
+static const char named_barrier_helpers[] =
+	"// pipefy: named barriers {\n"
+	"static __device__ __forceinline__ void pipefy_bar_sync(unsigned id, unsigned threads)\n"
+	"{\n"
+	"    asm volatile(\"barrier.sync %0, %1;\" ::\"r\"(id), \"r\"(threads) : \"memory\");\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_bar_arrive(unsigned id, unsigned threads)\n"
+	"{\n"
+	"    asm volatile(\"barrier.arrive %0, %1;\" ::\"r\"(id), \"r\"(threads) : \"memory\");\n"
+	"}\n"
+	"// } pipefy: named barriers\n";
+
 #define ISSUER "threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0"
 
 /* A condition of several lines, each after the first indented four past indent. */
@@ -586,7 +602,10 @@ static void add_continued(struct strbuf *sb, const char *text, const char *inden
 	}
 }
 
-static char *tma_name(const struct kloop *l) { return xprintf("%s_pipefy_tma", l->function); }
+static char *tma_name(const struct kloop *l)
+{
+	return xprintf("%s_pipefy_%s", l->function, l->variant == VARIANT_WS_CP_ASYNC ? "ws" : "tma");
+}
 
 /* The kernel's parameter names, comma-separated; and their declarations as written. */
 static char *param_list(const struct kloop *l, const struct source *src, bool declarations)
@@ -648,9 +667,10 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	char *name = tma_name(l);
 	enum CXLinkageKind link = clang_getCursorLinkage(l->function_cursor);
 	bool internal = link == CXLinkage_Internal || link == CXLinkage_UniqueExternal;
-	bool ws = l->variant == VARIANT_WS;
-	char *front = xprintf("%s\n\n// pipefy: '%s' with sm_90 tensor copies%s; only pipefy_launch_%s below launches it\n%s",
-			      orig, l->function, ws ? " from a producer warp" : "", l->function, internal ? "" : "static ");
+	bool wsa = l->variant == VARIANT_WS_CP_ASYNC, ws = l->variant == VARIANT_WS || wsa;
+	char *front = xprintf("%s\n\n// pipefy: '%s' with %s%s; only pipefy_launch_%s below launches it\n%s", orig,
+			      l->function, wsa ? "cp.async copies" : "sm_90 tensor copies", ws ? " from a producer warp" : "",
+			      l->function, internal ? "" : "static ");
 	edits_add(out, l->function_span.begin, 0, front);
 	edits_add(out, l->kernel_name_at, strlen(l->function), name);
 	struct strbuf maps = {0}, decl = {0}, make = {0}, names = {0};
@@ -663,9 +683,23 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 			  x->elem_bytes, x->row_elems, x->box_cols, x->box_rows);
 		sb_printf(&names, ", pipefy_map_%s", tile);
 	}
-	edits_add(out, l->params_end, 0, maps.data);
+	if (!wsa)
+		edits_add(out, l->params_end, 0, maps.data);
 	char *params = param_list(l, src, true), *args = param_list(l, src, false);
-	char *launcher = xprintf(
+	char *launcher = wsa ? xprintf(
+		"\n\n"
+		"// pipefy: the launches of '%s' in this file: from a producer warp where the block is the shape\n"
+		"// the copies assume, whole warps, and room for one more (the producer's); the kernel as written\n"
+		"// otherwise\n"
+		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
+		"    %s)\n"
+		"{\n"
+		"    if (%s && pipefy_block.x %% 32 == 0 && pipefy_block.x + 32 <= 1024)\n"
+		"        %s<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(%s);\n"
+		"    else\n"
+		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
+		"}",
+		l->function, l->function, params, l->block_check, name, args, l->function, args) : xprintf(
 		"\n\n"
 		"// pipefy: the launches of '%s' in this file: with sm_90's tensor copies where the device has\n"
 		"// them and the kernel's code was compiled for them, the block is the shape the copies assume\n"
@@ -817,16 +851,42 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 	free(I6);
 }
 
+/* cp.async from the producer warp (--variant=ws-cp.async), once it has waited for the stage: its
+ * 32 threads copy each box's rows (the columns the copies write) in units of ws_chunk bytes,
+ * unit i by lane i % 32; the loader commits the group, one a call. */
+static void add_ws_cp_async_issue(struct strbuf *sb, const struct kloop *l, const struct layout *y, const char *I4)
+{
+	long ch = l->ws_chunk;
+	char *I5 = xprintf("%s%s", I4, y->U);
+	for (int b = 0; b < l->nboxes; b++) {
+		const struct tma_box *x = &l->boxes[b];
+		const char *tile = l->tiles[x->tile].name;
+		long units = x->copy_cols * x->elem_bytes / ch;
+		sb_printf(sb, "%sfor (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < %ld; pipefy_i += 32) {\n", I4,
+			  units * x->box_rows);
+		sb_printf(sb, "%sconst unsigned pipefy_r = pipefy_i / %ld, pipefy_c = pipefy_i %% %ld;\n", I5, units, units);
+		sb_printf(sb, "%s__pipeline_memcpy_async((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld + pipefy_c * %ld,\n", I5, tile,
+			  x->box_cols * x->elem_bytes, ch);
+		sb_printf(sb, "%s                        (const char *)pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld) + pipefy_c * %ld, %ld);\n",
+			  I5, tile, x->row_elems, x->elem_bytes, ch, ch);
+		sb_printf(sb, "%s}\n", I4);
+	}
+	free(I5);
+}
+
 static void rewrite_tma(struct kloop *l, const struct source *src, struct edits *out)
 {
 	struct layout y = layout_begin(l, src);
 	int S = y.S;
 	layout_add_refs_outside_copies(&y);
 
-	bool bulk = l->variant == VARIANT_BULK, ws = l->variant == VARIANT_WS;
+	bool bulk = l->variant == VARIANT_BULK, wsa = l->variant == VARIANT_WS_CP_ASYNC;
+	bool ws = l->variant == VARIANT_WS || wsa;
 	struct strbuf sb = {0};
-	char *what = xprintf("%s copies (sm_90)%s, %d stages: tile t+%d is copied while tile t is computed",
-			     bulk ? "bulk" : "tensor", ws ? " from a producer warp" : "", S, S - 1);
+	char *what = wsa ? xprintf("cp.async copies from a producer warp, named barriers, %d stages: tile t+%d is "
+				   "copied while tile t is computed", S, S - 1)
+			 : xprintf("%s copies (sm_90)%s, %d stages: tile t+%d is copied while tile t is computed",
+				   bulk ? "bulk" : "tensor", ws ? " from a producer warp" : "", S, S - 1);
 	if (ws) { /* the kernel's threads see the block they were written for */
 		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.refs);
 		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.stmt_edits);
@@ -853,9 +913,16 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	}
 	add_block_start(&sb, &y, what);
 	free(what);
-	sb_printf(&sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y.I1);
-	sb_printf(&sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y.I1);
-	sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
+	if (wsa) {
+		sb_printf(&sb, "%s// pipefy: two named barriers per stage, each of the kernel's threads and the producer warp:\n", y.I1);
+		sb_printf(&sb, "%s// 1 + s, the producer's signal that stage s has landed; %d + s, the threads' that they are\n", y.I1,
+			  1 + S);
+		sb_printf(&sb, "%s// done with it; and %d, of the kernel's threads alone\n", y.I1, 1 + 2 * S);
+	} else {
+		sb_printf(&sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y.I1);
+		sb_printf(&sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y.I1);
+		sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
+	}
 	if (ws) {
 		sb_printf(&sb, "%s// pipefy: the kernel's threads (a producer warp follows them)\n", y.I1);
 		sb_printf(&sb, "%sconst unsigned pipefy_threads = pipefy_block_dim.x;\n", y.I1);
@@ -869,13 +936,15 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%sconst unsigned pipefy_issuers = pipefy_threads < 32 ? pipefy_threads : 32;\n", y.I1);
 		sb_printf(&sb, "%sconst unsigned pipefy_warp0 = pipefy_issuers == 32 ? 0xffffffffu : (1u << pipefy_issuers) - 1;\n", y.I1);
 	}
-	sb_printf(&sb, "%sif (" ISSUER ") {\n", y.I1);
-	sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
-	sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y.I2, y.U);
-	sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);\n", y.I2, y.U);
-	sb_printf(&sb, "%s}\n", y.I2);
-	sb_printf(&sb, "%spipefy_mbar_fence_init();\n", y.I2);
-	sb_printf(&sb, "%s}\n", y.I1);
+	if (!wsa) {
+		sb_printf(&sb, "%sif (" ISSUER ") {\n", y.I1);
+		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
+		sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y.I2, y.U);
+		sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);\n", y.I2, y.U);
+		sb_printf(&sb, "%s}\n", y.I2);
+		sb_printf(&sb, "%spipefy_mbar_fence_init();\n", y.I2);
+		sb_printf(&sb, "%s}\n", y.I1);
+	}
 	/* a moved pointer's offsets, computed in 32 bits by the kernel: every thread's in range, or
 	 * no box (the boxes are found from the exact values) */
 	struct strbuf vote = {0};
@@ -902,7 +971,14 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			  x->last_max + 1, x->row_elems);
 	}
 	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y.I1);
-	if (bulk) {
+	if (wsa) {
+		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, its rows\n", y.I1);
+		sb_printf(&sb, "%s// copied by the producer warp's 32 threads in %ld-byte units; where a box reaches outside its\n", y.I1,
+			  l->ws_chunk);
+		sb_printf(&sb, "%s// operand or starts off a %ld-byte boundary the kernel's threads copy as written; the\n", y.I1,
+			  l->ws_chunk);
+		sb_printf(&sb, "%s// producer commits one group of copies a call, empty past the last tile\n", y.I1);
+	} else if (bulk) {
 		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, each of its\n", y.I1);
 		sb_printf(&sb, "%s// rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand\n", y.I1);
 		sb_printf(&sb, "%s// or starts off a 16-byte boundary every thread copies as written and arrives for itself\n", y.I1);
@@ -927,7 +1003,14 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
 		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\npipefy_row_%s >= 0", b ? " &&\n" : "", tile,
 			  tile, x->copy_cols, x->row_elems, tile);
-		if (!bulk) /* (the tensor map's rows) */
+		if (wsa) { /* the box's first element, where the address of every row is ws_chunk-aligned */
+			bool entry = x->flat && !x->local;
+			sb_printf(&sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
+				  "%s    (unsigned long long)((pipefy_row_%s * %s + pipefy_col_%s) * %ld);\n",
+				  y.I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y.I3, tile, x->row_elems, tile, x->elem_bytes);
+			sb_printf(&inside, " &&\npipefy_src_%s %% %ld == 0 && %s * %ld %% %ld == 0", tile, l->ws_chunk, x->row_elems,
+				  x->elem_bytes, l->ws_chunk);
+		} else if (!bulk) /* (the tensor map's rows) */
 			sb_printf(&inside, " && pipefy_row_%s + %ld <= 2147483647LL", tile, x->box_rows);
 		else { /* the box's first element, where the address of every row is 16-byte aligned */
 			bool entry = x->flat && !x->local;
@@ -946,18 +1029,35 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	if (l->bump_fits)
 		sb_printf(&inside, " &&\n%s", l->bump_fits);
 	free(vote.data);
-	sb_printf(&sb, "%sif (", y.I3);
-	add_continued(&sb, inside.data, y.I3);
-	sb_printf(&sb, ") {\n");
-	free(inside.data);
 	char *I4 = xprintf("%s%s", y.I3, y.U), *I5 = xprintf("%s%s", I4, y.U);
-	if (bulk)
-		add_bulk_issue(&sb, l, &y, I4, bytes);
-	else
-		add_tma_issue(&sb, l, &y, I4, bytes);
-	sb_printf(&sb, "%s} else%s {\n", y.I3, ws ? " if (!pipefy_producer)" : "");
-	sb_printf(&sb, "%sif (pipefy_loads >= %d)\n", I4, S);
-	sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y.U, S);
+	if (wsa) {
+		/* the producer waits for the stage whether it copies or the kernel's threads do: each
+		 * of their arrivals after a compute is met by one wait of the producer's */
+		sb_printf(&sb, "%sconst bool pipefy_box = ", y.I3);
+		add_continued(&sb, inside.data, y.I3);
+		sb_printf(&sb, ";\n%sif (pipefy_producer) {\n", y.I3);
+		sb_printf(&sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
+		if (!break_for_test("barrier"))
+			sb_printf(&sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + 32);\n", I4, y.U, 1 + S);
+		sb_printf(&sb, "%sif (pipefy_box) {\n", I4);
+		add_ws_cp_async_issue(&sb, l, &y, I5);
+		sb_printf(&sb, "%s}\n", I4);
+		sb_printf(&sb, "%s} else if (!pipefy_box) {\n", y.I3);
+		sb_printf(&sb, "%sif (pipefy_loads >= %d) // every kernel thread is done with the stage's last tile\n", I4, S);
+		sb_printf(&sb, "%s%spipefy_bar_sync(%d, pipefy_threads);\n", I4, y.U, 1 + 2 * S);
+	} else {
+		sb_printf(&sb, "%sif (", y.I3);
+		add_continued(&sb, inside.data, y.I3);
+		sb_printf(&sb, ") {\n");
+		if (bulk)
+			add_bulk_issue(&sb, l, &y, I4, bytes);
+		else
+			add_tma_issue(&sb, l, &y, I4, bytes);
+		sb_printf(&sb, "%s} else%s {\n", y.I3, ws ? " if (!pipefy_producer)" : "");
+		sb_printf(&sb, "%sif (pipefy_loads >= %d)\n", I4, S);
+		sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y.U, S);
+	}
+	free(inside.data);
 	bool first = true;
 	char *extra4 = xprintf("%s%s%s", y.U, y.U, y.U);
 	for (int i = 0; i < l->nstmts; i++) {
@@ -966,7 +1066,8 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			add_stmt(&sb, src, &y.refs, st, y.I1, extra4, &first);
 	}
 	free(extra4);
-	sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
+	if (!wsa)
+		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
 	sb_printf(&sb, "%s}\n", y.I3);
 	sb_printf(&sb, "%s++pipefy_loads;\n", y.I3);
 	/* the body's bumps, which come after its copies (box.c), then the loop's increment */
@@ -978,6 +1079,8 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	free(extra2);
 	add_cursor_advance(&sb, &y, y.I3);
 	sb_printf(&sb, "%s}\n", y.I2);
+	if (wsa)
+		sb_printf(&sb, "%sif (pipefy_producer)\n%s%s__pipeline_commit();\n", y.I2, y.I2, y.U);
 	sb_printf(&sb, "%s};\n", y.I1);
 	free(I4);
 	free(I5);
@@ -990,32 +1093,56 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", y.I2);
 	}
 	sb_printf(&sb, "%sint " STAGE_READ " = 0;       // the stage that holds tile t\n", y.I1);
-	sb_printf(&sb, "%sunsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t\n", y.I1);
+	if (!wsa)
+		sb_printf(&sb, "%sunsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: main loop: start tile t+%d into stage (t-1) %% %d, wait for tile t, compute it, say\n", y.I1,
 		  S - 1, S);
 	sb_printf(&sb, "%s// so; the last iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
 	add_main_header(&sb, &y);
-	if (ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
+	if (wsa) { /* (the producer's groups: S - 1 from the prologue, one an iteration; tile t's is the
+		    * oldest S - 1 younger ones leave pending) */
+		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
+		sb_printf(&sb, "%sif (pipefy_producer) { // the producer warp only copies, and says when tile t has landed\n", y.I2);
+		sb_printf(&sb, "%s%s__pipeline_wait_prior(%d);\n", y.I2, y.U, S - 1);
+		sb_printf(&sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 32);\n", y.I2, y.U);
+		sb_printf(&sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, y.U, S);
+		sb_printf(&sb, "%s%scontinue;\n", y.I2, y.U);
+		sb_printf(&sb, "%s}\n", y.I2);
+		sb_printf(&sb, "%spipefy_bar_sync(1 + " STAGE_READ ", pipefy_threads + 32); // tile t has landed\n", y.I2);
+	} else if (ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
 		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
 		sb_printf(&sb, "%sif (pipefy_producer) continue; // the producer warp only copies\n", y.I2);
 	} else
 		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
-	sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
+	if (!wsa)
+		sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
 	if (l->tma_collective && !break_for_test("syncwarp"))
 		sb_printf(&sb, "%s__syncwarp(); // pipefy: the warp leaves its waits apart; %s needs it whole\n", y.I2,
 			  l->tma_collective);
 	add_compute(&sb, &y);
-	if (!break_for_test("barrier"))
+	if (wsa)
+		sb_printf(&sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + 32); // this thread is done with tile t\n",
+			  y.I2, 1 + S);
+	else if (!break_for_test("barrier"))
 		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_empty[" STAGE_READ "], 1); // this thread is done with tile t\n", y.I2);
 	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
-	sb_printf(&sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y.I2);
+	if (!wsa)
+		sb_printf(&sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y.I2);
 	sb_printf(&sb, "%s}\n", y.I1);
 	sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
-	sb_printf(&sb, "%sif (" ISSUER ")\n", y.I1);
-	sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
-	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y.I2, y.U);
-	sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
-	sb_printf(&sb, "%s}\n", y.I2);
+	if (wsa && !break_for_test("drain")) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
+		sb_printf(&sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y.I1);
+		sb_printf(&sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n",
+			  y.I2, S, S);
+		sb_printf(&sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, pipefy_threads + 32);\n", y.I2, y.U, 1 + S, S);
+	}
+	if (!wsa) {
+		sb_printf(&sb, "%sif (" ISSUER ")\n", y.I1);
+		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
+		sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y.I2, y.U);
+		sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
+		sb_printf(&sb, "%s}\n", y.I2);
+	}
 	if (ws)
 		sb_printf(&sb, "%sif (pipefy_producer) // its work is done; no barrier follows the loop\n%s%sreturn;\n", y.I1, y.I1,
 			  y.U);
@@ -1555,7 +1682,7 @@ static const char launch_helpers[] =
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers, bool tma, bool bulk, bool overlap, bool trigger)
+				 bool helpers, bool tma, bool bulk, bool named, bool overlap, bool trigger)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
@@ -1611,12 +1738,13 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
 			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
 				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
 			     helpers ? launch_helpers : "", tma || bulk ? tma_helpers_start : "", tma ? tma_helpers_2d : "",
 			     bulk ? tma_helpers_bulk : "", tma || bulk ? "#undef PIPEFY_SM90\n" : "", tma ? tma_helpers_map : "",
-			     tma || bulk ? tma_helpers_end : "", overlap ? rewrite_overlap_helpers : "",
+			     tma || bulk ? tma_helpers_end : "", named ? named_barrier_helpers : "",
+			     overlap ? rewrite_overlap_helpers : "",
 			     trigger ? rewrite_overlap_trigger : "", overlap ? rewrite_overlap_launcher : "");
 	if (*line)
 		edits_add(out, at, 0, line);
@@ -1686,7 +1814,7 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 {
-	bool cp_async = false, tma = false, bulk = false;
+	bool cp_async = false, tma = false, bulk = false, named = false;
 	plan_launch_stages(m);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
@@ -1704,10 +1832,12 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 				add_async_helper(&l->helper, src, e);
 		} else if (l->variant == VARIANT_LDG) {
 			rewrite_ldg(l, src, e);
-		} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
+		} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS ||
+			   l->variant == VARIANT_WS_CP_ASYNC) {
 			rewrite_tma(l, src, e);
 			tma |= l->variant == VARIANT_TMA || l->variant == VARIANT_WS;
 			bulk |= l->variant == VARIANT_BULK;
+			named |= l->variant == VARIANT_WS_CP_ASYNC;
 		} else {
 			rewrite_no_loads(l, e);
 		}
@@ -1720,7 +1850,7 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		add_launch_edits(m, src, e);
 	bool trigger = false;
 	bool overlap = rewrite_launch_pairs(m, src, e, &trigger);
-	if (cp_async || launch_staged || tma || bulk || overlap)
-		add_pipeline_include(m, src, e, cp_async, launch_staged, tma, bulk, overlap, trigger);
+	if (cp_async || launch_staged || tma || bulk || named || overlap)
+		add_pipeline_include(m, src, e, cp_async || named, launch_staged, tma, bulk, named, overlap, trigger);
 	match_line_endings(src, e);
 }

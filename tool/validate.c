@@ -228,6 +228,32 @@ static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
 	free(kids.v);
 }
 
+/* The producer warp's cp.async copies (ws-cp.async) write a stage only after it waited for the
+ * kernel's threads to be done with it: each copy within a statement that comes, in some compound
+ * statement around it, after a wait on the named barrier of the stage it fills. */
+static void check_producer_waits(struct region *r, CXCursor c, bool waited)
+{
+	if (cursor_is_call_named(c, "__pipeline_memcpy_async")) {
+		if (!waited)
+			problem(r, cursor_span(c).begin,
+				"the producer warp may copy into a stage before the kernel's threads are done with it "
+				"(a wait on the stage's named barrier first)");
+		return;
+	}
+	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt;
+	struct cursors kids = cursor_children(c);
+	for (int i = 0; i < kids.n; i++) {
+		check_producer_waits(r, kids.v[i], waited);
+		if (!compound)
+			continue;
+		char *t = stmt_text(r->out, kids.v[i]);
+		if (strstr(t, "pipefy_bar_sync(") && strstr(t, "+pipefy_dst,pipefy_threads+32)"))
+			waited = true;
+		free(t);
+	}
+	free(kids.v);
+}
+
 /* The barriers of the variant: cp.async waits, synchronizes, then starts the next copy, and
  * synchronizes once after the loop; registers fetch first and synchronize after the stash;
  * tensor copies start the next tile, wait for this one, release its stage, and synchronize once
@@ -248,6 +274,21 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		if (body.n < 3 || !starts(first[0], "__pipeline_wait_prior(") || !cursor_is_barrier(body.v[1]) ||
 		    !starts(first[2], "pipefy_load(") || nb != 1)
 			problem(r, at, "the main loop does not wait, synchronize and start the next copy before the compute");
+		barrier_after(r, at);
+	} else if (l->variant == VARIANT_WS_CP_ASYNC) {
+		/* the producer says when tile t has landed, and leaves the iteration; the kernel's
+		 * threads wait for it, compute, and say they are done with the stage */
+		char *release = body.n >= 2 ? stmt_text(r->out, body.v[body.n - 2]) : NULL;
+		if (body.n < 5 || !starts(first[0], "pipefy_load(") ||
+		    !starts(first[1], "if(pipefy_producer){") || !strstr(first[1], "__pipeline_wait_prior(") ||
+		    !starts(first[2], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+32)") || !release ||
+		    !starts(release, "pipefy_bar_arrive(") || nb != 0)
+			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
+		free(release);
+		if (clang_Cursor_isNull(r->loader))
+			problem(r, at, "no loader in the block");
+		else
+			check_producer_waits(r, r->loader, false);
 		barrier_after(r, at);
 	} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
 		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,

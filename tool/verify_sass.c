@@ -8,6 +8,11 @@
  *   tma       tensor copies (UTMALDG / cp.async.bulk.tensor) issued before the first compute
  *             instruction of the iteration, with no barrier between them;
  *   bulk      bulk copies (UBLKCP / cp.async.bulk) likewise;
+ *   ws-cp.async  asynchronous copies in a loop that arrives at named barriers without waiting
+ *             (BAR.ARV / barrier.arrive), twice or more: a producer warp's copies, its signal
+ *             that a stage has landed and the threads' that they are done with one (the copies
+ *             and the compute are on two sides of a branch, so a barrier lies between them in
+ *             the text);
  *   plain     anything else: the loads wait for the barrier before the compute.
  * Stand-alone (no libclang) so that it runs where the GPU and cuobjdump are. */
 #define _POSIX_C_SOURCE 200809L
@@ -19,7 +24,8 @@
 
 /* OP_MBAR: a wait on an mbarrier phase, which makes a loop a K-loop as a block barrier does, but
  * orders only the stage it waits for: copies issued before it stay in flight. */
-enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_TENSOR, OP_BULK, OP_MBAR, OP_BRANCH };
+enum op_class { OP_OTHER, OP_ASYNC, OP_COMMIT, OP_WAIT, OP_BAR, OP_LDG, OP_STS, OP_COMPUTE, OP_TENSOR, OP_BULK, OP_MBAR, OP_ARRIVE,
+		OP_BRANCH };
 
 struct insn {
 	long addr;          /* SASS address, or line number in PTX */
@@ -55,6 +61,7 @@ static enum op_class sass_class(const char *m)
 	if (starts(m, "LDGDEPBAR")) return OP_COMMIT;
 	if (starts(m, "DEPBAR")) return OP_WAIT;
 	if (starts(m, "BAR.SYNC") || starts(m, "BAR.RED") || strcmp(m, "BAR") == 0) return OP_BAR;
+	if (starts(m, "BAR.ARV")) return OP_ARRIVE;
 	if (starts(m, "LDG")) return OP_LDG;
 	if (starts(m, "STS")) return OP_STS;
 	if (starts(m, "HMMA") || starts(m, "IMMA") || starts(m, "FFMA") || starts(m, "HGMMA") ||
@@ -74,6 +81,7 @@ static enum op_class ptx_class(const char *m)
 	if (starts(m, "mbarrier.try_wait") || starts(m, "mbarrier.test_wait")) return OP_MBAR;
 	if (starts(m, "bar.sync") || starts(m, "barrier.sync") || starts(m, "bar.red") || starts(m, "barrier.cta.sync"))
 		return OP_BAR;
+	if (starts(m, "bar.arrive") || starts(m, "barrier.arrive") || starts(m, "barrier.cta.arrive")) return OP_ARRIVE;
 	if (starts(m, "ld.global")) return OP_LDG;
 	if (starts(m, "st.shared")) return OP_STS;
 	if (starts(m, "mma.sync") || starts(m, "wmma.mma") || starts(m, "fma.rn.f32") || starts(m, "wgmma.mma_async"))
@@ -267,6 +275,10 @@ static void classify(const struct function *f, int b, int e, struct loop_report 
 	} else if (async_overlap) {
 		r->kind = "cp.async";
 		snprintf(r->why, sizeof r->why, "async copies in flight during the compute, no barrier between");
+	} else if (any_async && r->counts[OP_ARRIVE] >= 2) {
+		r->kind = "ws-cp.async";
+		snprintf(r->why, sizeof r->why, "async copies, and %d arrivals at named barriers: a producer warp's",
+			 r->counts[OP_ARRIVE]);
 	} else if (ldg_overlap && sts_after_overlap) {
 		r->kind = "ldg";
 		snprintf(r->why, sizeof r->why, "global loads in flight during the compute, shared stores after it");

@@ -19,6 +19,11 @@
 // of it. A kernel that reads what that grid writes before waiting reads the old contents; one that
 // never waits is reported (exit 3).
 //
+// Named barriers (barrier.sync / barrier.arrive with a thread count, ids 1 to 15) are modelled:
+// an arrive counts the thread and goes on, a sync counts it and waits for the count; a count
+// that differs from the barrier's current one, or a barrier left part-way when the block ends,
+// is reported (exit 3).
+//
 // mbarriers (Hopper's transaction barriers) are modelled too: a thread that waits on a phase
 // not yet complete yields, and runs again once other threads' arrivals and the bytes of bulk
 // copies (which land at once, as early as the hardware could) complete it; a block whose
@@ -98,6 +103,8 @@ struct Fiber {
     bool at_grid_wait = false;  // waits for the grids its launch depends on
     bool vote = true, voted = true;  // __syncthreads_and: this thread's predicate, the block's AND
     MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
+    int waits_named = -1;          // blocked on this named barrier until its generation moves on
+    unsigned long waits_gen = 0;
     unsigned waits_parity = 0;
     // reads of a stage the copy engine filled lie in this thread's past (its own, after a wait
     // for the stage, or another thread's, through a barrier or an mbarrier's release and
@@ -164,6 +171,39 @@ inline MBarrier &mbar(const void *addr) {
     exit(3);
 }
 inline bool phase_done(const MBarrier &b, unsigned parity) { return (b.phase & 1) != (parity & 1); }
+
+// A named barrier: the threads counted so far and the count it completes at; completions.
+struct Named {
+    unsigned arrived = 0, expected = 0;
+    unsigned long gen = 0;
+};
+inline Named named[16];
+inline void named_arrive(unsigned id, unsigned threads) {
+    unsigned block = blockDim.x * blockDim.y * blockDim.z;
+    if (id == 0 || id > 15 || threads == 0 || threads % 32 || threads > block) {
+        fprintf(stderr, "pipefy-cpu: named barrier %u of %u threads in a block of %u\n", id, threads, block);
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+    Named &n = named[id];
+    if (n.arrived && n.expected != threads) {
+        fprintf(stderr, "pipefy-cpu: named barrier %u counted to %u and to %u\n", id, n.expected, threads);
+        _Exit(3);
+    }
+    n.expected = threads;
+    if (++n.arrived == threads) {
+        n.arrived = 0;
+        n.gen++;
+    }
+}
+inline void named_sync(unsigned id, unsigned threads) {
+    unsigned long g = named[id < 16 ? id : 0].gen;
+    named_arrive(id, threads);
+    if (named[id].gen == g) {
+        current->waits_named = (int)id;
+        current->waits_gen = g;
+        swapcontext(&current->ctx, &scheduler);
+    }
+}
 inline void complete_if_done(MBarrier &b) {
     if (b.pending == 0 && b.tx == 0) {
         b.phase++;
@@ -311,6 +351,7 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                     makecontext(&f.ctx, entry, 0);
                 }
                 mbarriers().clear();
+                for (auto &b : named) b = Named();
                 for (;;) {
                     // each thread runs on until it reaches a barrier, waits on an mbarrier phase
                     // not yet complete, or ends; one waiting on a phase runs again once it is
@@ -320,6 +361,8 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                         if (f.done || f.at_barrier || f.at_grid_wait) continue;
                         if (f.waits_on && !phase_done(*f.waits_on, f.waits_parity)) continue;
                         f.waits_on = nullptr;
+                        if (f.waits_named >= 0 && named[f.waits_named].gen == f.waits_gen) continue;
+                        f.waits_named = -1;
                         current = &f;
                         threadIdx = f.tid;
                         swapcontext(&scheduler, &f.ctx);
@@ -337,7 +380,15 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                         if (site && site != f.barrier_site) same_site = false;
                         site = f.barrier_site;
                     }
-                    if (live == 0) break;  // every thread has finished
+                    if (live == 0) {  // every thread has finished
+                        for (unsigned id = 1; id < 16; id++)
+                            if (named[id].arrived) {
+                                fprintf(stderr, "pipefy-cpu: block (%u,%u,%u) ended with named barrier %u at %u of its %u threads\n",
+                                        bx, by, bz, id, named[id].arrived, named[id].expected);
+                                exit(3);
+                            }
+                        break;
+                    }
                     if (waiting == live) {
                         if (finished_some || !same_site) {
                             fprintf(stderr,
@@ -470,7 +521,28 @@ inline cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3
 #define __syncthreads_and(p) pipefy_cpu::barrier_and((p), (const void *)(uintptr_t)__LINE__)
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 
+// In the producer-warp variant (ws: to_cpu.py's driver sees its mark, or PIPEFY_CPU_PRODUCER is
+// set), every copy must be issued by a thread of the block's last warp, the one ws adds: a
+// kernel thread issuing one is an error, as the variant promises the kernel's threads only compute.
+inline void pipefy_cpu_producer_only(const char *what)
+{
+    static const bool forced = getenv("PIPEFY_CPU_PRODUCER") != nullptr;
+    const bool check = forced || pipefy_cpu::producer_only;
+    unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (check && (threads < 32 || t < threads - 32)) {
+        fprintf(stderr, "pipefy-cpu: %s issued by thread %u of %u, not by the producer warp\n", what, t, threads);
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+}
+
+// pipefy's named-barrier helpers (ws-cp.async), the block rewrite.c writes between
+// `// pipefy: named barriers {` and its closing line (to_cpu.py drops it)
+inline void pipefy_bar_sync(unsigned id, unsigned threads) { pipefy_cpu::named_sync(id, threads); }
+inline void pipefy_bar_arrive(unsigned id, unsigned threads) { pipefy_cpu::named_arrive(id, threads); }
+
 inline void __pipeline_memcpy_async(void *dst, const void *src, size_t bytes, size_t zfill = 0) {
+    pipefy_cpu_producer_only("a cp.async copy");
     // two copies of one thread in flight to one address land in no fixed order
     auto *f = pipefy_cpu::current;
     auto overlaps = [&](const pipefy_cpu::Copy &c) {

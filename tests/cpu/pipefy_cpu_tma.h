@@ -28,20 +28,6 @@ inline void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)
     }
 }
 inline void pipefy_fence_proxy_async() { pipefy_cpu::current->unfenced = false; }
-// In the producer-warp variant (ws: to_cpu.py's driver sees its mark, or PIPEFY_CPU_PRODUCER is
-// set), every copy must be issued by a thread of the block's last warp, the one ws adds: a
-// kernel thread issuing one is an error, as the variant promises the kernel's threads only compute.
-inline void pipefy_cpu_producer_only(const char *what)
-{
-    static const bool forced = getenv("PIPEFY_CPU_PRODUCER") != nullptr;
-    const bool check = forced || pipefy_cpu::producer_only;
-    unsigned threads = blockDim.x * blockDim.y * blockDim.z;
-    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    if (check && (threads < 32 || t < threads - 32)) {
-        fprintf(stderr, "pipefy-cpu: %s issued by thread %u of %u, not by the producer warp\n", what, t, threads);
-        _Exit(3); // (from a thread's fiber: no exit handlers)
-    }
-}
 inline void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row, unsigned long long *bar)
 {
     pipefy_cpu_producer_only("a tensor copy");

@@ -94,6 +94,7 @@ def convert(text):
                   '#include "pipefy_cpu_tma.h"\n', text, flags=re.S)
     # pipefy's helpers for overlapped launches: the model's (pipefy_cpu.h)
     text = re.sub(r'// pipefy: overlapped launches \{\n.*?// \} pipefy: overlapped launches\n', '', text, flags=re.S)
+    text = re.sub(r'// pipefy: named barriers \{\n.*?// \} pipefy: named barriers\n', '', text, flags=re.S)
     # the size of the launch's dynamic shared memory, as pipefy's output reads it in PTX
     text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
                   r'\1 = (unsigned)pipefy_cpu::dynamic_smem;', text)
