@@ -26,7 +26,7 @@ check: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # One generated program (tests/gen/gen.py): `make gen SEED=42`; and any number of them through
-# pipefy and the CPU block model: `make gen-check SEEDS=1000` (make check runs seeds 1-200).
+# pipefy and the CPU block model: `make gen-check SEEDS=1000` (make check runs seeds 1-160).
 SEED ?= 1
 SEEDS ?= 1000
 gen:

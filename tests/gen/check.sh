@@ -1,8 +1,8 @@
 #!/bin/bash
 # check.sh: generated K-loop programs through pipefy and the CPU block model, without a GPU.
 # For each seed: pipefy exits 0 on the program with every variant (auto, cp.async, ldg, and on
-# seeds 4k tma and seeds 4k+2 bulk, for sm_90, whose boxes the generator does not predict; ws on
-# every seed under `make gen-check`); what it does matches
+# seeds 4k tma and seeds 4k+2 bulk, for sm_90, whose boxes the generator does not predict; ws and
+# ws-cp.async on every seed under `make gen-check`); what it does matches
 # the program's `// gen-expect:` (pipelined by both forced variants, or left byte-identical
 # with the expected reason; `// gen-expect-VARIANT:` where one differs); a
 # second run on its output, with the same variant, changes nothing (auto's on seeds 4k+1,
@@ -84,7 +84,7 @@ for seed in $(seq "$first" "$last"); do
 	[ $((seed % 4)) = 2 ] && variants+=(bulk)
 	# (a producer warp, on every seed, under `make gen-check` only: make check's time is spent; the
 	# block model checks its copies come from the producer warp, to_cpu.py marking the program)
-	[ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(ws)
+	[ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(ws ws-cp.async)
 	# a kernel launched right after the K-loop kernel: its launch overlapped (sm_90, the loops as
 	# auto plans them there) or not, as `// gen-expect-launch:` says
 	launch=$(sed -n 's|^// gen-expect-launch: *||p' "$p")
@@ -94,7 +94,7 @@ for seed in $(seq "$first" "$last"); do
 		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
 		args=(--variant=$v)
 		# (sm_90 overlaps launches too: the loops' variants keep them, the overlap variant has them)
-		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && args+=(--arch=sm_90 --launches=keep)
+		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] || [ $v = ws-cp.async ] && args+=(--arch=sm_90 --launches=keep)
 		[ $v = overlap ] && args=(--launches=overlap --arch=sm_90)
 		"$pipefy" "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
@@ -106,7 +106,7 @@ for seed in $(seq "$first" "$last"); do
 			expect "gen $seed: the copy's launch not overlapped ($re)" \
 				'grep -q -E "remark: launch not overlapped with .gen_kernel. before it: .*($re)" "$tmp/$v.err" && ! grep -q pipefy_launch_dependent "$tmp/$v.cu"' ||
 				grep "remark: launch" "$tmp/$v.err" | head -n 2
-		elif { [ $v = tma ] || [ $v = bulk ] || [ $v = ws ]; } && [ "$want" = pipelined ]; then
+		elif { [ $v = tma ] || [ $v = bulk ] || [ $v = ws ] || [ $v = ws-cp.async ]; } && [ "$want" = pipelined ]; then
 			: # a box or not: the remark says which, the block model below checks what it did
 		elif [ "$want" = pipelined ]; then
 			[ $v = auto ] && ! grep -q "^// gen-expect-auto: " "$p" || expect "gen $seed $v: pipelined, as it may be" \
@@ -133,7 +133,7 @@ for seed in $(seq "$first" "$last"); do
 		[ -n "${GEN_ALL_RERUNS:-}" ] || { [ "$v" = auto ] && [ $((seed % 4)) = 1 ]; } || [ $((seed % 4)) = 0 ] || continue
 		again=()
 		[ "$v" = auto ] || again=("--variant=$v")
-		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] && again+=(--arch=sm_90 --launches=keep)
+		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] || [ "$v" = ws-cp.async ] && again+=(--arch=sm_90 --launches=keep)
 		[ "$v" = overlap ] && again=(--launches=overlap --arch=sm_90)
 		"$pipefy" -q "${again[@]}" --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
 		expect "gen $seed $v: a second run changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/again.cu" "$tmp/$v.cu"'
