@@ -1860,6 +1860,75 @@ static char *exit_refusal(const struct kloop *l, const struct source *src)
 		       where(src, cursor_span(x).begin));
 }
 
+/* What the producer warp changes that pipefy's rewrite of `blockDim` does not reach: `blockDim`
+ * read by a helper the kernel calls, or written by a macro's expansion; cooperative groups'
+ * view of the block (`this_thread_block().size()`, its `sync()`), which counts the added warp. */
+struct block_view_scan {
+	const struct source *src;
+	int depth;
+	CXCursor call; /* (in a helper: the kernel's call that leads there) */
+	char *why;
+};
+
+static bool in_namespace(CXCursor d, const char *name)
+{
+	for (CXCursor p = clang_getCursorSemanticParent(d); !clang_Cursor_isNull(p) &&
+	     clang_getCursorKind(p) != CXCursor_TranslationUnit; p = clang_getCursorSemanticParent(p))
+		if (clang_getCursorKind(p) == CXCursor_Namespace) {
+			char *n = cursor_name(p);
+			bool is = strcmp(n, name) == 0;
+			free(n);
+			if (is)
+				return true;
+		}
+	return false;
+}
+
+static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct block_view_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d = clang_getCursorReferenced(c);
+	size_t at = cursor_offset(s->depth ? s->call : c);
+	if (!clang_Cursor_isNull(d) && (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
+					k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
+	    in_namespace(d, "cooperative_groups")) {
+		s->why = xprintf("the kernel uses cooperative groups (%s), whose view of the block counts the producer warp",
+				 where(s->src, at));
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_DeclRefExpr && clang_getCursorKind(d) == CXCursor_VarDecl && effects_in_system_header(d)) {
+		char *n = cursor_name(d);
+		bool dim = strcmp(n, "blockDim") == 0;
+		free(n);
+		if (dim && s->depth) {
+			char *callee = cursor_name(s->call);
+			s->why = xprintf("'%s', called at %s, reads blockDim, which the producer warp changes (pipefy rewrites "
+					 "it in the kernel only)", callee, where(s->src, at));
+			free(callee);
+			return CXChildVisit_Break;
+		}
+		if (dim && cursor_from_macro(c)) {
+			s->why = xprintf("blockDim at %s comes from a macro, which pipefy's rewrite of it for the producer "
+					 "warp does not reach", where(s->src, at));
+			return CXChildVisit_Break;
+		}
+	}
+	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
+		CXCursor def = clang_getCursorDefinition(d);
+		if (!clang_Cursor_isNull(def)) {
+			struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
+			clang_visitChildren(def, scan_block_view, &inner);
+			if (inner.why) {
+				s->why = inner.why;
+				return CXChildVisit_Break;
+			}
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
 /* Whether a producer warp can issue the tensor copies (--variant=ws): it is added to a 1-D
  * block after the kernel's threads, runs the code before the loop with them (which must not
  * write memory or return, for its thread indices name no thread of the kernel's), issues every
@@ -1923,6 +1992,10 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 	for (size_t b = 0; b < sizeof barriers / sizeof *barriers; b++)
 		if ((at = word_in(src, l->loop.end, l->function_span.end, barriers[b])))
 			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", barriers[b], where(src, at));
+	struct block_view_scan bv = {src, 0, clang_getNullCursor(), NULL};
+	clang_visitChildren(l->function_cursor, scan_block_view, &bv);
+	if (bv.why)
+		return bv.why;
 	/* (and in asm's strings: `bar.sync`, `barrier.sync`, `bar.red`) */
 	const char *asm_barriers[] = {"bar.", "barrier."};
 	for (size_t b = 0; b < sizeof asm_barriers / sizeof *asm_barriers; b++) {
