@@ -1861,8 +1861,9 @@ static char *exit_refusal(const struct kloop *l, const struct source *src)
 }
 
 /* What the producer warp changes that pipefy's rewrite of `blockDim` does not reach: `blockDim`
- * read by a helper the kernel calls, or written by a macro's expansion; cooperative groups'
- * view of the block (`this_thread_block().size()`, its `sync()`), which counts the added warp. */
+ * read by a helper the kernel calls, or written by a macro's expansion; PTX's %ntid in an asm
+ * (or one pipefy cannot read); cooperative groups' view of the block
+ * (`this_thread_block().size()`, its `sync()`), which counts the added warp. */
 struct block_view_scan {
 	const struct source *src;
 	int depth;
@@ -1914,6 +1915,11 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 					 "warp does not reach", where(s->src, at));
 			return CXChildVisit_Break;
 		}
+	}
+	if (k == CXCursor_AsmStmt && effects_asm_mentions(c, "ntid")) {
+		s->why = xprintf("the asm at %s reads the block's size (%%ntid), which the producer warp changes",
+				 where(s->src, at));
+		return CXChildVisit_Break;
 	}
 	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
 		CXCursor def = clang_getCursorDefinition(d);

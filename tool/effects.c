@@ -250,6 +250,18 @@ static const char *const async_ptx[] = {
 	"cp.async", "cp.reduce.async", "mbarrier", "wgmma", "tensormap", "griddepcontrol", NULL,
 };
 
+bool effects_asm_mentions(CXCursor c, const char *what)
+{
+	char *text = asm_spelling(c);
+	if (!text)
+		return true; /* (a template pipefy cannot read may say anything) */
+	char *tpl = asm_template(text);
+	free(text);
+	bool found = strstr(tpl, what) != NULL;
+	free(tpl);
+	return found;
+}
+
 enum asm_kind effects_asm(CXCursor c, char **instruction)
 {
 	*instruction = NULL;
