@@ -1921,6 +1921,11 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
+	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
+		s->why = xprintf("the helpers called at %s call each other too deep for pipefy to see whether they read "
+				 "the block's size", where(s->src, at));
+		return CXChildVisit_Break;
+	}
 	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
 		CXCursor def = clang_getCursorDefinition(d);
 		if (!clang_Cursor_isNull(def)) {
