@@ -282,13 +282,17 @@ static __global__ void qk_pipefy_tma(const float *Q, const float *Km, float *S, 
 
 // pipefy: the launches of 'qk' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_qk(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *Q, const float *Km, float *S, int M, int N, int D, float scale)
 {
     CUtensorMap pipefy_map_Qs, pipefy_map_Ks;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.x == 16 && pipefy_block.y == 16 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)qk_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, qk_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_Qs, Q, 4, (long long)D, 16, 16) &&
         pipefy_tensor_map_2d(&pipefy_map_Ks, Km, 4, (long long)D, 16, 16))
         qk_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(Q, Km, S, M, N, D, scale, pipefy_map_Qs, pipefy_map_Ks);

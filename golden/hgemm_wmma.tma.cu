@@ -280,13 +280,17 @@ hgemm_wmma_pipefy_tma(const half *__restrict__ A, const half *__restrict__ B, fl
 
 // pipefy: the launches of 'hgemm_wmma' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_hgemm_wmma(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const half *__restrict__ A, const half *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)hgemm_wmma_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, hgemm_wmma_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 2, (long long)K, 40, 128) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 2, (long long)N, 136, 32))
         hgemm_wmma_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K, pipefy_map_As, pipefy_map_Bs);

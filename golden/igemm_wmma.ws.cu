@@ -283,13 +283,17 @@ igemm_wmma_pipefy_tma(const signed char *__restrict__ A, const signed char *__re
 // pipefy: the launches of 'igemm_wmma' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
 // and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes),
-// whole warps, and room for one more: the producer's; the
-// kernel as written otherwise
+// whole warps, and room for one more: the producer's, and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_igemm_wmma(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const signed char *__restrict__ A, const signed char *__restrict__ B, int *__restrict__ C, int M, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024 && pipefy_sm90_code((const void *)igemm_wmma_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, igemm_wmma_pipefy_tma, (int)pipefy_block.x + 32, pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 1, (long long)K, 80, 128) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 1, (long long)N, 144, 64))
         igemm_wmma_pipefy_tma<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K, pipefy_map_As, pipefy_map_Bs);

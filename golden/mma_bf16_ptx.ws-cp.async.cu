@@ -223,12 +223,15 @@ mma_bf16_pipefy_ws(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__r
 }
 
 // pipefy: the launches of 'mma_bf16' in this file: from a producer warp where the block is the shape
-// the copies assume, whole warps, and room for one more (the producer's); the kernel as written
-// otherwise
+// the copies assume, whole warps, and room for one more (the producer's), and the copy's
+// registers and shared memory let a block of that size run; the kernel as written otherwise
 static void pipefy_launch_mma_bf16(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ B, float *__restrict__ C, int M, int N, int K)
 {
-    if (pipefy_block.x == 128 && pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024)
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
+    if (pipefy_block.x == 128 && pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024 &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, mma_bf16_pipefy_ws, (int)pipefy_block.x + 32, pipefy_smem) ==
+            cudaSuccess && pipefy_resident > 0)
         mma_bf16_pipefy_ws<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K);
     else
         mma_bf16<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K);

@@ -293,13 +293,17 @@ static __global__ void base_shape_pipefy_tma(const float *A, const float *B, flo
 
 // pipefy: the launches of 'base_shape' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_base_shape(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)base_shape_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, base_shape_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         base_shape_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -430,13 +434,17 @@ static __global__ void store_before_pipefy_tma(const float *A, const float *B, f
 
 // pipefy: the launches of 'store_before' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_store_before(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)store_before_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, store_before_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         store_before_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -567,13 +575,17 @@ static __global__ void read_before_pipefy_tma(const float *A, const float *B, co
 
 // pipefy: the launches of 'read_before' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_read_before(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, const float *bias, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)read_before_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, read_before_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         read_before_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, bias, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -736,13 +748,17 @@ static __global__ void barrier_after_pipefy_tma(const float *A, const float *B, 
 
 // pipefy: the launches of 'barrier_after' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_barrier_after(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)barrier_after_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, barrier_after_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         barrier_after_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -871,13 +887,17 @@ static __global__ void full_block_pipefy_tma(const float *A, const float *B, flo
 
 // pipefy: the launches of 'full_block' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_full_block(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)full_block_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, full_block_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         full_block_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, pipefy_map_As, pipefy_map_Bs);
@@ -1010,13 +1030,17 @@ static __global__ void nested_pipefy_tma(const float *A, const float *B, float *
 
 // pipefy: the launches of 'nested' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_nested(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K, int passes)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)nested_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, nested_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         nested_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K, passes, pipefy_map_As, pipefy_map_Bs);

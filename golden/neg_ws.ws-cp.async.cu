@@ -153,12 +153,15 @@ static __global__ void base_shape_pipefy_ws(const float *A, const float *B, floa
 }
 
 // pipefy: the launches of 'base_shape' in this file: from a producer warp where the block is the shape
-// the copies assume, whole warps, and room for one more (the producer's); the kernel as written
-// otherwise
+// the copies assume, whole warps, and room for one more (the producer's), and the copy's
+// registers and shared memory let a block of that size run; the kernel as written otherwise
 static void pipefy_launch_base_shape(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *A, const float *B, float *C, int N, int K)
 {
-    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024)
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
+    if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024 &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, base_shape_pipefy_ws, (int)pipefy_block.x + 32, pipefy_smem) ==
+            cudaSuccess && pipefy_resident > 0)
         base_shape_pipefy_ws<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(A, B, C, N, K);
     else
         base_shape<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, N, K);

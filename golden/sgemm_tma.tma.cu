@@ -234,13 +234,17 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
 
 // pipefy: the launches of 'sgemm_view' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_sgemm_view(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_view_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, sgemm_view_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         sgemm_view_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
@@ -372,13 +376,17 @@ static __global__ void sgemm_flat_pipefy_tma(const float *__restrict__ S, const 
 
 // pipefy: the launches of 'sgemm_flat' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_sgemm_flat(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_flat_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, sgemm_flat_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         sgemm_flat_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
@@ -507,13 +515,17 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
 
 // pipefy: the launches of 'sgemm_persistent' in this file: with sm_90's tensor copies where the device has
 // them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes); the
-// kernel as written otherwise
+// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
+// the copy's registers and shared memory let a block of that size run; the kernel as written
+// otherwise
 static void pipefy_launch_sgemm_persistent(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
     const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_persistent_pipefy_tma) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, sgemm_persistent_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
         sgemm_persistent_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);

@@ -689,34 +689,42 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	char *launcher = wsa ? xprintf(
 		"\n\n"
 		"// pipefy: the launches of '%s' in this file: from a producer warp where the block is the shape\n"
-		"// the copies assume, whole warps, and room for one more (the producer's); the kernel as written\n"
-		"// otherwise\n"
+		"// the copies assume, whole warps, and room for one more (the producer's), and the copy's\n"
+		"// registers and shared memory let a block of that size run; the kernel as written otherwise\n"
 		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
 		"    %s)\n"
 		"{\n"
-		"    if (%s && pipefy_block.x %% 32 == 0 && pipefy_block.x + 32 <= 1024)\n"
+		"    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)\n"
+		"    if (%s && pipefy_block.x %% 32 == 0 && pipefy_block.x + 32 <= 1024 &&\n"
+		"        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, (int)pipefy_block.x + 32, pipefy_smem) ==\n"
+		"            cudaSuccess && pipefy_resident > 0)\n"
 		"        %s<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(%s);\n"
 		"    else\n"
 		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
 		"}",
-		l->function, l->function, params, l->block_check, name, args, l->function, args) : xprintf(
+		l->function, l->function, params, l->block_check, name, name, args, l->function, args) : xprintf(
 		"\n\n"
 		"// pipefy: the launches of '%s' in this file: with sm_90's tensor copies where the device has\n"
 		"// them and the kernel's code was compiled for them, the block is the shape the copies assume\n"
-		"// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes)%s; the\n"
-		"// kernel as written otherwise\n"
+		"// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes)%s, and\n"
+		"// the copy's registers and shared memory let a block of that size run; the kernel as written\n"
+		"// otherwise\n"
 		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
 		"    %s)\n"
 		"{\n"
 		"    CUtensorMap %s;\n"
-		"    if (%s%s && pipefy_sm90_code((const void *)%s)%s)\n"
+		"    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)\n"
+		"    if (%s%s && pipefy_sm90_code((const void *)%s) &&\n"
+		"        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, %s, pipefy_smem) == cudaSuccess &&\n"
+		"        pipefy_resident > 0%s)\n"
 		"        %s<<<pipefy_grid, %s, pipefy_smem, pipefy_stream>>>(%s%s);\n"
 		"    else\n"
 		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
 		"}",
 		l->function, ws ? ",\n// whole warps, and room for one more: the producer's" : "", l->function, params, decl.data,
-		l->block_check, ws ? " && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024" : "", name, make.data, name,
-		ws ? "dim3(pipefy_block.x + 32, 1, 1)" : "pipefy_block", args, names.data, l->function, args);
+		l->block_check, ws ? " && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024" : "", name, name,
+		ws ? "(int)pipefy_block.x + 32" : "(int)(pipefy_block.x * pipefy_block.y * pipefy_block.z)", make.data,
+		name, ws ? "dim3(pipefy_block.x + 32, 1, 1)" : "pipefy_block", args, names.data, l->function, args);
 	edits_add(out, l->function_span.end, 0, launcher);
 	for (int i = 0; i < l->ntma_launches; i++) {
 		const struct tma_launch *t = &l->tma_launches[i];
