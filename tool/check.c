@@ -1855,7 +1855,8 @@ static char *exit_refusal(const struct kloop *l, const struct source *src)
 		return NULL;
 	enum CXCursorKind k = clang_getCursorKind(x);
 	return xprintf("%s at %s may end threads before the loop runs: __syncthreads() counts a thread that has "
-		       "ended as arrived, an mbarrier does not (its waits would never end)",
+		       "ended as arrived, an mbarrier or a named barrier with a thread count does not (its waits would never "
+		       "end)",
 		       k == CXCursor_ReturnStmt ? "'return'" : k == CXCursor_AsmStmt ? "the asm statement" : "the call",
 		       where(src, cursor_span(x).begin));
 }
