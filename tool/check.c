@@ -1917,7 +1917,7 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 			return CXChildVisit_Break;
 		}
 	}
-	if (k == CXCursor_AsmStmt && effects_asm_mentions(c, "ntid")) {
+	if (k == CXCursor_AsmStmt && effects_asm_mentions(c, "%ntid")) {
 		s->why = xprintf("the asm at %s reads the block's size (%%ntid), which the producer warp changes",
 				 where(s->src, at));
 		return CXChildVisit_Break;

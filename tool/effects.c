@@ -257,7 +257,9 @@ bool effects_asm_mentions(CXCursor c, const char *what)
 		return true; /* (a template pipefy cannot read may say anything) */
 	char *tpl = asm_template(text);
 	free(text);
-	bool found = strstr(tpl, what) != NULL;
+	bool found = false; /* (as a word: `bar.sync`, not `mbarrier.arrive`'s `barrier.arrive`) */
+	for (const char *p = tpl; !found && (p = strstr(p, what)); p++)
+		found = p == tpl || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
 	free(tpl);
 	return found;
 }

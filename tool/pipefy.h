@@ -283,8 +283,8 @@ enum asm_kind { ASM_READS, ASM_ASYNC, ASM_OTHER };
  * asynchronous copies or their barriers (already pipelined), or something else; *instruction
  * names the first that is not a plain read. */
 enum asm_kind effects_asm(CXCursor c, char **instruction);
-/* Whether an asm statement's instructions (read through macros) hold what; true where pipefy
- * cannot read them. */
+/* Whether an asm statement's instructions (read through macros) hold what, starting a word;
+ * true where pipefy cannot read them. */
 bool effects_asm_mentions(CXCursor c, const char *what);
 /* Add what stmt may do to fx (helpers followed into their definitions). */
 void effects_of(CXCursor stmt, const struct source *src, struct effects *fx);

@@ -1138,7 +1138,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y.I2);
 	sb_printf(&sb, "%s}\n", y.I1);
 	sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
-	if (wsa && !break_for_test("drain")) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
+	if (wsa) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
 		sb_printf(&sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y.I1);
 		sb_printf(&sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n",
 			  y.I2, S, S);
