@@ -1863,7 +1863,8 @@ static char *exit_refusal(const struct kloop *l, const struct source *src)
 
 /* What the producer warp changes that pipefy's rewrite of `blockDim` does not reach: `blockDim`
  * read by a helper the kernel calls, or written by a macro's expansion; PTX's %ntid in an asm
- * (or one pipefy cannot read); cooperative groups' view of the block
+ * (or one pipefy cannot read); an asm barrier (a header's helper after the loop: the file's
+ * text is all the rest looks at); cooperative groups' view of the block
  * (`this_thread_block().size()`, its `sync()`), which counts the added warp. */
 struct block_view_scan {
 	const struct source *src;
@@ -1919,6 +1920,12 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 	}
 	if (k == CXCursor_AsmStmt && effects_asm_mentions(c, "%ntid")) {
 		s->why = xprintf("the asm at %s reads the block's size (%%ntid), which the producer warp changes",
+				 where(s->src, at));
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_AsmStmt && (effects_asm_mentions(c, "bar.") || effects_asm_mentions(c, "barrier."))) {
+		s->why = xprintf("the asm at %s is a barrier of the kernel's own (in a helper after the loop, say), whose "
+				 "id and count the producer warp and pipefy's named barriers could collide with",
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
