@@ -218,11 +218,11 @@ static long static_with_stages(const struct kloop *l, int S)
 	return l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
-/* What tensor copies add to the tiles' stages: up to 127 bytes to align each tile, and a full
- * and an empty mbarrier per stage. */
-static long tma_extra(const struct kloop *l, int S)
+/* What the box variants add to the tiles' stages: up to 127 bytes to align each tile, and a full
+ * and an empty mbarrier per stage (ws-cp.async's barriers are named ones, no memory). */
+static long tma_extra(const struct kloop *l, int S, enum variant v)
 {
-	return 128L * l->ntiles + 16L * S;
+	return 128L * l->ntiles + (v == VARIANT_WS_CP_ASYNC ? 0 : 16L * S);
 }
 
 static long shared_with_stages(const struct kloop *l, int S)
@@ -254,7 +254,7 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	p->stages = stages;
 	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
 	if ((v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS || v == VARIANT_WS_CP_ASYNC) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
-		p->smem += tma_extra(l, stages);
+		p->smem += tma_extra(l, stages, v);
 	const char *limiter = "";
 	if (a && l->block_threads) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
@@ -467,7 +467,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
 		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK || p->variant == VARIANT_WS ||
 				p->variant == VARIANT_WS_CP_ASYNC))
-			st += tma_extra(l, p->stages);
+			st += tma_extra(l, p->stages, p->variant);
 		if (st > static_limit) {
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
