@@ -1572,11 +1572,12 @@ static void check_loop(struct kloop *l, const struct source *src)
 	}
 	if (l->nunknowns > 0)
 		return;
-	if (l->tma_defined) { /* pipefy's own output: a second run leaves it as it is */
+	if (l->copy_defined) { /* pipefy's own output: a second run leaves it as it is */
+		bool tma = strcmp(l->copy_defined, "tma") == 0;
 		kloop_refuse(l, l->loop.begin,
-			     "'%s' is the kernel as written, which pipefy keeps beside its tensor-copy copy '%s_pipefy_tma' "
+			     "'%s' is the kernel as written, which pipefy keeps beside its %s copy '%s_pipefy_%s' "
 			     "for launches from other files and as the launcher's fallback",
-			     l->function, l->function);
+			     l->function, tma ? "tensor-copy" : "producer-warp", l->function, l->copy_defined);
 		return;
 	}
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
@@ -1923,10 +1924,16 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
-	if (k == CXCursor_AsmStmt && (effects_asm_mentions(c, "bar.") || effects_asm_mentions(c, "barrier."))) {
-		s->why = xprintf("the asm at %s is a barrier of the kernel's own (in a helper after the loop, say), whose "
+	bool named_barrier = k == CXCursor_AsmStmt && (effects_asm_mentions(c, "bar.") || effects_asm_mentions(c, "barrier."));
+	if (k == CXCursor_CallExpr && !clang_Cursor_isNull(d) && effects_in_system_header(d)) { /* `__barrier_sync(id)` */
+		char *n = cursor_name(d);
+		named_barrier = strncmp(n, "__barrier", 9) == 0;
+		free(n);
+	}
+	if (named_barrier) {
+		s->why = xprintf("%s at %s is a barrier of the kernel's own (in a helper after the loop, say), whose "
 				 "id and count the producer warp and pipefy's named barriers could collide with",
-				 where(s->src, at));
+				 k == CXCursor_AsmStmt ? "the asm" : "the call", where(s->src, at));
 		return CXChildVisit_Break;
 	}
 	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
@@ -2091,10 +2098,9 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 }
 
 /* Whether the producer warp can copy the boxes with cp.async and signal with named barriers
- * (--variant=ws-cp.async): what ws needs of the block, the kernel and its launches; rows (and
- * padded rows) of whole 4-, 8- or 16-byte units, cp.async's sizes; and no named barrier of the
- * file's own (pipefy's take ids 1 to 2 x stages + 1, which a barrier of the kernel's or of a
- * helper's asm could share). */
+ * (--variant=ws-cp.async): what ws needs of the block, the kernel and its launches (which
+ * includes no barrier of the kernel's own: pipefy's take ids 1 to 2 x stages + 1); rows (and
+ * padded rows) of whole 4-, 8- or 16-byte units, cp.async's sizes. */
 static void check_ws_cp_async(struct kloop *l, const struct source *src)
 {
 	l->ws_cp_async_ok = false;
@@ -2121,16 +2127,6 @@ static void check_ws_cp_async(struct kloop *l, const struct source *src)
 		l->ws_cp_async_refusal = xstrdup("the file already holds pipefy's named-barrier helpers from an earlier run "
 						 "(run pipefy on the file as written)");
 		return;
-	}
-	static const char *const named[] = {"bar.sync", "bar.arrive", "bar.red", "barrier.sync", "barrier.arrive",
-					    "barrier.red", "bar.cta", "barrier.cta", "__barrier_sync", NULL};
-	for (const char *const *n = named; *n; n++) {
-		const char *at = strstr(src->text, *n);
-		if (at) {
-			l->ws_cp_async_refusal = xprintf("the file uses a named barrier ('%s' at %s), whose id pipefy's "
-							 "barriers could share", *n, where(src, (size_t)(at - src->text)));
-			return;
-		}
 	}
 	l->ws_chunk = chunk;
 	l->ws_cp_async_ok = true;

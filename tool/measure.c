@@ -862,10 +862,12 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 			p++;
 		l->params_end = p < src->len ? p : 0;
 	}
-	if (copies_in_file) { /* (one look at the text for any, not one per kernel) */
-		char *copy = xprintf("%s_pipefy_tma", l->function);
+	static const char *const suffixes[] = {"tma", "ws"}; /* (rewrite.c's tma_name) */
+	for (int i = 0; i < 2 && copies_in_file && !l->copy_defined; i++) { /* (one look at the text for any) */
+		char *copy = xprintf("%s_pipefy_%s", l->function, suffixes[i]);
 		size_t one;
-		l->tma_defined = source_identifiers(src, (struct span){0, src->len}, copy, &one, 1) > 0;
+		if (source_identifiers(src, (struct span){0, src->len}, copy, &one, 1) > 0)
+			l->copy_defined = suffixes[i];
 		free(copy);
 	}
 	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
@@ -902,7 +904,7 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
 	const struct launches *ls = &m->launches;
-	bool copies = strstr(src->text, "_pipefy_tma") != NULL;
+	bool copies = strstr(src->text, "_pipefy_tma") != NULL || strstr(src->text, "_pipefy_ws") != NULL;
 	struct kernel_refs refs = {0};
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].function_span.end) { /* (one walk over the file, for every kernel) */

@@ -556,7 +556,9 @@ struct kloop {
 	size_t kernel_used_at;      /* offset + 1 of a use of the kernel's name that is no launch
 				     * (`cudaFuncSetAttribute(k, ...)`, `&k`); 0 when none */
 	size_t params_end;          /* the ')' that closes its parameter list */
-	bool tma_defined;           /* the file already has pipefy's tensor-copy kernel for it */
+	const char *copy_defined;   /* the file already has pipefy's copy of the kernel for a
+				     * launcher: "tma" (tensor copies, from a producer warp or not),
+				     * "ws" (ws-cp.async); NULL when not */
 	bool tma_ok;
 	char *tma_refusal;
 	bool bulk_ok;               /* the boxes' rows can be bulk copies (--variant=bulk) */

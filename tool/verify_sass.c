@@ -441,9 +441,9 @@ static const char *skip_anonymous(const char *s, const char **end_of_prefix)
 }
 
 /* The source name in a symbol `[arch ]_Z<len><name>...` (with the arch prefix kept in front),
- * and whether it is pipefy's tensor-copy copy of a kernel, `<name>_pipefy_tma`: its name is
- * then the kernel's (the copy takes the tensor maps as extra parameters, so the rest of the
- * symbols differ). */
+ * and whether it is pipefy's copy of a kernel for a launcher, `<name>_pipefy_tma` (or `_ws`,
+ * ws-cp.async's): its name is then the kernel's (the tensor-copy copy takes the tensor maps as
+ * extra parameters, so the rest of the symbols differ). */
 static bool source_name(const char *sym, char *out, size_t size, bool *tma_copy)
 {
 	const char *z = strstr(sym, "_Z");
@@ -453,9 +453,13 @@ static bool source_name(const char *sym, char *out, size_t size, bool *tma_copy)
 	long n = strtol(z + 2, &end, 10);
 	if (n <= 0 || (long)strlen(end) < n)
 		return false;
-	const char *suffix = "_pipefy_tma";
-	long ns = (long)strlen(suffix);
-	*tma_copy = n > ns && strncmp(end + n - ns, suffix, (size_t)ns) == 0;
+	static const char *const suffixes[] = {"_pipefy_tma", "_pipefy_ws"}; /* (ws-cp.async's copy) */
+	long ns = 0;
+	*tma_copy = false;
+	for (int i = 0; i < 2 && !*tma_copy; i++) {
+		ns = (long)strlen(suffixes[i]);
+		*tma_copy = n > ns && strncmp(end + n - ns, suffixes[i], (size_t)ns) == 0;
+	}
 	snprintf(out, size, "%.*s%.*s", (int)(z - sym), sym, (int)(*tma_copy ? n - ns : n), end);
 	return true;
 }
