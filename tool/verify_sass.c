@@ -412,9 +412,12 @@ static bool same_per_tile(const struct loop_report *r, const struct loop_report 
 {
 	long c = r->counts[OP_COMPUTE], b = r->counts[OP_BAR];
 	long oc = o->counts[OP_COMPUTE], ob = o->counts[OP_BAR];
-	/* a tensor- or bulk-copy loop waits on mbarriers, not the block: one iteration, one tile
-	 * (against an original the compiler unrolled, per two barriers) */
-	if (b == 0 && (r->counts[OP_TENSOR] > 0 || r->counts[OP_BULK] > 0))
+	/* a tensor- or bulk-copy loop waits on mbarriers, not the block, and a producer warp's
+	 * cp.async loop (two or more arrive-only named barriers) syncs on one named barrier a tile
+	 * and arrives on another: one iteration, one tile (against an original the compiler
+	 * unrolled, per two barriers) */
+	if ((b == 0 && (r->counts[OP_TENSOR] > 0 || r->counts[OP_BULK] > 0)) ||
+	    (r->counts[OP_ASYNC] > 0 && r->counts[OP_ARRIVE] >= 2))
 		return ob > 0 ? c * ob == 2 * oc : c == oc;
 	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b);
 }

@@ -33,7 +33,10 @@ listing: the K-loops the remarks promise show async copies (cp.async), tensor co
 global loads (ldg) in flight during the compute with no barrier between, and compute
 instructions per tile as in the original (its row says what the original's loops look like);
 a tensor-copy variant's sm_80 row is SKIP (that kernel is sm_90's: below it the launcher runs
-the kernel as written).
+the kernel as written); a ws-cp.async variant's racecheck row is SKIP, with what racecheck said:
+racecheck reports every hand-off through \`barrier.arrive\`/\`barrier.sync\`, correct or not
+(tests/gpu/probes/RACECHECK_NAMED.md), so those hazards are not counted above; that variant's
+races are checked by the CPU block model, which models named barriers.
 
 | program | variant | check | result | detail |
 |---|---|---|---|---|

@@ -69,6 +69,14 @@ for bin in "$dir/bin/$name.orig" $(ls "$dir/bin/$name".* | grep -v "\.orig$"); d
 		summary=$(grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/log/$(basename "$bin").$tool.log" | tail -n 1)
 		verdict=PASS
 		[ $rc = 0 ] || verdict=FAIL
+		if [ $tool = racecheck ] && [ "${v#ws-cp.async}" != "$v" ]; then
+			# racecheck does not follow a hand-off through barrier.arrive and barrier.sync: it
+			# reports such an exchange, correct or racy alike (probes/RACECHECK_NAMED.md). The
+			# CPU block model, which models named barriers, is this variant's race oracle.
+			mv "$out/log/$(basename "$bin").racecheck.log" "$out/log/$(basename "$bin").racecheck-named.log"
+			row "$name" "$v" "$tool $san" SKIP "exit $rc: $summary (racecheck does not follow named-barrier hand-offs: tests/gpu/probes/RACECHECK_NAMED.md; races: the CPU block model)"
+			continue
+		fi
 		row "$name" "$v" "$tool $san" "$verdict" "exit $rc: $summary"
 	done
 done
