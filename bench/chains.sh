@@ -27,7 +27,7 @@ if [ "$1" = build ]; then
 		jobs+=("$c.orig")
 		for v in "overlap:--launches=overlap --lines=$lines" "early:--launches=early --lines=$lines" \
 			"cp.async:--variant=cp.async" "cp.async+overlap:--variant=cp.async --launches=overlap" \
-			"cp.async+early:--variant=cp.async --launches=early"; do
+			"cp.async+early:--variant=cp.async --launches=early" "queue:--launches=queue --lines=$lines"; do
 			name=${v%%:*} args=${v#*:}
 			# shellcheck disable=SC2086
 			"$pipefy" --arch=sm_90 $args testdata/$c.cu >"$out/src/$c.$name.cu" 2>"$out/src/$c.$name.remarks" || exit 1
@@ -51,20 +51,22 @@ if [ "$1" = report ]; then
 	echo "Every build's output is bit-identical to the original's at every size (the last column)."
 	echo "overlap: --launches=overlap on the launch lines only (the K-loops as written); early: the"
 	echo "same with the kernel ahead letting the next start after its K-loop (--launches=early)."
+	echo "queue: --launches=queue, the first two launches as one persistent launch (the kernels'"
+	echo "bodies as written; the second kernel's blocks wait for every block of the first)."
 	awk -F'\t' '
 	{ key = $1 "\t" $2; t[key, $3] = $4; if (!(key in seen)) { seen[key] = 1; order[n++] = key }
 	  if ($6 != "identical" || $5 != 1) bad[key] = bad[key] " " $3 }
 	END {
-	  split("orig overlap early cp.async cp.async+overlap cp.async+early", v, " ")
+	  split("orig overlap early cp.async cp.async+overlap cp.async+early queue", v, " ")
 	  last = ""
 	  for (i = 0; i < n; i++) {
 	    split(order[i], f, "\t")
 	    if (f[1] != last) {
-	      printf "\n## %s\n\n| size | %s | %s | %s | %s | %s | %s | outputs |\n|---|---|---|---|---|---|---|---|\n", f[1], v[1], v[2], v[3], v[4], v[5], v[6]
+	      printf "\n## %s\n\n| size | %s | %s | %s | %s | %s | %s | %s | outputs |\n|---|---|---|---|---|---|---|---|---|\n", f[1], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
 	      last = f[1]
 	    }
 	    printf "| %s |", f[2]
-	    for (j = 1; j <= 6; j++) {
+	    for (j = 1; j <= 7; j++) {
 	      ms = t[order[i], v[j]]
 	      base = (j == 5 || j == 6) ? t[order[i], "cp.async"] : t[order[i], "orig"]
 	      if (j == 1) printf " %s |", ms

@@ -1,7 +1,7 @@
 // chain_mlp.cu: a two-layer MLP as three launches on one stream, each kernel reading what the
 // one before it wrote: H = X * W1 (tiled GEMM), G = gelu(H + b) (elementwise), Y = G * W2 (the
 // same GEMM). Usage: chain_mlp [M HIDDEN FF] (HIDDEN and FF multiples of TS, M of TS).
-// pipefy-golden: overlap
+// pipefy-golden: overlap queue
 // gpu-runs: 16 64 64 | 16 16 16 | 32 64 48 | 64 128 256 | 256 256 512 | 1024 512 1024
 // gpu-sanitize: 32 64 48
 #include "harness.cuh"

@@ -1,7 +1,7 @@
 // chain_softmax.cu: attention's first two steps as two launches on one stream: S = Q K^T / sqrt(D)
 // (a tiled GEMM reading K's rows as B's columns), then P = softmax of each row of S (one block a
 // row, reductions in shared memory). Usage: chain_softmax [M N D] (multiples of TS).
-// pipefy-golden: overlap
+// pipefy-golden: overlap queue
 // gpu-runs: 16 64 64 | 16 16 16 | 32 48 32 | 64 128 64 | 256 256 64 | 1024 1024 64 | 2048 2048 128
 // gpu-sanitize: 32 48 32
 #include "harness.cuh"

@@ -83,12 +83,20 @@ if [ "${1:-}" = --self-test ]; then
 	sed "/pipefy_grid_wait(); \/\/ pipefy: 'bias_gelu'/d" golden/chain_mlp.overlap.cu >"$tmp/overlap_no_wait.cu"
 	sed "/pipefy_grid_wait(); \/\/ pipefy: 'bias_gelu'/d; s/float x = H\[i\] + bias\[i % N\];/&\n        pipefy_grid_wait();/" \
 		golden/chain_mlp.overlap.cu >"$tmp/overlap_late_wait.cu"
+	# a persistent launch (queue) whose items see the other kernel's block shape, and one that
+	# hands out the second kernel's blocks first (its wait then could never end); a missing wait
+	# the model cannot see, its blocks running one after another: validation refuses that
+	# (cli/validation-catches-missing-queue-wait)
+	sed 's/pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1/pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block1/' \
+		golden/chain_mlp.queue.cu >"$tmp/queue_wrong_block.cu"
+	sed 's/if (pipefy_item < pipefy_items1) {/if (pipefy_item >= pipefy_items - pipefy_items1) {/' \
+		golden/chain_mlp.queue.cu >"$tmp/queue_second_first.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
 		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "bulk_no_proxy_fence 64 64 96" \
 		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" "cp_async_twice 64 64 96" \
 		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48" "wsa_no_wait 64 64 96" "wsa_no_landed_wait 64 64 96" \
-		"wsa_no_drain 64 64 96"; do
+		"wsa_no_drain 64 64 96" "queue_wrong_block 32 64 48" "queue_second_first 32 64 48"; do
 		set -- $c
 		name=$1; shift
 		unset PIPEFY_CPU_PRODUCER

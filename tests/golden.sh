@@ -23,7 +23,7 @@ mkdir -p "$out"
 # and bulk-copy variants (planned for sm_90, the architecture that has them).
 all_variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
 declare -A optional=([tma]="--variant=tma --arch=sm_90" [bulk]="--variant=bulk --arch=sm_90" [ws]="--variant=ws --arch=sm_90" [ws-cp.async]="--variant=ws-cp.async --arch=sm_80"
-	[overlap]="--launches=overlap --arch=sm_90")
+	[overlap]="--launches=overlap --arch=sm_90" [queue]="--launches=queue")
 
 pass=0 fail=0
 for f in "${files[@]}"; do

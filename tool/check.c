@@ -2134,8 +2134,15 @@ static void check_ws_cp_async(struct kloop *l, const struct source *src)
 
 void check_kloops(struct model *m, const struct source *src)
 {
-	for (int i = 0; i < m->nloops; i++)
-		check_loop(&m->loops[i], src);
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		/* (a second run over pipefy's output: the items of a persistent launch are the kernels'
+		 * bodies as written, and stay so) */
+		if (l->function && strstr(l->function, "_pipefy_item"))
+			kloop_refuse(l, l->loop.begin, "'%s' is pipefy's copy of a kernel's body as an item of a persistent launch "
+				     "(--launches=queue); the kernel it copies is where its loops are pipelined", l->function);
+		check_loop(l, src);
+	}
 	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
@@ -2348,4 +2355,256 @@ void check_launch_pairs(struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->npairs; i++)
 		check_pair(&m->pairs[i], src);
+}
+
+/* ---- launch pairs as one persistent launch (--launches=queue) ---- */
+
+/* Both kernels' bodies become items of one persistent kernel (queue.c): each block takes
+ * tickets from a counter, runs the first kernel's blocks, then the second's, whose items wait
+ * until every item of the first is done. The bodies are copied as written into functions whose
+ * parameters blockIdx, gridDim, threadIdx and blockDim stand for the builtins, so what the
+ * rewrite relies on is that nothing else sees the persistent block: no helper reads the
+ * builtins, no asm reads the special registers or synchronizes, no cooperative group, no
+ * launch from the device; that a thread leaving its item early (return) cannot leave a
+ * barrier of the item short; and that the second kernel reads what the first wrote through
+ * coherent loads (no __ldg, no __restrict__ pointer: the read-only path is not kept coherent
+ * with writes of the same launch). */
+struct queue_scan {
+	const struct source *src;
+	int depth;     /* helpers followed */
+	CXCursor call; /* the call into the helper being scanned */
+	bool second;   /* the kernel launched second */
+	size_t barrier_at, return_at; /* offset + 1 */
+	char *why;
+};
+
+static const char *const block_builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
+
+static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct queue_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d = clang_getCursorReferenced(c);
+	size_t at = cursor_offset(s->depth ? s->call : c);
+	if (!clang_Cursor_isNull(d) && (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
+					k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
+	    in_namespace(d, "cooperative_groups")) {
+		s->why = xprintf("cooperative groups (%s), whose view of the block and grid is the persistent launch's",
+				 where(s->src, at));
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_AsmStmt) {
+		s->why = xprintf("the asm at %s may read the block's or the grid's indices, or synchronize, as pipefy cannot "
+				 "tell", where(s->src, at));
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_DeclRefExpr && s->depth && clang_getCursorKind(d) == CXCursor_VarDecl &&
+	    effects_in_system_header(d)) {
+		char *n = cursor_name(d);
+		for (int i = 0; block_builtins[i] && !s->why; i++)
+			if (strcmp(n, block_builtins[i]) == 0) {
+				char *callee = cursor_name(s->call);
+				s->why = xprintf("'%s', called at %s, reads %s, which in one persistent launch is the "
+						 "persistent block's (pipefy stands in for it in the kernel's own code only)",
+						 callee, where(s->src, at), n);
+				free(callee);
+			}
+		free(n);
+		if (s->why)
+			return CXChildVisit_Break;
+	}
+	if (k == CXCursor_ReturnStmt && !s->depth && !s->return_at)
+		s->return_at = cursor_offset(c) + 1;
+	if (k == CXCursor_CallExpr && !clang_Cursor_isNull(d) && effects_in_system_header(d)) {
+		char *n = cursor_name(d);
+		if (strncmp(n, "__syncthreads", 13) == 0 && !s->barrier_at)
+			s->barrier_at = at + 1;
+		else if (strncmp(n, "__barrier", 9) == 0 || strcmp(n, "cudaGridDependencySynchronize") == 0 ||
+			 strcmp(n, "cudaTriggerProgrammaticLaunchCompletion") == 0)
+			s->why = xprintf("the call to '%s' at %s synchronizes in a way one persistent launch changes", n,
+					 where(s->src, at));
+		else if (s->second && strncmp(n, "__ldg", 5) == 0)
+			s->why = xprintf("a read through the read-only cache ('%s' at %s), which is not kept coherent "
+					 "with what the kernel ahead writes in the same launch", n, where(s->src, at));
+		free(n);
+		if (s->why)
+			return CXChildVisit_Break;
+	}
+	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
+		s->why = xprintf("the helpers called at %s call each other too deep for pipefy to see what they read",
+				 where(s->src, at));
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
+		CXCursor def = clang_getCursorDefinition(d);
+		char *callee = cursor_name(d);
+		bool builtin = strncmp(callee, "__builtin_", 10) == 0; /* (the compiler's: INFINITY is __builtin_inff()) */
+		free(callee);
+		if (builtin)
+			return CXChildVisit_Recurse;
+		if (clang_Cursor_isNull(def)) {
+			char *n = cursor_name(d);
+			s->why = xprintf("'%s', called at %s, has no definition pipefy can read", n, where(s->src, at));
+			free(n);
+			return CXChildVisit_Break;
+		}
+		struct queue_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, s->second, 0, 0, NULL};
+		clang_visitChildren(def, scan_queue_body, &inner);
+		if (!s->barrier_at && inner.barrier_at)
+			s->barrier_at = at + 1;
+		if (inner.why) {
+			s->why = inner.why;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* What keeps one kernel of the pair from being an item of the persistent launch, or NULL. */
+static char *queue_kernel_refusal(const struct launch_pair *p, CXCursor kernel, CXCursor host, bool second,
+				  const struct source *src)
+{
+	const char *name = second ? p->second : p->first;
+	if (clang_Cursor_isNull(kernel))
+		return xprintf("'%s' is not defined in this file", name);
+	if (clang_getCursorKind(kernel) != CXCursor_FunctionDecl)
+		return xprintf("'%s' is a template (pipefy makes one persistent launch of plain kernels only)", name);
+	if (clang_getCursorKind(clang_getCursorSemanticParent(kernel)) != CXCursor_TranslationUnit)
+		return xprintf("'%s' is not defined at file scope", name);
+	struct span ks = cursor_span(kernel);
+	if (ks.end > cursor_span(host).begin)
+		return xprintf("'%s' is defined after the function that launches it, where the persistent kernel goes",
+			       name);
+	size_t cond = open_conditional(src, ks.begin);
+	if (cond)
+		return xprintf("'%s' is defined inside the preprocessor conditional at %s", name, where(src, cond - 1));
+	CXCursor body = cursor_last_child(kernel);
+	struct span bs = cursor_span(body);
+	size_t dir = directive_in(src, bs.begin, bs.end, true); /* (a #pragma is copied with the body) */
+	if (dir)
+		return xprintf("a preprocessor line at %s in '%s', whose body pipefy copies", where(src, dir - 1), name);
+	char *text = span_text(src, bs);
+	const char *bad = word_in_text(text, "__func__") ? "__func__"
+			  : word_in_text(text, "__FUNCTION__") ? "__FUNCTION__"
+			  : word_in_text(text, "__PRETTY_FUNCTION__") ? "__PRETTY_FUNCTION__"
+			  : word_in_text(text, "extern") ? "extern"
+			  : strstr(text, "<<<") ? "a launch (<<<)"
+							 : NULL;
+	free(text);
+	if (bad)
+		return xprintf("'%s' names %s in its body, which its copy as an item would change", name, bad);
+	int n = clang_Cursor_getNumArguments(kernel);
+	for (int i = 0; i < n; i++) {
+		CXCursor prm = clang_Cursor_getArgument(kernel, (unsigned)i);
+		char *pt = span_text(src, cursor_span(prm));
+		char *nm = cursor_name(prm);
+		size_t np = strlen(nm), po = cursor_offset(prm);
+		bool written = po + np <= src->len && strncmp(src->text + po, nm, np) == 0 && !cursor_from_macro(prm);
+		const char *why = !*nm ? "has no name"
+				  : !written ? "is named by a macro"
+				  : strstr(pt, "__grid_constant__") ? "is __grid_constant__"
+				  : second && strstr(pt, "restrict") ? "is __restrict__: its loads may take the read-only path, "
+								       "which is not kept coherent with what the kernel ahead writes in the same launch"
+				  : second && (strstr(pt, "Texture") || strstr(pt, "Surface")) ? "is a texture or surface"
+												: NULL;
+		char *r = why ? xprintf("parameter %d of '%s' (%s) %s", i + 1, name, pt, why) : NULL;
+		free(pt);
+		free(nm);
+		if (r)
+			return r;
+	}
+	struct queue_scan qs = {src, 0, clang_getNullCursor(), second, 0, 0, NULL};
+	clang_visitChildren(body, scan_queue_body, &qs);
+	if (qs.why) {
+		char *in = xprintf("in '%s', %s", name, qs.why);
+		free(qs.why);
+		qs.why = in;
+	}
+	if (!qs.why && qs.barrier_at && qs.return_at) {
+		char *b = xstrdup(where(src, qs.barrier_at - 1));
+		qs.why = xprintf("'%s' returns at %s and synchronizes the block at %s: as an item of one persistent launch, "
+				 "a thread that returns does not leave the block, and the barrier would wait for it", name,
+				 where(src, qs.return_at - 1), b);
+		free(b);
+	}
+	return qs.why;
+}
+
+static void queue_refuse(struct launch_pair *p, size_t at, char *why)
+{
+	if (p->queue_refusal) {
+		free(why);
+		return;
+	}
+	p->queue_refusal = why;
+	p->queue_refusal_at = at;
+}
+
+void check_pair_queue(struct launch_pair *p, const struct source *src)
+{
+	size_t at = p->first_call.begin;
+	if (p->refusal) {
+		queue_refuse(p, p->refusal_at, xstrdup(p->refusal));
+		return;
+	}
+	char *host = clang_Cursor_isNull(p->host) ? NULL : cursor_name(p->host);
+	bool own = host && strncmp(host, "pipefy_", 7) == 0;
+	free(host);
+	if (own) {
+		queue_refuse(p, at, xstrdup("the launches are pipefy's own, in its launcher"));
+		return;
+	}
+	if (clang_Cursor_isNull(p->host) || clang_getCursorKind(clang_getCursorSemanticParent(p->host)) != CXCursor_TranslationUnit) {
+		queue_refuse(p, at, xstrdup("the launches are not in a function at file scope, where pipefy would put the "
+					    "persistent kernel before it"));
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *bytes = i ? p->config[2] : p->first_config[2];
+		if (bytes && strcmp(bytes, "0") != 0) {
+			queue_refuse(p, at, xprintf("the launch of '%s' asks for dynamic shared memory (%s)", i ? p->second : p->first,
+						    bytes));
+			return;
+		}
+	}
+	if (clang_Cursor_isNull(p->first_ref) || !cursor_has_attr(p->first_ref, CXCursor_CUDAGlobalAttr)) {
+		queue_refuse(p, at, xprintf("pipefy cannot tell which __global__ function '%s' is here", p->first));
+		return;
+	}
+	size_t d = directive_in(src, p->first_call.begin, p->call.end, false);
+	if (d) {
+		queue_refuse(p, d - 1, xstrdup("a preprocessor line inside or between the launches"));
+		return;
+	}
+	if (clang_Cursor_getNumArguments(p->first_ref) != p->first_nargs) {
+		queue_refuse(p, at, xprintf("'%s' takes %d arguments and the launch passes %d", p->first,
+					    clang_Cursor_getNumArguments(p->first_ref), p->first_nargs));
+		return;
+	}
+	/* both launches' configurations and arguments are evaluated where the first was: none may write */
+	const char *lt = strstr(src->text + p->first_call.begin, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
+	struct launch_writes w = {src, {0, 0}, p->first_args, false, false};
+	if (gt)
+		w.config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
+	clang_visitChildren(p->first_stmt, find_launch_writes, &w);
+	if (!gt || w.config_writes || w.args_writes) {
+		queue_refuse(p, at, xprintf("the launch of '%s' may write memory or variables in its %s: one persistent launch "
+					    "evaluates both launches' arguments where the first was", p->first,
+					    w.config_writes || !gt ? "configuration" : "arguments"));
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		char *why = queue_kernel_refusal(p, i ? p->kernel : p->first_kernel, p->host, i, src);
+		if (why) {
+			queue_refuse(p, at, why);
+			return;
+		}
+	}
+}
+
+void check_launch_queues(struct model *m, const struct source *src)
+{
+	for (int i = 0; i < m->npairs; i++)
+		check_pair_queue(&m->pairs[i], src);
 }

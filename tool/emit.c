@@ -42,16 +42,31 @@ static const char *why_not(const struct kloop *l)
 /* Why a pair's launch is kept as written: check's refusal (or validation's), else the planner's. */
 static const char *pair_why_not(const struct launch_pair *p)
 {
-	return p->refusal ? p->refusal : p->reason;
+	return p->queue_refusal ? p->queue_refusal : p->refusal ? p->refusal : p->reason;
 }
+
+/* What a queued pair's launches became (--launches=queue). */
+#define QUEUE_DONE                                                                                                   \
+	"launches of '%s' and '%s' run as one persistent launch: its blocks take the blocks of '%s', then those of "    \
+	"'%s', each of which waits until every block of '%s' is done (the tiles it reads are not derived: it waits "  \
+	"for all); the blocks run the kernels' bodies as written (pipefy_launch_queue%d; the launches as written "     \
+	"where the two blocks differ in size): %s"
 
 static void emit_pair_remarks(FILE *out, const struct model *m, const struct source *src)
 {
-	for (int i = 0; i < m->npairs; i++) {
+	for (int i = 0, q = 0; i < m->npairs; i++) {
 		const struct launch_pair *p = &m->pairs[i];
 		if (p->out_of_range)
 			continue;
-		if (p->rewritten)
+		if (p->rewritten && p->queue) {
+			emit_diagnostic(out, src, p->first_call.begin, "remark", QUEUE_DONE " [pipefy]", p->first, p->second,
+					p->first, p->second, p->first, q, p->reason);
+			q++;
+		} else if (p->queue_refusal)
+			emit_diagnostic(out, src, p->first_call.begin, "remark",
+					"launches of '%s' and '%s' not made one persistent launch: %s [pipefy-missed]", p->first,
+					p->second, p->queue_refusal);
+		else if (p->rewritten)
 			emit_diagnostic(out, src, p->call.begin, "remark",
 					"launch overlapped with '%s' before it: '%s' may start while it finishes, and waits for "
 					"it first (programmatic dependent launch, sm_90): %s [pipefy]",
@@ -170,7 +185,10 @@ static void report_pair_text(FILE *out, const struct launch_pair *p, const struc
 	source_line_col(src, p->call.begin, &line, &col);
 	fprintf(out, "%s:%d:%d: launch of '%s' after '%s' on the same stream, planned for sm_%d\n", src->path, line, col,
 		p->second, p->first, arch);
-	if (p->rewritten)
+	if (p->rewritten && p->queue)
+		fprintf(out, "  result:   one persistent launch with '%s' (every block of '%s' waits for all of '%s'): %s\n\n",
+			p->first, p->second, p->first, p->reason);
+	else if (p->rewritten)
 		fprintf(out, "  result:   overlapped (programmatic dependent launch; '%s' waits first): %s\n\n", p->second,
 			p->reason);
 	else
@@ -196,7 +214,8 @@ static json_t *report_pair_record(const struct launch_pair *p, const struct sour
 {
 	json_t *o = record_head(p->rewritten, src, p->call.begin, p->second, arch);
 	json_object_set_new(o, "launch_after", json_string(p->first));
-	json_object_set_new(o, "overlap", json_boolean(p->rewritten));
+	json_object_set_new(o, "overlap", json_boolean(p->rewritten && !p->queue));
+	json_object_set_new(o, "persistent", json_boolean(p->rewritten && p->queue));
 	json_object_set_new(o, "reason", json_string(p->rewritten ? p->reason : pair_why_not(p) ? pair_why_not(p) : "not planned"));
 	return o;
 }
@@ -259,8 +278,11 @@ static void report_yaml(FILE *out, json_t *rec)
 {
 	bool passed = strcmp(json_string_value(json_object_get(rec, "kind")), "Passed") == 0;
 	bool launch = json_object_get(rec, "launch_after") != NULL;
+	bool persistent = json_is_true(json_object_get(rec, "persistent"));
 	fprintf(out, "--- !%s\nPass:            pipefy\nName:            %s\n", passed ? "Passed" : "Missed",
-		launch ? (passed ? "LaunchOverlapped" : "LaunchNotOverlapped") : passed ? "KLoopPipelined" : "KLoopNotPipelined");
+		launch ? (persistent ? "LaunchPersistent" : passed ? "LaunchOverlapped" : "LaunchNotOverlapped")
+		: passed ? "KLoopPipelined"
+			 : "KLoopNotPipelined");
 	fprintf(out, "DebugLoc:        { File: '%s', Line: %lld, Column: %lld }\n",
 		json_string_value(json_object_get(rec, "file")), json_integer_value(json_object_get(rec, "line")),
 		json_integer_value(json_object_get(rec, "column")));
@@ -334,8 +356,10 @@ void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bo
 	for (int i = 0; i < m->npairs; i++) {
 		const struct launch_pair *p = &m->pairs[i];
 		if (p->rewritten)
-			emit_diagnostic(out, src, p->call.begin, werror ? "error" : "warning",
-					"launch can overlap the one before it (programmatic dependent launch) [%s-Wpipefy]",
+			emit_diagnostic(out, src, p->rewritten && p->queue ? p->first_call.begin : p->call.begin,
+					werror ? "error" : "warning", "%s [%s-Wpipefy]",
+					p->queue ? "launches can run as one persistent launch"
+						 : "launch can overlap the one before it (programmatic dependent launch)",
 					werror ? "-Werror," : "");
 	}
 }

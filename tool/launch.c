@@ -176,6 +176,7 @@ struct pair_scan {
 	const struct source *src;
 	const struct launch **by_place; /* the index, ordered by offset */
 	int n;
+	CXCursor host; /* the host function scanned */
 };
 
 static int by_place(const void *a, const void *b)
@@ -276,8 +277,16 @@ static void add_pair(struct pair_scan *s, const struct launch *first, CXCursor f
 	p->nargs = count_args(stmt, args);
 	p->stmt = stmt;
 	p->kernel = launched_kernel(stmt, second->at, &p->ref, &p->body_open);
-	CXCursor first_ref;
-	p->first_kernel = launched_kernel(first_stmt, first->at, &first_ref, &p->first_body_open);
+	p->first_kernel = launched_kernel(first_stmt, first->at, &p->first_ref, &p->first_body_open);
+	p->first_stmt = first_stmt;
+	struct span first_args = {0, 0};
+	launch_args(s->src, first->chevrons_end, &first_args);
+	p->first_call = (struct span){first->at, first_args.end + 1};
+	p->first_args = first_args;
+	p->first_nargs = count_args(first_stmt, first_args);
+	for (int i = 0; i < 4; i++)
+		p->first_config[i] = first->config[i] ? xstrdup(first->config[i]) : NULL;
+	p->host = s->host;
 }
 
 /* A statement between two launches that leaves them back to back: it puts no work on a stream
@@ -367,7 +376,7 @@ void find_launch_pairs(struct model *m, const struct source *src)
 	const struct launches *ls = &m->launches;
 	if (ls->n < 2 || m->functions.n == 0)
 		return;
-	struct pair_scan s = {m, src, xcalloc((size_t)ls->n, sizeof *s.by_place), ls->n};
+	struct pair_scan s = {m, src, xcalloc((size_t)ls->n, sizeof *s.by_place), ls->n, clang_getNullCursor()};
 	for (int i = 0; i < ls->n; i++)
 		s.by_place[i] = &ls->v[i];
 	qsort(s.by_place, (size_t)s.n, sizeof *s.by_place, by_place);
@@ -376,6 +385,7 @@ void find_launch_pairs(struct model *m, const struct source *src)
 		if (!clang_isCursorDefinition(fn) || cursor_has_attr(fn, CXCursor_CUDAGlobalAttr) ||
 		    cursor_has_attr(fn, CXCursor_CUDADeviceAttr))
 			continue;
+		s.host = fn;
 		clang_visitChildren(fn, visit_host_body, &s);
 	}
 	free(s.by_place);

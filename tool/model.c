@@ -91,9 +91,12 @@ void model_free(struct model *m)
 		free(p->first);
 		free(p->second);
 		free(p->callee);
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < 4; k++) {
 			free(p->config[k]);
+			free(p->first_config[k]);
+		}
 		free(p->refusal);
+		free(p->queue_refusal);
 		free(p->reason);
 	}
 	free(m->pairs);

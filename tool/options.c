@@ -27,10 +27,12 @@ const char options_usage[] =
 	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8,\n"
 	"                          ws-cp.async 2..7, ldg 1 or 2\n"
 	"                          (default: the planner's choice)\n"
-	"  --launches=L            auto (default), overlap, early or keep: a launch right after\n"
-	"                          another on the same stream starts while that one finishes\n"
+	"  --launches=L            auto (default), overlap, early, keep or queue: a launch right\n"
+	"                          after another on the same stream starts while that one finishes\n"
 	"                          (sm_90: programmatic dependent launch; its kernel waits for it\n"
-	"                          first); early: the one before lets it start after its K-loop\n"
+	"                          first); early: the one before lets it start after its K-loop;\n"
+	"                          queue: both run as one persistent launch, the second kernel's\n"
+	"                          blocks after every block of the first\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
@@ -297,8 +299,10 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 				o->launches = LAUNCHES_EARLY;
 			else if (strcmp(v, "keep") == 0)
 				o->launches = LAUNCHES_KEEP;
+			else if (strcmp(v, "queue") == 0)
+				o->launches = LAUNCHES_QUEUE;
 			else {
-				*err = xprintf("unknown --launches '%s' (auto, overlap, early, keep)", v);
+				*err = xprintf("unknown --launches '%s' (auto, overlap, early, keep, queue)", v);
 				return 2;
 			}
 		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {

@@ -232,6 +232,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	measure_kloops(&model, src, o);
 	check_kloops(&model, src);
 	check_launch_pairs(&model, src);
+	if (o->launches == LAUNCHES_QUEUE)
+		check_launch_queues(&model, src);
 	if (o->ptxas)
 		ptxas_registers(&model, src, o, messages);
 	plan_kloops(&model, o, &rules, src);

@@ -91,7 +91,7 @@ enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VA
 
 /* Launch pairs (launch.c): the planner's choice, or overlapped (early: the kernel ahead lets the
  * next start before its own blocks end) / kept wherever legal. */
-enum launches_mode { LAUNCHES_AUTO, LAUNCHES_OVERLAP, LAUNCHES_EARLY, LAUNCHES_KEEP };
+enum launches_mode { LAUNCHES_AUTO, LAUNCHES_OVERLAP, LAUNCHES_EARLY, LAUNCHES_KEEP, LAUNCHES_QUEUE };
 
 struct options {
 	const char **files; /* "-" or none: stdin */
@@ -612,6 +612,12 @@ struct launch_pair {
 	size_t body_open;        /* just after the '{' of that definition's body */
 	CXCursor first_kernel;   /* the first launch's kernel definition, in this file; null otherwise */
 	size_t first_body_open;
+	CXCursor first_stmt, first_ref; /* the first launch's statement, and the function it names */
+	struct span first_call;  /* the first launch: from its kernel's name to its ')' */
+	char *first_config[4];   /* its grid, block, bytes, stream as written; NULL when absent */
+	struct span first_args;
+	int first_nargs;
+	CXCursor host;           /* the host function both launches are in */
 	/* check */
 	char *refusal;           /* why the second launch cannot overlap the first; NULL when it can */
 	size_t refusal_at;
@@ -622,6 +628,11 @@ struct launch_pair {
 	size_t trigger_at;       /* --launches=early: where the first kernel lets its dependents start
 				  * (after its K-loop, else first thing); 0: it does not */
 	bool out_of_range;       /* outside --lines / --offset: left as it is, silently */
+	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
+	char *queue_refusal;
+	size_t queue_refusal_at;
+	/* plan */
+	bool queue;              /* they do */
 	/* rewrite */
 	bool rewritten;
 };
@@ -668,6 +679,8 @@ void check_kloops(struct model *m, const struct source *src);
 /* Whether each pair's second kernel can wait for the first before anything else, and its launch
  * go through pipefy_launch_dependent with the meaning it has. */
 void check_launch_pairs(struct model *m, const struct source *src);
+/* Whether each pair may run as one persistent launch (--launches=queue): queue_refusal. */
+void check_launch_queues(struct model *m, const struct source *src);
 /* The pair is left as written, for this reason (the first one given counts). */
 void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The loop is not rewritten, for this reason (the refusals only check and validate make). */
@@ -728,6 +741,9 @@ extern const char rules_arch_json[], rules_variants_json[];
 /* ---- rewrite.c: model + plan -> edits ---- */
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
+/* queue.c: the pairs the planner queued, as one persistent launch each; whether there was one. */
+bool rewrite_launch_queues(struct model *m, const struct source *src, struct edits *e);
+extern const char queue_helpers[]; /* (validate.c compares the output's with them) */
 /* The helpers an overlapped launch uses, as written once into the file (validate.c checks them):
  * the wait, the trigger (--launches=early only), the launcher and the block's closing line. */
 extern const char rewrite_overlap_helpers[], rewrite_overlap_trigger[], rewrite_overlap_launcher[];

@@ -532,8 +532,46 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 /* Pairs the planner would not overlap anyway (an older GPU, --launches=keep, or rules that do
  * not say it pays) are quiet: a remark for every two launches of such a file would be noise;
  * --report still says why. A pair wanted but illegal, or in the way of a loop's launcher, is not. */
+/* --launches=queue: the pair as one persistent launch, where check found nothing against it and
+ * no loop's rewrite edits either launch, and neither launch is another queue's already. */
+static void plan_queue(struct launch_pair *p, const struct model *m, const struct options *o)
+{
+	p->quiet = false;
+	if (p->queue_refusal)
+		return;
+	if (o->arch < 70) {
+		p->queue_refusal = xprintf("sm_%d: the queue's waits need sm_70 or later", o->arch);
+		return;
+	}
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (l->function_span.end == 0 || l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range)
+			continue;
+		bool mine = l->function_span.begin == cursor_span(p->kernel).begin ||
+			    l->function_span.begin == cursor_span(p->first_kernel).begin;
+		if (mine && (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS ||
+			     l->variant == VARIANT_WS_CP_ASYNC || (l->nlaunch_edits > 0 && l->stages > 1))) {
+			p->queue_refusal = xprintf("the launches of '%s' are rewritten for its K-loop's %s", l->function,
+						   variant_name(l->variant));
+			return;
+		}
+	}
+	for (const struct launch_pair *q = m->pairs; q < p; q++)
+		if (q->queue && (q->call.begin == p->first_call.begin || q->first_call.begin == p->first_call.begin)) {
+			p->queue_refusal = xprintf("the launch of '%s' is in the persistent launch with '%s' already", p->first,
+						   q->first);
+			return;
+		}
+	p->queue = true;
+	p->reason = xstrdup("--launches=queue");
+}
+
 static void plan_pair(struct launch_pair *p, const struct model *m, const struct options *o, const struct variant_rules *vr)
 {
+	if (o->launches == LAUNCHES_QUEUE) {
+		plan_queue(p, m, o);
+		return;
+	}
 	p->quiet = true;
 	if (o->launches == LAUNCHES_KEEP)
 		p->reason = xstrdup("--launches=keep");

@@ -1858,6 +1858,7 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		add_launch_edits(m, src, e);
 	bool trigger = false;
 	bool overlap = rewrite_launch_pairs(m, src, e, &trigger);
+	rewrite_launch_queues(m, src, e);
 	if (cp_async || launch_staged || tma || bulk || named || overlap)
 		add_pipeline_include(m, src, e, cp_async || named, launch_staged, tma, bulk, named, overlap, trigger);
 	match_line_endings(src, e);

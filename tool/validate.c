@@ -479,7 +479,7 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 	struct span helpers = overlap_block(out);
 	for (int i = 0; i < m->npairs; i++) {
 		struct launch_pair *p = &m->pairs[i];
-		if (!p->rewritten)
+		if (!p->rewritten || p->queue)
 			continue;
 		const char *problem = whole;
 		size_t at = 0;
@@ -507,6 +507,111 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 		launch_pair_refuse(p, p->call.begin, "the rewrite failed validation: %s%s; the launch is left as written", problem,
 				   where ? where : "");
 		free(where);
+		p->rewritten = false;
+		failed++;
+	}
+	return failed;
+}
+
+/* ---- persistent launches (--launches=queue) ---- */
+
+/* The output's top-level function of that name, or a null cursor. */
+static CXCursor top_function(const struct top_level *top, const char *name)
+{
+	for (int t = 0; t < top->c.n; t++) {
+		CXCursor c = top->c.v[t];
+		if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+			continue;
+		char *n = cursor_name(c);
+		bool same = strcmp(n, name) == 0;
+		free(n);
+		if (same)
+			return c;
+	}
+	return clang_getNullCursor();
+}
+
+/* What the queue's rewrite relies on, read back from the output: the helpers as queue.c writes
+ * them; each item's body the kernel's, byte for byte; in the persistent kernel a wait for every
+ * item of the first kernel before the second's item, and the first's items counted done after
+ * them; the first launch a call of the launcher. NULL when all is so. */
+static const char *queue_problem(const struct launch_pair *p, int q, const struct source *src, const struct source *out,
+				 const struct offset_map *map, const struct top_level *top, size_t *at)
+{
+	*at = 0;
+	const char *h = strstr(out->text, "// pipefy: tile queues {");
+	if (!h || strncmp(h, queue_helpers, strlen(queue_helpers)) != 0)
+		return "pipefy's helpers for persistent launches are not in the file as pipefy writes them";
+	char *item1 = xprintf("%s_pipefy_item%d", p->first, q), *item2 = xprintf("%s_pipefy_item%d", p->second, q);
+	char *kname = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second), *launcher = xprintf("pipefy_launch_queue%d", q);
+	const char *problem = NULL;
+	for (int i = 0; i < 2 && !problem; i++) {
+		CXCursor item = top_function(top, i ? item2 : item1);
+		CXCursor kernel = i ? p->kernel : p->first_kernel;
+		if (clang_Cursor_isNull(item)) {
+			problem = "an item of the persistent launch is missing";
+			continue;
+		}
+		char *a = span_text(out, cursor_span(cursor_last_child(item)));
+		char *b = span_text(src, cursor_span(cursor_last_child(kernel)));
+		if (strcmp(a, b) != 0) {
+			problem = "an item's body is not its kernel's as written";
+			*at = cursor_span(item).begin;
+		}
+		free(a);
+		free(b);
+	}
+	CXCursor k = top_function(top, kname);
+	if (!problem && clang_Cursor_isNull(k))
+		problem = "the persistent kernel is missing";
+	if (!problem) {
+		char *text = span_text(out, cursor_span(k));
+		char *c1 = xprintf("%s(", item1), *c2 = xprintf("%s(", item2);
+		const char *i1 = strstr(text, c1), *i2 = strstr(text, c2), *done = strstr(text, "pipefy_queue_done(");
+		const char *wait = strstr(text, "pipefy_queue_wait(&pipefy_counters[1], pipefy_items1);");
+		*at = cursor_span(k).begin;
+		if (!i1 || !i2 || !done || done < i1)
+			problem = "the persistent kernel does not count the first kernel's items done after them";
+		else if (!wait || wait > i2 || wait < done)
+			problem = "the persistent kernel does not wait for every item of the first kernel before the second's";
+		free(c1);
+		free(c2);
+		free(text);
+	}
+	if (!problem) {
+		size_t o = output_offset(map, p->first_call.begin);
+		size_t n = strlen(launcher);
+		if (o + n > out->len || strncmp(out->text + o, launcher, n) != 0 || clang_Cursor_isNull(top_function(top, launcher))) {
+			problem = "the first launch is not a call of the persistent launch's launcher";
+			*at = o;
+		}
+	}
+	free(item1);
+	free(item2);
+	free(kname);
+	free(launcher);
+	return problem;
+}
+
+static int validate_queues(struct model *m, const struct source *src, const struct source *out,
+			   const struct offset_map *map, const char *whole, const struct top_level *top)
+{
+	int failed = 0;
+	for (int i = 0, q = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		if (!p->rewritten || !p->queue)
+			continue;
+		size_t at = 0;
+		const char *problem = whole ? whole : queue_problem(p, q, src, out, map, top, &at);
+		q++;
+		if (!problem)
+			continue;
+		int line, col;
+		source_line_col(out, at, &line, &col);
+		p->queue_refusal = xprintf("the rewrite failed validation: %s (output %d:%d); the launches are left as written",
+					   problem, line, col);
+		p->queue_refusal_at = p->first_call.begin;
+		p->queue = false;
 		p->rewritten = false;
 		failed++;
 	}
@@ -566,6 +671,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 		}
 	}
 	failed += validate_pairs(m, &out, &map, whole, &top);
+	failed += validate_queues(m, src, &out, &map, whole, &top);
 	free(map.v);
 	free(top.c.v);
 	free(top.s);

@@ -522,6 +522,23 @@ int main(int argc, char **argv)
 			for (int r = 0; r < nref && reference; r++)
 				if (same_function(ref[r].name, fs[i].name))
 					norig = find_kloops(&ref[r], &orig);
+			/* a persistent launch's kernel (--launches=queue) runs the kernels' bodies as
+			 * written: its loops are any original kernel's */
+			bool persistent = norig == 0 && strstr(fs[i].name, "pipefy_queue") != NULL;
+			for (int r = 0; r < nref && reference && persistent; r++) {
+				struct loop_report *more = NULL;
+				int nmore = find_kloops(&ref[r], &more);
+				struct loop_report *all = nmore ? realloc(orig, (size_t)(norig + nmore) * sizeof *orig) : orig;
+				if (nmore && !all) {
+					fprintf(stderr, "pipefy-verify-sass: out of memory\n");
+					return 1;
+				}
+				if (nmore)
+					memcpy(all + norig, more, (size_t)nmore * sizeof *more);
+				orig = all;
+				norig += nmore;
+				free(more);
+			}
 			for (int l = 0; l < nl; l++) {
 				const struct loop_report *r = &rs[l];
 				char at[32], cmp[160] = "";
@@ -552,7 +569,11 @@ int main(int argc, char **argv)
 					for (int o = 0; o < norig && k < 0; o++)
 						if (orig[o].inner_loop)
 							k = o;
-					if (k < 0) {
+					if (persistent && (k < 0 || !same_per_tile(r, &orig[k]))) {
+						/* (the ticket loop, or an item's loop as the compiler made it inlined) */
+						snprintf(cmp, sizeof cmp, "; a persistent launch's loop: its tickets, or a kernel's as "
+									  "written");
+					} else if (k < 0) {
 						snprintf(cmp, sizeof cmp, "; NO MATCHING LOOP in the original");
 						status = 1;
 					} else if (r->inner_loop || orig[k].inner_loop) {
@@ -575,8 +596,9 @@ int main(int argc, char **argv)
 				printf("%s: %s: K-loop at %s: %s (%s); per iteration: %d compute, %d async, %d ldg, %d sts, %d bar%s\n",
 				       path, fs[i].name, at, r->kind, r->why, r->counts[OP_COMPUTE], r->counts[OP_ASYNC],
 				       r->counts[OP_LDG], r->counts[OP_STS], r->counts[OP_BAR], cmp);
-				/* a loop pipefy left alone is the original's, whatever the compiler made of it */
-				for (int w = 0; w < nwant && !unchanged; w++)
+				/* a loop pipefy left alone is the original's, whatever the compiler made of it; a
+				 * persistent launch's loops (its ticket loop, the kernels' bodies) promise nothing */
+				for (int w = 0; w < nwant && !unchanged && !persistent; w++)
 					found[w] += strcmp(r->kind, want_kind[w]) == 0;
 			}
 			free(orig);

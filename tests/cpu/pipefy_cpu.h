@@ -541,6 +541,22 @@ inline void pipefy_cpu_producer_only(const char *what)
 inline void pipefy_bar_sync(unsigned id, unsigned threads) { pipefy_cpu::named_sync(id, threads); }
 inline void pipefy_bar_arrive(unsigned id, unsigned threads) { pipefy_cpu::named_arrive(id, threads); }
 
+// pipefy's helpers for persistent launches (--launches=queue), the block queue.c writes between
+// `// pipefy: tile queues {` and its closing line (to_cpu.py drops it). The model runs blocks one
+// after another, so every item a wait depends on was taken, and finished, by a block before it
+// or by its own block earlier: a wait the counter does not meet could never end, an error.
+inline uint3 pipefy_queue_index(unsigned long long i, dim3 g) {
+    return {(unsigned)(i % g.x), (unsigned)(i / g.x % g.y), (unsigned)(i / ((unsigned long long)g.x * g.y))};
+}
+inline void pipefy_queue_done(unsigned long long *counter) { ++*counter; }
+inline void pipefy_queue_wait(const unsigned long long *counter, unsigned long long n) {
+    if (*counter < n) {
+        fprintf(stderr, "pipefy_cpu: a persistent launch's item waits for items no block can finish (%llu of %llu "
+                        "done)\n", *counter, n);
+        exit(3);
+    }
+}
+
 inline void __pipeline_memcpy_async(void *dst, const void *src, size_t bytes, size_t zfill = 0) {
     pipefy_cpu_producer_only("a cp.async copy");
     // two copies of one thread in flight to one address land in no fixed order
@@ -609,6 +625,29 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemc
 inline cudaError_t cudaMemset(void *dst, int v, size_t bytes) {
     pipefy_cpu::flush();
     memset(dst, v, bytes);
+    return cudaSuccess;
+}
+// (a device of 132 SMs, as the H200's; the pool's memory is the host's)
+inline cudaError_t cudaGetDevice(int *device) {
+    *device = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int) {
+    *value = attr == cudaDevAttrMultiProcessorCount ? 132 : 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaMallocAsync(void **p, size_t bytes, cudaStream_t) {
+    *p = malloc(bytes);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemsetAsync(void *dst, int v, size_t bytes, cudaStream_t) {
+    pipefy_cpu::flush();
+    memset(dst, v, bytes);
+    return cudaSuccess;
+}
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t) {
+    pipefy_cpu::flush();
+    free(p);
     return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSynchronize() {

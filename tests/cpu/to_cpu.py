@@ -95,6 +95,7 @@ def convert(text):
     # pipefy's helpers for overlapped launches: the model's (pipefy_cpu.h)
     text = re.sub(r'// pipefy: overlapped launches \{\n.*?// \} pipefy: overlapped launches\n', '', text, flags=re.S)
     text = re.sub(r'// pipefy: named barriers \{\n.*?// \} pipefy: named barriers\n', '', text, flags=re.S)
+    text = re.sub(r'// pipefy: tile queues \{\n.*?// \} pipefy: tile queues\n', '', text, flags=re.S)
     # the size of the launch's dynamic shared memory, as pipefy's output reads it in PTX
     text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
                   r'\1 = (unsigned)pipefy_cpu::dynamic_smem;', text)

@@ -89,6 +89,8 @@ for seed in $(seq "$first" "$last"); do
 	# auto plans them there) or not, as `// gen-expect-launch:` says
 	launch=$(sed -n 's|^// gen-expect-launch: *||p' "$p")
 	[ -n "$launch" ] && variants+=(overlap)
+	# and the two launches as one persistent launch (make gen-check): the block model runs it
+	[ -n "$launch" ] && [ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(queue)
 	for v in "${variants[@]}"; do
 		want=$(sed -n 's|^// gen-expect: *||p' "$p")
 		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
@@ -96,9 +98,14 @@ for seed in $(seq "$first" "$last"); do
 		# (sm_90 overlaps launches too: the loops' variants keep them, the overlap variant has them)
 		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] || [ $v = ws-cp.async ] && args+=(--arch=sm_90 --launches=keep)
 		[ $v = overlap ] && args=(--launches=overlap --arch=sm_90)
+		[ $v = queue ] && args=(--launches=queue)
 		"$pipefy" "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
-		if [ $v = overlap ] && [ "$launch" = overlapped ]; then
+		if [ $v = queue ]; then
+			expect "gen $seed: the launches made one persistent launch, or a reason given" \
+				'grep -q -E "remark: launches of .gen_kernel. and .* (run as one persistent launch|not made one persistent launch: )" "$tmp/$v.err"' ||
+				grep "remark: launch" "$tmp/$v.err" | head -n 2
+		elif [ $v = overlap ] && [ "$launch" = overlapped ]; then
 			expect "gen $seed: the copy's launch overlapped" 'grep -q "remark: launch overlapped with .gen_kernel. before it" "$tmp/$v.err"' ||
 				grep "remark: launch" "$tmp/$v.err" | head -n 2
 		elif [ $v = overlap ]; then
@@ -135,6 +142,7 @@ for seed in $(seq "$first" "$last"); do
 		[ "$v" = auto ] || again=("--variant=$v")
 		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] || [ "$v" = ws-cp.async ] && again+=(--arch=sm_90 --launches=keep)
 		[ "$v" = overlap ] && again=(--launches=overlap --arch=sm_90)
+		[ "$v" = queue ] && again=(--launches=queue)
 		"$pipefy" -q "${again[@]}" --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
 		expect "gen $seed $v: a second run changes nothing" '[ $rc = 0 ] && cmp -s "$tmp/again.cu" "$tmp/$v.cu"'
 	done

@@ -46,6 +46,13 @@ for j in "${jobs[@]}"; do
 	producer_only_source "$src" "$out/producer/$bin.cu" || { echo "no copy helper to check in $src" >&2; exit 1; }
 	jobs+=("$out/producer/$bin.cu:$bin:${rest#*:}")
 done
+# a persistent-launch golden (queue) also with 4 persistent blocks (NAME.queue-4blocks): each
+# block then runs many items of both kernels, and its runs show no wait outlasts its blocks
+for j in "${jobs[@]}"; do
+	src=${j%%:*} rest=${j#*:}
+	[ "${src#golden/}" != "$src" ] && grep -q 'pipefy_launch_queue' "$src" || continue
+	jobs+=("$src:${rest%%:*}-4blocks:${rest#*:} -DPIPEFY_QUEUE_BLOCKS=4")
+done
 printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} sh -c '
 	src=${1%%:*} rest=${1#*:}; bin=${rest%%:*} args=${rest#*:}
 	"$2" -O3 -std=c++17 -lineinfo $args -cudart shared \

@@ -1,0 +1,295 @@
+// chain_mlp.cu: a two-layer MLP as three launches on one stream, each kernel reading what the
+// one before it wrote: H = X * W1 (tiled GEMM), G = gelu(H + b) (elementwise), Y = G * W2 (the
+// same GEMM). Usage: chain_mlp [M HIDDEN FF] (HIDDEN and FF multiples of TS, M of TS).
+// pipefy-golden: overlap queue
+// gpu-runs: 16 64 64 | 16 16 16 | 32 64 48 | 64 128 256 | 256 256 512 | 1024 512 1024
+// gpu-sanitize: 32 64 48
+#include "harness.cuh"
+
+#define TS 16
+
+__global__ void gemm(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = A[row * K + k0 + tx];
+            pipefy_reg1 = B[(k0 + ty) * N + col];
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+__global__ void bias_gelu(const float *H, const float *bias, float *G, int M, int N)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < M * N) {
+        float x = H[i] + bias[i % N];
+        G[i] = 0.5f * x * (1.0f + erff(x * 0.70710678f));
+    }
+}
+
+static double gelu_ref(double x) { return 0.5 * x * (1.0 + erf(x * 0.7071067811865476)); }
+
+// pipefy: tile queues {
+// pipefy: a ticket's block index in a grid; an item's counter, released and acquired
+static __device__ __forceinline__ uint3 pipefy_queue_index(unsigned long long i, dim3 g)
+{
+    return make_uint3((unsigned)(i % g.x), (unsigned)(i / g.x % g.y), (unsigned)(i / ((unsigned long long)g.x * g.y)));
+}
+static __device__ __forceinline__ void pipefy_queue_done(unsigned long long *counter)
+{
+    __threadfence(); // (after a block barrier: the item's writes, every thread's, come first)
+    atomicAdd(counter, 1ULL);
+}
+static __device__ __forceinline__ void pipefy_queue_wait(const unsigned long long *counter, unsigned long long n)
+{
+    unsigned long long done;
+    for (;;) {
+        asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(done) : "l"(counter) : "memory");
+        if (done >= n)
+            break;
+        __nanosleep(100);
+    }
+}
+// } pipefy: tile queues
+// pipefy: 'gemm' then 'bias_gelu' as one persistent launch (--launches=queue): each block takes the next
+// ticket, first the blocks of 'gemm', then those of 'bias_gelu'; an item of 'bias_gelu' starts once every
+// item of 'gemm' is done, so it reads what it read after the launch as written. The bodies are
+// copied as written; their parameters blockIdx, gridDim, threadIdx and blockDim stand for
+// the builtins.
+static __device__ void gemm_pipefy_item0(const float *A, const float *B, float *C, int M, int N, int K,
+    const uint3 blockIdx, const dim3 gridDim, const uint3 threadIdx, const dim3 blockDim)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+static __device__ void bias_gelu_pipefy_item0(const float *H, const float *bias, float *G, int M, int N,
+    const uint3 blockIdx, const dim3 gridDim, const uint3 threadIdx, const dim3 blockDim)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < M * N) {
+        float x = H[i] + bias[i % N];
+        G[i] = 0.5f * x * (1.0f + erff(x * 0.70710678f));
+    }
+}
+static __global__ void pipefy_queue0_gemm_bias_gelu(const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2, unsigned long long *pipefy_counters,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4)
+{
+    __shared__ unsigned long long pipefy_ticket;
+    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;
+    const unsigned long long pipefy_items = pipefy_items1 + (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;
+    for (;;) {
+        if (threadIdx.x == 0)
+            pipefy_ticket = atomicAdd(&pipefy_counters[0], 1ULL);
+        __syncthreads();
+        const unsigned long long pipefy_item = pipefy_ticket;
+        __syncthreads(); // (every thread has its ticket, and is done with the last item)
+        if (pipefy_item >= pipefy_items)
+            break;
+        if (pipefy_item < pipefy_items1) {
+            gemm_pipefy_item0(pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_queue_index(pipefy_item, pipefy_grid1), pipefy_grid1,
+                pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1);
+            __syncthreads(); // every thread is done with the item
+            if (threadIdx.x == 0)
+                pipefy_queue_done(&pipefy_counters[1]);
+        } else {
+            if (threadIdx.x == 0) // every item of 'gemm' is done
+                pipefy_queue_wait(&pipefy_counters[1], pipefy_items1);
+            __syncthreads();
+            bias_gelu_pipefy_item0(pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, pipefy_queue_index(pipefy_item - pipefy_items1, pipefy_grid2), pipefy_grid2,
+                pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block2);
+        }
+    }
+}
+// pipefy: the launches of 'gemm' and 'bias_gelu' at 79:9: as one persistent launch where both blocks have
+// the same number of threads and the kernel fits an SM; as written otherwise
+static void pipefy_launch_queue0(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pipefy_grid2, dim3 pipefy_block2,
+    cudaStream_t pipefy_stream,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4)
+{
+    const unsigned pipefy_threads = pipefy_block1.x * pipefy_block1.y * pipefy_block1.z;
+    int pipefy_device = 0, pipefy_sms = 0, pipefy_resident = 0;
+    unsigned long long *pipefy_counters = nullptr;
+    if (
+        pipefy_grid1.x >= 1 && pipefy_grid1.y >= 1 && pipefy_grid1.z >= 1 && pipefy_grid1.x <= 2147483647u && pipefy_grid1.y <= 65535 && pipefy_grid1.z <= 65535 &&
+        pipefy_block1.x >= 1 && pipefy_block1.y >= 1 && pipefy_block1.z >= 1 && pipefy_block1.x <= 1024 && pipefy_block1.y <= 1024 && pipefy_block1.z <= 64 &&
+        pipefy_grid2.x >= 1 && pipefy_grid2.y >= 1 && pipefy_grid2.z >= 1 && pipefy_grid2.x <= 2147483647u && pipefy_grid2.y <= 65535 && pipefy_grid2.z <= 65535 &&
+        pipefy_block2.x >= 1 && pipefy_block2.y >= 1 && pipefy_block2.z >= 1 && pipefy_block2.x <= 1024 && pipefy_block2.y <= 1024 && pipefy_block2.z <= 64 &&
+        pipefy_threads == pipefy_block2.x * pipefy_block2.y * pipefy_block2.z &&
+        cudaGetDevice(&pipefy_device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, pipefy_queue0_gemm_bias_gelu, (int)pipefy_threads, 0) == cudaSuccess &&
+        pipefy_resident > 0 &&
+        cudaMallocAsync((void **)&pipefy_counters, 2 * sizeof *pipefy_counters, pipefy_stream) == cudaSuccess) {
+        unsigned long long pipefy_blocks = (unsigned long long)pipefy_sms * pipefy_resident;
+#ifdef PIPEFY_QUEUE_BLOCKS
+        pipefy_blocks = PIPEFY_QUEUE_BLOCKS; // (a test's: this many persistent blocks)
+#endif
+        const unsigned long long pipefy_items = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z +
+                                                (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;
+        if (pipefy_blocks > pipefy_items)
+            pipefy_blocks = pipefy_items;
+        cudaMemsetAsync(pipefy_counters, 0, 2 * sizeof *pipefy_counters, pipefy_stream);
+        pipefy_queue0_gemm_bias_gelu<<<(unsigned)pipefy_blocks, pipefy_threads, 0, pipefy_stream>>>(pipefy_grid1, pipefy_block1, pipefy_grid2,
+            pipefy_block2, pipefy_counters, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4);
+        cudaFreeAsync(pipefy_counters, pipefy_stream);
+        return;
+    }
+    gemm<<<pipefy_grid1, pipefy_block1, 0, pipefy_stream>>>(pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5);
+    bias_gelu<<<pipefy_grid2, pipefy_block2, 0, pipefy_stream>>>(pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4);
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {64, 128, 256};  // M HIDDEN FF
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], D = sz[1], F = sz[2];
+    size_t nx = (size_t)M * D, nw1 = (size_t)D * F, nh = (size_t)M * F, nw2 = (size_t)F * D;
+    float *hX = (float *)malloc(nx * 4), *hW1 = (float *)malloc(nw1 * 4), *hb = (float *)malloc(F * 4);
+    float *hW2 = (float *)malloc(nw2 * 4), *hY = (float *)malloc(nx * 4);
+    uint32_t seed = 777;
+    for (size_t i = 0; i < nx; i++) hX[i] = harness_random(&seed);
+    for (size_t i = 0; i < nw1; i++) hW1[i] = harness_random(&seed) * 0.25f;
+    for (int i = 0; i < F; i++) hb[i] = harness_random(&seed);
+    for (size_t i = 0; i < nw2; i++) hW2[i] = harness_random(&seed) * 0.25f;
+    double *g = (double *)calloc(nh + 1, sizeof(double)), *ref = (double *)calloc(nx + 1, sizeof(double));
+    for (int i = 0; i < M && !harness_skip_reference(); i++) {
+        for (int k = 0; k < D; k++)
+            for (int j = 0; j < F; j++)
+                g[(size_t)i * F + j] += (double)hX[(size_t)i * D + k] * hW1[(size_t)k * F + j];
+        for (int j = 0; j < F; j++)
+            g[(size_t)i * F + j] = gelu_ref(g[(size_t)i * F + j] + hb[j]);
+        for (int k = 0; k < F; k++)
+            for (int j = 0; j < D; j++)
+                ref[(size_t)i * D + j] += g[(size_t)i * F + k] * hW2[(size_t)k * D + j];
+    }
+    float *dX, *dW1, *db, *dH, *dG, *dW2, *dY;
+    CHECK(cudaMalloc(&dX, nx * 4));
+    CHECK(cudaMalloc(&dW1, nw1 * 4));
+    CHECK(cudaMalloc(&db, F * 4));
+    CHECK(cudaMalloc(&dH, nh * 4));
+    CHECK(cudaMalloc(&dG, nh * 4));
+    CHECK(cudaMalloc(&dW2, nw2 * 4));
+    CHECK(cudaMalloc(&dY, nx * 4));
+    CHECK(cudaMemcpy(dX, hX, nx * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dW1, hW1, nw1 * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, hb, F * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dW2, hW2, nw2 * 4, cudaMemcpyHostToDevice));
+    dim3 block(TS, TS), up(F / TS, M / TS), down(D / TS, M / TS);
+    int threads = 256, blocks = (int)((nh + threads - 1) / threads);
+    auto chain = [&] {
+        pipefy_launch_queue0(up, block, blocks, threads, 0, dX, dW1, dH, M, F, D, dH, db, dG, M, F);
+        (void)0 /* pipefy: 'bias_gelu' runs in pipefy_launch_queue0's persistent launch */;
+        gemm<<<down, block>>>(dG, dW2, dY, M, D, F);
+    };
+    // every buffer a kernel writes poisoned first: a kernel that reads one before the kernel
+    // ahead of it has written it reads NaNs
+    auto poisoned = [&] {
+        CHECK(cudaMemset(dH, 0xff, nh * 4));
+        CHECK(cudaMemset(dG, 0xff, nh * 4));
+        CHECK(cudaMemset(dY, 0xff, nx * 4));
+        chain();
+    };
+    poisoned();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hY, dY, nx * 4, cudaMemcpyDeviceToHost));
+    int rc = 0;
+    if (harness_skip_reference())
+        printf("chain_mlp: reference skipped\nchecksum %016llx\n", (unsigned long long)harness_checksum(hY, nx * 4));
+    else
+        rc = harness_report("chain_mlp", hY, ref, nx, 1e-3, 1e-3);
+    if (harness_repeat("chain_mlp", dY, hY, nx * 4, poisoned))
+        rc = 1;
+    harness_time("chain_mlp", 2.0 * M * D * F * 2, chain);
+    CHECK(cudaFree(dX));
+    CHECK(cudaFree(dW1));
+    CHECK(cudaFree(db));
+    CHECK(cudaFree(dH));
+    CHECK(cudaFree(dG));
+    CHECK(cudaFree(dW2));
+    CHECK(cudaFree(dY));
+    free(hX);
+    free(hW1);
+    free(hb);
+    free(hW2);
+    free(hY);
+    free(g);
+    free(ref);
+    return rc;
+}
