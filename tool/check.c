@@ -2138,7 +2138,10 @@ void check_kloops(struct model *m, const struct source *src)
 		struct kloop *l = &m->loops[i];
 		/* (a second run over pipefy's output: the items of a persistent launch are the kernels'
 		 * bodies as written, and stay so) */
-		if (l->function && strstr(l->function, "_pipefy_item"))
+		if (l->function && strncmp(l->function, "pipefy_queue", 12) == 0)
+			kloop_refuse(l, l->loop.begin, "'%s' is pipefy's persistent kernel (--launches=queue), and this its loop "
+				     "over tickets", l->function);
+		else if (l->function && strstr(l->function, "_pipefy_item"))
 			kloop_refuse(l, l->loop.begin, "'%s' is pipefy's copy of a kernel's body as an item of a persistent launch "
 				     "(--launches=queue); the kernel it copies is where its loops are pipelined", l->function);
 		check_loop(l, src);

@@ -744,6 +744,7 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
 /* queue.c: the pairs the planner queued, as one persistent launch each; whether there was one. */
 bool rewrite_launch_queues(struct model *m, const struct source *src, struct edits *e);
 extern const char queue_helpers[]; /* (validate.c compares the output's with them) */
+char *queue_item_name(const struct launch_pair *p, int q, bool second);
 /* The helpers an overlapped launch uses, as written once into the file (validate.c checks them):
  * the wait, the trigger (--launches=early only), the launcher and the block's closing line. */
 extern const char rewrite_overlap_helpers[], rewrite_overlap_trigger[], rewrite_overlap_launcher[];

@@ -42,6 +42,15 @@ const char queue_helpers[] =
 	"}\n"
 	"// } pipefy: tile queues\n";
 
+/* The name of queue q's item for the first kernel or the second (a kernel launched twice in a
+ * row has two items). */
+char *queue_item_name(const struct launch_pair *p, int q, bool second)
+{
+	if (!second)
+		return xprintf("%s_pipefy_item%d", p->first, q);
+	return xprintf(strcmp(p->first, p->second) == 0 ? "%s_pipefy_item%d_2" : "%s_pipefy_item%d", p->second, q);
+}
+
 /* A parameter's declaration as written, with its name replaced (the kernel's parameters are
  * the persistent kernel's and the launcher's under names of pipefy's). */
 static char *renamed_param(const struct source *src, CXCursor prm, const char *to)
@@ -100,7 +109,7 @@ static void config_ok(struct strbuf *out, const char *g, const char *b)
 
 static void rewrite_queue(struct launch_pair *p, int q, const struct source *src, struct edits *e)
 {
-	char *item1 = xprintf("%s_pipefy_item%d", p->first, q), *item2 = xprintf("%s_pipefy_item%d", p->second, q);
+	char *item1 = queue_item_name(p, q, false), *item2 = queue_item_name(p, q, true);
 	char *kernel = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second);
 	char *launcher = xprintf("pipefy_launch_queue%d", q);
 	struct strbuf out = {0}, d1 = {0}, n1 = {0}, d2 = {0}, n2 = {0};

@@ -542,7 +542,7 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 	const char *h = strstr(out->text, "// pipefy: tile queues {");
 	if (!h || strncmp(h, queue_helpers, strlen(queue_helpers)) != 0)
 		return "pipefy's helpers for persistent launches are not in the file as pipefy writes them";
-	char *item1 = xprintf("%s_pipefy_item%d", p->first, q), *item2 = xprintf("%s_pipefy_item%d", p->second, q);
+	char *item1 = queue_item_name(p, q, false), *item2 = queue_item_name(p, q, true);
 	char *kname = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second), *launcher = xprintf("pipefy_launch_queue%d", q);
 	const char *problem = NULL;
 	for (int i = 0; i < 2 && !problem; i++) {
