@@ -2377,9 +2377,17 @@ struct queue_scan {
 	int depth;     /* helpers followed */
 	CXCursor call; /* the call into the helper being scanned */
 	bool second;   /* the kernel launched second */
+	bool system;   /* inside a function of CUDA's or the C library's headers */
 	size_t barrier_at, return_at; /* offset + 1 */
 	char *why;
 };
+
+/* Special registers that name a thread, block or grid, or where a block runs: what an asm of
+ * a header's function (or a compiler builtin) may read that one persistent launch changes. */
+static const char *const block_registers[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%smid", "%nsmid", "%gridid",
+					      "%cluster", NULL};
+static const char *const block_sregs[] = {"sreg_tid", "sreg_ntid", "sreg_ctaid", "sreg_nctaid", "sreg_smid",
+					  "sreg_nsmid", "sreg_gridid", "sreg_cluster", NULL};
 
 static const char *const block_builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
 
@@ -2397,10 +2405,31 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
-	if (k == CXCursor_AsmStmt) {
+	if (k == CXCursor_AsmStmt && !s->system) {
 		s->why = xprintf("the asm at %s may read the block's or the grid's indices, or synchronize, as pipefy cannot "
 				 "tell", where(s->src, at));
 		return CXChildVisit_Break;
+	}
+	for (int i = 0; k == CXCursor_AsmStmt && block_registers[i]; i++)
+		if (effects_asm_mentions(c, block_registers[i])) {
+			char *callee = cursor_name(s->call);
+			s->why = xprintf("'%s', called at %s, reads %s, which one persistent launch changes", callee,
+					 where(s->src, at), block_registers[i]);
+			free(callee);
+			return CXChildVisit_Break;
+		}
+	if (k == CXCursor_CallExpr && s->depth && !clang_Cursor_isNull(d)) {
+		char *n = cursor_name(d);
+		for (int i = 0; block_sregs[i] && !s->why; i++)
+			if (strstr(n, "read_ptx_") && strstr(n, block_sregs[i])) {
+				char *callee = cursor_name(s->call);
+				s->why = xprintf("'%s', called at %s, reads a block's or grid's index ('%s'), which one "
+						 "persistent launch changes", callee, where(s->src, at), n);
+				free(callee);
+			}
+		free(n);
+		if (s->why)
+			return CXChildVisit_Break;
 	}
 	if (k == CXCursor_DeclRefExpr && s->depth && clang_getCursorKind(d) == CXCursor_VarDecl &&
 	    effects_in_system_header(d)) {
@@ -2434,13 +2463,18 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 		if (s->why)
 			return CXChildVisit_Break;
 	}
-	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
+	/* (a header's function is followed where its definition is there to read: CUB's block-wide
+	 * helpers read threadIdx; one that is only declared is the compiler's or libdevice's) */
+	bool sys = !clang_Cursor_isNull(d) && effects_in_system_header(d);
+	CXCursor def = k == CXCursor_CallExpr && !clang_Cursor_isNull(d) ? clang_getCursorDefinition(d) : d;
+	if (k == CXCursor_CallExpr && sys && clang_Cursor_isNull(def))
+		return CXChildVisit_Recurse;
+	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d)) {
 		s->why = xprintf("the helpers called at %s call each other too deep for pipefy to see what they read",
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
-	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
-		CXCursor def = clang_getCursorDefinition(d);
+	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d)) {
 		char *callee = cursor_name(d);
 		bool builtin = strncmp(callee, "__builtin_", 10) == 0; /* (the compiler's: INFINITY is __builtin_inff()) */
 		free(callee);
@@ -2452,7 +2486,7 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 			free(n);
 			return CXChildVisit_Break;
 		}
-		struct queue_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, s->second, 0, 0, NULL};
+		struct queue_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, s->second, s->system || sys, 0, 0, NULL};
 		clang_visitChildren(def, scan_queue_body, &inner);
 		if (!s->barrier_at && inner.barrier_at)
 			s->barrier_at = at + 1;
@@ -2517,7 +2551,7 @@ static char *queue_kernel_refusal(const struct launch_pair *p, CXCursor kernel, 
 		if (r)
 			return r;
 	}
-	struct queue_scan qs = {src, 0, clang_getNullCursor(), second, 0, 0, NULL};
+	struct queue_scan qs = {src, 0, clang_getNullCursor(), second, false, 0, 0, NULL};
 	clang_visitChildren(body, scan_queue_body, &qs);
 	if (qs.why) {
 		char *in = xprintf("in '%s', %s", name, qs.why);

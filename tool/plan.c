@@ -529,9 +529,6 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 
 /* ---- launch pairs ---- */
 
-/* Pairs the planner would not overlap anyway (an older GPU, --launches=keep, or rules that do
- * not say it pays) are quiet: a remark for every two launches of such a file would be noise;
- * --report still says why. A pair wanted but illegal, or in the way of a loop's launcher, is not. */
 /* --launches=queue: the pair as one persistent launch, where check found nothing against it and
  * no loop's rewrite edits either launch, and neither launch is another queue's already. */
 static void plan_queue(struct launch_pair *p, const struct model *m, const struct options *o)
@@ -566,6 +563,9 @@ static void plan_queue(struct launch_pair *p, const struct model *m, const struc
 	p->reason = xstrdup("--launches=queue");
 }
 
+/* Pairs the planner would not overlap anyway (an older GPU, --launches=keep, or rules that do
+ * not say it pays) are quiet: a remark for every two launches of such a file would be noise;
+ * --report still says why. A pair wanted but illegal, or in the way of a loop's launcher, is not. */
 static void plan_pair(struct launch_pair *p, const struct model *m, const struct options *o, const struct variant_rules *vr)
 {
 	if (o->launches == LAUNCHES_QUEUE) {
