@@ -46,8 +46,9 @@ static void restrict_to_ranges(struct model *m, const struct source *src, const 
 		return;
 	for (int i = 0; i < m->nloops; i++)
 		m->loops[i].out_of_range = !in_ranges(src, o, m->loops[i].loop);
-	for (int i = 0; i < m->npairs; i++)
-		m->pairs[i].out_of_range = !in_ranges(src, o, m->pairs[i].call);
+	for (int i = 0; i < m->npairs; i++) /* (a persistent launch rewrites the first launch too) */
+		m->pairs[i].out_of_range = !in_ranges(src, o, m->pairs[i].call) ||
+					   (o->launches == LAUNCHES_QUEUE && !in_ranges(src, o, m->pairs[i].first_call));
 }
 
 /* Every file the parse opened from disk (not pipefy's in-memory headers), for -MF. */
