@@ -2568,54 +2568,51 @@ static char *queue_kernel_refusal(const struct launch_pair *p, CXCursor kernel, 
 	return qs.why;
 }
 
-static void queue_refuse(struct launch_pair *p, size_t at, char *why)
+static void queue_refuse(struct launch_pair *p, char *why)
 {
-	if (p->queue_refusal) {
+	if (p->queue_refusal)
 		free(why);
-		return;
-	}
-	p->queue_refusal = why;
-	p->queue_refusal_at = at;
+	else
+		p->queue_refusal = why;
 }
 
 void check_pair_queue(struct launch_pair *p, const struct source *src)
 {
-	size_t at = p->first_call.begin;
 	if (p->refusal) {
-		queue_refuse(p, p->refusal_at, xstrdup(p->refusal));
+		queue_refuse(p, xstrdup(p->refusal));
 		return;
 	}
 	char *host = clang_Cursor_isNull(p->host) ? NULL : cursor_name(p->host);
 	bool own = host && strncmp(host, "pipefy_", 7) == 0;
 	free(host);
 	if (own) {
-		queue_refuse(p, at, xstrdup("the launches are pipefy's own, in its launcher"));
+		queue_refuse(p, xstrdup("the launches are pipefy's own, in its launcher"));
 		return;
 	}
 	if (clang_Cursor_isNull(p->host) || clang_getCursorKind(clang_getCursorSemanticParent(p->host)) != CXCursor_TranslationUnit) {
-		queue_refuse(p, at, xstrdup("the launches are not in a function at file scope, where pipefy would put the "
+		queue_refuse(p, xstrdup("the launches are not in a function at file scope, where pipefy would put the "
 					    "persistent kernel before it"));
 		return;
 	}
 	for (int i = 0; i < 2; i++) {
 		const char *bytes = i ? p->config[2] : p->first_config[2];
 		if (bytes && strcmp(bytes, "0") != 0) {
-			queue_refuse(p, at, xprintf("the launch of '%s' asks for dynamic shared memory (%s)", i ? p->second : p->first,
+			queue_refuse(p, xprintf("the launch of '%s' asks for dynamic shared memory (%s)", i ? p->second : p->first,
 						    bytes));
 			return;
 		}
 	}
 	if (clang_Cursor_isNull(p->first_ref) || !cursor_has_attr(p->first_ref, CXCursor_CUDAGlobalAttr)) {
-		queue_refuse(p, at, xprintf("pipefy cannot tell which __global__ function '%s' is here", p->first));
+		queue_refuse(p, xprintf("pipefy cannot tell which __global__ function '%s' is here", p->first));
 		return;
 	}
 	size_t d = directive_in(src, p->first_call.begin, p->call.end, false);
 	if (d) {
-		queue_refuse(p, d - 1, xstrdup("a preprocessor line inside or between the launches"));
+		queue_refuse(p, xstrdup("a preprocessor line inside or between the launches"));
 		return;
 	}
 	if (clang_Cursor_getNumArguments(p->first_ref) != p->first_nargs) {
-		queue_refuse(p, at, xprintf("'%s' takes %d arguments and the launch passes %d", p->first,
+		queue_refuse(p, xprintf("'%s' takes %d arguments and the launch passes %d", p->first,
 					    clang_Cursor_getNumArguments(p->first_ref), p->first_nargs));
 		return;
 	}
@@ -2626,7 +2623,7 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 		w.config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
 	clang_visitChildren(p->first_stmt, find_launch_writes, &w);
 	if (!gt || w.config_writes || w.args_writes) {
-		queue_refuse(p, at, xprintf("the launch of '%s' may write memory or variables in its %s: one persistent launch "
+		queue_refuse(p, xprintf("the launch of '%s' may write memory or variables in its %s: one persistent launch "
 					    "evaluates both launches' arguments where the first was", p->first,
 					    w.config_writes || !gt ? "configuration" : "arguments"));
 		return;
@@ -2634,7 +2631,7 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 	for (int i = 0; i < 2; i++) {
 		char *why = queue_kernel_refusal(p, i ? p->kernel : p->first_kernel, p->host, i, src);
 		if (why) {
-			queue_refuse(p, at, why);
+			queue_refuse(p, why);
 			return;
 		}
 	}

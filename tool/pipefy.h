@@ -629,8 +629,7 @@ struct launch_pair {
 				  * (after its K-loop, else first thing); 0: it does not */
 	bool out_of_range;       /* outside --lines / --offset: left as it is, silently */
 	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
-	char *queue_refusal;
-	size_t queue_refusal_at;
+	char *queue_refusal;     /* (its remark stands at the first launch) */
 	/* plan */
 	bool queue;              /* they do */
 	/* rewrite */

@@ -610,7 +610,6 @@ static int validate_queues(struct model *m, const struct source *src, const stru
 		source_line_col(out, at, &line, &col);
 		p->queue_refusal = xprintf("the rewrite failed validation: %s (output %d:%d); the launches are left as written",
 					   problem, line, col);
-		p->queue_refusal_at = p->first_call.begin;
 		p->queue = false;
 		p->rewritten = false;
 		failed++;
