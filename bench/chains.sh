@@ -33,6 +33,10 @@ if [ "$1" = build ]; then
 			"$pipefy" --arch=sm_90 $args testdata/$c.cu >"$out/src/$c.$name.cu" 2>"$out/src/$c.$name.remarks" || exit 1
 			jobs+=("$c.$name")
 		done
+		# the queue with every item of the second kernel waiting for all of the first, as before
+		# the rows were told (what waiting for rows buys, in the same run)
+		{ echo '#define PIPEFY_QUEUE_ALL'; cat "$out/src/$c.queue.cu"; } >"$out/src/$c.queue-all.cu"
+		jobs+=("$c.queue-all")
 	done
 	printf '%s\n' "${jobs[@]}" | xargs -P "$(nproc)" -I{} "$nvcc" -O3 -std=c++17 -I testdata -cudart shared \
 		-gencode arch=compute_90,code=sm_90 -o "$out/bin/{}" "$out/src/{}.cu"
@@ -52,21 +56,23 @@ if [ "$1" = report ]; then
 	echo "overlap: --launches=overlap on the launch lines only (the K-loops as written); early: the"
 	echo "same with the kernel ahead letting the next start after its K-loop (--launches=early)."
 	echo "queue: --launches=queue, the first two launches as one persistent launch (the kernels'"
-	echo "bodies as written; the second kernel's blocks wait for every block of the first)."
+	echo "bodies as written; a block of the second kernel waits for the rows of blocks of the first"
+	echo "whose writes it may read); queue-all: the same build with every block of the second"
+	echo "waiting for all of the first (-DPIPEFY_QUEUE_ALL)."
 	awk -F'\t' '
 	{ key = $1 "\t" $2; t[key, $3] = $4; if (!(key in seen)) { seen[key] = 1; order[n++] = key }
 	  if ($6 != "identical" || $5 != 1) bad[key] = bad[key] " " $3 }
 	END {
-	  split("orig overlap early cp.async cp.async+overlap cp.async+early queue", v, " ")
+	  split("orig overlap early cp.async cp.async+overlap cp.async+early queue queue-all", v, " ")
 	  last = ""
 	  for (i = 0; i < n; i++) {
 	    split(order[i], f, "\t")
 	    if (f[1] != last) {
-	      printf "\n## %s\n\n| size | %s | %s | %s | %s | %s | %s | %s | outputs |\n|---|---|---|---|---|---|---|---|---|\n", f[1], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	      printf "\n## %s\n\n| size | %s | %s | %s | %s | %s | %s | %s | %s | outputs |\n|---|---|---|---|---|---|---|---|---|---|\n", f[1], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]
 	      last = f[1]
 	    }
 	    printf "| %s |", f[2]
-	    for (j = 1; j <= 7; j++) {
+	    for (j = 1; j <= 8; j++) {
 	      ms = t[order[i], v[j]]
 	      base = (j == 5 || j == 6) ? t[order[i], "cp.async"] : t[order[i], "orig"]
 	      if (j == 1) printf " %s |", ms

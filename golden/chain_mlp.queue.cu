@@ -73,7 +73,15 @@ __global__ void bias_gelu(const float *H, const float *bias, float *G, int M, in
 static double gelu_ref(double x) { return 0.5 * x * (1.0 + erf(x * 0.7071067811865476)); }
 
 // pipefy: tile queues {
-// pipefy: a ticket's block index in a grid; an item's counter, released and acquired
+// pipefy: a ticket's block index in a grid; an item's counter, released and acquired; the rows an
+// item of the second kernel waits for, as a block last worked them out
+struct pipefy_queue_memo {
+    unsigned long long item; // (the item of the second kernel whose rows these are)
+    bool all;
+    long long lo, hi;
+    unsigned long long pending; // the block's next item of the second kernel, ~0 when none
+    bool none_left;             // every item of the second kernel is taken
+};
 static __device__ __forceinline__ uint3 pipefy_queue_index(unsigned long long i, dim3 g)
 {
     return make_uint3((unsigned)(i % g.x), (unsigned)(i / g.x % g.y), (unsigned)(i / ((unsigned long long)g.x * g.y)));
@@ -83,22 +91,147 @@ static __device__ __forceinline__ void pipefy_queue_done(unsigned long long *cou
     __threadfence(); // (after a block barrier: the item's writes, every thread's, come first)
     atomicAdd(counter, 1ULL);
 }
+// (a relaxed read, polled: once an item may start, pipefy_queue_acquire makes what the counted
+// items wrote visible; an acquire on every poll would drop the SM's L1 each time)
+static __device__ __forceinline__ bool pipefy_queue_met(const unsigned long long *counter, unsigned long long n)
+{
+    return *(const volatile unsigned long long *)counter >= n;
+}
+static __device__ __forceinline__ void pipefy_queue_acquire()
+{
+    __threadfence(); // (after the relaxed reads that saw the counts: an acquire pattern)
+}
 static __device__ __forceinline__ void pipefy_queue_wait(const unsigned long long *counter, unsigned long long n)
 {
-    unsigned long long done;
-    for (;;) {
-        asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(done) : "l"(counter) : "memory");
-        if (done >= n)
-            break;
+    while (!pipefy_queue_met(counter, n))
         __nanosleep(100);
-    }
 }
 // } pipefy: tile queues
-// pipefy: 'gemm' then 'bias_gelu' as one persistent launch (--launches=queue): each block takes the next
-// ticket, first the blocks of 'gemm', then those of 'bias_gelu'; an item of 'bias_gelu' starts once every
-// item of 'gemm' is done, so it reads what it read after the launch as written. The bodies are
-// copied as written; their parameters blockIdx, gridDim, threadIdx and blockDim stand for
-// the builtins.
+// pipefy: intervals {
+// pipefy: an interval [lo, hi] holding every value an index may take. Each operation clears *ok
+// where it cannot bound its result within 2^52 of zero and within the type C computes it in (a
+// value that may wrap is no value an interval bounds): the host checks a whole grid's intervals
+// first, so a block's, inside them, cannot overflow.
+#ifdef __CUDA_ARCH__
+#define PIPEFY_IV_CHECK 0 // (on the GPU every interval lies inside the ones the host checked)
+#else
+#define PIPEFY_IV_CHECK 1
+#endif
+struct pipefy_iv {
+    long long lo, hi;
+};
+__host__ __device__ inline pipefy_iv pipefy_iv_make(long long lo, long long hi)
+{
+    pipefy_iv v;
+    v.lo = lo;
+    v.hi = hi;
+    return v;
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_exact(long long v) { return pipefy_iv_make(v, v); }
+__host__ __device__ inline pipefy_iv pipefy_iv_fit(pipefy_iv v, long long lo, long long hi, bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (v.lo < lo || v.hi > hi || v.lo < -(1LL << 52) || v.hi > (1LL << 52) || v.lo > v.hi))
+        *ok = false;
+    return v;
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_add(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    return pipefy_iv_fit(pipefy_iv_make(a.lo + b.lo, a.hi + b.hi), -(1LL << 52), 1LL << 52, ok);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_sub(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    return pipefy_iv_fit(pipefy_iv_make(a.lo - b.hi, a.hi - b.lo), -(1LL << 52), 1LL << 52, ok);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_neg(pipefy_iv a) { return pipefy_iv_make(-a.hi, -a.lo); }
+__host__ __device__ inline pipefy_iv pipefy_iv_hull(pipefy_iv a, pipefy_iv b)
+{
+    return pipefy_iv_make(a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi);
+}
+__host__ __device__ inline long long pipefy_iv_times(long long a, long long b, bool *ok)
+{
+    double p = (double)a * (double)b; // (operands within 2^52: an exact product below 2^60 fits)
+    if (PIPEFY_IV_CHECK && (p > 1152921504606846976.0 || p < -1152921504606846976.0)) {
+        *ok = false;
+        return 0;
+    }
+    return a * b;
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_mul(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    long long p[4] = {pipefy_iv_times(a.lo, b.lo, ok), pipefy_iv_times(a.lo, b.hi, ok), pipefy_iv_times(a.hi, b.lo, ok),
+                      pipefy_iv_times(a.hi, b.hi, ok)};
+    pipefy_iv v = pipefy_iv_exact(p[0]);
+    for (int i = 1; i < 4; i++)
+        v = pipefy_iv_hull(v, pipefy_iv_exact(p[i]));
+    return pipefy_iv_fit(v, -(1LL << 52), 1LL << 52, ok);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_div(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (a.lo < 0 || b.lo <= 0)) { // (C's quotient truncates: bounded here for a >= 0, b > 0)
+        *ok = false;
+        return a;
+    }
+    return pipefy_iv_make(a.lo / b.hi, a.hi / b.lo);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_rem(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (a.lo < 0 || b.lo <= 0)) {
+        *ok = false;
+        return a;
+    }
+    return a.hi < b.lo ? a : pipefy_iv_make(0, a.hi < b.hi - 1 ? a.hi : b.hi - 1);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_shl(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (b.lo != b.hi || b.lo < 0 || b.lo > 52)) {
+        *ok = false;
+        return a;
+    }
+    return pipefy_iv_mul(a, pipefy_iv_exact(1LL << b.lo), ok);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_shr(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (b.lo != b.hi || b.lo < 0 || b.lo > 62 || a.lo < 0)) {
+        *ok = false;
+        return a;
+    }
+    return pipefy_iv_make(a.lo >> b.lo, a.hi >> b.lo);
+}
+__host__ __device__ inline pipefy_iv pipefy_iv_and(pipefy_iv a, pipefy_iv b, bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (a.lo < 0 || b.lo < 0)) {
+        *ok = false;
+        return a;
+    }
+    return pipefy_iv_make(0, a.hi < b.hi ? a.hi : b.hi);
+}
+// (`for (v = a; v < b; v += step)`: inside the body v is in [a, b - 1], when the step is positive
+// and v + step cannot wrap past the largest value of v's type)
+__host__ __device__ inline pipefy_iv pipefy_iv_loop(pipefy_iv a, pipefy_iv b, int strict, pipefy_iv step, long long top,
+                                                   bool *ok)
+{
+    if (PIPEFY_IV_CHECK && (step.lo <= 0 || b.hi > top - step.hi))
+        *ok = false;
+    long long hi = b.hi - strict;
+    return pipefy_iv_make(a.lo, hi < a.lo ? a.lo : hi);
+}
+// (the bytes an element index reaches from a pointer)
+__host__ __device__ inline pipefy_iv pipefy_iv_bytes(const void *p, unsigned long long size, pipefy_iv i, bool *ok)
+{
+    long long base = (long long)(unsigned long long)p;
+    if (PIPEFY_IV_CHECK && (size == 0 || size > 256 || base < 0 || base > (1LL << 60) || i.lo < -(1LL << 52) || i.hi > (1LL << 52))) {
+        *ok = false;
+        return pipefy_iv_exact(0);
+    }
+    return pipefy_iv_make(base + i.lo * (long long)size, base + i.hi * (long long)size + (long long)size - 1);
+}
+// } pipefy: intervals
+// pipefy: 'gemm' then 'bias_gelu' as one persistent launch (--launches=queue). Its blocks take items: the
+// blocks of both kernels, whose bodies run as written (their parameters blockIdx, gridDim,
+// threadIdx and blockDim stand for the builtins). An item of 'bias_gelu' starts once the items of
+// 'gemm' whose writes it may read are done: those of the rows (blockIdx.y) of 'gemm' whose writes the bytes
+// its accesses may touch meet, where the launcher finds each row's writes after the row's before
+// and what 'bias_gelu' writes apart from all 'gemm' touches; all of them otherwise.
 static __device__ void gemm_pipefy_item0(const float *A, const float *B, float *C, int M, int N, int K,
     const uint3 blockIdx, const dim3 gridDim, const uint3 threadIdx, const dim3 blockDim)
 {
@@ -126,8 +259,71 @@ static __device__ void bias_gelu_pipefy_item0(const float *H, const float *bias,
         G[i] = 0.5f * x * (1.0f + erff(x * 0.70710678f));
     }
 }
-static __global__ void pipefy_queue0_gemm_bias_gelu(const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
-    const dim3 pipefy_block2, unsigned long long *pipefy_counters,
+// pipefy: the bytes of global memory each access of 'gemm' may touch, for blocks whose indices lie in
+// pipefy_block_x, _y and _z (*pipefy_ok false where the interval cannot be told)
+static __host__ __device__ pipefy_iv pipefy_queue0_touch1(int pipefy_access, const pipefy_iv pipefy_block_x,
+    const pipefy_iv pipefy_block_y, const pipefy_iv pipefy_block_z, const dim3 gridDim, const dim3 blockDim,
+    const float *A, const float *B, float *C, int M, int N, int K, bool *pipefy_ok)
+{
+    switch (pipefy_access) {
+    case 0: // A[row * K + k0 + tx]
+        return pipefy_iv_bytes(A, sizeof *A, pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_y, pipefy_iv_fit(pipefy_iv_exact((long long)(TS)), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_make(0, (long long)blockDim.y - 1), -2147483648LL, 2147483647LL, pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_exact((long long)(K)), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_loop(pipefy_iv_exact((long long)(0)), pipefy_iv_exact((long long)(K)), 1, pipefy_iv_exact((long long)(TS)), 2147483647LL, pipefy_ok), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_make(0, (long long)blockDim.x - 1), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok);
+    case 1: // B[(k0 + ty) * N + col]
+        return pipefy_iv_bytes(B, sizeof *B, pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_loop(pipefy_iv_exact((long long)(0)), pipefy_iv_exact((long long)(K)), 1, pipefy_iv_exact((long long)(TS)), 2147483647LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_make(0, (long long)blockDim.y - 1), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_exact((long long)(N)), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_x, pipefy_iv_fit(pipefy_iv_exact((long long)(TS)), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_make(0, (long long)blockDim.x - 1), -2147483648LL, 2147483647LL, pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok);
+    case 2: // C[row * N + col], written
+        return pipefy_iv_bytes(C, sizeof *C, pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_y, pipefy_iv_fit(pipefy_iv_exact((long long)(TS)), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_make(0, (long long)blockDim.y - 1), -2147483648LL, 2147483647LL, pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_exact((long long)(N)), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_x, pipefy_iv_fit(pipefy_iv_exact((long long)(TS)), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_make(0, (long long)blockDim.x - 1), -2147483648LL, 2147483647LL, pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok);
+    }
+    *pipefy_ok = false;
+    return pipefy_iv_exact(0);
+}
+// pipefy: the bytes of global memory each access of 'bias_gelu' may touch, for blocks whose indices lie in
+// pipefy_block_x, _y and _z (*pipefy_ok false where the interval cannot be told)
+static __host__ __device__ pipefy_iv pipefy_queue0_touch2(int pipefy_access, const pipefy_iv pipefy_block_x,
+    const pipefy_iv pipefy_block_y, const pipefy_iv pipefy_block_z, const dim3 gridDim, const dim3 blockDim,
+    const float *H, const float *bias, float *G, int M, int N, bool *pipefy_ok)
+{
+    switch (pipefy_access) {
+    case 0: // H[i]
+        return pipefy_iv_bytes(H, sizeof *H, pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_x, pipefy_iv_exact((long long)blockDim.x), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_make(0, (long long)blockDim.x - 1), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok);
+    case 1: // bias[i % N]
+        return pipefy_iv_bytes(bias, sizeof *bias, pipefy_iv_fit(pipefy_iv_rem(pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_x, pipefy_iv_exact((long long)blockDim.x), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_make(0, (long long)blockDim.x - 1), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_iv_exact((long long)(N)), pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok);
+    case 2: // G[i], written
+        return pipefy_iv_bytes(G, sizeof *G, pipefy_iv_fit(pipefy_iv_fit(pipefy_iv_add(pipefy_iv_fit(pipefy_iv_mul(pipefy_block_x, pipefy_iv_exact((long long)blockDim.x), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), pipefy_iv_make(0, (long long)blockDim.x - 1), pipefy_ok), 0LL, 4294967295LL, pipefy_ok), -2147483648LL, 2147483647LL, pipefy_ok), pipefy_ok);
+    }
+    *pipefy_ok = false;
+    return pipefy_iv_exact(0);
+}
+// pipefy: the bytes the blocks of 'gemm' in row r (blockIdx.y == r) may write
+static __host__ __device__ pipefy_iv pipefy_queue0_row(unsigned long long pipefy_r, const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4, bool *pipefy_ok)
+{
+    pipefy_iv pipefy_w = pipefy_iv_make(0, -1);
+    bool pipefy_first = true;
+    for (int pipefy_i = 0; pipefy_i < 3; pipefy_i++) {
+        if ("rrw"[pipefy_i] != 'w')
+            continue;
+        const pipefy_iv pipefy_t = pipefy_queue0_touch1(pipefy_i, pipefy_iv_make(0, (long long)pipefy_grid1.x - 1), pipefy_iv_exact((long long)pipefy_r), pipefy_iv_make(0, (long long)pipefy_grid1.z - 1), pipefy_grid1, pipefy_block1, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_ok);
+        pipefy_w = pipefy_first ? pipefy_t : pipefy_iv_hull(pipefy_w, pipefy_t);
+        pipefy_first = false;
+    }
+    return pipefy_w;
+}
+// pipefy: the first row of 'gemm' whose writes end at or after byte v (past: begin after it); pipefy_rows
+// if none. Rows' writes lie in order, so the answer for the last item read (the hint) is tried first.
+static __device__ long long pipefy_queue0_first(bool pipefy_past, long long pipefy_v, long long pipefy_hint,
+    const unsigned long long pipefy_rows, const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
     const float *pipefy_a0,
     const float *pipefy_a1,
     float *pipefy_a2,
@@ -140,31 +336,212 @@ static __global__ void pipefy_queue0_gemm_bias_gelu(const dim3 pipefy_grid1, con
     int pipefy_b3,
     int pipefy_b4)
 {
+    bool pipefy_ok = true; // (the launcher checked every row: nothing here clears it)
+    long long pipefy_f = 0, pipefy_l = (long long)pipefy_rows;
+    for (int pipefy_try = 0; pipefy_f < pipefy_l; pipefy_try++) {
+        const long long pipefy_m = pipefy_try == 0 && pipefy_hint >= 0 && pipefy_hint < pipefy_l ? pipefy_hint
+                                   : pipefy_try == 1 && pipefy_hint > pipefy_f && pipefy_hint <= pipefy_l ? pipefy_hint - 1
+                                   : (pipefy_f + pipefy_l) / 2;
+        const pipefy_iv pipefy_w = pipefy_queue0_row((unsigned long long)pipefy_m, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, &pipefy_ok);
+        if (pipefy_past ? pipefy_w.lo > pipefy_v : pipefy_w.hi >= pipefy_v)
+            pipefy_l = pipefy_m;
+        else
+            pipefy_f = pipefy_m + 1;
+    }
+    return pipefy_f;
+}
+// pipefy: the rows of 'gemm' whose blocks item c of 'bias_gelu' waits for: [*lo, *hi] (on entry, the last
+// item's); false for all of them
+static __device__ bool pipefy_queue0_rows(unsigned long long pipefy_c, const unsigned long long pipefy_rows,
+    const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4, long long *pipefy_lo, long long *pipefy_hi)
+{
+    bool pipefy_ok = pipefy_rows > 0;
+    const uint3 pipefy_b = pipefy_queue_index(pipefy_c, pipefy_grid2);
+    const long long pipefy_hint_f = *pipefy_lo, pipefy_hint_s = *pipefy_hi + 1;
+    *pipefy_lo = (long long)pipefy_rows;
+    *pipefy_hi = -1;
+    for (int pipefy_i = 0; pipefy_i < 3 && pipefy_ok; pipefy_i++) {
+        const pipefy_iv pipefy_t = pipefy_queue0_touch2(pipefy_i, pipefy_iv_exact(pipefy_b.x), pipefy_iv_exact(pipefy_b.y),
+            pipefy_iv_exact(pipefy_b.z), pipefy_grid2, pipefy_block2, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, &pipefy_ok);
+        // rows [f, s - 1]: from the first ending at or after the access's first byte to the last
+        // beginning at or before its last
+        const long long pipefy_f = pipefy_queue0_first(false, pipefy_t.lo, pipefy_hint_f, pipefy_rows, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4);
+        const long long pipefy_s = pipefy_queue0_first(true, pipefy_t.hi, pipefy_hint_s, pipefy_rows, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4);
+        if (pipefy_f < pipefy_s) {
+            *pipefy_lo = pipefy_f < *pipefy_lo ? pipefy_f : *pipefy_lo;
+            *pipefy_hi = pipefy_s - 1 > *pipefy_hi ? pipefy_s - 1 : *pipefy_hi;
+        }
+    }
+    return pipefy_ok;
+}
+// pipefy: whether item c of 'bias_gelu' may start (pipefy_wait: once it may): the blocks of 'gemm' in the rows
+// it reads are done, all of them where pipefy_rows is 0 or the rows are not told
+static __device__ bool pipefy_queue0_ready(unsigned long long pipefy_c, bool pipefy_wait,
+    const unsigned long long *pipefy_counters, const unsigned long long pipefy_rows, pipefy_queue_memo *pipefy_memo,
+    const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4)
+{
+    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;
+    if (pipefy_memo->item != pipefy_c) {
+        pipefy_memo->item = pipefy_c;
+        pipefy_memo->all = !pipefy_queue0_rows(pipefy_c, pipefy_rows, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, &pipefy_memo->lo, &pipefy_memo->hi);
+    }
+    if (pipefy_memo->all) {
+        if (pipefy_wait)
+            pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);
+        return pipefy_queue_met(&pipefy_counters[2], pipefy_items1);
+    }
+    for (long long pipefy_r = pipefy_memo->lo; pipefy_r <= pipefy_memo->hi; pipefy_r++) {
+        if (pipefy_wait)
+            pipefy_queue_wait(&pipefy_counters[3 + pipefy_r], pipefy_items1 / pipefy_rows);
+        else if (!pipefy_queue_met(&pipefy_counters[3 + pipefy_r], pipefy_items1 / pipefy_rows))
+            return false;
+    }
+    return true;
+}
+// pipefy: a block's next item (thread 0 takes it). A block holds the next item of 'bias_gelu' it took
+// (a ticket of its own: taking one is one atomic add) and runs items of 'gemm' until that one may
+// start; once every item of 'gemm' is taken, it waits for it. Every item a wait depends on was then
+// taken by a running block and waits for nothing: no wait outlasts its blocks at any grid size
+// or occupancy. A ticket past both kernels' items says there is none left.
+static __device__ unsigned long long pipefy_queue0_take(unsigned long long *pipefy_counters,
+    const unsigned long long pipefy_rows, pipefy_queue_memo *pipefy_memo, const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4)
+{
+    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;
+    const unsigned long long pipefy_items2 = (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;
+    if (pipefy_memo->pending == ~0ULL && !pipefy_memo->none_left) {
+        const unsigned long long pipefy_c = atomicAdd(&pipefy_counters[1], 1ULL);
+        if (pipefy_c < pipefy_items2)
+            pipefy_memo->pending = pipefy_c;
+        else
+            pipefy_memo->none_left = true;
+    }
+    const unsigned long long pipefy_c = pipefy_memo->pending;
+    if (pipefy_c != ~0ULL && pipefy_queue0_ready(pipefy_c, false, pipefy_counters, pipefy_rows, pipefy_memo, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4)) {
+        pipefy_queue_acquire();
+        pipefy_memo->pending = ~0ULL;
+        return pipefy_items1 + pipefy_c;
+    }
+    const unsigned long long pipefy_p = atomicAdd(&pipefy_counters[0], 1ULL);
+    if (pipefy_p < pipefy_items1)
+        return pipefy_p;
+    if (pipefy_c == ~0ULL)
+        return pipefy_items1 + pipefy_items2;
+    pipefy_queue0_ready(pipefy_c, true, pipefy_counters, pipefy_rows, pipefy_memo, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4); // (every item of 'gemm' is taken)
+    pipefy_queue_acquire();
+    pipefy_memo->pending = ~0ULL;
+    return pipefy_items1 + pipefy_c;
+}
+static __global__ void pipefy_queue0_gemm_bias_gelu(const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4, unsigned long long *pipefy_counters,
+    const unsigned long long pipefy_rows)
+{
     __shared__ unsigned long long pipefy_ticket;
     const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;
     const unsigned long long pipefy_items = pipefy_items1 + (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;
+    pipefy_queue_memo pipefy_memo = {~0ULL, false, 0, -1, ~0ULL, false};
     for (;;) {
         if (threadIdx.x == 0)
-            pipefy_ticket = atomicAdd(&pipefy_counters[0], 1ULL);
+            pipefy_ticket = pipefy_queue0_take(pipefy_counters, pipefy_rows, &pipefy_memo, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4);
         __syncthreads();
         const unsigned long long pipefy_item = pipefy_ticket;
-        __syncthreads(); // (every thread has its ticket, and is done with the last item)
+        __syncthreads(); // (every thread has its item, and is done with the last)
         if (pipefy_item >= pipefy_items)
             break;
         if (pipefy_item < pipefy_items1) {
-            gemm_pipefy_item0(pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_queue_index(pipefy_item, pipefy_grid1), pipefy_grid1,
-                pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1);
+            const uint3 pipefy_b = pipefy_queue_index(pipefy_item, pipefy_grid1);
+            gemm_pipefy_item0(pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b, pipefy_grid1, pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1);
             __syncthreads(); // every thread is done with the item
             if (threadIdx.x == 0)
-                pipefy_queue_done(&pipefy_counters[1]);
-        } else {
-            if (threadIdx.x == 0) // every item of 'gemm' is done
-                pipefy_queue_wait(&pipefy_counters[1], pipefy_items1);
-            __syncthreads();
+                pipefy_queue_done(&pipefy_counters[pipefy_rows ? 3 + pipefy_b.y : 2]);
+        } else // (thread 0 took it once what it reads was done: the barrier above orders the rest after)
             bias_gelu_pipefy_item0(pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, pipefy_queue_index(pipefy_item - pipefy_items1, pipefy_grid2), pipefy_grid2,
                 pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block2);
+    }
+}
+// pipefy: how many rows of 'gemm' the items of 'bias_gelu' wait for one by one: its grid's rows (blockIdx.y)
+// where every access of both kernels is bounded, what 'bias_gelu' writes lies apart from all 'gemm' may
+// touch, and each row's writes lie after the row's before; 0 otherwise (they wait for all)
+static unsigned long long pipefy_queue0_exact(const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,
+    const dim3 pipefy_block2,
+    const float *pipefy_a0,
+    const float *pipefy_a1,
+    float *pipefy_a2,
+    int pipefy_a3,
+    int pipefy_a4,
+    int pipefy_a5,
+    const float *pipefy_b0,
+    const float *pipefy_b1,
+    float *pipefy_b2,
+    int pipefy_b3,
+    int pipefy_b4)
+{
+    bool pipefy_ok = true;
+    const unsigned long long pipefy_rows = pipefy_grid1.y;
+    if (pipefy_rows > 65536)
+        return 0;
+    for (int pipefy_j = 0; pipefy_j < 3; pipefy_j++) {
+        const pipefy_iv pipefy_t2 = pipefy_queue0_touch2(pipefy_j, pipefy_iv_make(0, (long long)pipefy_grid2.x - 1), pipefy_iv_make(0, (long long)pipefy_grid2.y - 1), pipefy_iv_make(0, (long long)pipefy_grid2.z - 1), pipefy_grid2, pipefy_block2, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, &pipefy_ok);
+        for (int pipefy_i = 0; pipefy_i < 3 && "rrw"[pipefy_j] == 'w'; pipefy_i++) {
+            const pipefy_iv pipefy_t1 = pipefy_queue0_touch1(pipefy_i, pipefy_iv_make(0, (long long)pipefy_grid1.x - 1), pipefy_iv_make(0, (long long)pipefy_grid1.y - 1), pipefy_iv_make(0, (long long)pipefy_grid1.z - 1), pipefy_grid1, pipefy_block1, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, &pipefy_ok);
+            if (pipefy_t2.lo <= pipefy_t1.hi && pipefy_t1.lo <= pipefy_t2.hi)
+                return 0;
         }
     }
+    pipefy_iv pipefy_last = pipefy_iv_exact(0);
+    for (unsigned long long pipefy_r = 0; pipefy_r < pipefy_rows && pipefy_ok; pipefy_r++) {
+        const pipefy_iv pipefy_w = pipefy_queue0_row(pipefy_r, pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, &pipefy_ok);
+        if (pipefy_r > 0 && pipefy_w.lo <= pipefy_last.hi)
+            return 0;
+        pipefy_last = pipefy_w;
+    }
+    return pipefy_ok ? pipefy_rows : 0;
 }
 // pipefy: the launches of 'gemm' and 'bias_gelu' at 79:9: as one persistent launch where both blocks have
 // the same number of threads and the kernel fits an SM; as written otherwise
@@ -185,7 +562,7 @@ static void pipefy_launch_queue0(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pip
     const unsigned pipefy_threads = pipefy_block1.x * pipefy_block1.y * pipefy_block1.z;
     int pipefy_device = 0, pipefy_sms = 0, pipefy_resident = 0;
     unsigned long long *pipefy_counters = nullptr;
-    if (
+    const bool pipefy_fits =
         pipefy_grid1.x >= 1 && pipefy_grid1.y >= 1 && pipefy_grid1.z >= 1 && pipefy_grid1.x <= 2147483647u && pipefy_grid1.y <= 65535 && pipefy_grid1.z <= 65535 &&
         pipefy_block1.x >= 1 && pipefy_block1.y >= 1 && pipefy_block1.z >= 1 && pipefy_block1.x <= 1024 && pipefy_block1.y <= 1024 && pipefy_block1.z <= 64 &&
         pipefy_grid2.x >= 1 && pipefy_grid2.y >= 1 && pipefy_grid2.z >= 1 && pipefy_grid2.x <= 2147483647u && pipefy_grid2.y <= 65535 && pipefy_grid2.z <= 65535 &&
@@ -194,8 +571,13 @@ static void pipefy_launch_queue0(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pip
         cudaGetDevice(&pipefy_device) == cudaSuccess &&
         cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, pipefy_queue0_gemm_bias_gelu, (int)pipefy_threads, 0) == cudaSuccess &&
-        pipefy_resident > 0 &&
-        cudaMallocAsync((void **)&pipefy_counters, 2 * sizeof *pipefy_counters, pipefy_stream) == cudaSuccess) {
+        pipefy_resident > 0;
+    unsigned long long pipefy_rows = pipefy_fits ? pipefy_queue0_exact(pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4) : 0;
+#ifdef PIPEFY_QUEUE_ALL
+    pipefy_rows = 0; // (a benchmark's: every item of the second waits for all of the first)
+#endif
+    if (pipefy_fits &&
+        cudaMallocAsync((void **)&pipefy_counters, (3 + pipefy_rows) * sizeof *pipefy_counters, pipefy_stream) == cudaSuccess) {
         unsigned long long pipefy_blocks = (unsigned long long)pipefy_sms * pipefy_resident;
 #ifdef PIPEFY_QUEUE_BLOCKS
         pipefy_blocks = PIPEFY_QUEUE_BLOCKS; // (a test's: this many persistent blocks)
@@ -204,9 +586,8 @@ static void pipefy_launch_queue0(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pip
                                                 (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;
         if (pipefy_blocks > pipefy_items)
             pipefy_blocks = pipefy_items;
-        cudaMemsetAsync(pipefy_counters, 0, 2 * sizeof *pipefy_counters, pipefy_stream);
-        pipefy_queue0_gemm_bias_gelu<<<(unsigned)pipefy_blocks, pipefy_threads, 0, pipefy_stream>>>(pipefy_grid1, pipefy_block1, pipefy_grid2,
-            pipefy_block2, pipefy_counters, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4);
+        cudaMemsetAsync(pipefy_counters, 0, (3 + pipefy_rows) * sizeof *pipefy_counters, pipefy_stream);
+        pipefy_queue0_gemm_bias_gelu<<<(unsigned)pipefy_blocks, pipefy_threads, 0, pipefy_stream>>>(pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4, pipefy_counters, pipefy_rows);
         cudaFreeAsync(pipefy_counters, pipefy_stream);
         return;
     }

@@ -91,12 +91,19 @@ if [ "${1:-}" = --self-test ]; then
 		golden/chain_mlp.queue.cu >"$tmp/queue_wrong_block.cu"
 	sed 's/if (pipefy_item < pipefy_items1) {/if (pipefy_item >= pipefy_items - pipefy_items1) {/' \
 		golden/chain_mlp.queue.cu >"$tmp/queue_second_first.cu"
+	# and one whose blocks of the second kernel (row_softmax, one row of S a block) wait for the
+	# rows of the first that block 0 reads, whatever their own index: an analysis that lost the
+	# block index (PIPEFY_TEST_BREAK=queuedeps, the offset of `s = S + blockIdx.x * N` lost, shows
+	# the same)
+	sed 's/pipefy_iv_fit(pipefy_block_x, 0LL, 1LL << 52, pipefy_ok)/pipefy_iv_exact(0)/g' \
+		golden/chain_softmax.queue.cu >"$tmp/queue_rows_of_block0.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
 		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "bulk_no_proxy_fence 64 64 96" \
 		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" "cp_async_twice 64 64 96" \
 		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48" "wsa_no_wait 64 64 96" "wsa_no_landed_wait 64 64 96" \
-		"wsa_no_drain 64 64 96" "queue_wrong_block 32 64 48" "queue_second_first 32 64 48"; do
+		"wsa_no_drain 64 64 96" "queue_wrong_block 32 64 48" "queue_second_first 32 64 48" \
+		"queue_rows_of_block0 32 48 32"; do
 		set -- $c
 		name=$1; shift
 		unset PIPEFY_CPU_PRODUCER

@@ -47,10 +47,22 @@ static const char *pair_why_not(const struct launch_pair *p)
 
 /* What a queued pair's launches became (--launches=queue). */
 #define QUEUE_DONE                                                                                                   \
-	"launches of '%s' and '%s' run as one persistent launch: its blocks take the blocks of '%s', then those of "    \
-	"'%s', each of which waits until every block of '%s' is done (the tiles it reads are not derived: it waits "  \
-	"for all); the blocks run the kernels' bodies as written (pipefy_launch_queue%d; the launches as written "     \
+	"launches of '%s' and '%s' run as one persistent launch: its blocks take the blocks of both, each block of "   \
+	"'%s' once %s; the blocks run the kernels' bodies as written (pipefy_launch_queue%d; the launches as written " \
 	"where the two blocks differ in size): %s"
+
+/* What a queued pair's blocks of the second kernel wait for, in words. */
+static char *queue_waits(const struct launch_pair *p, const struct source *src)
+{
+	char *why = deps_pair_why(p, src);
+	char *out = why ? xprintf("every block of '%s' is done (%s)", p->first, why)
+			: xprintf("the blocks of '%s' in the rows (blockIdx.%c) whose writes it may read are done, where the "
+				  "launcher finds each row's writes apart from the others' and what '%s' writes apart from "
+				  "all '%s' touches (every block of '%s' otherwise)",
+				  p->first, "xyz"[p->deps[0].rows], p->second, p->first, p->first);
+	free(why);
+	return out;
+}
 
 static void emit_pair_remarks(FILE *out, const struct model *m, const struct source *src)
 {
@@ -59,8 +71,10 @@ static void emit_pair_remarks(FILE *out, const struct model *m, const struct sou
 		if (p->out_of_range)
 			continue;
 		if (p->rewritten && p->queue) {
+			char *waits = queue_waits(p, src);
 			emit_diagnostic(out, src, p->first_call.begin, "remark", QUEUE_DONE " [pipefy]", p->first, p->second,
-					p->first, p->second, p->first, q, p->reason);
+					p->second, waits, q, p->reason);
+			free(waits);
 			q++;
 		} else if (p->queue_refusal)
 			emit_diagnostic(out, src, p->first_call.begin, "remark",
@@ -185,9 +199,12 @@ static void report_pair_text(FILE *out, const struct launch_pair *p, const struc
 	source_line_col(src, p->call.begin, &line, &col);
 	fprintf(out, "%s:%d:%d: launch of '%s' after '%s' on the same stream, planned for sm_%d\n", src->path, line, col,
 		p->second, p->first, arch);
-	if (p->rewritten && p->queue)
-		fprintf(out, "  result:   one persistent launch with '%s' (every block of '%s' waits for all of '%s'): %s\n\n",
-			p->first, p->second, p->first, p->reason);
+	if (p->rewritten && p->queue) {
+		char *waits = queue_waits(p, src);
+		fprintf(out, "  result:   one persistent launch with '%s' (a block of '%s' starts once %s): %s\n\n", p->first,
+			p->second, waits, p->reason);
+		free(waits);
+	}
 	else if (p->rewritten)
 		fprintf(out, "  result:   overlapped (programmatic dependent launch; '%s' waits first): %s\n\n", p->second,
 			p->reason);
@@ -216,6 +233,13 @@ static json_t *report_pair_record(const struct launch_pair *p, const struct sour
 	json_object_set_new(o, "launch_after", json_string(p->first));
 	json_object_set_new(o, "overlap", json_boolean(p->rewritten && !p->queue));
 	json_object_set_new(o, "persistent", json_boolean(p->rewritten && p->queue));
+	if (p->rewritten && p->queue) {
+		char *why = deps_pair_why(p, src);
+		json_object_set_new(o, "waits_for", json_string(why ? "all" : "rows"));
+		if (why)
+			json_object_set_new(o, "waits_for_all_because", json_string(why));
+		free(why);
+	}
 	json_object_set_new(o, "reason", json_string(p->rewritten ? p->reason : pair_why_not(p) ? pair_why_not(p) : "not planned"));
 	return o;
 }

@@ -260,6 +260,29 @@ bool cursor_escapes(CXCursor in, CXCursor var);
  * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);
 
+/* ---- deps.c: what a kernel may touch in global memory, as code (facts for check.c and queue.c) ---- */
+
+/* One access `P[i]`: P's name, and a C expression of type pipefy_iv holding every value i may
+ * take (in scope: the kernel's parameters, gridDim, blockDim, pipefy_block_x/y/z, the intervals
+ * of the block index, and `bool *pipefy_ok`, which it clears when it cannot tell). */
+struct queue_access {
+	bool write;
+	char *param, *index;
+	char *text; /* as written */
+};
+struct queue_accesses {
+	struct queue_access *v;
+	int n;
+	int rows;     /* the highest component of blockIdx a write's index reads (0 x, 1 y, 2 z) */
+	char *why;    /* what stopped the reading; NULL when every access was read */
+	size_t why_at;
+};
+void deps_of_kernel(CXCursor kernel, const struct source *src, struct queue_accesses *out);
+void queue_access_free(struct queue_access *a);
+void queue_accesses_free(struct queue_accesses *q);
+struct launch_pair;
+char *deps_pair_why(const struct launch_pair *p, const struct source *src);
+
 /* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */
 
 struct effects {
@@ -630,6 +653,7 @@ struct launch_pair {
 	bool out_of_range;       /* outside --lines / --offset: left as it is, silently */
 	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
 	char *queue_refusal;     /* (its remark stands at the first launch) */
+	struct queue_accesses deps[2]; /* what each kernel may touch in global memory (deps.c) */
 	/* plan */
 	bool queue;              /* they do */
 	/* rewrite */
@@ -742,7 +766,7 @@ extern const char rules_arch_json[], rules_variants_json[];
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e);
 /* queue.c: the pairs the planner queued, as one persistent launch each; whether there was one. */
 bool rewrite_launch_queues(struct model *m, const struct source *src, struct edits *e);
-extern const char queue_helpers[]; /* (validate.c compares the output's with them) */
+extern const char queue_helpers[], queue_intervals[]; /* (validate.c compares the output's with them) */
 char *queue_item_name(const struct launch_pair *p, int q, bool second);
 /* The helpers an overlapped launch uses, as written once into the file (validate.c checks them):
  * the wait, the trigger (--launches=early only), the launcher and the block's closing line. */

@@ -1,16 +1,26 @@
 /* queue.c: two launches one stream runs back to back, rewritten as one persistent launch
- * (--launches=queue). check.c's check_pair_queue has established what this relies on; the
- * planner chose the pair. The output, before the host function that launches them:
+ * (--launches=queue). check.c's check_pair_queue has established what this relies on, and
+ * deps.c read what each kernel may touch in global memory; the planner chose the pair. The
+ * output, before the host function that launches them:
  *   - each kernel's body, copied as written, as a __device__ function (an item) whose last
  *     parameters blockIdx, gridDim, threadIdx and blockDim stand for the builtins;
- *   - a kernel whose blocks take tickets from a counter: tickets below the first grid's size
- *     are the first kernel's blocks, the rest the second's; an item of the second waits until
- *     every item of the first is done (released after a block barrier and a fence, acquired by
- *     one thread before a block barrier). Every ticket a wait depends on was taken before it by
- *     a block that is running, so no wait outlasts its blocks at any grid size or occupancy;
+ *   - where deps.c read every access: functions that bound, as intervals, the bytes each access
+ *     may touch for blocks in given index intervals (touch1, touch2), the bytes a row of the
+ *     first kernel's blocks (one value of blockIdx's highest component its writes use) may
+ *     write, and the rows an item of the second may read (a search over rows, whose writes lie
+ *     in order);
+ *   - a kernel whose blocks take items: each holds the next item of the second kernel it took
+ *     (one atomic add) and runs items of the first until that one's rows are done (counted
+ *     after a block barrier and a fence; polled with relaxed reads, one fence once it may
+ *     start); once every item of the first is taken it waits for it. Every item a wait depends
+ *     on was taken by a running block that waits for nothing, so no wait outlasts its blocks at
+ *     any grid size or occupancy;
  *   - a launcher that runs it where the two blocks have the same number of threads and the
  *     configurations are ones the launches as written accept, with fresh counters from the
- *     stream's memory pool; and the launches as written otherwise.
+ *     stream's memory pool, after checking with the actual arguments that every interval is
+ *     bounded, that what the second writes lies apart from all the first may touch, and that
+ *     rows' writes lie in order (else every item of the second waits for all of the first);
+ *     and the launches as written otherwise.
  * The first launch becomes a call to the launcher; the second goes. */
 #include "pipefy.h"
 
@@ -20,7 +30,15 @@
 /* Device helpers, once per file; the CPU block model has its own (tests/cpu/pipefy_cpu.h). */
 const char queue_helpers[] =
 	"// pipefy: tile queues {\n"
-	"// pipefy: a ticket's block index in a grid; an item's counter, released and acquired\n"
+	"// pipefy: a ticket's block index in a grid; an item's counter, released and acquired; the rows an\n"
+	"// item of the second kernel waits for, as a block last worked them out\n"
+	"struct pipefy_queue_memo {\n"
+	"    unsigned long long item; // (the item of the second kernel whose rows these are)\n"
+	"    bool all;\n"
+	"    long long lo, hi;\n"
+	"    unsigned long long pending; // the block's next item of the second kernel, ~0 when none\n"
+	"    bool none_left;             // every item of the second kernel is taken\n"
+	"};\n"
 	"static __device__ __forceinline__ uint3 pipefy_queue_index(unsigned long long i, dim3 g)\n"
 	"{\n"
 	"    return make_uint3((unsigned)(i % g.x), (unsigned)(i / g.x % g.y), (unsigned)(i / ((unsigned long long)g.x * g.y)));\n"
@@ -30,17 +48,146 @@ const char queue_helpers[] =
 	"    __threadfence(); // (after a block barrier: the item's writes, every thread's, come first)\n"
 	"    atomicAdd(counter, 1ULL);\n"
 	"}\n"
+	"// (a relaxed read, polled: once an item may start, pipefy_queue_acquire makes what the counted\n"
+	"// items wrote visible; an acquire on every poll would drop the SM's L1 each time)\n"
+	"static __device__ __forceinline__ bool pipefy_queue_met(const unsigned long long *counter, unsigned long long n)\n"
+	"{\n"
+	"    return *(const volatile unsigned long long *)counter >= n;\n"
+	"}\n"
+	"static __device__ __forceinline__ void pipefy_queue_acquire()\n"
+	"{\n"
+	"    __threadfence(); // (after the relaxed reads that saw the counts: an acquire pattern)\n"
+	"}\n"
 	"static __device__ __forceinline__ void pipefy_queue_wait(const unsigned long long *counter, unsigned long long n)\n"
 	"{\n"
-	"    unsigned long long done;\n"
-	"    for (;;) {\n"
-	"        asm volatile(\"ld.acquire.gpu.global.u64 %0, [%1];\" : \"=l\"(done) : \"l\"(counter) : \"memory\");\n"
-	"        if (done >= n)\n"
-	"            break;\n"
+	"    while (!pipefy_queue_met(counter, n))\n"
 	"        __nanosleep(100);\n"
-	"    }\n"
 	"}\n"
+
 	"// } pipefy: tile queues\n";
+
+/* Interval arithmetic for the accesses deps.c reads (host and device; the CPU block model
+ * compiles it as it is). */
+const char queue_intervals[] =
+	"// pipefy: intervals {\n"
+	"// pipefy: an interval [lo, hi] holding every value an index may take. Each operation clears *ok\n"
+	"// where it cannot bound its result within 2^52 of zero and within the type C computes it in (a\n"
+	"// value that may wrap is no value an interval bounds): the host checks a whole grid's intervals\n"
+	"// first, so a block's, inside them, cannot overflow.\n"
+	"#ifdef __CUDA_ARCH__\n"
+	"#define PIPEFY_IV_CHECK 0 // (on the GPU every interval lies inside the ones the host checked)\n"
+	"#else\n"
+	"#define PIPEFY_IV_CHECK 1\n"
+	"#endif\n"
+	"struct pipefy_iv {\n"
+	"    long long lo, hi;\n"
+	"};\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_make(long long lo, long long hi)\n"
+	"{\n"
+	"    pipefy_iv v;\n"
+	"    v.lo = lo;\n"
+	"    v.hi = hi;\n"
+	"    return v;\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_exact(long long v) { return pipefy_iv_make(v, v); }\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_fit(pipefy_iv v, long long lo, long long hi, bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (v.lo < lo || v.hi > hi || v.lo < -(1LL << 52) || v.hi > (1LL << 52) || v.lo > v.hi))\n"
+	"        *ok = false;\n"
+	"    return v;\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_add(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    return pipefy_iv_fit(pipefy_iv_make(a.lo + b.lo, a.hi + b.hi), -(1LL << 52), 1LL << 52, ok);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_sub(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    return pipefy_iv_fit(pipefy_iv_make(a.lo - b.hi, a.hi - b.lo), -(1LL << 52), 1LL << 52, ok);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_neg(pipefy_iv a) { return pipefy_iv_make(-a.hi, -a.lo); }\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_hull(pipefy_iv a, pipefy_iv b)\n"
+	"{\n"
+	"    return pipefy_iv_make(a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi);\n"
+	"}\n"
+	"__host__ __device__ inline long long pipefy_iv_times(long long a, long long b, bool *ok)\n"
+	"{\n"
+	"    double p = (double)a * (double)b; // (operands within 2^52: an exact product below 2^60 fits)\n"
+	"    if (PIPEFY_IV_CHECK && (p > 1152921504606846976.0 || p < -1152921504606846976.0)) {\n"
+	"        *ok = false;\n"
+	"        return 0;\n"
+	"    }\n"
+	"    return a * b;\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_mul(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    long long p[4] = {pipefy_iv_times(a.lo, b.lo, ok), pipefy_iv_times(a.lo, b.hi, ok), pipefy_iv_times(a.hi, b.lo, ok),\n"
+	"                      pipefy_iv_times(a.hi, b.hi, ok)};\n"
+	"    pipefy_iv v = pipefy_iv_exact(p[0]);\n"
+	"    for (int i = 1; i < 4; i++)\n"
+	"        v = pipefy_iv_hull(v, pipefy_iv_exact(p[i]));\n"
+	"    return pipefy_iv_fit(v, -(1LL << 52), 1LL << 52, ok);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_div(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (a.lo < 0 || b.lo <= 0)) { // (C's quotient truncates: bounded here for a >= 0, b > 0)\n"
+	"        *ok = false;\n"
+	"        return a;\n"
+	"    }\n"
+	"    return pipefy_iv_make(a.lo / b.hi, a.hi / b.lo);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_rem(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (a.lo < 0 || b.lo <= 0)) {\n"
+	"        *ok = false;\n"
+	"        return a;\n"
+	"    }\n"
+	"    return a.hi < b.lo ? a : pipefy_iv_make(0, a.hi < b.hi - 1 ? a.hi : b.hi - 1);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_shl(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (b.lo != b.hi || b.lo < 0 || b.lo > 52)) {\n"
+	"        *ok = false;\n"
+	"        return a;\n"
+	"    }\n"
+	"    return pipefy_iv_mul(a, pipefy_iv_exact(1LL << b.lo), ok);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_shr(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (b.lo != b.hi || b.lo < 0 || b.lo > 62 || a.lo < 0)) {\n"
+	"        *ok = false;\n"
+	"        return a;\n"
+	"    }\n"
+	"    return pipefy_iv_make(a.lo >> b.lo, a.hi >> b.lo);\n"
+	"}\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_and(pipefy_iv a, pipefy_iv b, bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (a.lo < 0 || b.lo < 0)) {\n"
+	"        *ok = false;\n"
+	"        return a;\n"
+	"    }\n"
+	"    return pipefy_iv_make(0, a.hi < b.hi ? a.hi : b.hi);\n"
+	"}\n"
+	"// (`for (v = a; v < b; v += step)`: inside the body v is in [a, b - 1], when the step is positive\n"
+	"// and v + step cannot wrap past the largest value of v's type)\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_loop(pipefy_iv a, pipefy_iv b, int strict, pipefy_iv step, long long top,\n"
+	"                                                   bool *ok)\n"
+	"{\n"
+	"    if (PIPEFY_IV_CHECK && (step.lo <= 0 || b.hi > top - step.hi))\n"
+	"        *ok = false;\n"
+	"    long long hi = b.hi - strict;\n"
+	"    return pipefy_iv_make(a.lo, hi < a.lo ? a.lo : hi);\n"
+	"}\n"
+	"// (the bytes an element index reaches from a pointer)\n"
+	"__host__ __device__ inline pipefy_iv pipefy_iv_bytes(const void *p, unsigned long long size, pipefy_iv i, bool *ok)\n"
+	"{\n"
+	"    long long base = (long long)(unsigned long long)p;\n"
+	"    if (PIPEFY_IV_CHECK && (size == 0 || size > 256 || base < 0 || base > (1LL << 60) || i.lo < -(1LL << 52) || i.hi > (1LL << 52))) {\n"
+	"        *ok = false;\n"
+	"        return pipefy_iv_exact(0);\n"
+	"    }\n"
+	"    return pipefy_iv_make(base + i.lo * (long long)size, base + i.hi * (long long)size + (long long)size - 1);\n"
+	"}\n"
+	"// } pipefy: intervals\n";
 
 /* The name of queue q's item for the first kernel or the second (a kernel launched twice in a
  * row has two items). */
@@ -80,17 +227,23 @@ static void param_lists(const struct source *src, CXCursor kernel, const char *p
 	}
 }
 
-/* The item: the kernel's parameters as written, the builtins as parameters, its body. */
-static void add_item(struct strbuf *out, const struct source *src, CXCursor kernel, const char *name)
+/* The kernel's parameters as written, then sep; nothing when it has none. */
+static void params_as_written(struct strbuf *out, const struct source *src, CXCursor kernel, const char *sep)
 {
 	int n = clang_Cursor_getNumArguments(kernel);
-	sb_printf(out, "static __device__ void %s(", name);
 	if (n > 0) {
 		struct span first = cursor_span(clang_Cursor_getArgument(kernel, 0));
 		struct span last = cursor_span(clang_Cursor_getArgument(kernel, (unsigned)n - 1));
 		sb_add(out, src->text + first.begin, last.end - first.begin);
-		sb_puts(out, ",\n    ");
+		sb_puts(out, sep);
 	}
+}
+
+/* The item: the kernel's parameters as written, the builtins as parameters, its body. */
+static void add_item(struct strbuf *out, const struct source *src, CXCursor kernel, const char *name)
+{
+	sb_printf(out, "static __device__ void %s(", name);
+	params_as_written(out, src, kernel, ",\n    ");
 	sb_puts(out, "const uint3 blockIdx, const dim3 gridDim, const uint3 threadIdx, const dim3 blockDim)\n");
 	struct span body = cursor_span(cursor_last_child(kernel));
 	sb_add(out, src->text + body.begin, body.end - body.begin);
@@ -107,6 +260,43 @@ static void config_ok(struct strbuf *out, const char *g, const char *b)
 		  g, g, g, g, g, g, b, b, b, b, b, b);
 }
 
+/* The bytes each access of a kernel may touch, for blocks whose indices lie in given intervals:
+ * `pipefy_queue<q>_touch<k>(i, ...)`, the accesses deps.c read. */
+static void add_touch(struct strbuf *out, const struct source *src, CXCursor kernel, const struct queue_accesses *a,
+		      int q, int k, const char *name)
+{
+	sb_printf(out,
+		  "// pipefy: the bytes of global memory each access of '%s' may touch, for blocks whose indices lie in\n"
+		  "// pipefy_block_x, _y and _z (*pipefy_ok false where the interval cannot be told)\n"
+		  "static __host__ __device__ pipefy_iv pipefy_queue%d_touch%d(int pipefy_access, const pipefy_iv pipefy_block_x,\n"
+		  "    const pipefy_iv pipefy_block_y, const pipefy_iv pipefy_block_z, const dim3 gridDim, const dim3 blockDim,\n    ",
+		  name, q, k);
+	params_as_written(out, src, kernel, ", ");
+	sb_puts(out, "bool *pipefy_ok)\n{\n    switch (pipefy_access) {\n");
+	for (int i = 0; i < a->n; i++) {
+		char *text = xstrdup(a->v[i].text);
+		for (char *c = text; *c; c++)
+			if (*c == '\n' || *c == '\r')
+				*c = ' ';
+		sb_printf(out, "    case %d: // %s%s\n        return pipefy_iv_bytes(%s, sizeof *%s, %s, pipefy_ok);\n", i, text,
+			  a->v[i].write ? ", written" : "", a->v[i].param, a->v[i].param, a->v[i].index);
+		free(text);
+	}
+	sb_puts(out, "    }\n    *pipefy_ok = false;\n    return pipefy_iv_exact(0);\n}\n");
+}
+
+/* "pipefy_iv_make(0, (long long)G.x - 1), ..." for a grid's three components, one of them row r. */
+static char *block_intervals(const char *grid, int row)
+{
+	struct strbuf sb = {0};
+	for (int c = 0; c < 3; c++)
+		if (c == row)
+			sb_puts(&sb, "pipefy_iv_exact((long long)pipefy_r), ");
+		else
+			sb_printf(&sb, "pipefy_iv_make(0, (long long)%s.%c - 1), ", grid, "xyz"[c]);
+	return sb_take(&sb);
+}
+
 static void rewrite_queue(struct launch_pair *p, int q, const struct source *src, struct edits *e)
 {
 	char *item1 = queue_item_name(p, q, false), *item2 = queue_item_name(p, q, true);
@@ -116,54 +306,251 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 	/* (PIPEFY_TEST_BREAK=queuewait: no wait, the bug validation must catch; never in normal use) */
 	const char *brk = getenv("PIPEFY_TEST_BREAK");
 	bool break_wait = brk && strcmp(brk, "queuewait") == 0;
+	const struct queue_accesses *a1 = &p->deps[0], *a2 = &p->deps[1];
+	/* which accesses write: "w" or "r" each, in order */
+	struct strbuf w1 = {0}, w2 = {0};
+	for (int i = 0; i < a1->n; i++)
+		sb_puts(&w1, a1->v[i].write ? "w" : "r");
+	for (int i = 0; i < a2->n; i++)
+		sb_puts(&w2, a2->v[i].write ? "w" : "r");
+	const char *flags1 = w1.data ? w1.data : "", *flags2 = w2.data ? w2.data : "";
+	char *ready = xprintf(break_wait ? "(void)" : "pipefy_queue%d_ready", q);
+	char *why = deps_pair_why(p, src);
+	bool exact = !why;
+	char row = "xyz"[a1->rows];
 	int line, col;
 	source_line_col(src, p->first_call.begin, &line, &col);
 	char place[32];
 	snprintf(place, sizeof place, "%d:%d", line, col);
 	param_lists(src, p->first_kernel, "pipefy_a", &d1, &n1);
 	param_lists(src, p->kernel, "pipefy_b", &d2, &n2);
+	const char *sd1 = d1.data ? d1.data : "", *sd2 = d2.data ? d2.data : "";
+	const char *sn1 = n1.data ? n1.data : "", *sn2 = n2.data ? n2.data : "";
+	/* the common parameters of the helpers, and their arguments */
+	char *hp = xprintf("const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,\n"
+			   "    const dim3 pipefy_block2%s%s",
+			   sd1, sd2);
+	char *ha = xprintf("pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2%s%s", sn1, sn2);
 	sb_printf(&out,
-		  "// pipefy: '%s' then '%s' as one persistent launch (--launches=queue): each block takes the next\n"
-		  "// ticket, first the blocks of '%s', then those of '%s'; an item of '%s' starts once every\n"
-		  "// item of '%s' is done, so it reads what it read after the launch as written. The bodies are\n"
-		  "// copied as written; their parameters blockIdx, gridDim, threadIdx and blockDim stand for\n"
-		  "// the builtins.\n",
-		  p->first, p->second, p->first, p->second, p->second, p->first);
+		  "// pipefy: '%s' then '%s' as one persistent launch (--launches=queue). Its blocks take items: the\n"
+		  "// blocks of both kernels, whose bodies run as written (their parameters blockIdx, gridDim,\n"
+		  "// threadIdx and blockDim stand for the builtins). An item of '%s' starts once the items of\n"
+		  "// '%s' whose writes it may read are done: ",
+		  p->first, p->second, p->second, p->first);
+	if (exact)
+		sb_printf(&out,
+			  "those of the rows (blockIdx.%c) of '%s' whose writes the bytes\n"
+			  "// its accesses may touch meet, where the launcher finds each row's writes after the row's before\n"
+			  "// and what '%s' writes apart from all '%s' touches; all of them otherwise.\n",
+			  row, p->first, p->second, p->first);
+	else
+		sb_printf(&out, "all of them (%s).\n", why);
 	add_item(&out, src, p->first_kernel, item1);
 	add_item(&out, src, p->kernel, item2);
-	const char *sn1 = n1.data ? n1.data : "", *sn2 = n2.data ? n2.data : "";
+	if (exact) {
+		add_touch(&out, src, p->first_kernel, a1, q, 1, p->first);
+		add_touch(&out, src, p->kernel, a2, q, 2, p->second);
+		char *all = block_intervals("pipefy_grid1", a1->rows);
+		sb_printf(&out,
+			  "// pipefy: the bytes the blocks of '%s' in row r (blockIdx.%c == r) may write\n"
+			  "static __host__ __device__ pipefy_iv pipefy_queue%d_row(unsigned long long pipefy_r, %s, bool *pipefy_ok)\n"
+			  "{\n"
+			  "    pipefy_iv pipefy_w = pipefy_iv_make(0, -1);\n"
+			  "    bool pipefy_first = true;\n"
+			  "    for (int pipefy_i = 0; pipefy_i < %d; pipefy_i++) {\n"
+			  "        if (\"%s\"[pipefy_i] != 'w')\n"
+			  "            continue;\n"
+			  "        const pipefy_iv pipefy_t = pipefy_queue%d_touch1(pipefy_i, %spipefy_grid1, pipefy_block1%s, pipefy_ok);\n"
+			  "        pipefy_w = pipefy_first ? pipefy_t : pipefy_iv_hull(pipefy_w, pipefy_t);\n"
+			  "        pipefy_first = false;\n"
+			  "    }\n"
+			  "    return pipefy_w;\n"
+			  "}\n",
+			  p->first, row, q, hp, a1->n, flags1, q, all, sn1);
+		free(all);
+	}
+	/* the rows an item of the second may read */
+	if (exact)
+		sb_printf(&out,
+			  "// pipefy: the first row of '%s' whose writes end at or after byte v (past: begin after it); pipefy_rows\n"
+			  "// if none. Rows' writes lie in order, so the answer for the last item read (the hint) is tried first.\n"
+			  "static __device__ long long pipefy_queue%d_first(bool pipefy_past, long long pipefy_v, long long pipefy_hint,\n"
+			  "    const unsigned long long pipefy_rows, %s)\n"
+			  "{\n"
+			  "    bool pipefy_ok = true; // (the launcher checked every row: nothing here clears it)\n"
+			  "    long long pipefy_f = 0, pipefy_l = (long long)pipefy_rows;\n"
+			  "    for (int pipefy_try = 0; pipefy_f < pipefy_l; pipefy_try++) {\n"
+			  "        const long long pipefy_m = pipefy_try == 0 && pipefy_hint >= 0 && pipefy_hint < pipefy_l ? pipefy_hint\n"
+			  "                                   : pipefy_try == 1 && pipefy_hint > pipefy_f && pipefy_hint <= pipefy_l ? pipefy_hint - 1\n"
+			  "                                   : (pipefy_f + pipefy_l) / 2;\n"
+			  "        const pipefy_iv pipefy_w = pipefy_queue%d_row((unsigned long long)pipefy_m, %s, &pipefy_ok);\n"
+			  "        if (pipefy_past ? pipefy_w.lo > pipefy_v : pipefy_w.hi >= pipefy_v)\n"
+			  "            pipefy_l = pipefy_m;\n"
+			  "        else\n"
+			  "            pipefy_f = pipefy_m + 1;\n"
+			  "    }\n"
+			  "    return pipefy_f;\n"
+			  "}\n",
+			  p->first, q, hp, q, ha);
 	sb_printf(&out,
-		  "static __global__ void %s(const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,\n"
-		  "    const dim3 pipefy_block2, unsigned long long *pipefy_counters%s%s)\n"
+		  "// pipefy: the rows of '%s' whose blocks item c of '%s' waits for: [*lo, *hi] (on entry, the last\n"
+		  "// item's); false for all of them\n"
+		  "static __device__ bool pipefy_queue%d_rows(unsigned long long pipefy_c, const unsigned long long pipefy_rows,\n"
+		  "    %s, long long *pipefy_lo, long long *pipefy_hi)\n"
+		  "{\n",
+		  p->first, p->second, q, hp);
+	if (!exact)
+		sb_printf(&out, "    (void)pipefy_c, (void)pipefy_rows, (void)pipefy_lo, (void)pipefy_hi;\n    return false;\n}\n");
+	else
+		sb_printf(&out,
+			  "    bool pipefy_ok = pipefy_rows > 0;\n"
+			  "    const uint3 pipefy_b = pipefy_queue_index(pipefy_c, pipefy_grid2);\n"
+			  "    const long long pipefy_hint_f = *pipefy_lo, pipefy_hint_s = *pipefy_hi + 1;\n"
+			  "    *pipefy_lo = (long long)pipefy_rows;\n"
+			  "    *pipefy_hi = -1;\n"
+			  "    for (int pipefy_i = 0; pipefy_i < %d && pipefy_ok; pipefy_i++) {\n"
+			  "        const pipefy_iv pipefy_t = pipefy_queue%d_touch2(pipefy_i, pipefy_iv_exact(pipefy_b.x), pipefy_iv_exact(pipefy_b.y),\n"
+			  "            pipefy_iv_exact(pipefy_b.z), pipefy_grid2, pipefy_block2%s, &pipefy_ok);\n"
+			  "        // rows [f, s - 1]: from the first ending at or after the access's first byte to the last\n"
+			  "        // beginning at or before its last\n"
+			  "        const long long pipefy_f = pipefy_queue%d_first(false, pipefy_t.lo, pipefy_hint_f, pipefy_rows, %s);\n"
+			  "        const long long pipefy_s = pipefy_queue%d_first(true, pipefy_t.hi, pipefy_hint_s, pipefy_rows, %s);\n"
+			  "        if (pipefy_f < pipefy_s) {\n"
+			  "            *pipefy_lo = pipefy_f < *pipefy_lo ? pipefy_f : *pipefy_lo;\n"
+			  "            *pipefy_hi = pipefy_s - 1 > *pipefy_hi ? pipefy_s - 1 : *pipefy_hi;\n"
+			  "        }\n"
+			  "    }\n"
+			  "    return pipefy_ok;\n"
+			  "}\n",
+			  a2->n, q, sn2, q, ha, q, ha);
+	sb_printf(&out,
+		  "// pipefy: whether item c of '%s' may start (pipefy_wait: once it may): the blocks of '%s' in the rows\n"
+		  "// it reads are done, all of them where pipefy_rows is 0 or the rows are not told\n"
+		  "static __device__ bool pipefy_queue%d_ready(unsigned long long pipefy_c, bool pipefy_wait,\n"
+		  "    const unsigned long long *pipefy_counters, const unsigned long long pipefy_rows, pipefy_queue_memo *pipefy_memo,\n"
+		  "    %s)\n"
+		  "{\n"
+		  "    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;\n"
+		  "    if (pipefy_memo->item != pipefy_c) {\n"
+		  "        pipefy_memo->item = pipefy_c;\n"
+		  "        pipefy_memo->all = !pipefy_queue%d_rows(pipefy_c, pipefy_rows, %s, &pipefy_memo->lo, &pipefy_memo->hi);\n"
+		  "    }\n"
+		  "    if (pipefy_memo->all) {\n"
+		  "        if (pipefy_wait)\n"
+		  "            pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);\n"
+		  "        return pipefy_queue_met(&pipefy_counters[2], pipefy_items1);\n"
+		  "    }\n"
+		  "    for (long long pipefy_r = pipefy_memo->lo; pipefy_r <= pipefy_memo->hi; pipefy_r++) {\n"
+		  "        if (pipefy_wait)\n"
+		  "            pipefy_queue_wait(&pipefy_counters[3 + pipefy_r], pipefy_items1 / pipefy_rows);\n"
+		  "        else if (!pipefy_queue_met(&pipefy_counters[3 + pipefy_r], pipefy_items1 / pipefy_rows))\n"
+		  "            return false;\n"
+		  "    }\n"
+		  "    return true;\n"
+		  "}\n",
+		  p->second, p->first, q, hp, q, ha);
+	sb_printf(&out,
+		  "// pipefy: a block's next item (thread 0 takes it). A block holds the next item of '%s' it took\n"
+		  "// (a ticket of its own: taking one is one atomic add) and runs items of '%s' until that one may\n"
+		  "// start; once every item of '%s' is taken, it waits for it. Every item a wait depends on was then\n"
+		  "// taken by a running block and waits for nothing: no wait outlasts its blocks at any grid size\n"
+		  "// or occupancy. A ticket past both kernels' items says there is none left.\n"
+		  "static __device__ unsigned long long pipefy_queue%d_take(unsigned long long *pipefy_counters,\n"
+		  "    const unsigned long long pipefy_rows, pipefy_queue_memo *pipefy_memo, %s)\n"
+		  "{\n"
+		  "    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;\n"
+		  "    const unsigned long long pipefy_items2 = (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;\n"
+		  "    if (pipefy_memo->pending == ~0ULL && !pipefy_memo->none_left) {\n"
+		  "        const unsigned long long pipefy_c = atomicAdd(&pipefy_counters[1], 1ULL);\n"
+		  "        if (pipefy_c < pipefy_items2)\n"
+		  "            pipefy_memo->pending = pipefy_c;\n"
+		  "        else\n"
+		  "            pipefy_memo->none_left = true;\n"
+		  "    }\n"
+		  "    const unsigned long long pipefy_c = pipefy_memo->pending;\n"
+		  "    if (pipefy_c != ~0ULL && pipefy_queue%d_ready(pipefy_c, false, pipefy_counters, pipefy_rows, pipefy_memo, %s)) {\n"
+		  "        pipefy_queue_acquire();\n"
+		  "        pipefy_memo->pending = ~0ULL;\n"
+		  "        return pipefy_items1 + pipefy_c;\n"
+		  "    }\n"
+		  "    const unsigned long long pipefy_p = atomicAdd(&pipefy_counters[0], 1ULL);\n"
+		  "    if (pipefy_p < pipefy_items1)\n"
+		  "        return pipefy_p;\n"
+		  "    if (pipefy_c == ~0ULL)\n"
+		  "        return pipefy_items1 + pipefy_items2;\n"
+		  "    %s(pipefy_c, true, pipefy_counters, pipefy_rows, pipefy_memo, %s); // (every item of '%s' is taken)\n"
+		  "    pipefy_queue_acquire();\n"
+		  "    pipefy_memo->pending = ~0ULL;\n"
+		  "    return pipefy_items1 + pipefy_c;\n"
+		  "}\n",
+		  p->second, p->first, p->first, q, hp, q, ha, ready, ha, p->first);
+	sb_printf(&out,
+		  "static __global__ void %s(%s, unsigned long long *pipefy_counters,\n"
+		  "    const unsigned long long pipefy_rows)\n"
 		  "{\n"
 		  "    __shared__ unsigned long long pipefy_ticket;\n"
 		  "    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;\n"
 		  "    const unsigned long long pipefy_items = pipefy_items1 + (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;\n"
+		  "    pipefy_queue_memo pipefy_memo = {~0ULL, false, 0, -1, ~0ULL, false};\n"
 		  "    for (;;) {\n"
 		  "        if (threadIdx.x == 0)\n"
-		  "            pipefy_ticket = atomicAdd(&pipefy_counters[0], 1ULL);\n"
+		  "            pipefy_ticket = pipefy_queue%d_take(pipefy_counters, pipefy_rows, &pipefy_memo, %s);\n"
 		  "        __syncthreads();\n"
 		  "        const unsigned long long pipefy_item = pipefy_ticket;\n"
-		  "        __syncthreads(); // (every thread has its ticket, and is done with the last item)\n"
+		  "        __syncthreads(); // (every thread has its item, and is done with the last)\n"
 		  "        if (pipefy_item >= pipefy_items)\n"
 		  "            break;\n"
 		  "        if (pipefy_item < pipefy_items1) {\n"
-		  "            %s(%s%spipefy_queue_index(pipefy_item, pipefy_grid1), pipefy_grid1,\n"
-		  "                pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1);\n"
+		  "            const uint3 pipefy_b = pipefy_queue_index(pipefy_item, pipefy_grid1);\n"
+		  "            %s(%s%spipefy_b, pipefy_grid1, pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1);\n"
 		  "            __syncthreads(); // every thread is done with the item\n"
 		  "            if (threadIdx.x == 0)\n"
-		  "                pipefy_queue_done(&pipefy_counters[1]);\n"
-		  "        } else {\n"
-		  "            if (threadIdx.x == 0) // every item of '%s' is done\n"
-		  "                %s(&pipefy_counters[1], pipefy_items1);\n"
-		  "            __syncthreads();\n"
+		  "                pipefy_queue_done(&pipefy_counters[pipefy_rows ? 3 + pipefy_b.%c : 2]);\n"
+		  "        } else // (thread 0 took it once what it reads was done: the barrier above orders the rest after)\n"
 		  "            %s(%s%spipefy_queue_index(pipefy_item - pipefy_items1, pipefy_grid2), pipefy_grid2,\n"
 		  "                pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block2);\n"
-		  "        }\n"
 		  "    }\n"
 		  "}\n",
-		  kernel, d1.data ? d1.data : "", d2.data ? d2.data : "", item1, sn1[0] ? sn1 + 2 : "", sn1[0] ? ", " : "",
-		  p->first, break_wait ? "(void)" : "pipefy_queue_wait", item2, sn2[0] ? sn2 + 2 : "", sn2[0] ? ", " : "");
+		  kernel, hp, q, ha, item1, sn1[0] ? sn1 + 2 : "", sn1[0] ? ", " : "", row, item2, sn2[0] ? sn2 + 2 : "",
+		  sn2[0] ? ", " : "");
+	/* the rows the launcher finds told apart */
+	sb_printf(&out,
+		  "// pipefy: how many rows of '%s' the items of '%s' wait for one by one: its grid's rows (blockIdx.%c)\n"
+		  "// where every access of both kernels is bounded, what '%s' writes lies apart from all '%s' may\n"
+		  "// touch, and each row's writes lie after the row's before; 0 otherwise (they wait for all)\n"
+		  "static unsigned long long pipefy_queue%d_exact(%s)\n"
+		  "{\n",
+		  p->first, p->second, row, p->second, p->first, q, hp);
+	if (!exact)
+		sb_printf(&out, "    (void)pipefy_grid1, (void)pipefy_block1, (void)pipefy_grid2, (void)pipefy_block2;\n    return 0;\n}\n");
+	else {
+		char *all1 = block_intervals("pipefy_grid1", -1), *all2 = block_intervals("pipefy_grid2", -1);
+		sb_printf(&out,
+			  "    bool pipefy_ok = true;\n"
+			  "    const unsigned long long pipefy_rows = pipefy_grid1.%c;\n"
+			  "    if (pipefy_rows > 65536)\n"
+			  "        return 0;\n"
+			  "    for (int pipefy_j = 0; pipefy_j < %d; pipefy_j++) {\n"
+			  "        const pipefy_iv pipefy_t2 = pipefy_queue%d_touch2(pipefy_j, %spipefy_grid2, pipefy_block2%s, &pipefy_ok);\n"
+			  "        for (int pipefy_i = 0; pipefy_i < %d && \"%s\"[pipefy_j] == 'w'; pipefy_i++) {\n"
+			  "            const pipefy_iv pipefy_t1 = pipefy_queue%d_touch1(pipefy_i, %spipefy_grid1, pipefy_block1%s, &pipefy_ok);\n"
+			  "            if (pipefy_t2.lo <= pipefy_t1.hi && pipefy_t1.lo <= pipefy_t2.hi)\n"
+			  "                return 0;\n"
+			  "        }\n"
+			  "    }\n"
+			  "    pipefy_iv pipefy_last = pipefy_iv_exact(0);\n"
+			  "    for (unsigned long long pipefy_r = 0; pipefy_r < pipefy_rows && pipefy_ok; pipefy_r++) {\n"
+			  "        const pipefy_iv pipefy_w = pipefy_queue%d_row(pipefy_r, %s, &pipefy_ok);\n"
+			  "        if (pipefy_r > 0 && pipefy_w.lo <= pipefy_last.hi)\n"
+			  "            return 0;\n"
+			  "        pipefy_last = pipefy_w;\n"
+			  "    }\n"
+			  "    return pipefy_ok ? pipefy_rows : 0;\n"
+			  "}\n",
+			  row, a2->n, q, all2, sn2, a1->n, flags2, q, all1, sn1, q, ha);
+		free(all1);
+		free(all2);
+	}
 	sb_printf(&out,
 		  "// pipefy: the launches of '%s' and '%s' at %s: as one persistent launch where both blocks have\n"
 		  "// the same number of threads and the kernel fits an SM; as written otherwise\n"
@@ -173,8 +560,8 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    const unsigned pipefy_threads = pipefy_block1.x * pipefy_block1.y * pipefy_block1.z;\n"
 		  "    int pipefy_device = 0, pipefy_sms = 0, pipefy_resident = 0;\n"
 		  "    unsigned long long *pipefy_counters = nullptr;\n"
-		  "    if (",
-		  p->first, p->second, place, launcher, d1.data ? d1.data : "", d2.data ? d2.data : "");
+		  "    const bool pipefy_fits =",
+		  p->first, p->second, place, launcher, sd1, sd2);
 	sb_puts(&out, "\n");
 	config_ok(&out, "pipefy_grid1", "pipefy_block1");
 	config_ok(&out, "pipefy_grid2", "pipefy_block2");
@@ -183,8 +570,13 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "        cudaGetDevice(&pipefy_device) == cudaSuccess &&\n"
 		  "        cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&\n"
 		  "        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, (int)pipefy_threads, 0) == cudaSuccess &&\n"
-		  "        pipefy_resident > 0 &&\n"
-		  "        cudaMallocAsync((void **)&pipefy_counters, 2 * sizeof *pipefy_counters, pipefy_stream) == cudaSuccess) {\n"
+		  "        pipefy_resident > 0;\n"
+		  "    unsigned long long pipefy_rows = pipefy_fits ? pipefy_queue%d_exact(%s) : 0;\n"
+		  "#ifdef PIPEFY_QUEUE_ALL\n"
+		  "    pipefy_rows = 0; // (a benchmark's: every item of the second waits for all of the first)\n"
+		  "#endif\n"
+		  "    if (pipefy_fits &&\n"
+		  "        cudaMallocAsync((void **)&pipefy_counters, (3 + pipefy_rows) * sizeof *pipefy_counters, pipefy_stream) == cudaSuccess) {\n"
 		  "        unsigned long long pipefy_blocks = (unsigned long long)pipefy_sms * pipefy_resident;\n"
 		  "#ifdef PIPEFY_QUEUE_BLOCKS\n"
 		  "        pipefy_blocks = PIPEFY_QUEUE_BLOCKS; // (a test's: this many persistent blocks)\n"
@@ -193,36 +585,35 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "                                                (unsigned long long)pipefy_grid2.x * pipefy_grid2.y * pipefy_grid2.z;\n"
 		  "        if (pipefy_blocks > pipefy_items)\n"
 		  "            pipefy_blocks = pipefy_items;\n"
-		  "        cudaMemsetAsync(pipefy_counters, 0, 2 * sizeof *pipefy_counters, pipefy_stream);\n"
-		  "        %s<<<(unsigned)pipefy_blocks, pipefy_threads, 0, pipefy_stream>>>(pipefy_grid1, pipefy_block1, pipefy_grid2,\n"
-		  "            pipefy_block2, pipefy_counters%s%s);\n"
+		  "        cudaMemsetAsync(pipefy_counters, 0, (3 + pipefy_rows) * sizeof *pipefy_counters, pipefy_stream);\n"
+		  "        %s<<<(unsigned)pipefy_blocks, pipefy_threads, 0, pipefy_stream>>>(%s, pipefy_counters, pipefy_rows);\n"
 		  "        cudaFreeAsync(pipefy_counters, pipefy_stream);\n"
 		  "        return;\n"
 		  "    }\n"
 		  "    %s<<<pipefy_grid1, pipefy_block1, 0, pipefy_stream>>>(%s);\n"
 		  "    %s<<<pipefy_grid2, pipefy_block2, 0, pipefy_stream>>>(%s);\n"
 		  "}\n\n",
-		  kernel, kernel, sn1, sn2, p->first, sn1[0] ? sn1 + 2 : "", p->second, sn2[0] ? sn2 + 2 : "");
+		  kernel, q, ha, kernel, ha, p->first, sn1[0] ? sn1 + 2 : "", p->second, sn2[0] ? sn2 + 2 : "");
 	char *text = sb_take(&out);
 	edits_add(e, cursor_span(p->host).begin, 0, text);
 	free(text);
 	/* the launches: the first calls the launcher, the second goes */
-	char *a1 = span_text(src, p->first_args), *a2 = span_text(src, p->args);
+	char *args1 = span_text(src, p->first_args), *args2 = span_text(src, p->args);
 	bool e1 = true, e2 = true;
-	for (const char *c = a1; *c; c++)
+	for (const char *c = args1; *c; c++)
 		e1 &= isspace((unsigned char)*c) != 0;
-	for (const char *c = a2; *c; c++)
+	for (const char *c = args2; *c; c++)
 		e2 &= isspace((unsigned char)*c) != 0;
 	char *call = xprintf("%s(%s, %s, %s, %s, %s%s%s%s%s)", launcher, p->first_config[0], p->first_config[1], p->config[0],
-			     p->config[1], p->first_config[3] ? p->first_config[3] : "0", e1 ? "" : ", ", e1 ? "" : a1,
-			     e2 ? "" : ", ", e2 ? "" : a2);
+			     p->config[1], p->first_config[3] ? p->first_config[3] : "0", e1 ? "" : ", ", e1 ? "" : args1,
+			     e2 ? "" : ", ", e2 ? "" : args2);
 	edits_add(e, p->first_call.begin, p->first_call.end - p->first_call.begin, call);
 	char *gone = xprintf("(void)0 /* pipefy: '%s' runs in %s's persistent launch */", p->second, launcher);
 	edits_add(e, p->call.begin, p->call.end - p->call.begin, gone);
 	free(gone);
 	free(call);
-	free(a1);
-	free(a2);
+	free(args1);
+	free(args2);
 	free(d1.data);
 	free(n1.data);
 	free(d2.data);
@@ -231,6 +622,12 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 	free(item2);
 	free(kernel);
 	free(launcher);
+	free(hp);
+	free(ha);
+	free(ready);
+	free(w1.data);
+	free(w2.data);
+	free(why);
 }
 
 bool rewrite_launch_queues(struct model *m, const struct source *src, struct edits *e)
@@ -245,8 +642,10 @@ bool rewrite_launch_queues(struct model *m, const struct source *src, struct edi
 		return false;
 	/* (before the first host function with a queue, ahead of its code; not again in a file that
 	 * has them: a second run) */
-	if (!strstr(src->text, "// pipefy: tile queues {"))
+	if (!strstr(src->text, "// pipefy: tile queues {")) {
 		edits_add(e, first, 0, queue_helpers);
+		edits_add(e, first, 0, queue_intervals);
+	}
 	int q = 0;
 	for (int i = 0; i < m->npairs; i++) {
 		struct launch_pair *p = &m->pairs[i];

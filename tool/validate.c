@@ -531,19 +531,38 @@ static CXCursor top_function(const struct top_level *top, const char *name)
 	return clang_getNullCursor();
 }
 
+/* The text of the output's top-level function of that name; NULL when there is none. */
+static char *function_text(const struct top_level *top, const struct source *out, const char *name)
+{
+	CXCursor f = top_function(top, name);
+	return clang_Cursor_isNull(f) ? NULL : span_text(out, cursor_span(f));
+}
+
+/* After a readiness check or wait in the take function, an acquire before it hands the item out. */
+static bool acquired_before_return(const char *at)
+{
+	const char *acquire = strstr(at, "pipefy_queue_acquire();"), *ret = strstr(at, "return pipefy_items1 + pipefy_c;");
+	return acquire && ret && acquire < ret;
+}
+
 /* What the queue's rewrite relies on, read back from the output: the helpers as queue.c writes
- * them; each item's body the kernel's, byte for byte; in the persistent kernel a wait for every
- * item of the first kernel before the second's item, and the first's items counted done after
- * them; the first launch a call of the launcher. NULL when all is so. */
+ * them; each item's body the kernel's, byte for byte; the persistent kernel taking each item
+ * from the take function and counting the first's items done after them; the take function
+ * handing out an item of the second only once ready says so, or after ready has waited, and
+ * with an acquire after either; ready
+ * waiting for every row it found, or for every item of the first; the first launch a call of
+ * the launcher. NULL when all is so. */
 static const char *queue_problem(const struct launch_pair *p, int q, const struct source *src, const struct source *out,
 				 const struct offset_map *map, const struct top_level *top, size_t *at)
 {
 	*at = 0;
-	const char *h = strstr(out->text, "// pipefy: tile queues {");
-	if (!h || strncmp(h, queue_helpers, strlen(queue_helpers)) != 0)
+	const char *h = strstr(out->text, "// pipefy: tile queues {"), *iv = strstr(out->text, "// pipefy: intervals {");
+	if (!h || strncmp(h, queue_helpers, strlen(queue_helpers)) != 0 || !iv ||
+	    strncmp(iv, queue_intervals, strlen(queue_intervals)) != 0)
 		return "pipefy's helpers for persistent launches are not in the file as pipefy writes them";
 	char *item1 = queue_item_name(p, q, false), *item2 = queue_item_name(p, q, true);
 	char *kname = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second), *launcher = xprintf("pipefy_launch_queue%d", q);
+	char *tname = xprintf("pipefy_queue%d_take", q), *rname = xprintf("pipefy_queue%d_ready", q);
 	const char *problem = NULL;
 	for (int i = 0; i < 2 && !problem; i++) {
 		CXCursor item = top_function(top, i ? item2 : item1);
@@ -561,23 +580,34 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 		free(a);
 		free(b);
 	}
-	CXCursor k = top_function(top, kname);
-	if (!problem && clang_Cursor_isNull(k))
-		problem = "the persistent kernel is missing";
+	char *kt = problem ? NULL : function_text(top, out, kname);
+	char *tt = kt ? function_text(top, out, tname) : NULL, *rt = tt ? function_text(top, out, rname) : NULL;
+	if (!problem && (!kt || !tt || !rt))
+		problem = "the persistent kernel or its take or ready function is missing";
 	if (!problem) {
-		char *text = span_text(out, cursor_span(k));
-		char *c1 = xprintf("%s(", item1), *c2 = xprintf("%s(", item2);
-		const char *i1 = strstr(text, c1), *i2 = strstr(text, c2), *done = strstr(text, "pipefy_queue_done(");
-		const char *wait = strstr(text, "pipefy_queue_wait(&pipefy_counters[1], pipefy_items1);");
-		*at = cursor_span(k).begin;
+		char *c1 = xprintf("%s(", item1), *c2 = xprintf("%s(", item2), *take = xprintf("= %s(", tname);
+		char *late = xprintf("%s(pipefy_c, true,", rname), *early = xprintf("%s(pipefy_c, false,", rname);
+		const char *i1 = strstr(kt, c1), *i2 = strstr(kt, c2), *done = strstr(kt, "pipefy_queue_done(");
+		const char *took = strstr(kt, take), *ready = strstr(tt, early), *waited = strstr(tt, late);
+		*at = cursor_span(top_function(top, kname)).begin;
 		if (!i1 || !i2 || !done || done < i1)
 			problem = "the persistent kernel does not count the first kernel's items done after them";
-		else if (!wait || wait > i2 || wait < done)
-			problem = "the persistent kernel does not wait for every item of the first kernel before the second's";
+		else if (!took || took > i1 || took > i2)
+			problem = "the persistent kernel does not take its items from the take function";
+		else if (!ready || !waited || !acquired_before_return(ready) || !acquired_before_return(waited))
+			problem = "the take function hands out an item of the second kernel before it may start";
+		else if (!strstr(rt, "pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);") ||
+			 !strstr(rt, "pipefy_r <= pipefy_memo->hi; pipefy_r++)"))
+			problem = "the ready function does not wait for every row an item reads";
 		free(c1);
 		free(c2);
-		free(text);
+		free(take);
+		free(late);
+		free(early);
 	}
+	free(kt);
+	free(tt);
+	free(rt);
 	if (!problem) {
 		size_t o = output_offset(map, p->first_call.begin);
 		size_t n = strlen(launcher);
@@ -590,6 +620,8 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 	free(item2);
 	free(kname);
 	free(launcher);
+	free(tname);
+	free(rname);
 	return problem;
 }
 

@@ -548,7 +548,16 @@ inline void pipefy_bar_arrive(unsigned id, unsigned threads) { pipefy_cpu::named
 inline uint3 pipefy_queue_index(unsigned long long i, dim3 g) {
     return {(unsigned)(i % g.x), (unsigned)(i / g.x % g.y), (unsigned)(i / ((unsigned long long)g.x * g.y))};
 }
+struct pipefy_queue_memo {
+    unsigned long long item;
+    bool all;
+    long long lo, hi;
+    unsigned long long pending;
+    bool none_left;
+};
 inline void pipefy_queue_done(unsigned long long *counter) { ++*counter; }
+inline bool pipefy_queue_met(const unsigned long long *counter, unsigned long long n) { return *counter >= n; }
+inline void pipefy_queue_acquire() {}
 inline void pipefy_queue_wait(const unsigned long long *counter, unsigned long long n) {
     if (*counter < n) {
         fprintf(stderr, "pipefy_cpu: a persistent launch's item waits for items no block can finish (%llu of %llu "
