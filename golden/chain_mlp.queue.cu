@@ -559,19 +559,29 @@ static void pipefy_launch_queue0(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pip
     int pipefy_b3,
     int pipefy_b4)
 {
+    // (the SMs, and how many blocks of the persistent kernel one holds: asked once per host
+    // thread, device and block size)
+    static thread_local int pipefy_known_device = -1, pipefy_sms = 0, pipefy_resident = 0;
+    static thread_local unsigned pipefy_known_threads = 0;
     const unsigned pipefy_threads = pipefy_block1.x * pipefy_block1.y * pipefy_block1.z;
-    int pipefy_device = 0, pipefy_sms = 0, pipefy_resident = 0;
+    int pipefy_device = 0;
     unsigned long long *pipefy_counters = nullptr;
-    const bool pipefy_fits =
+    const bool pipefy_valid =
         pipefy_grid1.x >= 1 && pipefy_grid1.y >= 1 && pipefy_grid1.z >= 1 && pipefy_grid1.x <= 2147483647u && pipefy_grid1.y <= 65535 && pipefy_grid1.z <= 65535 &&
         pipefy_block1.x >= 1 && pipefy_block1.y >= 1 && pipefy_block1.z >= 1 && pipefy_block1.x <= 1024 && pipefy_block1.y <= 1024 && pipefy_block1.z <= 64 &&
         pipefy_grid2.x >= 1 && pipefy_grid2.y >= 1 && pipefy_grid2.z >= 1 && pipefy_grid2.x <= 2147483647u && pipefy_grid2.y <= 65535 && pipefy_grid2.z <= 65535 &&
         pipefy_block2.x >= 1 && pipefy_block2.y >= 1 && pipefy_block2.z >= 1 && pipefy_block2.x <= 1024 && pipefy_block2.y <= 1024 && pipefy_block2.z <= 64 &&
         pipefy_threads == pipefy_block2.x * pipefy_block2.y * pipefy_block2.z &&
-        cudaGetDevice(&pipefy_device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, pipefy_queue0_gemm_bias_gelu, (int)pipefy_threads, 0) == cudaSuccess &&
-        pipefy_resident > 0;
+        cudaGetDevice(&pipefy_device) == cudaSuccess;
+    if (pipefy_valid && (pipefy_device != pipefy_known_device || pipefy_threads != pipefy_known_threads)) {
+        pipefy_known_device = -1;
+        if (cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, pipefy_queue0_gemm_bias_gelu, (int)pipefy_threads, 0) == cudaSuccess) {
+            pipefy_known_device = pipefy_device;
+            pipefy_known_threads = pipefy_threads;
+        }
+    }
+    const bool pipefy_fits = pipefy_valid && pipefy_known_device == pipefy_device && pipefy_resident > 0;
     unsigned long long pipefy_rows = pipefy_fits ? pipefy_queue0_exact(pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2, pipefy_a0, pipefy_a1, pipefy_a2, pipefy_a3, pipefy_a4, pipefy_a5, pipefy_b0, pipefy_b1, pipefy_b2, pipefy_b3, pipefy_b4) : 0;
 #ifdef PIPEFY_QUEUE_ALL
     pipefy_rows = 0; // (a benchmark's: every item of the second waits for all of the first)

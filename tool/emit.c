@@ -204,8 +204,7 @@ static void report_pair_text(FILE *out, const struct launch_pair *p, const struc
 		fprintf(out, "  result:   one persistent launch with '%s' (a block of '%s' starts once %s): %s\n\n", p->first,
 			p->second, waits, p->reason);
 		free(waits);
-	}
-	else if (p->rewritten)
+	} else if (p->rewritten)
 		fprintf(out, "  result:   overlapped (programmatic dependent launch; '%s' waits first): %s\n\n", p->second,
 			p->reason);
 	else

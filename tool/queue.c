@@ -557,20 +557,30 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "static void %s(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pipefy_grid2, dim3 pipefy_block2,\n"
 		  "    cudaStream_t pipefy_stream%s%s)\n"
 		  "{\n"
+		  "    // (the SMs, and how many blocks of the persistent kernel one holds: asked once per host\n"
+		  "    // thread, device and block size)\n"
+		  "    static thread_local int pipefy_known_device = -1, pipefy_sms = 0, pipefy_resident = 0;\n"
+		  "    static thread_local unsigned pipefy_known_threads = 0;\n"
 		  "    const unsigned pipefy_threads = pipefy_block1.x * pipefy_block1.y * pipefy_block1.z;\n"
-		  "    int pipefy_device = 0, pipefy_sms = 0, pipefy_resident = 0;\n"
+		  "    int pipefy_device = 0;\n"
 		  "    unsigned long long *pipefy_counters = nullptr;\n"
-		  "    const bool pipefy_fits =",
+		  "    const bool pipefy_valid =",
 		  p->first, p->second, place, launcher, sd1, sd2);
 	sb_puts(&out, "\n");
 	config_ok(&out, "pipefy_grid1", "pipefy_block1");
 	config_ok(&out, "pipefy_grid2", "pipefy_block2");
 	sb_printf(&out,
 		  "        pipefy_threads == pipefy_block2.x * pipefy_block2.y * pipefy_block2.z &&\n"
-		  "        cudaGetDevice(&pipefy_device) == cudaSuccess &&\n"
-		  "        cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&\n"
-		  "        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, (int)pipefy_threads, 0) == cudaSuccess &&\n"
-		  "        pipefy_resident > 0;\n"
+		  "        cudaGetDevice(&pipefy_device) == cudaSuccess;\n"
+		  "    if (pipefy_valid && (pipefy_device != pipefy_known_device || pipefy_threads != pipefy_known_threads)) {\n"
+		  "        pipefy_known_device = -1;\n"
+		  "        if (cudaDeviceGetAttribute(&pipefy_sms, cudaDevAttrMultiProcessorCount, pipefy_device) == cudaSuccess &&\n"
+		  "            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, (int)pipefy_threads, 0) == cudaSuccess) {\n"
+		  "            pipefy_known_device = pipefy_device;\n"
+		  "            pipefy_known_threads = pipefy_threads;\n"
+		  "        }\n"
+		  "    }\n"
+		  "    const bool pipefy_fits = pipefy_valid && pipefy_known_device == pipefy_device && pipefy_resident > 0;\n"
 		  "    unsigned long long pipefy_rows = pipefy_fits ? pipefy_queue%d_exact(%s) : 0;\n"
 		  "#ifdef PIPEFY_QUEUE_ALL\n"
 		  "    pipefy_rows = 0; // (a benchmark's: every item of the second waits for all of the first)\n"

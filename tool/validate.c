@@ -549,9 +549,8 @@ static bool acquired_before_return(const char *at)
  * them; each item's body the kernel's, byte for byte; the persistent kernel taking each item
  * from the take function and counting the first's items done after them; the take function
  * handing out an item of the second only once ready says so, or after ready has waited, and
- * with an acquire after either; ready
- * waiting for every row it found, or for every item of the first; the first launch a call of
- * the launcher. NULL when all is so. */
+ * with an acquire after either; ready waiting for every row it found, or for every item of the
+ * first; the first launch a call of the launcher. NULL when all is so. */
 static const char *queue_problem(const struct launch_pair *p, int q, const struct source *src, const struct source *out,
 				 const struct offset_map *map, const struct top_level *top, size_t *at)
 {
