@@ -1,9 +1,10 @@
 #!/bin/bash
 # chains.sh: kernel chains end to end (issue 20): testdata/chain_mlp.cu (GEMM -> bias+GELU ->
-# GEMM, hidden = ff = 4096) and testdata/chain_softmax.cu (Q K^T -> row softmax, N = 4096, D =
-# 128) at M = 16 ... 8192, each built as written, with only its launches overlapped
-# (--launches=overlap, and early: the kernel ahead lets the next start after its K-loop; --lines
-# keeps the loops as written), with its GEMMs pipelined (cp.async, launches kept) and with both.
+# GEMM, hidden = ff = 4096), testdata/chain_softmax.cu (Q K^T -> row softmax, N = 4096, D =
+# 128) and testdata/chain_gemm2.cu (GEMM -> GEMM, 4096 wide) at M = 16 ... 8192, each built as
+# written, with only its launches overlapped (--launches=overlap, and early: the kernel ahead
+# lets the next start after its K-loop; --lines keeps the loops as written), with its GEMMs
+# pipelined (cp.async, launches kept) and with both, and as one persistent launch (queue).
 # Every build's output is compared with the original's at each size (bit-identical), then timed:
 # the median of RUNS (default 20) chains between CUDA events, after three warm-ups.
 #   bench/chains.sh build PIPEFY OUT    (here: pipefy and nvcc, no GPU)
@@ -12,8 +13,9 @@
 #                                        the original and over the build without overlap)
 set -u
 cd "$(dirname "$0")/.." || exit
-chains="chain_mlp chain_softmax"
+chains="chain_mlp chain_softmax chain_gemm2"
 declare -A sizes=([chain_mlp]="16 4096 4096|64 4096 4096|256 4096 4096|1024 4096 4096|4096 4096 4096|8192 4096 4096"
+	[chain_gemm2]="16 4096 4096|64 4096 4096|256 4096 4096|1024 4096 4096|4096 4096 4096|8192 4096 4096"
 	[chain_softmax]="16 4096 128|64 4096 128|256 4096 128|1024 4096 128|4096 4096 128|8192 4096 128")
 if [ "$1" = build ]; then
 	pipefy=$(realpath "$2") out=$3

@@ -229,13 +229,16 @@ __host__ __device__ inline pipefy_iv pipefy_iv_and(pipefy_iv a, pipefy_iv b, boo
     return pipefy_iv_make(0, a.hi < b.hi ? a.hi : b.hi);
 }
 // (`for (v = a; v < b; v += step)`: inside the body v is in [a, b - 1], when the step is positive
-// and v + step cannot wrap past the largest value of v's type)
+// and v + step cannot wrap past the largest value of v's type; with a and the step one value
+// each, v's last is a + (b - 1 - a) / step * step)
 __host__ __device__ inline pipefy_iv pipefy_iv_loop(pipefy_iv a, pipefy_iv b, int strict, pipefy_iv step, long long top,
                                                    bool *ok)
 {
     if (PIPEFY_IV_CHECK && (step.lo <= 0 || b.hi > top - step.hi))
         *ok = false;
     long long hi = b.hi - strict;
+    if (a.lo == a.hi && step.lo == step.hi && step.lo > 0 && hi > a.lo)
+        hi = a.lo + (hi - a.lo) / step.lo * step.lo;
     return pipefy_iv_make(a.lo, hi < a.lo ? a.lo : hi);
 }
 // (the bytes an element index reaches from a pointer)

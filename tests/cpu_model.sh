@@ -97,13 +97,17 @@ if [ "${1:-}" = --self-test ]; then
 	# the same)
 	sed 's/pipefy_iv_fit(pipefy_block_x, 0LL, 1LL << 52, pipefy_ok)/pipefy_iv_exact(0)/g' \
 		golden/chain_softmax.queue.cu >"$tmp/queue_rows_of_block0.cu"
+	# the same in a GEMM reading the rows of the GEMM before it (blockIdx.y: the blocks of its second
+	# row of blocks would wait for the first row only)
+	awk '/pipefy_queue0_touch2\(int/ { f = 1 } f && /return pipefy_iv_bytes/ { gsub(/pipefy_block_y/, "pipefy_iv_exact(0)") }
+		/^}/ { f = 0 } { print }' golden/chain_gemm2.queue.cu >"$tmp/queue_gemm_rows_of_row0.cu"
 	for c in "no_wait_barrier 64 64 96" "no_trailing_barrier 64 64 48" "tma_no_release 64 64 96" "tma_no_wait 64 64 96" \
 		"tma_past_row 64 64 96" "bulk_no_wait 64 64 96" "bulk_unaligned 64 64 96" "bulk_half_run 64 64 32" "ws_no_wait 64 64 96" \
 		"ws_producer_computes 64 64 96" "tma_no_proxy_fence 64 64 96" "bulk_no_proxy_fence 64 64 96" \
 		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" "cp_async_twice 64 64 96" \
 		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48" "wsa_no_wait 64 64 96" "wsa_no_landed_wait 64 64 96" \
 		"wsa_no_drain 64 64 96" "queue_wrong_block 32 64 48" "queue_second_first 32 64 48" \
-		"queue_rows_of_block0 32 48 32"; do
+		"queue_rows_of_block0 32 48 32" "queue_gemm_rows_of_row0 32 64 48"; do
 		set -- $c
 		name=$1; shift
 		unset PIPEFY_CPU_PRODUCER
