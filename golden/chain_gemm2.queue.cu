@@ -222,9 +222,9 @@ __host__ __device__ inline pipefy_iv pipefy_iv_bytes(const void *p, unsigned lon
 // pipefy: 'gemm' then 'gemm' as one persistent launch (--launches=queue). Its blocks take items: the
 // blocks of both kernels, whose bodies run as written (their parameters blockIdx, gridDim,
 // threadIdx and blockDim stand for the builtins). An item of 'gemm' starts once the items of
-// 'gemm' whose writes it may read are done: those of the rows (blockIdx.y) of 'gemm' whose writes the bytes
-// its accesses may touch meet, where the launcher finds each row's writes after the row's before
-// and what 'gemm' writes apart from all 'gemm' touches; all of them otherwise.
+// 'gemm' whose writes it may read are done: those in the rows (blockIdx.y) of 'gemm'
+// whose writes meet the bytes its accesses may touch, where the launcher finds each row's writes
+// after the row's before and what 'gemm' writes apart from all 'gemm' touches; all of them otherwise.
 static __device__ void gemm_pipefy_item0(const float *A, const float *B, float *C, int M, int N, int K,
     const uint3 blockIdx, const dim3 gridDim, const uint3 threadIdx, const dim3 blockDim)
 {

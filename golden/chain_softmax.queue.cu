@@ -255,9 +255,9 @@ __host__ __device__ inline pipefy_iv pipefy_iv_bytes(const void *p, unsigned lon
 // pipefy: 'qk' then 'row_softmax' as one persistent launch (--launches=queue). Its blocks take items: the
 // blocks of both kernels, whose bodies run as written (their parameters blockIdx, gridDim,
 // threadIdx and blockDim stand for the builtins). An item of 'row_softmax' starts once the items of
-// 'qk' whose writes it may read are done: those of the rows (blockIdx.y) of 'qk' whose writes the bytes
-// its accesses may touch meet, where the launcher finds each row's writes after the row's before
-// and what 'row_softmax' writes apart from all 'qk' touches; all of them otherwise.
+// 'qk' whose writes it may read are done: those in the rows (blockIdx.y) of 'qk'
+// whose writes meet the bytes its accesses may touch, where the launcher finds each row's writes
+// after the row's before and what 'row_softmax' writes apart from all 'qk' touches; all of them otherwise.
 static __device__ void qk_pipefy_item0(const float *Q, const float *Km, float *S, int M, int N, int D, float scale,
     const uint3 blockIdx, const dim3 gridDim, const uint3 threadIdx, const dim3 blockDim)
 {

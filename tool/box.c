@@ -269,7 +269,6 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 	return ok;
 }
 
-static const char *const builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 
 /* The writes of a variable: each assigned value (NULL for ++/--), and whether its address is
  * taken. */
@@ -382,21 +381,16 @@ static bool read_poly(struct reader *r, CXCursor e, struct poly *out)
 	if (k == CXCursor_DeclRefExpr)
 		return read_var(r, e, clang_getCursorReferenced(e), out);
 	if (k == CXCursor_MemberRefExpr) {
-		char *text = span_text(r->src, cursor_span(e));
-		char *w = text;
-		for (char *p = text; *p; p++)
-			if (*p != ' ' && *p != '\t' && *p != '\n')
-				*w++ = *p;
-		*w = '\0';
-		for (int b = 0; b < 4; b++) {
-			size_t n = strlen(builtins[b]);
-			if (strncmp(text, builtins[b], n) == 0 && text[n] == '.' && strchr("xyz", text[n + 1]) && !text[n + 2]) {
-				int a = atom(r, text, b == 0 ? ATOM_THREAD : ATOM_UNIFORM);
-				free(text);
-				*out = (struct poly){1, {{1, 1, {a}}}};
-				return a >= 0;
-			}
+		char c;
+		int b = cursor_builtin(r->src, e, &c);
+		if (b >= 0) {
+			char *text = xprintf("%s.%c", cursor_builtin_names[b], c);
+			int a = atom(r, text, b == 0 ? ATOM_THREAD : ATOM_UNIFORM);
+			free(text);
+			*out = (struct poly){1, {{1, 1, {a}}}};
+			return a >= 0;
 		}
+		char *text = span_squeezed(r->src, cursor_span(e));
 		fail(r, e, xprintf("'%s'", text));
 		free(text);
 		return false;

@@ -82,6 +82,23 @@ char *span_squeezed(const struct source *src, struct span s)
 	return t;
 }
 
+const char *const cursor_builtin_names[4] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+
+int cursor_builtin(const struct source *src, CXCursor e, char *component)
+{
+	char *text = span_squeezed(src, cursor_span(e));
+	int found = -1;
+	for (int b = 0; b < 4 && found < 0; b++) {
+		size_t n = strlen(cursor_builtin_names[b]);
+		if (strncmp(text, cursor_builtin_names[b], n) == 0 && text[n] == '.' && strchr("xyz", text[n + 1]) && !text[n + 2]) {
+			found = b;
+			*component = text[n + 1];
+		}
+	}
+	free(text);
+	return found;
+}
+
 char *cursor_name(CXCursor c)
 {
 	CXString s = clang_getCursorSpelling(c);

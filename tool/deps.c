@@ -62,8 +62,8 @@ static bool is_param(const struct deps_reader *r, CXCursor decl)
 }
 
 /* Whether code in `in` may change the variable itself (not what it points at): an assignment,
- * ++/--, its address taken. (A reference bound to it, or a call taking one, stops the reading
- * elsewhere.) */
+ * ++/-- or compound assignment of it (cursor_write_parts), or a way to write it later
+ * (cursor_escapes: its address taken, a reference bound to it). */
 struct var_change {
 	CXCursor var;
 	bool changed;
@@ -73,18 +73,9 @@ static enum CXChildVisitResult scan_changes(CXCursor c, CXCursor parent, CXClien
 {
 	(void)parent;
 	struct var_change *v = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_UnaryOperator) {
-		enum CXUnaryOperatorKind u = clang_getCursorUnaryOperatorKind(c);
-		if ((u == CXUnaryOperator_PreInc || u == CXUnaryOperator_PostInc || u == CXUnaryOperator_PreDec ||
-		     u == CXUnaryOperator_PostDec || u == CXUnaryOperator_AddrOf) &&
-		    cursor_names_var(cursor_first_child(c), v->var))
-			v->changed = true;
-	} else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign && cursor_names_var(cursor_first_child(c), v->var))
-			v->changed = true;
-	}
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_names_var(target, v->var))
+		v->changed = true;
 	return v->changed ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
@@ -92,7 +83,7 @@ static bool var_changed(CXCursor in, CXCursor var)
 {
 	struct var_change v = {var, false};
 	clang_visitChildren(in, scan_changes, &v);
-	return v.changed;
+	return v.changed || cursor_escapes(in, var);
 }
 
 /* The bounds of an integer type as C literals, for pipefy_iv_fit; false for other types. A
@@ -319,31 +310,22 @@ static char *read_var(struct deps_reader *r, CXCursor e, struct span parent)
 	return out;
 }
 
-static const char *const builtin_names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
-
 static char *read_builtin(struct deps_reader *r, CXCursor e)
 {
-	char *text = span_squeezed(r->src, cursor_span(e));
-	char *out = NULL;
-	for (int b = 0; b < 4 && !out; b++) {
-		size_t n = strlen(builtin_names[b]);
-		if (strncmp(text, builtin_names[b], n) != 0 || text[n] != '.' || !strchr("xyz", text[n + 1]) || text[n + 2])
-			continue;
-		char c = text[n + 1];
-		if (cursor_from_macro(e))
-			break;
-		if (b == 0)
-			out = xprintf("pipefy_iv_make(0, (long long)blockDim.%c - 1)", c);
-		else if (b == 1) {
-			out = xprintf("pipefy_block_%c", c);
-			r->block_dims[c - 'x'] |= r->in_write;
-		} else
-			out = xprintf("pipefy_iv_exact((long long)%s.%c)", builtin_names[b], c);
+	char c;
+	int b = cursor_from_macro(e) ? -1 : cursor_builtin(r->src, e, &c);
+	if (b == 0)
+		return xprintf("pipefy_iv_make(0, (long long)blockDim.%c - 1)", c);
+	if (b == 1) {
+		r->block_dims[c - 'x'] |= r->in_write;
+		return xprintf("pipefy_block_%c", c);
 	}
-	if (!out)
-		stop(r, e, xprintf("'%s'", text));
+	if (b > 1)
+		return xprintf("pipefy_iv_exact((long long)%s.%c)", cursor_builtin_names[b], c);
+	char *text = span_squeezed(r->src, cursor_span(e));
+	stop(r, e, xprintf("'%s'", text));
 	free(text);
-	return out;
+	return NULL;
 }
 
 /* e converts its operand: the value must fit e's type, where it is another. */

@@ -207,6 +207,10 @@ bool cursor_from_macro(CXCursor c);
 char *span_text(const struct source *src, struct span s);
 /* The text with its blanks squeezed out: `a [ i ]` reads `a[i]`. */
 char *span_squeezed(const struct source *src, struct span s);
+/* `threadIdx.x` and the like, as written: 0 threadIdx, 1 blockIdx, 2 blockDim, 3 gridDim (the
+ * names in cursor_builtin_names), the component in *component; -1 for anything else. */
+extern const char *const cursor_builtin_names[4];
+int cursor_builtin(const struct source *src, CXCursor e, char *component);
 char *cursor_name(CXCursor c);
 char *type_spelling(CXType t);
 /* Skip implicit casts and parentheses, which libclang shows as wrappers of one child. */

@@ -342,9 +342,9 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  p->first, p->second, p->second, p->first);
 	if (exact)
 		sb_printf(&out,
-			  "those of the rows (blockIdx.%c) of '%s' whose writes the bytes\n"
-			  "// its accesses may touch meet, where the launcher finds each row's writes after the row's before\n"
-			  "// and what '%s' writes apart from all '%s' touches; all of them otherwise.\n",
+			  "those in the rows (blockIdx.%c) of '%s'\n"
+			  "// whose writes meet the bytes its accesses may touch, where the launcher finds each row's writes\n"
+			  "// after the row's before and what '%s' writes apart from all '%s' touches; all of them otherwise.\n",
 			  row, p->first, p->second, p->first);
 	else
 		sb_printf(&out, "all of them (%s).\n", why);
