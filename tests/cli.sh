@@ -71,6 +71,20 @@ expect "pipefy exits 0 and changes none of its $total goldens (changed or failed
 if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	"$pipefy" -q --ptxas --report $k >/dev/null 2>"$tmp/err"
 	expect "--ptxas puts ptxas's register count in the report" 'grep -q "registers per thread (ptxas)" "$tmp/err"'
+	# and holds a persistent launch's kernel to the larger kernel's registers, rounded up to the
+	# allocation unit (8 a thread), which nvcc then keeps to
+	q=testdata/chain_softmax.cu
+	"$pipefy" --arch=sm_90 --ptxas --launches=queue --lines="$(grep -n '<<<' $q | cut -d: -f1 | paste -sd:)" $q \
+		-o "$tmp/queue.cu" 2>"$tmp/err"
+	held=$(sed -n "s/.*held to \([0-9]*\) registers a thread, the most of 'qk' (\([0-9]*\)) and 'row_softmax' (\([0-9]*\)).*/\1 \2 \3/p" "$tmp/err")
+	read -r cap r1 r2 <<<"${held:-0 0 0}"
+	expect "--ptxas: the queue's kernel is held to the larger kernel's registers rounded up to 8 ($held)" \
+		'[ $cap -gt 0 ] && [ $cap -ge $r1 ] && [ $cap -ge $r2 ] && [ $((cap % 8)) = 0 ] && [ $((cap - 8)) -lt $r1 -o $((cap - 8)) -lt $r2 ]'
+	expect "--ptxas: the cap is written as __maxnreg__ for nvcc" 'grep -q "^#define PIPEFY_QUEUE0_REGISTERS __maxnreg__($cap)$" "$tmp/queue.cu"'
+	used=$("${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" -c -std=c++17 -arch=sm_90 -I testdata -Xptxas -v -o /dev/null \
+		"$tmp/queue.cu" 2>&1 | awk "/entry function '_Z[0-9]*pipefy_queue0_/ { k = 1 }
+			k && /Used [0-9]+ registers/ { sub(/.*Used /, \"\"); print \$1; exit }")
+	expect "--ptxas: nvcc compiles the queue's kernel within the cap ($used of $cap)" '[ -n "$used" ] && [ "$used" -le $cap ]'
 fi
 
 # editor and CI integrations, clang-format style

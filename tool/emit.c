@@ -238,6 +238,8 @@ static json_t *report_pair_record(const struct launch_pair *p, const struct sour
 		if (why)
 			json_object_set_new(o, "waits_for_all_because", json_string(why));
 		free(why);
+		if (p->queue_registers > 0)
+			json_object_set_new(o, "registers", json_integer(p->queue_registers));
 	}
 	json_object_set_new(o, "reason", json_string(p->rewritten ? p->reason : pair_why_not(p) ? pair_why_not(p) : "not planned"));
 	return o;

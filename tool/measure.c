@@ -901,6 +901,15 @@ static void tma_launch_sites(struct kloop *l, const struct source *src, const st
 	clang_disposeString(usr);
 }
 
+/* A function's symbol as ptxas names it */
+static char *mangled_name(CXCursor fn)
+{
+	CXString mangled = clang_Cursor_getMangling(fn);
+	char *name = xstrdup(clang_getCString(mangled));
+	clang_disposeString(mangled);
+	return name;
+}
+
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
 	const struct launches *ls = &m->launches;
@@ -928,9 +937,15 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		tma_launch_sites(l, src, ls, &m->functions, &refs, copies);
 		count_tile_flops(l, src);
 		find_gather(l);
-		CXString mangled = clang_Cursor_getMangling(l->function_cursor);
-		l->mangled = xstrdup(clang_getCString(mangled));
-		clang_disposeString(mangled);
+		l->mangled = mangled_name(l->function_cursor);
 	}
 	kernel_refs_free(&refs);
+	/* both kernels of a launch pair, for a persistent launch's register count */
+	for (int i = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		if (!clang_Cursor_isNull(p->first_kernel) && !clang_Cursor_isNull(p->kernel)) {
+			p->mangled[0] = mangled_name(p->first_kernel);
+			p->mangled[1] = mangled_name(p->kernel);
+		}
+	}
 }

@@ -99,6 +99,8 @@ void model_free(struct model *m)
 		free(p->queue_refusal);
 		queue_accesses_free(&p->deps[0]);
 		queue_accesses_free(&p->deps[1]);
+		free(p->mangled[0]);
+		free(p->mangled[1]);
 		free(p->reason);
 	}
 	free(m->pairs);

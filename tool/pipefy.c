@@ -171,9 +171,15 @@ static void ptxas_registers(struct model *m, const struct source *src, const str
 		if (e)
 			sscanf(e + strlen("Compiling entry function '"), "%511[^']", entry);
 		else if ((u = strstr(line, "Used ")) && sscanf(u, "Used %d registers", &regs) == 1 && entry[0])
+		{
 			for (int i = 0; i < m->nloops; i++)
 				if (m->loops[i].mangled && strcmp(m->loops[i].mangled, entry) == 0)
 					m->loops[i].registers = regs;
+			for (int i = 0; i < m->npairs; i++)
+				for (int k = 0; k < 2; k++)
+					if (m->pairs[i].mangled[k] && strcmp(m->pairs[i].mangled[k], entry) == 0)
+						m->pairs[i].registers[k] = regs;
+		}
 		line = nl ? nl + 1 : line + strlen(line);
 	}
 	unlink(tmp_path);

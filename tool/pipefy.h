@@ -658,8 +658,12 @@ struct launch_pair {
 	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
 	char *queue_refusal;     /* (its remark stands at the first launch) */
 	struct queue_accesses deps[2]; /* what each kernel may touch in global memory (deps.c) */
+	/* measure */
+	char *mangled[2];        /* the first and the second kernel's symbols, to match ptxas output */
+	int registers[2];        /* per thread, from ptxas (--ptxas); 0 unknown */
 	/* plan */
 	bool queue;              /* they do */
+	int queue_registers;     /* at most this many a thread for the persistent kernel; 0: no cap */
 	/* rewrite */
 	bool rewritten;
 };

@@ -531,7 +531,7 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 
 /* --launches=queue: the pair as one persistent launch, where check found nothing against it and
  * no loop's rewrite edits either launch, and neither launch is another queue's already. */
-static void plan_queue(struct launch_pair *p, const struct model *m, const struct options *o)
+static void plan_queue(struct launch_pair *p, const struct model *m, const struct options *o, const struct arch_rules *a)
 {
 	p->quiet = false;
 	if (p->queue_refusal)
@@ -561,15 +561,31 @@ static void plan_queue(struct launch_pair *p, const struct model *m, const struc
 		}
 	p->queue = true;
 	p->reason = xstrdup("--launches=queue");
+	/* Both kernels' bodies in one kernel take more registers than either (48 against 32 and 14
+	 * for the MLP's GEMM and bias+GELU, 64 against 38 and 31 for Q K^T and softmax): fewer
+	 * blocks an SM than the kernels as written. Where ptxas measured both, the persistent kernel
+	 * is held to the larger count, rounded up to what an SM allocates a thread anyway. */
+	if (a && p->registers[0] > 0 && p->registers[1] > 0) {
+		int most = p->registers[0] > p->registers[1] ? p->registers[0] : p->registers[1];
+		int unit = a->reg_alloc_unit / 32 > 0 ? a->reg_alloc_unit / 32 : 1;
+		p->queue_registers = (most + unit - 1) / unit * unit;
+		if (p->queue_registers > a->max_regs_per_thread)
+			p->queue_registers = a->max_regs_per_thread;
+		free(p->reason);
+		p->reason = xprintf("--launches=queue; the persistent kernel held to %d registers a thread, the most of "
+				    "'%s' (%d) and '%s' (%d) rounded up to a whole allocation (ptxas)",
+				    p->queue_registers, p->first, p->registers[0], p->second, p->registers[1]);
+	}
 }
 
 /* Pairs the planner would not overlap anyway (an older GPU, --launches=keep, or rules that do
  * not say it pays) are quiet: a remark for every two launches of such a file would be noise;
  * --report still says why. A pair wanted but illegal, or in the way of a loop's launcher, is not. */
-static void plan_pair(struct launch_pair *p, const struct model *m, const struct options *o, const struct variant_rules *vr)
+static void plan_pair(struct launch_pair *p, const struct model *m, const struct options *o, const struct rules *r)
 {
+	const struct variant_rules *vr = &r->variants;
 	if (o->launches == LAUNCHES_QUEUE) {
-		plan_queue(p, m, o);
+		plan_queue(p, m, o, rules_arch(r, o->arch));
 		return;
 	}
 	p->quiet = true;
@@ -620,5 +636,5 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 void plan_launch_pairs(struct model *m, const struct options *o, const struct rules *r)
 {
 	for (int i = 0; i < m->npairs; i++)
-		plan_pair(&m->pairs[i], m, o, &r->variants);
+		plan_pair(&m->pairs[i], m, o, r);
 }

@@ -487,8 +487,24 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    return pipefy_items1 + pipefy_c;\n"
 		  "}\n",
 		  p->second, p->first, p->first, q, hp, q, ha, ready, ha, p->first);
+	char *cap = xstrdup("");
+	if (p->queue_registers > 0) {
+		/* (__maxnreg__ is nvcc's, from CUDA 12.4 on) */
+		free(cap);
+		cap = xprintf("PIPEFY_QUEUE%d_REGISTERS ", q);
+		sb_printf(&out,
+			  "// pipefy: at most %d registers a thread: the most either kernel takes as written (ptxas: '%s' %d,\n"
+			  "// '%s' %d), rounded up to a whole allocation; both bodies in one kernel would take more, and\n"
+			  "// fewer blocks would fit on an SM\n"
+			  "#if defined(__NVCC__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))\n"
+			  "#define PIPEFY_QUEUE%d_REGISTERS __maxnreg__(%d)\n"
+			  "#else\n"
+			  "#define PIPEFY_QUEUE%d_REGISTERS\n"
+			  "#endif\n",
+			  p->queue_registers, p->first, p->registers[0], p->second, p->registers[1], q, p->queue_registers, q);
+	}
 	sb_printf(&out,
-		  "static __global__ void %s(%s, unsigned long long *pipefy_counters,\n"
+		  "static __global__ void %s%s(%s, unsigned long long *pipefy_counters,\n"
 		  "    const unsigned long long pipefy_rows)\n"
 		  "{\n"
 		  "    __shared__ unsigned long long pipefy_ticket;\n"
@@ -514,8 +530,9 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "                pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block2);\n"
 		  "    }\n"
 		  "}\n",
-		  kernel, hp, q, ha, item1, sn1[0] ? sn1 + 2 : "", sn1[0] ? ", " : "", row, item2, sn2[0] ? sn2 + 2 : "",
+		  cap, kernel, hp, q, ha, item1, sn1[0] ? sn1 + 2 : "", sn1[0] ? ", " : "", row, item2, sn2[0] ? sn2 + 2 : "",
 		  sn2[0] ? ", " : "");
+	free(cap);
 	/* the rows the launcher finds told apart */
 	sb_printf(&out,
 		  "// pipefy: how many rows of '%s' the items of '%s' wait for one by one: its grid's rows (blockIdx.%c)\n"
