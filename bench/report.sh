@@ -50,6 +50,9 @@ Refused forced variants (pipefy left the file unchanged, with this reason):
 \`\`\`
 $(cat "$dir/refused.txt")
 \`\`\`
+
+Kernel chains end to end (issue 20: launches back to back, overlapped, as one persistent launch,
+and the bound on any schedule) are in bench/CHAINS.md (\`make bench-chains\`).
 MD
 # "## Reading this run" is written by hand after each run; pipefy's own speed is measured
 # here, not on the GPU machine: keep that section as it is.
