@@ -196,7 +196,7 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tile t+3 is copied while tile t is computed
+    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tiles to t+2 are copied while tile t is computed, t+3 after it
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -258,14 +258,15 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
             pipefy_load(pipefy_s);
         int pipefy_stage = 0;       // the stage that holds tile t
         unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-        // pipefy: main loop: start tile t+3 into stage (t-1) % 4, wait for tile t, compute it, say
-        // so; the last iterations find no tile left to start and only compute: that is the epilogue
+        // pipefy: main loop: wait for tile t, compute it, say so, then start tile t+3 into stage
+        // (t-1) % 4 (whose tile every thread is done with as a rule by then); the last iterations
+        // find no tile left to start and only compute: that is the epilogue
         for (int k0 = 0; k0 < K; k0 += TS) {
-            pipefy_load((pipefy_stage + 3) % 4);
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
+            pipefy_load((pipefy_stage + 3) % 4);
             pipefy_stage = (pipefy_stage + 1) % 4;
             pipefy_phase ^= pipefy_stage == 0;
         }

@@ -150,7 +150,7 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tile t+3 is copied while tile t is computed
+    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tiles to t+2 are copied while tile t is computed, t+3 after it
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -212,14 +212,15 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
             pipefy_load(pipefy_s);
         int pipefy_stage = 0;       // the stage that holds tile t
         unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-        // pipefy: main loop: start tile t+3 into stage (t-1) % 4, wait for tile t, compute it, say
-        // so; the last iterations find no tile left to start and only compute: that is the epilogue
+        // pipefy: main loop: wait for tile t, compute it, say so, then start tile t+3 into stage
+        // (t-1) % 4 (whose tile every thread is done with as a rule by then); the last iterations
+        // find no tile left to start and only compute: that is the epilogue
         for (int k0 = 0; k0 < K; k0 += T) {
-            pipefy_load((pipefy_stage + 3) % 4);
             pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
+            pipefy_load((pipefy_stage + 3) % 4);
             pipefy_stage = (pipefy_stage + 1) % 4;
             pipefy_phase ^= pipefy_stage == 0;
         }
@@ -314,7 +315,7 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
         float acc = 0.0f;
-        // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tile t+3 is copied while tile t is computed
+        // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tiles to t+2 are copied while tile t is computed, t+3 after it
         {
             // pipefy: the loop variables of the next tile to load
             int pipefy_next_k0 = 0;
@@ -376,14 +377,15 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                 pipefy_load(pipefy_s);
             int pipefy_stage = 0;       // the stage that holds tile t
             unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-            // pipefy: main loop: start tile t+3 into stage (t-1) % 4, wait for tile t, compute it, say
-            // so; the last iterations find no tile left to start and only compute: that is the epilogue
+            // pipefy: main loop: wait for tile t, compute it, say so, then start tile t+3 into stage
+            // (t-1) % 4 (whose tile every thread is done with as a rule by then); the last iterations
+            // find no tile left to start and only compute: that is the epilogue
             for (int k0 = 0; k0 < K; k0 += T) {
-                pipefy_load((pipefy_stage + 3) % 4);
                 pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
                 pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
+                pipefy_load((pipefy_stage + 3) % 4);
                 pipefy_stage = (pipefy_stage + 1) % 4;
                 pipefy_phase ^= pipefy_stage == 0;
             }

@@ -292,16 +292,21 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		barrier_after(r, at);
 	} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
 		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
-		 * which each thread's arrival after the compute completes */
-		char *release = body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
-		if (body.n < 5 + w || !starts(first[0], "pipefy_load(") ||
+		 * which each thread's arrival after the compute completes; the next copy starts first,
+		 * or (4 stages and more, not a producer warp's) right after the arrival */
+		bool late = !w && l->stages >= 4;
+		int head = late ? 0 : 1; /* statements before the wait */
+		char *release = body.n >= 3 + late ? stmt_text(r->out, body.v[body.n - 3 - late]) : NULL;
+		char *next = late && body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
+		if (body.n < 5 + w || (late ? !next || !starts(next, "pipefy_load(") : !starts(first[0], "pipefy_load(")) ||
 		    (w && !starts(first[1], "if(pipefy_producer)continue")) ||
-		    !starts(first[1 + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
+		    !starts(first[head + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
 		    !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
 			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
-		else if (l->tma_collective && !starts(first[2 + w], "__syncwarp()"))
+		else if (l->tma_collective && !starts(first[head + 1 + w], "__syncwarp()"))
 			problem(r, at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 		free(release);
+		free(next);
 		if (clang_Cursor_isNull(r->loader))
 			problem(r, at, "no loader in the block");
 		else

@@ -6,7 +6,8 @@
  *   ldg       global loads before the compute with no barrier between, and shared stores
  *             after the last compute instruction;
  *   tma       tensor copies (UTMALDG / cp.async.bulk.tensor) issued before the first compute
- *             instruction of the iteration, with no barrier between them;
+ *             instruction of the iteration, or after the last one and before the next
+ *             iteration's, with no barrier between them;
  *   bulk      bulk copies (UBLKCP / cp.async.bulk) likewise;
  *   ws-cp.async  asynchronous copies in a loop that arrives at named barriers without waiting
  *             (BAR.ARV / barrier.arrive), twice or more: a producer warp's copies, its signal
@@ -265,6 +266,18 @@ static void classify(const struct function *f, int b, int e, struct loop_report 
 			bulk_overlap |= bulk_pending;
 		} else if (c == OP_STS && ldg_overlap)
 			sts_after_overlap = true;
+	}
+	/* A tensor or bulk copy issued after the compute (pipefy's tma with 4 stages and more starts
+	 * the next tile once this one is computed) is in flight during the next iteration's
+	 * compute when no barrier lies between: read on around the back edge. */
+	for (int i = b; i <= e && (tensor_pending || bulk_pending); i++) {
+		enum op_class c = f->v[i].cls;
+		if (c == OP_BAR)
+			tensor_pending = bulk_pending = false;
+		else if (c == OP_COMPUTE) {
+			tensor_overlap |= tensor_pending;
+			bulk_overlap |= bulk_pending;
+		}
 	}
 	if (tensor_overlap) {
 		r->kind = "tma";
