@@ -1,8 +1,8 @@
 // neg_store_helper.cu: the tiles are filled through `st(&As[..], ld(..))` helpers in a copy
 // loop of one trip. pipefy once pipelined this with nothing in the loader (it did not see the
-// stores); it now reads the one-line helpers as the copies they are: cp.async takes them,
-// registers do not (`++i` is not a trip count pipefy reads), so auto, for 4-byte copies, leaves
-// the loop as written and says so.
+// stores); it now reads the one-line helpers as the copies they are, and the copy loop's `++i`
+// as a trip count: auto stages the copies in registers, one per trip (it once left the loop as
+// written, `++i` being no trip count pipefy read).
 // Usage: neg_store_helper [M N K] (multiples of TS).
 // gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 512 512 512
 // gpu-sanitize: 32 32 48

@@ -662,42 +662,50 @@ static void mark_copy_decls(struct kloop *l)
 		}
 }
 
-/* `for (T i = E0; i < N; i += S) { ...copies... }` at the top of the body, N a constant and S
- * a constant or blockDim.x: the register variant can stage such a loop with one register per
- * trip. Records its numbers and parts in the statement (whether its trip count means the same
- * in front of the loop is check's question). */
+/* `for (T i = E0; i < N; i += S) { ...copies... }` (or `++i`, `i++`: S = 1) at the top of the
+ * body, N a constant and S a constant or blockDim.x: the register variant can stage such a
+ * loop with one register per trip. Records its numbers and parts in the statement (whether its
+ * trip count means the same in front of the loop is check's question). */
 static void copy_loop_shape(struct body_stmt *st, const struct source *src)
 {
 	struct cursors kids = cursor_children(st->cursor), var = {0};
+	bool add = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_CompoundAssignOperator &&
+		   clang_getCursorBinaryOperatorKind(kids.v[2]) == CXBinaryOperator_AddAssign;
+	bool inc = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator &&
+		   (clang_getCursorUnaryOperatorKind(kids.v[2]) == CXUnaryOperator_PreInc ||
+		    clang_getCursorUnaryOperatorKind(kids.v[2]) == CXUnaryOperator_PostInc);
 	if (kids.n != 4 || clang_getCursorKind(kids.v[0]) != CXCursor_DeclStmt ||
 	    clang_getCursorKind(kids.v[1]) != CXCursor_BinaryOperator ||
-	    clang_getCursorBinaryOperatorKind(kids.v[1]) != CXBinaryOperator_LT ||
-	    clang_getCursorKind(kids.v[2]) != CXCursor_CompoundAssignOperator ||
-	    clang_getCursorBinaryOperatorKind(kids.v[2]) != CXBinaryOperator_AddAssign)
+	    clang_getCursorBinaryOperatorKind(kids.v[1]) != CXBinaryOperator_LT || !(add || inc))
 		goto done;
-	/* the bound: a constant; the stride: a constant, or blockDim.x */
-	bool ok;
-	CXCursor bound = cursor_last_child(kids.v[1]), step = cursor_last_child(kids.v[2]);
-	long N = cursor_evaluate_int(bound, &ok);
-	if (!ok)
-		N = 0;
-	long S = cursor_evaluate_int(step, &ok);
-	if (!ok)
-		S = -1;
-	char *step_text = span_text(src, cursor_span(step));
-	bool block_stride = strcmp(step_text, "blockDim.x") == 0;
-	free(step_text);
-	if (N <= 0 || (S <= 0 && !block_stride))
-		goto done;
-	/* one variable, initialized */
+	/* one variable, initialized, and the one the loop steps */
 	var = cursor_children(kids.v[0]);
-	if (var.n != 1 || clang_getCursorKind(var.v[0]) != CXCursor_VarDecl)
+	if (var.n != 1 || clang_getCursorKind(var.v[0]) != CXCursor_VarDecl ||
+	    !clang_equalCursors(cursor_root_var(cursor_first_child(kids.v[2])), var.v[0]))
 		goto done;
 	CXCursor init = cursor_last_child(var.v[0]);
 	if (clang_Cursor_isNull(init))
 		goto done;
+	/* the bound: a constant; the stride: a constant, or blockDim.x */
+	bool ok;
+	CXCursor bound = cursor_last_child(kids.v[1]), step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
+	long N = cursor_evaluate_int(bound, &ok);
+	if (!ok)
+		N = 0;
+	long S = 1;
+	bool block_stride = false;
+	if (!inc) {
+		S = cursor_evaluate_int(step, &ok);
+		if (!ok)
+			S = -1;
+		char *step_text = span_text(src, cursor_span(step));
+		block_stride = strcmp(step_text, "blockDim.x") == 0;
+		free(step_text);
+	}
+	if (N <= 0 || (S <= 0 && !block_stride))
+		goto done;
 	st->copy_bound_expr = cursor_span(bound);
-	st->copy_stride_expr = cursor_span(step);
+	st->copy_stride_expr = inc ? (struct span){0, 0} : cursor_span(step);
 	st->copy_bound = N;
 	st->copy_stride = block_stride ? 0 : S;
 	/* `int i`: from the declaration's start through the variable's name */

@@ -309,9 +309,20 @@ static void check_copies(struct kloop *l, const struct source *src)
 				kloop_refuse(l, cp->text.begin,
 					     "already pipelined: '%s' is stored from register '%s' at %d:%d (register prefetch)",
 					     name, value, line, col);
-			else
-				kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name,
-					     line, col);
+			else {
+				CXCursor call = clang_Cursor_isNull(cp->value) ? clang_getNullCursor()
+									       : effects_program_call(cp->value);
+				char *callee = clang_Cursor_isNull(call) ? NULL : cursor_name(clang_getCursorReferenced(call));
+				if (callee)
+					kloop_refuse(l, cp->text.begin,
+						     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
+						     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
+						     "`return *p;`)", name, line, col, callee);
+				else
+					kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name,
+						     line, col);
+				free(callee);
+			}
 			free(value);
 		}
 	}
@@ -1076,8 +1087,10 @@ static bool copy_loop_legal(const struct kloop *l, int stmt)
 		if (l->tiles[i].in_loop)
 			return false;
 	struct cursors kids = cursor_children(st->cursor), var = cursor_children(kids.v[0]);
+	/* (the step: `i += S`'s S; `++i` has none but the variable) */
+	bool inc = clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator;
 	bool ok = !cursor_refers_within(cursor_last_child(kids.v[1]), l->body) &&
-		  !cursor_refers_within(cursor_last_child(kids.v[2]), l->body) && !cursor_writes_var(kids.v[3], var.v[0]);
+		  (inc || !cursor_refers_within(cursor_last_child(kids.v[2]), l->body)) && !cursor_writes_var(kids.v[3], var.v[0]);
 	free(kids.v);
 	free(var.v);
 	return ok;

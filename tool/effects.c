@@ -801,3 +801,28 @@ bool effects_assigns_bytes(CXType t)
 	return type_assigns_bytes(t, 0);
 }
 
+/* The first call in an expression of a function outside the system headers (the program's own,
+ * `GetValue(A, K, r, c)`); a null cursor when it calls none. */
+static enum CXChildVisitResult scan_program_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXCursor fn = clang_getCursorReferenced(c);
+		if (!clang_Cursor_isNull(fn) &&
+		    (clang_getCursorKind(fn) == CXCursor_FunctionDecl || clang_getCursorKind(fn) == CXCursor_FunctionTemplate) &&
+		    !effects_in_system_header(fn)) {
+			*(CXCursor *)data = c;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+CXCursor effects_program_call(CXCursor expr)
+{
+	CXCursor found = clang_getNullCursor();
+	scan_program_call(expr, clang_getNullCursor(), &found);
+	if (clang_Cursor_isNull(found))
+		clang_visitChildren(expr, scan_program_call, &found);
+	return found;
+}

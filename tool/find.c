@@ -221,6 +221,8 @@ struct tile_use {
 	int tile_calls;
 	int tile_stores;  /* from anything: a register a previous trip loaded, say */
 	int global_reads;
+	int helper_stores; /* from a value that calls a function of the program's (`GetValue(A, K, r, c)`),
+			    * which may read global memory where find does not look */
 };
 
 static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
@@ -247,6 +249,7 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 		}
 		u->global_stores += global;
 		u->tile_stores++;
+		u->helper_stores += !clang_Cursor_isNull(value) && !clang_Cursor_isNull(effects_program_call(value));
 	} else if (clang_getCursorKind(c) == CXCursor_CallExpr || clang_getCursorKind(c) == CXCursor_UnexposedExpr) {
 		bool tile = false;
 		clang_visitChildren(c, scan_tile_args, &tile);
@@ -299,8 +302,9 @@ static bool is_candidate(CXCursor body)
 	struct tile_use u = {0};
 	clang_visitChildren(body, scan_tile_use, &u);
 	/* tiles stored from registers while the body loads global memory: a register prefetch,
-	 * refused by check with that reason rather than passed over in silence */
-	return u.global_stores > 0 || u.tile_calls > 0 || (u.tile_stores > 0 && u.global_reads > 0);
+	 * refused by check with that reason rather than passed over in silence; and tiles stored
+	 * from a call of the program's own function, which check reads into or refuses, naming it */
+	return u.global_stores > 0 || u.tile_calls > 0 || (u.tile_stores > 0 && u.global_reads > 0) || u.helper_stores > 0;
 }
 
 static struct span leading_pragmas(const struct source *src, size_t at)

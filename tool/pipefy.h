@@ -320,6 +320,8 @@ bool effects_is_local(CXCursor var);
 /* A value proven to be all zero bits (evaluated, never matched as text). */
 bool effects_is_zero(CXCursor value);
 bool effects_in_system_header(CXCursor decl);
+/* The first call in expr of a function outside the system headers; null when none. */
+CXCursor effects_program_call(CXCursor expr);
 /* A call of CUDA's headers or the C library whose value depends on its arguments alone
  * (`min`, `__float2int_rn`, `__popc`, a `half`'s constructor): it writes no memory, reads none
  * but its arguments (by value or const reference), waits for nothing and reads no clock or
@@ -398,7 +400,7 @@ struct body_stmt {
 	long copy_bound;   /* N; 0 when the statement is not such a loop */
 	long copy_stride;  /* S when constant; 0 when it is blockDim.x (the block size decides) */
 	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, `i < N`, the body */
-	struct span copy_bound_expr, copy_stride_expr; /* N and S as written */
+	struct span copy_bound_expr, copy_stride_expr; /* N and S as written (S empty for `++i`: 1) */
 };
 
 struct induction {

@@ -1250,6 +1250,8 @@ static char *copy_loop_stride(const struct kloop *l, const struct source *src, c
 {
 	if (!st->copy_stride)
 		return xprintf("%d", l->block_threads);
+	if (st->copy_stride_expr.end == st->copy_stride_expr.begin) /* `++i` */
+		return xstrdup("1");
 	char *s = span_text(src, st->copy_stride_expr);
 	if (is_literal(s))
 		return s;
