@@ -1096,6 +1096,31 @@ static bool copy_loop_legal(const struct kloop *l, int stmt)
 	return ok;
 }
 
+struct ivar_decl {
+	const struct kloop *l;
+	CXCursor found;
+};
+
+static enum CXChildVisitResult scan_ivar_decl(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct ivar_decl *d = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && stmt_reads_ivar(d->l, c)) {
+		d->found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A declaration in a copy loop's body whose value reads the K-loop's variables. */
+static bool copy_loop_ivar_decl(const struct kloop *l, CXCursor loop, CXCursor *decl)
+{
+	struct ivar_decl d = {l, clang_getNullCursor()};
+	clang_visitChildren(cursor_last_child(loop), scan_ivar_decl, &d);
+	*decl = d.found;
+	return !clang_Cursor_isNull(d.found);
+}
+
 /* Whether the copies can be staged through registers: one value per copy statement (or per
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
@@ -1103,6 +1128,7 @@ static bool copy_loop_legal(const struct kloop *l, int stmt)
 static void check_ldg(struct kloop *l, const struct source *src)
 {
 	int line, col;
+	CXCursor decl;
 	l->ldg_ok = true;
 	for (int i = 0; i < l->ncopies && l->ldg_ok; i++) {
 		const struct copy *cp = &l->copies[i];
@@ -1121,6 +1147,18 @@ static void check_ldg(struct kloop *l, const struct source *src)
 			l->ldg_ok = false;
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->ldg_refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
+			l->ldg_ok = false;
+		} else if (in_copy_loop && copy_loop_ivar_decl(l, st->cursor, &decl)) {
+			/* the store of the registers runs the copy loop's body again, after the compute:
+			 * a declaration in it that reads the loop variables would read them there, where
+			 * they are not the fetched tile's (or not declared at all) */
+			int dl, dc;
+			char *name = cursor_name(decl);
+			pos(src, cursor_span(decl).begin, &dl, &dc);
+			l->ldg_refusal = xprintf("the copy loop at %d:%d declares '%s' (%d:%d) from the loop variables: "
+						 "storing the registers would run that declaration again, a tile later",
+						 line, col, name, dl, dc);
+			free(name);
 			l->ldg_ok = false;
 		} else if (in_copy_loop && !st->copy_stride && !l->block_threads) {
 			/* a copy loop strided by blockDim.x stages one register per trip: the block size

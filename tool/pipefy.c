@@ -170,8 +170,7 @@ static void ptxas_registers(struct model *m, const struct source *src, const str
 		int regs;
 		if (e)
 			sscanf(e + strlen("Compiling entry function '"), "%511[^']", entry);
-		else if ((u = strstr(line, "Used ")) && sscanf(u, "Used %d registers", &regs) == 1 && entry[0])
-		{
+		else if ((u = strstr(line, "Used ")) && sscanf(u, "Used %d registers", &regs) == 1 && entry[0]) {
 			for (int i = 0; i < m->nloops; i++)
 				if (m->loops[i].mangled && strcmp(m->loops[i].mangled, entry) == 0)
 					m->loops[i].registers = regs;

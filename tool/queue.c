@@ -487,11 +487,9 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    return pipefy_items1 + pipefy_c;\n"
 		  "}\n",
 		  p->second, p->first, p->first, q, hp, q, ha, ready, ha, p->first);
-	char *cap = xstrdup("");
-	if (p->queue_registers > 0) {
-		/* (__maxnreg__ is nvcc's, from CUDA 12.4 on) */
-		free(cap);
-		cap = xprintf("PIPEFY_QUEUE%d_REGISTERS ", q);
+	/* the register cap the planner set (__maxnreg__ is nvcc's, from CUDA 12.4 on) */
+	char *cap = p->queue_registers > 0 ? xprintf("PIPEFY_QUEUE%d_REGISTERS ", q) : xstrdup("");
+	if (p->queue_registers > 0)
 		sb_printf(&out,
 			  "// pipefy: at most %d registers a thread: the most either kernel takes as written (ptxas: '%s' %d,\n"
 			  "// '%s' %d), rounded up to a whole allocation; both bodies in one kernel would take more, and\n"
@@ -502,7 +500,6 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 			  "#define PIPEFY_QUEUE%d_REGISTERS\n"
 			  "#endif\n",
 			  p->queue_registers, p->first, p->registers[0], p->second, p->registers[1], q, p->queue_registers, q);
-	}
 	sb_printf(&out,
 		  "static __global__ void %s%s(%s, unsigned long long *pipefy_counters,\n"
 		  "    const unsigned long long pipefy_rows)\n"

@@ -1,0 +1,44 @@
+// neg_copy_loop_locals.cu: a copy loop whose body declares the column it loads from the K-loop's
+// variable (`int c = k0 + tx;`). Staged in registers, the loop's body would run again for the
+// stores, after the compute, where that declaration reads a variable the store code does not
+// have: pipefy once wrote such a rewrite, which its own validation rejected (`k0` undeclared).
+// Register staging is now refused with the declaration named; the 4-byte copies are left as
+// written for auto, while cp.async (forced) takes them.
+// Usage: neg_copy_loop_locals [M N K] (multiples of TILE).
+// gpu-runs: 32 32 0 | 32 32 32 | 32 32 96 | 256 256 256
+#include "harness.cuh"
+
+#define TILE 32
+
+__global__ void copy_loop_locals(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row0 = blockIdx.y * TILE, col = blockIdx.x * TILE + tx;
+    float acc[4] = {};
+    for (int k0 = 0; k0 < K; k0 += TILE) {
+        for (int r = 0; r < 4; ++r) {
+            int c = k0 + tx;
+            As[ty + 8 * r][tx] = A[(row0 + ty + 8 * r) * K + c];
+            Bs[ty + 8 * r][tx] = B[(k0 + ty + 8 * r) * N + col];
+        }
+        __syncthreads();
+        for (int r = 0; r < 4; ++r)
+            for (int k = 0; k < TILE; ++k)
+                acc[r] += As[ty + 8 * r][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    for (int r = 0; r < 4; ++r)
+        C[(row0 + ty + 8 * r) * N + col] = acc[r];
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("neg_copy_loop_locals", M, N, K, [&](const float *A, const float *B, float *C) {
+        copy_loop_locals<<<dim3(N / TILE, M / TILE), dim3(TILE, 8)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
