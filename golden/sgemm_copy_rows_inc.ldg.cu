@@ -1,6 +1,7 @@
 // sgemm_copy_rows_inc.cu: copy loops over a thread's rows counted with `++r` and `r++`
-// (a 32 x 32 tile, a block of 32 x 8 threads, four rows each, `constexpr` trip count): the
-// register variant stages one register per trip as for `r += S`, with S = 1.
+// (a 32 x 32 tile, a block of 32 x 8 threads, four rows each, `constexpr` trip count), the
+// first under `#pragma unroll`: the register variant stages one register per trip as for
+// `r += S`, with S = 1 (the pragma stays, before the loop over the trips).
 // Usage: sgemm_copy_rows_inc [M N K] (multiples of TILE).
 // gpu-runs: 32 32 0 | 32 32 32 | 32 32 64 | 32 32 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 32 32 96
@@ -29,6 +30,7 @@ __global__ void copy_rows_inc(const float *A, const float *B, float *C, int M, i
             int k0 = pipefy_next_k0;
             if (!(k0 < K))
                 return false;
+#pragma unroll
             for (int pipefy_j = 0; pipefy_j < ((ROWS) + 1 - 1) / 1; ++pipefy_j) {
                 int r = 0 + pipefy_j * 1;
                 if (!(r < ROWS))
@@ -47,6 +49,7 @@ __global__ void copy_rows_inc(const float *A, const float *B, float *C, int M, i
         };
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
+#pragma unroll
             for (int pipefy_j = 0; pipefy_j < ((ROWS) + 1 - 1) / 1; ++pipefy_j) {
                 int r = 0 + pipefy_j * 1;
                 if (!(r < ROWS))

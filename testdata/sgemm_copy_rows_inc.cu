@@ -1,6 +1,7 @@
 // sgemm_copy_rows_inc.cu: copy loops over a thread's rows counted with `++r` and `r++`
-// (a 32 x 32 tile, a block of 32 x 8 threads, four rows each, `constexpr` trip count): the
-// register variant stages one register per trip as for `r += S`, with S = 1.
+// (a 32 x 32 tile, a block of 32 x 8 threads, four rows each, `constexpr` trip count), the
+// first under `#pragma unroll`: the register variant stages one register per trip as for
+// `r += S`, with S = 1 (the pragma stays, before the loop over the trips).
 // Usage: sgemm_copy_rows_inc [M N K] (multiples of TILE).
 // gpu-runs: 32 32 0 | 32 32 32 | 32 32 64 | 32 32 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 32 32 96
@@ -17,6 +18,7 @@ __global__ void copy_rows_inc(const float *A, const float *B, float *C, int M, i
     int row0 = blockIdx.y * TILE, col = blockIdx.x * TILE + tx;
     float acc[ROWS] = {};
     for (int k0 = 0; k0 < K; k0 += TILE) {
+#pragma unroll
         for (int r = 0; r < ROWS; ++r)
             As[ty + 8 * r][tx] = A[(row0 + ty + 8 * r) * K + k0 + tx];
         for (int r = 0; r < ROWS; r++)

@@ -668,7 +668,7 @@ static void mark_copy_decls(struct kloop *l)
  * trip count means the same in front of the loop is check's question). */
 static void copy_loop_shape(struct body_stmt *st, const struct source *src)
 {
-	struct cursors kids = cursor_children(st->cursor), var = {0};
+	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = {0};
 	bool add = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_CompoundAssignOperator &&
 		   clang_getCursorBinaryOperatorKind(kids.v[2]) == CXBinaryOperator_AddAssign;
 	bool inc = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator &&
@@ -729,6 +729,6 @@ void find_body_locals(struct kloop *l, const struct source *src)
 	mark_copy_decls(l);
 	mark_register_copies(l);
 	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(l->stmts[i].cursor) == CXCursor_ForStmt)
+		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(cursor_unattributed(l->stmts[i].cursor)) == CXCursor_ForStmt)
 			copy_loop_shape(&l->stmts[i], src);
 }

@@ -1086,7 +1086,7 @@ static bool copy_loop_legal(const struct kloop *l, int stmt)
 	for (int i = 0; i < l->ntiles && !st->copy_stride; i++)
 		if (l->tiles[i].in_loop)
 			return false;
-	struct cursors kids = cursor_children(st->cursor), var = cursor_children(kids.v[0]);
+	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = cursor_children(kids.v[0]);
 	/* (the step: `i += S`'s S; `++i` has none but the variable) */
 	bool inc = clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator;
 	bool ok = !cursor_refers_within(cursor_last_child(kids.v[1]), l->body) &&
@@ -1148,7 +1148,7 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->ldg_refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
 			l->ldg_ok = false;
-		} else if (in_copy_loop && copy_loop_ivar_decl(l, st->cursor, &decl)) {
+		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
 			/* the store of the registers runs the copy loop's body again, after the compute:
 			 * a declaration in it that reads the loop variables would read them there, where
 			 * they are not the fetched tile's (or not declared at all) */

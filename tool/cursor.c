@@ -149,6 +149,18 @@ CXCursor cursor_first_child(CXCursor c)
 	return r;
 }
 
+CXCursor cursor_unattributed(CXCursor c)
+{
+	/* (libclang has no cursor kind for an attributed statement: `#pragma unroll` before a
+	 * loop makes it an unexposed statement whose one child is the loop) */
+	if (clang_getCursorKind(c) != CXCursor_UnexposedStmt)
+		return c;
+	struct cursors cs = cursor_children(c);
+	CXCursor r = cs.n == 1 && clang_getCursorKind(cs.v[0]) == CXCursor_ForStmt ? cs.v[0] : c;
+	free(cs.v);
+	return r;
+}
+
 bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr)
 {
 	struct cursors cs = cursor_children(decl);

@@ -217,6 +217,8 @@ char *type_spelling(CXType t);
 CXCursor cursor_strip(CXCursor c);
 CXCursor cursor_first_child(CXCursor c);
 CXCursor cursor_last_child(CXCursor c);
+/* The `for` a `#pragma unroll` stands before (an attributed statement); c itself otherwise. */
+CXCursor cursor_unattributed(CXCursor c);
 bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
 bool cursor_is_shared_var(CXCursor decl);   /* __shared__, or a view of such an array */
 bool cursor_is_shared_decl(CXCursor decl);  /* declared __shared__ */

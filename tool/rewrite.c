@@ -1291,7 +1291,11 @@ static void add_copy_loop_trips(const struct kloop *l, const struct source *src,
 		const struct body_stmt *st = &l->stmts[i];
 		if (st->role != ROLE_COPY || !st->copy_bound)
 			continue;
-		char *indent = source_line_indent(src, st->text.begin);
+		/* (from the `for`: a `#pragma unroll` before it stays, and unrolls the trips) */
+		size_t from = cursor_span(cursor_unattributed(st->cursor)).begin;
+		if (from < st->text.begin)
+			from = st->text.begin;
+		char *indent = source_line_indent(src, from);
 		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
 		char *cond = span_text(src, st->copy_cond);
 		bool braces = src->text[st->copy_body.begin] == '{';
@@ -1303,10 +1307,10 @@ static void add_copy_loop_trips(const struct kloop *l, const struct source *src,
 		free(trips);
 		free(stride);
 		if (braces) {
-			edits_add(e, st->text.begin, st->copy_body.begin + 1 - st->text.begin, header);
+			edits_add(e, from, st->copy_body.begin + 1 - from, header);
 		} else {
 			char *rest = xprintf("%s%s%s", header, indent, l->unit);
-			edits_add(e, st->text.begin, st->copy_body.begin - st->text.begin, rest);
+			edits_add(e, from, st->copy_body.begin - from, rest);
 			free(rest);
 			char *close = xprintf("\n%s}", indent);
 			edits_add(e, st->text.end, 0, close);
