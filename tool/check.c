@@ -281,7 +281,16 @@ static void check_copies(struct kloop *l, const struct source *src)
 		struct copy *cp = &l->copies[i];
 		if (cp->tile < 0) {
 			pos(src, cp->text.begin, &line, &col);
-			kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion", line, col);
+			/* (the macro named where the copy starts with one: `LOAD(As, ...)`, `LDST128BITS(s_a[..]) = ...`) */
+			size_t n = 0;
+			while (cp->text.begin + n < src->len &&
+			       (isalnum((unsigned char)src->text[cp->text.begin + n]) || src->text[cp->text.begin + n] == '_'))
+				n++;
+			if (n > 0 && cp->text.begin + n < src->len && src->text[cp->text.begin + n] == '(')
+				kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion ('%.*s')", line, col,
+					     (int)n, src->text + cp->text.begin);
+			else
+				kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion", line, col);
 			continue;
 		}
 		const char *name = l->tiles[cp->tile].name;
