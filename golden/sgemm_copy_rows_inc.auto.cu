@@ -22,8 +22,8 @@ __global__ void copy_rows_inc(const float *A, const float *B, float *C, int M, i
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
-        float pipefy_reg0[((ROWS) + 1 - 1) / 1];
-        float pipefy_reg1[((ROWS) + 1 - 1) / 1];
+        float pipefy_reg0[(ROWS)];
+        float pipefy_reg1[(ROWS)];
         // pipefy: load the tile at the cursor into the staging registers and advance the
         // cursor; false once the tiles run out
         auto pipefy_fetch = [&]() {
@@ -31,13 +31,13 @@ __global__ void copy_rows_inc(const float *A, const float *B, float *C, int M, i
             if (!(k0 < K))
                 return false;
 #pragma unroll
-            for (int pipefy_j = 0; pipefy_j < ((ROWS) + 1 - 1) / 1; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < (ROWS); ++pipefy_j) {
                 int r = 0 + pipefy_j * 1;
                 if (!(r < ROWS))
                     break;
                 pipefy_reg0[pipefy_j] = A[(row0 + ty + 8 * r) * K + k0 + tx];
             }
-            for (int pipefy_j = 0; pipefy_j < ((ROWS) + 1 - 1) / 1; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < (ROWS); ++pipefy_j) {
                 int r = 0 + pipefy_j * 1;
                 if (!(r < ROWS))
                     break;
@@ -50,13 +50,13 @@ __global__ void copy_rows_inc(const float *A, const float *B, float *C, int M, i
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
 #pragma unroll
-            for (int pipefy_j = 0; pipefy_j < ((ROWS) + 1 - 1) / 1; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < (ROWS); ++pipefy_j) {
                 int r = 0 + pipefy_j * 1;
                 if (!(r < ROWS))
                     break;
                 As[pipefy_dst][ty + 8 * r][tx] = pipefy_reg0[pipefy_j];
             }
-            for (int pipefy_j = 0; pipefy_j < ((ROWS) + 1 - 1) / 1; ++pipefy_j) {
+            for (int pipefy_j = 0; pipefy_j < (ROWS); ++pipefy_j) {
                 int r = 0 + pipefy_j * 1;
                 if (!(r < ROWS))
                     break;

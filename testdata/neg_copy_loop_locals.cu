@@ -3,7 +3,11 @@
 // stores, after the compute, where that declaration reads a variable the store code does not
 // have: pipefy once wrote such a rewrite, which its own validation rejected (`k0` undeclared).
 // Register staging is now refused with the declaration named; the 4-byte copies are left as
-// written for auto, while cp.async (forced) takes them.
+// written for auto, while cp.async (forced) takes them. In the second kernel the loop variable
+// is declared before the loop, so the store code does have a `k0`, the current tile's: there
+// the staged stores would put tile t+1's columns where tile t's parity says (a miscompile,
+// which the CPU model shows on the build before the refusal: the checksum differs).
+// Both run, the second averaging its product with the first's (exact: (x + x) / 2 = x).
 // Usage: neg_copy_loop_locals [M N K] (multiples of TILE).
 // gpu-runs: 32 32 0 | 32 32 32 | 32 32 96 | 256 256 256
 #include "harness.cuh"
@@ -33,6 +37,32 @@ __global__ void copy_loop_locals(const float *A, const float *B, float *C, int M
         C[(row0 + ty + 8 * r) * N + col] = acc[r];
 }
 
+// A's columns stored swapped pairwise on odd tiles, and read back the same way: the product is
+// unchanged, so long as each tile is stored and read with its own parity
+__global__ void copy_loop_locals_outer(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row0 = blockIdx.y * TILE, col = blockIdx.x * TILE + tx;
+    float acc[4] = {};
+    int k0;
+    for (k0 = 0; k0 < K; k0 += TILE) {
+        for (int r = 0; r < 4; ++r) {
+            int c = tx ^ ((k0 / TILE) & 1);
+            As[ty + 8 * r][c] = A[(row0 + ty + 8 * r) * K + k0 + tx];
+            Bs[ty + 8 * r][tx] = B[(k0 + ty + 8 * r) * N + col];
+        }
+        __syncthreads();
+        for (int r = 0; r < 4; ++r)
+            for (int k = 0; k < TILE; ++k)
+                acc[r] += As[ty + 8 * r][k ^ ((k0 / TILE) & 1)] * Bs[k][tx];
+        __syncthreads();
+    }
+    for (int r = 0; r < 4; ++r)
+        C[(row0 + ty + 8 * r) * N + col] = 0.5f * (C[(row0 + ty + 8 * r) * N + col] + acc[r]);
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -40,5 +70,6 @@ int main(int argc, char **argv)
     int M = sz[0], N = sz[1], K = sz[2];
     return harness_gemm<float, float>("neg_copy_loop_locals", M, N, K, [&](const float *A, const float *B, float *C) {
         copy_loop_locals<<<dim3(N / TILE, M / TILE), dim3(TILE, 8)>>>(A, B, C, M, N, K);
+        copy_loop_locals_outer<<<dim3(N / TILE, M / TILE), dim3(TILE, 8)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
 }

@@ -1270,6 +1270,8 @@ static char *copy_loop_trips(const struct kloop *l, const struct source *src, co
 	char *r;
 	if (is_literal(n) && is_literal(s))
 		r = xprintf("%ld", (st->copy_bound + stride - 1) / stride);
+	else if (stride == 1) /* (`++i`) */
+		r = xprintf("(%s)", n);
 	else
 		r = xprintf("((%s) + %s - 1) / %s", n, s, s);
 	free(n);
