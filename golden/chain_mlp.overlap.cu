@@ -230,7 +230,7 @@ static __global__ void gemm_pipefy_tma(const float *A, const float *B, float *C,
                     pipefy_row_As >= 0 && pipefy_row_As + 16 <= 2147483647LL && pipefy_row_As + 16 <= pipefy_rows_As &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 16 <= (long long)N &&
                     pipefy_row_Bs >= 0 && pipefy_row_Bs + 16 <= 2147483647LL && pipefy_row_Bs + 16 <= pipefy_rows_Bs) {
-                    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                    if (threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1) { // the block's last thread
                         if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                         pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes

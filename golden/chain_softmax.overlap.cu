@@ -231,7 +231,7 @@ static __global__ void qk_pipefy_tma(const float *Q, const float *Km, float *S, 
                     pipefy_row_Qs >= 0 && pipefy_row_Qs + 16 <= 2147483647LL && pipefy_row_Qs + 16 <= pipefy_rows_Qs &&
                     pipefy_col_Ks >= 0 && pipefy_col_Ks + 16 <= (long long)D &&
                     pipefy_row_Ks >= 0 && pipefy_row_Ks + 16 <= 2147483647LL && pipefy_row_Ks + 16 <= pipefy_rows_Ks) {
-                    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                    if (threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1) { // the block's last thread
                         if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                         pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes

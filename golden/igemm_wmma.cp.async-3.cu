@@ -90,4 +90,4 @@ int main(int argc, char **argv)
         igemm_wmma<<<dim3(N / BN, M / BM), 256>>>(A, B, C, M, N, K);
     }, 0, 0);
 }
-// pipefy-golden: tma bulk ws
+// pipefy-golden: tma bulk ws ws-sm90a

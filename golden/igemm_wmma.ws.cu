@@ -311,4 +311,4 @@ int main(int argc, char **argv)
         pipefy_launch_igemm_wmma(dim3(N / BN, M / BM), 256, 0, 0, A, B, C, M, N, K);
     }, 0, 0);
 }
-// pipefy-golden: tma bulk ws
+// pipefy-golden: tma bulk ws ws-sm90a

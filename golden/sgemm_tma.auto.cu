@@ -8,7 +8,7 @@
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
 // pipefy-args: --arch=sm_90
-// pipefy-golden: tma bulk ws ws-cp.async
+// pipefy-golden: tma bulk ws ws-cp.async ws-sm90a ws-cp.async-sm90a
 // gpu-runs: 32 32 0 | 32 32 64 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
@@ -184,7 +184,7 @@ static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const 
                     pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL && pipefy_row_As + 32 <= pipefy_rows_As &&
                     pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
                     pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
-                    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                    if (threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1) { // the block's last thread
                         if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                             pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                         pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
@@ -349,7 +349,7 @@ static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, 
                         pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL && pipefy_row_As + 32 <= pipefy_rows_As &&
                         pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
                         pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
-                        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+                        if (threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1) { // the block's last thread
                             if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
                                 pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
                             pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes

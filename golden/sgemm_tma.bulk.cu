@@ -8,7 +8,7 @@
 // row's end: the copies as written for those tiles) and 38 (rows not a multiple of 16 bytes:
 // no tensor map, the kernel as written).
 // pipefy-args: --arch=sm_90
-// pipefy-golden: tma bulk ws ws-cp.async
+// pipefy-golden: tma bulk ws ws-cp.async ws-sm90a ws-cp.async-sm90a
 // gpu-runs: 32 32 0 | 32 32 64 | 64 64 32 | 64 96 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"

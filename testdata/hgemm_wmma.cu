@@ -68,4 +68,4 @@ int main(int argc, char **argv)
         hgemm_wmma<<<grid, 256>>>(A, B, C, M, N, K);
     }, 1e-3, 1e-3);
 }
-// pipefy-golden: tma bulk ws ws-cp.async
+// pipefy-golden: tma bulk ws ws-cp.async ws-sm90a ws-cp.async-sm90a

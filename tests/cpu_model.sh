@@ -78,6 +78,14 @@ if [ "${1:-}" = --self-test ]; then
 	sed 's/pipefy_bar_sync(3 + pipefy_dst, pipefy_threads + 32);/;/' golden/sgemm_tma.ws-cp.async.cu >"$tmp/wsa_no_wait.cu"
 	sed 's/__pipeline_wait_prior(1);//' golden/sgemm_tma.ws-cp.async.cu >"$tmp/wsa_no_landed_wait.cu"
 	sed 's/pipefy_bar_sync(3 + pipefy_u % 2, pipefy_threads + 32);/;/' golden/sgemm_tma.ws-cp.async.cu >"$tmp/wsa_no_drain.cu"
+	# the same with a producer warpgroup (sm_90a, setmaxnreg): its copies without its wait for the
+	# stage, its waits for the threads' last arrivals gone, its barrier with the kernel's threads
+	# after their loop gone (theirs then never completes), and a kernel thread issuing its boxes
+	sed 's/pipefy_bar_sync(3 + pipefy_dst, pipefy_threads + 128);/;/' golden/sgemm_tma.ws-cp.async-sm90a.cu >"$tmp/wsa90a_no_wait.cu"
+	sed 's/pipefy_bar_sync(3 + pipefy_u % 2, pipefy_threads + 128);/;/' golden/sgemm_tma.ws-cp.async-sm90a.cu >"$tmp/wsa90a_no_drain.cu"
+	sed '/pipefy_bar_sync(0, pipefy_threads + 128); \/\/ the kernel.s threads are done/d' golden/sgemm_tma.ws-sm90a.cu >"$tmp/ws_90a_no_end_barrier.cu"
+	sed 's|if (threadIdx.x == pipefy_threads) { // the producer warp.s first thread|if (threadIdx.x == 0) {|' \
+		golden/sgemm_tma.ws-sm90a.cu >"$tmp/ws_90a_kernel_thread_issues.cu"
 	# a dependent launch's kernel that never waits for the kernel ahead of it, and one that reads
 	# that kernel's output before it waits
 	sed "/pipefy_grid_wait(); \/\/ pipefy: 'bias_gelu'/d" golden/chain_mlp.overlap.cu >"$tmp/overlap_no_wait.cu"
@@ -107,7 +115,8 @@ if [ "${1:-}" = --self-test ]; then
 		"ws_no_proxy_fence 64 64 96" "tma_fence_before_wait 64 64 96" "ws_kernel_thread_issues 64 64 96" "cp_async_twice 64 64 96" \
 		"overlap_no_wait 32 64 48" "overlap_late_wait 32 64 48" "wsa_no_wait 64 64 96" "wsa_no_landed_wait 64 64 96" \
 		"wsa_no_drain 64 64 96" "queue_wrong_block 32 64 48" "queue_second_first 32 64 48" \
-		"queue_rows_of_block0 32 48 32" "queue_gemm_rows_of_row0 32 64 48"; do
+		"queue_rows_of_block0 32 48 32" "queue_gemm_rows_of_row0 32 64 48" "wsa90a_no_wait 64 64 96" \
+		"wsa90a_no_drain 64 64 96" "ws_90a_no_end_barrier 64 64 96" "ws_90a_kernel_thread_issues 64 64 96"; do
 		set -- $c
 		name=$1; shift
 		unset PIPEFY_CPU_PRODUCER

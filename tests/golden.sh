@@ -23,6 +23,7 @@ mkdir -p "$out"
 # and bulk-copy variants (planned for sm_90, the architecture that has them).
 all_variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
 declare -A optional=([tma]="--variant=tma --arch=sm_90" [bulk]="--variant=bulk --arch=sm_90" [ws]="--variant=ws --arch=sm_90" [ws-cp.async]="--variant=ws-cp.async --arch=sm_80"
+	[ws-sm90a]="--variant=ws --arch=sm_90a --ptxas" [ws-cp.async-sm90a]="--variant=ws-cp.async --arch=sm_90a --ptxas"
 	[overlap]="--launches=overlap --arch=sm_90" [queue]="--launches=queue")
 
 pass=0 fail=0
@@ -37,6 +38,11 @@ for f in "${files[@]}"; do
 	done
 	for v in "${variants[@]}"; do
 		vname=${v%%:*} vargs=${v#*:}
+		# (--ptxas reads registers from nvcc: without it the plan, and the output, differ)
+		if [ "${vargs#*--ptxas}" != "$vargs" ] && [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+			echo "[SKIP] $name $vname: no nvcc for --ptxas"
+			continue
+		fi
 		golden=golden/$stem.$vname.$ext
 		remarks=golden/$stem.$vname.remarks
 		[ "$vname" = auto ] && remarks=golden/$stem.remarks

@@ -77,15 +77,18 @@ promise_remarks() { # PROGRAM VARIANT
 	if [ "$2" = auto ]; then echo "golden/$stem.remarks"; else echo "golden/$stem.$2.remarks"; fi
 }
 
-# A producer-warp golden (ws, ws-cp.async) whose copy helpers (or cp.async copies) trap when a thread outside the producer warp,
+# A producer-warp golden (ws, ws-cp.async) whose copy helpers (or cp.async copies) trap when a thread outside the producer
+# warp (or warpgroup, on sm_90a),
 # the block's last (the one ws adds: threads pipefy_threads and up), issues a copy: built and
 # run, it shows that every copy the kernels issue comes from that warp (gpu/build.sh's
 # NAME.ws-producer builds; the CPU model checks the same in its own runs).
 producer_only_source() { # GOLDEN OUT
+	local p=32 # (the producer's threads: a warpgroup on sm_90a, setmaxnreg)
+	grep -q 'the block without its producer warpgroup' "$1" && p=128
 	sed '/void pipefy_\(tma_load_2d\|bulk_load\)(/,/^{$/ s|^{$|{\
-    if (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) + 32 < blockDim.x * blockDim.y * blockDim.z)\
+    if (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) + '$p' < blockDim.x * blockDim.y * blockDim.z)\
         __trap(); // (the GPU check: a copy issued outside the producer warp)|
-	s|^\( *\)__pipeline_memcpy_async((char \*)&|\1if (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) + 32 < blockDim.x * blockDim.y * blockDim.z)\
+	s|^\( *\)__pipeline_memcpy_async((char \*)&|\1if (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z) + '$p' < blockDim.x * blockDim.y * blockDim.z)\
 \1    __trap(); // (the GPU check: a copy issued outside the producer warp)\
 &|' "$1" >"$2"
 	[ "$(grep -c '__trap(); // (the GPU check' "$2")" -ge 1 ]

@@ -28,6 +28,9 @@ while read -r f v extra; do
 	# written)
 	sm=80
 	[ "$v" != orig ] && grep -q -E 'K-loop pipelined: (tma|bulk|ws)|launch overlapped' "$(promise_remarks "$prog" "$v")" && sm=90
+	# a producer warpgroup's hand-over of registers (setmaxnreg) is sm_90a's
+	handover=0
+	[ "$v" != orig ] && grep -q 'pipefy_regs_inc<' "$f" && sm=90a handover=1
 	# shellcheck disable=SC2046,SC2086
 	"$nvcc" "${what[@]}" -std=c++17 -Xptxas -v $extra $(nvcc_args "$prog") -gencode arch=compute_$sm,code=sm_$sm \
 		-keep -keep-dir "$tmp/$v" "$f" 2>"$tmp/log"
@@ -39,8 +42,17 @@ while read -r f v extra; do
 	# per kernel and architecture: "Compiling entry function 'X' for 'sm_90'", then its numbers
 	awk '/Compiling entry function/ { fn = $7; arch = $9 }
 	     /Used [0-9]+ registers/ { sub(/.*Used /, ""); print "    " arch " " fn ": " $0 }' "$tmp/log"
-	expect "$f ($v) spills no registers" '! grep -q -E "[1-9][0-9]* bytes spill (stores|loads)" "$tmp/log"' ||
-		grep -E 'spill' "$tmp/log" | sort -u
+	if [ $handover = 1 ]; then
+		# the split is fixed (__launch_bounds__ and setmaxnreg's counts): ptxas may spill a few
+		# bytes where a region needs more than its count (4-48 bytes seen, the producer's copy
+		# code or the code before the split), but the kernel's threads keep what they need
+		# (built without the hand-over, for sm_90, the same kernels spill 88-160 bytes)
+		most=$(sed -n 's/.* \([0-9]*\) bytes spill stores.*/\1/p' "$tmp/log" | sort -n | tail -n 1)
+		expect "$f ($v) spills at most 64 bytes (${most:-0})" '[ "${most:-0}" -le 64 ]'
+	else
+		expect "$f ($v) spills no registers" '! grep -q -E "[1-9][0-9]* bytes spill (stores|loads)" "$tmp/log"' ||
+			grep -E 'spill' "$tmp/log" | sort -u
+	fi
 	ptx=$(ls "$tmp/$v"/*.ptx 2>/dev/null | head -n 1) # (the one target)
 	if [ "$v" = orig ] && grep -q "already pipelined" "$(promise_remarks "$prog" auto)"; then
 		continue # its own pipeline: nothing for pipefy to promise about it

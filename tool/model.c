@@ -80,6 +80,7 @@ void model_free(struct model *m)
 		free(l->tma_collective);
 		free(l->bulk_refusal);
 		free(l->ws_refusal);
+		free(l->regs_note);
 		free(l->ws_cp_async_refusal);
 		free(l->plan_note);
 		free(l->plan_reason);

@@ -136,7 +136,7 @@ static bool parser_option(const char *a, const char *next, int *consumed)
 }
 
 /* sm_XX, with the architecture-specific suffixes nvcc knows (sm_90a, sm_100f). */
-static bool parse_arch(const char *v, int *arch)
+static bool parse_arch(const char *v, int *arch, char *suffix)
 {
 	static const int known[] = {70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121};
 	if (strncmp(v, "sm_", 3) != 0)
@@ -148,6 +148,7 @@ static bool parse_arch(const char *v, int *arch)
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (known[i] == n) {
 			*arch = (int)n;
+			*suffix = *end;
 			return true;
 		}
 	return false;
@@ -323,7 +324,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			o->extra_args[o->nextra++] = a;
 		} else if ((v = option_value("--arch", argc, argv, &i, &missing))) {
 			o->arch_given = true;
-			if (!parse_arch(v, &o->arch)) {
+			if (!parse_arch(v, &o->arch, &o->arch_suffix)) {
 				*err = xprintf("--arch takes one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, "
 					       "sm_100, sm_101, sm_103, sm_110, sm_120, sm_121 (an 'a' or 'f' suffix allowed), "
 					       "not '%s'",

@@ -126,6 +126,7 @@ struct options {
 	bool no_cache;           /* --no-cache: parse the headers every time */
 	const char *compile_db;  /* -p: the folder holding compile_commands.json */
 	bool arch_given;         /* --arch was on the command line */
+	char arch_suffix;        /* 'a' for sm_90a (architecture-specific: setmaxnreg), 'f', or 0 */
 	const char *depfile;     /* -MF: a make-style list of the headers the input read */
 };
 
@@ -599,6 +600,14 @@ struct kloop {
 	bool ws_cp_async_ok;        /* cp.async copies from a producer warp, named barriers */
 	char *ws_cp_async_refusal;
 	long ws_chunk;              /* (and the bytes of each of its cp.async copies) */
+	/* ws and ws-cp.async: the threads added to the block, a warp (32), or on sm_90a a warpgroup
+	 * (128) that hands registers to the kernel's threads (setmaxnreg): the kernel is built for
+	 * regs_blocks blocks an SM of its threads and the producer's, regs_entry registers a
+	 * thread at launch; the producer keeps regs_producer, the kernel's threads take
+	 * regs_consumer (plan.c); regs_note says why a warpgroup was not planned on sm_90a */
+	int producer_threads;
+	int regs_blocks, regs_entry, regs_producer, regs_consumer;
+	char *regs_note;
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
 
@@ -743,6 +752,10 @@ struct variant_rules {
 	bool tma_for_narrow_copies;
 	int tma_min_sm, tma_stages;
 	char narrow_tma_evidence[160];
+	/* setmaxnreg (optional keys; off when 0): what a producer warpgroup keeps, tensor copies
+	 * (ws) and cp.async (ws-cp.async), and the measurement that says so */
+	int producer_registers, producer_registers_cp_async;
+	char producer_registers_evidence[200];
 	/* and copies of cp_async_min_copy_bytes or more whose ratio is at least this (0: never) */
 	double tma_wide_min_ratio;
 	char wide_tma_evidence[160];

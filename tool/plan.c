@@ -129,6 +129,13 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 			v->overlap_min_sm = 90;
 			snprintf(v->overlap_evidence, sizeof v->overlap_evidence, "no measurement in the rules");
 		}
+		bool regs = true; /* (setmaxnreg: rules without these keys keep a one-warp producer) */
+		v->producer_registers = (int)get_long(variants, "setmaxnreg_producer_registers", &regs);
+		v->producer_registers_cp_async = (int)get_long(variants, "setmaxnreg_producer_registers_cp_async", &regs);
+		get_string(evidence, "setmaxnreg", v->producer_registers_evidence, sizeof v->producer_registers_evidence, &regs);
+		if (!regs || v->producer_registers % 8 || v->producer_registers_cp_async % 8 || v->producer_registers < 24 ||
+		    v->producer_registers_cp_async < 24)
+			v->producer_registers = v->producer_registers_cp_async = 0;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -318,6 +325,9 @@ static bool forced_variant(const struct options *o)
 {
 	return o->variant != VARIANT_AUTO;
 }
+
+static void plan_producer(struct kloop *l, const struct options *o, const struct arch_rules *a,
+			  const struct variant_rules *vr, long smem);
 
 static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
 {
@@ -510,6 +520,12 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	l->variant = chosen->variant;
 	l->stages = chosen->stages;
 	l->plan_reason = xstrdup(why);
+	plan_producer(l, o, a, vr, chosen->smem);
+	if (l->regs_note) {
+		char *note = xprintf("%s; %s", l->plan_reason, l->regs_note);
+		free(l->plan_reason);
+		l->plan_reason = note;
+	}
 	if (chosen->variant != want || chosen->stages != want_stages) {
 		const struct plan_option *wanted = NULL;
 		for (int i = 1; i < l->noptions; i++)
@@ -518,6 +534,67 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		l->plan_note = xprintf("%s %d stage%s wanted, %s", variant_name(want), want_stages, want_stages == 1 ? "" : "s",
 				       wanted && wanted->verdict ? wanted->verdict : "not possible");
 	}
+}
+
+/* A producer for ws and ws-cp.async: one warp; on sm_90a a warpgroup (setmaxnreg acts on whole
+ * warpgroups) that keeps producer_registers a thread and hands the rest of its allocation to the
+ * kernel's threads. The kernel is built for B blocks an SM (__launch_bounds__(C + 128, B)):
+ * ptxas then gives it R = the register file / ((C + 128) x B) a thread at launch, rounded down
+ * to whole allocations; the kernel's threads take Rc = (R x (C + 128) - 128 x Rp) / C, rounded
+ * down to 8, which must cover what ptxas measured for the kernel as written. The largest B that
+ * does, and that the shared memory allows, is taken. (The launcher checks the register count the
+ * kernel was built with before it launches: the warpgroups' requests never exceed the block's
+ * registers, or setmaxnreg.inc would wait forever.) */
+static void plan_producer(struct kloop *l, const struct options *o, const struct arch_rules *a,
+			  const struct variant_rules *vr, long smem)
+{
+	l->producer_threads = 32;
+	if (l->variant != VARIANT_WS && l->variant != VARIANT_WS_CP_ASYNC)
+		return;
+	if (o->arch != 90 || o->arch_suffix != 'a' || !a)
+		return;
+	int Rp = l->variant == VARIANT_WS ? vr->producer_registers : vr->producer_registers_cp_async, C = l->block_threads;
+	if (!Rp) {
+		l->regs_note = xstrdup("a one-warp producer: the rules hold no register count for a producer warpgroup");
+		return;
+	}
+	if (!l->registers) {
+		l->regs_note = xstrdup("a one-warp producer: a warpgroup that hands registers to the kernel's threads "
+				       "(setmaxnreg) needs their register count, which --ptxas measures");
+		return;
+	}
+	if (C <= 0 || C % 128 || C + 128 > 1024) {
+		l->regs_note = xprintf("a one-warp producer: setmaxnreg acts on whole warpgroups, and the block has %d "
+				       "threads%s%s%s, %s", C, l->block_source ? " (" : "", l->block_source ? l->block_source : "",
+				       l->block_source ? ")" : "",
+				       C + 128 > 1024 ? "no room for 128 more" : "not whole warpgroups of 128");
+		return;
+	}
+	int T = C + 128, unit = a->reg_alloc_unit / 32 > 0 ? a->reg_alloc_unit / 32 : 8;
+	int cap = a->max_regs_per_thread / unit * unit;
+	for (int B = a->max_warps / (T / 32); B >= 1; B--) {
+		int R = a->regs_per_sm / (T * B) / unit * unit;
+		R = R > cap ? cap : R;
+		int Rc = (R * T - 128 * Rp) / C / 8 * 8;
+		Rc = Rc > 256 ? 256 : Rc;
+		const char *limiter;
+		if (R <= Rp || Rc <= R || Rc < l->registers || occupancy_blocks(a, T, 0, smem, &limiter) < B)
+			continue;
+		l->producer_threads = 128;
+		l->regs_blocks = B;
+		l->regs_entry = R;
+		l->regs_producer = Rp;
+		l->regs_consumer = Rc;
+		char *why = xprintf("%s; from a producer warpgroup that hands registers to the kernel's threads (setmaxnreg, "
+				    "sm_90a: %d a thread at launch for %d blocks an SM, %d for the producer, %d for the kernel's "
+				    "threads, which ptxas measured at %d; %s)", l->plan_reason, R, B, Rp, Rc, l->registers,
+				    vr->producer_registers_evidence);
+		free(l->plan_reason);
+		l->plan_reason = why;
+		return;
+	}
+	l->regs_note = xprintf("a one-warp producer: no block count an SM leaves the kernel's threads the %d registers "
+			       "ptxas measured once a producer warpgroup keeps %d", l->registers, Rp);
 }
 
 void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src)

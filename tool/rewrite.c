@@ -590,7 +590,33 @@ static const char named_barrier_helpers[] =
 	"}\n"
 	"// } pipefy: named barriers\n";
 
+/* A producer warpgroup's register hand-over (ws and ws-cp.async on sm_90a): setmaxnreg, which
+ * whole warpgroups execute, moves registers between a warp and its block's pool; `inc` waits
+ * until the pool has them (the launcher checks it will). Compiled out where the code is not
+ * sm_90a's: the registers then stay as launched. The CPU model (tests/cpu/to_cpu.py) drops it. */
+static const char regs_helpers[] =
+	"// pipefy: register hand-over {\n"
+	"template <unsigned N> static __device__ __forceinline__ void pipefy_regs_dec()\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+	"    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\" ::\"n\"(N));\n"
+	"#endif\n"
+	"}\n"
+	"template <unsigned N> static __device__ __forceinline__ void pipefy_regs_inc()\n"
+	"{\n"
+	"#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+	"    asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" ::\"n\"(N));\n"
+	"#endif\n"
+	"}\n"
+	"// } pipefy: register hand-over\n";
+
 #define ISSUER "threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0"
+/* The thread that issues the tensor copies after the compute (tma, 4 stages and more): the
+ * block's last, in its last warp, which as a rule finishes its compute last and finds the stage
+ * free; thread 0's warp, ahead of the others, waited for them. H200, SGEMM 32x32 tma x4:
+ * 13.09 / 103.79 ms against 13.20 / 104.86 with thread 0 issuing, 1.086x ldg's speed against
+ * 1.075-1.077x (bench/fence/run8.txt). */
+#define LAST_ISSUER "threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1"
 
 /* A condition of several lines, each after the first indented four past indent. */
 static void add_continued(struct strbuf *sb, const char *text, const char *indent)
@@ -639,8 +665,20 @@ static void add_block_dim_edits(const struct source *src, struct span in, struct
  * loop). */
 static void ws_kernel_edits(struct kloop *l, const struct source *src, struct edits *out)
 {
+	int P = l->producer_threads;
 	const char *lb = strstr(src->text + l->function_span.begin, "__launch_bounds__(");
-	if (lb && lb < src->text + l->kernel_name_at) {
+	if (lb && lb < src->text + l->kernel_name_at && P == 128) { /* (ptxas counts registers for these) */
+		size_t arg = (size_t)(lb - src->text) + strlen("__launch_bounds__("), n = 0;
+		for (int depth = 0; arg + n < src->len; n++) { /* (the arguments, parentheses balanced) */
+			char ch = src->text[arg + n];
+			if (depth == 0 && ch == ')')
+				break;
+			depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+		}
+		char *bounds = xprintf("%d + 128 /* pipefy: the producer warpgroup */, %d", l->block_threads, l->regs_blocks);
+		edits_add(out, arg, n, bounds);
+		free(bounds);
+	} else if (lb && lb < src->text + l->kernel_name_at) {
 		size_t arg = (size_t)(lb - src->text) + strlen("__launch_bounds__("), n = 0;
 		for (int depth = 0; arg + n < src->len; n++) { /* (the first argument, parentheses balanced) */
 			char ch = src->text[arg + n];
@@ -652,9 +690,10 @@ static void ws_kernel_edits(struct kloop *l, const struct source *src, struct ed
 		edits_add(out, arg + n, 0, ") + 32 /* pipefy: the producer warp */");
 	}
 	size_t open = cursor_span(cursor_last_child(l->function_cursor)).begin + 1;
-	edits_add(out, open, 0,
-		  "\n    const dim3 pipefy_block_dim(blockDim.x - 32, blockDim.y, blockDim.z); // pipefy: the block without "
-		  "its producer warp");
+	char *dim = xprintf("\n    const dim3 pipefy_block_dim(blockDim.x - %d, blockDim.y, blockDim.z); // pipefy: the block "
+			    "without its producer %s", P, P == 128 ? "warpgroup" : "warp");
+	edits_add(out, open, 0, dim);
+	free(dim);
 	add_block_dim_edits(src, (struct span){open, l->function_span.end}, l->loop, out);
 }
 
@@ -672,7 +711,14 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 			      l->function, wsa ? "cp.async copies" : "sm_90 tensor copies", ws ? " from a producer warp" : "",
 			      l->function, internal ? "" : "static ");
 	edits_add(out, l->function_span.begin, 0, front);
-	edits_add(out, l->kernel_name_at, strlen(l->function), name);
+	const char *lb = strstr(src->text + l->function_span.begin, "__launch_bounds__(");
+	if (l->producer_threads == 128 && !(lb && lb < src->text + l->kernel_name_at)) {
+		char *named = xprintf("__launch_bounds__(%d + 128 /* pipefy: the producer warpgroup */, %d)\n%s",
+				      l->block_threads, l->regs_blocks, name);
+		edits_add(out, l->kernel_name_at, strlen(l->function), named);
+		free(named);
+	} else
+		edits_add(out, l->kernel_name_at, strlen(l->function), name);
 	struct strbuf maps = {0}, decl = {0}, make = {0}, names = {0};
 	for (int b = 0; b < l->nboxes; b++) {
 		const struct tma_box *x = &l->boxes[b];
@@ -686,33 +732,51 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	if (!wsa)
 		edits_add(out, l->params_end, 0, maps.data);
 	char *params = param_list(l, src, true), *args = param_list(l, src, false);
+	/* what the launcher checks of the block for the producer: room for one more warp; or for a
+	 * warpgroup (setmaxnreg), whole warpgroups, no more threads than the kernel was built for,
+	 * and the registers ptxas gave it at least what the warpgroups ask of the block's pool */
+	int P = l->producer_threads;
+	char *fit = P == 128 ? xprintf(" && pipefy_block.x %% 128 == 0 && pipefy_block.x <= %d &&\n"
+				       "        cudaFuncGetAttributes(&pipefy_attr, (const void *)%s) == cudaSuccess &&\n"
+				       "        %d + pipefy_block.x * %d <= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)",
+				       l->block_threads, name, 128 * l->regs_producer, l->regs_consumer)
+			     : xstrdup(" && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024");
+	const char *attr = P == 128 ? "    cudaFuncAttributes pipefy_attr; // (the registers the kernel was built with)\n" : "";
+	const char *room = P == 128 ? "whole warpgroups, at most the block the kernel was built for, and the registers ptxas\n"
+				      "// gave it cover what the producer warpgroup and the kernel's threads ask for (setmaxnreg)"
+				    : "whole warps, and room for one more (the producer's)";
+	char *threads = ws ? xprintf("(int)pipefy_block.x + %d", P) : xstrdup("(int)(pipefy_block.x * pipefy_block.y * pipefy_block.z)");
+	char *grown = xprintf("dim3(pipefy_block.x + %d, 1, 1)", P);
 	char *launcher = wsa ? xprintf(
 		"\n\n"
-		"// pipefy: the launches of '%s' in this file: from a producer warp where the block is the shape\n"
-		"// the copies assume, whole warps, and room for one more (the producer's), and the copy's\n"
+		"// pipefy: the launches of '%s' in this file: from a producer %s where the block is the shape\n"
+		"// the copies assume, %s, and the copy's\n"
 		"// registers and shared memory let a block of that size run; the kernel as written otherwise\n"
 		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
 		"    %s)\n"
 		"{\n"
+		"%s"
 		"    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)\n"
-		"    if (%s && pipefy_block.x %% 32 == 0 && pipefy_block.x + 32 <= 1024 &&\n"
-		"        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, (int)pipefy_block.x + 32, pipefy_smem) ==\n"
+		"    if (%s%s &&\n"
+		"        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, (int)pipefy_block.x + %d, pipefy_smem) ==\n"
 		"            cudaSuccess && pipefy_resident > 0)\n"
-		"        %s<<<pipefy_grid, dim3(pipefy_block.x + 32, 1, 1), pipefy_smem, pipefy_stream>>>(%s);\n"
+		"        %s<<<pipefy_grid, dim3(pipefy_block.x + %d, 1, 1), pipefy_smem, pipefy_stream>>>(%s);\n"
 		"    else\n"
 		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
 		"}",
-		l->function, l->function, params, l->block_check, name, name, args, l->function, args) : xprintf(
+		l->function, P == 128 ? "warpgroup" : "warp", room, l->function, params, attr, l->block_check, fit, name, P, name,
+		P, args, l->function, args) : xprintf(
 		"\n\n"
 		"// pipefy: the launches of '%s' in this file: with sm_90's tensor copies where the device has\n"
 		"// them and the kernel's code was compiled for them, the block is the shape the copies assume\n"
-		"// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes)%s, and\n"
+		"// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes)%s%s, and\n"
 		"// the copy's registers and shared memory let a block of that size run; the kernel as written\n"
 		"// otherwise\n"
 		"static void pipefy_launch_%s(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,\n"
 		"    %s)\n"
 		"{\n"
 		"    CUtensorMap %s;\n"
+		"%s"
 		"    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)\n"
 		"    if (%s%s && pipefy_sm90_code((const void *)%s) &&\n"
 		"        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, %s, %s, pipefy_smem) == cudaSuccess &&\n"
@@ -721,10 +785,9 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 		"    else\n"
 		"        %s<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(%s);\n"
 		"}",
-		l->function, ws ? ",\n// whole warps, and room for one more: the producer's" : "", l->function, params, decl.data,
-		l->block_check, ws ? " && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024" : "", name, name,
-		ws ? "(int)pipefy_block.x + 32" : "(int)(pipefy_block.x * pipefy_block.y * pipefy_block.z)", make.data,
-		name, ws ? "dim3(pipefy_block.x + 32, 1, 1)" : "pipefy_block", args, names.data, l->function, args);
+		l->function, ws ? ",\n// " : "", ws ? (P == 128 ? room : "whole warps, and room for one more: the producer's") : "", l->function, params, decl.data, ws ? attr : "",
+		l->block_check, ws ? fit : "", name, name, threads, make.data, name, ws ? grown : "pipefy_block", args,
+		names.data, l->function, args);
 	edits_add(out, l->function_span.end, 0, launcher);
 	for (int i = 0; i < l->ntma_launches; i++) {
 		const struct tma_launch *t = &l->tma_launches[i];
@@ -740,6 +803,9 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	}
 	if (ws)
 		ws_kernel_edits(l, src, out);
+	free(threads);
+	free(grown);
+	free(fit);
 	free(launcher);
 	free(params);
 	free(args);
@@ -794,6 +860,8 @@ static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct
 	char *I5 = xprintf("%s%s", I4, y->U);
 	if (l->variant == VARIANT_WS)
 		sb_printf(sb, "%sif (threadIdx.x == pipefy_threads) { // the producer warp's first thread\n", I4);
+	else if (S >= 4) /* (the late issue: see rewrite_tma) */
+		sb_printf(sb, "%sif (" LAST_ISSUER ") { // the block's last thread\n", I4);
 	else
 		sb_printf(sb, "%sif (" ISSUER ") {\n", I4);
 	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
@@ -870,8 +938,8 @@ static void add_ws_cp_async_issue(struct strbuf *sb, const struct kloop *l, cons
 		const struct tma_box *x = &l->boxes[b];
 		const char *tile = l->tiles[x->tile].name;
 		long units = x->copy_cols * x->elem_bytes / ch;
-		sb_printf(sb, "%sfor (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < %ld; pipefy_i += 32) {\n", I4,
-			  units * x->box_rows);
+		sb_printf(sb, "%sfor (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < %ld; pipefy_i += %d) {\n", I4,
+			  units * x->box_rows, l->producer_threads);
 		sb_printf(sb, "%sconst unsigned pipefy_r = pipefy_i / %ld, pipefy_c = pipefy_i %% %ld;\n", I5, units, units);
 		sb_printf(sb, "%s__pipeline_memcpy_async((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld + pipefy_c * %ld,\n", I5, tile,
 			  x->box_cols * x->elem_bytes, ch);
@@ -897,12 +965,14 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	 * pace: on the H200 1.075x against 1.062-1.067x ldg's speed on the 4-byte SGEMM, x4
 	 * (bench/FENCE.md, F5 against F1). It keeps one tile fewer in flight, so not below 4. */
 	bool late = !ws && S >= 4;
-	char *what = wsa ? xprintf("cp.async copies from a producer warp, named barriers, %d stages: tile t+%d is "
-				   "copied while tile t is computed", S, S - 1)
+	int P = l->producer_threads;
+	const char *producer = P == 128 ? "a producer warpgroup" : "a producer warp";
+	char *what = wsa ? xprintf("cp.async copies from %s, named barriers, %d stages: tile t+%d is "
+				   "copied while tile t is computed", producer, S, S - 1)
 		     : late ? xprintf("%s copies (sm_90), %d stages: tiles to t+%d are copied while tile t is computed, t+%d "
 				      "after it", bulk ? "bulk" : "tensor", S, S - 2, S - 1)
-			    : xprintf("%s copies (sm_90)%s, %d stages: tile t+%d is copied while tile t is computed",
-				      bulk ? "bulk" : "tensor", ws ? " from a producer warp" : "", S, S - 1);
+			    : xprintf("%s copies (sm_90)%s%s, %d stages: tile t+%d is copied while tile t is computed",
+				      bulk ? "bulk" : "tensor", ws ? " from " : "", ws ? producer : "", S, S - 1);
 	if (ws) { /* the kernel's threads see the block they were written for */
 		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.refs);
 		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.stmt_edits);
@@ -940,7 +1010,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
 	}
 	if (ws) {
-		sb_printf(&sb, "%s// pipefy: the kernel's threads (a producer warp follows them)\n", y.I1);
+		sb_printf(&sb, "%s// pipefy: the kernel's threads (%s follows them)\n", y.I1, producer);
 		sb_printf(&sb, "%sconst unsigned pipefy_threads = pipefy_block_dim.x;\n", y.I1);
 		sb_printf(&sb, "%sconst bool pipefy_producer = threadIdx.x >= pipefy_threads;\n", y.I1);
 	} else
@@ -1054,7 +1124,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, ";\n%sif (pipefy_producer) {\n", y.I3);
 		sb_printf(&sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
 		if (!break_for_test("barrier"))
-			sb_printf(&sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + 32);\n", I4, y.U, 1 + S);
+			sb_printf(&sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + %d);\n", I4, y.U, 1 + S, P);
 		sb_printf(&sb, "%sif (pipefy_box) {\n", I4);
 		add_ws_cp_async_issue(&sb, l, &y, I5);
 		sb_printf(&sb, "%s}\n", I4);
@@ -1122,8 +1192,39 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			  y.I1, S - 1, S);
 		sb_printf(&sb, "%s// so; the last iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
 	}
+	if (P == 128) { /* the producer warpgroup's own loop, apart from the kernel's threads' code */
+		sb_printf(&sb, "%s// pipefy: the producer warpgroup gives registers back (setmaxnreg, sm_90a: %d a thread at\n", y.I1,
+			  l->regs_entry);
+		sb_printf(&sb, "%s// launch, %d for it, %d for the kernel's threads), starts every tile%s, and leaves\n", y.I1,
+			  l->regs_producer, l->regs_consumer, wsa ? " and says when it has landed" : "");
+		sb_printf(&sb, "%sif (pipefy_producer) {\n", y.I1);
+		sb_printf(&sb, "%spipefy_regs_dec<%d>();\n", y.I2, l->regs_producer);
+		struct layout inner = y; /* (the same loop header, a level deeper) */
+		inner.I1 = y.I2;
+		add_main_header(&sb, &inner);
+		sb_printf(&sb, "%s%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, y.U, S);
+		if (wsa) {
+			sb_printf(&sb, "%s%s__pipeline_wait_prior(%d);\n", y.I2, y.U, S - 1);
+			sb_printf(&sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 128);\n", y.I2, y.U);
+			sb_printf(&sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, y.U, S);
+		}
+		sb_printf(&sb, "%s}\n", y.I2);
+		sb_printf(&sb, "%spipefy_bar_sync(0, pipefy_threads + 128); // the kernel's threads are done with the last tile\n",
+			  y.I2);
+		if (wsa) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
+			sb_printf(&sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n",
+				  y.I2, S, S);
+			sb_printf(&sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, pipefy_threads + 128);\n", y.I2, y.U, 1 + S, S);
+		}
+		sb_printf(&sb, "%sreturn; // no barrier follows the loop\n", y.I2);
+		sb_printf(&sb, "%s}\n", y.I1);
+		sb_printf(&sb, "%spipefy_regs_inc<%d>();\n", y.I1, l->regs_consumer);
+	}
 	add_main_header(&sb, &y);
-	if (wsa) { /* (the producer's groups: S - 1 from the prologue, one an iteration; tile t's is the
+	if (wsa && P == 128) {
+		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
+		sb_printf(&sb, "%spipefy_bar_sync(1 + " STAGE_READ ", pipefy_threads + 128); // tile t has landed\n", y.I2);
+	} else if (wsa) { /* (the producer's groups: S - 1 from the prologue, one an iteration; tile t's is the
 		    * oldest S - 1 younger ones leave pending) */
 		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
 		sb_printf(&sb, "%sif (pipefy_producer) { // the producer warp only copies, and says when tile t has landed\n", y.I2);
@@ -1135,7 +1236,8 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%spipefy_bar_sync(1 + " STAGE_READ ", pipefy_threads + 32); // tile t has landed\n", y.I2);
 	} else if (ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
 		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
-		sb_printf(&sb, "%sif (pipefy_producer) continue; // the producer warp only copies\n", y.I2);
+		if (P == 32)
+			sb_printf(&sb, "%sif (pipefy_producer) continue; // the producer warp only copies\n", y.I2);
 	} else if (!late)
 		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	if (!wsa)
@@ -1145,8 +1247,8 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 			  l->tma_collective);
 	add_compute(&sb, &y);
 	if (wsa)
-		sb_printf(&sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + 32); // this thread is done with tile t\n",
-			  y.I2, 1 + S);
+		sb_printf(&sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + %d); // this thread is done with tile t\n",
+			  y.I2, 1 + S, P);
 	else if (!break_for_test("barrier"))
 		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_empty[" STAGE_READ "], 1); // this thread is done with tile t\n", y.I2);
 	if (late)
@@ -1155,8 +1257,11 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 	if (!wsa)
 		sb_printf(&sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y.I2);
 	sb_printf(&sb, "%s}\n", y.I1);
-	sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
-	if (wsa) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
+	if (P == 128) /* (the producer's barrier is another instruction: the non-.aligned form) */
+		sb_printf(&sb, "%spipefy_bar_sync(0, pipefy_threads + 128); // pipefy: every thread is done with the last tile\n", y.I1);
+	else
+		sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
+	if (wsa && P == 32) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
 		sb_printf(&sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y.I1);
 		sb_printf(&sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n",
 			  y.I2, S, S);
@@ -1169,7 +1274,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
 		sb_printf(&sb, "%s}\n", y.I2);
 	}
-	if (ws)
+	if (ws && P == 32)
 		sb_printf(&sb, "%sif (pipefy_producer) // its work is done; no barrier follows the loop\n%s%sreturn;\n", y.I1, y.I1,
 			  y.U);
 	add_block_end(&sb, &y, out);
@@ -1716,7 +1821,7 @@ static const char launch_helpers[] =
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
 static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers, bool tma, bool bulk, bool named, bool overlap, bool trigger)
+				 bool helpers, bool tma, bool bulk, bool named, bool regs, bool overlap, bool trigger)
 {
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
@@ -1772,12 +1877,12 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
 			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
 				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
 			     helpers ? launch_helpers : "", tma || bulk ? tma_helpers_start : "", tma ? tma_helpers_2d : "",
 			     bulk ? tma_helpers_bulk : "", tma || bulk ? "#undef PIPEFY_SM90\n" : "", tma ? tma_helpers_map : "",
-			     tma || bulk ? tma_helpers_end : "", named ? named_barrier_helpers : "",
+			     tma || bulk ? tma_helpers_end : "", named ? named_barrier_helpers : "", regs ? regs_helpers : "",
 			     overlap ? rewrite_overlap_helpers : "",
 			     trigger ? rewrite_overlap_trigger : "", overlap ? rewrite_overlap_launcher : "");
 	if (*line)
@@ -1848,7 +1953,7 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 {
-	bool cp_async = false, tma = false, bulk = false, named = false;
+	bool cp_async = false, tma = false, bulk = false, named = false, wsa = false, regs = false;
 	plan_launch_stages(m);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
@@ -1871,7 +1976,9 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 			rewrite_tma(l, src, e);
 			tma |= l->variant == VARIANT_TMA || l->variant == VARIANT_WS;
 			bulk |= l->variant == VARIANT_BULK;
-			named |= l->variant == VARIANT_WS_CP_ASYNC;
+			wsa |= l->variant == VARIANT_WS_CP_ASYNC;
+			regs |= l->producer_threads == 128;
+			named |= l->variant == VARIANT_WS_CP_ASYNC || l->producer_threads == 128;
 		} else {
 			rewrite_no_loads(l, e);
 		}
@@ -1886,6 +1993,6 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 	bool overlap = rewrite_launch_pairs(m, src, e, &trigger);
 	rewrite_launch_queues(m, src, e);
 	if (cp_async || launch_staged || tma || bulk || named || overlap)
-		add_pipeline_include(m, src, e, cp_async || named, launch_staged, tma, bulk, named, overlap, trigger);
+		add_pipeline_include(m, src, e, cp_async || wsa, launch_staged, tma, bulk, named, regs, overlap, trigger);
 	match_line_endings(src, e);
 }

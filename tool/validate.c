@@ -62,6 +62,7 @@ struct region {
 	int nlambdas;
 	CXCursor loader;       /* pipefy_load */
 	CXCursor main_loop;    /* the pipelined for statement */
+	CXCursor producer;     /* a producer warpgroup's own branch (setmaxnreg), or null */
 	CXCursor block_cursor;
 	const char *problem;   /* the first thing wrong, in words */
 	size_t problem_at;
@@ -101,6 +102,8 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
 static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -116,6 +119,15 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 		}
 		free(n);
 		return CXChildVisit_Continue;
+	}
+	if (k == CXCursor_IfStmt && clang_Cursor_isNull(r->producer) && !inside(cursor_span(c).begin, r->fallback)) {
+		char *t = span_squeezed(r->out, cursor_span(c));
+		bool producer = starts_with(t, "if(pipefy_producer){pipefy_regs_dec<");
+		free(t);
+		if (producer) { /* (its loop is the producer's, checked apart: not the main loop) */
+			r->producer = c;
+			return CXChildVisit_Continue;
+		}
 	}
 	if (k == CXCursor_ForStmt && clang_Cursor_isNull(r->main_loop) && !inside(cursor_span(c).begin, r->fallback) &&
 	    strncmp(r->out->text + cursor_span(c).begin, "for (int pipefy_s", 17) != 0)
@@ -192,8 +204,12 @@ static void barrier_after(struct region *r, size_t at)
 	struct span ml = cursor_span(r->main_loop);
 	for (int i = 0; i + 1 < blk.n; i++) {
 		struct span s = cursor_span(blk.v[i]); /* the loop, or `#pragma ...` and the loop */
-		if (s.begin <= ml.begin && s.end >= ml.end)
-			after = cursor_is_barrier(blk.v[i + 1]);
+		if (s.begin <= ml.begin && s.end >= ml.end) {
+			char *t = stmt_text(r->out, blk.v[i + 1]);
+			after = cursor_is_barrier(blk.v[i + 1]) ||
+				(!clang_Cursor_isNull(r->producer) && strcmp(t, "pipefy_bar_sync(0,pipefy_threads+128)") == 0);
+			free(t);
+		}
 	}
 	free(blk.v);
 	if (!after)
@@ -247,11 +263,63 @@ static void check_producer_waits(struct region *r, CXCursor c, bool waited)
 		if (!compound)
 			continue;
 		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, "pipefy_bar_sync(") && strstr(t, "+pipefy_dst,pipefy_threads+32)"))
+		if (strstr(t, "pipefy_bar_sync(") &&
+		    (strstr(t, "+pipefy_dst,pipefy_threads+32)") || strstr(t, "+pipefy_dst,pipefy_threads+128)")))
 			waited = true;
 		free(t);
 	}
 	free(kids.v);
+}
+
+/* A producer warpgroup's branch (ws, ws-cp.async with setmaxnreg): it gives registers back
+ * first, starts one tile an iteration of its own loop (with cp.async, waits for it and says it
+ * has landed), meets the kernel's threads at the barrier after their loop (with cp.async, then
+ * waits for their last releases), and leaves; the kernel's threads take their registers right
+ * after it, and the launcher checks the kernel's registers cover the requests. */
+static void check_producer_branch(struct region *r, const struct kloop *l)
+{
+	size_t at = cursor_span(r->producer).begin;
+	bool wsa = l->variant == VARIANT_WS_CP_ASYNC, ok = true;
+	struct cursors ifs = cursor_children(r->producer);
+	struct cursors body = ifs.n >= 2 ? cursor_children(ifs.v[1]) : (struct cursors){0};
+	int n = body.n, last_sync = n - (wsa ? 3 : 2);
+	char *head = n ? stmt_text(r->out, body.v[0]) : NULL, *end = n ? stmt_text(r->out, body.v[n - 1]) : NULL;
+	char *sync = last_sync >= 0 && n ? stmt_text(r->out, body.v[last_sync]) : NULL;
+	ok = n >= 4 + wsa && starts(head, "pipefy_regs_dec<") && clang_getCursorKind(body.v[1]) == CXCursor_ForStmt &&
+	     sync && strcmp(sync, "pipefy_bar_sync(0,pipefy_threads+128)") == 0 && starts(end, "return");
+	if (ok) {
+		struct cursors loop = cursor_children(cursor_last_child(body.v[1]));
+		char *t[3] = {NULL, NULL, NULL};
+		for (int i = 0; i < 3 && i < loop.n; i++)
+			t[i] = stmt_text(r->out, loop.v[i]);
+		ok = loop.n == (wsa ? 4 : 1) && starts(t[0], "pipefy_load(") &&
+		     (!wsa || (starts(t[1], "__pipeline_wait_prior(") &&
+			       strcmp(t[2], "pipefy_bar_arrive(1+pipefy_stage,pipefy_threads+128)") == 0));
+		for (int i = 0; i < 3; i++)
+			free(t[i]);
+		free(loop.v);
+	}
+	if (!ok)
+		problem(r, at, "the producer warpgroup does not give registers back, start each tile in a loop of its own, "
+			       "meet the kernel's threads after theirs and leave");
+	struct cursors blk = cursor_children(r->block_cursor);
+	bool inc = false;
+	for (int i = 0; i + 1 < blk.n; i++)
+		if (clang_equalCursors(blk.v[i], r->producer)) {
+			char *t = stmt_text(r->out, blk.v[i + 1]);
+			inc = starts(t, "pipefy_regs_inc<");
+			free(t);
+		}
+	if (!inc)
+		problem(r, at, "the kernel's threads do not take their registers right after the producer's branch");
+	if (!strstr(r->out->text, "<= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)"))
+		problem(r, at, "the launcher does not check the kernel's registers cover what setmaxnreg asks for");
+	free(blk.v);
+	free(head);
+	free(end);
+	free(sync);
+	free(body.v);
+	free(ifs.v);
 }
 
 /* The barriers of the variant: cp.async waits, synchronizes, then starts the next copy, and
@@ -264,8 +332,10 @@ static void check_barriers(struct region *r, const struct kloop *l)
 	int nb = 0;
 	for (int i = 0; i < body.n; i++)
 		nb += cursor_is_barrier(body.v[i]);
-	/* (a producer warp's loop: the next copy, then the producer leaves the iteration) */
-	int w = l->variant == VARIANT_WS;
+	/* (a producer warp's loop: the next copy, then the producer leaves the iteration; a producer
+	 * warpgroup has a loop of its own) */
+	bool split = !clang_Cursor_isNull(r->producer);
+	int w = l->variant == VARIANT_WS && !split;
 	char *first[4] = {NULL, NULL, NULL, NULL};
 	for (int i = 0; i < 4 && i < body.n; i++)
 		first[i] = stmt_text(r->out, body.v[i]);
@@ -279,10 +349,13 @@ static void check_barriers(struct region *r, const struct kloop *l)
 		/* the producer says when tile t has landed, and leaves the iteration; the kernel's
 		 * threads wait for it, compute, and say they are done with the stage */
 		char *release = body.n >= 2 ? stmt_text(r->out, body.v[body.n - 2]) : NULL;
-		if (body.n < 5 || !starts(first[0], "pipefy_load(") ||
-		    !starts(first[1], "if(pipefy_producer){") || !strstr(first[1], "__pipeline_wait_prior(") ||
-		    !starts(first[2], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+32)") || !release ||
-		    !starts(release, "pipefy_bar_arrive(") || nb != 0)
+		if (split ? body.n < 4 || !starts(first[0], "pipefy_load(") ||
+				    !starts(first[1], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+128)") || !release ||
+				    !starts(release, "pipefy_bar_arrive(") || nb != 0
+			  : body.n < 5 || !starts(first[0], "pipefy_load(") ||
+				    !starts(first[1], "if(pipefy_producer){") || !strstr(first[1], "__pipeline_wait_prior(") ||
+				    !starts(first[2], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+32)") || !release ||
+				    !starts(release, "pipefy_bar_arrive(") || nb != 0)
 			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
 		free(release);
 		if (clang_Cursor_isNull(r->loader))
@@ -321,6 +394,8 @@ static void check_barriers(struct region *r, const struct kloop *l)
 	for (int i = 0; i < 4; i++)
 		free(first[i]);
 	free(body.v);
+	if (split)
+		check_producer_branch(r, l);
 }
 
 /* The output's top-level declarations in the main file, with their extents: each loop's block
@@ -680,6 +755,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 		if (!l->rewritten || l->variant == VARIANT_NO_LOADS)
 			continue;
 		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor(),
+				    .producer = clang_getNullCursor(),
 				    .loader = clang_getNullCursor()};
 		/* the loop's replacement: from where the loop began to its end */
 		r.block.begin = output_offset(&map, l->loop.begin);

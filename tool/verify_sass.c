@@ -13,7 +13,9 @@
  *             (BAR.ARV / barrier.arrive), twice or more: a producer warp's copies, its signal
  *             that a stage has landed and the threads' that they are done with one (the copies
  *             and the compute are on two sides of a branch, so a barrier lies between them in
- *             the text);
+ *             the text); or, a producer warpgroup's (sm_90a), a loop that arrives at a named
+ *             barrier after its compute while another loop of the kernel, without compute,
+ *             issues the async copies and arrives at named barriers;
  *   plain     anything else: the loads wait for the barrier before the compute.
  * Stand-alone (no libclang) so that it runs where the GPU and cuobjdump are. */
 #define _POSIX_C_SOURCE 200809L
@@ -232,6 +234,7 @@ static int read_ptx(FILE *in, struct function **out)
 struct loop_report {
 	long begin, end;
 	bool inner_loop; /* an inner compute loop: static counts are not per iteration */
+	bool producer_apart; /* its copies are a producer warpgroup's, in a loop of their own */
 	int counts[OP_BRANCH + 1];
 	const char *kind;
 	char why[256];
@@ -279,6 +282,16 @@ static void classify(const struct function *f, int b, int e, struct loop_report 
 			bulk_overlap |= bulk_pending;
 		}
 	}
+	/* the copies in a loop of the producer's own (a warpgroup's, split from the kernel's threads
+	 * so that each side has its register count): async copies and named-barrier arrivals
+	 * elsewhere in the kernel, none of its compute */
+	int async_apart = 0, arrive_apart = 0;
+	for (int i = 0; i < f->n; i++)
+		if (i < b || i > e) {
+			async_apart += f->v[i].cls == OP_ASYNC;
+			arrive_apart += f->v[i].cls == OP_ARRIVE;
+		}
+	r->producer_apart = !any_async && r->counts[OP_ARRIVE] >= 1 && async_apart > 0 && arrive_apart > 0;
 	if (tensor_overlap) {
 		r->kind = "tma";
 		snprintf(r->why, sizeof r->why, "tensor copies in flight during the compute, no barrier between");
@@ -292,6 +305,10 @@ static void classify(const struct function *f, int b, int e, struct loop_report 
 		r->kind = "ws-cp.async";
 		snprintf(r->why, sizeof r->why, "async copies, and %d arrivals at named barriers: a producer warp's",
 			 r->counts[OP_ARRIVE]);
+	} else if (r->producer_apart) {
+		r->kind = "ws-cp.async";
+		snprintf(r->why, sizeof r->why, "a named-barrier arrival after the compute, the async copies in a producer's "
+			 "loop of its own (%d copies, %d arrivals there)", async_apart, arrive_apart);
 	} else if (ldg_overlap && sts_after_overlap) {
 		r->kind = "ldg";
 		snprintf(r->why, sizeof r->why, "global loads in flight during the compute, shared stores after it");
@@ -430,7 +447,7 @@ static bool same_per_tile(const struct loop_report *r, const struct loop_report 
 	 * and arrives on another: one iteration, one tile (against an original the compiler
 	 * unrolled, per two barriers) */
 	if ((b == 0 && (r->counts[OP_TENSOR] > 0 || r->counts[OP_BULK] > 0)) ||
-	    (r->counts[OP_ASYNC] > 0 && r->counts[OP_ARRIVE] >= 2))
+	    (r->counts[OP_ASYNC] > 0 && r->counts[OP_ARRIVE] >= 2) || r->producer_apart)
 		return ob > 0 ? c * ob == 2 * oc : c == oc;
 	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b);
 }

@@ -116,9 +116,10 @@ struct Fiber {
     std::vector<std::vector<Copy>> groups;  // committed, not yet landed
 };
 
-// The program is pipefy's producer-warp variant (ws): every copy must come from the producer
-// warp (pipefy_cpu_tma.h checks; to_cpu.py's driver sets it per program)
-inline bool producer_only = false;
+// The program is pipefy's producer-warp variant (ws): every copy must come from the producer,
+// the block's last producer_only threads (a warp, or a warpgroup on sm_90a); 0 when it is not
+// (pipefy_cpu_tma.h checks; to_cpu.py's driver sets it per program)
+inline unsigned producer_only = 0;
 inline ucontext_t scheduler;
 inline Fiber *current;
 inline std::function<void()> *body;
@@ -180,7 +181,9 @@ struct Named {
 inline Named named[16];
 inline void named_arrive(unsigned id, unsigned threads) {
     unsigned block = blockDim.x * blockDim.y * blockDim.z;
-    if (id == 0 || id > 15 || threads == 0 || threads % 32 || threads > block) {
+    // (barrier 0 only for the whole block: barrier.sync 0 in its non-.aligned form, which a
+    // producer warpgroup and the kernel's threads reach at different instructions)
+    if ((id == 0 && threads != block) || id > 15 || threads == 0 || threads % 32 || threads > block) {
         fprintf(stderr, "pipefy-cpu: named barrier %u of %u threads in a block of %u\n", id, threads, block);
         _Exit(3); // (from a thread's fiber: no exit handlers)
     }
@@ -381,7 +384,7 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                         site = f.barrier_site;
                     }
                     if (live == 0) {  // every thread has finished
-                        for (unsigned id = 1; id < 16; id++)
+                        for (unsigned id = 0; id < 16; id++)
                             if (named[id].arrived) {
                                 fprintf(stderr, "pipefy-cpu: block (%u,%u,%u) ended with named barrier %u at %u of its %u threads\n",
                                         bx, by, bz, id, named[id].arrived, named[id].expected);
@@ -527,10 +530,10 @@ inline void __syncwarp(unsigned = 0xffffffffu) {}
 inline void pipefy_cpu_producer_only(const char *what)
 {
     static const bool forced = getenv("PIPEFY_CPU_PRODUCER") != nullptr;
-    const bool check = forced || pipefy_cpu::producer_only;
+    const unsigned producer = pipefy_cpu::producer_only ? pipefy_cpu::producer_only : forced ? 32 : 0;
     unsigned threads = blockDim.x * blockDim.y * blockDim.z;
     unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    if (check && (threads < 32 || t < threads - 32)) {
+    if (producer && (threads < producer || t < threads - producer)) {
         fprintf(stderr, "pipefy-cpu: %s issued by thread %u of %u, not by the producer warp\n", what, t, threads);
         _Exit(3); // (from a thread's fiber: no exit handlers)
     }
@@ -540,6 +543,10 @@ inline void pipefy_cpu_producer_only(const char *what)
 // `// pipefy: named barriers {` and its closing line (to_cpu.py drops it)
 inline void pipefy_bar_sync(unsigned id, unsigned threads) { pipefy_cpu::named_sync(id, threads); }
 inline void pipefy_bar_arrive(unsigned id, unsigned threads) { pipefy_cpu::named_arrive(id, threads); }
+// pipefy's register hand-over (setmaxnreg, sm_90a): registers are not modelled; the launcher's
+// check of the count the kernel was built with passes (numRegs below)
+template <unsigned N> inline void pipefy_regs_dec() {}
+template <unsigned N> inline void pipefy_regs_inc() {}
 
 // pipefy's helpers for persistent launches (--launches=queue), the block queue.c writes between
 // `// pipefy: tile queues {` and its closing line (to_cpu.py drops it). The model runs blocks one
@@ -615,6 +622,14 @@ using std::min;
 template <typename K>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, K, int threads, size_t) {
     *blocks = threads > 0 && threads <= 1024;
+    return cudaSuccess;
+}
+// (registers a thread: as many as a thread may have, so a launcher's check of them passes; the
+// runtime's own declaration, which the launchers call with the kernel as a const void *)
+extern "C" cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *) {
+    memset(attr, 0, sizeof *attr);
+    attr->numRegs = 255;
+    attr->maxThreadsPerBlock = 1024;
     return cudaSuccess;
 }
 template <typename T> inline cudaError_t cudaMalloc(T **p, size_t bytes) {

@@ -21,9 +21,10 @@ DRIVER = r'''
 #include <string>
 #include <vector>
 // to_cpu.py's driver: the programs' mains, then one main that runs them; a producer-warp
-// program (ws) runs with the model's check that only the producer warp issues copies.
+// program (ws) runs with the model's check that only the producer (its last 32 or 128
+// threads) issues copies.
 static int (*const pipefy_programs[])(int, char **) = {%s};
-static const bool pipefy_program_ws[] = {%s};
+static const unsigned pipefy_program_ws[] = {%s};
 int main(int argc, char **argv)
 {
     const char *runs = getenv("PIPEFY_CPU_RUNS");
@@ -95,6 +96,7 @@ def convert(text):
     # pipefy's helpers for overlapped launches: the model's (pipefy_cpu.h)
     text = re.sub(r'// pipefy: overlapped launches \{\n.*?// \} pipefy: overlapped launches\n', '', text, flags=re.S)
     text = re.sub(r'// pipefy: named barriers \{\n.*?// \} pipefy: named barriers\n', '', text, flags=re.S)
+    text = re.sub(r'// pipefy: register hand-over \{\n.*?// \} pipefy: register hand-over\n', '', text, flags=re.S)
     text = re.sub(r'// pipefy: tile queues \{\n.*?// \} pipefy: tile queues\n', '', text, flags=re.S)
     # the size of the launch's dynamic shared memory, as pipefy's output reads it in PTX
     text = re.sub(r'asm volatile\("mov\.u32 %0, %%dynamic_smem_size;" : "=r"\((\w+)\)\);',
@@ -134,6 +136,14 @@ def convert(text):
 WS_MARK = 'const bool pipefy_producer = threadIdx.x >= pipefy_threads;'
 
 
+def producer_threads(text):
+    """The threads ws adds to the block: a warpgroup on sm_90a (setmaxnreg), else a warp; 0
+    when the program has no producer."""
+    if WS_MARK not in text:
+        return '0'
+    return '128' if 'the block without its producer warpgroup' in text else '32'
+
+
 def program(text, k=None):
     """The program with its main renamed; in namespace pipefy_program_K when k is given, its
     #include lines returned apart (they go in front of every namespace)."""
@@ -154,7 +164,7 @@ if __name__ == '__main__':
         for k, src in enumerate(ins):
             with open(src) as f:
                 text = f.read()
-            ws.append('true' if WS_MARK in text else 'false')
+            ws.append(producer_threads(text))
             inc, body = program(convert(text), k)
             includes += [i for i in inc if i not in includes]
             bodies.append(body)
@@ -168,4 +178,4 @@ if __name__ == '__main__':
                 text = f.read()
             _, body = program(convert(text))
             with open(dst, 'w') as f:
-                f.write(body + DRIVER % ('pipefy_program_main', 'true' if WS_MARK in text else 'false'))
+                f.write(body + DRIVER % ('pipefy_program_main', producer_threads(text)))

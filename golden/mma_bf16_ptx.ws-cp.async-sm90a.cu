@@ -1,0 +1,273 @@
+// mma_bf16_ptx.cu: bf16 GEMM through inline PTX: ldmatrix (x4 for A, x2.trans for B) and
+// mma.sync.m16n8k16 with fp32 accumulators. 64x64x32 block tile, 4 warps of 32x32, 16-byte
+// copies by strided copy loops. Usage: mma_bf16_ptx [M N K] (M, N multiples of 64, K a
+// multiple of 32).
+// gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 64 96
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+// pipefy: named barriers {
+static __device__ __forceinline__ void pipefy_bar_sync(unsigned id, unsigned threads)
+{
+    asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+static __device__ __forceinline__ void pipefy_bar_arrive(unsigned id, unsigned threads)
+{
+    asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+// } pipefy: named barriers
+// pipefy: register hand-over {
+template <unsigned N> static __device__ __forceinline__ void pipefy_regs_dec()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N));
+#endif
+}
+template <unsigned N> static __device__ __forceinline__ void pipefy_regs_inc()
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N));
+#endif
+}
+// } pipefy: register hand-over
+
+#define BM 64
+#define BN 64
+#define BK 32
+#define PAD 8
+
+__device__ __forceinline__ unsigned smem_addr(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+__global__ void __launch_bounds__(128)
+mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ B, float *__restrict__ C,
+         int M, int N, int K)
+{
+    __shared__ __align__(16) __nv_bfloat16 As[BM][BK + PAD];
+    __shared__ __align__(16) __nv_bfloat16 Bs[BK][BN + PAD];
+    int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    int wm = (warp / 2) * 32, wn = (warp % 2) * 32;
+    int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    float acc[2][4][4] = {};
+
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        for (int i = tid; i < BM * BK / 8; i += 128) {
+            int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
+            *(uint4 *)&As[r][c] = *(const uint4 *)&A[(size_t)(bm + r) * K + k0 + c];
+        }
+        for (int i = tid; i < BK * BN / 8; i += 128) {
+            int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
+            *(uint4 *)&Bs[r][c] = *(const uint4 *)&B[(size_t)(k0 + r) * N + bn + c];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            unsigned a[2][4], b[4][2];
+#pragma unroll
+            for (int mi = 0; mi < 2; mi++)
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(a[mi][0]), "=r"(a[mi][1]), "=r"(a[mi][2]), "=r"(a[mi][3])
+                             : "r"(smem_addr(&As[wm + mi * 16 + lane % 16][kk + (lane / 16) * 8])));
+#pragma unroll
+            for (int ni = 0; ni < 4; ni++)
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                             : "=r"(b[ni][0]), "=r"(b[ni][1])
+                             : "r"(smem_addr(&Bs[kk + lane % 16][wn + ni * 8])));
+#pragma unroll
+            for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+                for (int ni = 0; ni < 4; ni++)
+                    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                                 : "+f"(acc[mi][ni][0]), "+f"(acc[mi][ni][1]), "+f"(acc[mi][ni][2]),
+                                   "+f"(acc[mi][ni][3])
+                                 : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
+                                   "r"(b[ni][0]), "r"(b[ni][1]));
+        }
+        __syncthreads();
+    }
+    for (int mi = 0; mi < 2; mi++)
+        for (int ni = 0; ni < 4; ni++) {
+            int row = bm + wm + mi * 16 + lane / 4, col = bn + wn + ni * 8 + (lane % 4) * 2;
+            C[(size_t)row * N + col] = acc[mi][ni][0];
+            C[(size_t)row * N + col + 1] = acc[mi][ni][1];
+            C[(size_t)(row + 8) * N + col] = acc[mi][ni][2];
+            C[(size_t)(row + 8) * N + col + 1] = acc[mi][ni][3];
+        }
+}
+
+// pipefy: 'mma_bf16' with cp.async copies from a producer warp; only pipefy_launch_mma_bf16 below launches it
+static __global__ void __launch_bounds__(128 + 128 /* pipefy: the producer warpgroup */, 4)
+mma_bf16_pipefy_ws(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ B, float *__restrict__ C,
+         int M, int N, int K)
+{
+    const dim3 pipefy_block_dim(blockDim.x - 128, blockDim.y, blockDim.z); // pipefy: the block without its producer warpgroup
+    __shared__ alignas(128) __align__(16) __nv_bfloat16 As[2][BM][BK + PAD];
+    __shared__ alignas(128) __align__(16) __nv_bfloat16 Bs[2][BK][BN + PAD];
+    int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    int wm = (warp / 2) * 32, wn = (warp % 2) * 32;
+    int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    float acc[2][4][4] = {};
+
+    // pipefy: K-loop pipelined with cp.async copies from a producer warpgroup, named barriers, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: two named barriers per stage, each of the kernel's threads and the producer warp:
+        // 1 + s, the producer's signal that stage s has landed; 3 + s, the threads' that they are
+        // done with it; and 5, of the kernel's threads alone
+        // pipefy: the kernel's threads (a producer warpgroup follows them)
+        const unsigned pipefy_threads = pipefy_block_dim.x;
+        const bool pipefy_producer = threadIdx.x >= pipefy_threads;
+        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 2
+        __syncthreads();
+        // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
+        // the tile it held, and advance the cursor: each tile is one box of its operand, its rows
+        // copied by the producer warp's 32 threads in 16-byte units; where a box reaches outside its
+        // operand or starts off a 16-byte boundary the kernel's threads copy as written; the
+        // producer commits one group of copies a call, empty past the last tile
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                const long long pipefy_col_As = (long long)k0, pipefy_row_As = 64LL * blockIdx.y;
+                const unsigned long long pipefy_src_As = (unsigned long long)A +
+                    (unsigned long long)((pipefy_row_As * (long long)K + pipefy_col_As) * 2);
+                const long long pipefy_col_Bs = 64LL * blockIdx.x, pipefy_row_Bs = (long long)k0;
+                const unsigned long long pipefy_src_Bs = (unsigned long long)B +
+                    (unsigned long long)((pipefy_row_Bs * (long long)N + pipefy_col_Bs) * 2);
+                const bool pipefy_box = pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)K &&
+                    pipefy_row_As >= 0 &&
+                    pipefy_src_As % 16 == 0 && (long long)K * 2 % 16 == 0 &&
+                    pipefy_col_Bs >= 0 && pipefy_col_Bs + 64 <= (long long)N &&
+                    pipefy_row_Bs >= 0 &&
+                    pipefy_src_Bs % 16 == 0 && (long long)N * 2 % 16 == 0;
+                if (pipefy_producer) {
+                    if (pipefy_loads >= 2) // the stage's last tile, pipefy_loads - 2, is computed
+                        pipefy_bar_sync(3 + pipefy_dst, pipefy_threads + 128);
+                    if (pipefy_box) {
+                        for (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < 256; pipefy_i += 128) {
+                            const unsigned pipefy_r = pipefy_i / 4, pipefy_c = pipefy_i % 4;
+                            __pipeline_memcpy_async((char *)&As[pipefy_dst] + pipefy_r * 80 + pipefy_c * 16,
+                                                    (const char *)pipefy_src_As + pipefy_r * (unsigned long long)((long long)K * 2) + pipefy_c * 16, 16);
+                        }
+                        for (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < 256; pipefy_i += 128) {
+                            const unsigned pipefy_r = pipefy_i / 8, pipefy_c = pipefy_i % 8;
+                            __pipeline_memcpy_async((char *)&Bs[pipefy_dst] + pipefy_r * 144 + pipefy_c * 16,
+                                                    (const char *)pipefy_src_Bs + pipefy_r * (unsigned long long)((long long)N * 2) + pipefy_c * 16, 16);
+                        }
+                    }
+                } else if (!pipefy_box) {
+                    if (pipefy_loads >= 2) // every kernel thread is done with the stage's last tile
+                        pipefy_bar_sync(5, pipefy_threads);
+                    for (int i = tid; i < BM * BK / 8; i += 128) {
+                        int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
+                        *(uint4 *)&As[pipefy_dst][r][c] = *(const uint4 *)&A[(size_t)(bm + r) * K + k0 + c];
+                    }
+                    for (int i = tid; i < BK * BN / 8; i += 128) {
+                        int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
+                        *(uint4 *)&Bs[pipefy_dst][r][c] = *(const uint4 *)&B[(size_t)(k0 + r) * N + bn + c];
+                    }
+                }
+                ++pipefy_loads;
+                k0 += BK;
+                pipefy_next_k0 = k0;
+            }
+            if (pipefy_producer)
+                __pipeline_commit();
+        };
+        // pipefy: prologue: start loading tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0;       // the stage that holds tile t
+        // pipefy: main loop: start tile t+1 into stage (t-1) % 2, wait for tile t, compute it, say
+        // so; the last iterations find no tile left to start and only compute: that is the epilogue
+        // pipefy: the producer warpgroup gives registers back (setmaxnreg, sm_90a: 64 a thread at
+        // launch, 48 for it, 80 for the kernel's threads), starts every tile and says when it has landed, and leaves
+        if (pipefy_producer) {
+            pipefy_regs_dec<48>();
+            for (int k0 = 0; k0 < K; k0 += BK) {
+                pipefy_load((int)(pipefy_loads % 2));
+                __pipeline_wait_prior(1);
+                pipefy_bar_arrive(1 + pipefy_stage, pipefy_threads + 128);
+                pipefy_stage = (pipefy_stage + 1) % 2;
+            }
+            pipefy_bar_sync(0, pipefy_threads + 128); // the kernel's threads are done with the last tile
+            for (unsigned pipefy_u = pipefy_loads > 2 ? pipefy_loads - 2 : 0; pipefy_u < pipefy_loads; ++pipefy_u)
+                pipefy_bar_sync(3 + pipefy_u % 2, pipefy_threads + 128);
+            return; // no barrier follows the loop
+        }
+        pipefy_regs_inc<80>();
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            pipefy_load((int)(pipefy_loads % 2));
+            pipefy_bar_sync(1 + pipefy_stage, pipefy_threads + 128); // tile t has landed
+            __syncwarp(); // pipefy: the warp leaves its waits apart; 'ldmatrix.sync.aligned.m8n8.x4.shared.b16' (45:17) needs it whole
+#pragma unroll
+            for (int kk = 0; kk < BK; kk += 16) {
+                unsigned a[2][4], b[4][2];
+#pragma unroll
+                for (int mi = 0; mi < 2; mi++)
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                                 : "=r"(a[mi][0]), "=r"(a[mi][1]), "=r"(a[mi][2]), "=r"(a[mi][3])
+                                 : "r"(smem_addr(&As[pipefy_stage][wm + mi * 16 + lane % 16][kk + (lane / 16) * 8])));
+#pragma unroll
+                for (int ni = 0; ni < 4; ni++)
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n"
+                                 : "=r"(b[ni][0]), "=r"(b[ni][1])
+                                 : "r"(smem_addr(&Bs[pipefy_stage][kk + lane % 16][wn + ni * 8])));
+#pragma unroll
+                for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+                    for (int ni = 0; ni < 4; ni++)
+                        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                                     : "+f"(acc[mi][ni][0]), "+f"(acc[mi][ni][1]), "+f"(acc[mi][ni][2]),
+                                       "+f"(acc[mi][ni][3])
+                                     : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
+                                       "r"(b[ni][0]), "r"(b[ni][1]));
+            }
+            pipefy_bar_arrive(3 + pipefy_stage, pipefy_threads + 128); // this thread is done with tile t
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        pipefy_bar_sync(0, pipefy_threads + 128); // pipefy: every thread is done with the last tile
+    }
+    for (int mi = 0; mi < 2; mi++)
+        for (int ni = 0; ni < 4; ni++) {
+            int row = bm + wm + mi * 16 + lane / 4, col = bn + wn + ni * 8 + (lane % 4) * 2;
+            C[(size_t)row * N + col] = acc[mi][ni][0];
+            C[(size_t)row * N + col + 1] = acc[mi][ni][1];
+            C[(size_t)(row + 8) * N + col] = acc[mi][ni][2];
+            C[(size_t)(row + 8) * N + col + 1] = acc[mi][ni][3];
+        }
+}
+
+// pipefy: the launches of 'mma_bf16' in this file: from a producer warpgroup where the block is the shape
+// the copies assume, whole warpgroups, at most the block the kernel was built for, and the registers ptxas
+// gave it cover what the producer warpgroup and the kernel's threads ask for (setmaxnreg), and the copy's
+// registers and shared memory let a block of that size run; the kernel as written otherwise
+static void pipefy_launch_mma_bf16(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
+    const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ B, float *__restrict__ C, int M, int N, int K)
+{
+    cudaFuncAttributes pipefy_attr; // (the registers the kernel was built with)
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
+    if (pipefy_block.x == 128 && pipefy_block.y == 1 && pipefy_block.z == 1 && pipefy_block.x % 128 == 0 && pipefy_block.x <= 128 &&
+        cudaFuncGetAttributes(&pipefy_attr, (const void *)mma_bf16_pipefy_ws) == cudaSuccess &&
+        6144 + pipefy_block.x * 80 <= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128) &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, mma_bf16_pipefy_ws, (int)pipefy_block.x + 128, pipefy_smem) ==
+            cudaSuccess && pipefy_resident > 0)
+        mma_bf16_pipefy_ws<<<pipefy_grid, dim3(pipefy_block.x + 128, 1, 1), pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K);
+    else
+        mma_bf16<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K);
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<__nv_bfloat16, float>("mma_bf16_ptx", M, N, K,
+                                              [&](const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C) {
+        pipefy_launch_mma_bf16(dim3(N / BN, M / BM), 128, 0, 0, A, B, C, M, N, K);
+    }, 1e-3, 1e-3);
+}
+// pipefy-golden: tma bulk ws ws-cp.async ws-sm90a ws-cp.async-sm90a
