@@ -523,10 +523,9 @@ static bool pointer_base(struct deps_reader *r, CXCursor e, CXCursor *param, cha
 			r->depth++;
 			/* (PIPEFY_TEST_BREAK=queuedeps: the offset forgotten, the bug the CPU block model must
 			 * catch; never in normal use) */
-			const char *brk = getenv("PIPEFY_TEST_BREAK");
 			if (is_pointer(clang_getCursorType(a)) && pointer_base(r, a, param, &base_off) &&
 			    (i = iv(r, b, cursor_span(init))) != NULL) {
-				if (brk && strcmp(brk, "queuedeps") == 0)
+				if (test_break("queuedeps"))
 					*offset = xstrdup(base_off);
 				else
 					*offset = xprintf("pipefy_iv_%s(%s, %s, pipefy_ok)", sub ? "sub" : "add", base_off, i);

@@ -197,8 +197,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	struct result r = {0};
 	struct parsed parsed = {0};
 	/* fault injection for the test of main.c's crash handling; never set in normal use */
-	const char *fault = getenv("PIPEFY_TEST_BREAK");
-	if (fault && strcmp(fault, "crash") == 0)
+	if (test_break("crash"))
 		raise(SIGSEGV);
 	struct rules rules;
 	char *err = NULL;

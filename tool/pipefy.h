@@ -34,6 +34,9 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(pr
 char *sb_take(struct strbuf *sb); /* NUL-terminated; sb is left empty */
 /* [b, e) without the white space at either end. */
 char *xstrtrim(const char *b, const char *e);
+/* Fault injection for the tests: whether PIPEFY_TEST_BREAK names this fault (a bug validation,
+ * the CPU block model or the crash handler must catch). Never set in normal use. */
+bool test_break(const char *what);
 
 /* Grow a (pointer, count, capacity) vector by one element, returning the new slot zeroed. */
 #define VEC_PUSH(v, n, cap)                                                                       \

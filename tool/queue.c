@@ -307,8 +307,7 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 	char *launcher = xprintf("pipefy_launch_queue%d", q);
 	struct strbuf out = {0}, d1 = {0}, n1 = {0}, d2 = {0}, n2 = {0};
 	/* (PIPEFY_TEST_BREAK=queuewait: no wait, the bug validation must catch; never in normal use) */
-	const char *brk = getenv("PIPEFY_TEST_BREAK");
-	bool break_wait = brk && strcmp(brk, "queuewait") == 0;
+	bool break_wait = test_break("queuewait");
 	const struct queue_accesses *a1 = &p->deps[0], *a2 = &p->deps[1];
 	/* which accesses write: "w" or "r" each, in order */
 	struct strbuf w1 = {0}, w2 = {0};

@@ -161,14 +161,6 @@ static void add_async_helper(const struct helper_fill *h, const struct source *s
 	edits_free(&e);
 }
 
-/* Fault injection for the tests of validate.c: PIPEFY_TEST_BREAK=barrier drops the main
- * loop's barrier, the kind of rewrite bug validation must catch. Never set in normal use. */
-static bool break_for_test(const char *what)
-{
-	const char *v = getenv("PIPEFY_TEST_BREAK");
-	return v && strcmp(v, what) == 0;
-}
-
 static bool in_span(size_t off, struct span s) { return off >= s.begin && off < s.end; }
 
 /* The pieces both variants build the loop from. */
@@ -431,7 +423,7 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	sb_printf(&sb, "%s// iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
 	add_main_header(&sb, &y);
 	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
-	if (!break_for_test("barrier"))
+	if (!test_break("barrier"))
 		sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
 	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	add_compute(&sb, &y);
@@ -736,10 +728,11 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	 * warpgroup (setmaxnreg), whole warpgroups, no more threads than the kernel was built for,
 	 * and the registers ptxas gave it at least what the warpgroups ask of the block's pool */
 	int P = l->producer_threads;
-	char *fit = P == 128 ? xprintf(" && pipefy_block.x %% 128 == 0 && pipefy_block.x <= %d &&\n"
+	char *fit = P == 128 ? xprintf(" && pipefy_block.x %% %d == 0 && pipefy_block.x <= %d &&\n"
 				       "        cudaFuncGetAttributes(&pipefy_attr, (const void *)%s) == cudaSuccess &&\n"
 				       "        %d + pipefy_block.x * %d <= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)",
-				       l->block_threads, name, 128 * l->regs_producer, l->regs_consumer)
+				       test_break("warpgroups") ? 32 : 128, l->block_threads, name, 128 * l->regs_producer,
+				       l->regs_consumer)
 			     : xstrdup(" && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024");
 	const char *attr = P == 128 ? "    cudaFuncAttributes pipefy_attr; // (the registers the kernel was built with)\n" : "";
 	const char *room = P == 128 ? "whole warpgroups, at most the block the kernel was built for, and the registers ptxas\n"
@@ -848,7 +841,7 @@ static void box_kernel_edits(struct kloop *l, struct edits *out)
  * and one fence per tile instead of one per thread: the SGEMM 32x32 ran 5-6 % faster, bench/FENCE.md). */
 static void add_issuer_fence(struct strbuf *sb, const char *I)
 {
-	if (!break_for_test("proxyfence"))
+	if (!test_break("proxyfence"))
 		sb_printf(sb, "%spipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes\n", I);
 }
 
@@ -948,6 +941,16 @@ static void add_ws_cp_async_issue(struct strbuf *sb, const struct kloop *l, cons
 		sb_printf(sb, "%s}\n", I4);
 	}
 	free(I5);
+}
+
+/* ws-cp.async's producer after the loop: the kernel's threads' arrivals no refill waited for,
+ * the last min(S, tiles), so that no named barrier is left part-way. */
+static void add_producer_drain(struct strbuf *sb, const struct layout *y, const char *I)
+{
+	sb_printf(sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n", I,
+		  y->S, y->S);
+	sb_printf(sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, pipefy_threads + %d);\n", I, y->U, 1 + y->S, y->S,
+		  y->l->producer_threads);
 }
 
 static void rewrite_tma(struct kloop *l, const struct source *src, struct edits *out)
@@ -1123,7 +1126,7 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		add_continued(&sb, inside.data, y.I3);
 		sb_printf(&sb, ";\n%sif (pipefy_producer) {\n", y.I3);
 		sb_printf(&sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
-		if (!break_for_test("barrier"))
+		if (!test_break("barrier"))
 			sb_printf(&sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + %d);\n", I4, y.U, 1 + S, P);
 		sb_printf(&sb, "%sif (pipefy_box) {\n", I4);
 		add_ws_cp_async_issue(&sb, l, &y, I5);
@@ -1211,11 +1214,8 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%s}\n", y.I2);
 		sb_printf(&sb, "%spipefy_bar_sync(0, pipefy_threads + 128); // the kernel's threads are done with the last tile\n",
 			  y.I2);
-		if (wsa) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
-			sb_printf(&sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n",
-				  y.I2, S, S);
-			sb_printf(&sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, pipefy_threads + 128);\n", y.I2, y.U, 1 + S, S);
-		}
+		if (wsa)
+			add_producer_drain(&sb, &y, y.I2);
 		sb_printf(&sb, "%sreturn; // no barrier follows the loop\n", y.I2);
 		sb_printf(&sb, "%s}\n", y.I1);
 		sb_printf(&sb, "%spipefy_regs_inc<%d>();\n", y.I1, l->regs_consumer);
@@ -1242,14 +1242,14 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
 	if (!wsa)
 		sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
-	if (l->tma_collective && !break_for_test("syncwarp"))
+	if (l->tma_collective && !test_break("syncwarp"))
 		sb_printf(&sb, "%s__syncwarp(); // pipefy: the warp leaves its waits apart; %s needs it whole\n", y.I2,
 			  l->tma_collective);
 	add_compute(&sb, &y);
 	if (wsa)
 		sb_printf(&sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + %d); // this thread is done with tile t\n",
 			  y.I2, 1 + S, P);
-	else if (!break_for_test("barrier"))
+	else if (!test_break("barrier"))
 		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_empty[" STAGE_READ "], 1); // this thread is done with tile t\n", y.I2);
 	if (late)
 		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
@@ -1261,11 +1261,9 @@ static void rewrite_tma(struct kloop *l, const struct source *src, struct edits 
 		sb_printf(&sb, "%spipefy_bar_sync(0, pipefy_threads + 128); // pipefy: every thread is done with the last tile\n", y.I1);
 	else
 		sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
-	if (wsa && P == 32) { /* the threads' arrivals no refill waited for: the last min(S, tiles) */
+	if (wsa && P == 32) {
 		sb_printf(&sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y.I1);
-		sb_printf(&sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n",
-			  y.I2, S, S);
-		sb_printf(&sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, pipefy_threads + 32);\n", y.I2, y.U, 1 + S, S);
+		add_producer_drain(&sb, &y, y.I2);
 	}
 	if (!wsa) {
 		sb_printf(&sb, "%sif (" ISSUER ")\n", y.I1);
@@ -1605,7 +1603,7 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 	add_compute(&sb, &y);
 	if (two) {
 		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
-		if (!break_for_test("barrier"))
+		if (!test_break("barrier"))
 			sb_printf(&sb, "%s__syncthreads();\n", y.I2);
 		sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
 	} else {
@@ -1736,7 +1734,7 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 		bool waits = cursor_is_call_named(cursor_first_child(cursor_last_child(p->kernel)), "pipefy_grid_wait");
 		for (int j = 0; j < i; j++)
 			waits |= m->pairs[j].rewritten && m->pairs[j].body_open == p->body_open;
-		if (!waits && !break_for_test("gridwait")) {
+		if (!waits && !test_break("gridwait")) {
 			/* the indentation of the body's first line, else four spaces more than the function's */
 			size_t q = p->body_open;
 			while (q < src->len && (src->text[q] == ' ' || src->text[q] == '\t' || src->text[q] == '\r'))

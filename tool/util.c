@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void *check_alloc(void *p)
 {
@@ -84,4 +85,10 @@ char *xstrtrim(const char *b, const char *e)
 	while (e > b && isspace((unsigned char)e[-1]))
 		e--;
 	return xstrndup(b, (size_t)(e - b));
+}
+
+bool test_break(const char *what)
+{
+	const char *v = getenv("PIPEFY_TEST_BREAK");
+	return v && strcmp(v, what) == 0;
 }

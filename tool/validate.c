@@ -102,7 +102,7 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -122,7 +122,7 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 	}
 	if (k == CXCursor_IfStmt && clang_Cursor_isNull(r->producer) && !inside(cursor_span(c).begin, r->fallback)) {
 		char *t = span_squeezed(r->out, cursor_span(c));
-		bool producer = starts_with(t, "if(pipefy_producer){pipefy_regs_dec<");
+		bool producer = starts(t, "if(pipefy_producer){pipefy_regs_dec<");
 		free(t);
 		if (producer) { /* (its loop is the producer's, checked apart: not the main loop) */
 			r->producer = c;
@@ -185,8 +185,6 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 
 /* The top-level statements of a compound statement, as text with blanks squeezed out. */
 static char *stmt_text(const struct source *out, CXCursor c) { return span_squeezed(out, cursor_span(c)); }
-
-static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 /* The block barrier right after the pipelined loop, which lets the code after it (or the next
  * run of the loop) write a stage that others still read. */

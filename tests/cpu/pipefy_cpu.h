@@ -543,10 +543,22 @@ inline void pipefy_cpu_producer_only(const char *what)
 // `// pipefy: named barriers {` and its closing line (to_cpu.py drops it)
 inline void pipefy_bar_sync(unsigned id, unsigned threads) { pipefy_cpu::named_sync(id, threads); }
 inline void pipefy_bar_arrive(unsigned id, unsigned threads) { pipefy_cpu::named_arrive(id, threads); }
-// pipefy's register hand-over (setmaxnreg, sm_90a): registers are not modelled; the launcher's
-// check of the count the kernel was built with passes (numRegs below)
-template <unsigned N> inline void pipefy_regs_dec() {}
-template <unsigned N> inline void pipefy_regs_inc() {}
+// pipefy's register hand-over (setmaxnreg, sm_90a): the counts are not modelled (the launcher's
+// check of the count the kernel was built with passes: numRegs below), but who executes it is:
+// setmaxnreg is executed by whole warpgroups, so the block must be whole warpgroups of 128, and
+// `dec` must come from the producer's, the block's last 128 threads, `inc` from the others
+inline void pipefy_cpu_setmaxnreg(bool dec)
+{
+    unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (threads % 128 || threads < 256 || dec != (t >= threads - 128)) {
+        fprintf(stderr, "pipefy-cpu: setmaxnreg.%s by thread %u of %u: not a whole warpgroup's%s\n", dec ? "dec" : "inc",
+                t, threads, dec ? ", the producer's" : "");
+        _Exit(3); // (from a thread's fiber: no exit handlers)
+    }
+}
+template <unsigned N> inline void pipefy_regs_dec() { pipefy_cpu_setmaxnreg(true); }
+template <unsigned N> inline void pipefy_regs_inc() { pipefy_cpu_setmaxnreg(false); }
 
 // pipefy's helpers for persistent launches (--launches=queue), the block queue.c writes between
 // `// pipefy: tile queues {` and its closing line (to_cpu.py drops it). The model runs blocks one
