@@ -335,13 +335,19 @@ static void check_copies(struct kloop *l, const struct source *src)
 			free(value);
 		}
 	}
+	bool dynamic = false;
+	for (int i = 0; i < l->ntiles; i++)
+		dynamic |= l->tiles[i].dynamic;
+	if (!dynamic) {
+		/* static tiles: every access outside the loop's names of them (a helper naming a tile
+		 * declared at file scope too) would see one stage of several */
+		size_t at = 0;
+		char *why = storage_outside(l, src, &at);
+		if (why)
+			kloop_refuse(l, at, "%s", why);
+		free(why);
+	}
 	for (int i = 0; i < l->ntiles; i++) {
-		/* (a tile kept to one stage is where and what it was after the loop, and before it) */
-		if (l->tiles[i].outside_use && !l->tiles[i].dynamic) {
-			pos(src, l->tiles[i].outside_use - 1, &line, &col);
-			kloop_refuse(l, l->tiles[i].outside_use - 1, "tile '%s' is also used outside the loop at %d:%d",
-				     l->tiles[i].name, line, col);
-		}
 		CXType t = clang_getCursorType(l->tiles[i].decl);
 		if (!effects_assigns_bytes(t) && clang_getCanonicalType(t).kind != CXType_Dependent &&
 		    !strstr(l->tiles[i].elem_type, "<")) {
@@ -366,8 +372,19 @@ static void check_copies(struct kloop *l, const struct source *src)
 				l->nlaunch_edits = 0;
 				l->launch_dyn_bytes = -1;
 			}
-			if (l->nlaunch_edits > 0)
+			if (l->nlaunch_edits > 0) {
+				/* (a tile kept to one stage is where and what it was after the loop, and
+				 * before it, whatever name reaches it) */
+				size_t at = 0;
+				char *why = storage_outside(l, src, &at);
+				if (!why)
+					continue;
+				l->one_stage = xprintf("%s: with a second stage it would see the first stage's copy only", why);
+				free(why);
+				l->nlaunch_edits = 0;
+				l->launch_dyn_bytes = -1;
 				continue;
+			}
 			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
 			l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
 					       "needs another copy of it from every launch, and %s",
@@ -1616,6 +1633,26 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 	free(what);
 }
 
+/* Every thread of the block reaches the loop's barriers, as often as the others: the rewrite's
+ * barriers and mbarriers are counted for the whole block (the loop as written, reached by some
+ * threads only, already reads elements no thread wrote that tile). */
+static void check_participation(struct kloop *l, const struct source *src)
+{
+	size_t at = 0;
+	char *why = uniform_participation(l->function_cursor, l->cursor, src, &at);
+	if (!why)
+		return;
+	size_t barrier = l->loop.begin;
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_BARRIER) {
+			barrier = l->stmts[i].text.begin;
+			break;
+		}
+	kloop_refuse(l, at, "the barrier at %s may not be reached by every thread of the block: %s", where(src, barrier),
+		     why);
+	free(why);
+}
+
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
 static void check_ws_cp_async(struct kloop *l, const struct source *src);
 
@@ -1717,6 +1754,8 @@ static void check_loop(struct kloop *l, const struct source *src)
 		if (l->nrefusals == 0)
 			check_header(l, src, fx);
 	}
+	if (l->nrefusals == 0)
+		check_participation(l, src);
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);

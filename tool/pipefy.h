@@ -270,6 +270,24 @@ bool cursor_escapes(CXCursor in, CXCursor var);
  * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);
 
+/* ---- storage.c: where a loop's tiles' storage is reached (facts for check.c) ---- */
+
+/* The first access to a tile's storage that does not go through the tile's name inside the loop
+ * (the name outside the loop; the extern __shared__ memory a dynamic tile points into, by any
+ * name, in the function or a helper it calls; a call pipefy cannot follow, where a tile is
+ * dynamic or declared outside the function), in words, with *at; NULL when there is none. */
+struct kloop;
+char *storage_outside(const struct kloop *l, const struct source *src, size_t *at);
+
+/* ---- uniform.c: values alike in every thread of a block, and loops every thread reaches ---- */
+
+/* expr, in function, holds the same value in every thread of a block (proven, not assumed). */
+bool uniform_value(CXCursor function, CXCursor expr, const struct source *src);
+/* Why not every thread of a block reaches loop and runs it as often as the others (a condition
+ * on the way, a jump out of a loop around it, a return before it, the loop's own header that
+ * depends on the thread), in words, with *at; NULL when every thread does. */
+char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, size_t *at);
+
 /* ---- deps.c: what a kernel may touch in global memory, as code (facts for check.c and queue.c) ---- */
 
 /* One access `P[i]`: P's name, and a C expression of type pipefy_iv holding every value i may

@@ -1,0 +1,525 @@
+/* uniform.c: the values every thread of a block holds alike, and whether every thread of the
+ * block reaches a loop and runs it the same number of times (facts for check.c).
+ *
+ * A value is block-uniform when it is built only from constants, the block's and grid's
+ * indices and sizes (blockIdx, blockDim, gridDim: never threadIdx), kernel parameters and
+ * read-only globals, through operators, pure library calls and functions of this program that
+ * compute from their arguments alone; a local is uniform when its initial value and every value
+ * assigned to it are, each assignment under uniform control. A thread reaches a statement under
+ * uniform control when every condition on the way there (if, loops, switch, ?:, && and ||) is
+ * uniform and no loop on the way can be left by a jump under a condition that is not. Anything
+ * pipefy cannot read (memory, asm, a call into code it cannot follow) is not uniform: the
+ * facts are proven, never assumed. */
+#include "pipefy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define UNIFORM_DEPTH 12 /* variables and helpers followed */
+
+struct uni {
+	const struct source *src;
+	CXCursor function;        /* the function whose locals are read */
+	CXCursor visiting[UNIFORM_DEPTH];
+	int nvisiting;
+	int depth;                /* helpers followed */
+	int jumps;                /* loops' jumps being read */
+	struct known { CXCursor var; bool uniform; } *known; /* variables already read */
+	int nknown, capknown;
+};
+
+static bool uni_expr(struct uni *u, CXCursor e);
+static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond);
+
+static bool is_loop(enum CXCursorKind k)
+{
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt;
+}
+
+/* The cursors from `from` down to target (target last), by extents; false when it is not there. */
+static bool same_node(CXCursor a, CXCursor b)
+{
+	/* (the same statement reached by two walks may differ in the declaration it is under) */
+	struct span x = cursor_span(a), y = cursor_span(b);
+	return clang_equalCursors(a, b) ||
+	       (clang_getCursorKind(a) == clang_getCursorKind(b) && x.begin == y.begin && x.end == y.end);
+}
+
+static bool path_to(CXCursor from, CXCursor target, struct cursors *path)
+{
+	struct span t = cursor_span(target);
+	CXCursor at = from;
+	for (int guard = 0; guard < 256; guard++) {
+		*VEC_PUSH(path->v, path->n, path->cap) = at;
+		if (same_node(at, target))
+			return true;
+		struct cursors kids = cursor_children(at);
+		CXCursor next = clang_getNullCursor();
+		for (int i = 0; i < kids.n && clang_Cursor_isNull(next); i++) {
+			if (same_node(kids.v[i], target))
+				next = kids.v[i];
+			else {
+				struct span s = cursor_span(kids.v[i]);
+				if (s.begin <= t.begin && s.end >= t.end && s.end > s.begin)
+					next = kids.v[i];
+			}
+		}
+		free(kids.v);
+		if (clang_Cursor_isNull(next))
+			return false;
+		at = next;
+	}
+	return false;
+}
+
+static bool visiting(const struct uni *u, CXCursor d)
+{
+	for (int i = 0; i < u->nvisiting; i++)
+		if (clang_equalCursors(u->visiting[i], d))
+			return true;
+	return false;
+}
+
+/* e is var or a member of it (`p.K`), not memory it points to. */
+static bool names_part_of(CXCursor e, CXCursor var)
+{
+	for (int guard = 0; guard < 16; guard++) {
+		e = cursor_strip(e);
+		if (cursor_names_var(e, var))
+			return true;
+		if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+			return false;
+		e = cursor_first_child(e);
+		if (clang_Cursor_isNull(e) || clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer)
+			return false;
+	}
+	return false;
+}
+
+/* Every write of var in the function: a uniform value, under uniform control; never its address
+ * taken or a non-const reference bound to it. */
+struct writes_scan {
+	struct uni *u;
+	CXCursor var;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct writes_scan *w = data;
+	CXCursor target, value;
+	enum write_kind k = cursor_write_parts(c, &target, &value);
+	if (k != WRITE_NONE && names_part_of(target, w->var)) {
+		CXCursor cond;
+		if ((k == WRITE_ASSIGN && !uni_expr(w->u, value)) ||
+		    (k == WRITE_UPDATE && !clang_Cursor_isNull(value) && !uni_expr(w->u, value)) ||
+		    !uni_control(w->u, c, &cond))
+			w->ok = false;
+		return w->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool uni_var(struct uni *u, CXCursor d)
+{
+	enum CXCursorKind k = clang_getCursorKind(d);
+	if (k == CXCursor_EnumConstantDecl || k == CXCursor_NonTypeTemplateParameter)
+		return true;
+	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+		return false;
+	if (cursor_is_shared_decl(d))
+		return false;
+	CXCursor parent = clang_getCursorSemanticParent(d);
+	bool local = clang_equalCursors(parent, u->function) || cursor_declared_within(d, cursor_span(u->function));
+	if (!local) {
+		/* a global: read-only (const, constexpr, __constant__) or nothing is known */
+		CXType t = clang_getCursorType(d);
+		return clang_isConstQualifiedType(t) || cursor_has_attr(d, CXCursor_CUDAConstantAttr);
+	}
+	if (visiting(u, d))
+		return true; /* (a loop's counter: uniform if every step keeps it so) */
+	for (int i = 0; i < u->nknown; i++)
+		if (clang_equalCursors(u->known[i].var, d))
+			return u->known[i].uniform;
+	if (u->nvisiting >= UNIFORM_DEPTH)
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference || t.kind == CXType_ConstantArray)
+		return false;
+	if (cursor_escapes(u->function, d))
+		return false;
+	u->visiting[u->nvisiting++] = d;
+	bool ok = true;
+	if (k == CXCursor_VarDecl) {
+		CXCursor init = cursor_last_child(d);
+		if (!clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)))
+			ok = uni_expr(u, init);
+		CXCursor cond;
+		ok = ok && uni_control(u, d, &cond);
+	}
+	if (ok) {
+		struct writes_scan w = {u, d, true};
+		clang_visitChildren(u->function, scan_writes, &w);
+		ok = w.ok;
+	}
+	u->nvisiting--;
+	/* (false holds whatever was assumed on the way; true only when nothing was) */
+	if (!ok || u->nvisiting == 0)
+		*VEC_PUSH(u->known, u->nknown, u->capknown) = (struct known){d, ok};
+	return ok;
+}
+
+/* A function of the program that computes from its arguments alone: no memory, no thread
+ * index, no asm, no call but to such functions and pure library ones. */
+struct pure_scan {
+	struct uni *u;
+	CXCursor fn;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct pure_scan *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char comp;
+	if (k == CXCursor_AsmStmt || k == CXCursor_ArraySubscriptExpr || k == CXCursor_LambdaExpr ||
+	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) ||
+	    (k == CXCursor_MemberRefExpr && cursor_builtin(p->u->src, c, &comp) == 0))
+		p->ok = false;
+	else if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !cursor_declared_within(d, cursor_span(p->fn))) {
+			CXType t = clang_getCursorType(d);
+			if (!clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
+				p->ok = false;
+		} else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && cursor_is_shared_decl(d))
+			p->ok = false;
+	} else if (k == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		if (clang_Cursor_isNull(callee) || !(effects_pure_call(c) || clang_getCursorKind(callee) == CXCursor_FunctionDecl))
+			p->ok = false;
+		else if (!effects_pure_call(c)) {
+			CXCursor def = clang_getCursorDefinition(callee);
+			if (clang_Cursor_isNull(def) || effects_in_system_header(callee) || p->u->depth >= 3)
+				p->ok = false;
+			else {
+				p->u->depth++;
+				struct pure_scan inner = {p->u, def, true};
+				clang_visitChildren(def, scan_pure, &inner);
+				p->u->depth--;
+				p->ok = inner.ok;
+			}
+		}
+	}
+	return p->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static bool uni_call(struct uni *u, CXCursor c)
+{
+	CXCursor callee = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(callee))
+		return false;
+	int n = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < n; i++)
+		if (!uni_expr(u, clang_Cursor_getArgument(c, (unsigned)i)))
+			return false;
+	if (effects_pure_call(c))
+		return true;
+	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || effects_in_system_header(callee))
+		return false;
+	CXCursor def = clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) || u->depth >= 3)
+		return false;
+	u->depth++;
+	struct pure_scan p = {u, def, true};
+	clang_visitChildren(def, scan_pure, &p);
+	u->depth--;
+	return p.ok;
+}
+
+/* A pointer to const: a load through it at a uniform address reads one value for every thread
+ * (the program declares that the kernel does not write there). */
+static bool const_pointee(CXCursor e)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(e));
+	return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+static bool uni_children(struct uni *u, CXCursor e)
+{
+	struct cursors kids = cursor_children(e);
+	bool ok = true;
+	for (int i = 0; i < kids.n && ok; i++)
+		ok = uni_expr(u, kids.v[i]);
+	free(kids.v);
+	return ok;
+}
+
+static bool uni_expr(struct uni *u, CXCursor e)
+{
+	if (clang_Cursor_isNull(e))
+		return false;
+	enum CXCursorKind k = clang_getCursorKind(e);
+	char comp;
+	int builtin = k == CXCursor_MemberRefExpr || k == CXCursor_UnexposedExpr || k == CXCursor_CallExpr
+			      ? cursor_builtin(u->src, e, &comp) : -1;
+	if (builtin >= 0)
+		return builtin != 0; /* blockIdx, blockDim, gridDim; never threadIdx */
+	switch (k) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_FloatingLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_CXXBoolLiteralExpr:
+	case CXCursor_CXXNullPtrLiteralExpr:
+	case CXCursor_UnaryExpr: /* sizeof, alignof */
+		return true;
+	case CXCursor_ParenExpr:
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_CXXStaticCastExpr:
+	case CXCursor_CXXFunctionalCastExpr:
+	case CXCursor_CXXConstCastExpr:
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator:
+	case CXCursor_ConditionalOperator:
+	case CXCursor_InitListExpr:
+		return uni_children(u, e);
+	case CXCursor_UnaryOperator: {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		if (op == CXUnaryOperator_AddrOf || (op == CXUnaryOperator_Deref && !const_pointee(cursor_first_child(e))))
+			return false;
+		return uni_children(u, e);
+	}
+	case CXCursor_DeclRefExpr:
+		return uni_var(u, clang_getCursorReferenced(e));
+	case CXCursor_ArraySubscriptExpr:
+		return const_pointee(cursor_first_child(e)) && uni_children(u, e);
+	case CXCursor_MemberRefExpr: {
+		CXCursor base = cursor_first_child(e);
+		if (clang_Cursor_isNull(base))
+			return false;
+		if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer && !const_pointee(base))
+			return false;
+		CXCursor member = clang_getCursorReferenced(e);
+		if (clang_getCursorKind(member) != CXCursor_FieldDecl)
+			return false; /* (a member function's call) */
+		/* a member of a uniform struct value: the struct's variable is followed whole */
+		return uni_expr(u, base);
+	}
+	case CXCursor_CallExpr:
+		return uni_call(u, e);
+	case CXCursor_UnexposedExpr: {
+		/* implicit conversions; a constant clang folds */
+		bool ok;
+		cursor_evaluate_int(e, &ok);
+		if (ok)
+			return true;
+		struct cursors kids = cursor_children(e);
+		bool r = kids.n == 1 && uni_expr(u, kids.v[0]);
+		free(kids.v);
+		return r;
+	}
+	default:
+		return false;
+	}
+}
+
+/* The jumps that leave or restart loop, or end the thread (return, goto; break and continue
+ * not inside an inner loop or switch), each under uniform control. */
+struct jump_scan {
+	struct uni *u;
+	int nest;     /* inner loops and switches */
+	bool any;     /* every jump is bad, whatever its control (a loop met while reading a jump's) */
+	size_t before; /* only returns and gotos before this offset, at any depth (0: every jump) */
+	CXCursor bad;
+};
+
+static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct jump_scan *j = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_LambdaExpr)
+		return CXChildVisit_Continue;
+	if (is_loop(k) || k == CXCursor_SwitchStmt) {
+		j->nest++;
+		clang_visitChildren(c, scan_jumps, j);
+		j->nest--;
+		return clang_Cursor_isNull(j->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
+	}
+	bool exit = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
+	bool jump = exit || ((k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt) && j->nest == 0);
+	if (j->before)
+		jump = exit && cursor_span(c).begin < j->before;
+	if (jump) {
+		CXCursor cond;
+		if (j->any || !uni_control(j->u, c, &cond))
+			j->bad = c;
+	}
+	return clang_Cursor_isNull(j->bad) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+/* The condition an ancestor puts on reaching child: its first child for if, while, switch and
+ * ?: (when child is not that condition), a for's test; && and || their left operand. */
+static CXCursor condition_of(CXCursor anc, CXCursor child)
+{
+	enum CXCursorKind k = clang_getCursorKind(anc);
+	struct cursors kids = cursor_children(anc);
+	CXCursor cond = clang_getNullCursor();
+	if (k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt || k == CXCursor_ConditionalOperator) {
+		if (kids.n > 0 && !same_node(kids.v[0], child))
+			cond = kids.v[0];
+	} else if (k == CXCursor_DoStmt) {
+		if (kids.n > 1 && !same_node(kids.v[kids.n - 1], child))
+			cond = kids.v[kids.n - 1];
+	} else if (k == CXCursor_BinaryOperator && kids.n == 2) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(anc);
+		if ((op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) && !same_node(kids.v[0], child))
+			cond = kids.v[0];
+	}
+	free(kids.v);
+	return cond;
+}
+
+/* A for statement's test: the child whose extent lies between the two semicolons of its
+ * header. libclang shows a for's parts without saying which is which when some are empty, so
+ * the test is read as every child but the body and the init: all must be uniform. */
+static bool uni_for_header(struct uni *u, CXCursor loop, CXCursor child, CXCursor *cond)
+{
+	struct cursors kids = cursor_children(loop);
+	bool ok = true;
+	for (int i = 0; i + 1 < kids.n && ok; i++) { /* (the last child is the body) */
+		if (same_node(kids.v[i], child))
+			continue;
+		enum CXCursorKind k = clang_getCursorKind(kids.v[i]);
+		if (k == CXCursor_DeclStmt || (clang_isStatement(k) && !clang_isExpression(k)))
+			continue; /* the init runs once in every thread; its values are the variables' */
+		if (!uni_expr(u, kids.v[i])) {
+			ok = false;
+			*cond = kids.v[i];
+		}
+	}
+	free(kids.v);
+	return ok;
+}
+
+static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
+{
+	*cond = clang_getNullCursor();
+	CXCursor body = cursor_last_child(u->function);
+	struct cursors path = {0};
+	bool ok = path_to(body, target, &path);
+
+	for (int i = 0; ok && i + 1 < path.n; i++) {
+		CXCursor anc = path.v[i], child = path.v[i + 1];
+		enum CXCursorKind k = clang_getCursorKind(anc);
+		if (k == CXCursor_LambdaExpr) {
+			ok = false; /* (it runs where it is called) */
+			*cond = anc;
+			break;
+		}
+		CXCursor c = condition_of(anc, child);
+		if (!clang_Cursor_isNull(c) && !uni_expr(u, c)) {
+			ok = false;
+			*cond = c;
+		}
+		if (ok && k == CXCursor_ForStmt)
+			ok = uni_for_header(u, anc, child, cond);
+		if (ok && k == CXCursor_CXXForRangeStmt) {
+			ok = false; /* (its test is an iterator's) */
+			*cond = anc;
+		}
+		if (ok && is_loop(k)) {
+			/* a loop on the way: every way out of it under uniform control (while reading a
+			 * jump's own control: no way out at all) */
+			struct jump_scan j = {u, 0, u->jumps > 0, 0, clang_getNullCursor()};
+			u->jumps++;
+			clang_visitChildren(cursor_last_child(anc), scan_jumps, &j);
+			u->jumps--;
+			if (!clang_Cursor_isNull(j.bad)) {
+				ok = false;
+				*cond = j.bad;
+			}
+		}
+	}
+	free(path.v);
+	return ok;
+}
+
+/* An expression's text on one line, its blanks squeezed to one space. */
+static char *one_line(const struct source *src, struct span s)
+{
+	char *t = span_text(src, s), *w = t;
+	bool blank = false;
+	for (const char *r = t; *r; r++) {
+		bool b = *r == ' ' || *r == '\t' || *r == '\n' || *r == '\r';
+		if (b && !blank && w != t)
+			*w++ = ' ';
+		else if (!b)
+			*w++ = *r;
+		blank = b;
+	}
+	while (w > t && w[-1] == ' ')
+		w--;
+	*w = 0;
+	return t;
+}
+
+bool uniform_value(CXCursor function, CXCursor expr, const struct source *src)
+{
+	struct uni u = {.src = src, .function = function};
+	bool r = uni_expr(&u, expr);
+	free(u.known);
+	return r;
+}
+
+static char *participation(struct uni *u, CXCursor loop, size_t *at)
+{
+	const struct source *src = u->src;
+	int cl, cc;
+	CXCursor cond;
+	bool ok = uni_control(u, loop, &cond);
+	if (ok && clang_getCursorKind(loop) == CXCursor_ForStmt)
+		ok = uni_for_header(u, loop, clang_getNullCursor(), &cond);
+	if (!ok) {
+		CXCursor where = clang_Cursor_isNull(cond) ? loop : cond;
+		source_line_col(src, cursor_span(where).begin, &cl, &cc);
+		*at = cursor_span(where).begin;
+		enum CXCursorKind k = clang_getCursorKind(where);
+		if (same_node(where, loop) || is_loop(k) || k == CXCursor_LambdaExpr)
+			return xprintf("pipefy cannot tell whether every thread of a block reaches the loop (the %s at %d:%d)",
+				       k == CXCursor_LambdaExpr ? "lambda" : "loop", cl, cc);
+		if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt ||
+		    k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
+			return xprintf("the '%s' at %d:%d, in a loop around this one, may be taken by some threads of a "
+				       "block and not by others", k == CXCursor_ReturnStmt ? "return" : k == CXCursor_BreakStmt
+				       ? "break" : k == CXCursor_ContinueStmt ? "continue" : "goto", cl, cc);
+		char *text = one_line(src, cursor_span(where));
+		bool header = span_within(cursor_span(where), cursor_span(loop));
+		char *why = header ? xprintf("the loop's header reads `%s` (%d:%d), which pipefy cannot show is the "
+					     "same in every thread: threads of a block could run different tiles through one barrier", text, cl, cc)
+				   : xprintf("the loop is reached only by the threads for which `%s` (%d:%d) holds, and "
+					     "pipefy cannot show that is the same in every thread", text, cl, cc);
+		free(text);
+		return why;
+	}
+	/* a return (or goto) before the loop under a condition that depends on the thread */
+	struct jump_scan j = {u, 0, false, cursor_span(loop).begin, clang_getNullCursor()};
+	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
+	if (clang_Cursor_isNull(j.bad))
+		return NULL;
+	source_line_col(src, cursor_span(j.bad).begin, &cl, &cc);
+	*at = cursor_span(j.bad).begin;
+	return xprintf("the '%s' at %d:%d may end some threads of a block before the loop and not others",
+		       clang_getCursorKind(j.bad) == CXCursor_ReturnStmt ? "return" : "goto", cl, cc);
+}
+
+char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, size_t *at)
+{
+	struct uni u = {.src = src, .function = function};
+	char *why = participation(&u, loop, at);
+	free(u.known);
+	return why;
+}
