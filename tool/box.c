@@ -904,7 +904,15 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 			    tile->outside_use ? "used outside the loop" : "declared outside the kernel");
 		return;
 	}
-	long V = tile->elem_bytes > 0 ? cp->width / tile->elem_bytes : 0;
+	long E = tile->elem_bytes;
+	if (E != 1 && E != 2 && E != 4 && E != 8) {
+		/* a tensor map's element is 1, 2, 4 or 8 bytes: one of another size would make each box
+		 * carry other bytes than the tile's, and the stage's mbarrier would wait for the rest */
+		box_problem(l, src, cp->text.begin, "'%s' holds %ld-byte elements ('%s'): pipefy's boxes take elements of 1, 2, 4 or 8 bytes, a tensor map's",
+			    tile->name, E, tile->elem_type);
+		return;
+	}
+	long V = cp->width / E;
 	const char *why = cp->guard.end > cp->guard.begin ? "is guarded: a box is copied whole, or not at all"
 			  : cp->conversion			  ? "converts its value"
 			  : cp->from_register		  ? "stores a register, not a load"

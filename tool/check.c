@@ -2054,6 +2054,129 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 	return CXChildVisit_Recurse;
 }
 
+/* A barrier of the block's threads other than the loop's own: `__syncthreads()` and its
+ * `_count`, `_or` and `_and` forms, `__barrier_sync`, an asm `bar.`/`barrier.` (or an asm pipefy
+ * cannot read), in c or a function of the program it calls (depth first, four calls deep; one
+ * deeper is taken for one). The producer warp never arrives at any of them: a consumer
+ * waiting there would wait forever. */
+static const char *const block_barriers[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_or",
+					     "__syncthreads_and", "__barrier_sync", "__barrier_sync_count", NULL};
+
+static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct block_view_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	size_t at = cursor_offset(s->depth ? s->call : c);
+	if (k == CXCursor_AsmStmt && (effects_asm_mentions(c, "bar.") || effects_asm_mentions(c, "barrier."))) {
+		s->why = xprintf("the asm at %s synchronizes the block, and the producer warp never arrives there",
+				 where(s->src, cursor_offset(c)));
+		return CXChildVisit_Break;
+	}
+	if (k != CXCursor_CallExpr && !cursor_is_barrier(c))
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	char *n = cursor_name(c);
+	bool barrier = cursor_is_barrier(c);
+	for (int i = 0; block_barriers[i] && !barrier; i++)
+		barrier = strcmp(n, block_barriers[i]) == 0;
+	if (barrier) {
+		if (s->depth) {
+			char *callee = cursor_name(s->call);
+			s->why = xprintf("'%s', called at %s, synchronizes the block ('%s'), and the producer warp never "
+					 "arrives there", callee, where(s->src, at), n);
+			free(callee);
+		} else
+			s->why = xprintf("'%s' at %s synchronizes the block inside the compute, and the producer warp never "
+					 "arrives there", n, where(s->src, at));
+		free(n);
+		return CXChildVisit_Break;
+	}
+	free(n);
+	if (k == CXCursor_CallExpr && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
+		CXCursor def = clang_getCursorDefinition(d);
+		if (clang_Cursor_isNull(def) || s->depth >= 4) {
+			char *callee = cursor_name(s->depth ? s->call : c);
+			s->why = xprintf("'%s', called at %s, %s: pipefy cannot see whether it synchronizes the block", callee,
+					 where(s->src, at), clang_Cursor_isNull(def) ? "has no definition here" : "calls too deep");
+			free(callee);
+			return CXChildVisit_Break;
+		}
+		struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
+		clang_visitChildren(def, scan_consumer_barrier, &inner);
+		if (inner.why) {
+			s->why = inner.why;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static char *consumer_barrier(const struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].role == ROLE_BARRIER)
+			continue;
+		struct block_view_scan s = {src, 0, clang_getNullCursor(), NULL};
+		CXCursor c = l->stmts[i].cursor;
+		if (scan_consumer_barrier(c, c, &s) == CXChildVisit_Recurse)
+			clang_visitChildren(c, scan_consumer_barrier, &s);
+		if (s.why)
+			return s.why;
+	}
+	return NULL;
+}
+
+/* What the producer warp runs before the loop that could end it, trap, or never finish: a call
+ * of the libraries' that is not a pure function of its arguments (`__trap()`, `assert`,
+ * `printf`) nor wmma's, an asm, a goto, a loop whose test is not the same in every thread (the producer's
+ * thread indices are past the kernel's). */
+struct producer_control {
+	const struct source *src;
+	CXCursor function;
+	char *what;
+	size_t at;
+};
+
+static enum CXChildVisitResult scan_producer_control(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct producer_control *p = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_LambdaExpr)
+		return CXChildVisit_Continue;
+	if (k == CXCursor_CallExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		/* (wmma's fill_fragment writes its fragment only: the warp runs it whole) */
+		bool program = !clang_Cursor_isNull(d) && !effects_in_system_header(d) &&
+			       !clang_Cursor_isNull(clang_getCursorDefinition(d)); /* (read by scan_producer_reads) */
+		if (!program && !effects_pure_call(c) && !(!clang_Cursor_isNull(d) &&
+		    (clang_getCursorKind(d) == CXCursor_Constructor || in_namespace(d, "wmma")))) {
+			char *n = cursor_name(c);
+			p->what = xprintf("calls '%s'", n);
+			free(n);
+		}
+	} else if (k == CXCursor_AsmStmt)
+		p->what = xstrdup("runs an asm statement");
+	else if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
+		p->what = xstrdup("jumps (goto)");
+	else if (k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_ForStmt) {
+		struct cursors kids = cursor_children(c);
+		int first = k == CXCursor_DoStmt ? 1 : 0, last = k == CXCursor_DoStmt ? kids.n : kids.n - 1;
+		for (int i = first; i < last && !p->what; i++) {
+			enum CXCursorKind kk = clang_getCursorKind(kids.v[i]);
+			if (kk != CXCursor_DeclStmt && clang_isExpression(kk) && !uniform_value(p->function, kids.v[i], p->src))
+				p->what = xstrdup("runs a loop whose test may differ between threads");
+		}
+		free(kids.v);
+	}
+	if (p->what) {
+		p->at = cursor_offset(c);
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
 /* Whether a producer warp can issue the tensor copies (--variant=ws): it is added to a 1-D
  * block after the kernel's threads, runs the code before the loop with them (which must not
  * write memory or return, for its thread indices name no thread of the kernel's), issues every
@@ -2096,6 +2219,13 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		clang_visitChildren(kids.v[i], scan_producer_reads, &ps);
 		if (!ps.what)
 			scan_producer_reads(kids.v[i], body, &ps);
+		struct producer_control pc = {src, l->function_cursor, NULL, 0};
+		if (scan_producer_control(kids.v[i], body, &pc) == CXChildVisit_Recurse)
+			clang_visitChildren(kids.v[i], scan_producer_control, &pc);
+		if (pc.what && !ps.what) {
+			ps.what = pc.what;
+			ps.at = pc.at;
+		}
 		if (fx.memory || fx.shared || fx.unknown || fx.syncs)
 			why = xprintf("the statement at %s, before the loop, %s; the producer warp runs it too",
 				      where(src, s.begin), fx.what ? fx.what : fx.shared_what ? fx.shared_what : "writes memory");
@@ -2105,6 +2235,7 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 				      "thread indices past the kernel's", stmt, ps.what, where(src, ps.at));
 			free(stmt);
 		}
+		free(pc.what);
 		effects_free(&fx);
 	}
 	free(kids.v);
@@ -2121,6 +2252,9 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 	clang_visitChildren(l->function_cursor, scan_block_view, &bv);
 	if (bv.why)
 		return bv.why;
+	char *barrier = consumer_barrier(l, src);
+	if (barrier)
+		return barrier;
 	/* (and in asm's strings: `bar.sync`, `barrier.sync`, `bar.red`) */
 	const char *asm_barriers[] = {"bar.", "barrier."};
 	for (size_t b = 0; b < sizeof asm_barriers / sizeof *asm_barriers; b++) {

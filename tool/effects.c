@@ -376,6 +376,18 @@ static bool reads_state(const char *name)
 	return false;
 }
 
+/* A call that ends the thread or the kernel, stops it in a debugger, or prints: run a tile early
+ * or by a thread that did not run it (a producer warp's), it does what the program did not. */
+static bool stops(const char *name)
+{
+	static const char *const names[] = {"__trap", "__brkpt", "__assert_fail", "__assertfail", "abort", "exit",
+					    "_Exit", "printf", "vprintf", "__nanosleep", NULL};
+	for (const char *const *p = names; *p; p++)
+		if (strcmp(name, *p) == 0)
+			return true;
+	return false;
+}
+
 /* Whether a call is handed what points at memory, as passed or as its parameter takes it: a
  * pointer, an array, an rvalue reference, or (unless any_ref) a non-const lvalue reference; a
  * const reference reads only the argument, which the caller's scan sees (`half h = x;`). */
@@ -406,7 +418,7 @@ bool effects_pure_call(CXCursor call)
 	    !effects_in_system_header(callee))
 		return false;
 	char *name = cursor_name(call);
-	bool pure = !library_call_writes(name) && !orders_memory(name) && !reads_state(name);
+	bool pure = !library_call_writes(name) && !orders_memory(name) && !reads_state(name) && !stops(name);
 	free(name);
 	return pure && !handed_memory(call, callee, false);
 }

@@ -102,6 +102,8 @@ struct Fiber {
     bool done = false, at_barrier = false;
     bool at_grid_wait = false;  // waits for the grids its launch depends on
     bool vote = true, voted = true;  // __syncthreads_and: this thread's predicate, the block's AND
+    bool voted_any = true;           // __syncthreads_or: the block's OR
+    int voted_count = 0;             // __syncthreads_count: how many threads' predicates held
     MBarrier *waits_on = nullptr;  // blocked until the phase of this parity completes
     int waits_named = -1;          // blocked on this named barrier until its generation moves on
     unsigned long waits_gen = 0;
@@ -157,6 +159,24 @@ inline int barrier_and(bool p, const void *site) {
     current->vote = p;
     barrier(site);
     return current->voted;
+}
+
+inline int barrier_or(bool p, const void *site) {
+    current->vote = p;
+    barrier(site);
+    return current->voted_any;
+}
+
+inline int barrier_count(bool p, const void *site) {
+    current->vote = p;
+    barrier(site);
+    return current->voted_count;
+}
+
+// __trap(): the kernel stops with an error (the model ends the program, as the launch would fail)
+[[noreturn]] inline void trap() {
+    fprintf(stderr, "pipefy-cpu: __trap() in thread (%u,%u,%u)\n", threadIdx.x, threadIdx.y, threadIdx.z);
+    exit(4);
 }
 
 // mbarriers live in the shared memory the program declares; their state is kept here, by
@@ -401,11 +421,15 @@ inline void run_grid(dim3 grid, dim3 block, std::function<void()> fn, size_t sme
                             exit(3);
                         }
                         bool all = true;  // (__syncthreads_and's answer, the same for every thread)
+                        bool any = false;  // (__syncthreads_or's)
+                        int count = 0;     // (__syncthreads_count's)
                         bool unfenced = false;  // (every thread's past is each one's after it)
-                        for (auto &f : fibers) all = all && f.vote, unfenced |= f.unfenced;
+                        for (auto &f : fibers) all = all && f.vote, any |= f.vote, count += f.vote, unfenced |= f.unfenced;
                         for (auto &f : fibers) {
                             f.at_barrier = false;  // the barrier releases them
                             f.voted = all;
+                            f.voted_any = any;
+                            f.voted_count = count;
                             f.vote = true;
                             f.unfenced = unfenced;
                         }
@@ -522,6 +546,9 @@ inline cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3
 #define __syncthreads() pipefy_cpu::barrier((const void *)(uintptr_t)__LINE__)
 // __syncthreads_and(p): the barrier, answering whether p held in every thread of the block
 #define __syncthreads_and(p) pipefy_cpu::barrier_and((p), (const void *)(uintptr_t)__LINE__)
+#define __syncthreads_or(p) pipefy_cpu::barrier_or((p), (const void *)(uintptr_t)__LINE__)
+#define __syncthreads_count(p) pipefy_cpu::barrier_count((p), (const void *)(uintptr_t)__LINE__)
+#define __trap() pipefy_cpu::trap()
 inline void __syncwarp(unsigned = 0xffffffffu) {}
 
 // In the producer-warp variant (ws: to_cpu.py's driver sees its mark, or PIPEFY_CPU_PRODUCER is
