@@ -2502,8 +2502,78 @@ static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClie
 	return clang_Cursor_isNull(s->other) ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
+/* Whether stmt names var anywhere. */
+struct names_var {
+	CXCursor var;
+	bool found;
+	bool reads_memory; /* a subscript, a dereference, a member through a pointer, or a call */
+};
+
+static enum CXChildVisitResult scan_names_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct names_var *n = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr && !clang_Cursor_isNull(n->var) && clang_equalCursors(clang_getCursorReferenced(c), n->var))
+		n->found = true;
+	if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_CallExpr ||
+	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) ||
+	    (k == CXCursor_MemberRefExpr && clang_getCanonicalType(clang_getCursorType(cursor_first_child(c))).kind == CXType_Pointer))
+		n->reads_memory = true;
+	return CXChildVisit_Recurse;
+}
+
+/* A statement between the launches that writes what the second launch reads (its grid, block,
+ * bytes, stream or arguments: a variable it names, or memory where it reads memory): the
+ * statement, with *var the variable (null for memory); null when none does. */
+static CXCursor between_write(const struct launch_pair *p, const struct source *src, CXCursor *var)
+{
+	struct names_var reads = {clang_getNullCursor(), false, false};
+	clang_visitChildren(p->stmt, scan_names_var, &reads);
+	for (int i = 0; i < p->between.n; i++) {
+		struct effects fx = {0};
+		effects_of(p->between.v[i], src, &fx);
+		CXCursor hit = clang_getNullCursor();
+		for (int v = 0; v < fx.vars.n && clang_Cursor_isNull(hit); v++) {
+			struct names_var n = {fx.vars.v[v], false, false};
+			clang_visitChildren(p->stmt, scan_names_var, &n);
+			if (n.found)
+				hit = fx.vars.v[v];
+		}
+		bool memory = (fx.memory || fx.unknown) && reads.reads_memory;
+		effects_free(&fx);
+		if (!clang_Cursor_isNull(hit) || memory) {
+			*var = hit;
+			return p->between.v[i];
+		}
+	}
+	*var = clang_getNullCursor();
+	return clang_getNullCursor();
+}
+
+/* The stream both launches name, when a statement between them may write it. */
+static char *stream_changed(const struct launch_pair *p, const struct source *src)
+{
+	CXCursor var, stmt = between_write(p, src, &var);
+	if (clang_Cursor_isNull(stmt) || clang_Cursor_isNull(var) || !p->config[3])
+		return NULL;
+	char *name = cursor_name(var);
+	char *why = NULL;
+	if (strcmp(name, p->config[3]) == 0)
+		why = xprintf("the statement at %s, between the launches, writes '%s', the stream they name: they may not "
+			      "run on one stream", where(src, cursor_span(stmt).begin), name);
+	free(name);
+	return why;
+}
+
 static void check_pair(struct launch_pair *p, const struct source *src)
 {
+	char *stream = stream_changed(p, src);
+	if (stream) {
+		launch_pair_refuse(p, p->call.begin, "%s", stream);
+		free(stream);
+		return;
+	}
 	size_t at = p->call.begin;
 	if (clang_Cursor_isNull(p->ref)) {
 		launch_pair_refuse(p, at, "pipefy cannot tell which kernel '%s' is here (a name resolved only when a template "
@@ -2847,6 +2917,22 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 	if (clang_Cursor_getNumArguments(p->first_ref) != p->first_nargs) {
 		queue_refuse(p, xprintf("'%s' takes %d arguments and the launch passes %d", p->first,
 					    clang_Cursor_getNumArguments(p->first_ref), p->first_nargs));
+		return;
+	}
+	/* the second launch's configuration and arguments are read where the first launch was: what
+	 * a statement between them writes, they must not read */
+	CXCursor var, stmt = between_write(p, src, &var);
+	if (!clang_Cursor_isNull(stmt)) {
+		char *name = clang_Cursor_isNull(var) ? NULL : cursor_name(var);
+		if (name)
+			queue_refuse(p, xprintf("the statement at %s, between the launches, writes '%s', which the launch of "
+						    "'%s' reads: one persistent launch reads it where the first launch was",
+						    where(src, cursor_span(stmt).begin), name, p->second));
+		else
+			queue_refuse(p, xprintf("the statement at %s, between the launches, may write memory the launch of "
+						    "'%s' reads: one persistent launch reads it where the first launch was",
+						    where(src, cursor_span(stmt).begin), p->second));
+		free(name);
 		return;
 	}
 	/* both launches' configurations and arguments are evaluated where the first was: none may write */

@@ -261,7 +261,7 @@ static CXCursor launched_kernel(CXCursor stmt, size_t at, CXCursor *ref, size_t 
 }
 
 static void add_pair(struct pair_scan *s, const struct launch *first, CXCursor first_stmt, const struct launch *second,
-		     struct span args, CXCursor stmt)
+		     struct span args, CXCursor stmt, const CXCursor *between, int nbetween)
 {
 	struct launch_pair *p = VEC_PUSH(s->m->pairs, s->m->npairs, s->m->cappairs);
 	const char *t = s->src->text;
@@ -287,12 +287,16 @@ static void add_pair(struct pair_scan *s, const struct launch *first, CXCursor f
 	for (int i = 0; i < 4; i++)
 		p->first_config[i] = first->config[i] ? xstrdup(first->config[i]) : NULL;
 	p->host = s->host;
+	for (int i = 0; i < nbetween; i++)
+		*VEC_PUSH(p->between.v, p->between.n, p->between.cap) = between[i];
 }
 
 /* A statement between two launches that leaves them back to back: it puts no work on a stream
  * and waits for none, because everything it calls only checks and reports errors
  * (`CHECK(cudaGetLastError());`): the runtime's error queries, printing, exiting, and this
- * file's functions that call nothing else (three calls deep). */
+ * file's functions that call nothing else (three calls deep); or it calls nothing (an
+ * assignment). What such a statement writes, check.c weighs against what the second launch
+ * reads (the pair keeps them). */
 static const char *const error_only[] = {"cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString",
 					 "cudaGetErrorName", "printf", "fprintf", "puts", "fputs", "exit", "abort",
 					 "_Exit", "__assert_fail", NULL};
@@ -347,7 +351,7 @@ static void scan_compound(struct pair_scan *s, CXCursor compound)
 		struct span args;
 		const struct launch *l = launch_statement(s, kids.v[i], &args);
 		if (l && prev && same_stream(prev, l))
-			add_pair(s, prev, kids.v[prev_at], l, args, kids.v[i]);
+			add_pair(s, prev, kids.v[prev_at], l, args, kids.v[i], kids.v + prev_at + 1, i - prev_at - 1);
 		if (l || !prev || !error_check_statement(kids.v[i])) {
 			prev = l;
 			prev_at = i;

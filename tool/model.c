@@ -96,6 +96,7 @@ void model_free(struct model *m)
 			free(p->config[k]);
 			free(p->first_config[k]);
 		}
+		free(p->between.v);
 		free(p->refusal);
 		free(p->queue_refusal);
 		queue_accesses_free(&p->deps[0]);

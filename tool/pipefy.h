@@ -679,6 +679,7 @@ struct launch_pair {
 	struct span first_args;
 	int first_nargs;
 	CXCursor host;           /* the host function both launches are in */
+	struct cursors between;  /* the statements between them (error checks, assignments) */
 	/* check */
 	char *refusal;           /* why the second launch cannot overlap the first; NULL when it can */
 	size_t refusal_at;

@@ -717,6 +717,17 @@ inline cudaError_t cudaDeviceSynchronize() {
     pipefy_cpu::flush();
     return cudaSuccess;
 }
+// Streams: the model runs every launch in program order, so a stream is only a name.
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+    static uintptr_t next = 1;
+    *s = (cudaStream_t)next++;
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
+    pipefy_cpu::flush();
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 template <typename T> inline cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int) { return cudaSuccess; }
 inline cudaError_t cudaGetLastError() {
     pipefy_cpu::flush();
