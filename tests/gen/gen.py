@@ -27,7 +27,9 @@ next to an independent second K-loop with tiles of its own; a second kernel like
 the K-loop kernel's output copied to C by a second kernel launched right after it (plain, a
 template, grid-stride, `__restrict__`; with a default argument or an overload: not overlapped,
 `// gen-expect-launch:`);
-compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
+the K-loop reached by some threads only, as far as pipefy can prove (a return under a
+test of the thread's index, never true; a bounds check around the loop): refused by every
+variant; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
 stages by bigger launches); and mutations that must be refused (a computed tile value, an
@@ -164,6 +166,13 @@ def draw(seed):
     # is within its grid), which the mbarrier variants must refuse and the others take
     r7 = random.Random(seed * 6700417 + 13)
     f['exit'] = r7.random() < 0.15
+    # an eighth stream (session 17): the K-loop reached by some threads of a block only, as far
+    # as pipefy can prove: a return under a test of the thread's index (never true, but a
+    # thread's), or the loop inside such a bounds check; every variant must refuse it
+    r8 = random.Random(seed * 2147483647 + 17)
+    f['participation'] = r8.choice(['all'] * 17 + ['thread_return', 'bounds_if', 'bounds_if'])
+    if f['participation'] == 'bounds_if' and (f['structure'] != 'plain' or f['independent']):
+        f['participation'] = 'all'
     return f
 
 
@@ -221,7 +230,8 @@ def program(seed):
                            'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
                            'depends on the template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
-                           'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None]
+                           'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
+                           'may not be reached by every thread' if f['participation'] != 'all' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
@@ -373,6 +383,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     if f['exit']:
         out('    if (blockIdx.x >= gridDim.x)')
         out('        return;')
+    if f['participation'] == 'thread_return':
+        out('    if (threadIdx.y >= blockDim.y || threadIdx.x >= blockDim.x) // (never, but a test of the thread)')
+        out('        return;')
     loops = 2 if f['structure'] == 'two_loops' or f['independent'] else 1
     names = [('As', 'Bs', 'acc'), ('As2', 'Bs2', 'acc2')] if f['independent'] else [('As', 'Bs', 'acc')] * 2
     align = '__align__(16) ' if form == 'vec' else ''
@@ -421,6 +434,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         if f['copy'] == 'bumps':
             out(ind + 'const %s *a = A + (row0 + ty) * K + tx;' % TG)
             out(ind + 'const %s *b = B + ty * N + col;' % TG)
+        if f['participation'] == 'bounds_if':
+            out(ind + 'if (col < N) { // (every thread, where N is a multiple of TS; a test of the thread)')
         if f['ivar_more'] == 'size_t':
             out(ind + 'for (size_t k0 = 0; k0 < (size_t)K; k0 += TS) {')
         elif f['ivar_more'] == 'int_le':
@@ -481,6 +496,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             for x in bumps:
                 out(b + x)
         out(ind + '}')
+        if f['participation'] == 'bounds_if':
+            out(ind + '}')
         if loops == 2:
             out(outer + '}')
     ind = outer

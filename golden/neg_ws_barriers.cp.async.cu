@@ -1,0 +1,232 @@
+// neg_ws_barriers.cu: K-loops that tensor copies take but a producer warp (ws, ws-cp.async) must
+// not: the producer warp runs the code before the loop with thread indices past the kernel's,
+// and arrives only at the barriers pipefy writes. The build before this program gave each of
+// these kernels a producer warp: the first trapped in it (a test that is never true for the
+// kernel's threads is true for the producer's), the second and third waited forever at a
+// barrier of the compute the producer never reaches (a helper's __syncthreads(), a
+// __syncthreads_or). Each ws remark names the statement; the last kernel is the control.
+// pipefy-args: --arch=sm_90
+// pipefy-golden: tma ws ws-cp.async
+// Usage: neg_ws_barriers [M N K] (multiples of 32).
+// gpu-runs: 32 32 0 | 32 32 32 | 64 32 64 | 32 64 96 | 256 128 512 | 1024 1024 1024
+// gpu-sanitize: 64 32 64
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define T 32
+
+// a thread past the block's size would be a launch error: the kernel stops it
+__global__ void trap_guard(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][T * T];
+    __shared__ float Bs[2][T][T];
+    if (threadIdx.x >= blockDim.x)
+        __trap();
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
+}
+
+// the compute's helper synchronizes the block halfway through the tile
+__device__ void half_tile(float *acc, const float *As, const float (*Bs)[T], int tx, int ty, int k_begin)
+{
+    for (int k = k_begin; k < k_begin + T / 2; ++k)
+        for (int j = 0; j < 4; ++j)
+            acc[j] += As[(ty + 8 * j) * T + k] * Bs[k][tx];
+    __syncthreads();
+}
+
+__global__ void helper_sync(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][T * T];
+    __shared__ float Bs[2][T][T];
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            half_tile(acc, As[pipefy_stage], Bs[pipefy_stage], tx, ty, 0);
+            half_tile(acc, As[pipefy_stage], Bs[pipefy_stage], tx, ty, T / 2);
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
+}
+
+// the compute asks the block whether any thread saw a zero product sum (and uses the answer)
+__global__ void vote_in_compute(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K)
+{
+    __shared__ float As[2][T * T];
+    __shared__ float Bs[2][T][T];
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    int votes = 0;
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+            votes += __syncthreads_or(acc[0] != acc[0]);
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j] + (float)votes;
+}
+
+// the control: nothing a producer warp could trip on
+__global__ void plain(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][T * T];
+    __shared__ float Bs[2][T][T];
+    const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
+    const int tx = threadIdx.x % T, ty = threadIdx.x / T;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 128, 512};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    dim3 grid(N / T, M / T);
+    int rc = harness_gemm<float, float>("trap_guard", M, N, K, [&](const float *A, const float *B, float *C) {
+        trap_guard<<<grid, 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("helper_sync", M, N, K, [&](const float *A, const float *B, float *C) {
+        helper_sync<<<grid, 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("vote_in_compute", M, N, K, [&](const float *A, const float *B, float *C) {
+        vote_in_compute<<<grid, 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("plain", M, N, K, [&](const float *A, const float *B, float *C) {
+        plain<<<grid, 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return rc;
+}
