@@ -252,8 +252,12 @@ static bool uni_children(struct uni *u, CXCursor e)
 {
 	struct cursors kids = cursor_children(e);
 	bool ok = true;
-	for (int i = 0; i < kids.n && ok; i++)
+	for (int i = 0; i < kids.n && ok; i++) {
+		enum CXCursorKind k = clang_getCursorKind(kids.v[i]);
+		if (clang_isReference(k) || clang_isDeclaration(k))
+			continue; /* (a cast's type, a namespace's name) */
 		ok = uni_expr(u, kids.v[i]);
+	}
 	free(kids.v);
 	return ok;
 }
