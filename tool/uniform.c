@@ -429,8 +429,6 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 			ok = false;
 			*cond = c;
 		}
-		if (ok && k == CXCursor_ForStmt)
-			ok = uni_for_header(u, anc, child, cond);
 		if (ok && k == CXCursor_CXXForRangeStmt) {
 			ok = false; /* (its test is an iterator's) */
 			*cond = anc;
@@ -447,6 +445,9 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 				*cond = j.bad;
 			}
 		}
+		/* (its test after its ways out: a jump is what makes its counter differ) */
+		if (ok && k == CXCursor_ForStmt)
+			ok = uni_for_header(u, anc, child, cond);
 	}
 	free(path.v);
 	return ok;

@@ -1,7 +1,8 @@
 // Threads that may end before a K-loop: __syncthreads() counts a thread that has ended as
 // arrived, an mbarrier does not, so the tensor-copy variants' waits would never end (and where
-// thread 0 has ended, no barrier is initialized and no box is copied). The ldg and cp.async
-// variants keep __syncthreads() and take the loops.
+// thread 0 has ended, no barrier is initialized and no box is copied). Where the return
+// depends on the thread (the first two), every variant leaves the loop: not every thread of a
+// block reaches its barriers; where it is the whole block's, only the mbarrier variants do.
 #define TILE 32
 
 // a bounds check that ends threads before the loop
