@@ -421,6 +421,8 @@ static void rewrite_cp_async(struct kloop *l, const struct source *src, struct e
 	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: main loop: wait for tile t, start tile t+%d, compute tile t; the last\n", y.I1, S - 1);
 	sb_printf(&sb, "%s// iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
+	if (test_break("participation")) /* (a fault for validation to catch: a test of the thread) */
+		sb_printf(&sb, "%sif (threadIdx.x < 1024u)\n", y.I1);
 	add_main_header(&sb, &y);
 	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
 	if (!test_break("barrier"))

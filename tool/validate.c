@@ -64,6 +64,7 @@ struct region {
 	CXCursor main_loop;    /* the pipelined for statement */
 	CXCursor producer;     /* a producer warpgroup's own branch (setmaxnreg), or null */
 	CXCursor block_cursor;
+	CXCursor function;     /* the declaration that holds it */
 	const char *problem;   /* the first thing wrong, in words */
 	size_t problem_at;
 };
@@ -421,6 +422,25 @@ static enum CXChildVisitResult collect_top_level(CXCursor c, CXCursor parent, CX
 	return CXChildVisit_Continue;
 }
 
+/* The fact check proved of the loop, proven again of the output: every thread of the block
+ * reaches the pipelined block, and (but where a producer warp takes the copies, whose kernel
+ * threads alone run the loop, counted by named barriers and mbarriers) its main loop, as often
+ * as the others. */
+static void check_participation(struct region *r, const struct kloop *l)
+{
+	CXCursor decl = r->function;
+	if (clang_Cursor_isNull(decl) || clang_getCursorKind(cursor_last_child(decl)) != CXCursor_CompoundStmt)
+		return; /* (a block not in a function: the other checks say so) */
+	size_t at = 0;
+	char *why = uniform_participation(decl, r->block_cursor, r->out, &at);
+	if (!why && l->variant != VARIANT_WS && l->variant != VARIANT_WS_CP_ASYNC)
+		why = uniform_participation(decl, r->main_loop, r->out, &at);
+	if (why) {
+		free(why);
+		problem(r, at, "the pipelined loop may not be reached by every thread of the block");
+	}
+}
+
 static void validate_loop(struct region *r, const struct kloop *l, const struct top_level *top)
 {
 	/* declarations come in the order they are written: the first that ends after the block
@@ -434,13 +454,17 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 			hi = mid;
 	}
 	for (int i = lo; i < top->c.n && top->s[i].begin < r->block.end && clang_Cursor_isNull(r->block_cursor); i++)
-		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse)
+		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse) {
 			clang_visitChildren(top->c.v[i], find_block, r);
+			r->function = top->c.v[i];
+		}
 	/* (extents out of order, as macros can make them: every declaration, once) */
 	for (int i = 0; i < top->c.n && clang_Cursor_isNull(r->block_cursor); i++)
 		if (top->s[i].begin < r->block.end && top->s[i].end > r->block.begin &&
-		    find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse)
+		    find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse) {
 			clang_visitChildren(top->c.v[i], find_block, r);
+			r->function = top->c.v[i];
+		}
 	if (clang_Cursor_isNull(r->block_cursor)) {
 		problem(r, r->block.begin, "the pipelined block is not where it was written");
 		return;
@@ -460,6 +484,7 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 	clang_visitChildren(r->block_cursor, scan_stores, r);
 	if (l->variant == VARIANT_NO_LOADS)
 		return;
+	check_participation(r, l);
 	struct stage_scan ss = {r, l};
 	clang_visitChildren(cursor_last_child(r->main_loop), scan_stage_refs, &ss);
 	check_barriers(r, l);
