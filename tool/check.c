@@ -301,11 +301,35 @@ static void check_copies(struct kloop *l, const struct source *src)
 			bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
 				      cursor_span(reg).begin < l->body.begin;
 			char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
-			size_t blocker = 0;
-			for (int j = 0; j < l->nstmts && simple && j < cp->stmt; j++)
+			size_t blocker = 0, loaded = 0;
+			for (int j = 0; j < l->nstmts && simple && j < cp->stmt; j++) {
 				if (l->stmts[j].fetch_blocker && clang_equalCursors(l->stmts[j].fetch_var, reg))
 					blocker = l->stmts[j].fetch_blocker;
-			if (blocker) {
+				/* (a register the same iteration writes first, with no barrier and no compute
+				 * between, holds this tile's value: no prefetch, a load pipefy did not read as
+				 * one; written before the compute and stored after it, it is a prefetch of the
+				 * next tile) */
+				if (l->stmts[j].role == ROLE_BARRIER ||
+				    (l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j)))
+					loaded = 0;
+				else if (!loaded && cursor_writes_var(l->stmts[j].cursor, reg))
+					loaded = l->stmts[j].text.begin + 1;
+			}
+			if (loaded && !blocker) {
+				int wline, wcol;
+				pos(src, loaded - 1, &wline, &wcol);
+				size_t n = 0;
+				const char *t = src->text + loaded - 1;
+				while (isalnum((unsigned char)t[n]) || t[n] == '_')
+					n++;
+				char *mname = n > 0 && t[n] == '(' ? xprintf(" (it starts with '%.*s')", (int)n, t) : xstrdup("");
+				kloop_refuse(l, cp->text.begin,
+					     "'%s' is stored from register '%s' at %d:%d, which the statement at %d:%d writes "
+					     "earlier in the same iteration%s: pipefy does not read that statement as a load from "
+					     "global memory, which it would start a tile early",
+					     name, value, line, col, wline, wcol, mname);
+				free(mname);
+			} else if (blocker) {
 				/* loaded earlier in the same iteration: a fetch the loader could move, but for
 				 * a use of the register that would then see the next tile's value */
 				int uline, ucol;

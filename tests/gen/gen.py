@@ -29,7 +29,8 @@ template, grid-stride, `__restrict__`; with a default argument or an overload: n
 `// gen-expect-launch:`);
 the K-loop reached by some threads only, as far as pipefy can prove (a return under a
 test of the thread's index, never true; a bounds check around the loop): refused by every
-variant; compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
+variant; the last tile read after the loop (static tiles: refused; dynamic ones: one stage);
+compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
 stages by bigger launches); and mutations that must be refused (a computed tile value, an
@@ -173,6 +174,12 @@ def draw(seed):
     f['participation'] = r8.choice(['all'] * 17 + ['thread_return', 'bounds_if', 'bounds_if'])
     if f['participation'] == 'bounds_if' and (f['structure'] != 'plain' or f['independent']):
         f['participation'] = 'all'
+    # and the last tile read after the loop (B's first row, against B itself: zero when it is
+    # the last tile's): a static tile is then left as written, a dynamic one keeps one stage
+    f['tile_after'] = (r8.random() < 0.3 and f['form'] == 'scalar' and f['copy'] == 'direct' and f['rows'] == 1 and
+                       not f['convert'] and f['guard'] == 'none' and f['structure'] == 'plain' and
+                       not f['independent'] and not f['scratch'] and f['participation'] == 'all' and
+                       f['mutation'] == 'none' and not f['second_kernel'])
     return f
 
 
@@ -231,13 +238,16 @@ def program(seed):
                            'depends on the template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
-                           'may not be reached by every thread' if f['participation'] != 'all' else None]
+                           'may not be reached by every thread' if f['participation'] != 'all' else None,
+                           'also used outside the loop' if f['tile_after'] and f['tiles'] == 'static' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
     cp_async_no = None
     if f['tiles'] == 'extern' and not (f['static_kernel'] and f['tile_def'] != 'template'):
         cp_async_no = 'sized by the launch'  # one register stage, in the shared memory the launch gives
+    elif f['tiles'] == 'extern' and f['tile_after']:
+        cp_async_no = 'also used outside the loop'  # one stage: a second would be read as the first
     elif f['copy'] != 'helper':
         if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
             cp_async_no = 'stored from register value'
@@ -498,6 +508,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         out(ind + '}')
         if f['participation'] == 'bounds_if':
             out(ind + '}')
+        if f['tile_after']:
+            out(ind + 'if (K >= TS) // B\'s first row of the last tile, less itself: zero')
+            out(ind + '    acc[0] += %s - %s;' % (value('%s[0][tx]' % bn), value(load('B[(K / TS * TS - TS) * N + col]'))))
         if loops == 2:
             out(outer + '}')
     ind = outer
