@@ -1,5 +1,7 @@
 // sgemm_guarded.cu: any M, N, K: loads guarded by bounds checks, the ternary form for A and
-// the if/else form for B, and a partial last tile when K is not a multiple of TS.
+// the if/else form for B, and a partial last tile when K is not a multiple of TS. The second
+// kernel writes both guards the other way round, the zero first (`if (out of bounds) As = 0;
+// else As = A[...];`: the build before called that zero a computed value).
 // Usage: sgemm_guarded [M N K].
 // gpu-runs: 20 24 0 | 20 24 16 | 33 17 32 | 40 40 41 | 200 136 250 | 1000 1000 1000
 // gpu-sanitize: 40 40 41
@@ -52,12 +54,59 @@ __global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, i
         C[row * N + col] = acc;
 }
 
+__global__ void sgemm_guarded_inverted(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][TS][TS];
+    __shared__ float Bs[3][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_t = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int t = pipefy_next_t;
+            if (t < (K + TS - 1) / TS) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], (!(row >= M || t * TS + tx >= K)) ? &A[row * K + t * TS + tx] : A, sizeof(float), (!(row >= M || t * TS + tx >= K)) ? 0 : sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], (!(t * TS + ty >= K || col >= N)) ? &B[(t * TS + ty) * N + col] : B, sizeof(float), (!(t * TS + ty >= K || col >= N)) ? 0 : sizeof(float));
+                ++t;
+                pipefy_next_t = t;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int t = 0; t < (K + TS - 1) / TS; ++t) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {200, 136, 250};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    return harness_gemm<float, float>("sgemm_guarded", M, N, K, [&](const float *A, const float *B, float *C) {
+    int rc = harness_gemm<float, float>("sgemm_guarded", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_guarded<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_guarded_inverted", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_guarded_inverted<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return rc;
 }

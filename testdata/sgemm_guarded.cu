@@ -1,5 +1,7 @@
 // sgemm_guarded.cu: any M, N, K: loads guarded by bounds checks, the ternary form for A and
-// the if/else form for B, and a partial last tile when K is not a multiple of TS.
+// the if/else form for B, and a partial last tile when K is not a multiple of TS. The second
+// kernel writes both guards the other way round, the zero first (`if (out of bounds) As = 0;
+// else As = A[...];`: the build before called that zero a computed value).
 // Usage: sgemm_guarded [M N K].
 // gpu-runs: 20 24 0 | 20 24 16 | 33 17 32 | 40 40 41 | 200 136 250 | 1000 1000 1000
 // gpu-sanitize: 40 40 41
@@ -30,12 +32,42 @@ __global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, i
         C[row * N + col] = acc;
 }
 
+__global__ void sgemm_guarded_inverted(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int t = 0; t < (K + TS - 1) / TS; ++t) {
+        if (row >= M || t * TS + tx >= K) {
+            As[ty][tx] = 0.0f;
+        } else {
+            As[ty][tx] = A[row * K + t * TS + tx];
+        }
+        if (t * TS + ty >= K || col >= N)
+            Bs[ty][tx] = 0;
+        else
+            Bs[ty][tx] = B[(t * TS + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {200, 136, 250};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    return harness_gemm<float, float>("sgemm_guarded", M, N, K, [&](const float *A, const float *B, float *C) {
+    int rc = harness_gemm<float, float>("sgemm_guarded", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_guarded<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_guarded_inverted", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_guarded_inverted<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return rc;
 }

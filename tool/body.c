@@ -309,11 +309,12 @@ static CXCursor only_stmt(CXCursor c)
 	return r;
 }
 
-/* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`. */
+/* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`;
+ * and `if (g) X = fill; else X = load;` the same as `X = !(g) ? load : fill`. */
 static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 {
 	struct cursors cs = cursor_children(ifstmt);
-	bool ok = false;
+	bool ok = false, negated = false;
 	if (cs.n == 3) {
 		CXCursor then_store = only_stmt(cs.v[1]), else_store = only_stmt(cs.v[2]);
 		CXCursor t_dst, t_val, e_dst, e_val, base;
@@ -322,8 +323,19 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 		    cursor_write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst))) {
 			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
 			bool conversion = false;
-			ok = strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base) &&
-			     !cursor_global_load(cursor_strip(e_val), &base);
+			if (strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base) &&
+			    !cursor_global_load(cursor_strip(e_val), &base))
+				ok = true;
+			else if (strcmp(a, b) == 0 && cursor_global_load(strip_conversions(e_val, &conversion), &base) &&
+				 !cursor_global_load(cursor_strip(t_val), &base)) {
+				ok = negated = true;
+				CXCursor t = then_store;
+				then_store = else_store, else_store = t;
+				t = t_val;
+				t_val = e_val, e_val = t;
+				t = t_dst;
+				t_dst = e_dst, e_dst = t;
+			}
 			free(a);
 			free(b);
 		}
@@ -335,6 +347,7 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 			cp->fill = cursor_span(e_val);
 			cp->fill_value = e_val;
 			cp->guard_is_if = true;
+			cp->guard_negated = negated;
 		}
 	}
 	free(cs.v);

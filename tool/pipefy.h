@@ -475,6 +475,7 @@ struct copy {
 	bool conversion;     /* source and destination types differ */
 	bool from_register;  /* stores a ROLE_FETCH_DECL local (`As[c][r] = a.x`) */
 	bool guard_is_if;    /* `if (g) X = load; else X = fill;` rather than `g ? load : fill` */
+	bool guard_negated;  /* `if (g) X = fill; else X = load;`: the load's guard is !(g) */
 	int stmt;            /* top-level body statement holding it */
 };
 

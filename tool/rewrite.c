@@ -82,6 +82,18 @@ static char *parenthesized(const char *g)
 	return xprintf("(%s)", g);
 }
 
+/* The condition under which a copy loads: its guard, or the guard's negation where the fill is
+ * the then-branch. */
+static char *load_condition(const struct copy *cp, const char *g)
+{
+	char *p = parenthesized(g);
+	if (!cp->guard_negated)
+		return p;
+	char *n = xprintf("(!%s)", p);
+	free(p);
+	return n;
+}
+
 /* An if/else copy is replaced up to its end, so its replacement carries the ';'. */
 static const char *statement_end(const struct copy *cp) { return cp->guard_is_if ? ";" : ""; }
 
@@ -105,7 +117,7 @@ static char *cp_async_copy(const struct source *src, const struct edits *refs, c
 	char *from = address_of(src, refs, cp->src, cp->src_is_deref, cp->src_ptr);
 	char *r;
 	if (cp->guard.end > cp->guard.begin) {
-		char *g = render(src, refs, cp->guard), *guard = parenthesized(g);
+		char *g = render(src, refs, cp->guard), *guard = load_condition(cp, g);
 		free(g);
 		char *base = span_text(src, cp->src_base);
 		r = xprintf("__pipeline_memcpy_async(%s, %s ? %s : %s, sizeof(%s), %s ? 0 : sizeof(%s))%s", dst,
@@ -1489,7 +1501,7 @@ static void rewrite_ldg(struct kloop *l, const struct source *src, struct edits 
 		char *load;
 		if (cp->guard_is_if) {
 			/* (the value as the then-branch stores it, conversion included) */
-			char *g = span_text(src, cp->guard), *guard = parenthesized(g);
+			char *g = span_text(src, cp->guard), *guard = load_condition(cp, g);
 			char *from = span_text(src, cursor_span(cp->value)), *fill = span_text(src, cp->fill);
 			load = xprintf("%s = %s ? %s : %s%s", reg, guard, from, fill, statement_end(cp));
 			free(g);
