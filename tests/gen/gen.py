@@ -30,6 +30,7 @@ template, grid-stride, `__restrict__`; with a default argument or an overload: n
 the K-loop reached by some threads only, as far as pipefy can prove (a return under a
 test of the thread's index, never true; a bounds check around the loop): refused by every
 variant; the last tile read after the loop (static tiles: refused; dynamic ones: one stage);
+a barrier in the compute's helper (refused by a producer warp);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -180,6 +181,9 @@ def draw(seed):
                        not f['convert'] and f['guard'] == 'none' and f['structure'] == 'plain' and
                        not f['independent'] and not f['scratch'] and f['participation'] == 'all' and
                        f['mutation'] == 'none' and not f['second_kernel'])
+    # and a barrier inside the compute's helper (every thread calls it alike: the loop as
+    # written and cp.async, registers and tensor copies keep it; a producer warp never arrives)
+    f['compute_sync'] = r8.random() < 0.3 and f['compute'] == 'helper' and f['barrier'] == 'syncthreads'
     return f
 
 
@@ -279,6 +283,9 @@ def program(seed):
     if f['exit'] and expect == 'pipelined':
         for v in ('tma', 'bulk', 'ws'):
             out('// gen-expect-%s: refused: (may end threads before the loop runs)' % v)
+    if f['compute_sync'] and expect == 'pipelined':
+        for v in ('ws-cp.async',) if f['exit'] else ('ws', 'ws-cp.async'):
+            out('// gen-expect-%s: refused: (.)' % v)  # (whatever it names first: no producer warp)
     if f['chain']:
         out('// gen-expect-launch: ' + {'defaults': 'refused: takes 4 arguments and the launch passes 3',
                                          'overload': 'refused: is overloaded'}.get(f['chain_kind'], 'overlapped'))
@@ -317,6 +324,8 @@ def program(seed):
         out('    %s s = 0;' % TA)
         out('    for (int k = 0; k < TS; ++k)')
         out('        s += %s * %s;' % (value('As[r][k]'), value('Bs[k][c]')))
+        if f['compute_sync']:
+            out('    __syncthreads(); // (a barrier of the compute\'s own)')
         out('    return s;')
         out('}')
         out('')
