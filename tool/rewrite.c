@@ -353,6 +353,8 @@ static void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out
 {
 	struct kloop *l = y->l;
 	sb_printf(sb, "%s}", y->I0);
+	if (test_break("storage") && l->ntiles > 0) /* (a fault for validation to catch: a tile named after the block) */
+		sb_printf(sb, "\n%s(void)%s;", y->I0, l->tiles[0].name);
 	if (y->guard) {
 		/* the loop as written, its tiles read and written in stage 0 */
 		struct edits stage0 = {0};

@@ -27,8 +27,9 @@ struct storage_scan {
 
 static int tile_of(const struct kloop *l, CXCursor var)
 {
+	CXCursor v = clang_getCanonicalCursor(var); /* (a declaration found by another walk) */
 	for (int i = 0; i < l->ntiles; i++)
-		if (clang_equalCursors(l->tiles[i].decl, var))
+		if (clang_equalCursors(clang_getCanonicalCursor(l->tiles[i].decl), v))
 			return i;
 	return -1;
 }
@@ -118,6 +119,8 @@ static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClien
 			CXCursor pattern = clang_Cursor_isNull(callee) ? callee : clang_getSpecializedCursorTemplate(callee);
 			def = clang_Cursor_isNull(pattern) ? pattern : clang_getCursorDefinition(pattern);
 		}
+		if (!clang_Cursor_isNull(def) && cursor_in_main_file(def) && span_within(cursor_span(def), l->function_span))
+			return CXChildVisit_Recurse; /* (a lambda of the function: its body is read where it is written) */
 		size_t at = cursor_offset(s->depth ? s->call : c);
 		int line, col;
 		source_line_col(s->src, at, &line, &col);

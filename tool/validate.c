@@ -441,6 +441,57 @@ static void check_participation(struct region *r, const struct kloop *l)
 	}
 }
 
+/* Found by name in the output's function: a tile's declaration. */
+struct named_decl {
+	const char *name;
+	CXCursor decl;
+	int found;
+};
+
+static enum CXChildVisitResult find_named_decl(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct named_decl *n = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+		char *name = cursor_name(c);
+		if (strcmp(name, n->name) == 0 && n->found++ == 0)
+			n->decl = c;
+		free(name);
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The other fact check proved, proven again of the output: with more than one stage, a tile's
+ * storage is reached only inside the pipelined block, through the names pipefy staged (the
+ * tiles' declarations aside); storage.c reads the output's function as it read the input's. */
+static void check_storage(struct region *r, const struct kloop *l)
+{
+	if (l->stages < 2 || clang_Cursor_isNull(r->function) || l->ntiles == 0)
+		return;
+	struct kloop v = {0};
+	v.loop = cursor_span(r->block_cursor); /* (the block itself, not what the edit put after it) */
+	v.function_cursor = r->function;
+	v.function_span = cursor_span(r->function);
+	v.tiles = xcalloc((size_t)l->ntiles, sizeof *v.tiles);
+	for (int i = 0; i < l->ntiles; i++) {
+		struct named_decl n = {l->tiles[i].name, clang_getNullCursor(), 0};
+		if (cursor_declared_within(l->tiles[i].decl, l->function_span))
+			clang_visitChildren(r->function, find_named_decl, &n);
+		if (n.found != 1)
+			continue; /* (a tile of file scope, or a name declared twice: the input's reading stands) */
+		v.tiles[v.ntiles].name = l->tiles[i].name;
+		v.tiles[v.ntiles].decl = n.decl;
+		v.tiles[v.ntiles].dynamic = l->tiles[i].dynamic;
+		v.ntiles++;
+	}
+	size_t at = 0;
+	char *why = v.ntiles ? storage_outside(&v, r->out, &at) : NULL;
+	if (why)
+		problem(r, at, "a tile's storage is reached outside the pipelined loop, where its stages are not");
+	free(why);
+	free(v.tiles);
+}
+
 static void validate_loop(struct region *r, const struct kloop *l, const struct top_level *top)
 {
 	/* declarations come in the order they are written: the first that ends after the block
@@ -485,6 +536,7 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 	if (l->variant == VARIANT_NO_LOADS)
 		return;
 	check_participation(r, l);
+	check_storage(r, l);
 	struct stage_scan ss = {r, l};
 	clang_visitChildren(cursor_last_child(r->main_loop), scan_stage_refs, &ss);
 	check_barriers(r, l);
