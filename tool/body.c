@@ -114,6 +114,12 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	struct kloop *l = s->loop;
 	CXCursor lhs, rhs_value;
 	enum write_kind w = cursor_write_parts(assign, &lhs, &rhs_value);
+	/* (a class's operator= can show twice, as the call and as the expression wrapping it: one
+	 * store, one copy) */
+	struct span at = cursor_span(assign);
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].text.begin == at.begin && l->copies[i].text.end == at.end)
+			return;
 	struct copy *cp = VEC_PUSH(l->copies, l->ncopies, l->capcopies);
 	cp->store = assign;
 	cp->value = rhs_value;

@@ -202,7 +202,8 @@ bool edits_apply_range(const struct edits *e, const char *text, size_t begin, si
 	for (int i = 0; i < n; i++) {
 		const struct edit *ed = sorted[i];
 		if (ed->offset < pos) {
-			*err = xprintf("overlapping edits at offset %zu", ed->offset);
+			*err = xprintf("overlapping edits at offset %zu (length %zu, after one of length %zu at %zu)", ed->offset,
+				       ed->length, sorted[i - 1]->length, sorted[i - 1]->offset);
 			free(sorted);
 			free(sb.data);
 			return false;
