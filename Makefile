@@ -25,13 +25,13 @@ demo: build
 check: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE more
 
-# The tests too long for `make check`'s 8 minutes (generated programs, seeds 41-160); CI runs them.
+# The tests too long for `make check`'s 8 minutes (generated programs, seeds 21-160); CI runs them.
 check-more: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L more
 
 # One generated program (tests/gen/gen.py): `make gen SEED=42`; and any number of them through
-# pipefy and the CPU block model: `make gen-check SEEDS=1000` (make check runs seeds 1-40,
-# make check-more 41-160).
+# pipefy and the CPU block model: `make gen-check SEEDS=1000` (make check runs seeds 1-20,
+# make check-more 21-160).
 SEED ?= 1
 SEEDS ?= 1000
 gen:
