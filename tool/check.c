@@ -274,6 +274,16 @@ static char *launch_stages_problem(const struct kloop *l, const struct source *s
 	return r;
 }
 
+/* The length of a name called at offset (`LOAD(` of `LOAD(As, ...)`: a macro, where the
+ * statement comes out of one); 0 when the text there is no call. */
+static size_t call_word(const struct source *src, size_t offset)
+{
+	size_t n = 0;
+	while (offset + n < src->len && (isalnum((unsigned char)src->text[offset + n]) || src->text[offset + n] == '_'))
+		n++;
+	return n > 0 && offset + n < src->len && src->text[offset + n] == '(' ? n : 0;
+}
+
 static void check_copies(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -282,11 +292,8 @@ static void check_copies(struct kloop *l, const struct source *src)
 		if (cp->tile < 0) {
 			pos(src, cp->text.begin, &line, &col);
 			/* (the macro named where the copy starts with one: `LOAD(As, ...)`, `LDST128BITS(s_a[..]) = ...`) */
-			size_t n = 0;
-			while (cp->text.begin + n < src->len &&
-			       (isalnum((unsigned char)src->text[cp->text.begin + n]) || src->text[cp->text.begin + n] == '_'))
-				n++;
-			if (n > 0 && cp->text.begin + n < src->len && src->text[cp->text.begin + n] == '(')
+			size_t n = call_word(src, cp->text.begin);
+			if (n > 0)
 				kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion ('%.*s')", line, col,
 					     (int)n, src->text + cp->text.begin);
 			else
@@ -318,11 +325,9 @@ static void check_copies(struct kloop *l, const struct source *src)
 			if (loaded && !blocker) {
 				int wline, wcol;
 				pos(src, loaded - 1, &wline, &wcol);
-				size_t n = 0;
-				const char *t = src->text + loaded - 1;
-				while (isalnum((unsigned char)t[n]) || t[n] == '_')
-					n++;
-				char *mname = n > 0 && t[n] == '(' ? xprintf(" (it starts with '%.*s')", (int)n, t) : xstrdup("");
+				size_t n = call_word(src, loaded - 1);
+				char *mname = n > 0 ? xprintf(" (it starts with '%.*s')", (int)n, src->text + loaded - 1)
+						    : xstrdup("");
 				kloop_refuse(l, cp->text.begin,
 					     "'%s' is stored from register '%s' at %d:%d, which the statement at %d:%d writes "
 					     "earlier in the same iteration%s: pipefy does not read that statement as a load from "
