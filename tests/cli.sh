@@ -191,11 +191,16 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	expect "--ptxas: a quote in a parser argument runs nothing" '[ ! -e "$tmp/PWNED" ]'
 	# (nvcc itself cannot compile a file under such a folder: only that nothing runs is checked)
 	d="$tmp/x';touch $tmp/PWNED2;'"
-	mkdir -p "$d"
+	mkdir -p "$d" "$tmp/tmpdir"
 	cp $k testdata/harness.cuh "$d/"
-	"$pipefy" -q --ptxas "$d/sgemm_tiled.cu" >/dev/null 2>&1
+	# (a TMPDIR of this test's own: another pipefy on the machine may have its temporary in /tmp)
+	TMPDIR="$tmp/tmpdir" "$pipefy" -q --ptxas "$d/sgemm_tiled.cu" >"$tmp/ptxas.cu" 2>&1
 	expect "--ptxas: a quote in the input's path runs nothing" '[ ! -e "$tmp/PWNED2" ]'
-	expect "--ptxas leaves no temporary source behind" '[ -z "$(ls /tmp | grep "pipefy-ptxas-")" ]'
+	expect "--ptxas leaves no temporary source behind" '[ -z "$(ls "$tmp/tmpdir")" ] && [ -s "$tmp/ptxas.cu" ]'
+	# the temporary goes where TMPDIR says: a folder that is not there means no registers
+	TMPDIR="$tmp/no-such-dir" "$pipefy" --ptxas --report=json $k 2>"$tmp/ptxas-none.json" >/dev/null
+	TMPDIR="$tmp/tmpdir" "$pipefy" --ptxas --report=json $k 2>"$tmp/ptxas-rw.json" >/dev/null
+	expect "--ptxas writes its temporary in TMPDIR" '! cmp -s "$tmp/ptxas-none.json" "$tmp/ptxas-rw.json"'
 fi
 echo '#define PIPEFY_TEST_INCLUDED 1' >"$tmp/pre.h"
 "$pipefy" -q $k -- -I testdata -isystem testdata -DX=1 -UY -std=c++17 -Wno-unused -include "$tmp/pre.h" >"$tmp/out" 2>/dev/null; rc=$?

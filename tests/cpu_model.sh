@@ -16,11 +16,11 @@ cxx=${CXX:-g++}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 unsupported='wmma|asm|omp\.h|gpu-header|__ldc|memcpy_async\(|cuda::|__syncwarp|__shfl'
 
-build() { # SOURCE BINARY [EXTRA FLAGS]
-	local half=
-	grep -q -E 'half|bfloat16' "$1" && half=-DPIPEFY_CPU_HALF # (their headers cost time)
+build() { # SOURCE BINARY (against the precompiled harness: cpu_pch "$tmp" -O1 first)
+	# shellcheck disable=SC2046
 	python3 tests/cpu/to_cpu.py "$1" "$2.cpp" &&
-		"$cxx" -std=c++17 -O1 -w -Wno-psabi -x c++ $half -I tests/cpu -I "${CUDA_HOME:-/usr/local/cuda}/include" -I testdata -I testdata/include ${3:-} -o "$2" "$2.cpp"
+		"$cxx" -std=c++17 -O1 -w -Wno-psabi -x c++ $(cpu_pch_flags "$tmp" "$1") -I "${CUDA_HOME:-/usr/local/cuda}/include" \
+			-I testdata -I testdata/include -o "$2" "$2.cpp"
 }
 
 # "checksum" of a run, or the reason it failed
@@ -33,6 +33,7 @@ run() { # BINARY ORDER SIZE...
 }
 
 if [ "${1:-}" = --self-test ]; then
+	cpu_pch "$tmp" -O1 || exit 1
 	# the wait's barrier deleted from a cp.async loop; the barrier after a loop that an outer
 	# loop runs again deleted (the bug pipefy once had): both must change the result
 	sed '0,/__syncthreads(); *\/\/ ...and for all/{/__syncthreads(); *\/\/ ...and for all/d}' \
@@ -176,31 +177,31 @@ for s in "${all[@]}"; do
 	for x in "${d[@]}"; do work=$((work * (x > 0 ? x : 1))); done
 	[ "$work" -le 2097152 ] && sizes+=("${d[*]}")
 done
+# the original and every golden not byte for byte auto's, built as one binary against the
+# precompiled harness, each run at every size in both orders
+srcs=() names=()
 while read -r src v extra; do
 	same_as_auto "$src" "$v" && { echo "[SKIP] $src ($v): the same file as auto's golden"; continue; }
-	# shellcheck disable=SC2086
-	if ! build "$src" "$tmp/$v" "$nvcc_flags"; then
-		expect "$name $v builds for the block model" 'false'
-		continue
-	fi
-	# the producer-warp variant promises that only its added warp issues copies: the model checks
-	unset PIPEFY_CPU_PRODUCER
-	[ "$v" = ws ] && export PIPEFY_CPU_PRODUCER=1
-	for s in "${sizes[@]}"; do
-		# shellcheck disable=SC2086
+	srcs+=("$src") names+=("$v")
+done < <(program_variants "$prog" "$tmp")
+runs=$(IFS='|'; echo "${sizes[*]}")
+declare -A sums
+cpu_pch "$tmp" -O1 "$prog" || { expect "the block model's harness precompiles" 'false'; exit 1; }
+if ! run_together "$tmp" -O1 600 "$nvcc_flags" "$runs" "${srcs[@]}"; then
+	expect "$name and its goldens build for the block model" 'false'
+	exit 1
+fi
+for s in "${sizes[@]}"; do
+	ref=${sums[0|$s|forward]}
+	expect "$name orig ($s): passes its reference" '[[ $ref =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]]' || echo "    $ref"
+	for ((k = 0; k < ${#srcs[@]}; k++)); do
 		for order in forward reverse; do
-			got=$(run "$tmp/$v" $order $s)
-			key=$(echo "$s" | tr ' ' _)
-			if [ "$v" = orig ] && [ $order = forward ]; then
-				declare "ref_$key=$got"
-				expect "$name orig ($s): passes its reference" '[[ $got =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]]'
-			else
-				ref=ref_$key
-				expect "$name $v ($s, $order): the original's checksum" '[[ $got =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$got" = "${!ref}" ]' ||
-					echo "    got: $got; original: ${!ref}"
-			fi
+			[ $k = 0 ] && [ $order = forward ] && continue
+			got=${sums[$k|$s|$order]}
+			expect "$name ${names[k]} ($s, $order): the original's checksum" '[[ $got =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$got" = "$ref" ]' ||
+				echo "    got: $got; original: $ref"
 		done
 	done
-done < <(program_variants "$prog" "$tmp")
+done
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

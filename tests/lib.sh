@@ -93,3 +93,74 @@ producer_only_source() { # GOLDEN OUT
 &|' "$1" >"$2"
 	[ "$(grep -c '__trap(); // (the GPU check' "$2")" -ge 1 ]
 }
+
+# ---- the CPU block model (tests/cpu): what cpu_model.sh and gen/check.sh share ----
+# The model's harness precompiled once per test (g++ takes a precompiled header only with the
+# flags it was made with, so each is made with the builds' own): DIR/pch for programs of plain
+# types, DIR/pch-half for those of half and bfloat16 (-DPIPEFY_CPU_HALF: their headers double
+# a build's time). tests/cpu/harness.cuh is copied with testdata's harness named by its path:
+# #include_next and a precompiled header do not mix.
+cpu_pch() { # DIR OPT [SOURCE: only the header SOURCE builds against]
+	local dir=$1 opt=$2 cuda_inc=${CUDA_HOME:-/usr/local/cuda}/include want=both
+	[ -n "${3:-}" ] && { if grep -q -E 'half|bfloat16' "$3"; then want=half; else want=plain; fi; }
+	mkdir -p "$dir/pch"
+	cp tests/cpu/*.h "$dir/pch/"
+	sed "s|#include_next \"harness.cuh\"|#include \"$PWD/testdata/harness.cuh\"|" tests/cpu/harness.cuh >"$dir/pch/harness.cuh"
+	cp -r "$dir/pch" "$dir/pch-half"
+	if [ $want != half ]; then
+		"${CXX:-g++}" -std=c++17 "$opt" -w -x c++-header -I "$dir/pch" -I "$cuda_inc" "$dir/pch/harness.cuh" \
+			-o "$dir/pch/harness.cuh.gch" || return 1
+	fi
+	if [ $want != plain ]; then
+		"${CXX:-g++}" -std=c++17 "$opt" -w -x c++-header -DPIPEFY_CPU_HALF -I "$dir/pch-half" -I "$cuda_inc" \
+			"$dir/pch-half/harness.cuh" -o "$dir/pch-half/harness.cuh.gch" || return 1
+	fi
+}
+
+# The flags that build SOURCE against cpu_pch DIR's header.
+cpu_pch_flags() { # DIR SOURCE
+	if grep -q -E 'half|bfloat16' "$2"; then echo "-DPIPEFY_CPU_HALF -I $1/pch-half"; else echo "-I $1/pch"; fi
+}
+
+# The original and its rewrites in one binary (to_cpu.py --together), each at every size in
+# both orders: sums[PROGRAM|SIZES|ORDER] (the caller's `declare -A sums`) is the checksum of
+# that run, or why there is none (PROGRAM: 0 for the first source, then the others in order).
+# A run cut short (a crash, exit(3) from the model, the timeout) says so, and the runs after
+# it in the same binary say "did not run".
+run_together() { # PCH_DIR OPT TIMEOUT EXTRA_FLAGS SIZES(|-separated) SOURCE...
+	local pchdir=$1 opt=$2 limit=$3 extra=$4 runs=$5 out rc run='' body='' line p s o
+	shift 5
+	for ((p = 0; p < $#; p++)); do
+		while IFS= read -r s; do for o in forward reverse; do sums[$p|$s|$o]="did not run"; done; done <<<"${runs//|/$'\n'}"
+	done
+	# shellcheck disable=SC2046,SC2086
+	python3 tests/cpu/to_cpu.py --together "$pchdir/all.cpp" "$@" &&
+		"${CXX:-g++}" -std=c++17 "$opt" -w -Wno-psabi -x c++ $(cpu_pch_flags "$pchdir" "$1") \
+			-I "${CUDA_HOME:-/usr/local/cuda}/include" -I testdata -I testdata/include $extra \
+			-o "$pchdir/all" "$pchdir/all.cpp" || return 1
+	out=$(PIPEFY_CPU_RUNS="$runs" PIPEFY_CPU_ORDERS="forward reverse" timeout "$limit" "$pchdir/all" 2>&1)
+	rc=$?
+	while IFS= read -r line; do
+		if [[ $line == '== rc '* ]]; then
+			if [ "${line#== rc }" != 0 ]; then
+				sums[$run]="exit ${line#== rc }: ${body%$'\n'}"
+			elif [[ $body == *': FAIL'* ]]; then
+				sums[$run]=$(grep -m 1 ': FAIL' <<<"$body")
+			elif [[ $body != *': PASS'* ]]; then
+				sums[$run]="no PASS: ${body%%$'\n'*}"
+			else # (every checksum the run printed: a program may check several outputs)
+				sums[$run]=$(sed -n 's/^checksum //p' <<<"$body" | tr '\n' ' ' | sed 's/ $//')
+				[ -n "${sums[$run]}" ] || sums[$run]="no checksum"
+			fi
+			body=''
+		elif [[ $line == '== '* ]]; then
+			line=${line#== }
+			p=${line%% *} line=${line#* }
+			run="$p|${line% *}|${line##* }" body=''
+		else
+			body+=$line$'\n'
+		fi
+	done <<<"$out"
+	[ -n "$body" ] && sums[$run]="exit $rc: ${body%$'\n'}"
+	return 0
+}

@@ -54,7 +54,7 @@ while read -r f v extra; do
 			grep -E 'spill' "$tmp/log" | sort -u
 	fi
 	ptx=$(ls "$tmp/$v"/*.ptx 2>/dev/null | head -n 1) # (the one target)
-	if [ "$v" = orig ] && grep -q "already pipelined" "$(promise_remarks "$prog" auto)"; then
+	if [ "$v" = orig ] && grep -q -E "already pipelined|asynchronous already" "$(promise_remarks "$prog" auto)"; then
 		continue # its own pipeline: nothing for pipefy to promise about it
 	elif [ "$v" = orig ]; then
 		kinds="--expect cp.async=0 --expect ldg=0"

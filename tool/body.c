@@ -231,6 +231,26 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
+/* A statement that fills a tile and writes something declared outside it: the fill would move
+ * to another iteration without that write (named, with both places). */
+static void refuse_other_write(struct kloop *l, const struct source *src, CXCursor stmt, CXCursor write)
+{
+	bool store;
+	CXCursor var = cursor_assigned_var(write, &store);
+	char *name = clang_Cursor_isNull(var) ? NULL : cursor_name(var);
+	size_t at = cursor_span(write).begin;
+	int sl, sc, wl, wc;
+	source_line_col(src, cursor_span(cursor_unattributed(stmt)).begin, &sl, &sc);
+	source_line_col(src, at, &wl, &wc);
+	if (name)
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes '%s' (%d:%d), declared outside it: "
+			      "pipefy moves a tile's copies only with what they alone write", sl, sc, name, wl, wc);
+	else
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes memory through a pointer (%d:%d): "
+			      "pipefy moves a tile's copies only with what they alone write", sl, sc, wl, wc);
+	free(name);
+}
+
 /* Lines the statement owns: from its line's start when only blanks precede it, through the
  * newline when only blanks (and a ';') follow. Deleting those keeps the layout clean. */
 static struct span whole_lines(const struct source *src, struct span s)
@@ -460,8 +480,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
 			if (s.nother > 0)
-				kloop_unknown(l, cursor_span(s.first_other).begin,
-					     "a statement that fills a tile also writes other state");
+				refuse_other_write(l, src, c, s.first_other);
 			continue;
 		}
 		bool store;

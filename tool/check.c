@@ -672,7 +672,8 @@ static bool check_asm(struct kloop *l, const struct source *src)
 		return true;
 	size_t off = cursor_span(s.bad).begin;
 	if (s.kind == ASM_ASYNC)
-		kloop_refuse(l, off, "already pipelined: '%s' in the asm at %s", s.instruction, where(src, off));
+		kloop_refuse(l, off, "its copies are asynchronous already ('%s' in the asm at %s), which pipefy does not stage again",
+			     s.instruction, where(src, off));
 	else
 		kloop_refuse(l, off, "the asm at %s runs '%s', which pipefy cannot see through", where(src, off), s.instruction);
 	free(s.instruction);
@@ -1133,22 +1134,33 @@ struct child_list {
  * output as they are written here, so a macro the build redefines means what it means
  * there), the body does not move the variable, and with a blockDim.x stride no tile is
  * declared in the body (the fallback for other block sizes re-runs the loop as written). */
+static const char *copy_loop_illegal(const struct kloop *l, int stmt);
+
 static bool copy_loop_legal(const struct kloop *l, int stmt)
 {
+	return l->stmts[stmt].copy_bound && !copy_loop_illegal(l, stmt);
+}
+
+/* Why a copy loop of the shape find reads (copy_bound set) cannot be staged; NULL when it can. */
+static const char *copy_loop_illegal(const struct kloop *l, int stmt)
+{
 	const struct body_stmt *st = &l->stmts[stmt];
-	if (!st->copy_bound)
-		return false;
 	for (int i = 0; i < l->ntiles && !st->copy_stride; i++)
 		if (l->tiles[i].in_loop)
-			return false;
+			return "it steps by blockDim.x and a tile is declared in the K-loop's body";
 	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = cursor_children(kids.v[0]);
 	/* (the step: `i += S`'s S; `++i` has none but the variable) */
 	bool inc = clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator;
-	bool ok = !cursor_refers_within(cursor_last_child(kids.v[1]), l->body) &&
-		  (inc || !cursor_refers_within(cursor_last_child(kids.v[2]), l->body)) && !cursor_writes_var(kids.v[3], var.v[0]);
+	const char *why = NULL;
+	if (cursor_refers_within(cursor_last_child(kids.v[1]), l->body))
+		why = "its bound reads what the K-loop's body declares";
+	else if (!inc && cursor_refers_within(cursor_last_child(kids.v[2]), l->body))
+		why = "its step reads what the K-loop's body declares";
+	else if (cursor_writes_var(kids.v[3], var.v[0]))
+		why = "its body writes its variable";
 	free(kids.v);
 	free(var.v);
-	return ok;
+	return why;
 }
 
 struct ivar_decl {
@@ -1176,6 +1188,79 @@ static bool copy_loop_ivar_decl(const struct kloop *l, CXCursor loop, CXCursor *
 	return !clang_Cursor_isNull(d.found);
 }
 
+/* Whether e names a template's parameter, itself or through the initializers of the constants
+ * it reads (`constexpr int PER = BM * BK / NT;`). */
+struct template_scan {
+	bool found;
+	int depth;
+};
+
+static enum CXChildVisitResult scan_template_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct template_scan *t = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind dk = clang_getCursorKind(d);
+	if (dk == CXCursor_NonTypeTemplateParameter)
+		t->found = true;
+	else if (dk == CXCursor_VarDecl && t->depth < 4 && clang_isConstQualifiedType(clang_getCursorType(d))) {
+		t->depth++;
+		clang_visitChildren(d, scan_template_param, t);
+		t->depth--;
+	}
+	return t->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool names_template_param(CXCursor e)
+{
+	struct template_scan t = {false, 0};
+	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+		scan_template_param(e, e, &t);
+	else
+		clang_visitChildren(e, scan_template_param, &t);
+	return t.found;
+}
+
+/* Why a copy inside a statement (a loop or a branch around it) gets no staging registers:
+ * the loop's bound, or the branch, named where it is. */
+static char *unstaged_copy_why(const struct kloop *l, const struct source *src, const struct copy *cp)
+{
+	const struct body_stmt *st = &l->stmts[cp->stmt];
+	CXCursor outer = cursor_unattributed(st->cursor);
+	enum CXCursorKind k = clang_getCursorKind(outer);
+	int line, col, ol, oc;
+	pos(src, cp->text.begin, &line, &col);
+	pos(src, cursor_span(outer).begin, &ol, &oc);
+	if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt)
+		return xprintf("the copy at %d:%d sits under the branch at %d:%d: staging registers take whole copy "
+			       "statements, or copies guarded by if/else or ?: with a value for either side",
+			       line, col, ol, oc);
+	if (k != CXCursor_ForStmt)
+		return xprintf("the copy at %d:%d sits in the loop at %d:%d: staging registers need a for loop "
+			       "(`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
+			       line, col, ol, oc);
+	if (st->copy_bound) /* (the shape is one pipefy stages: something else is not) */
+		return xprintf("the copy loop at %d:%d cannot be staged: %s", ol, oc, copy_loop_illegal(l, cp->stmt));
+	struct cursors kids = cursor_children(outer);
+	CXCursor cond = kids.n == 4 ? kids.v[1] : clang_getNullCursor();
+	bool templ = !clang_Cursor_isNull(cond) && names_template_param(cond);
+	char *test = clang_Cursor_isNull(cond) ? xstrdup("") : span_text(src, cursor_span(cond));
+	free(kids.v);
+	char *why;
+	if (templ)
+		why = xprintf("the copy loop at %d:%d runs while `%s`, which depends on the template's parameters: "
+			      "pipefy sizes staging registers only by a number (N a constant, S a constant or blockDim.x)",
+			      ol, oc, test);
+	else
+		why = xprintf("the copy loop at %d:%d runs while `%s`: staging registers need a trip count pipefy can "
+			      "compute (`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
+			      ol, oc, test);
+	free(test);
+	return why;
+}
+
 /* Whether the copies can be staged through registers: one value per copy statement (or per
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
@@ -1195,10 +1280,7 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		struct span ts = cursor_span(st->cursor);
 		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_legal(l, cp->stmt);
 		if (!cp->guard_is_if && !in_copy_loop && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
-			l->ldg_refusal = xprintf("the copy at %d:%d sits in a loop or branch: staging registers need a "
-						 "trip count known at compile time (`for (i = E; i < N; i += S)`, N a "
-						 "constant, S a constant or blockDim.x)",
-						 line, col);
+			l->ldg_refusal = unstaged_copy_why(l, src, cp);
 			l->ldg_ok = false;
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->ldg_refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
@@ -1719,7 +1801,8 @@ static void check_loop(struct kloop *l, const struct source *src)
 			size_t off = cursor_span(cs.pipelined).begin;
 			pos(src, off, &line, &col);
 			char *n = call_name(cs.pipelined);
-			kloop_refuse(l, off, "already pipelined: '%s' at %d:%d", *n ? n : "cp.async", line, col);
+			kloop_refuse(l, off, "its copies are asynchronous already ('%s' at %d:%d), which pipefy does not stage again",
+				     *n ? n : "cp.async", line, col);
 			free(n);
 			return;
 		}
@@ -2531,6 +2614,43 @@ static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClie
 	return clang_Cursor_isNull(s->other) ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
+/* Whether the pair's kernel has an overload, which a pointer to it would not tell apart: in the
+ * file, then among the declarations of the headers its precompiled preamble holds (the parse
+ * walks only the file's own: loading every header's takes most of a run, so they are read here,
+ * where they are needed, once a pair has come this far). */
+static bool overloaded(struct launch_pair *p, size_t at, const char *preamble)
+{
+	struct same_name s = {p->second, clang_getCursorUSR(p->ref), clang_getCursorUSR(p->kernel), clang_getNullCursor()};
+	cursor_visit_file(clang_Cursor_getTranslationUnit(p->kernel), find_overload, &s);
+	CXIndex index = NULL;
+	CXTranslationUnit headers = NULL;
+	if (clang_Cursor_isNull(s.other) && preamble) {
+		index = clang_createIndex(0, 0);
+		headers = clang_createTranslationUnit(index, preamble);
+		if (headers)
+			clang_visitChildren(clang_getTranslationUnitCursor(headers), find_overload, &s);
+		else /* (not readable now: say so rather than guess) */
+			launch_pair_refuse(p, at, "pipefy could not read the declarations of the file's headers again (%s) "
+					   "to see whether '%s' is overloaded", preamble, p->second);
+	}
+	clang_disposeString(s.usr);
+	clang_disposeString(s.tmpl_usr);
+	bool found = !clang_Cursor_isNull(s.other);
+	if (found) {
+		CXString file;
+		unsigned line;
+		clang_getPresumedLocation(clang_getCursorLocation(s.other), &file, &line, NULL);
+		launch_pair_refuse(p, at, "'%s' is overloaded (another at %s:%u): a pointer to it would not say which",
+				   p->second, path_for_user(clang_getCString(file)), line);
+		clang_disposeString(file);
+	}
+	if (headers)
+		clang_disposeTranslationUnit(headers);
+	if (index)
+		clang_disposeIndex(index);
+	return found || (preamble && !headers);
+}
+
 /* Whether stmt names var anywhere. */
 struct names_var {
 	CXCursor var;
@@ -2595,7 +2715,7 @@ static char *stream_changed(const struct launch_pair *p, const struct source *sr
 	return why;
 }
 
-static void check_pair(struct launch_pair *p, const struct source *src)
+static void check_pair(struct launch_pair *p, const struct source *src, const char *preamble)
 {
 	char *stream = stream_changed(p, src);
 	if (stream) {
@@ -2659,19 +2779,8 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 				   "cannot; name them (%s<...><<<...>>>)", p->second, p->second);
 		return;
 	}
-	struct same_name s = {p->second, clang_getCursorUSR(p->ref), clang_getCursorUSR(p->kernel), clang_getNullCursor()};
-	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(p->kernel)), find_overload, &s);
-	clang_disposeString(s.usr);
-	clang_disposeString(s.tmpl_usr);
-	if (!clang_Cursor_isNull(s.other)) {
-		CXString file;
-		unsigned line;
-		clang_getPresumedLocation(clang_getCursorLocation(s.other), &file, &line, NULL);
-		launch_pair_refuse(p, at, "'%s' is overloaded (another at %s:%u): a pointer to it would not say which",
-				   p->second, clang_getCString(file), line);
-		clang_disposeString(file);
+	if (overloaded(p, at, preamble))
 		return;
-	}
 	/* `<<<...>>>` evaluates its configuration before the arguments; a call does not say: what
 	 * either writes, the other may read (the arguments read variables, the configuration too) */
 	const char *lt = strstr(src->text + p->call.begin, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
@@ -2689,7 +2798,7 @@ static void check_pair(struct launch_pair *p, const struct source *src)
 void check_launch_pairs(struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->npairs; i++)
-		check_pair(&m->pairs[i], src);
+		check_pair(&m->pairs[i], src, m->preamble);
 }
 
 /* ---- launch pairs as one persistent launch (--launches=queue) ---- */

@@ -47,6 +47,35 @@ bool cursor_in_main_file(CXCursor c)
 	return f && clang_Location_isFromMainFile(loc);
 }
 
+/* A function the parse instantiated from a template (or a class template's member): it hands
+ * those over as top-level declarations, at the template's own place, after the file's. */
+static bool instantiation(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor &&
+	    k != CXCursor_Destructor && k != CXCursor_ConversionFunction)
+		return false;
+	CXCursor t = clang_getSpecializedCursorTemplate(c);
+	return !clang_Cursor_isNull(t) && clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
+}
+
+struct file_visit {
+	CXCursorVisitor visitor;
+	CXClientData data;
+};
+
+static enum CXChildVisitResult visit_written(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct file_visit *v = data;
+	return instantiation(c) ? CXChildVisit_Continue : v->visitor(c, parent, v->data);
+}
+
+void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data)
+{
+	struct file_visit v = {visitor, data};
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_written, &v);
+}
+
 /* True when the cursor's text comes out of a macro expansion, where no edit can go. */
 bool cursor_from_macro(CXCursor c)
 {

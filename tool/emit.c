@@ -27,8 +27,22 @@ void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const c
 	fprintf(out, "%s:%d:%d: %s: ", src->path, line, col, severity);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	char *msg = vxprintf(fmt, ap);
 	va_end(ap);
+	/* one line, whatever the message quotes (a callee's text written over lines): a run of
+	 * blanks that holds a line break becomes one space */
+	for (const char *p = msg; *p; p++) {
+		const char *q = p;
+		bool brk = false;
+		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+			brk |= *q == '\n' || *q == '\r', q++;
+		if (brk) {
+			fputc(' ', out);
+			p = q - 1;
+		} else
+			fputc(*p, out);
+	}
+	free(msg);
 	fputc('\n', out);
 	show_line(out, src, line, col);
 }

@@ -575,6 +575,6 @@ static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXCli
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src)
 {
 	struct finder f = {.parsed = p, .src = src, .model = m};
-	clang_visitChildren(clang_getTranslationUnitCursor(p->tu), scan_functions, &f);
+	cursor_visit_file(p->tu, scan_functions, &f);
 }
 

@@ -125,6 +125,38 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
+/* `ns::load<T, T>(...)` or `Loader::load(...)` inside a template: clang resolves the call only
+ * once the template is instantiated. Where the name has one candidate, a function template, the
+ * remark names it: pipefy follows a fill into a function, not into a function template. */
+static void refuse_unresolved(struct helper_fill *h, CXCursor call)
+{
+	/* (the names it may call hang below the callee: `f<T>`, `ns::f<T>` after its namespace) */
+	CXCursor only = clang_getNullCursor();
+	struct cursors kids = cursor_children(cursor_first_child(call));
+	for (int i = 0; i < kids.n; i++)
+		if (clang_getCursorKind(kids.v[i]) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(kids.v[i]) == 1)
+			only = clang_getOverloadedDecl(kids.v[i], 0);
+	free(kids.v);
+	if (clang_getCursorKind(only) != CXCursor_FunctionTemplate) {
+		helper_refuse(h, call, "'%s' depends on the template's parameters: the function it calls is known "
+			      "only at instantiation", h->name);
+		return;
+	}
+	CXString file;
+	unsigned line, col;
+	CXSourceLocation at = clang_getCursorLocation(only);
+	clang_getPresumedLocation(at, &file, &line, &col);
+	/* (this file by line and column; a header by its path) */
+	char *place = clang_Location_isFromMainFile(at) ? xprintf("%u:%u", line, col)
+							 : xprintf("%s:%u", path_for_user(clang_getCString(file)), line);
+	char *name = cursor_name(only);
+	helper_refuse(h, call, "'%s' is a function template (%s), and pipefy follows a fill only into a function (not a template) "
+		      "defined in this file", name, place);
+	free(name);
+	free(place);
+	clang_disposeString(file);
+}
+
 /* `load_tile(As, Bs, A, B, row, col, k0)`: the callee, defined in this file before the loop,
  * must only copy global memory into the tiles it is handed, and the arguments must not change
  * inside the loop except by the loop's own variables. Sets helper.refusal when it cannot be
@@ -150,10 +182,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body)
 		return;
 	}
 	if (clang_Cursor_isNull(clang_getCursorReferenced(call))) {
-		/* `ns::load<T, T>(...)` or `Loader::load(...)` inside a template: which function it
-		 * calls is known only once the template is instantiated */
-		helper_refuse(h, call, "'%s' depends on the template's parameters: the function it calls is known "
-			      "only at instantiation", h->name);
+		refuse_unresolved(h, call);
 		return;
 	}
 	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) {

@@ -159,7 +159,7 @@ bool launch_args(const struct source *src, size_t after, struct span *args)
 
 void functions_collect(struct functions *f, CXTranslationUnit tu)
 {
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_functions, f);
+	cursor_visit_file(tu, collect_functions, f);
 }
 
 void functions_free(struct functions *f)
@@ -371,6 +371,7 @@ static enum CXChildVisitResult visit_host_body(CXCursor c, CXCursor parent, CXCl
 void find_launches(struct model *m, const struct parsed *p, const struct source *src)
 {
 	m->launches = launches_index(src);
+	m->preamble = p->pch;
 	if (m->launches.n > 0 && p->tu)
 		functions_collect(&m->functions, p->tu);
 }

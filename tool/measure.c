@@ -918,7 +918,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].function_span.end) { /* (one walk over the file, for every kernel) */
 			CXTranslationUnit tu = clang_Cursor_getTranslationUnit(m->loops[i].function_cursor);
-			clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_kernel_refs, &refs);
+			cursor_visit_file(tu, scan_kernel_refs, &refs);
 			if (refs.n)
 				qsort(refs.v, (size_t)refs.n, sizeof *refs.v, by_usr);
 			break;

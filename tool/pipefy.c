@@ -69,7 +69,7 @@ static void collect_inclusion(CXFile included, CXSourceLocation *stack, unsigned
 
 /* The temporary copy nvcc compiles: removed on the way out, also when interrupted. */
 static volatile sig_atomic_t have_tmp;
-static char tmp_path[64];
+static char tmp_path[4096];
 
 static void remove_tmp_and_die(int sig)
 {
@@ -123,7 +123,11 @@ static void ptxas_registers(struct model *m, const struct source *src, const str
 			fprintf(messages, "pipefy: warning: --ptxas needs nvcc: no CUDA toolkit found\n");
 		return;
 	}
-	strcpy(tmp_path, "/tmp/pipefy-ptxas-XXXXXX.cu");
+	/* in $TMPDIR, as other tools put their temporaries (a test, or a user, can give each run its own) */
+	const char *tmpdir = getenv("TMPDIR");
+	if (!tmpdir || !*tmpdir || strlen(tmpdir) > sizeof tmp_path - 32)
+		tmpdir = "/tmp";
+	snprintf(tmp_path, sizeof tmp_path, "%s/pipefy-ptxas-XXXXXX.cu", tmpdir);
 	void (*old_int)(int) = signal(SIGINT, remove_tmp_and_die);
 	void (*old_term)(int) = signal(SIGTERM, remove_tmp_and_die);
 	int fd = mkstemps(tmp_path, 3);

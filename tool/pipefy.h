@@ -23,6 +23,9 @@ void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *vxprintf(const char *fmt, va_list ap);
+/* A path as the user would name it: relative to the current folder where it lies below it. */
+const char *path_for_user(const char *path);
 
 struct strbuf {
 	char *data;
@@ -206,6 +209,10 @@ struct cursors cursor_children(CXCursor c);
 struct span cursor_span(CXCursor c);
 size_t cursor_offset(CXCursor c);
 bool cursor_in_main_file(CXCursor c);
+/* clang_visitChildren over the translation unit's declarations as the file writes them (the
+ * parse's walks see the file's own, not its precompiled headers': parse.c), without the
+ * functions the parse instantiated from its templates. */
+void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
 /* True when the cursor's text comes out of a macro expansion, where no edit can go. */
 bool cursor_from_macro(CXCursor c);
 char *span_text(const struct source *src, struct span s);
@@ -711,6 +718,9 @@ struct model {
 	int npairs, cappairs;
 	struct launches launches;   /* the file's launch statements (find_launches) */
 	struct functions functions; /* its function definitions, where it has a launch */
+	const char *preamble;       /* the precompiled header of its #include lines, when the parse
+				       read one (the parse's: find_launches borrows it); the
+				       declarations it holds are not among the file's */
 };
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);

@@ -504,6 +504,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		struct plan_option *p = &l->options[i];
 		if (p == chosen) {
 			p->chosen = true;
+			if (p->variant != want) /* (the fallback: why is the wanted variant's reason) */
+				snprintf(why, sizeof why, "the fallback, one register stage, adds no shared memory");
 			set_verdict(p, "chosen: %s", why);
 		} else if (strcmp(p->verdict, "fits") == 0) {
 			set_verdict(p, "fits, but the chosen plan overlaps more");

@@ -1,6 +1,8 @@
 /* util.c: allocation helpers that die on out-of-memory, and a growable string. */
 #include "pipefy.h"
 
+#include <unistd.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +29,7 @@ char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
-static char *vxprintf(const char *fmt, va_list ap)
+char *vxprintf(const char *fmt, va_list ap)
 {
 	va_list ap2;
 	va_copy(ap2, ap);
@@ -91,4 +93,15 @@ bool test_break(const char *what)
 {
 	const char *v = getenv("PIPEFY_TEST_BREAK");
 	return v && strcmp(v, what) == 0;
+}
+
+/* A path as the user would name it: an absolute one below the current folder loses that part
+ * (clang names the headers of a precompiled preamble by absolute paths). */
+const char *path_for_user(const char *path)
+{
+	static char cwd[4096];
+	size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+	if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
 }

@@ -824,7 +824,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 	struct offset_map map = offset_map(e);
 	struct top_level top = {0};
 	if (!whole)
-		clang_visitChildren(clang_getTranslationUnitCursor(parsed.tu), collect_top_level, &top);
+		cursor_visit_file(parsed.tu, collect_top_level, &top);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (!l->rewritten || l->variant == VARIANT_NO_LOADS)

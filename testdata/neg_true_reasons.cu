@@ -1,0 +1,123 @@
+// neg_true_reasons.cu: loops pipefy leaves as written (or, for registers, refuses), each for a
+// reason public kernels gave it whose remark once named something else (public/MANIFEST.md):
+// the remark must name the real obstacle, on one line. No host program: the goldens say what
+// pipefy does with each.
+#include <cuda_runtime.h>
+#include <cuda_pipeline.h>
+
+#define TS 16
+
+// A copy loop that also advances a lane pointer declared before it (cudaTensorCoreGemm's
+// shape): the fill writes 'p' too. Once: "a statement that fills a tile also writes other
+// state", with no name and no place.
+__global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles, int ld)
+{
+    __shared__ int4 tile[64][8];
+    float acc = 0.0f;
+    for (int t = 0; t < ktiles; ++t) {
+        const int4 *p = G + t * 8 + (threadIdx.x / 8) * ld + threadIdx.x % 8;
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+            tile[threadIdx.x / 8 + 32 * i][threadIdx.x % 8] = *p;
+            p += 32 * ld;
+        }
+        __syncthreads();
+        acc += __int_as_float(tile[threadIdx.x % 64][threadIdx.x % 8].x);
+        __syncthreads();
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// Asynchronous copies waited for at once, before the compute: one stage, nothing in flight
+// while it computes. Once: "already pipelined".
+__global__ void one_stage_async(const float4 *A, float *C, int ntiles)
+{
+    __shared__ float4 As[256];
+    float acc = 0.0f;
+    for (int t = 0; t < ntiles; ++t) {
+        __pipeline_memcpy_async(&As[threadIdx.x], &A[t * 256 + threadIdx.x], sizeof(float4));
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+        __syncthreads();
+        for (int i = 0; i < 256; ++i)
+            acc += As[i].x * As[(i + threadIdx.x) % 256].y;
+        __syncthreads();
+    }
+    C[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+
+// Copies by a subset of the threads, under an if without an else: registers stage whole
+// statements only. Once: "sits in a loop or branch: ... a trip count known at compile time".
+__global__ void subset_copy(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[TS][TS], Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        if (tx < TS / 2) {
+            As[ty][2 * tx] = A[row * K + k0 + 2 * tx];
+            As[ty][2 * tx + 1] = A[row * K + k0 + 2 * tx + 1];
+        }
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// A copy loop whose trip count the template's parameters give (capple217's and paddle's
+// shape): fixed for each instantiation, but no number pipefy can size registers by.
+template <int BM, int BK, int NT>
+__global__ void template_trips(const float *A, float *C, int K)
+{
+    __shared__ float As[BM][BK];
+    constexpr int PER = BM * BK / NT;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        for (int j = 0; j < PER; ++j) {
+            int i = threadIdx.x + j * NT;
+            As[i / BK][i % BK] = A[(blockIdx.y * BM + i / BK) * K + k0 + i % BK];
+        }
+        __syncthreads();
+        for (int k = 0; k < BK; ++k)
+            acc += As[threadIdx.x % BM][k];
+        __syncthreads();
+    }
+    C[blockIdx.y * NT + threadIdx.x] = acc;
+}
+
+// The tiles filled through a function template (leimao's and siboehm's shape): pipefy follows
+// a fill into a function only. Once: "the function it calls is known only at instantiation",
+// the callee's template arguments printed over three lines.
+template <int BM, int BK, int NT>
+__device__ void load_tile(const float *A, float (*As)[BK], int k0, int K)
+{
+    for (int i = threadIdx.x; i < BM * BK; i += NT)
+        As[i / BK][i % BK] = A[(blockIdx.y * BM + i / BK) * K + k0 + i % BK];
+}
+
+template <int BM, int BK, int NT>
+__global__ void template_fill(const float *A, float *C, int K)
+{
+    __shared__ float As[BM][BK];
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        load_tile<BM,
+                  BK,
+                  NT>(A, As, k0, K);
+        __syncthreads();
+        for (int k = 0; k < BK; ++k)
+            acc += As[threadIdx.x % BM][k];
+        __syncthreads();
+    }
+    C[blockIdx.y * NT + threadIdx.x] = acc;
+}
+
+void run(const float *A, const float *B, float *C, int N, int K)
+{
+    template_trips<64, 8, 256><<<dim3(1, N / 64), 256>>>(A, C, K);
+    template_fill<64, 8, 256><<<dim3(1, N / 64), 256>>>(A, C, K);
+}
