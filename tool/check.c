@@ -284,6 +284,45 @@ static size_t call_word(const struct source *src, size_t offset)
 	return n > 0 && offset + n < src->len && src->text[offset + n] == '(' ? n : 0;
 }
 
+/* `As[r][c] = 0; if (g) As[r][c] = A[i];`: a constant first, then a copy under an if into the
+ * same element (luckboy/unmtx-gpu's fill). Not one guarded copy to pipefy, which reads those as
+ * one statement: the remark says so. False when cp is not such a constant. */
+static bool refuse_fill_first(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
+{
+	if (clang_Cursor_isNull(cp->value))
+		return false;
+	CXEvalResult ev = clang_Cursor_Evaluate(cp->value);
+	bool constant = ev && (clang_EvalResult_getKind(ev) == CXEval_Int || clang_EvalResult_getKind(ev) == CXEval_Float);
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	if (!constant)
+		return false;
+	char *dst = span_text(src, cursor_span(cursor_write_target(cp->store)));
+	const struct copy *then = NULL;
+	for (int k = 0; k < l->ncopies && !then; k++) {
+		const struct copy *o = &l->copies[k];
+		CXCursor base;
+		if (o->stmt <= cp->stmt || clang_getCursorKind(cursor_unattributed(l->stmts[o->stmt].cursor)) != CXCursor_IfStmt ||
+		    clang_Cursor_isNull(o->value) || !cursor_global_load(cursor_strip(o->value), &base))
+			continue;
+		char *od = span_text(src, cursor_span(cursor_write_target(o->store)));
+		if (strcmp(od, dst) == 0)
+			then = o;
+		free(od);
+	}
+	free(dst);
+	if (!then)
+		return false;
+	int line, col, tl, tc;
+	pos(src, cp->text.begin, &line, &col);
+	pos(src, cursor_span(l->stmts[then->stmt].cursor).begin, &tl, &tc);
+	kloop_refuse(l, cp->text.begin,
+		     "'%s' is set to a constant at %d:%d and then copied under the if at %d:%d: pipefy reads a guarded fill "
+		     "only as one statement (`if (g) X = A[i]; else X = 0;`, or `X = g ? A[i] : 0`)",
+		     name, line, col, tl, tc);
+	return true;
+}
+
 static void check_copies(struct kloop *l, const struct source *src)
 {
 	int line, col;
@@ -356,7 +395,7 @@ static void check_copies(struct kloop *l, const struct source *src)
 						     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
 						     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
 						     "`return *p;`)", name, line, col, callee);
-				else
+				else if (!refuse_fill_first(l, src, cp, name))
 					kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name,
 						     line, col);
 				free(callee);
