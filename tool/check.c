@@ -483,14 +483,17 @@ static void check_copies(struct kloop *l, const struct source *src)
 struct var_refs {
 	struct kloop *loop;
 	CXCursor bad;
+	int writer; /* the statement that writes it */
 };
 
-static bool written_by_compute(const struct kloop *l, CXCursor var)
+/* The first statement the loader does not replay (the compute, or any other statement that is
+ * not a copy, a bump or a local the copies read) that writes var; -1 when none does. */
+static int written_by_compute(const struct kloop *l, CXCursor var)
 {
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COMPUTE && cursor_writes_var(l->stmts[i].cursor, var))
-			return true;
-	return false;
+			return i;
+	return -1;
 }
 
 static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXClientData data)
@@ -500,7 +503,7 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		if (clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl) {
-			if (written_by_compute(v->loop, d)) {
+			if ((v->writer = written_by_compute(v->loop, d)) >= 0) {
 				v->bad = c;
 				return CXChildVisit_Break;
 			}
@@ -577,9 +580,12 @@ static void check_dependences(struct kloop *l, const struct source *src)
 		if (!clang_Cursor_isNull(v.bad)) {
 			CXString s = clang_getCursorSpelling(v.bad);
 			pos(src, cp->text.begin, &line, &col);
+			int wl, wc;
+			pos(src, cursor_span(l->stmts[v.writer].cursor).begin, &wl, &wc);
 			kloop_refuse(l, cp->text.begin,
-				     "the load at %d:%d depends on '%s', which the compute writes", line, col,
-				     clang_getCString(s));
+				     "the load at %d:%d depends on '%s', which the statement at %d:%d writes: the loader "
+				     "replays the copies a tile early, not that statement",
+				     line, col, clang_getCString(s), wl, wc);
 			clang_disposeString(s);
 			return;
 		}
