@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 # warnings fail the build only where asked: CI runs `make check WERROR=ON`
 WERROR ?= OFF
 
-.PHONY: all bootstrap build demo check check-more gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check gpu-stress bench-build bench bench-chains-build bench-chains clean
+.PHONY: all bootstrap build demo check check-more gen gen-check gpu-fuzz-build gpu-fuzz check-asan check-valgrind fuzz tool-speed goldens gpu-build gpu-check gpu-stress bench-build bench bench-chains-build bench-chains public clean
 
 all: build
 
@@ -38,6 +38,11 @@ gen:
 	@python3 tests/gen/gen.py $(SEED)
 gen-check: build
 	@GEN_ALL_RERUNS=1 tests/gen/check.sh $(BUILD)/pipefy 1 $(SEEDS)
+
+# pipefy over the public kernels of public/MANIFEST.md (public/src/, filled by public/fetch.py
+# from the fetched repositories), and the tally by remark class; TALLY_CONFIGS=default: sm_80 only.
+public: build
+	@public/tally.sh $(BUILD)/pipefy
 
 # The CPU-side suite again with AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan: bootstrap

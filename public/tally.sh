@@ -7,6 +7,7 @@
 #   sm_90     --arch=sm_90
 #   cp.async  --variant=cp.async
 #   ldg       --variant=ldg
+# (TALLY_CONFIGS="default ldg" runs those alone)
 # and prints, per file, each loop's remark per configuration ("LINE CONFIG: verdict"),
 # then a tally of the default configuration: loops pipelined / left as written, per
 # remark class (the remark with names, numbers and positions taken out).  The output is
@@ -48,7 +49,7 @@ for line in open(man, encoding="utf-8"):
     seen.add(k); print("%s\t%s" % k)
 EOF
 
-CONFIGS="default sm_90 cp.async ldg"
+CONFIGS=${TALLY_CONFIGS:-"default sm_90 cp.async ldg"} # (TALLY_CONFIGS=default: the default alone)
 opts() {
   case $1 in
     default) ;;

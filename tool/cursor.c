@@ -670,6 +670,63 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr)
 
 /* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
  * written operand and, for a plain assignment, the value. */
+/* A call of an operator that the template leaves unresolved (clang found overloads of it, so
+ * the choice waits for the instantiation): the operator's name (`operator+=`) and the callee,
+ * a name whose candidates hang below it; "" and a null cursor for any other call. */
+static char *unresolved_operator(CXCursor call, CXCursor *callee)
+{
+	struct cursors cs = cursor_children(call);
+	char *name = NULL;
+	*callee = clang_getNullCursor();
+	for (int i = 0; i < cs.n && !name; i++) {
+		CXCursor o = cs.v[i];
+		if (clang_getCursorKind(o) != CXCursor_OverloadedDeclRef)
+			o = cursor_first_child(o);
+		if (clang_getCursorKind(o) != CXCursor_OverloadedDeclRef)
+			continue;
+		char *n = cursor_name(o);
+		if (strncmp(n, "operator", 8) == 0) {
+			name = n;
+			*callee = cs.v[i];
+		} else
+			free(n);
+	}
+	free(cs.v);
+	return name ? name : xstrdup("");
+}
+
+/* What an operator of that name writes of its first operand. */
+static enum write_kind operator_writes(const char *name)
+{
+	if (strcmp(name, "operator=") == 0)
+		return WRITE_ASSIGN;
+	if (strcmp(name, "operator++") == 0 || strcmp(name, "operator--") == 0)
+		return WRITE_UPDATE;
+	size_t n = strlen(name);
+	if (n > 9 && name[n - 1] == '=' && strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&
+	    strcmp(name, "operator<=") != 0 && strcmp(name, "operator>=") != 0 && strcmp(name, "operator<=>") != 0)
+		return WRITE_UPDATE;
+	return WRITE_NONE;
+}
+
+/* The operands of an unresolved operator call, around its callee: the first is written. */
+static enum write_kind operator_operands(CXCursor call, CXCursor callee, enum write_kind w, CXCursor *target,
+					 CXCursor *value)
+{
+	struct cursors cs = cursor_children(call), ops = {0};
+	for (int i = 0; i < cs.n; i++)
+		if (!clang_equalCursors(cs.v[i], callee))
+			*VEC_PUSH(ops.v, ops.n, ops.cap) = cs.v[i];
+	if (ops.n >= 1) {
+		*target = ops.v[0];
+		*value = ops.n >= 2 ? ops.v[ops.n - 1] : clang_getNullCursor();
+	} else
+		w = WRITE_NONE;
+	free(cs.v);
+	free(ops.v);
+	return w;
+}
+
 enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value)
 {
 	c = cursor_strip(c);
@@ -684,6 +741,16 @@ enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value
 		return WRITE_ASSIGN; /* `st(&As[i], v)`: target is the address */
 	if (k == CXCursor_CallExpr) {
 		char *name = cursor_name(c);
+		CXCursor callee = clang_getNullCursor();
+		if (!*name) { /* (an operator a template leaves unresolved: `acc += As[i] * Bs[i]`) */
+			free(name);
+			name = unresolved_operator(c, &callee);
+		}
+		if (!clang_Cursor_isNull(callee)) {
+			enum write_kind w = operator_writes(name);
+			free(name);
+			return w == WRITE_NONE ? w : operator_operands(c, callee, w, target, value);
+		}
 		enum write_kind w = strcmp(name, "operator=") == 0 ? WRITE_ASSIGN
 				    : strncmp(name, "operator", 8) == 0 && name[8] && name[strlen(name) - 1] == '=' &&
 						      strcmp(name, "operator==") != 0 && strcmp(name, "operator!=") != 0 &&

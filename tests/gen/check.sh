@@ -8,7 +8,8 @@
 # second run on its output, with the same variant, changes nothing (auto's on seeds 4k+1,
 # every variant's on every fourth, or all with GEN_ALL_RERUNS=1); a program whose K-loop kernel
 # hands its output to a second kernel has that launch overlapped (--launches=overlap, sm_90)
-# as `// gen-expect-launch:` says; and
+# as `// gen-expect-launch:` says, and the two made one persistent launch (--launches=queue) or
+# not as `// gen-expect-queue:` says (`refused: RE`, or `not refused for: RE`); and
 # the original and every distinct rewrite, built against tests/cpu/pipefy_cpu.h, pass their
 # reference with the same checksum at every size, with the block's threads in forward and
 # reversed order; and nvcc compiles them all.
@@ -20,60 +21,8 @@ pipefy=$(realpath "$1") first=$2 last=$3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
 # the CPU harness precompiled once: each program then builds in a third of a second
-mkdir -p "$tmp/pch"
-cuda_inc=${CUDA_HOME:-/usr/local/cuda}/include
-# (tests/cpu/harness.cuh with testdata's harness named by its path: #include_next and a
-# precompiled header do not mix)
-cp tests/cpu/*.h "$tmp/pch/"
-sed "s|#include_next \"harness.cuh\"|#include \"$PWD/testdata/harness.cuh\"|" tests/cpu/harness.cuh >"$tmp/pch/harness.cuh"
-g++ -std=c++17 -O0 -w -x c++-header -I "$tmp/pch" -I "$cuda_inc" "$tmp/pch/harness.cuh" -o "$tmp/pch/harness.cuh.gch" || exit 1
-# and again with half and bfloat16 (-DPIPEFY_CPU_HALF), for the programs that use them: their
-# headers double a build's time
-cp -r "$tmp/pch" "$tmp/pch-half" && rm "$tmp/pch-half/harness.cuh.gch"
-g++ -std=c++17 -O0 -w -x c++-header -DPIPEFY_CPU_HALF -I "$tmp/pch-half" -I "$cuda_inc" "$tmp/pch-half/harness.cuh" \
-	-o "$tmp/pch-half/harness.cuh.gch" || exit 1
-
-# The original and its rewrites in one binary (to_cpu.py --together), each at every size in
-# both orders: sums[PROGRAM|SIZES|ORDER] is the checksum of that run, or why there is none
-# (PROGRAM: 0 for the original, then the rewrites in the order given).
+cpu_pch "$tmp" -O0 || exit 1
 declare -A sums
-run_together() { # SIZES(|-separated) SOURCE...
-	local runs=$1 out rc run='' body='' line p s o
-	shift
-	for ((p = 0; p < $#; p++)); do
-		while IFS= read -r s; do for o in forward reverse; do sums[$p|$s|$o]="did not run"; done; done <<<"${runs//|/$'\n'}"
-	done
-	local pch=(-I "$tmp/pch")
-	grep -q -E 'half|bfloat16' "$1" && pch=(-DPIPEFY_CPU_HALF -I "$tmp/pch-half")
-	python3 tests/cpu/to_cpu.py --together "$tmp/all.cpp" "$@" &&
-		g++ -std=c++17 -O0 -w -Wno-psabi -x c++ "${pch[@]}" -I "$cuda_inc" -o "$tmp/all" "$tmp/all.cpp" || return 1
-	out=$(PIPEFY_CPU_RUNS="$runs" PIPEFY_CPU_ORDERS="forward reverse" timeout 120 "$tmp/all" 2>&1)
-	rc=$?
-	while IFS= read -r line; do
-		if [[ $line == '== rc '* ]]; then
-			if [ "${line#== rc }" != 0 ]; then
-				sums[$run]="exit ${line#== rc }: ${body%$'\n'}"
-			elif [[ $body != *': PASS'* ]]; then
-				sums[$run]="no PASS: ${body%%$'\n'*}"
-			elif [[ $body =~ (^|$'\n')checksum\ ([0-9a-f]+) ]]; then
-				sums[$run]=${BASH_REMATCH[2]}
-			else
-				sums[$run]="no checksum"
-			fi
-			body=''
-		elif [[ $line == '== '* ]]; then
-			line=${line#== }
-			p=${line%% *} line=${line#* }
-			run="$p|${line% *}|${line##* }" body=''
-		else
-			body+=$line$'\n'
-		fi
-	done <<<"$out"
-	# a run cut short (a crash, exit(3) from the model, the timeout) says so where it stopped
-	[ -n "$body" ] && sums[$run]="exit $rc: ${body%$'\n'}"
-	return 0
-}
-
 for seed in $(seq "$first" "$last"); do
 	p=$tmp/gen$seed.cu
 	python3 tests/gen/gen.py "$seed" >"$p"
@@ -89,8 +38,11 @@ for seed in $(seq "$first" "$last"); do
 	# auto plans them there) or not, as `// gen-expect-launch:` says
 	launch=$(sed -n 's|^// gen-expect-launch: *||p' "$p")
 	[ -n "$launch" ] && variants+=(overlap)
-	# and the two launches as one persistent launch (make gen-check): the block model runs it
-	[ -n "$launch" ] && [ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(queue)
+	# and the two launches as one persistent launch (make gen-check, or where the program says what
+	# --launches=queue must do: `// gen-expect-queue: refused: RE`, or `not refused for: RE`): the
+	# block model runs it
+	queue=$(sed -n 's|^// gen-expect-queue: *||p' "$p")
+	[ -n "$launch" ] && { [ -n "${GEN_ALL_RERUNS:-}" ] || [ -n "$queue" ]; } && variants+=(queue)
 	for v in "${variants[@]}"; do
 		want=$(sed -n 's|^// gen-expect: *||p' "$p")
 		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
@@ -101,7 +53,17 @@ for seed in $(seq "$first" "$last"); do
 		[ $v = queue ] && args=(--launches=queue)
 		"$pipefy" "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
 		expect "gen $seed $v: pipefy exits 0" '[ $rc = 0 ]' || { head -n 3 "$tmp/$v.err"; continue; }
-		if [ $v = queue ]; then
+		if [ $v = queue ] && [[ $queue == 'refused: '* ]]; then
+			re=${queue#refused: }
+			expect "gen $seed: the launches not made one persistent launch ($re)" \
+				'grep -q -E "remark: launches of .gen_kernel. and .* not made one persistent launch: .*($re)" "$tmp/$v.err" && ! grep -q "run as one persistent launch" "$tmp/$v.err" && ! grep -q pipefy_launch_queue "$tmp/$v.cu"' ||
+				grep "remark: launch" "$tmp/$v.err" | head -n 2
+		elif [ $v = queue ] && [[ $queue == 'not refused for: '* ]]; then
+			re=${queue#not refused for: }
+			expect "gen $seed: the launches made one persistent launch, or a reason given, not ($re)" \
+				'grep -q -E "remark: launches of .gen_kernel. and .* (run as one persistent launch|not made one persistent launch: )" "$tmp/$v.err" && ! grep -q -E "not made one persistent launch: .*($re)" "$tmp/$v.err"' ||
+				grep "remark: launch" "$tmp/$v.err" | head -n 2
+		elif [ $v = queue ]; then
 			expect "gen $seed: the launches made one persistent launch, or a reason given" \
 				'grep -q -E "remark: launches of .gen_kernel. and .* (run as one persistent launch|not made one persistent launch: )" "$tmp/$v.err"' ||
 				grep "remark: launch" "$tmp/$v.err" | head -n 2
@@ -150,7 +112,7 @@ for seed in $(seq "$first" "$last"); do
 	srcs=("$p")
 	for v in "${outs[@]}"; do srcs+=("$tmp/$v.cu"); done
 	sums=()
-	run_together "$(sed -n 's|^// gpu-runs: *||p' "$p")" "${srcs[@]}" ||
+	run_together "$tmp" -O0 120 "" "$(sed -n 's|^// gpu-runs: *||p' "$p")" "${srcs[@]}" ||
 		{ expect "gen $seed: the original and its rewrites build for the block model" 'false'; continue; }
 	for s in "${sizes[@]}"; do
 		ref=${sums[0|$s|forward]}

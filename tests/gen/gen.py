@@ -31,6 +31,22 @@ the K-loop reached by some threads only, as far as pipefy can prove (a return un
 test of the thread's index, never true; a bounds check around the loop): refused by every
 variant; the last tile read after the loop (static tiles: refused; dynamic ones: one stage);
 a barrier in the compute's helper (refused by a producer warp);
+and, from a ninth stream drawn only where the program can take it (a seed that draws none of
+it is the program it was, its first line naming none of `wide`, `vote`, `between`,
+`dep_step`): B's tile
+of 12, 16 or 24-byte elements (float3/float4, int3/int4, double2/double3, from a B the kernel
+takes as an array of them: refused by tma, bulk, ws and ws-cp.async, whose boxes take 1, 2, 4
+or 8-byte elements; 12 and 24 bytes by cp.async too, which moves 4, 8 or 16; ldg takes any); a
+vote of the block in the compute (`votes += __syncthreads_or(...)`, `_count`, `_and`, kept for
+the output, or `_and` in the compute's helper: refused by the producer warps, which never arrive
+there; without `__restrict__` by every variant: pipefy counts the call as a write of memory the
+copies may read), the end-of-tile barrier written `if (__syncthreads_or(0)) {}` (not the loop's
+barrier: refused by every variant) or a `bar.sync 0` in asm in the compute's helper (an asm
+instruction pipefy does not know: refused by every variant); a statement between the K-loop
+kernel's launch and its copy's that writes the copy's grid, an argument or the stream both
+name (never one persistent launch, `// gen-expect-queue: refused:`; the stream: not overlapped
+either), or a local it does not read (`// gen-expect-queue: not refused for:`); and the address
+the compute changes stepped (`off += acc[0] > 1e30;`), not assigned (`dep_step`);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -184,7 +200,52 @@ def draw(seed):
     # and a barrier inside the compute's helper (every thread calls it alike: the loop as
     # written and cp.async, registers and tensor copies keep it; a producer warp never arrives)
     f['compute_sync'] = r8.random() < 0.3 and f['compute'] == 'helper' and f['barrier'] == 'syncthreads'
+    # a ninth stream (session 18): drawn only where the program can take it, so that every
+    # feature above stays what it was; a seed that draws none of these is the program it was.
+    # B's tile of 12, 16 or 24-byte elements (float3/float4, int3/int4, double2/double3), each
+    # thread one vector of a B the kernel takes as an array of them (its columns W times the
+    # tile's): tensor copies, bulk copies and the producer warps take 1, 2, 4 or 8-byte elements
+    # only, cp.async 16-byte ones (and 4 or 8), registers any
+    r9 = random.Random(seed * 1299709 + 19)
+    wide_ok = (f['form'] == 'scalar' and f['elem'] == 'same' and f['tiles'] == 'static' and
+               f['copy'] in ('direct', 'local_index') and f['guard'] == 'none' and not f['scratch'] and
+               not f['tile_after'] and not f['accessor'] and not f['convert'])
+    wide = r9.random() < 0.3
+    f['wide'] = r9.choice({'float': ['float4', 'float3'], 'int': ['int4', 'int3'],
+                           'double': ['double2', 'double3']}.get(f['type'], ['none'])) if wide and wide_ok else 'none'
+    # a block barrier other than the loop's in the compute: a vote kept in a variable the output
+    # uses (`votes += __syncthreads_or(...)`, `_count`, `_and`) or in the compute's helper (`_and`):
+    # a producer warp never arrives there (cp.async and registers keep it; the call counts as a
+    # write of memory: without `__restrict__` the copies' pointers may point at it); the loop's
+    # own end-of-tile barrier written `if (__syncthreads_or(0)) {}` (not the loop's barrier:
+    # refused by every variant), or a `bar.sync 0` in asm in the compute's helper (an asm
+    # instruction pipefy does not know: refused by every variant)
+    vote = r9.random() < 0.15
+    helper = f['compute'] == 'helper' and not (f['form'] in ('register', 'register_outside') and f['transpose'])
+    kind = r9.choice(['helper_and', 'helper_and', 'asm', 'asm', 'count', 'or', 'and', 'end_or'] if helper else
+                     ['count', 'or', 'and', 'end_or'])
+    if kind == 'end_or' and f['rotated']:
+        kind = 'count'
+    f['vote'] = kind if vote else 'none'
+    # a statement between the K-loop kernel's launch and its copy's: one that writes what the
+    # second launch reads (its grid, an argument, the stream both name: never one persistent
+    # launch, and, for the stream, not overlapped either) or one that writes nothing it reads
+    between = r9.choice(['grid', 'arg', 'stream', 'harmless', 'harmless'])
+    f['between'] = between if f['chain'] and r9.random() < 0.6 else 'none'
+    # the address the compute changes (mutation 'dependent') stepped, `off += acc[0] > 1e30;`,
+    # not assigned: an integer the loop adds to looks like a loop variable's bump, but this step
+    # is the compute's (refused as the assignment is)
+    f['dep_step'] = f['mutation'] == 'dependent' and r9.random() < 0.5
     return f
+
+
+# the ninth stream's features, and their values where a seed draws none of them (the first
+# line of such a program names none of them)
+NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False}
+WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
+        'double2': ('double', 2), 'double3': ('double', 3)}
+COMP = 'xyzw'
+VOTES = ('count', 'or', 'and', 'helper_and')  # a vote in the compute: a barrier a producer warp never reaches
 
 
 VEC = {'float': ('float4', 4), 'double': ('double2', 2), 'int': ('int4', 4)}
@@ -203,6 +264,9 @@ def program(seed):
     vec, VW = VEC.get(TG, (None, 1)) if form == 'vec' else (None, 1)
     BX = TS // VW                         # threads in x
     transpose = form in ('register', 'register_outside') and f['transpose']
+    WV = f['wide'] if f['wide'] != 'none' else None  # B's tile element, a vector of W of B's columns
+    W = WIDE[WV][1] if WV else 1
+    WB = W * {'float': 4, 'int': 4, 'double': 8}[TG] if WV else 0  # its bytes
     lines = []
     out = lines.append
     guarded = f['guard'] != 'none'
@@ -243,7 +307,11 @@ def program(seed):
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
                            'may not be reached by every thread' if f['participation'] != 'all' else None,
-                           'also used outside the loop' if f['tile_after'] and f['tiles'] == 'static' else None]
+                           'also used outside the loop' if f['tile_after'] and f['tiles'] == 'static' else None,
+                           # (a vote in the compute counts as a write of memory the copies may read)
+                           'may point at it' if f['vote'] in VOTES and not f['restrict'] else None,
+                           'only one block barrier' if f['vote'] == 'end_or' else None,
+                           "runs the asm instruction 'bar.sync'" if f['vote'] == 'asm' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
@@ -259,9 +327,12 @@ def program(seed):
             cp_async_no = 'converts its value'
         elif TT in ('half', '__nv_bfloat16', 'signed char'):
             cp_async_no = 'moves [12] bytes?;'
+        elif WB not in (0, 16):
+            cp_async_no = 'moves %d bytes;' % WB  # (B's copy: A's moves 4 or 8)
     # (a copy loop's trip count in a kernel template is known only once it is instantiated)
     ldg_no = ('only cp.async' if f['copy'] == 'helper' else
-              'sits in a loop or branch' if form == 'subset' or (form == 'row_loop' and f['tile_def'] == 'template') else None)
+              'sits under the branch' if form == 'subset' else
+              'depends on the template.s parameters' if form == 'row_loop' and f['tile_def'] == 'template' else None)
     expect = 'refused: (%s)' % '|'.join(reasons) if reasons else 'pipelined'
     expect_cp = expect_ldg = None
     if not reasons and cp_async_no and ldg_no:
@@ -275,20 +346,50 @@ def program(seed):
         expect_auto = None
     K = [0, TS, 2 * TS, 3 * TS] + ([2 * TS + 3] if partial else [])
     M = N = 2 * TS
-    out('// gen %d: %s' % (seed, ', '.join('%s=%s' % kv for kv in sorted(f.items()))))
+    N *= W                                # (a wide B's vector holds W of its columns)
+    out('// gen %d: %s' % (seed, ', '.join('%s=%s' % kv for kv in sorted(f.items())
+                                           if not (kv[0] in NINTH and kv[1] == NINTH[kv[0]]))))
     out('// gen-expect: ' + expect)
     for v, e in (('auto', expect_auto), ('cp.async', expect_cp), ('ldg', expect_ldg)):
         if e:
             out('// gen-expect-%s: %s' % (v, e))
+    # sm_90's variants, where the loop is otherwise pipelined: each a list of what its remark may
+    # name first ('.': whatever it names first)
+    sm90 = {'tma': [], 'bulk': [], 'ws': [], 'ws-cp.async': []}
     if f['exit'] and expect == 'pipelined':
         for v in ('tma', 'bulk', 'ws'):
-            out('// gen-expect-%s: refused: (may end threads before the loop runs)' % v)
+            sm90[v].append('may end threads before the loop runs')
     if f['compute_sync'] and expect == 'pipelined':
         for v in ('ws-cp.async',) if f['exit'] else ('ws', 'ws-cp.async'):
-            out('// gen-expect-%s: refused: (.)' % v)  # (whatever it names first: no producer warp)
+            sm90[v].append('.')  # (whatever it names first: no producer warp)
+    if f['vote'] in VOTES and expect == 'pipelined':
+        for v in ('ws', 'ws-cp.async'):
+            sm90[v].append('.')  # (a 1-D block's copies reach the producer's barrier rule: none here)
+    if WB and expect == 'pipelined':
+        # (the element's size where the tiles are boxes otherwise; the first of A's copy's problems
+        # where they are not: a refusal either way)
+        for v in sm90:
+            sm90[v].append('holds %d-byte elements' % WB if f['box'] else '.')
+    for v, res in sm90.items():
+        if res:
+            out('// gen-expect-%s: refused: (%s)' % (v, '.' if '.' in res else '|'.join(res)))
     if f['chain']:
-        out('// gen-expect-launch: ' + {'defaults': 'refused: takes 4 arguments and the launch passes 3',
-                                         'overload': 'refused: is overloaded'}.get(f['chain_kind'], 'overlapped'))
+        out('// gen-expect-launch: ' + (
+            'refused: writes .gen_s., the stream they name' if f['between'] == 'stream' else
+            {'defaults': 'refused: takes 4 arguments and the launch passes 3',
+             'overload': 'refused: is overloaded'}.get(f['chain_kind'], 'overlapped')))
+    # one persistent launch (--launches=queue) reads the second launch's values where the first
+    # launch was: a statement between them that writes one keeps them two launches; one that
+    # writes nothing the second reads keeps none (the pair may still be refused for another reason)
+    if f['between'] == 'stream':
+        out('// gen-expect-queue: refused: writes .gen_s., the stream they name')
+    elif f['between'] in ('grid', 'arg'):
+        var = {'grid': 'gen_grid', 'arg': 'gen_n'}[f['between']]
+        other = {'defaults': 'takes 4 arguments and the launch passes 3', 'overload': 'is overloaded'}.get(f['chain_kind'])
+        dyn = 'asks for dynamic shared memory' if f['tiles'] == 'extern' else None
+        out('// gen-expect-queue: refused: %s' % '|'.join(x for x in (other, dyn, 'between the launches, writes .%s., which the launch of .gen_copy. reads' % var) if x))
+    elif f['between'] == 'harmless':
+        out('// gen-expect-queue: not refused for: between the launches')
     out('// gpu-runs: ' + ' | '.join('%d %d %d' % (M, N, k) for k in K))
     out('// gpu-sanitize: %d %d %d' % (M, N, 2 * TS + (3 if partial else 0)))
     out('#include "harness.cuh"')
@@ -317,7 +418,18 @@ def program(seed):
         out('')
     if f['compute'] == 'helper' and transpose:
         f['compute'] = 'inline'
-    if f['compute'] == 'helper':
+    if f['compute'] == 'helper' and WV:  # (B's W columns at once, as a vector of them)
+        tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
+        out(tparm + '__device__ %s dot_row(const %s (*As)[TS], const %s (*Bs)[TS], int r, int c)' % (WV, TT, WV))
+        out('{')
+        out('    %s s = make_%s(%s);' % (WV, WV, ', '.join(['0'] * W)))
+        out('    for (int k = 0; k < TS; ++k) {')
+        for j in range(W):
+            out('        s.%s += As[r][k] * Bs[k][c].%s;' % (COMP[j], COMP[j]))
+        out('    }')
+        if f['compute_sync']:
+            out('    __syncthreads(); // (a barrier of the compute\'s own)')
+    elif f['compute'] == 'helper':
         tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
         out(tparm + '__device__ %s dot_row(const %s (*As)[TS], const %s (*Bs)[TS], int r, int c)' % (TA, TT, TT))
         out('{')
@@ -326,6 +438,15 @@ def program(seed):
         out('        s += %s * %s;' % (value('As[r][k]'), value('Bs[k][c]')))
         if f['compute_sync']:
             out('    __syncthreads(); // (a barrier of the compute\'s own)')
+    if f['compute'] == 'helper':
+        if f['vote'] == 'helper_and':  # (true in every thread: the sum times one)
+            out('    %s *= __syncthreads_and(%s == %s); // (a vote of the block\'s)' % (('s.x', 's.x', 's.x') if WV else ('s', 's', 's')))
+        if f['vote'] == 'asm':  # (the CPU block model runs no PTX: there, the barrier it is)
+            out('#ifdef __CUDA_ARCH__')
+            out('    asm volatile("bar.sync 0;" ::: "memory");')
+            out('#else')
+            out('    __syncthreads();')
+            out('#endif')
         out('    return s;')
         out('}')
         out('')
@@ -335,7 +456,7 @@ def program(seed):
         out('')
     kernels = ['gen_kernel'] + (['gen_kernel2'] if f['second_kernel'] else [])
     for kname in kernels:
-        kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero)
+        kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero, WV, W)
     if f['chain']:
         chain_kernel(f, out, TA)
     tname = '<TS>' if f['tile_def'] == 'template' else ''
@@ -347,7 +468,7 @@ def program(seed):
     out('    harness_sizes(argc, argv, sz, 3);')
     out('    int M = sz[0], N = sz[1], K = sz[2];')
     out('    return harness_gemm<%s, %s>("gen%d", M, N, K, [&](const %s *A, const %s *B, %s *C) {' % (TG, TA, seed, TG, TG, TA))
-    grid = '3' if f['structure'] == 'persistent' else 'dim3(N / TS, M / TS)'
+    grid = '3' if f['structure'] == 'persistent' else 'dim3(N / TS, M / TS)' if not WV else 'dim3(N / (%d * TS), M / TS)' % W
     dyn = ', 2 * TS * TS * sizeof(%s)' % TT if f['tiles'] == 'extern' else ''
     block = 'dim3(%d)' % (BX * BY) if f['block1d'] else 'dim3(%s, BY)' % ('TS' if BX == TS else 'TS / %d' % VW)
     for kname in kernels:
@@ -356,12 +477,43 @@ def program(seed):
             out('        %s *gen_mid;' % TA)
             out('        CHECK(cudaMalloc(&gen_mid, (size_t)M * N * sizeof(%s) + 16));' % TA)
             out('        CHECK(cudaMemset(gen_mid, 0xff, (size_t)M * N * sizeof(%s)));' % TA)
-        out('        %s%s<<<%s, %s%s>>>(A, B, %s, M, N, K);' % (kname, tname, grid, block, dyn, dst))
+        between = f['between']
+        if between == 'grid':
+            out('        dim3 gen_grid(1);')
+        elif between == 'arg':
+            out('        int gen_n = 0;')
+        elif between == 'harmless':
+            out('        int gen_items = 0;')
+        elif between == 'stream':  # (the legacy default stream, then a blocking stream: it waits for the first)
+            out('        cudaStream_t gen_s2;')
+            out('        CHECK(cudaStreamCreate(&gen_s2));')
+            out('        cudaStream_t gen_s = 0;')
+            dyn = (dyn or ', 0') + ', gen_s'
+        bptr = 'reinterpret_cast<const %s *>(B)' % WV if WV else 'B'
+        out('        %s%s<<<%s, %s%s>>>(A, %s, %s, M, N, K);' % (kname, tname, grid, block, dyn, bptr, dst))
     if f['chain']:
         targs = '<%s>' % TA if f['chain_kind'] == 'template' else ''
         blocks = '7' if f['chain_kind'] == 'grid_stride' else '(M * N + 127) / 128'
-        out('        gen_copy%s<<<%s, 128>>>(gen_mid, C, M * N);' % (targs, blocks))
+        n, smem = 'M * N', ''
+        if between == 'grid':  # (what the copy's launch reads, written between the launches)
+            out('        gen_grid.x = %s;' % blocks)
+            blocks = 'gen_grid'
+        elif between == 'arg':
+            out('        gen_n = M * N;')
+            n = 'gen_n'
+        elif between == 'harmless':  # (what it does not read)
+            out('        gen_items = M * N;')
+        elif between == 'stream':
+            out('        gen_s = gen_s2;')
+            smem = ', 0, gen_s'
+        out('        gen_copy%s<<<%s, 128%s>>>(gen_mid, C, %s);' % (targs, blocks, smem, n))
+        if between == 'harmless':
+            out('        (void)gen_items;')
+        if between == 'stream':
+            out('        CHECK(cudaStreamSynchronize(gen_s2));')
         out('        CHECK(cudaFree(gen_mid));')
+        if between == 'stream':
+            out('        CHECK(cudaStreamDestroy(gen_s2));')
     tol = {'float': '1e-4', 'double': '1e-9', 'int': '0'}[TA]
     if TG in ('half', '__nv_bfloat16'):
         tol = '1e-3'
@@ -392,12 +544,12 @@ def chain_kernel(f, out, TA):
     out('')
 
 
-def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero):
+def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, rs, load, value, zero, WV=None, W=1):
     form = f['form']
     if f['tile_def'] == 'template':
         out('template <int TS>')
     out('%s__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' %
-        ('static ' if f['static_kernel'] else '', kname, TG, rs, TG, rs, TA, rs))
+        ('static ' if f['static_kernel'] else '', kname, TG, rs, WV or TG, rs, TA, rs))
     out('{')
     if f['exit']:
         out('    if (blockIdx.x >= gridDim.x)')
@@ -418,7 +570,7 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             if f['scratch']:
                 out('    %s (*%s)[TS] = reinterpret_cast<%s (*)[TS]>(gen_scratch + (blockIdx.y * gridDim.x + blockIdx.x) * TS * TS);' % (TT, bn, TT))
             else:
-                out('    __shared__ %s%s %s[TS][TS%s];' % (align, TT, bn, ' + 1' if transpose else ''))
+                out('    __shared__ %s%s %s[TS][TS%s];' % (align, WV or TT, bn, ' + 1' if transpose else ''))
     if f['barrier'] != 'syncthreads':
         out('    cg::thread_block block = cg::this_thread_block();')
     if f['block1d']:
@@ -427,16 +579,22 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         out('    int tx = threadIdx.x, ty = threadIdx.y;')
     ind = '    '
     if f['structure'] == 'persistent':
-        out('    int tiles_n = N / TS, tiles = (M / TS) * tiles_n;')
+        CW = '(%d * TS)' % W if WV else 'TS'  # (a wide B's block: W columns a thread)
+        out('    int tiles_n = N / %s, tiles = (M / TS) * tiles_n;' % CW)
         out('    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {')
         ind = '        '
-        out(ind + 'int row0 = (tile / tiles_n) * TS, col0 = (tile % tiles_n) * TS, col = col0 + tx;')
+        out(ind + 'int row0 = (tile / tiles_n) * TS, col0 = (tile %% tiles_n) * %s, col = col0 + tx%s;' % (CW, ' * %d' % W if WV else ''))
+    elif WV:
+        out('    int row0 = blockIdx.y * TS, col0 = blockIdx.x * (%d * TS), col = col0 + tx * %d;' % (W, W))
     else:
         out('    int row0 = blockIdx.y * TS, col0 = blockIdx.x * TS, col = col0 + tx;')
-    ncols = VW
+    ncols = VW * W
     outs = R * ncols                       # accumulators per thread
     for li in range(loops if f['independent'] else 1):
         out(ind + '%s %s[%d] = {};' % (TA, names[li][2], outs))
+    votes = f['vote'] in ('count', 'or', 'and')
+    if votes:
+        out(ind + 'int votes = 0; // (the block\'s votes: none, for numbers that are no NaN)')
     if form == 'register_outside':
         for li in range(loops if f['independent'] else 1):
             out(ind + '%s %s;' % (TT, ', '.join('%sa%d, %sb%d' % (rn, i, rn, i) for i in range(R) for rn in ['r' + '2' * li])))
@@ -472,7 +630,7 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         if f['mutation'] == 'dependent':
             out(b + 'int shift = off;')
         rn = 'r2' if f['independent'] and li else 'r'  # registers of their own
-        copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0)
+        copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W if WV else 0)
         bumps = ['a += TS;', 'b += TS * N;'] if f['copy'] == 'bumps' else []
         if f['bump_at'] == 'before':
             for x in bumps:
@@ -487,10 +645,18 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
                 out(b + x)
         for i in range(R):
             r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
+            if WV and f['compute'] == 'helper':  # (the row's W sums at once)
+                targs = '<TS>' if f['tile_def'] == 'template' else ''
+                out(b + '%s gen_d%d = dot_row%s(%s, %s, %s, tx);' % (WV, i, targs, an, bn, r))
+                for j in range(W):
+                    out(b + '%s[%d] += gen_d%d.%s;' % (accn, R * j + i, i, COMP[j]))
+                continue
             for j in range(ncols):
                 c = 'tx' if VW == 1 else 'tx * %d + %d' % (VW, j)
-                a_idx = R * j + i if VW > 1 else i
+                a_idx = R * j + i if VW > 1 or WV else i
                 bref = '%s[%s][k]' % (bn, c) if transpose else '%s[k][%s]' % (bn, c)
+                if WV:
+                    bref = '%s[k][tx].%s' % (bn, COMP[j])
                 if f['compute'] == 'helper':
                     targs = '<TS>' if f['tile_def'] == 'template' else ''
                     out(b + '%s[%d] += dot_row%s(%s, %s, %s, %s);' % (accn, a_idx, targs, an, bn, r, c))
@@ -499,14 +665,22 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
                         out(b + '#pragma unroll')
                     out(b + 'for (int k = 0; k < TS; ++k)')
                     out(b + '    %s[%d] += %s * %s;' % (accn, a_idx, value('%s[%s][k]' % (an, r)), value(bref)))
-        if f['mutation'] == 'dependent':
+        if votes:  # (the loop's own barriers stay as they were: this one is the compute's)
+            out(b + {'count': 'votes += __syncthreads_count(%s[0] != %s[0]);',
+                     'or': 'votes += __syncthreads_or(%s[0] != %s[0]);',
+                     'and': 'votes += !__syncthreads_and(%s[0] == %s[0]);'}[f['vote']] % (accn, accn))
+        if f['mutation'] == 'dependent' and f['dep_step']:
+            out(b + 'off += acc[0] > 1e30;')
+        elif f['mutation'] == 'dependent':
             out(b + 'off = acc[0] > 1e30 ? 1 : 0;')
         if f['mutation'] == 'break':
             out(b + 'if (acc[0] > 1e30)')
             out(b + '    break;')
         if f['mutation'] == 'global_store':
-            out(b + 'C[(row0 + ty) * N + col0 + tx * %d] = acc[0];' % VW)
-        if not f['rotated']:
+            out(b + 'C[(row0 + ty) * N + col0 + tx * %d] = acc[0];' % (VW * W))
+        if not f['rotated'] and f['vote'] == 'end_or':  # (the end of the tile's barrier, as a vote)
+            out(b + 'if (__syncthreads_or(0)) {}')
+        elif not f['rotated']:
             out(b + sync + ';')
             if f['bump_at'] == 'after':
                 for x in bumps:
@@ -526,12 +700,16 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     for i in range(R):
         r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
         for j in range(ncols):
-            a_idx = R * j + i if VW > 1 else i
+            a_idx = R * j + i if VW > 1 or WV else i
             c = 'col' if VW == 1 else 'col0 + tx * %d + %d' % (VW, j)
+            if WV:
+                c = 'col + %d' % j if j else 'col'
             if f['independent']:
                 v = '(acc[%d] + acc2[%d]) / 2' % (a_idx, a_idx)
             else:
                 v = 'acc[%d]%s' % (a_idx, ' / 2' if loops == 2 else '')
+            if votes:
+                v += ' + votes'
             out(ind + 'C[(row0 + %s) * N + %s] = %s;' % (r, c, v))
     if f['structure'] == 'persistent':
         out('    }')
@@ -539,7 +717,7 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     out('')
 
 
-def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0):
+def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W=0):
     form = f['form']
     shift = ' + shift' if f['mutation'] == 'dependent' else ''
     if form == 'vec':
@@ -574,7 +752,10 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         r = 'ty' if i == 0 else 'ty + %d' % (i * BY)
         acol = '%s + tx' % k0 + shift
         src_a = 'A[(row0 + %s) * K + %s]' % (r, acol)
-        src_b = 'B[(%s + %s) * N + col]' % (k0, r)
+        bidx = '(%s + %s) * N + col' % (k0, r)
+        if W:  # (B an array of vectors of W of its columns)
+            bidx = '(%s + %s) * (N / %d) + col0 / %d + tx' % (k0, r, W, W)
+        src_b = 'B[%s]' % bidx
         if f['copy'] == 'helper':
             if i == 0:
                 targs = '<TS>' if f['tile_def'] == 'template' else ''
@@ -585,7 +766,7 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + '%s[ty][tx] = %s;' % (bn, load('b[0]')))
             continue
         if f['copy'] == 'local_index':
-            out(b + 'int ia%d = (row0 + %s) * K + %s, ib%d = (%s + %s) * N + col;' % (i, r, acol, i, k0, r))
+            out(b + 'int ia%d = (row0 + %s) * K + %s, ib%d = %s;' % (i, r, acol, i, bidx))
             src_a, src_b = 'A[ia%d]' % i, 'B[ib%d]' % i
         bdst = '%s[tx][%s]' % (bn, r) if transpose else '%s[%s][tx]' % (bn, r)
         if form in ('register', 'register_outside'):
