@@ -25,7 +25,8 @@ demo: build
 check: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE more
 
-# The tests too long for `make check`'s 8 minutes (generated programs, seeds 21-160); CI runs them.
+# The tests too long for `make check`'s 8 minutes (nvcc's compiles of every program and golden,
+# the block model's runs of each program, generated programs' seeds 21-160); CI runs them.
 check-more: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L more
 

@@ -91,50 +91,6 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
     C[row * N + col] = acc;
 }
 
-// A copy loop whose trip count the template's parameters give (capple217's and paddle's
-// shape): fixed for each instantiation, but no number pipefy can size registers by.
-template <int BM, int BK, int NT>
-__global__ void template_trips(const float *A, float *C, int K)
-{
-    __shared__ float As[2][BM][BK];
-    constexpr int PER = BM * BK / NT;
-    float acc = 0.0f;
-    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
-        // pipefy: the loop variables of the next tile to load
-        int pipefy_next_k0 = 0;
-        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
-        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
-        auto pipefy_load = [&](int pipefy_dst) {
-            int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                for (int j = 0; j < PER; ++j) {
-                    int i = threadIdx.x + j * NT;
-                    __pipeline_memcpy_async(&As[pipefy_dst][i / BK][i % BK], &A[(blockIdx.y * BM + i / BK) * K + k0 + i % BK], sizeof(float));
-                }
-                k0 += BK;
-                pipefy_next_k0 = k0;
-            }
-            __pipeline_commit();
-        };
-        // pipefy: prologue: start copying tile 0
-        pipefy_load(0);
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
-        // iterations find no tile left to start and only compute: that is the epilogue
-        for (int k0 = 0; k0 < K; k0 += BK) {
-            __pipeline_wait_prior(0); // tile t has landed for this thread...
-            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
-            for (int k = 0; k < BK; ++k)
-                acc += As[pipefy_stage][threadIdx.x % BM][k];
-            pipefy_stage = (pipefy_stage + 1) % 2;
-        }
-        __syncthreads(); // pipefy: every thread is done with the last tile
-    }
-    C[blockIdx.y * NT + threadIdx.x] = acc;
-}
-
 // The tiles filled through a function template (leimao's and siboehm's shape): pipefy follows
 // a fill into a function only. Once: "the function it calls is known only at instantiation",
 // the callee's template arguments printed over three lines.
@@ -189,6 +145,5 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
 
 void run(const float *A, const float *B, float *C, int N, int K)
 {
-    template_trips<64, 8, 256><<<dim3(1, N / 64), 256>>>(A, C, K);
     template_fill<64, 8, 256><<<dim3(1, N / 64), 256>>>(A, C, K);
 }

@@ -68,27 +68,6 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
     C[row * N + col] = acc;
 }
 
-// A copy loop whose trip count the template's parameters give (capple217's and paddle's
-// shape): fixed for each instantiation, but no number pipefy can size registers by.
-template <int BM, int BK, int NT>
-__global__ void template_trips(const float *A, float *C, int K)
-{
-    __shared__ float As[BM][BK];
-    constexpr int PER = BM * BK / NT;
-    float acc = 0.0f;
-    for (int k0 = 0; k0 < K; k0 += BK) {
-        for (int j = 0; j < PER; ++j) {
-            int i = threadIdx.x + j * NT;
-            As[i / BK][i % BK] = A[(blockIdx.y * BM + i / BK) * K + k0 + i % BK];
-        }
-        __syncthreads();
-        for (int k = 0; k < BK; ++k)
-            acc += As[threadIdx.x % BM][k];
-        __syncthreads();
-    }
-    C[blockIdx.y * NT + threadIdx.x] = acc;
-}
-
 // The tiles filled through a function template (leimao's and siboehm's shape): pipefy follows
 // a fill into a function only. Once: "the function it calls is known only at instantiation",
 // the callee's template arguments printed over three lines.
@@ -143,6 +122,5 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
 
 void run(const float *A, const float *B, float *C, int N, int K)
 {
-    template_trips<64, 8, 256><<<dim3(1, N / 64), 256>>>(A, C, K);
     template_fill<64, 8, 256><<<dim3(1, N / 64), 256>>>(A, C, K);
 }

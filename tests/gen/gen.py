@@ -303,7 +303,7 @@ def program(seed):
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
                            'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
-                           'depends on the template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
+                           'is a function template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
                            'may not be reached by every thread' if f['participation'] != 'all' else None,

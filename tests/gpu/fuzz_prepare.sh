@@ -1,7 +1,7 @@
 #!/bin/bash
 # fuzz_prepare.sh: the sources of `make gpu-fuzz`, made here (pipefy needs libclang): for each
 # seed, the generated program and every distinct rewrite pipefy accepts (auto, cp.async, ldg,
-# and tma, bulk and ws planned for sm_90),
+# tma, bulk and ws planned for sm_90, and a chain's launches as one persistent launch, queue),
 # batched 40 programs to a translation unit (each in a namespace of its own, its main renamed)
 # so that the GPU machine compiles a few large files instead of thousands of small ones.
 # Writes OUT/batchNNN.cu and OUT/manifest.tsv (batch, entry, seed, variant, sizes, sanitize size).
@@ -19,10 +19,15 @@ one_seed() { # SEED
 	local seed=$1 d=$tmp/s$1 v o dup vs=(orig)
 	mkdir -p "$d"
 	python3 tests/gen/gen.py "$seed" >"$d/orig.cu"
-	for v in auto cp.async ldg tma bulk ws; do
-		local arch=()
-		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && arch=(--arch=sm_90)
-		"$pipefy" -q --variant=$v "${arch[@]}" --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
+	for v in auto cp.async ldg tma bulk ws queue; do
+		local args=(--variant=$v)
+		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && args+=(--arch=sm_90)
+		# (the two launches of a chain as one persistent launch, where the program has a chain)
+		if [ $v = queue ]; then
+			grep -q '^// gen-expect-launch:' "$d/orig.cu" || continue
+			args=(--launches=queue)
+		fi
+		"$pipefy" -q "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
 		cmp -s "$d/$v.cu" "$d/orig.cu" && continue
 		dup=0
 		for o in "${vs[@]}"; do cmp -s "$d/$o.cu" "$d/$v.cu" && dup=1; done

@@ -32,7 +32,9 @@ tests/gpu/fuzz_run.sh on the GPU machine, this report by tests/gpu/fuzz_report.s
   interrupted run did not reach, not counted either way
 
 What each variant of a seed is: \`orig\` the generated program, \`auto\`/\`cp.async\`/\`ldg\`
-pipefy's output with that \`--variant\`. Reproduce a seed with \`make gen SEED=N\`.
+pipefy's output with that \`--variant\` (\`tma\`/\`bulk\`/\`ws\` planned for sm_90), \`queue\` a
+chain's two launches made one persistent launch (\`--launches=queue\`). Reproduce a seed with
+\`make gen SEED=N\`.
 
 ## Failures
 
