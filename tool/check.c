@@ -1173,19 +1173,6 @@ struct child_list {
 	int *n, max;
 };
 
-/* A copy loop find read the shape of (`for (T i = E0; i < N; i += S)`, see copy_loop_shape)
- * can be staged one register per trip when its trip count means the same in front of the
- * loop: the bound and stride name nothing declared in the body (they are written in the
- * output as they are written here, so a macro the build redefines means what it means
- * there), the body does not move the variable, and with a blockDim.x stride no tile is
- * declared in the body (the fallback for other block sizes re-runs the loop as written). */
-static const char *copy_loop_illegal(const struct kloop *l, int stmt);
-
-static bool copy_loop_legal(const struct kloop *l, int stmt)
-{
-	return l->stmts[stmt].copy_bound && !copy_loop_illegal(l, stmt);
-}
-
 /* Why a copy loop of the shape find reads (copy_bound set) cannot be staged; NULL when it can. */
 static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 {
@@ -1206,6 +1193,17 @@ static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 	free(kids.v);
 	free(var.v);
 	return why;
+}
+
+/* A copy loop find read the shape of (`for (T i = E0; i < N; i += S)`, see copy_loop_shape)
+ * can be staged one register per trip when its trip count means the same in front of the
+ * loop: the bound and stride name nothing declared in the body (they are written in the
+ * output as they are written here, so a macro the build redefines means what it means
+ * there), the body does not move the variable, and with a blockDim.x stride no tile is
+ * declared in the body (the fallback for other block sizes re-runs the loop as written). */
+static bool copy_loop_legal(const struct kloop *l, int stmt)
+{
+	return l->stmts[stmt].copy_bound && !copy_loop_illegal(l, stmt);
 }
 
 struct ivar_decl {
@@ -1286,8 +1284,9 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 		return xprintf("the copy at %d:%d sits in the loop at %d:%d: staging registers need a for loop "
 			       "(`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
 			       line, col, ol, oc);
-	if (st->copy_bound) /* (the shape is one pipefy stages: something else is not) */
-		return xprintf("the copy loop at %d:%d cannot be staged: %s", ol, oc, copy_loop_illegal(l, cp->stmt));
+	const char *illegal = st->copy_bound ? copy_loop_illegal(l, cp->stmt) : NULL;
+	if (illegal) /* (the shape is one pipefy stages: something else is not) */
+		return xprintf("the copy loop at %d:%d cannot be staged: %s", ol, oc, illegal);
 	struct cursors kids = cursor_children(outer);
 	CXCursor cond = kids.n == 4 ? kids.v[1] : clang_getNullCursor();
 	bool templ = !clang_Cursor_isNull(cond) && names_template_param(cond);
