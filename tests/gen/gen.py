@@ -311,6 +311,8 @@ def program(seed):
                            # (a vote in the compute counts as a write of memory the copies may read)
                            'may point at it' if f['vote'] in VOTES and not f['restrict'] else None,
                            'only one block barrier' if f['vote'] == 'end_or' else None,
+                           # (as the loop's last barrier, a vote is a call that may write memory too)
+                           'may point at it' if f['vote'] == 'end_or' and not f['restrict'] else None,
                            "runs the asm instruction 'bar.sync'" if f['vote'] == 'asm' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
