@@ -76,9 +76,9 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	"$pipefy" -q --ptxas --report $k >/dev/null 2>"$tmp/err"
 	expect "--ptxas puts ptxas's register count in the report" 'grep -q "registers per thread (ptxas)" "$tmp/err"'
 	# and holds a persistent launch's kernel to the larger kernel's registers, rounded up to the
-	# allocation unit (8 a thread), which nvcc then keeps to
+	# allocation unit (8 a thread), which nvcc then keeps to (the reason in full is --report's)
 	q=testdata/chain_softmax.cu
-	"$pipefy" --arch=sm_90 --ptxas --launches=queue --lines="$(grep -n '<<<' $q | cut -d: -f1 | paste -sd:)" $q \
+	"$pipefy" --arch=sm_90 --ptxas --launches=queue --report --lines="$(grep -n '<<<' $q | cut -d: -f1 | paste -sd:)" $q \
 		-o "$tmp/queue.cu" 2>"$tmp/err"
 	held=$(sed -n "s/.*held to \([0-9]*\) registers a thread, the most of 'qk' (\([0-9]*\)) and 'row_softmax' (\([0-9]*\)).*/\1 \2 \3/p" "$tmp/err")
 	read -r cap r1 r2 <<<"${held:-0 0 0}"

@@ -2,6 +2,7 @@
 #include "pipefy.h"
 
 #include <jansson.h>
+#include <ctype.h>
 #include <stdlib.h>
 
 static void show_line(FILE *out, const struct source *src, int line, int col)
@@ -18,33 +19,129 @@ static void show_line(FILE *out, const struct source *src, int line, int col)
 	fputs("^\n", out);
 }
 
-void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const char *severity, const char *fmt, ...)
+/* msg on one line, whatever it quotes (a callee's text written over lines): a run of blanks
+ * that holds a line break becomes one space. */
+static char *one_line(const char *msg)
 {
-	if (!out)
-		return;
-	int line, col;
-	source_line_col(src, offset, &line, &col);
-	fprintf(out, "%s:%d:%d: %s: ", src->path, line, col, severity);
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = vxprintf(fmt, ap);
-	va_end(ap);
-	/* one line, whatever the message quotes (a callee's text written over lines): a run of
-	 * blanks that holds a line break becomes one space */
+	char *out = xmalloc(strlen(msg) + 1), *o = out;
 	for (const char *p = msg; *p; p++) {
 		const char *q = p;
 		bool brk = false;
 		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
 			brk |= *q == '\n' || *q == '\r', q++;
 		if (brk) {
-			fputc(' ', out);
+			*o++ = ' ';
 			p = q - 1;
 		} else
-			fputc(*p, out);
+			*o++ = *p;
 	}
-	free(msg);
-	fputc('\n', out);
+	*o = '\0';
+	return out;
+}
+
+static void emit_line(FILE *out, const struct source *src, size_t offset, const char *severity, const char *text)
+{
+	if (!out)
+		return;
+	int line, col;
+	source_line_col(src, offset, &line, &col);
+	fprintf(out, "%s:%d:%d: %s: %s\n", src->path, line, col, severity, text);
 	show_line(out, src, line, col);
+}
+
+void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const char *severity, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = vxprintf(fmt, ap);
+	va_end(ap);
+	char *text = one_line(msg);
+	emit_line(out, src, offset, severity, text);
+	free(text);
+	free(msg);
+}
+
+/* Whether the parenthesis at p closes where a clause ends (the message's end, a ";", ":", ","
+ * or ".", or another parenthesis): what stands before it is whole without it ("... for which `x` (4:7) holds"
+ * is not). */
+static bool closes_clause(const char *p)
+{
+	int depth = 0;
+	for (; *p; p++) {
+		depth += *p == '(';
+		if (*p == ')' && --depth == 0)
+			return !p[1] || strchr(";:,.", p[1]) || (p[1] == ' ' && p[2] == '(');
+	}
+	return false;
+}
+
+/* Where the last clause of msg that ends before `limit` ends: a "; ", ": " or " (" outside
+ * parentheses, brackets and quotes, past the remark's head (up to its first ": "); else the
+ * last ", " there; 0: none. */
+static size_t clause_end(const char *msg, size_t limit)
+{
+	const char *head = strstr(msg, ": ");
+	size_t from = head ? (size_t)(head - msg) + 2 : 0, best = 0, comma = 0;
+	int depth = 0;
+	char quote = 0;
+	for (size_t i = 0; msg[i] && i < limit; i++) {
+		char c = msg[i];
+		if (quote) {
+			/* (a quote closes where no letter follows it: the ' of "block's" is no end) */
+			if (c == quote && (quote != '\'' || !(isalnum((unsigned char)msg[i + 1]) || msg[i + 1] == '_')))
+				quote = 0;
+			continue;
+		}
+		if (c == '`' || c == '"' || (c == '\'' && (i == 0 || strchr(" ([", msg[i - 1])))) {
+			quote = c;
+			continue;
+		}
+		if (depth == 0 && i >= from && msg[i + 1] == ' ' && (c == ';' || c == ':'))
+			best = i;
+		if (depth == 0 && i >= from && c == ' ' && msg[i + 1] == '(' && closes_clause(msg + i + 1))
+			best = i;
+		if (depth == 0 && i >= from && c == ',' && msg[i + 1] == ' ')
+			comma = i;
+		if (c == '(' || c == '[')
+			depth++;
+		else if ((c == ')' || c == ']') && depth > 0)
+			depth--;
+	}
+	return best ? best : comma;
+}
+
+char *remark_text(const char *msg, size_t max)
+{
+	char *text = one_line(msg);
+	size_t n = strlen(text), more = strlen(REMARK_MORE);
+	if (n <= max || max <= more)
+		return text;
+	size_t cut = clause_end(text, max - more);
+	if (cut == 0) /* nothing ends in time: the last word that does */
+		for (cut = max - more; cut > 0 && text[cut] != ' '; cut--)
+			;
+	if (cut == 0)
+		cut = max - more;
+	memcpy(text + cut, REMARK_MORE, more + 1);
+	return text;
+}
+
+/* A remark: its message on one line and at most REMARK_MAX characters (--report has all of
+ * it), then its tag: [pipefy] or [pipefy-missed]. */
+static void emit_remark(FILE *out, const struct source *src, size_t offset, bool passed, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void emit_remark(FILE *out, const struct source *src, size_t offset, bool passed, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = vxprintf(fmt, ap);
+	va_end(ap);
+	char *text = remark_text(msg, REMARK_MAX);
+	char *line = xprintf("%s [%s]", text, passed ? "pipefy" : "pipefy-missed");
+	emit_line(out, src, offset, "remark", line);
+	free(line);
+	free(text);
+	free(msg);
 }
 
 /* Why a loop is left as written: check's first refusal, else the planner's reason. */
@@ -86,22 +183,22 @@ static void emit_pair_remarks(FILE *out, const struct model *m, const struct sou
 			continue;
 		if (p->rewritten && p->queue) {
 			char *waits = queue_waits(p, src);
-			emit_diagnostic(out, src, p->first_call.begin, "remark", QUEUE_DONE " [pipefy]", p->first, p->second,
-					p->second, waits, q, p->reason);
+			emit_remark(out, src, p->first_call.begin, true, QUEUE_DONE, p->first, p->second, p->second, waits, q,
+				    p->reason);
 			free(waits);
 			q++;
 		} else if (p->queue_refusal)
-			emit_diagnostic(out, src, p->first_call.begin, "remark",
-					"launches of '%s' and '%s' not made one persistent launch: %s [pipefy-missed]", p->first,
-					p->second, p->queue_refusal);
+			emit_remark(out, src, p->first_call.begin, false,
+				    "launches of '%s' and '%s' not made one persistent launch: %s", p->first, p->second,
+				    p->queue_refusal);
 		else if (p->rewritten)
-			emit_diagnostic(out, src, p->call.begin, "remark",
-					"launch overlapped with '%s' before it: '%s' may start while it finishes, and waits for "
-					"it first (programmatic dependent launch, sm_90): %s [pipefy]",
-					p->first, p->second, p->reason);
+			emit_remark(out, src, p->call.begin, true,
+				    "launch overlapped with '%s' before it: '%s' may start while it finishes, and waits for "
+				    "it first (programmatic dependent launch, sm_90): %s",
+				    p->first, p->second, p->reason);
 		else if (pair_why_not(p) && !p->quiet)
-			emit_diagnostic(out, src, p->call.begin, "remark", "launch not overlapped with '%s' before it: %s [pipefy-missed]",
-					p->first, pair_why_not(p));
+			emit_remark(out, src, p->call.begin, false, "launch not overlapped with '%s' before it: %s", p->first,
+				    pair_why_not(p));
 	}
 }
 
@@ -112,16 +209,15 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 		if (l->out_of_range)
 			continue;
 		if (l->rewritten && l->variant == VARIANT_NO_LOADS)
-			emit_diagnostic(out, src, l->loop.begin, "remark",
-					"K-loop copies removed (no-loads: a benchmark ceiling, not a correct program) [pipefy]");
+			emit_remark(out, src, l->loop.begin, true,
+				    "K-loop copies removed (no-loads: a benchmark ceiling, not a correct program)");
 		else if (l->rewritten)
-			emit_diagnostic(out, src, l->loop.begin, "remark", "K-loop pipelined: %s, %d stage%s: %s%s%s [pipefy]",
-					variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s",
-					l->plan_reason ? l->plan_reason : "", l->plan_note ? "; " : "",
-					l->plan_note ? l->plan_note : "");
+			emit_remark(out, src, l->loop.begin, true, "K-loop pipelined: %s, %d stage%s: %s%s%s",
+				    variant_name(l->variant), l->stages, l->stages == 1 ? "" : "s",
+				    l->plan_reason ? l->plan_reason : "", l->plan_note ? "; " : "", l->plan_note ? l->plan_note : "");
 		else if (why_not(l))
-			emit_diagnostic(out, src, l->loop.begin, "remark", "%s not pipelined: %s [pipefy-missed]",
-					l->not_kloop ? "loop" : "K-loop", why_not(l));
+			emit_remark(out, src, l->loop.begin, false, "%s not pipelined: %s", l->not_kloop ? "loop" : "K-loop",
+				    why_not(l));
 	}
 	emit_pair_remarks(out, m, src);
 }
@@ -201,8 +297,9 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 		}
 	}
 	if (l->rewritten)
-		fprintf(out, "  result:   pipelined: %s, %d stage%s%s%s\n\n", variant_name(l->variant), l->stages,
-			l->stages == 1 ? "" : "s", l->plan_note ? "; " : "", l->plan_note ? l->plan_note : "");
+		fprintf(out, "  result:   pipelined: %s, %d stage%s%s%s%s%s\n\n", variant_name(l->variant), l->stages,
+			l->stages == 1 ? "" : "s", l->plan_reason ? ": " : "", l->plan_reason ? l->plan_reason : "",
+			l->plan_note ? "; " : "", l->plan_note ? l->plan_note : "");
 	else
 		fprintf(out, "  result:   not pipelined: %s\n\n", why_not(l) ? why_not(l) : "not planned");
 }
@@ -270,6 +367,8 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	if (l->rewritten) {
 		json_object_set_new(o, "variant", json_string(variant_name(l->variant)));
 		json_object_set_new(o, "stages", json_integer(l->stages));
+		if (l->plan_reason)
+			json_object_set_new(o, "reason", json_string(l->plan_reason));
 	} else {
 		json_object_set_new(o, "reason", json_string(why_not(l) ? why_not(l) : "not planned"));
 	}

@@ -842,6 +842,11 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const char *severity,
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void emit_remarks(FILE *out, const struct model *m, const struct source *src);
+/* A remark's message on one line and at most `max` characters: cut at the end of a clause
+ * (`; `, `: ` or ` (` outside parentheses and quotes), REMARK_MORE in place of the rest. */
+#define REMARK_MAX 200
+#define REMARK_MORE " (--report says more)"
+char *remark_text(const char *msg, size_t max);
 /* --report: per loop, the budget table, the ratio, the choice and the alternatives. */
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
 /* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */

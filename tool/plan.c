@@ -705,7 +705,7 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 	p->overlap = true;
 	p->reason = o->launches == LAUNCHES_OVERLAP ? xstrdup("--launches=overlap")
 		    : o->launches == LAUNCHES_EARLY ? xstrdup("--launches=early")
-						    : xprintf("measured: %s", vr->overlap_evidence);
+						    : xprintf("measured on %s", vr->overlap_evidence);
 	if (o->launches != LAUNCHES_EARLY || clang_Cursor_isNull(p->first_kernel))
 		return;
 	/* the kernel ahead lets this one start once its blocks are past their K-loop (its last), or

@@ -9,4 +9,5 @@ Suite *options_suite(void);
 Suite *plan_suite(void);
 Suite *find_suite(void);
 Suite *parse_suite(void);
+Suite *emit_suite(void);
 #endif
