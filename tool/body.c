@@ -537,7 +537,7 @@ static bool is_copy_construct(CXCursor c)
 /* Whether a register's value is fetched from global memory: `*(const float4 *)&A[i]`,
  * `(float)A[i]`, `__half2float(A[i])`, or `g ? load : fill` (the loader evaluates it whole, a
  * tile early; check proves that its inputs are the same then). */
-static bool is_fetch_value(CXCursor init)
+bool body_fetch_value(CXCursor init)
 {
 	CXCursor base;
 	init = cursor_strip(init);
@@ -557,7 +557,7 @@ static bool is_fetch_decl(CXCursor decl_stmt)
 	struct cursors vars = cursor_children(decl_stmt);
 	bool all = vars.n > 0;
 	for (int v = 0; v < vars.n && all; v++)
-		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && is_fetch_value(cursor_last_child(vars.v[v]));
+		all = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && body_fetch_value(cursor_last_child(vars.v[v]));
 	free(vars.v);
 	return all;
 }
@@ -604,7 +604,7 @@ static void mark_fetch_assigns(struct kloop *l)
 		if (st->role != ROLE_COMPUTE || cursor_write_parts(st->cursor, &lhs, &rhs) != WRITE_ASSIGN)
 			continue;
 		lhs = cursor_strip(lhs);
-		if (clang_Cursor_isNull(lhs) || clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !is_fetch_value(rhs))
+		if (clang_Cursor_isNull(lhs) || clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !body_fetch_value(rhs))
 			continue;
 		CXCursor var = clang_getCursorReferenced(lhs);
 		struct span d = cursor_span(var);

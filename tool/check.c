@@ -284,6 +284,18 @@ static size_t call_word(const struct source *src, size_t offset)
 	return n > 0 && offset + n < src->len && src->text[offset + n] == '(' ? n : 0;
 }
 
+
+/* A store from a local that a copy loop of the body declares from a load of global memory
+ * (`float4 tmp = ...&A[i]...; As[..] = tmp.x;` inside `for (offset ...)`). */
+static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CXCursor reg)
+{
+	if (clang_Cursor_isNull(reg) || clang_getCursorKind(reg) != CXCursor_VarDecl || cp->stmt < 0)
+		return false;
+	const struct body_stmt *st = &l->stmts[cp->stmt];
+	enum CXCursorKind k = clang_getCursorKind(st->cursor);
+	return (k == CXCursor_ForStmt || k == CXCursor_WhileStmt) && span_within(cursor_span(reg), st->text) &&
+	       body_fetch_value(cursor_last_child(reg));
+}
 /* `As[r][c] = 0; if (g) As[r][c] = A[i];`: a constant first, then a copy under an if into the
  * same element (luckboy/unmtx-gpu's fill). Not one guarded copy to pipefy, which reads those as
  * one statement: the remark says so. False when cp is not such a constant. */
@@ -390,12 +402,26 @@ static void check_copies(struct kloop *l, const struct source *src)
 				CXCursor call = clang_Cursor_isNull(cp->value) ? clang_getNullCursor()
 									       : effects_program_call(cp->value);
 				char *callee = clang_Cursor_isNull(call) ? NULL : cursor_name(clang_getCursorReferenced(call));
-				if (callee)
+				if (callee && cursor_indexing_accessor(call))
+					kloop_refuse(l, cp->text.begin,
+						     "'%s' is written at %d:%d from a call of '%s', which computes the address "
+						     "it loads from: pipefy reads a load accessor only as `return *p;`, the "
+						     "address its argument", name, line, col, callee);
+				else if (callee)
 					kloop_refuse(l, cp->text.begin,
 						     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
 						     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
 						     "`return *p;`)", name, line, col, callee);
-				else if (!refuse_fill_first(l, src, cp, name))
+				else if (staged_in_copy_loop(l, cp, reg)) {
+					int dline, dcol;
+					pos(src, cursor_span(reg).begin, &dline, &dcol);
+					char *v = cursor_name(reg);
+					kloop_refuse(l, cp->text.begin,
+						     "'%s' is stored at %d:%d from '%s', loaded at %d:%d inside a copy loop: "
+						     "pipefy reads a load into a local only in the K-loop's own body",
+						     name, line, col, v, dline, dcol);
+					free(v);
+				} else if (!refuse_fill_first(l, src, cp, name))
 					kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name,
 						     line, col);
 				free(callee);
@@ -1090,48 +1116,48 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 static void check_cp_async(struct kloop *l, const struct source *src)
 {
 	int line, col;
-	l->cp_async_ok = true;
+	l->legal[VARIANT_CP_ASYNC].ok = true;
 	if (l->one_stage) {
-		l->cp_async_refusal = xstrdup(l->one_stage);
-		l->cp_async_ok = false;
+		l->legal[VARIANT_CP_ASYNC].refusal = xstrdup(l->one_stage);
+		l->legal[VARIANT_CP_ASYNC].ok = false;
 	}
-	for (int i = 0; i < l->ncopies && l->cp_async_ok; i++) {
+	for (int i = 0; i < l->ncopies && l->legal[VARIANT_CP_ASYNC].ok; i++) {
 		struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || (cp->src.end == cp->src.begin && !cp->from_register))
 			continue;
 		pos(src, cp->text.begin, &line, &col);
 		if (cp->from_register) {
 			char *value = span_text(src, cursor_span(cp->value));
-			l->cp_async_refusal = xprintf("'%s' is stored from register value '%s' at %d:%d, not copied from global memory",
+			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("'%s' is stored from register value '%s' at %d:%d, not copied from global memory",
 						      l->tiles[cp->tile].name, value, line, col);
 			free(value);
-			l->cp_async_ok = false;
+			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->conversion) {
-			l->cp_async_refusal = xprintf("the copy at %d:%d converts its value", line, col);
-			l->cp_async_ok = false;
+			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("the copy at %d:%d converts its value", line, col);
+			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->width < 0) {
-			l->cp_async_refusal = xprintf("the size of the copy at %d:%d is unknown until the template is instantiated",
+			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("the size of the copy at %d:%d is unknown until the template is instantiated",
 						      line, col);
-			l->cp_async_ok = false;
+			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->width != 4 && cp->width != 8 && cp->width != 16) {
-			l->cp_async_refusal =
+			l->legal[VARIANT_CP_ASYNC].refusal =
 				xprintf("the copy at %d:%d moves %ld byte%s; cp.async moves 4, 8 or 16", line, col, cp->width,
 					cp->width == 1 ? "" : "s");
-			l->cp_async_ok = false;
+			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->guard.end > cp->guard.begin) {
 			char *fill = span_text(src, cp->fill);
 			bool zero = effects_is_zero(cp->fill_value);
 			if (!zero) {
-				l->cp_async_refusal = xprintf(
+				l->legal[VARIANT_CP_ASYNC].refusal = xprintf(
 					"the guarded copy at %d:%d fills with '%s', cp.async can only fill zeros", line, col,
 					fill);
-				l->cp_async_ok = false;
+				l->legal[VARIANT_CP_ASYNC].ok = false;
 			}
 			free(fill);
 		}
 	}
-	if (l->cp_async_ok && (l->cp_async_refusal = same_destination(l, src)))
-		l->cp_async_ok = false;
+	if (l->legal[VARIANT_CP_ASYNC].ok && (l->legal[VARIANT_CP_ASYNC].refusal = same_destination(l, src)))
+		l->legal[VARIANT_CP_ASYNC].ok = false;
 }
 
 /* Whether a destination reads the loop variables, directly or through a copy-side local. */
@@ -1313,8 +1339,8 @@ static void check_ldg(struct kloop *l, const struct source *src)
 {
 	int line, col;
 	CXCursor decl;
-	l->ldg_ok = true;
-	for (int i = 0; i < l->ncopies && l->ldg_ok; i++) {
+	l->legal[VARIANT_LDG].ok = true;
+	for (int i = 0; i < l->ncopies && l->legal[VARIANT_LDG].ok; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0)
 			continue;
@@ -1324,11 +1350,11 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		struct span ts = cursor_span(st->cursor);
 		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_legal(l, cp->stmt);
 		if (!cp->guard_is_if && !in_copy_loop && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
-			l->ldg_refusal = unstaged_copy_why(l, src, cp);
-			l->ldg_ok = false;
+			l->legal[VARIANT_LDG].refusal = unstaged_copy_why(l, src, cp);
+			l->legal[VARIANT_LDG].ok = false;
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
-			l->ldg_refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
-			l->ldg_ok = false;
+			l->legal[VARIANT_LDG].refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
+			l->legal[VARIANT_LDG].ok = false;
 		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
 			/* the store of the registers runs the copy loop's body again, after the compute:
 			 * a declaration in it that reads the loop variables would read them there, where
@@ -1336,18 +1362,18 @@ static void check_ldg(struct kloop *l, const struct source *src)
 			int dl, dc;
 			char *name = cursor_name(decl);
 			pos(src, cursor_span(decl).begin, &dl, &dc);
-			l->ldg_refusal = xprintf("the copy loop at %d:%d declares '%s' (%d:%d) from the loop variables: "
+			l->legal[VARIANT_LDG].refusal = xprintf("the copy loop at %d:%d declares '%s' (%d:%d) from the loop variables: "
 						 "storing the registers would run that declaration again, a tile later",
 						 line, col, name, dl, dc);
 			free(name);
-			l->ldg_ok = false;
+			l->legal[VARIANT_LDG].ok = false;
 		} else if (in_copy_loop && !st->copy_stride && !l->block_threads) {
 			/* a copy loop strided by blockDim.x stages one register per trip: the block size
 			 * says how many */
-			l->ldg_refusal = xprintf("the copy loop at %d:%d strides by blockDim.x and the block size is "
+			l->legal[VARIANT_LDG].refusal = xprintf("the copy loop at %d:%d strides by blockDim.x and the block size is "
 						 "unknown (__launch_bounds__ or --block-size gives it)",
 						 line, col);
-			l->ldg_ok = false;
+			l->legal[VARIANT_LDG].ok = false;
 		}
 	}
 }
@@ -1918,13 +1944,13 @@ static void check_loop(struct kloop *l, const struct source *src)
 	if (l->helper.stmt >= 0) {
 		/* the helper's stores become cp.async in a copy of it; registers would need the helper
 		 * split into a load half and a store half */
-		l->ldg_ok = false;
-		free(l->ldg_refusal);
-		l->ldg_refusal = xprintf("the copies sit inside '%s'; only cp.async (in a copy of '%s') can take them",
+		l->legal[VARIANT_LDG].ok = false;
+		free(l->legal[VARIANT_LDG].refusal);
+		l->legal[VARIANT_LDG].refusal = xprintf("the copies sit inside '%s'; only cp.async (in a copy of '%s') can take them",
 					 l->helper.name, l->helper.name);
 	}
-	if (l->nrefusals == 0 && !l->cp_async_ok && !l->ldg_ok)
-		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->cp_async_refusal, l->ldg_refusal);
+	if (l->nrefusals == 0 && !l->legal[VARIANT_CP_ASYNC].ok && !l->legal[VARIANT_LDG].ok)
+		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->legal[VARIANT_CP_ASYNC].refusal, l->legal[VARIANT_LDG].refusal);
 	if (fx) {
 		check_tma(l, src, fx);
 		check_ws_cp_async(l, src);
@@ -2429,7 +2455,7 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
  * through the launcher. */
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx)
 {
-	l->tma_ok = l->bulk_ok = l->ws_ok = false;
+	l->legal[VARIANT_TMA].ok = l->legal[VARIANT_BULK].ok = l->legal[VARIANT_WS].ok = false;
 	if (l->nrefusals > 0)
 		return;
 	char *why = exit_refusal(l, src);
@@ -2440,50 +2466,50 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 		why = xstrdup("the file already holds pipefy's tensor- and bulk-copy helpers from an earlier run (run "
 			      "pipefy on the file as written)");
 	if (why) {
-		l->tma_refusal = why;
-		l->bulk_refusal = xstrdup(why);
-		l->ws_refusal = xstrdup(why);
+		l->legal[VARIANT_TMA].refusal = why;
+		l->legal[VARIANT_BULK].refusal = xstrdup(why);
+		l->legal[VARIANT_WS].refusal = xstrdup(why);
 		return;
 	}
-	l->bulk_ok = true;
-	for (int b = 0; b < l->nboxes && l->bulk_ok; b++) {
+	l->legal[VARIANT_BULK].ok = true;
+	for (int b = 0; b < l->nboxes && l->legal[VARIANT_BULK].ok; b++) {
 		const struct tma_box *x = &l->boxes[b];
 		long row = x->copy_cols * x->elem_bytes, stride = x->box_cols * x->elem_bytes;
 		if (row % 16 || stride % 16) {
-			l->bulk_ok = false;
-			l->bulk_refusal = xprintf("a row of '%s' is %ld bytes%s, not a multiple of 16 (a bulk copy's unit)",
+			l->legal[VARIANT_BULK].ok = false;
+			l->legal[VARIANT_BULK].refusal = xprintf("a row of '%s' is %ld bytes%s, not a multiple of 16 (a bulk copy's unit)",
 						  l->tiles[x->tile].name, row % 16 ? row : stride, row % 16 ? "" : " with its padding");
 		}
 	}
 	if (l->mangled && strcmp(l->mangled, l->function) == 0) {
-		l->tma_refusal = xprintf("'%s' has C linkage: its copy could not be overloaded or renamed", l->function);
-		l->ws_refusal = xstrdup(l->tma_refusal);
+		l->legal[VARIANT_TMA].refusal = xprintf("'%s' has C linkage: its copy could not be overloaded or renamed", l->function);
+		l->legal[VARIANT_WS].refusal = xstrdup(l->legal[VARIANT_TMA].refusal);
 		return;
 	}
 	size_t cond = open_conditional(src, l->function_span.begin);
 	if (cond) {
-		l->tma_refusal = xprintf("'%s' is defined inside the preprocessor conditional at %s: its launches would call "
+		l->legal[VARIANT_TMA].refusal = xprintf("'%s' is defined inside the preprocessor conditional at %s: its launches would call "
 					 "a launcher a build that takes another branch does not have", l->function,
 					 where(src, cond - 1));
-		l->ws_refusal = xstrdup(l->tma_refusal);
+		l->legal[VARIANT_WS].refusal = xstrdup(l->legal[VARIANT_TMA].refusal);
 		return;
 	}
 	if (l->kernel_used_at) {
-		l->tma_refusal = xprintf("'%s' is named at %s other than in a launch: what is done to it there (an attribute "
+		l->legal[VARIANT_TMA].refusal = xprintf("'%s' is named at %s other than in a launch: what is done to it there (an attribute "
 					 "set, a pointer taken) the tensor-copy kernel its launches would run instead would "
 					 "not get", l->function, where(src, l->kernel_used_at - 1));
-		l->ws_refusal = xstrdup(l->tma_refusal);
+		l->legal[VARIANT_WS].refusal = xstrdup(l->legal[VARIANT_TMA].refusal);
 		return;
 	}
 	if (l->ntma_launches == 0) {
-		l->tma_refusal = xprintf("no launch `%s<<<...>>>(...)` in host code after its definition is in this file%s",
+		l->legal[VARIANT_TMA].refusal = xprintf("no launch `%s<<<...>>>(...)` in host code after its definition is in this file%s",
 					 l->function, l->other_launches ? " (the ones here are in macros or device code, or come first)" : "");
-		l->ws_refusal = xstrdup(l->tma_refusal);
+		l->legal[VARIANT_WS].refusal = xstrdup(l->legal[VARIANT_TMA].refusal);
 		return;
 	}
-	l->tma_ok = true;
-	l->ws_refusal = ws_refusal(l, src);
-	l->ws_ok = !l->ws_refusal;
+	l->legal[VARIANT_TMA].ok = true;
+	l->legal[VARIANT_WS].refusal = ws_refusal(l, src);
+	l->legal[VARIANT_WS].ok = !l->legal[VARIANT_WS].refusal;
 }
 
 /* Whether the producer warp can copy the boxes with cp.async and signal with named barriers
@@ -2492,11 +2518,11 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
  * padded rows) of whole 4-, 8- or 16-byte units, cp.async's sizes. */
 static void check_ws_cp_async(struct kloop *l, const struct source *src)
 {
-	l->ws_cp_async_ok = false;
+	l->legal[VARIANT_WS_CP_ASYNC].ok = false;
 	if (l->nrefusals > 0)
 		return;
-	if (l->ws_refusal) {
-		l->ws_cp_async_refusal = xstrdup(l->ws_refusal);
+	if (l->legal[VARIANT_WS].refusal) {
+		l->legal[VARIANT_WS_CP_ASYNC].refusal = xstrdup(l->legal[VARIANT_WS].refusal);
 		return;
 	}
 	long chunk = 16;
@@ -2506,19 +2532,19 @@ static void check_ws_cp_async(struct kloop *l, const struct source *src)
 		while (chunk >= 4 && (row % chunk || stride % chunk))
 			chunk /= 2;
 		if (chunk < 4) {
-			l->ws_cp_async_refusal = xprintf("a row of '%s' is %ld bytes%s: cp.async copies 4, 8 or 16 bytes",
+			l->legal[VARIANT_WS_CP_ASYNC].refusal = xprintf("a row of '%s' is %ld bytes%s: cp.async copies 4, 8 or 16 bytes",
 							 l->tiles[x->tile].name, row % 4 ? row : stride,
 							 row % 4 ? "" : " with its padding");
 			return;
 		}
 	}
 	if (strstr(src->text, "// pipefy: named barriers {")) {
-		l->ws_cp_async_refusal = xstrdup("the file already holds pipefy's named-barrier helpers from an earlier run "
+		l->legal[VARIANT_WS_CP_ASYNC].refusal = xstrdup("the file already holds pipefy's named-barrier helpers from an earlier run "
 						 "(run pipefy on the file as written)");
 		return;
 	}
 	l->ws_chunk = chunk;
-	l->ws_cp_async_ok = true;
+	l->legal[VARIANT_WS_CP_ASYNC].ok = true;
 }
 
 void check_kloops(struct model *m, const struct source *src)
@@ -2538,19 +2564,19 @@ void check_kloops(struct model *m, const struct source *src)
 	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		for (int j = 0; j < m->nloops && (l->tma_ok || l->bulk_ok || l->ws_ok || l->ws_cp_async_ok); j++)
+		for (int j = 0; j < m->nloops && (l->legal[VARIANT_TMA].ok || l->legal[VARIANT_BULK].ok || l->legal[VARIANT_WS].ok || l->legal[VARIANT_WS_CP_ASYNC].ok); j++)
 			if (j != i && m->loops[j].function_span.end &&
 			    m->loops[j].function_span.begin == l->function_span.begin) {
-				if (l->tma_ok)
-					l->tma_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				if (l->bulk_ok)
-					l->bulk_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				if (l->ws_ok)
-					l->ws_refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				if (l->ws_cp_async_ok)
-					l->ws_cp_async_refusal =
+				if (l->legal[VARIANT_TMA].ok)
+					l->legal[VARIANT_TMA].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
+				if (l->legal[VARIANT_BULK].ok)
+					l->legal[VARIANT_BULK].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
+				if (l->legal[VARIANT_WS].ok)
+					l->legal[VARIANT_WS].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
+				if (l->legal[VARIANT_WS_CP_ASYNC].ok)
+					l->legal[VARIANT_WS_CP_ASYNC].refusal =
 						xprintf("'%s' holds more than one loop with a barrier", l->function);
-				l->tma_ok = l->bulk_ok = l->ws_ok = l->ws_cp_async_ok = false;
+				l->legal[VARIANT_TMA].ok = l->legal[VARIANT_BULK].ok = l->legal[VARIANT_WS].ok = l->legal[VARIANT_WS_CP_ASYNC].ok = false;
 			}
 	}
 }

@@ -668,6 +668,29 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr)
 	return true;
 }
 
+bool cursor_indexing_accessor(CXCursor call)
+{
+	CXCursor def, st = accessor_statement(call, clang_Cursor_getNumArguments(cursor_strip(call)), &def);
+	if (clang_Cursor_isNull(st) || clang_getCursorKind(st) != CXCursor_ReturnStmt)
+		return false;
+	CXCursor e = strip_copy(cursor_first_child(st)), base;
+	if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr)
+		base = cursor_strip(cursor_first_child(e));
+	else if (clang_getCursorKind(e) == CXCursor_UnaryOperator &&
+		 clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref)
+		base = cursor_strip(cursor_last_child(e)); /* (p + i): p */
+	else
+		return false;
+	if (clang_getCursorKind(base) == CXCursor_BinaryOperator)
+		base = cursor_strip(cursor_first_child(base));
+	for (int i = 0; i < clang_Cursor_getNumArguments(def); i++) {
+		CXCursor p = clang_Cursor_getArgument(def, i);
+		if (clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Pointer && refers_to(base, p))
+			return true;
+	}
+	return false;
+}
+
 /* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
  * written operand and, for a plain assignment, the value. */
 /* A call of an operator that the template leaves unresolved (clang found overloads of it, so

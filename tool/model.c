@@ -55,8 +55,8 @@ void model_free(struct model *m)
 			free(l->unknowns[j].reason);
 		free(l->unknowns);
 		free(l->refusals);
-		free(l->cp_async_refusal);
-		free(l->ldg_refusal);
+		for (int v = 0; v < VARIANT_COUNT; v++)
+			free(l->legal[v].refusal);
 		free(l->one_stage);
 		free(l->launch_edits);
 		free(l->enlarge_refusal);
@@ -76,12 +76,8 @@ void model_free(struct model *m)
 			for (int k = 0; k < 4; k++)
 				free(l->tma_launches[j].config[k]);
 		free(l->tma_launches);
-		free(l->tma_refusal);
 		free(l->tma_collective);
-		free(l->bulk_refusal);
-		free(l->ws_refusal);
 		free(l->regs_note);
-		free(l->ws_cp_async_refusal);
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);

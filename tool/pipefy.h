@@ -93,7 +93,14 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 /* VARIANT_NO_LOADS is a measuring aid, not a pipeline: the loop without its copies, the
  * load-free ceiling a benchmark compares against. Its output computes on stale tiles. */
 enum variant { VARIANT_AUTO, VARIANT_CP_ASYNC, VARIANT_LDG, VARIANT_NO_LOADS, VARIANT_TMA, VARIANT_BULK, VARIANT_WS,
-	       VARIANT_WS_CP_ASYNC };
+	       VARIANT_WS_CP_ASYNC, VARIANT_COUNT };
+
+/* One variant's verdict on one loop (check.c alone writes it): legal, or the first reason it
+ * is not. */
+struct legality {
+	bool ok;
+	char *refusal;
+};
 
 /* Launch pairs (launch.c): the planner's choice, or overlapped (early: the kernel ahead lets the
  * next start before its own blocks end) / kept wherever legal. */
@@ -263,6 +270,9 @@ enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value
 bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value);
 /* A call to a function whose whole body is `return *p;` (or `return p[0];`): a load at *addr. */
 bool cursor_load_accessor(CXCursor call, CXCursor *addr);
+/* A call to a function whose whole body loads through a pointer parameter at an address it
+ * computes (`return Mat[row * N + col];`, `return *(p + i);`): a load pipefy does not read. */
+bool cursor_indexing_accessor(CXCursor call);
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 /* An assignment or ++/-- of var in `in`, or a way to write it later: its address taken, a
@@ -586,10 +596,11 @@ struct kloop {
 	/* check */
 	struct refusal *refusals;
 	int nrefusals, caprefusals;
-	bool cp_async_ok;
-	char *cp_async_refusal;
-	bool ldg_ok;
-	char *ldg_refusal;
+	/* each variant's verdict, indexed by enum variant (auto and no-loads have none): cp.async
+	 * and ldg from the copies; tma, bulk (the boxes' rows can be bulk copies), ws (tensor
+	 * copies from a producer warp) and ws-cp.async (cp.async copies from a producer warp,
+	 * named barriers) from the boxes and the kernel's launches */
+	struct legality legal[VARIANT_COUNT];
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
 	int instantiations; /* a kernel template's: tile sizes are the largest of these launches' */
 	/* tiles in dynamic shared memory: the launches pipefy gives more of it for more stages,
@@ -620,15 +631,7 @@ struct kloop {
 	const char *copy_defined;   /* the file already has pipefy's copy of the kernel for a
 				     * launcher: "tma" (tensor copies, from a producer warp or not),
 				     * "ws" (ws-cp.async); NULL when not */
-	bool tma_ok;
-	char *tma_refusal;
-	bool bulk_ok;               /* the boxes' rows can be bulk copies (--variant=bulk) */
-	char *bulk_refusal;
-	bool ws_ok;                 /* tensor copies from a producer warp (--variant=ws) */
-	char *ws_refusal;
-	bool ws_cp_async_ok;        /* cp.async copies from a producer warp, named barriers */
-	char *ws_cp_async_refusal;
-	long ws_chunk;              /* (and the bytes of each of its cp.async copies) */
+	long ws_chunk;              /* ws-cp.async: the bytes of each of its cp.async copies */
 	/* ws and ws-cp.async: the threads added to the block, a warp (32), or on sm_90a a warpgroup
 	 * (128) that hands registers to the kernel's threads (setmaxnreg): the kernel is built for
 	 * regs_blocks blocks an SM of its threads and the producer's, regs_entry registers a
@@ -724,6 +727,9 @@ struct model {
 };
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);
+/* body.c: whether a register's initial value is fetched from global memory (`*(const float4
+ * *)&A[i]`, `(float)A[i]`, `__half2float(A[i])`, `g ? load : fill`). */
+bool body_fetch_value(CXCursor init);
 /* model.c */
 void model_free(struct model *m);
 /* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */

@@ -348,22 +348,22 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	struct plan_option *before = add_option(l, a, vr, VARIANT_AUTO, 1);
 	set_verdict(before, "the loop as written");
 	int max_cp = o->stages > 4 ? o->stages : 4; /* the report lists the depths worth weighing */
-	for (int S = 2; S <= max_cp && S <= vr->max_stages && l->cp_async_ok; S++)
+	for (int S = 2; S <= max_cp && S <= vr->max_stages && l->legal[VARIANT_CP_ASYNC].ok; S++)
 		add_option(l, a, vr, VARIANT_CP_ASYNC, S);
-	bool tma = l->tma_ok && o->arch >= 90;
+	bool tma = l->legal[VARIANT_TMA].ok && o->arch >= 90;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && tma; S++)
 		add_option(l, a, vr, VARIANT_TMA, S);
-	bool bulk = l->bulk_ok && o->arch >= 90;
+	bool bulk = l->legal[VARIANT_BULK].ok && o->arch >= 90;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && bulk; S++)
 		add_option(l, a, vr, VARIANT_BULK, S);
-	bool ws = l->ws_ok && o->arch >= 90;
+	bool ws = l->legal[VARIANT_WS].ok && o->arch >= 90;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && ws; S++)
 		add_option(l, a, vr, VARIANT_WS, S);
 	/* (named barriers 1 to 2 x S + 1 of the 16: at most 7 stages) */
-	bool ws_cp_async = l->ws_cp_async_ok && o->arch >= 80;
+	bool ws_cp_async = l->legal[VARIANT_WS_CP_ASYNC].ok && o->arch >= 80;
 	for (int S = 2; S <= max_cp && S <= vr->max_stages && S <= 7 && ws_cp_async; S++)
 		add_option(l, a, vr, VARIANT_WS_CP_ASYNC, S);
-	if (l->ldg_ok) {
+	if (l->legal[VARIANT_LDG].ok) {
 		if (!l->one_stage)
 			add_option(l, a, vr, VARIANT_LDG, 2);
 		add_option(l, a, vr, VARIANT_LDG, 1);
@@ -375,7 +375,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	char why[512] = "";
 	if (want == VARIANT_AUTO) {
 		int width = min_copy_width(l);
-		bool wide = l->cp_async_ok && width >= vr->cp_async_min_copy_bytes;
+		bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
 		bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
 		if (!wide && tma && vr->tma_for_narrow_copies && o->arch >= vr->tma_min_sm && !l->gather_at) {
 			want = VARIANT_TMA;
@@ -389,7 +389,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			snprintf(why, sizeof why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
 				 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", width, l->ratio,
 				 vr->wide_tma_evidence);
-		} else if (wide && deep && vr->short_tiles_prefer_ldg && l->ldg_ok) {
+		} else if (wide && deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) {
 			want = VARIANT_LDG;
 			want_stages = 2;
 			snprintf(why, sizeof why,
@@ -409,39 +409,39 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 				     "load latency, bounds this loop; neither variant paid on the H200 (%s)",
 				     width, line, col, vr->narrow_gathers_evidence);
 			return;
-		} else if (l->ldg_ok) {
+		} else if (l->legal[VARIANT_LDG].ok) {
 			want = VARIANT_LDG;
 			want_stages = 2;
-			if (l->cp_async_ok)
+			if (l->legal[VARIANT_CP_ASYNC].ok)
 				snprintf(why, sizeof why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
 			else
-				snprintf(why, sizeof why, "cp.async cannot take these copies (%s)", l->cp_async_refusal);
+				snprintf(why, sizeof why, "cp.async cannot take these copies (%s)", l->legal[VARIANT_CP_ASYNC].refusal);
 		} else { /* only cp.async is legal (check refused loops where neither is) */
 			plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
-				     vr->narrow_cp_async_evidence, l->ldg_refusal);
+				     vr->narrow_cp_async_evidence, l->legal[VARIANT_LDG].refusal);
 			return;
 		}
-	} else if (want == VARIANT_CP_ASYNC && !l->cp_async_ok) {
+	} else if (want == VARIANT_CP_ASYNC && !l->legal[VARIANT_CP_ASYNC].ok) {
 		plan_decline(l, "%s: %s", l->one_stage ? "cp.async" : "cp.async cannot take these copies",
-			     l->cp_async_refusal);
+			     l->legal[VARIANT_CP_ASYNC].refusal);
 		return;
-	} else if (want == VARIANT_LDG && !l->ldg_ok) {
-		plan_decline(l, "register staging: %s", l->ldg_refusal);
+	} else if (want == VARIANT_LDG && !l->legal[VARIANT_LDG].ok) {
+		plan_decline(l, "register staging: %s", l->legal[VARIANT_LDG].refusal);
 		return;
 	} else if (want == VARIANT_TMA && !tma) {
-		plan_decline(l, "tensor copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->tma_refusal);
+		plan_decline(l, "tensor copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->legal[VARIANT_TMA].refusal);
 		return;
 	} else if (want == VARIANT_BULK && !bulk) {
-		plan_decline(l, "bulk copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->bulk_refusal);
+		plan_decline(l, "bulk copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->legal[VARIANT_BULK].refusal);
 		return;
 	} else if (want == VARIANT_WS_CP_ASYNC && (!ws_cp_async || want_stages > 7)) {
 		plan_decline(l, "a producer warp with cp.async: %s",
 			     o->arch < 80 ? "cp.async needs sm_80 or later (--arch)"
-			     : !ws_cp_async ? l->ws_cp_async_refusal
+			     : !ws_cp_async ? l->legal[VARIANT_WS_CP_ASYNC].refusal
 					    : "its two named barriers a stage and one more allow 7 stages at most");
 		return;
 	} else if (want == VARIANT_WS && !ws) {
-		plan_decline(l, "a producer warp: %s", o->arch < 90 ? "its tensor copies need sm_90 or later (--arch)" : l->ws_refusal);
+		plan_decline(l, "a producer warp: %s", o->arch < 90 ? "its tensor copies need sm_90 or later (--arch)" : l->legal[VARIANT_WS].refusal);
 		return;
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s%s", variant_name(want),

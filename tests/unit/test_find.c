@@ -67,8 +67,8 @@ START_TEST(a_helper_that_only_copies_fills_the_tiles)
 	ck_assert_int_eq(l->helper.stores[1].width, 4);
 	ck_assert(l->helper.stores[1].guard.end > l->helper.stores[1].guard.begin);
 	ck_assert_int_eq(l->ntiles, 2);
-	ck_assert(l->cp_async_ok);
-	ck_assert(!l->ldg_ok);
+	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
+	ck_assert(!l->legal[VARIANT_LDG].ok);
 	release(&a);
 }
 END_TEST
@@ -106,8 +106,8 @@ START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 	struct kloop *l = &a.model.loops[0];
 	ck_assert_str_eq(first_reason(l), "");
 	/* blockDim.x: the block size decides how many registers, and nothing says it */
-	ck_assert(!l->ldg_ok);
-	ck_assert_ptr_nonnull(strstr(l->ldg_refusal, "strides by blockDim.x and the block size is unknown"));
+	ck_assert(!l->legal[VARIANT_LDG].ok);
+	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "strides by blockDim.x and the block size is unknown"));
 	ck_assert_int_eq(l->stmts[0].copy_bound, 512);
 	ck_assert_int_eq(l->stmts[0].copy_stride, 0);
 	release(&a);
@@ -121,7 +121,7 @@ START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 		    "        __syncthreads();\n"
 		    "    }\n    C[threadIdx.x] = acc;\n}\n");
 	l = &a.model.loops[0];
-	ck_assert(l->ldg_ok);
+	ck_assert(l->legal[VARIANT_LDG].ok);
 	ck_assert_int_eq(l->block_threads, 256);
 	release(&a);
 	analyze(&a, "__global__ void k(const float *A, float *C, int K, int n)\n{\n"
@@ -134,8 +134,8 @@ START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 		    "        __syncthreads();\n"
 		    "    }\n    C[threadIdx.x] = acc;\n}\n");
 	l = &a.model.loops[0];
-	ck_assert(!l->ldg_ok);
-	ck_assert_ptr_nonnull(strstr(l->ldg_refusal, "runs while `i < n`: staging registers need a trip count pipefy can compute"));
+	ck_assert(!l->legal[VARIANT_LDG].ok);
+	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "runs while `i < n`: staging registers need a trip count pipefy can compute"));
 	release(&a);
 }
 END_TEST
@@ -183,8 +183,8 @@ START_TEST(plain_loop_model)
 	ck_assert_int_eq(l->nivars, 1);
 	ck_assert_str_eq(l->ivars[0].name, "t");
 	ck_assert_str_eq(l->ivars[0].init, "0");
-	ck_assert(l->cp_async_ok);
-	ck_assert(l->ldg_ok);
+	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
+	ck_assert(l->legal[VARIANT_LDG].ok);
 	ck_assert_int_eq((int)l->flops_per_thread, 32); /* 16 multiply-adds */
 	release(&a);
 }
@@ -237,7 +237,7 @@ START_TEST(guarded_copies_both_forms)
 	ck_assert(l->copies[0].guard.end > l->copies[0].guard.begin);
 	ck_assert(!l->copies[0].guard_is_if);
 	ck_assert(l->copies[1].guard_is_if);
-	ck_assert(l->cp_async_ok); /* zero fill */
+	ck_assert(l->legal[VARIANT_CP_ASYNC].ok); /* zero fill */
 	release(&a);
 }
 END_TEST
