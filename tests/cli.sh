@@ -156,6 +156,23 @@ expect "-p: --arch wins over the database" 'grep -q "sm_80" "$tmp/err" && ! grep
 cp testdata/nvcc_include_dirs.cu "$tmp/proj/other.cu"
 "$pipefy" -q -p "$tmp/proj/build" "$tmp/proj/other.cu" >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "-p: a file the database lacks borrows the nearest entry's flags, as clangd does" '[ $rc = 0 ] && grep -q -E "pipefy_(fetch|load)" "$tmp/out"'
+# CMake's Makefiles generator puts nvcc's include folders and definitions in response files
+# (--options-file includes_CUDA.rsp); -optf and @FILE are the same, relative to the entry's folder
+mkdir -p "$tmp/rsp/build/CMakeFiles"
+printf -- '-I"%s/testdata"\n -I%s/testdata/include\n' "$repo" "$repo" >"$tmp/rsp/build/CMakeFiles/includes_CUDA.rsp"
+printf -- "-DUSE_FP32 '-DWARPSIZE=32'\n" >"$tmp/rsp/build/defines.rsp"
+printf -- '--generate-code=arch=compute_90,code=[compute_90,sm_90] -optf=defines.rsp\n' >"$tmp/rsp/build/arch.rsp"
+cat >"$tmp/rsp/build/compile_commands.json" <<JSON
+[{"directory": "$tmp/rsp/build",
+  "command": "/usr/local/cuda/bin/nvcc --options-file CMakeFiles/includes_CUDA.rsp @arch.rsp -x cu -c $repo/testdata/nvcc_include_dirs.cu -o x.o",
+  "file": "$repo/testdata/nvcc_include_dirs.cu"}]
+JSON
+"$pipefy" -p "$tmp/rsp/build" --report testdata/nvcc_include_dirs.cu >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "-p: include folders, definitions and the architecture in response files (--options-file, @FILE, -optf) are read" \
+	'[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/want" && grep -q "sm_90" "$tmp/err"'
+printf -- '--options-file missing.rsp\n' >"$tmp/rsp/build/arch.rsp"
+"$pipefy" -q -p "$tmp/rsp/build" testdata/nvcc_include_dirs.cu >/dev/null 2>"$tmp/err"; rc=$?
+expect "-p: a response file that is not there is an error naming it" '[ $rc = 1 ] && grep -q "missing.rsp: error: " "$tmp/err"'
 
 # without the database: -D on pipefy's command line, and "file not found" says where it looked
 mkdir -p "$tmp/repo/.git" "$tmp/repo/src/kernels"

@@ -4,6 +4,7 @@
 #include "pipefy.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -252,19 +253,126 @@ static char *absolute_in(const char *dir, const char *path)
 	return path[0] == '/' || !dir ? xstrdup(path) : xprintf("%s/%s", dir, path);
 }
 
+/* ---- response files: nvcc's --options-file F and -optf F, and @F ---- */
+
+/* Arguments made here (a compile command's, with its response files' in their place). */
+struct arglist {
+	char **v;
+	int n, cap;
+};
+
+static void arglist_free(struct arglist *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* text split as gcc splits an @file: white space separates arguments, '...' and "..." quote, and
+ * a backslash outside single quotes keeps the character after it. */
+static void split_response(struct arglist *out, const char *text)
+{
+	const char *p = text;
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			return;
+		struct strbuf arg = {0};
+		char quote = 0;
+		for (; *p && (quote || !isspace((unsigned char)*p)); p++) {
+			if (quote && *p == quote)
+				quote = 0;
+			else if (!quote && (*p == '\'' || *p == '"'))
+				quote = *p;
+			else if (*p == '\\' && quote != '\'' && p[1])
+				sb_add(&arg, ++p, 1);
+			else
+				sb_add(&arg, p, 1);
+		}
+		*VEC_PUSH(out->v, out->n, out->cap) = arg.data ? sb_take(&arg) : xstrdup("");
+	}
+}
+
+#define RESPONSE_DEPTH 8
+
+static bool expand_responses(struct arglist *out, char *const *v, int n, const char *dir, int depth, char **err);
+
+/* The response file named path (relative to dir, where the compiler ran), its arguments
+ * expanded in turn, at most RESPONSE_DEPTH files deep. */
+static bool read_response(struct arglist *out, const char *path, const char *dir, int depth, char **err)
+{
+	char *full = absolute_in(dir, path);
+	FILE *f = depth < RESPONSE_DEPTH ? fopen(full, "rb") : NULL;
+	if (!f) {
+		*err = depth < RESPONSE_DEPTH
+			       ? xprintf("%s: error: cannot read this response file of the compile command: %s", full,
+					 strerror(errno))
+			       : xprintf("%s: error: response files nested more than %d deep", full, RESPONSE_DEPTH);
+		free(full);
+		return false;
+	}
+	struct strbuf sb = {0};
+	char buf[4096];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+		sb_add(&sb, buf, got);
+	fclose(f);
+	free(full);
+	struct arglist inner = {0};
+	split_response(&inner, sb.data ? sb.data : "");
+	free(sb.data);
+	bool ok = expand_responses(out, inner.v, inner.n, dir, depth + 1, err);
+	arglist_free(&inner);
+	return ok;
+}
+
+/* v[0, n) with each response file read in its place: `--options-file F`, `-optf F` (or with
+ * `=F`), `@F`. False, with *err, when one cannot be read. */
+static bool expand_responses(struct arglist *out, char *const *v, int n, const char *dir, int depth, char **err)
+{
+	static const char *const names[] = {"--options-file", "-optf"};
+	for (int i = 0; i < n; i++) {
+		const char *file = v[i][0] == '@' && v[i][1] ? v[i] + 1 : NULL;
+		for (size_t k = 0; !file && k < sizeof names / sizeof *names; k++) {
+			size_t len = strlen(names[k]);
+			if (strncmp(v[i], names[k], len) == 0 && v[i][len] == '=')
+				file = v[i] + len + 1;
+			else if (strcmp(v[i], names[k]) == 0 && i + 1 < n)
+				file = v[++i];
+		}
+		if (file && !read_response(out, file, dir, depth, err))
+			return false;
+		if (!file)
+			*VEC_PUSH(out->v, out->n, out->cap) = xstrdup(v[i]);
+	}
+	return true;
+}
+
+/* The command's arguments after the compiler's name, its response files read. */
+static bool command_args(struct arglist *out, CXCompileCommand cmd, const char *dir, char **err)
+{
+	struct arglist raw = {0};
+	unsigned n = clang_CompileCommand_getNumArgs(cmd);
+	for (unsigned i = 1; i < n; i++) {
+		CXString s = clang_CompileCommand_getArg(cmd, i);
+		*VEC_PUSH(raw.v, raw.n, raw.cap) = xstrdup(clang_getCString(s));
+		clang_disposeString(s);
+	}
+	bool ok = expand_responses(out, raw.v, raw.n, dir, 0, err);
+	arglist_free(&raw);
+	return ok;
+}
+
 /* Keep what clang reads the same way (-I, -isystem, -D, -U, -include, -std), make paths
  * absolute against the entry's directory, and drop the rest: code generation, host
  * compiler pass-through and nvcc's own switches mean nothing to a parse. */
-static void translate_nvcc_flags(struct clang_args *a, CXCompileCommand cmd, int *arch)
+static void translate_nvcc_flags(struct clang_args *a, const struct arglist *args, const char *dir, int *arch)
 {
-	unsigned n = clang_CompileCommand_getNumArgs(cmd);
-	CXString dirs = clang_CompileCommand_getDirectory(cmd);
-	const char *dir = clang_getCString(dirs);
-	for (unsigned i = 1; i < n; i++) {
-		CXString s = clang_CompileCommand_getArg(cmd, i);
-		const char *f = clang_getCString(s);
-		CXString nexts = i + 1 < n ? clang_CompileCommand_getArg(cmd, i + 1) : (CXString){0};
-		const char *next = i + 1 < n ? clang_getCString(nexts) : NULL;
+	for (int i = 0; i < args->n; i++) {
+		const char *f = args->v[i];
+		const char *next = i + 1 < args->n ? args->v[i + 1] : NULL;
 		static const struct {
 			const char *nvcc, *clang;
 		} path_flags[] = {{"-I", "-I"},		{"--include-path", "-I"}, {"-isystem", "-isystem"},
@@ -311,13 +419,9 @@ static void translate_nvcc_flags(struct clang_args *a, CXCompileCommand cmd, int
 				*arch = arch_of(v);
 			used_next = !strchr(f, '=') && nvcc_takes_value(f);
 		}
-		if (next)
-			clang_disposeString(nexts);
-		clang_disposeString(s);
 		if (used_next)
 			i++;
 	}
-	clang_disposeString(dirs);
 }
 
 /* The database read before libclang sees it: libclang prints its own complaints to stderr and
@@ -370,9 +474,16 @@ static bool args_from_compile_db(struct clang_args *a, const char *build_dir, co
 	char *abs = realpath(file, NULL);
 	CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, abs ? abs : file);
 	bool found = cmds && clang_CompileCommands_getSize(cmds) > 0;
-	if (found)
-		translate_nvcc_flags(a, clang_CompileCommands_getCommand(cmds, 0), arch);
-	else
+	if (found) {
+		CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+		CXString dir = clang_CompileCommand_getDirectory(cmd);
+		struct arglist args = {0};
+		found = command_args(&args, cmd, clang_getCString(dir), err);
+		if (found)
+			translate_nvcc_flags(a, &args, clang_getCString(dir), arch);
+		arglist_free(&args);
+		clang_disposeString(dir);
+	} else
 		*err = xprintf("%s: error: no entry in %s/compile_commands.json to take flags from", file, build_dir);
 	if (cmds)
 		clang_CompileCommands_dispose(cmds);
