@@ -196,6 +196,37 @@ cp testdata/harness.cuh "$tmp/"
 "$pipefy" -q "$tmp/many_errors.cu" >"$tmp/out" 2>/dev/null; rc=$?
 expect "an error past clang's twentieth still keeps its function unrewritten" '[ $rc = 0 ] && cmp -s "$tmp/out" "$tmp/many_errors.cu"'
 
+# --report=yaml is YAML that LLVM's opt-viewer reads: a file name with a quote in it, and each
+# record's message as an Args String
+if python3 -c 'import yaml' 2>/dev/null; then
+	"$pipefy" -q --report=yaml --assume-filename="testdata/it's: #1.cu" <$k >/dev/null 2>"$tmp/report.yaml"; rc=$?
+	python3 - "$tmp/report.yaml" >"$tmp/yaml.out" 2>&1 <<'PY'
+import sys, yaml
+class Remark(dict): pass
+for tag in ('!Passed', '!Missed'):
+    yaml.SafeLoader.add_constructor(tag, lambda loader, node: Remark(loader.construct_mapping(node, deep=True)))
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+r = docs[0]
+print(r['DebugLoc']['File'])
+# opt-viewer's message: the Args' values, joined; the String comes first
+print(r['Args'][0]['String'])
+PY
+	expect "--report=yaml: a file name with a quote, a colon and a hash is read back as it was" \
+		'[ $rc = 0 ] && [ "$(sed -n 1p "$tmp/yaml.out")" = "testdata/it'\''s: #1.cu" ]'
+	expect "--report=yaml: each record's first Args entry is its message as a String" \
+		'sed -n 2p "$tmp/yaml.out" | grep -q "^K-loop pipelined: ldg, 2 stages: 4-byte copies"'
+	# a name that is not UTF-8 (JSON's "file" gets U+FFFD for the byte; YAML escapes it)
+	"$pipefy" -q --report=yaml --assume-filename=$'testdata/\xff.cu' <$k >/dev/null 2>"$tmp/report.yaml"; rc=$?
+	python3 - "$tmp/report.yaml" >"$tmp/yaml.out" 2>&1 <<'PY'
+import sys, yaml
+for tag in ('!Passed', '!Missed'):
+    yaml.SafeLoader.add_constructor(tag, lambda loader, node: loader.construct_mapping(node, deep=True))
+print(list(yaml.safe_load_all(open(sys.argv[1], encoding='utf-8')))[0]['DebugLoc']['File'])
+PY
+	expect "--report=yaml: a file name that is not UTF-8 is escaped, and the report is YAML" \
+		'[ $rc = 0 ] && [ "$(cat "$tmp/yaml.out")" = "testdata/$(printf "\303\277").cu" ]'
+fi
+
 # usage
 "$pipefy" --version >"$tmp/out"; rc=$?
 expect "--version names pipefy and clang" '[ $rc = 0 ] && grep -q "^pipefy [0-9.]* (.*clang version 19" "$tmp/out"'

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <ctype.h>
 #include <stdlib.h>
+#include <strings.h>
 
 static void show_line(FILE *out, const struct source *src, int line, int col)
 {
@@ -322,6 +323,26 @@ static void report_pair_text(FILE *out, const struct launch_pair *p, const struc
 		fprintf(out, "  result:   kept as written: %s\n\n", pair_why_not(p) ? pair_why_not(p) : "not planned");
 }
 
+/* s as JSON can hold it: a byte that is not UTF-8 (in a file's name) becomes U+FFFD. */
+static json_t *json_text(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	struct strbuf sb = {0};
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len; i++) {
+		size_t bad = utf8_invalid_at(s + i, len - i), good = bad == (size_t)-1 ? len - i : bad;
+		sb_add(&sb, s + i, good);
+		i += good;
+		if (i < len)
+			sb_puts(&sb, "\xef\xbf\xbd");
+	}
+	j = json_string(sb.data ? sb.data : "");
+	free(sb.data);
+	return j;
+}
+
 /* What every record starts with: Passed or Missed, where, the function, the architecture. */
 static json_t *record_head(bool passed, const struct source *src, size_t at, const char *function, int arch)
 {
@@ -329,7 +350,7 @@ static json_t *record_head(bool passed, const struct source *src, size_t at, con
 	source_line_col(src, at, &line, &col);
 	json_t *o = json_object();
 	json_object_set_new(o, "kind", json_string(passed ? "Passed" : "Missed"));
-	json_object_set_new(o, "file", json_string(src->path));
+	json_object_set_new(o, "file", json_text(src->path));
 	json_object_set_new(o, "line", json_integer(line));
 	json_object_set_new(o, "column", json_integer(col));
 	json_object_set_new(o, "function", json_string(function));
@@ -410,9 +431,84 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	return o;
 }
 
+/* Whether s reads back from YAML as itself when written plain: an identifier (a kernel's name)
+ * that YAML does not take for a boolean or null. */
+static bool yaml_plain(const char *s)
+{
+	static const char *const words[] = {"null", "true", "false", "yes", "no", "on", "off", "y", "n", NULL};
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!(isalnum((unsigned char)*p) || *p == '_'))
+			return false;
+	for (const char *const *w = words; *w; w++)
+		if (strcasecmp(s, *w) == 0)
+			return false;
+	return true;
+}
+
+/* s as a YAML scalar that reads back as s: plain where allowed and yaml_plain, else single-quoted
+ * (a ' doubled); with a control character or a byte that is not UTF-8 (which single quotes
+ * cannot hold), double-quoted with escapes. */
+static void yaml_scalar(FILE *out, const char *s, bool plain_allowed)
+{
+	if (plain_allowed && yaml_plain(s)) {
+		fputs(s, out);
+		return;
+	}
+	bool utf8 = utf8_invalid_at(s, strlen(s)) == (size_t)-1, single = utf8;
+	for (const char *p = s; *p && single; p++)
+		single = (unsigned char)*p >= 0x20 && *p != 0x7f;
+	fputc(single ? '\'' : '"', out);
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (single && c == '\'')
+			fputs("''", out);
+		else if (single)
+			fputc(c, out);
+		else if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8))
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc(single ? '\'' : '"', out);
+}
+
+/* A record's message, whole, as its remark words it. */
+static char *record_message(json_t *rec, bool passed)
+{
+	const char *reason = json_string_value(json_object_get(rec, "reason"));
+	const char *note = json_string_value(json_object_get(rec, "note"));
+	const char *first = json_string_value(json_object_get(rec, "launch_after"));
+	const char *function = json_string_value(json_object_get(rec, "function"));
+	if (!reason)
+		reason = "";
+	if (first && json_is_true(json_object_get(rec, "persistent")))
+		return xprintf("launches of '%s' and '%s' run as one persistent launch: %s", first, function, reason);
+	if (first)
+		return xprintf("launch %soverlapped with '%s' before it: %s", passed ? "" : "not ", first, reason);
+	if (json_is_false(json_object_get(rec, "kloop")))
+		return xprintf("loop not pipelined: %s", reason);
+	if (!passed)
+		return xprintf("K-loop not pipelined: %s", reason);
+	json_int_t stages = json_integer_value(json_object_get(rec, "stages"));
+	return xprintf("K-loop pipelined: %s, %lld stage%s%s%s%s%s", json_string_value(json_object_get(rec, "variant")),
+		       (long long)stages, stages == 1 ? "" : "s", *reason ? ": " : "", reason, note ? "; " : "",
+		       note ? note : "");
+}
+
 /* LLVM's optimization-record shape: `--- !Passed` / `--- !Missed`, Pass, Name, DebugLoc,
- * Function, Args as a list of one-key maps. */
-static void report_yaml(FILE *out, json_t *rec)
+ * Function, Args as a list of one-key maps. Args starts with the message as a String (what
+ * opt-viewer shows: the Args' values joined), then the record's keys, their values as JSON
+ * (which YAML reads as flow scalars and flow collections). Names from the input are quoted as
+ * YAML needs them. */
+static void report_yaml(FILE *out, json_t *rec, const char *file)
 {
 	bool passed = strcmp(json_string_value(json_object_get(rec, "kind")), "Passed") == 0;
 	bool launch = json_object_get(rec, "launch_after") != NULL;
@@ -421,10 +517,17 @@ static void report_yaml(FILE *out, json_t *rec)
 		launch ? (persistent ? "LaunchPersistent" : passed ? "LaunchOverlapped" : "LaunchNotOverlapped")
 		: passed ? "KLoopPipelined"
 			 : "KLoopNotPipelined");
-	fprintf(out, "DebugLoc:        { File: '%s', Line: %lld, Column: %lld }\n",
-		json_string_value(json_object_get(rec, "file")), json_integer_value(json_object_get(rec, "line")),
+	fputs("DebugLoc:        { File: ", out);
+	yaml_scalar(out, file, false); /* (the name as it is: JSON's "file" holds only UTF-8) */
+	fprintf(out, ", Line: %lld, Column: %lld }\nFunction:        ", json_integer_value(json_object_get(rec, "line")),
 		json_integer_value(json_object_get(rec, "column")));
-	fprintf(out, "Function:        %s\nArgs:\n", json_string_value(json_object_get(rec, "function")));
+	const char *function = json_string_value(json_object_get(rec, "function"));
+	yaml_scalar(out, function ? function : "", true);
+	fputs("\nArgs:\n  - String:          ", out);
+	char *message = record_message(rec, passed);
+	yaml_scalar(out, message, false);
+	free(message);
+	fputc('\n', out);
 	const char *key;
 	json_t *v;
 	json_object_foreach(rec, key, v) {
@@ -475,7 +578,7 @@ void emit_report(FILE *out, const char *format, const struct model *m, const str
 	} else if (strcmp(format, "yaml") == 0) {
 		size_t i;
 		json_t *rec;
-		json_array_foreach(all, i, rec) report_yaml(out, rec);
+		json_array_foreach(all, i, rec) report_yaml(out, rec, src->path);
 	}
 	json_decref(all);
 }
