@@ -101,6 +101,15 @@ for f in $k testdata/hgemm_wmma.cu testdata/multi_kernels.cu; do
 	(cd "$tmp" && patch -s "$n.cu" <"$n.diff") 2>/dev/null
 	expect "--diff of $n applies with patch to the rewrite" 'cmp -s "$tmp/$n.cu" golden/$n.auto.cu'
 done
+# its headers name the file as diff -u and git do (`--- a/NAME<TAB>`): patch -p1 finds a name
+# with a space in it, and git apply takes it too
+mkdir -p "$tmp/spaced/sub"
+cp $k "$tmp/spaced/sub/my kernel.cu"; cp testdata/harness.cuh "$tmp/spaced/sub/"
+(cd "$tmp/spaced" && "$pipefy" -q --diff "sub/my kernel.cu" >../spaced.diff)
+expect "--diff headers: a/NAME and b/NAME, each ended by a tab" \
+	'[ "$(head -n 2 "$tmp/spaced.diff")" = "$(printf -- "--- a/sub/my kernel.cu\t\n+++ b/sub/my kernel.cu\t")" ]'
+(cd "$tmp/spaced" && patch -s -p1 <../spaced.diff) >/dev/null 2>&1 </dev/null
+expect "--diff of a file whose name has a space applies with patch -p1" 'cmp -s "$tmp/spaced/sub/my kernel.cu" $golden'
 
 # bad input: a one-line error naming the file, exit 1, the input untouched
 head -c 4096 /dev/urandom | tr -d '\n' | tr '\001' '\000' >"$tmp/junk.cu"

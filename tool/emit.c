@@ -685,6 +685,27 @@ static int count_lines(const char *text, size_t len)
 	return n + (len > 0 && text[len - 1] != '\n');
 }
 
+/* `--- a/NAME<TAB>`, as git and diff -u write it: the tab ends the name where diff -u's
+ * timestamp starts, so patch -p1 (or git apply) takes a name with a space in it; a name with a
+ * quote, a backslash or a control character is C-quoted, as both quote it. */
+static void diff_header(FILE *out, const char *sign, const char *side, const char *path)
+{
+	bool quote = false;
+	for (const char *p = path; *p; p++)
+		quote |= *p == '"' || *p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f;
+	fprintf(out, "%s %s%s", sign, quote ? "\"" : "", side);
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!quote || (c >= 0x20 && c != 0x7f && c != '"' && c != '\\'))
+			fputc(c, out);
+		else if (c == '\t' || c == '\n')
+			fputs(c == '\t' ? "\\t" : "\\n", out);
+		else
+			fprintf(out, c == '"' || c == '\\' ? "\\%c" : "\\%03o", c);
+	}
+	fputs(quote ? "\"\t\n" : "\t\n", out);
+}
+
 /* Hunks straight from the edits: the lines they touch, old then new, with context; hunks
  * whose context would overlap are merged. Not a minimal diff, but an exact one. */
 void emit_unified_diff(FILE *out, const struct source *src, const struct edits *e)
@@ -694,7 +715,8 @@ void emit_unified_diff(FILE *out, const struct source *src, const struct edits *
 	struct edit *v = xmalloc(e->n * sizeof *v);
 	memcpy(v, e->v, e->n * sizeof *v);
 	qsort(v, e->n, sizeof *v, edit_cmp);
-	fprintf(out, "--- %s\n+++ %s\n", src->path, src->path);
+	diff_header(out, "---", "a/", src->path);
+	diff_header(out, "+++", "b/", src->path);
 	long delta = 0; /* lines added so far */
 	for (int i = 0; i < e->n;) {
 		int first, last, col;
