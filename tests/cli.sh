@@ -292,6 +292,13 @@ expect "-i and -o on a 250-character file name" '[ $rc = 0 ] && cmp -s "$tmp/$lo
 cp $k testdata/harness.cuh "$tmp/"; mkdir -p "$tmp/a b"
 "$pipefy" -q "$tmp/sgemm_tiled.cu" -o "$tmp/a b/out \$#.cu" -MF "$tmp/dep.d"
 expect "-MF escapes spaces, \$ and # in the target" 'head -n 1 "$tmp/dep.d" | grep -q "a\\\\ b/out\\\\ \$\$\\\\#.cu:"'
+# the target is what was written: -o's file, else -MT's name (standard output has none)
+"$pipefy" -q "$tmp/sgemm_tiled.cu" -MF "$tmp/dep-mt.d" -MT "out dir/k.pipe.cu" >"$tmp/out"; rc=$?
+expect "-MF with -MT names the target -MT gives, the input its first prerequisite" \
+	'[ $rc = 0 ] && [ "$(head -n 2 "$tmp/dep-mt.d")" = "$(printf "out\\\\ dir/k.pipe.cu: \\\\\n $tmp/sgemm_tiled.cu \\\\")" ] && cmp -s "$tmp/out" $golden'
+"$pipefy" -q --assume-filename="$tmp/sgemm_tiled.cu" -MF "$tmp/dep-stdin.d" -MT k.pipe.cu - <"$tmp/sgemm_tiled.cu" >/dev/null; rc=$?
+expect "-MF from standard input: the input is the name --assume-filename gives" \
+	'[ $rc = 0 ] && [ "$(sed -n 2p "$tmp/dep-stdin.d")" = " $tmp/sgemm_tiled.cu \\" ] && grep -q "/harness.cuh" "$tmp/dep-stdin.d"'
 
 # ---- crashes never cost the user their text ----
 python3 -c "print('__global__ void k(float *p) { p[0] = ' + ' + '.join(['p[1]'] * 40000) + '; }')" >"$tmp/deep.cu"

@@ -167,12 +167,15 @@ static void add_make_path(struct strbuf *sb, const char *path)
 	add_escaped(sb, path);
 }
 
+/* `target: input headers...`. The input is left out when it is the target (-i: make would drop
+ * it as circular) or has no name (standard input without --assume-filename). */
 static bool write_depfile(const char *depfile, const char *target, const char *input, const char *deps, char **err)
 {
 	struct strbuf sb = {0};
 	add_escaped(&sb, target);
 	sb_puts(&sb, ":");
-	add_make_path(&sb, input);
+	if (input && strcmp(input, target) != 0)
+		add_make_path(&sb, input);
 	for (const char *line = deps; *line;) {
 		const char *nl = strchr(line, '\n');
 		char *one = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
@@ -186,12 +189,18 @@ static bool write_depfile(const char *depfile, const char *target, const char *i
 	return ok;
 }
 
+/* What messages call standard input: --assume-filename's name, else `<stdin>`. */
+static const char *stdin_name(const struct options *o)
+{
+	return o->assume_filename ? o->assume_filename : "<stdin>";
+}
+
 static int process(const struct options *o, const char *path)
 {
 	struct source src;
 	char *err = NULL;
 	bool from_stdin = strcmp(path, "-") == 0;
-	const char *name = from_stdin ? (o->assume_filename ? o->assume_filename : "<stdin>.cu") : path;
+	const char *name = from_stdin ? stdin_name(o) : path;
 	bool to_stdout = !o->output && !o->in_place;
 	struct stat st;
 	if (o->in_place && stat(path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222)) {
@@ -253,7 +262,8 @@ static int process(const struct options *o, const char *path)
 		ok = write_plain("<stdout>", stdout, r.output, len, &err);
 	}
 	if (ok && o->depfile && r.deps)
-		ok = write_depfile(o->depfile, o->output ? o->output : path, path, r.deps, &err);
+		ok = write_depfile(o->depfile, o->dep_target ? o->dep_target : o->output ? o->output : path,
+				   from_stdin ? o->assume_filename : path, r.deps, &err);
 	if (!ok) {
 		fprintf(stderr, "%s\n", err);
 		free(err);
@@ -322,19 +332,31 @@ static bool copy_fd(int from, FILE *to)
 	return fflush(to) == 0 && n == 0;
 }
 
+static bool reads_stdin(const struct options *o)
+{
+	bool in = o->nfiles == 0;
+	for (int i = 0; i < o->nfiles; i++)
+		in |= strcmp(o->files[i], "-") == 0;
+	return in;
+}
+
+/* Whether the command line reads standard input and writes the result to standard output: an
+ * editor's filter, whose buffer becomes whatever pipefy prints. */
+static bool is_filter(const struct options *o)
+{
+	return reads_stdin(o) && !o->output && !o->in_place;
+}
+
 /* The work runs in a child process whose standard output is kept aside: a crash (a signal)
  * cannot take the output with it. The parent forwards the child's output when it exits, and
  * when it crashes says so and, as an editor filter, writes the input back unchanged, so a
  * buffer is never emptied. */
 static int supervise(const struct options *o)
 {
-	bool reads_stdin = o->nfiles == 0;
-	for (int i = 0; i < o->nfiles; i++)
-		reads_stdin |= strcmp(o->files[i], "-") == 0;
-	bool filter = reads_stdin && !o->output && !o->in_place;
+	bool from_stdin = reads_stdin(o), filter = is_filter(o);
 	struct strbuf input = {0};
 	int in_fd = -1, out_fd = memfd_create("pipefy-stdout", MFD_CLOEXEC);
-	if (reads_stdin) {
+	if (from_stdin) {
 		char buf[65536];
 		size_t n;
 		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
@@ -353,7 +375,7 @@ static int supervise(const struct options *o)
 	 * into an ordinary exit is still a crash */
 	int done[2] = {-1, -1};
 	bool piped = pipe2(done, O_CLOEXEC) == 0;
-	pid_t pid = piped && out_fd >= 0 && (!reads_stdin || in_fd >= 0) ? fork() : -1;
+	pid_t pid = piped && out_fd >= 0 && (!from_stdin || in_fd >= 0) ? fork() : -1;
 	if (pid == 0) {
 		if (in_fd >= 0)
 			dup2(in_fd, 0);
@@ -394,8 +416,7 @@ static int supervise(const struct options *o)
 			snprintf(how, sizeof how, "%s", strsignal(sig));
 		else
 			snprintf(how, sizeof how, "exit %d before finishing", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		const char *name = reads_stdin ? (o->assume_filename ? o->assume_filename : "<stdin>.cu")
-						: o->files[0];
+		const char *name = from_stdin ? stdin_name(o) : o->files[0];
 		fprintf(stderr, "%s: error: internal error: pipefy crashed (%s)%s\n", name, how,
 			filter ? "; the input is written back unchanged" : "; no file was changed by the input it crashed on");
 		if (filter) {
@@ -411,6 +432,24 @@ static int supervise(const struct options *o)
 	return code;
 }
 
+/* A usage error: said on standard error, and as a filter the input written back unchanged, so
+ * that `:%!pipefy --bad-option` leaves the buffer as it was (a terminal is not read: nobody
+ * is typing a kernel to get it back). */
+static int usage_error(const struct options *o, const char *err)
+{
+	fprintf(stderr, "pipefy: error: %s\n%s", err, "Try 'pipefy --help'.\n");
+	if (is_filter(o) && !isatty(STDIN_FILENO)) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+			if (fwrite(buf, 1, n, stdout) != n)
+				break;
+		if (fflush(stdout) != 0 || ferror(stdin))
+			fprintf(stderr, "<stdout>: error: the input could not be written back: %s\n", strerror(errno));
+	}
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	user_umask = umask(0);
@@ -418,10 +457,10 @@ int main(int argc, char **argv)
 	struct options o;
 	char *err;
 	if (options_parse(&o, argc, argv, &err) != 0) {
-		fprintf(stderr, "pipefy: error: %s\n%s", err, "Try 'pipefy --help'.\n");
+		int code = usage_error(&o, err);
 		free(err);
 		options_free(&o);
-		return 2;
+		return code;
 	}
 	if (o.help) {
 		fputs(options_usage, stdout);

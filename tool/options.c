@@ -1,4 +1,6 @@
-/* options.c: the command line, spelled the way clang-format spells it. */
+/* options.c: the command line, spelled the way clang-format spells it and read the way getopt_long
+ * reads one: short switches bundle (-qi), a short option's value may be attached (-oFILE), and a
+ * long option may be shortened to any prefix that names it alone (--var=ldg). */
 #include "pipefy.h"
 
 #include <errno.h>
@@ -41,11 +43,14 @@ const char options_usage[] =
 	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error:\n"
 	"                          text (default), yaml or json\n"
 	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
-	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda)\n"
+	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda); a\n"
+	"                          DIR without include/cuda_runtime.h is a usage error\n"
 	"  --no-cache              parse the file's #include preamble every time instead of\n"
 	"                          through a cached precompiled header ($PIPEFY_CACHE_DIR,\n"
 	"                          else $XDG_CACHE_HOME/pipefy or ~/.cache/pipefy)\n"
-	"  -q                      no remarks on standard error\n"
+	"  -q                      no remarks on standard error; warnings (clang's parse\n"
+	"                          errors among them: why a function was left) and errors\n"
+	"                          still print\n"
 	"  -R, --remarks           remarks even when reading standard input (where, as editor\n"
 	"                          plugins expect, a successful run prints nothing there)\n"
 	"  -n, --dry-run           a warning per loop that would change; nothing is written\n"
@@ -59,17 +64,25 @@ const char options_usage[] =
 	"  --offset=N --length=N   only loops that touch that byte range\n"
 	"  -p BUILD_DIR            flags from BUILD_DIR/compile_commands.json (nvcc's are\n"
 	"                          translated: -I, -isystem, -D, -U, -include, -std kept; the\n"
-	"                          architecture used unless --arch is given; the rest dropped)\n"
+	"                          architecture used unless --arch is given; the rest dropped;\n"
+	"                          response files, --options-file F, -optf F and @F, read)\n"
 	"  -I DIR, -D NAME[=V], -U NAME, -std=STD\n"
 	"                          for the parser, as after --\n"
 	"  -MF FILE                write FILE for make and ninja: the output depends on the\n"
-	"                          input and every header it includes (cmake/Pipefy.cmake)\n"
+	"                          input and every header it includes (cmake/Pipefy.cmake);\n"
+	"                          the target is -o's file (-i: the file edited)\n"
+	"  -MT TARGET              the target -MF's file names instead: standard output has\n"
+	"                          no name, so -MF without -o or -i needs -MT\n"
 	"  --help                  this text\n"
 	"  --version               the version\n"
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
 	"\n"
-	"Exit status: 0 success (changed or not), 1 bad input, parse error or I/O\n"
-	"failure, 2 usage error.\n";
+	"Short options bundle (-qi) and take their value attached (-oFILE); a long option\n"
+	"may be shortened to any prefix that names it alone (--var=ldg).\n"
+	"With standard input and output, any failure writes the input back unchanged.\n"
+	"\n"
+	"Exit status: 0 success (changed or not; parse errors are warnings and keep their\n"
+	"functions as written), 1 bad input or I/O failure, 2 usage error.\n";
 
 const char *variant_name(enum variant v)
 {
@@ -83,24 +96,6 @@ const char *variant_name(enum variant v)
 	case VARIANT_WS_CP_ASYNC: return "ws-cp.async";
 	default: return "auto";
 	}
-}
-
-/* The value of "--name=value" or "--name value"; NULL when argv[*i] is another option. */
-static const char *option_value(const char *name, int argc, char **argv, int *i, bool *missing)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] != '\0')
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
 }
 
 static bool parse_long(const char *s, long *out)
@@ -164,32 +159,372 @@ static bool parse_int(const char *s, int *out)
 	return true;
 }
 
-/* The options that only switch something on, by their short and long names. */
-static bool *switch_flag(struct options *o, const char *a)
+/* ---- each option's value: NULL when taken, else the usage error ---- */
+
+typedef char *(*option_setter)(struct options *o, const char *v);
+
+static char *set_output(struct options *o, const char *v)
 {
-	static const struct {
-		const char *name, *alias;
-		size_t field;
-	} switches[] = {
-		{"-i", NULL, offsetof(struct options, in_place)},
-		{"-q", NULL, offsetof(struct options, quiet)},
-		{"-R", "--remarks", offsetof(struct options, remarks)},
-		{"-h", "--help", offsetof(struct options, help)},
-		{"--version", NULL, offsetof(struct options, version)},
-		{"--output-replacements-xml", NULL, offsetof(struct options, replacements_xml)},
-		{"--output-replacements-json", NULL, offsetof(struct options, replacements_json)},
-		{"--diff", NULL, offsetof(struct options, diff)},
-		{"-n", "--dry-run", offsetof(struct options, dry_run)},
-		{"--Werror", NULL, offsetof(struct options, werror)},
-		{"--no-cache", NULL, offsetof(struct options, no_cache)},
-		{"--ptxas", NULL, offsetof(struct options, ptxas)},
-	};
-	for (size_t k = 0; k < sizeof switches / sizeof *switches; k++)
-		if (strcmp(a, switches[k].name) == 0 || (switches[k].alias && strcmp(a, switches[k].alias) == 0))
-			return (bool *)((char *)o + switches[k].field);
+	o->output = v;
 	return NULL;
 }
 
+static char *set_compile_db(struct options *o, const char *v)
+{
+	o->compile_db = v;
+	return NULL;
+}
+
+static char *set_lines(struct options *o, const char *v)
+{
+	int first, last;
+	char tail;
+	if (o->nlines == 16)
+		return xstrdup("at most 16 --lines ranges");
+	if (sscanf(v, "%d:%d%c", &first, &last, &tail) != 2 || first < 1 || last < first)
+		return xprintf("--lines takes FIRST:LAST (1-based, FIRST <= LAST), not '%s'", v);
+	o->lines[o->nlines++] = (struct line_range){first, last};
+	return NULL;
+}
+
+static char *set_offset(struct options *o, const char *v)
+{
+	return parse_long(v, &o->offset) ? NULL : xprintf("--offset takes a byte offset, not '%s'", v);
+}
+
+static char *set_length(struct options *o, const char *v)
+{
+	return parse_long(v, &o->length) ? NULL : xprintf("--length takes a byte count, not '%s'", v);
+}
+
+static char *set_report(struct options *o, const char *v)
+{
+	o->report = v ? v : "text";
+	if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0)
+		return xprintf("--report takes text, yaml or json, not '%s'", o->report);
+	return NULL;
+}
+
+static char *set_rules(struct options *o, const char *v)
+{
+	o->rules_dir = v;
+	return NULL;
+}
+
+static char *set_block_size(struct options *o, const char *v)
+{
+	if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024)
+		return xprintf("--block-size must be 1..1024, not '%s'", v);
+	return NULL;
+}
+
+static char *set_assume_filename(struct options *o, const char *v)
+{
+	o->assume_filename = v;
+	return NULL;
+}
+
+static char *set_cuda_path(struct options *o, const char *v)
+{
+	o->cuda_path = v;
+	return NULL;
+}
+
+static char *set_variant(struct options *o, const char *v)
+{
+	static const struct {
+		const char *name;
+		enum variant v;
+	} names[] = {{"auto", VARIANT_AUTO}, {"cp.async", VARIANT_CP_ASYNC}, {"cpasync", VARIANT_CP_ASYNC},
+		     {"ldg", VARIANT_LDG},   {"no-loads", VARIANT_NO_LOADS}, {"tma", VARIANT_TMA},
+		     {"bulk", VARIANT_BULK}, {"ws", VARIANT_WS},             {"ws-cp.async", VARIANT_WS_CP_ASYNC}};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(v, names[i].name) == 0) {
+			o->variant = names[i].v;
+			return NULL;
+		}
+	return xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws, ws-cp.async)", v);
+}
+
+static char *set_launches(struct options *o, const char *v)
+{
+	static const struct {
+		const char *name;
+		enum launches_mode mode;
+	} names[] = {{"auto", LAUNCHES_AUTO}, {"overlap", LAUNCHES_OVERLAP}, {"early", LAUNCHES_EARLY},
+		     {"keep", LAUNCHES_KEEP}, {"queue", LAUNCHES_QUEUE}};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(v, names[i].name) == 0) {
+			o->launches = names[i].mode;
+			return NULL;
+		}
+	return xprintf("unknown --launches '%s' (auto, overlap, early, keep, queue)", v);
+}
+
+static char *set_stages(struct options *o, const char *v)
+{
+	if (!parse_int(v, &o->stages) || o->stages < 1 || o->stages > 8)
+		return xprintf("--stages must be 1..8, not '%s'", v);
+	return NULL;
+}
+
+static char *set_arch(struct options *o, const char *v)
+{
+	o->arch_given = true;
+	if (!parse_arch(v, &o->arch, &o->arch_suffix))
+		return xprintf("--arch takes one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, "
+			       "sm_101, sm_103, sm_110, sm_120, sm_121 (an 'a' or 'f' suffix allowed), not '%s'",
+			       v);
+	return NULL;
+}
+
+/* ---- the option table, read the way getopt_long reads its own ---- */
+
+enum takes { NO_VALUE, VALUE, OPTIONAL_VALUE }; /* an optional value only as --name=value */
+
+static const struct option_def {
+	char short_name;       /* 0: none */
+	const char *long_name; /* without its "--"; NULL: none */
+	enum takes takes;
+	size_t flag;           /* a switch: its bool, as an offset into struct options */
+	option_setter set;     /* an option with a value */
+} option_defs[] = {
+	{'i', NULL, NO_VALUE, offsetof(struct options, in_place), NULL},
+	{'q', NULL, NO_VALUE, offsetof(struct options, quiet), NULL},
+	{'R', "remarks", NO_VALUE, offsetof(struct options, remarks), NULL},
+	{'h', "help", NO_VALUE, offsetof(struct options, help), NULL},
+	{'n', "dry-run", NO_VALUE, offsetof(struct options, dry_run), NULL},
+	{0, "version", NO_VALUE, offsetof(struct options, version), NULL},
+	{0, "output-replacements-xml", NO_VALUE, offsetof(struct options, replacements_xml), NULL},
+	{0, "output-replacements-json", NO_VALUE, offsetof(struct options, replacements_json), NULL},
+	{0, "diff", NO_VALUE, offsetof(struct options, diff), NULL},
+	{0, "Werror", NO_VALUE, offsetof(struct options, werror), NULL},
+	{0, "no-cache", NO_VALUE, offsetof(struct options, no_cache), NULL},
+	{0, "ptxas", NO_VALUE, offsetof(struct options, ptxas), NULL},
+	{'o', NULL, VALUE, 0, set_output},
+	{'p', NULL, VALUE, 0, set_compile_db},
+	{0, "lines", VALUE, 0, set_lines},
+	{0, "offset", VALUE, 0, set_offset},
+	{0, "length", VALUE, 0, set_length},
+	{0, "report", OPTIONAL_VALUE, 0, set_report},
+	{0, "rules", VALUE, 0, set_rules},
+	{0, "block-size", VALUE, 0, set_block_size},
+	{0, "assume-filename", VALUE, 0, set_assume_filename},
+	{0, "cuda-path", VALUE, 0, set_cuda_path},
+	{0, "variant", VALUE, 0, set_variant},
+	{0, "launches", VALUE, 0, set_launches},
+	{0, "stages", VALUE, 0, set_stages},
+	{0, "arch", VALUE, 0, set_arch},
+};
+#define NDEFS (sizeof option_defs / sizeof *option_defs)
+
+/* A switch is set; an option with a value gets v (NULL: none given). */
+static char *apply(struct options *o, const struct option_def *d, const char *v)
+{
+	if (!d->set) {
+		*(bool *)((char *)o + d->flag) = true;
+		return NULL;
+	}
+	return d->set(o, v);
+}
+
+/* Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b[0, n). */
+static size_t edit_distance(const char *a, const char *b, size_t n)
+{
+	size_t m = strlen(a);
+	if (m > 40 || n > 40)
+		return (size_t)-1;
+	size_t d[41][41];
+	for (size_t i = 0; i <= m; i++)
+		for (size_t j = 0; j <= n; j++) {
+			if (i == 0 || j == 0) {
+				d[i][j] = i + j;
+				continue;
+			}
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[m][n];
+}
+
+/* "unknown option 'A'", with the long option A's name (its leading dashes dropped, up to any
+ * '=') is a slip of: one or two edits, and fewer than a third of its letters. */
+static char *unknown_option(const char *a)
+{
+	const char *name = a + strspn(a, "-"), *eq = strchr(name, '=');
+	size_t n = eq ? (size_t)(eq - name) : strlen(name), best = (size_t)-1;
+	const char *near = NULL;
+	for (size_t k = 0; k < NDEFS; k++) {
+		size_t d = option_defs[k].long_name ? edit_distance(option_defs[k].long_name, name, n) : (size_t)-1;
+		if (d < best)
+			best = d, near = option_defs[k].long_name;
+	}
+	if (near && best <= 2 && 3 * best < n)
+		return xprintf("unknown option '%s'; did you mean '--%s%s'?", a, near, eq ? eq : "");
+	int consumed;
+	if (parser_option(a, "", &consumed))
+		return xprintf("unknown option '%s' (a parser option: after --)", a);
+	return xprintf("unknown option '%s'", a);
+}
+
+/* --name, --name=value or --name value, where name may be any prefix of one long option's
+ * name (or the whole of one). */
+static char *long_option(struct options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+	size_t n = eq ? (size_t)(eq - name) : strlen(name);
+	const struct option_def *d = NULL;
+	int matches = 0;
+	for (size_t k = 0; k < NDEFS; k++) {
+		const char *l = option_defs[k].long_name;
+		if (!l || strncmp(l, name, n) != 0)
+			continue;
+		if (l[n] == '\0') { /* whole: no other candidate counts */
+			d = &option_defs[k], matches = 1;
+			break;
+		}
+		d = &option_defs[k], matches++;
+	}
+	if (matches == 0)
+		return unknown_option(a);
+	if (matches > 1) {
+		struct strbuf sb = {0};
+		sb_printf(&sb, "option '%.*s' is ambiguous:", (int)(n + 2), a);
+		for (size_t k = 0; k < NDEFS; k++)
+			if (option_defs[k].long_name && strncmp(option_defs[k].long_name, name, n) == 0)
+				sb_printf(&sb, "%s --%s", sb.data[sb.len - 1] == ':' ? "" : ",", option_defs[k].long_name);
+		return sb_take(&sb);
+	}
+	if (d->takes == NO_VALUE && eq)
+		return xprintf("--%s takes no value", d->long_name);
+	if (d->takes == VALUE && !eq) {
+		if (*i + 1 >= argc)
+			return xprintf("--%s needs a value", d->long_name);
+		return apply(o, d, argv[++*i]);
+	}
+	return apply(o, d, eq ? eq + 1 : NULL);
+}
+
+/* -qi, -oFILE, -o FILE, -qoFILE: switches bundled, the last letter's value attached or next. */
+static char *short_options(struct options *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	for (const char *c = a + 1; *c; c++) {
+		const struct option_def *d = NULL;
+		for (size_t k = 0; k < NDEFS && !d; k++)
+			if (option_defs[k].short_name == *c)
+				d = &option_defs[k];
+		if (!d)
+			return unknown_option(a);
+		if (d->takes == NO_VALUE) {
+			apply(o, d, NULL);
+			continue;
+		}
+		if (c[1])
+			return apply(o, d, c + 1);
+		if (*i + 1 >= argc)
+			return xprintf("-%c needs a value", *c);
+		return apply(o, d, argv[++*i]);
+	}
+	return NULL;
+}
+
+/* -MF FILE, -MT TARGET (or -MFFILE), -I, -D, -U (joined or not) and -std=: the compiler's
+ * spellings. False when a is none of them. */
+static bool compiler_option(struct options *o, int argc, char **argv, int *i, char **err)
+{
+	const char *a = argv[*i];
+	const char **dep = strncmp(a, "-MF", 3) == 0 ? &o->depfile : strncmp(a, "-MT", 3) == 0 ? &o->dep_target : NULL;
+	if (dep) {
+		if (a[3])
+			*dep = a + 3;
+		else if (*i + 1 < argc)
+			*dep = argv[++*i];
+		else
+			*err = xprintf("%s needs a value", a);
+		return true;
+	}
+	bool macro_or_include = a[1] == 'I' || a[1] == 'D' || a[1] == 'U';
+	if ((macro_or_include && a[2]) || strncmp(a, "-std=", 5) == 0) {
+		o->extra_args[o->nextra++] = a; /* -Idir, -DX=1: as clang-format takes them after -- */
+		return true;
+	}
+	if (macro_or_include) {
+		if (*i + 1 >= argc) {
+			*err = xprintf("%s needs a value", a);
+			return true;
+		}
+		o->extra_args[o->nextra++] = a;
+		o->extra_args[o->nextra++] = argv[++*i];
+		return true;
+	}
+	return false;
+}
+
+/* Everything after `--`: the parser's, where it is one of parser_option's. */
+static char *parser_args(struct options *o, int argc, char **argv, int i)
+{
+	for (; i < argc; i++) {
+		int n;
+		if (!parser_option(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &n))
+			return xprintf("'%s' after --: only -I, -isystem, -iquote, -idirafter, -D, -U, -include, -std= and "
+				       "-W options reach the parser",
+				       argv[i]);
+		for (int k = 0; k < n; k++)
+			o->extra_args[o->nextra++] = argv[i + k];
+		i += n - 1;
+	}
+	return NULL;
+}
+
+/* Options that do not go together, and values that need others. */
+static char *check_combinations(struct options *o)
+{
+	if ((o->dry_run || o->replacements_xml || o->replacements_json || o->diff) && (o->in_place || o->output))
+		return xstrdup("--dry-run, --diff and --output-replacements-* write no file: drop -i and -o");
+	if (o->diff + o->replacements_xml + o->replacements_json > 1)
+		return xstrdup("--diff, --output-replacements-xml and --output-replacements-json are different outputs: "
+			       "choose one");
+	if (o->werror && !o->dry_run)
+		return xstrdup("--Werror turns --dry-run's warnings into errors: it needs --dry-run");
+	if (o->stages && o->variant == VARIANT_AUTO)
+		return xstrdup("--stages needs --variant (with auto the planner chooses the stages)");
+	if (o->quiet && o->remarks)
+		return xstrdup("-q and -R cannot be combined");
+	if (o->dep_target && !o->depfile)
+		return xstrdup("-MT names the target of -MF's file: it needs -MF");
+	if (o->depfile && o->nfiles != 1)
+		return xstrdup("-MF takes one input file");
+	if (o->depfile && !o->dep_target && !o->output && !o->in_place)
+		return xstrdup("-MF: standard output has no name for make to use: give -o FILE, or -MT TARGET");
+	if (o->in_place && o->output)
+		return xstrdup("-i and -o cannot be combined");
+	if (o->output && o->nfiles > 1)
+		return xstrdup("-o takes one input file");
+	for (int i = 0; o->in_place && i < o->nfiles; i++)
+		if (strcmp(o->files[i], "-") == 0)
+			return xstrdup("-i cannot edit standard input");
+	if (o->in_place && o->nfiles == 0)
+		return xstrdup("-i needs a file");
+	if (o->stages == 1 && o->variant != VARIANT_LDG)
+		return xstrdup("--stages=1 (a single shared stage) needs --variant=ldg");
+	if (o->stages && o->variant == VARIANT_LDG && o->stages > 2)
+		return xstrdup("--variant=ldg uses 1 or 2 stages");
+	/* a toolkit named and not there would be replaced by another one without a word */
+	const char *cuda = o->cuda_path ? cuda_find(o->cuda_path) : NULL;
+	if (o->cuda_path && (!cuda || strcmp(cuda, o->cuda_path) != 0))
+		return xprintf("--cuda-path: no CUDA toolkit at %s (no include/cuda_runtime.h there)", o->cuda_path);
+	return NULL;
+}
+
+/* The first usage error is the one reported, but the rest of the line is still read: the
+ * files, -o and -i say whether main must write standard input back (a filter). */
 int options_parse(struct options *o, int argc, char **argv, char **err)
 {
 	memset(o, 0, sizeof *o);
@@ -199,200 +534,30 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	o->extra_args = xmalloc((size_t)(2 * argc) * sizeof *o->extra_args);
 	*err = NULL;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		bool missing = false, *flag;
+		const char *a = argv[i];
+		char *e = NULL;
 		if (strcmp(a, "--") == 0) {
-			for (i++; i < argc; i++) {
-				int n;
-				if (!parser_option(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &n)) {
-					*err = xprintf("'%s' after --: only -I, -isystem, -iquote, -idirafter, -D, -U, -include, "
-						       "-std= and -W options reach the parser",
-						       argv[i]);
-					return 2;
-				}
-				for (int k = 0; k < n; k++)
-					o->extra_args[o->nextra++] = argv[i + k];
-				i += n - 1;
-			}
-			break;
-		} else if (strcmp(a, "-") == 0 || a[0] != '-') {
+			e = parser_args(o, argc, argv, i + 1);
+			i = argc;
+		} else if (strcmp(a, "-") == 0 || a[0] != '-')
 			o->files[o->nfiles++] = a;
-		} else if (strcmp(a, "-o") == 0) {
-			if (i + 1 >= argc) {
-				*err = xstrdup("-o needs a file name");
-				return 2;
-			}
-			o->output = argv[++i];
-		} else if ((flag = switch_flag(o, a))) {
-			*flag = true;
-		} else if ((v = option_value("--lines", argc, argv, &i, &missing))) {
-			int first, last;
-			char tail;
-			if (o->nlines == 16) {
-				*err = xstrdup("at most 16 --lines ranges");
-				return 2;
-			}
-			if (sscanf(v, "%d:%d%c", &first, &last, &tail) != 2 || first < 1 || last < first) {
-				*err = xprintf("--lines takes FIRST:LAST (1-based, FIRST <= LAST), not '%s'", v);
-				return 2;
-			}
-			o->lines[o->nlines++] = (struct line_range){first, last};
-		} else if ((v = option_value("--offset", argc, argv, &i, &missing))) {
-			long n;
-			if (!parse_long(v, &n)) {
-				*err = xprintf("--offset takes a byte offset, not '%s'", v);
-				return 2;
-			}
-			o->offset = n;
-		} else if ((v = option_value("--length", argc, argv, &i, &missing))) {
-			long n;
-			if (!parse_long(v, &n)) {
-				*err = xprintf("--length takes a byte count, not '%s'", v);
-				return 2;
-			}
-			o->length = n;
-		} else if (strcmp(a, "--report") == 0) {
-			o->report = "text";
-		} else if (strncmp(a, "--report=", 9) == 0) {
-			o->report = a + 9;
-			if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0) {
-				*err = xprintf("--report takes text, yaml or json, not '%s'", o->report);
-				return 2;
-			}
-		} else if ((v = option_value("--rules", argc, argv, &i, &missing))) {
-			o->rules_dir = v;
-		} else if ((v = option_value("--block-size", argc, argv, &i, &missing))) {
-			if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024) {
-				*err = xprintf("--block-size must be 1..1024, not '%s'", v);
-				return 2;
-			}
-		} else if ((v = option_value("--assume-filename", argc, argv, &i, &missing))) {
-			o->assume_filename = v;
-		} else if ((v = option_value("--cuda-path", argc, argv, &i, &missing))) {
-			o->cuda_path = v;
-		} else if ((v = option_value("--variant", argc, argv, &i, &missing))) {
-			if (strcmp(v, "auto") == 0)
-				o->variant = VARIANT_AUTO;
-			else if (strcmp(v, "cp.async") == 0 || strcmp(v, "cpasync") == 0)
-				o->variant = VARIANT_CP_ASYNC;
-			else if (strcmp(v, "ldg") == 0)
-				o->variant = VARIANT_LDG;
-			else if (strcmp(v, "no-loads") == 0)
-				o->variant = VARIANT_NO_LOADS;
-			else if (strcmp(v, "tma") == 0)
-				o->variant = VARIANT_TMA;
-			else if (strcmp(v, "bulk") == 0)
-				o->variant = VARIANT_BULK;
-			else if (strcmp(v, "ws") == 0)
-				o->variant = VARIANT_WS;
-			else if (strcmp(v, "ws-cp.async") == 0)
-				o->variant = VARIANT_WS_CP_ASYNC;
-			else {
-				*err = xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws, ws-cp.async)", v);
-				return 2;
-			}
-		} else if ((v = option_value("--launches", argc, argv, &i, &missing))) {
-			if (strcmp(v, "auto") == 0)
-				o->launches = LAUNCHES_AUTO;
-			else if (strcmp(v, "overlap") == 0)
-				o->launches = LAUNCHES_OVERLAP;
-			else if (strcmp(v, "early") == 0)
-				o->launches = LAUNCHES_EARLY;
-			else if (strcmp(v, "keep") == 0)
-				o->launches = LAUNCHES_KEEP;
-			else if (strcmp(v, "queue") == 0)
-				o->launches = LAUNCHES_QUEUE;
-			else {
-				*err = xprintf("unknown --launches '%s' (auto, overlap, early, keep, queue)", v);
-				return 2;
-			}
-		} else if ((v = option_value("--stages", argc, argv, &i, &missing))) {
-			if (!parse_int(v, &o->stages) || o->stages < 1 || o->stages > 8) {
-				*err = xprintf("--stages must be 1..8, not '%s'", v);
-				return 2;
-			}
-		} else if ((v = option_value("-MF", argc, argv, &i, &missing))) {
-			o->depfile = v;
-		} else if ((v = option_value("-p", argc, argv, &i, &missing))) {
-			o->compile_db = v;
-		} else if ((a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[2]) {
-			o->extra_args[o->nextra++] = a; /* -Idir, -DX=1: as clang-format takes them after -- */
-		} else if ((strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < argc) {
-			o->extra_args[o->nextra++] = a;
-			o->extra_args[o->nextra++] = argv[++i];
-		} else if (strncmp(a, "-std=", 5) == 0) {
-			o->extra_args[o->nextra++] = a;
-		} else if ((v = option_value("--arch", argc, argv, &i, &missing))) {
-			o->arch_given = true;
-			if (!parse_arch(v, &o->arch, &o->arch_suffix)) {
-				*err = xprintf("--arch takes one of sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, "
-					       "sm_100, sm_101, sm_103, sm_110, sm_120, sm_121 (an 'a' or 'f' suffix allowed), "
-					       "not '%s'",
-					       v);
-				return 2;
-			}
-		} else {
-			*err = missing ? xprintf("%s needs a value", a) : xprintf("unknown option '%s'", a);
-			return 2;
-		}
+		else if (a[1] == '-')
+			e = long_option(o, argc, argv, &i);
+		else if (!compiler_option(o, argc, argv, &i, &e))
+			e = short_options(o, argc, argv, &i);
+		if (e && !*err)
+			*err = e;
+		else
+			free(e);
 	}
+	if (*err)
+		return 2;
 	if (o->help || o->version)
 		return 0;
-	if ((o->dry_run || o->replacements_xml || o->replacements_json || o->diff) && (o->in_place || o->output)) {
-		*err = xstrdup("--dry-run, --diff and --output-replacements-* write no file: drop -i and -o");
-		return 2;
-	}
-	if (o->diff + o->replacements_xml + o->replacements_json > 1) {
-		*err = xstrdup("--diff, --output-replacements-xml and --output-replacements-json are different outputs: "
-			       "choose one");
-		return 2;
-	}
-	if (o->werror && !o->dry_run) {
-		*err = xstrdup("--Werror turns --dry-run's warnings into errors: it needs --dry-run");
-		return 2;
-	}
-	if (o->stages && o->variant == VARIANT_AUTO) {
-		*err = xstrdup("--stages needs --variant (with auto the planner chooses the stages)");
-		return 2;
-	}
 	if (o->offset > 0 && o->length < 0)
 		o->length = LONG_MAX - o->offset; /* to the end of the file, as clang-format does */
-	if (o->quiet && o->remarks) {
-		*err = xstrdup("-q and -R cannot be combined");
-		return 2;
-	}
-	if (o->depfile && o->nfiles != 1) {
-		*err = xstrdup("-MF takes one input file");
-		return 2;
-	}
-	if (o->in_place && o->output) {
-		*err = xstrdup("-i and -o cannot be combined");
-		return 2;
-	}
-	if (o->output && o->nfiles > 1) {
-		*err = xstrdup("-o takes one input file");
-		return 2;
-	}
-	if (o->in_place) {
-		for (int i = 0; i < o->nfiles; i++)
-			if (strcmp(o->files[i], "-") == 0) {
-				*err = xstrdup("-i cannot edit standard input");
-				return 2;
-			}
-		if (o->nfiles == 0) {
-			*err = xstrdup("-i needs a file");
-			return 2;
-		}
-	}
-	if (o->stages == 1 && o->variant != VARIANT_LDG) {
-		*err = xstrdup("--stages=1 (a single shared stage) needs --variant=ldg");
-		return 2;
-	}
-	if (o->stages && o->variant == VARIANT_LDG && o->stages > 2) {
-		*err = xstrdup("--variant=ldg uses 1 or 2 stages");
-		return 2;
-	}
-	return 0;
+	*err = check_combinations(o);
+	return *err ? 2 : 0;
 }
 
 void options_free(struct options *o)

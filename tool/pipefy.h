@@ -141,6 +141,7 @@ struct options {
 	bool arch_given;         /* --arch was on the command line */
 	char arch_suffix;        /* 'a' for sm_90a (architecture-specific: setmaxnreg), 'f', or 0 */
 	const char *depfile;     /* -MF: a make-style list of the headers the input read */
+	const char *dep_target;  /* -MT: the depfile's target (else -o's file, or the file -i edits) */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
