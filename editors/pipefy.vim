@@ -24,8 +24,9 @@ function! s:Pipefy(first, last) abort
     echohl None
     return
   endif
+  " one undo block of its own: one u takes back the rewrite and nothing the user did before it
+  " (no undojoin; setline and the :delete below are one change, made by one command)
   if l:output != l:input
-    silent! undojoin
     call setline(1, l:output)
     if line('$') > len(l:output)
       silent execute (len(l:output) + 1) . ',$delete _'
