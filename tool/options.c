@@ -163,18 +163,6 @@ static bool parse_int(const char *s, int *out)
 
 typedef char *(*option_setter)(struct options *o, const char *v);
 
-static char *set_output(struct options *o, const char *v)
-{
-	o->output = v;
-	return NULL;
-}
-
-static char *set_compile_db(struct options *o, const char *v)
-{
-	o->compile_db = v;
-	return NULL;
-}
-
 static char *set_lines(struct options *o, const char *v)
 {
 	int first, last;
@@ -205,28 +193,10 @@ static char *set_report(struct options *o, const char *v)
 	return NULL;
 }
 
-static char *set_rules(struct options *o, const char *v)
-{
-	o->rules_dir = v;
-	return NULL;
-}
-
 static char *set_block_size(struct options *o, const char *v)
 {
 	if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024)
 		return xprintf("--block-size must be 1..1024, not '%s'", v);
-	return NULL;
-}
-
-static char *set_assume_filename(struct options *o, const char *v)
-{
-	o->assume_filename = v;
-	return NULL;
-}
-
-static char *set_cuda_path(struct options *o, const char *v)
-{
-	o->cuda_path = v;
 	return NULL;
 }
 
@@ -286,8 +256,9 @@ static const struct option_def {
 	char short_name;       /* 0: none */
 	const char *long_name; /* without its "--"; NULL: none */
 	enum takes takes;
-	size_t flag;           /* a switch: its bool, as an offset into struct options */
-	option_setter set;     /* an option with a value */
+	size_t field;          /* without a setter: the switch's bool, or the value's string, as an
+				* offset into struct options */
+	option_setter set;     /* a value that must be read: NULL when it is kept as given */
 } option_defs[] = {
 	{'i', NULL, NO_VALUE, offsetof(struct options, in_place), NULL},
 	{'q', NULL, NO_VALUE, offsetof(struct options, quiet), NULL},
@@ -301,16 +272,16 @@ static const struct option_def {
 	{0, "Werror", NO_VALUE, offsetof(struct options, werror), NULL},
 	{0, "no-cache", NO_VALUE, offsetof(struct options, no_cache), NULL},
 	{0, "ptxas", NO_VALUE, offsetof(struct options, ptxas), NULL},
-	{'o', NULL, VALUE, 0, set_output},
-	{'p', NULL, VALUE, 0, set_compile_db},
+	{'o', NULL, VALUE, offsetof(struct options, output), NULL},
+	{'p', NULL, VALUE, offsetof(struct options, compile_db), NULL},
 	{0, "lines", VALUE, 0, set_lines},
 	{0, "offset", VALUE, 0, set_offset},
 	{0, "length", VALUE, 0, set_length},
 	{0, "report", OPTIONAL_VALUE, 0, set_report},
-	{0, "rules", VALUE, 0, set_rules},
+	{0, "rules", VALUE, offsetof(struct options, rules_dir), NULL},
 	{0, "block-size", VALUE, 0, set_block_size},
-	{0, "assume-filename", VALUE, 0, set_assume_filename},
-	{0, "cuda-path", VALUE, 0, set_cuda_path},
+	{0, "assume-filename", VALUE, offsetof(struct options, assume_filename), NULL},
+	{0, "cuda-path", VALUE, offsetof(struct options, cuda_path), NULL},
 	{0, "variant", VALUE, 0, set_variant},
 	{0, "launches", VALUE, 0, set_launches},
 	{0, "stages", VALUE, 0, set_stages},
@@ -321,11 +292,13 @@ static const struct option_def {
 /* A switch is set; an option with a value gets v (NULL: none given). */
 static char *apply(struct options *o, const struct option_def *d, const char *v)
 {
-	if (!d->set) {
-		*(bool *)((char *)o + d->flag) = true;
-		return NULL;
-	}
-	return d->set(o, v);
+	if (d->set)
+		return d->set(o, v);
+	if (d->takes == NO_VALUE)
+		*(bool *)((char *)o + d->field) = true;
+	else
+		*(const char **)((char *)o + d->field) = v;
+	return NULL;
 }
 
 /* Edits (insertions, deletions, substitutions, swaps of neighbours) from a to b[0, n). */
@@ -353,8 +326,9 @@ static size_t edit_distance(const char *a, const char *b, size_t n)
 	return d[m][n];
 }
 
-/* "unknown option 'A'", with the long option A's name (its leading dashes dropped, up to any
- * '=') is a slip of: one or two edits, and fewer than a third of its letters. */
+/* The usage error for an unknown option a: with the long option its name (leading dashes
+ * dropped, up to any '=') is a slip of (one or two edits, fewer than a third of its letters),
+ * or, for one of the parser's, where it goes. */
 static char *unknown_option(const char *a)
 {
 	const char *name = a + strspn(a, "-"), *eq = strchr(name, '=');
@@ -484,7 +458,7 @@ static char *parser_args(struct options *o, int argc, char **argv, int i)
 }
 
 /* Options that do not go together, and values that need others. */
-static char *check_combinations(struct options *o)
+static char *check_combinations(const struct options *o)
 {
 	if ((o->dry_run || o->replacements_xml || o->replacements_json || o->diff) && (o->in_place || o->output))
 		return xstrdup("--dry-run, --diff and --output-replacements-* write no file: drop -i and -o");
