@@ -58,62 +58,6 @@ static constexpr bool pipefy_sm90 = true;
 #endif
 #undef PIPEFY_SM90
 // } pipefy: Hopper tensor copies
-// pipefy: overlapped launches {
-// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its
-// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its
-// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).
-// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the
-// launch is an ordinary one.
-static __device__ __forceinline__ void pipefy_grid_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-static bool pipefy_kernel_waits(const void *kernel)
-{
-    static thread_local const void *known[8];
-    static thread_local int known_device[8], next;
-    static thread_local bool waits[8];
-    int device;
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return false;
-    for (int i = 0; i < 8; i++)
-        if (known[i] == kernel && known_device[i] == device)
-            return waits[i];
-    int major = 0;
-    cudaFuncAttributes attr;
-    bool w = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&
-             cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
-    known[next] = kernel;
-    known_device[next] = device;
-    waits[next] = w;
-    next = (next + 1) % 8;
-    return w;
-}
-// (the arguments become the kernel's parameter types where they are passed, as in a launch:
-// P is deduced from the kernel alone, so `0` or NULL for a pointer is a null pointer)
-template <class T>
-struct pipefy_parameter {
-    typedef T type;
-};
-template <class... P>
-static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
-                                           typename pipefy_parameter<P>::type... args)
-{
-    cudaLaunchAttribute overlap;
-    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    overlap.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = grid;
-    config.blockDim = block;
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    config.attrs = &overlap;
-    config.numAttrs = pipefy_kernel_waits((const void *)kernel) ? 1 : 0;
-    return cudaLaunchKernelEx(&config, kernel, args...);
-}
-// } pipefy: overlapped launches
 
 #define T 32
 
@@ -136,7 +80,6 @@ __global__ void transposed(const float *A, const float *B, float *C, int N, int 
 // a 32-row tile filled by two copies of 16 rows each
 __global__ void two_copies(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'two_copies' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
@@ -154,7 +97,6 @@ __global__ void two_copies(const float *A, const float *B, float *C, int N, int 
 // the rows are gridDim.x * 32 apart: the host could not build the tensor map
 __global__ void grid_stride(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'grid_stride' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int ld = gridDim.x * T;
@@ -172,7 +114,6 @@ __global__ void grid_stride(const float *A, const float *B, float *C, int N, int
 // guarded copies fill zeros where the operand ends
 __global__ void guarded(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'guarded' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * T + ty;
     float acc = 0.0f;
@@ -191,7 +132,6 @@ __global__ void guarded(const float *A, const float *B, float *C, int M, int N, 
 // kept rolled, so that the PTX check sees one loop of it)
 __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'narrow_tile' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][2];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
@@ -210,7 +150,6 @@ __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int
 template <int TS>
 __global__ void templated(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'templated' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
@@ -462,7 +401,6 @@ __global__ void stale_local(const float *A, const float *B, float *C, int N, int
 // 'first' is the loop variable's value before the loop: 0, not the tile's
 __global__ void stale_loop_variable(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'stale_loop_variable' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int k0 = 0;
@@ -481,7 +419,6 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
 // A moved under a condition: how far it has moved is not one polynomial
 __global__ void moved_in_branch(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'moved_in_branch' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     if (blockIdx.x > 0)
@@ -500,7 +437,6 @@ __global__ void moved_in_branch(const float *A, const float *B, float *C, int N,
 // the bump comes before the copy, which reads the moved pointer
 __global__ void bump_before_copy(const float *A, const float *B, float *C, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'bump_before_copy' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     const float *a = A + (blockIdx.y * T + ty) * K + tx - T;
@@ -522,15 +458,15 @@ void run(const float *A, const float *B, float *C, int M, int N, int K)
 {
     dim3 grid(N / T, M / T), block(T, T);
     transposed<<<grid, block>>>(A, B, C, N, K);
-    pipefy_launch_dependent(two_copies, grid, dim3(T, 16), 0, 0, A, B, C, N, K);
-    pipefy_launch_dependent(grid_stride, grid, block, 0, 0, A, B, C, N, K);
-    pipefy_launch_dependent(guarded, grid, block, 0, 0, A, B, C, M, N, K);
-    pipefy_launch_dependent(narrow_tile, dim3(N / 2, M / T), dim3(2, T), 0, 0, A, B, C, N, K);
-    pipefy_launch_dependent(templated<T>, grid, block, 0, 0, A, B, C, N, K);
+    two_copies<<<grid, dim3(T, 16)>>>(A, B, C, N, K);
+    grid_stride<<<grid, block>>>(A, B, C, N, K);
+    guarded<<<grid, block>>>(A, B, C, M, N, K);
+    narrow_tile<<<dim3(N / 2, M / T), dim3(2, T)>>>(A, B, C, N, K);
+    templated<T><<<grid, block>>>(A, B, C, N, K);
     c_linkage<<<grid, block>>>(A, B, C, N, K);
     LAUNCH(macro_launched, grid, A, B, C, N, K);
     stale_local<<<grid, block>>>(A, B, C, N, K, 3);
-    pipefy_launch_dependent(stale_loop_variable, grid, block, 0, 0, A, B, C, N, K);
-    pipefy_launch_dependent(moved_in_branch, grid, block, 0, 0, A, B, C, N, K);
-    pipefy_launch_dependent(bump_before_copy, grid, block, 0, 0, A, B, C, N, K);
+    stale_loop_variable<<<grid, block>>>(A, B, C, N, K);
+    moved_in_branch<<<grid, block>>>(A, B, C, N, K);
+    bump_before_copy<<<grid, block>>>(A, B, C, N, K);
 }

@@ -108,62 +108,6 @@ static bool pipefy_sm90_code(const void *kernel)
     return sm90;
 }
 // } pipefy: Hopper tensor copies
-// pipefy: overlapped launches {
-// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its
-// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its
-// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).
-// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the
-// launch is an ordinary one.
-static __device__ __forceinline__ void pipefy_grid_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-static bool pipefy_kernel_waits(const void *kernel)
-{
-    static thread_local const void *known[8];
-    static thread_local int known_device[8], next;
-    static thread_local bool waits[8];
-    int device;
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return false;
-    for (int i = 0; i < 8; i++)
-        if (known[i] == kernel && known_device[i] == device)
-            return waits[i];
-    int major = 0;
-    cudaFuncAttributes attr;
-    bool w = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess && major >= 9 &&
-             cudaFuncGetAttributes(&attr, kernel) == cudaSuccess && attr.ptxVersion >= 90;
-    known[next] = kernel;
-    known_device[next] = device;
-    waits[next] = w;
-    next = (next + 1) % 8;
-    return w;
-}
-// (the arguments become the kernel's parameter types where they are passed, as in a launch:
-// P is deduced from the kernel alone, so `0` or NULL for a pointer is a null pointer)
-template <class T>
-struct pipefy_parameter {
-    typedef T type;
-};
-template <class... P>
-static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
-                                           typename pipefy_parameter<P>::type... args)
-{
-    cudaLaunchAttribute overlap;
-    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    overlap.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = grid;
-    config.blockDim = block;
-    config.dynamicSmemBytes = smem;
-    config.stream = stream;
-    config.attrs = &overlap;
-    config.numAttrs = pipefy_kernel_waits((const void *)kernel) ? 1 : 0;
-    return cudaLaunchKernelEx(&config, kernel, args...);
-}
-// } pipefy: overlapped launches
 
 #define T 32
 
@@ -596,7 +540,6 @@ static void pipefy_launch_read_before(dim3 pipefy_grid, dim3 pipefy_block, size_
 // a return before the loop: a producer that returned would copy nothing
 __global__ void return_before(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    pipefy_grid_wait(); // pipefy: 'return_before' may start before the kernel launched ahead of it ends: wait for it first
     __shared__ float As[T * T];
     __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
@@ -1054,7 +997,7 @@ void run(const float *A, const float *B, const float *bias, float *C, int M, int
     pipefy_launch_base_shape(grid, 256, 0, 0, A, B, C, N, K);
     pipefy_launch_store_before(grid, 256, 0, 0, A, B, C, N, K);
     pipefy_launch_read_before(grid, 256, 0, 0, A, B, bias, C, N, K);
-    pipefy_launch_dependent(return_before, grid, 256, 0, 0, A, B, C, M, N, K);
+    return_before<<<grid, 256>>>(A, B, C, M, N, K);
     pipefy_launch_barrier_after(grid, 256, 0, 0, A, B, C, N, K);
     pipefy_launch_nested(grid, 256, 0, 0, A, B, C, N, K, 2);
     pipefy_launch_full_block(grid, 1024, 0, 0, A, B, C, N, K);

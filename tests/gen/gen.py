@@ -46,7 +46,9 @@ instruction pipefy does not know: refused by every variant); a statement between
 kernel's launch and its copy's that writes the copy's grid, an argument or the stream both
 name (never one persistent launch, `// gen-expect-queue: refused:`; the stream: not overlapped
 either), or a local it does not read (`// gen-expect-queue: not refused for:`); and the address
-the compute changes stepped (`off += acc[0] > 1e30;`), not assigned (`dep_step`);
+the compute changes stepped (`off += acc[0] > 1e30;`), not assigned (`dep_step`); and, from a
+tenth stream, dynamic tiles' last tile read after the loop through the `extern __shared__`
+array itself rather than the tile's name (`after_via`: one stage, as through the name);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -236,12 +238,17 @@ def draw(seed):
     # not assigned: an integer the loop adds to looks like a loop variable's bump, but this step
     # is the compute's (refused as the assignment is)
     f['dep_step'] = f['mutation'] == 'dependent' and r9.random() < 0.5
+    # a tenth stream (session 19): dynamic tiles' last tile read after the loop through the
+    # `extern __shared__` array itself rather than the tile's name (one stage either way: a
+    # second would be read as the first)
+    r10 = random.Random(seed * 15485863 + 23)
+    f['after_via'] = 'extern' if f['tile_after'] and f['tiles'] == 'extern' and r10.random() < 0.5 else 'name'
     return f
 
 
 # the ninth stream's features, and their values where a seed draws none of them (the first
 # line of such a program names none of them)
-NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False}
+NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -321,7 +328,8 @@ def program(seed):
     if f['tiles'] == 'extern' and not (f['static_kernel'] and f['tile_def'] != 'template'):
         cp_async_no = 'sized by the launch'  # one register stage, in the shared memory the launch gives
     elif f['tiles'] == 'extern' and f['tile_after']:
-        cp_async_no = 'also used outside the loop'  # one stage: a second would be read as the first
+        # one stage: a second would be read as the first
+        cp_async_no = 'also used outside the loop' if f['after_via'] == 'name' else 'by another name than the loop'
     elif f['copy'] != 'helper':
         if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
             cp_async_no = 'stored from register value'
@@ -680,10 +688,10 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             out(b + '    break;')
         if f['mutation'] == 'global_store':
             out(b + 'C[(row0 + ty) * N + col0 + tx * %d] = acc[0];' % (VW * W))
-        if not f['rotated'] and f['vote'] == 'end_or':  # (the end of the tile's barrier, as a vote)
-            out(b + 'if (__syncthreads_or(0)) {}')
-        elif not f['rotated']:
-            out(b + sync + ';')
+        if not f['rotated']:
+            # (the end of the tile's barrier, or it as a vote; the bumps after it either way:
+            # seed 1334's original read its first tile over and over without them)
+            out(b + ('if (__syncthreads_or(0)) {}' if f['vote'] == 'end_or' else sync + ';'))
             if f['bump_at'] == 'after':
                 for x in bumps:
                     out(b + x)
@@ -695,7 +703,10 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             out(ind + '}')
         if f['tile_after']:
             out(ind + 'if (K >= TS) // B\'s first row of the last tile, less itself: zero')
-            out(ind + '    acc[0] += %s - %s;' % (value('%s[0][tx]' % bn), value(load('B[(K / TS * TS - TS) * N + col]'))))
+            first = '%s[0][tx]' % bn
+            if f['after_via'] == 'extern':  # (the extern array itself, where Bs points into it)
+                first = 'reinterpret_cast<%s *>(gen_smem + TS * TS * sizeof(%s))[tx]' % (TT, TT)
+            out(ind + '    acc[0] += %s - %s;' % (value(first), value(load('B[(K / TS * TS - TS) * N + col]'))))
         if loops == 2:
             out(outer + '}')
     ind = outer

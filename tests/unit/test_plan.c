@@ -132,7 +132,8 @@ static bool overlap_rules(bool overlap, int min_sm, const char *evidence, struct
 START_TEST(overlapped_launches_from_the_rules)
 {
 	load();
-	ck_assert(rules.variants.overlap_launches);
+	/* the shipped rules: no kind of chain measured 2 % or more (issue 38), so auto keeps them */
+	ck_assert(!rules.variants.overlap_launches);
 	ck_assert_int_eq(rules.variants.overlap_min_sm, 90);
 	ck_assert_ptr_nonnull(strstr(rules.variants.overlap_evidence, "H200"));
 	struct rules r;
