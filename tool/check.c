@@ -1914,7 +1914,14 @@ static void check_loop(struct kloop *l, const struct source *src)
 		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
 				clang_visitChildren(l->stmts[i].cursor, scan_tile_call, &call);
-		if (!clang_Cursor_isNull(call)) {
+		if (!clang_Cursor_isNull(call) && cursor_cast_store_accessor(call)) {
+			char *n = call_name(call);
+			pos(src, cursor_span(call).begin, &line, &col);
+			kloop_refuse(l, cursor_span(call).begin,
+				     "'%s' at %d:%d stores into a tile through a cast of its pointer: pipefy reads a "
+				     "store accessor only as `*p = v;`, p pointing at v's type", n, line, col);
+			free(n);
+		} else if (!clang_Cursor_isNull(call)) {
 			char *n = call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);
 			kloop_refuse(l, cursor_span(call).begin,

@@ -668,6 +668,19 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr)
 	return true;
 }
 
+bool cursor_cast_store_accessor(CXCursor call)
+{
+	CXCursor def, st = accessor_statement(call, 2, &def), target, stored;
+	if (clang_Cursor_isNull(st) || cursor_write_parts(st, &target, &stored) == WRITE_NONE)
+		return false;
+	CXCursor p = clang_Cursor_getArgument(def, 0), e = deref_operand(target);
+	if (clang_Cursor_isNull(e) || refers_to(e, p) || !cursor_kind_is_cast(clang_getCursorKind(e)))
+		return false;
+	while (cursor_kind_is_cast(clang_getCursorKind(e)))
+		e = cursor_strip(cursor_last_child(e));
+	return refers_to(e, p);
+}
+
 bool cursor_indexing_accessor(CXCursor call)
 {
 	CXCursor def, st = accessor_statement(call, clang_Cursor_getNumArguments(cursor_strip(call)), &def);

@@ -274,6 +274,9 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr);
 /* A call to a function whose whole body loads through a pointer parameter at an address it
  * computes (`return Mat[row * N + col];`, `return *(p + i);`): a load pipefy does not read. */
 bool cursor_indexing_accessor(CXCursor call);
+/* A call to a function whose whole body stores through a cast of its pointer parameter
+ * (`*reinterpret_cast<float4 *>(p) = v;`): a store pipefy does not read. */
+bool cursor_cast_store_accessor(CXCursor call);
 CXCursor cursor_write_target(CXCursor c); /* the lvalue an assignment writes */
 CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 /* An assignment or ++/-- of var in `in`, or a way to write it later: its address taken, a
