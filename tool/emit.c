@@ -63,8 +63,8 @@ void emit_diagnostic(FILE *out, const struct source *src, size_t offset, const c
 }
 
 /* Whether the parenthesis at p closes where a clause ends (the message's end, a ";", ":", ","
- * or ".", or another parenthesis): what stands before it is whole without it ("... for which `x` (4:7) holds"
- * is not). */
+ * or ".", or another parenthesis): what stands before it is whole without it (before the
+ * "(4:7)" of "... for which `x` (4:7) holds" it is not). */
 static bool closes_clause(const char *p)
 {
 	int depth = 0;
