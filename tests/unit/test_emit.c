@@ -20,6 +20,18 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* head, `n` characters of filler words and tail, as a remark: at most REMARK_MAX characters,
+ * and `want` followed by REMARK_MORE */
+static void check_cut(const char *head, int n, const char *tail, const char *want)
+{
+	char *msg = padded(head, n, tail), *t = remark_text(msg, REMARK_MAX), *w = xprintf("%s%s", want, REMARK_MORE);
+	ck_assert_uint_le(strlen(t), REMARK_MAX);
+	ck_assert_str_eq(t, w);
+	free(w);
+	free(t);
+	free(msg);
+}
+
 START_TEST(a_short_remark_is_kept_whole_on_one_line)
 {
 	char *t = remark_text("not pipelined: the callee's text\n    spans lines", REMARK_MAX);
@@ -30,37 +42,23 @@ END_TEST
 
 START_TEST(a_long_remark_ends_at_its_last_clause_that_fits)
 {
-	char *msg = padded("K-loop not pipelined: the barrier at 4:7 is not reached by every thread: ", 150,
-			   "; more words");
-	char *t = remark_text(msg, REMARK_MAX);
-	ck_assert_uint_le(strlen(t), REMARK_MAX);
 	/* the "; " is past the limit; the last clause end that fits is the ": " after "thread" */
-	ck_assert_str_eq(t, "K-loop not pipelined: the barrier at 4:7 is not reached by every thread" REMARK_MORE);
-	free(t);
-	free(msg);
+	check_cut("K-loop not pipelined: the barrier at 4:7 is not reached by every thread: ", 150, "; more words",
+		  "K-loop not pipelined: the barrier at 4:7 is not reached by every thread");
 }
 END_TEST
 
 START_TEST(no_cut_inside_parentheses_or_quotes)
 {
-	char *msg = padded("K-loop pipelined: ldg, 2 stages: the rule holds (see 'a: b; c' and (x; y: ", 120,
-			   ")); for ever and ever and ever and ever");
-	char *t = remark_text(msg, REMARK_MAX);
-	ck_assert_uint_le(strlen(t), REMARK_MAX);
-	ck_assert_str_eq(t, "K-loop pipelined: ldg, 2 stages: the rule holds" REMARK_MORE);
-	free(t);
-	free(msg);
+	check_cut("K-loop pipelined: ldg, 2 stages: the rule holds (see 'a: b; c' and (x; y: ", 120,
+		  ")); for ever and ever and ever and ever", "K-loop pipelined: ldg, 2 stages: the rule holds");
 }
 END_TEST
 
 START_TEST(no_cut_before_a_parenthesis_that_words_follow)
 {
-	char *msg = padded("K-loop not pipelined: a barrier is skipped: the loop runs only where `x < n` (4:7) holds, ", 120,
-			   "");
-	char *t = remark_text(msg, REMARK_MAX);
-	ck_assert_str_eq(t, "K-loop not pipelined: a barrier is skipped" REMARK_MORE);
-	free(t);
-	free(msg);
+	check_cut("K-loop not pipelined: a barrier is skipped: the loop runs only where `x < n` (4:7) holds, ", 120, "",
+		  "K-loop not pipelined: a barrier is skipped");
 }
 END_TEST
 
@@ -79,12 +77,8 @@ END_TEST
 
 START_TEST(a_comma_ends_a_clause_where_nothing_else_does)
 {
-	char *msg = padded("K-loop not pipelined: the copies read through 'A', which is '__restrict__', ", 150,
-			   " and more");
-	char *t = remark_text(msg, REMARK_MAX);
-	ck_assert_str_eq(t, "K-loop not pipelined: the copies read through 'A', which is '__restrict__'" REMARK_MORE);
-	free(t);
-	free(msg);
+	check_cut("K-loop not pipelined: the copies read through 'A', which is '__restrict__', ", 150, " and more",
+		  "K-loop not pipelined: the copies read through 'A', which is '__restrict__'");
 }
 END_TEST
 
