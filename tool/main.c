@@ -438,15 +438,8 @@ static int supervise(const struct options *o)
 static int usage_error(const struct options *o, const char *err)
 {
 	fprintf(stderr, "pipefy: error: %s\n%s", err, "Try 'pipefy --help'.\n");
-	if (is_filter(o) && !isatty(STDIN_FILENO)) {
-		char buf[65536];
-		size_t n;
-		while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-			if (fwrite(buf, 1, n, stdout) != n)
-				break;
-		if (fflush(stdout) != 0 || ferror(stdin))
-			fprintf(stderr, "<stdout>: error: the input could not be written back: %s\n", strerror(errno));
-	}
+	if (is_filter(o) && !isatty(STDIN_FILENO) && !copy_fd(STDIN_FILENO, stdout))
+		fprintf(stderr, "<stdout>: error: the input could not be written back: %s\n", strerror(errno));
 	return 2;
 }
 
