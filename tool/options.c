@@ -84,20 +84,6 @@ const char options_usage[] =
 	"Exit status: 0 success (changed or not; parse errors are warnings and keep their\n"
 	"functions as written), 1 bad input or I/O failure, 2 usage error.\n";
 
-const char *variant_name(enum variant v)
-{
-	switch (v) {
-	case VARIANT_CP_ASYNC: return "cp.async";
-	case VARIANT_LDG: return "ldg";
-	case VARIANT_NO_LOADS: return "no-loads";
-	case VARIANT_TMA: return "tma";
-	case VARIANT_BULK: return "bulk";
-	case VARIANT_WS: return "ws";
-	case VARIANT_WS_CP_ASYNC: return "ws-cp.async";
-	default: return "auto";
-	}
-}
-
 static bool parse_long(const char *s, long *out)
 {
 	char *end;
@@ -202,18 +188,20 @@ static char *set_block_size(struct options *o, const char *v)
 
 static char *set_variant(struct options *o, const char *v)
 {
-	static const struct {
-		const char *name;
-		enum variant v;
-	} names[] = {{"auto", VARIANT_AUTO}, {"cp.async", VARIANT_CP_ASYNC}, {"cpasync", VARIANT_CP_ASYNC},
-		     {"ldg", VARIANT_LDG},   {"no-loads", VARIANT_NO_LOADS}, {"tma", VARIANT_TMA},
-		     {"bulk", VARIANT_BULK}, {"ws", VARIANT_WS},             {"ws-cp.async", VARIANT_WS_CP_ASYNC}};
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-		if (strcmp(v, names[i].name) == 0) {
-			o->variant = names[i].v;
-			return NULL;
-		}
-	return xprintf("unknown variant '%s' (auto, cp.async, ldg, tma, bulk, ws, ws-cp.async)", v);
+	const struct variant_row *row = variant_named(v);
+	if (row) {
+		o->variant = row->id;
+		return NULL;
+	}
+	struct strbuf names = {0};
+	int n;
+	const struct variant_row *rows = variant_rows(&n);
+	for (int i = 0; i < n; i++)
+		if (rows[i].listed)
+			sb_printf(&names, "%s%s", names.len ? ", " : "", rows[i].name);
+	char *msg = xprintf("unknown variant '%s' (%s)", v, names.data);
+	free(names.data);
+	return msg;
 }
 
 static char *set_launches(struct options *o, const char *v)
@@ -486,10 +474,12 @@ static char *check_combinations(const struct options *o)
 			return xstrdup("-i cannot edit standard input");
 	if (o->in_place && o->nfiles == 0)
 		return xstrdup("-i needs a file");
-	if (o->stages == 1 && o->variant != VARIANT_LDG)
+	const struct variant_row *v = variant_row(o->variant);
+	if (o->stages == 1 && v->min_stages > 1)
 		return xstrdup("--stages=1 (a single shared stage) needs --variant=ldg");
-	if (o->stages && o->variant == VARIANT_LDG && o->stages > 2)
-		return xstrdup("--variant=ldg uses 1 or 2 stages");
+	if (o->stages && v->max_stages && o->stages > v->max_stages)
+		return xprintf("--variant=%s uses %d %s %d stages", v->name, v->min_stages,
+			       v->max_stages == v->min_stages + 1 ? "or" : "to", v->max_stages);
 	/* a toolkit named and not there would be replaced by another one without a word */
 	const char *cuda = o->cuda_path ? cuda_find(o->cuda_path) : NULL;
 	if (o->cuda_path && (!cuda || strcmp(cuda, o->cuda_path) != 0))

@@ -148,7 +148,54 @@ struct options {
 int options_parse(struct options *o, int argc, char **argv, char **err);
 void options_free(struct options *o);
 extern const char options_usage[];
+
+/* ---- variant.c: the variants, one row each ---- */
+
+struct kloop;
+struct model;
+struct region;
+struct loop_view;
+
+/* Each family lives in one file: registers.c, cp_async.c, tensor.c (tma, bulk, ws, ws-cp.async:
+ * tiles as boxes, issued by one thread or a producer warp). */
+enum variant_family { FAMILY_NONE, FAMILY_REGISTERS, FAMILY_CP_ASYNC, FAMILY_TENSOR };
+
+/* What a rewrite asks of the file once, whatever loop asked: the helpers it calls. */
+struct file_needs {
+	bool pipeline; /* <cuda_pipeline.h> */
+	bool tma, bulk, named, regs;
+};
+
+struct variant_row {
+	enum variant id;
+	const char *name;  /* --variant=NAME */
+	const char *alias; /* another spelling --variant takes, or NULL */
+	enum variant_family family;
+	bool listed;       /* a pipeline --variant lists (no-loads is a measuring aid) */
+	int min_arch;      /* the oldest architecture it runs on (80: sm_80); 0 any */
+	int min_stages, max_stages; /* max 0: the rules' max_stages */
+	int tile_align;    /* its stages' tiles start at multiples of this many bytes (0: as declared) */
+	int barrier_bytes; /* shared memory it adds a stage (mbarriers) */
+	int producer_threads; /* threads it adds to the block (a producer warp) */
+	const char *noun;      /* the planner's words for it when it cannot be had: "tensor copies: ..." */
+	const char *arch_why;  /* why not, below min_arch */
+	const char *stages_why;/* why not, above max_stages */
+	/* the rewrite of loop `index` of m into edits of the input */
+	void (*rewrite)(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+			struct file_needs *needs);
+	/* validation's reading of the rewritten main loop: problems go to r (NULL: nothing to prove) */
+	void (*validate)(struct region *r, const struct kloop *l, const struct loop_view *v);
+};
+
+/* The rows in the order the planner weighs them; a variant's row; the row --variant=NAME names. */
+const struct variant_row *variant_rows(int *n);
+const struct variant_row *variant_row(enum variant v);
+const struct variant_row *variant_named(const char *name);
 const char *variant_name(enum variant v);
+/* tma, bulk, ws and ws-cp.async: tiles copied as boxes into 128-byte aligned stages. */
+bool variant_is_tensor(enum variant v);
+/* The most stages the variant takes under the rules' limit. */
+int variant_max_stages(const struct variant_row *v, int rules_max);
 
 /* ---- parse.c: libclang translation unit of the CUDA device side ---- */
 

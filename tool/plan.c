@@ -225,11 +225,12 @@ static long static_with_stages(const struct kloop *l, int S)
 	return l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }
 
-/* What the box variants add to the tiles' stages: up to 127 bytes to align each tile, and a full
- * and an empty mbarrier per stage (ws-cp.async's barriers are named ones, no memory). */
-static long tma_extra(const struct kloop *l, int S, enum variant v)
+/* What a variant adds to the tiles' stages: the bytes to align each tile (at most one alignment
+ * less one byte), and its barriers' memory a stage. */
+static long stage_extra(const struct kloop *l, int S, enum variant v)
 {
-	return 128L * l->ntiles + (v == VARIANT_WS_CP_ASYNC ? 0 : 16L * S);
+	const struct variant_row *row = variant_row(v);
+	return (long)row->tile_align * l->ntiles + (long)row->barrier_bytes * S;
 }
 
 static long shared_with_stages(const struct kloop *l, int S)
@@ -260,12 +261,12 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	p->variant = v;
 	p->stages = stages;
 	p->smem = shared_with_stages(l, stages < 1 ? 1 : stages);
-	if ((v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS || v == VARIANT_WS_CP_ASYNC) && p->smem >= 0) /* tiles aligned to 128 bytes, two mbarriers a stage */
-		p->smem += tma_extra(l, stages, v);
+	if (p->smem >= 0)
+		p->smem += stage_extra(l, stages, v);
 	const char *limiter = "";
 	if (a && l->block_threads) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
-		int threads = l->block_threads + (v == VARIANT_WS || v == VARIANT_WS_CP_ASYNC ? 32 : 0); /* (ws: the producer warp) */
+		int threads = l->block_threads + variant_row(v)->producer_threads;
 		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
 		p->warps = p->blocks * ((threads + 31) / 32);
 	} else if (a && p->smem >= 0) {
@@ -329,6 +330,12 @@ static bool forced_variant(const struct options *o)
 static void plan_producer(struct kloop *l, const struct options *o, const struct arch_rules *a,
 			  const struct variant_rules *vr, long smem);
 
+/* A variant the planner may weigh: check found it legal, and the architecture has it. */
+static bool usable(const struct kloop *l, const struct options *o, const struct variant_row *v)
+{
+	return l->legal[v->id].ok && o->arch >= v->min_arch;
+}
+
 static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
 {
 	const struct arch_rules *a = rules_arch(r, o->arch);
@@ -348,27 +355,23 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	struct plan_option *before = add_option(l, a, vr, VARIANT_AUTO, 1);
 	set_verdict(before, "the loop as written");
 	int max_cp = o->stages > 4 ? o->stages : 4; /* the report lists the depths worth weighing */
-	for (int S = 2; S <= max_cp && S <= vr->max_stages && l->legal[VARIANT_CP_ASYNC].ok; S++)
-		add_option(l, a, vr, VARIANT_CP_ASYNC, S);
-	bool tma = l->legal[VARIANT_TMA].ok && o->arch >= 90;
-	for (int S = 2; S <= max_cp && S <= vr->max_stages && tma; S++)
-		add_option(l, a, vr, VARIANT_TMA, S);
-	bool bulk = l->legal[VARIANT_BULK].ok && o->arch >= 90;
-	for (int S = 2; S <= max_cp && S <= vr->max_stages && bulk; S++)
-		add_option(l, a, vr, VARIANT_BULK, S);
-	bool ws = l->legal[VARIANT_WS].ok && o->arch >= 90;
-	for (int S = 2; S <= max_cp && S <= vr->max_stages && ws; S++)
-		add_option(l, a, vr, VARIANT_WS, S);
-	/* (named barriers 1 to 2 x S + 1 of the 16: at most 7 stages) */
-	bool ws_cp_async = l->legal[VARIANT_WS_CP_ASYNC].ok && o->arch >= 80;
-	for (int S = 2; S <= max_cp && S <= vr->max_stages && S <= 7 && ws_cp_async; S++)
-		add_option(l, a, vr, VARIANT_WS_CP_ASYNC, S);
-	if (l->legal[VARIANT_LDG].ok) {
-		if (!l->one_stage)
-			add_option(l, a, vr, VARIANT_LDG, 2);
-		add_option(l, a, vr, VARIANT_LDG, 1);
+	int nrows;
+	const struct variant_row *rows = variant_rows(&nrows);
+	for (int i = 0; i < nrows; i++) {
+		const struct variant_row *v = &rows[i];
+		if (!v->rewrite || !v->validate || !usable(l, o, v))
+			continue;
+		int top = variant_max_stages(v, vr->max_stages);
+		if (v->min_stages == 1) { /* (the single stage that adds no shared memory comes last) */
+			for (int S = top; S >= 1; S--)
+				if (S == 1 || !l->one_stage)
+					add_option(l, a, vr, v->id, S);
+			continue;
+		}
+		for (int S = v->min_stages; S <= max_cp && S <= top; S++)
+			add_option(l, a, vr, v->id, S);
 	}
-
+	bool tma = usable(l, o, variant_row(VARIANT_TMA));
 	/* what is wanted: forced by the user, or the rules' preference */
 	enum variant want = o->variant;
 	int want_stages = o->stages;
@@ -421,27 +424,10 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 				     vr->narrow_cp_async_evidence, l->legal[VARIANT_LDG].refusal);
 			return;
 		}
-	} else if (want == VARIANT_CP_ASYNC && !l->legal[VARIANT_CP_ASYNC].ok) {
-		plan_decline(l, "%s: %s", l->one_stage ? "cp.async" : "cp.async cannot take these copies",
-			     l->legal[VARIANT_CP_ASYNC].refusal);
-		return;
-	} else if (want == VARIANT_LDG && !l->legal[VARIANT_LDG].ok) {
-		plan_decline(l, "register staging: %s", l->legal[VARIANT_LDG].refusal);
-		return;
-	} else if (want == VARIANT_TMA && !tma) {
-		plan_decline(l, "tensor copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->legal[VARIANT_TMA].refusal);
-		return;
-	} else if (want == VARIANT_BULK && !bulk) {
-		plan_decline(l, "bulk copies: %s", o->arch < 90 ? "they need sm_90 or later (--arch)" : l->legal[VARIANT_BULK].refusal);
-		return;
-	} else if (want == VARIANT_WS_CP_ASYNC && (!ws_cp_async || want_stages > 7)) {
-		plan_decline(l, "a producer warp with cp.async: %s",
-			     o->arch < 80 ? "cp.async needs sm_80 or later (--arch)"
-			     : !ws_cp_async ? l->legal[VARIANT_WS_CP_ASYNC].refusal
-					    : "its two named barriers a stage and one more allow 7 stages at most");
-		return;
-	} else if (want == VARIANT_WS && !ws) {
-		plan_decline(l, "a producer warp: %s", o->arch < 90 ? "its tensor copies need sm_90 or later (--arch)" : l->legal[VARIANT_WS].refusal);
+	} else if (!usable(l, o, variant_row(want)) || (variant_row(want)->max_stages && want_stages > variant_row(want)->max_stages)) {
+		const struct variant_row *v = variant_row(want);
+		plan_decline(l, "%s: %s", want == VARIANT_CP_ASYNC && l->one_stage ? "cp.async" : v->noun,
+			     o->arch < v->min_arch ? v->arch_why : !l->legal[want].ok ? l->legal[want].refusal : v->stages_why);
 		return;
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s%s", variant_name(want),
@@ -475,9 +461,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			continue;
 		}
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
-		if (st >= 0 && (p->variant == VARIANT_TMA || p->variant == VARIANT_BULK || p->variant == VARIANT_WS ||
-				p->variant == VARIANT_WS_CP_ASYNC))
-			st += tma_extra(l, p->stages, p->variant);
+		if (st >= 0)
+			st += stage_extra(l, p->stages, p->variant);
 		if (st > static_limit) {
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
@@ -551,7 +536,7 @@ static void plan_producer(struct kloop *l, const struct options *o, const struct
 			  const struct variant_rules *vr, long smem)
 {
 	l->producer_threads = 32;
-	if (l->variant != VARIANT_WS && l->variant != VARIANT_WS_CP_ASYNC)
+	if (!variant_row(l->variant)->producer_threads)
 		return;
 	if (o->arch != 90 || o->arch_suffix != 'a' || !a)
 		return;
@@ -632,8 +617,7 @@ static void plan_queue(struct launch_pair *p, const struct model *m, const struc
 			continue;
 		bool mine = l->function_span.begin == cursor_span(p->kernel).begin ||
 			    l->function_span.begin == cursor_span(p->first_kernel).begin;
-		if (mine && (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS ||
-			     l->variant == VARIANT_WS_CP_ASYNC || (l->nlaunch_edits > 0 && l->stages > 1))) {
+		if (mine && (variant_is_tensor(l->variant) || (l->nlaunch_edits > 0 && l->stages > 1))) {
 			p->queue_refusal = xprintf("the launches of '%s' are rewritten for its K-loop's %s", l->function,
 						   variant_name(l->variant));
 			return;
@@ -691,8 +675,7 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 		if (l->function_span.end == 0 || l->function_span.begin != def || l->nrefusals > 0 || l->variant == VARIANT_AUTO ||
 		    l->out_of_range)
 			continue;
-		if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS ||
-		    l->variant == VARIANT_WS_CP_ASYNC) {
+		if (variant_is_tensor(l->variant)) {
 			p->reason = xprintf("the launches of '%s' go through pipefy_launch_%s, its %s loop's launcher", p->second,
 					    p->second, variant_name(l->variant));
 			return;

@@ -4,7 +4,7 @@
  * read by the compute only at the stage being computed, the variant's barriers in their
  * places; and the file must have no more clang errors than the input had. A loop that fails
  * is left as written, with a remark that says why. */
-#include "pipefy.h"
+#include "validate.h"
 
 #include <stdlib.h>
 
@@ -54,21 +54,6 @@ static size_t output_offset(const struct offset_map *m, size_t offset)
 	return (size_t)((long)offset + (lo ? m->v[lo - 1].delta : 0));
 }
 
-struct region {
-	const struct source *out;
-	struct span block;     /* the pipelined block in the output */
-	struct span fallback;  /* `else { the loop as written }`, when there is one */
-	struct span lambdas[3];/* pipefy_load, pipefy_fetch, pipefy_stash */
-	int nlambdas;
-	CXCursor loader;       /* pipefy_load */
-	CXCursor main_loop;    /* the pipelined for statement */
-	CXCursor producer;     /* a producer warpgroup's own branch (setmaxnreg), or null */
-	CXCursor block_cursor;
-	CXCursor function;     /* the declaration that holds it */
-	const char *problem;   /* the first thing wrong, in words */
-	size_t problem_at;
-};
-
 static bool inside(size_t at, struct span s) { return at >= s.begin && at < s.end; }
 
 static bool in_lambda(const struct region *r, size_t at)
@@ -79,7 +64,7 @@ static bool in_lambda(const struct region *r, size_t at)
 	return false;
 }
 
-static void problem(struct region *r, size_t at, const char *what)
+void problem(struct region *r, size_t at, const char *what)
 {
 	if (!r->problem) {
 		r->problem = what;
@@ -103,7 +88,7 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-static bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -185,11 +170,11 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 }
 
 /* The top-level statements of a compound statement, as text with blanks squeezed out. */
-static char *stmt_text(const struct source *out, CXCursor c) { return span_squeezed(out, cursor_span(c)); }
+char *stmt_text(const struct source *out, CXCursor c) { return span_squeezed(out, cursor_span(c)); }
 
 /* The block barrier right after the pipelined loop, which lets the code after it (or the next
  * run of the loop) write a stage that others still read. */
-static void barrier_after(struct region *r, size_t at)
+void barrier_after(struct region *r, size_t at)
 {
 	CXCursor block = r->block_cursor;
 	if (clang_getCursorKind(block) == CXCursor_IfStmt) { /* `if (guard) { ... } else { as written }` */
@@ -215,186 +200,21 @@ static void barrier_after(struct region *r, size_t at)
 		problem(r, at, "no barrier after the pipelined loop");
 }
 
-/* The copy engine writes a stage only after the fence.proxy.async that orders the threads'
- * reads of it before those writes: each copy within a statement that comes, in some compound
- * statement around it, after a wait for the stage to empty and then the fence. */
-static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
-{
-	if (cursor_is_call_named(c, "pipefy_tma_load_2d") || cursor_is_call_named(c, "pipefy_bulk_load")) {
-		if (!fenced)
-			problem(r, cursor_span(c).begin,
-				"the copy engine may write a stage before the threads' reads of it are fenced from it "
-				"(fence.proxy.async after the wait for the stage to empty)");
-		return;
-	}
-	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt, waited = false;
-	struct cursors kids = cursor_children(c);
-	for (int i = 0; i < kids.n; i++) {
-		check_copy_fences(r, kids.v[i], fenced);
-		if (!compound)
-			continue;
-		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, "pipefy_mbar_wait(&pipefy_empty["))
-			waited = true;
-		else if (waited && strcmp(t, "pipefy_fence_proxy_async()") == 0)
-			fenced = true;
-		free(t);
-	}
-	free(kids.v);
-}
-
-/* The producer warp's cp.async copies (ws-cp.async) write a stage only after it waited for the
- * kernel's threads to be done with it: each copy within a statement that comes, in some compound
- * statement around it, after a wait on the named barrier of the stage it fills. */
-static void check_producer_waits(struct region *r, CXCursor c, bool waited)
-{
-	if (cursor_is_call_named(c, "__pipeline_memcpy_async")) {
-		if (!waited)
-			problem(r, cursor_span(c).begin,
-				"the producer warp may copy into a stage before the kernel's threads are done with it "
-				"(a wait on the stage's named barrier first)");
-		return;
-	}
-	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt;
-	struct cursors kids = cursor_children(c);
-	for (int i = 0; i < kids.n; i++) {
-		check_producer_waits(r, kids.v[i], waited);
-		if (!compound)
-			continue;
-		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, "pipefy_bar_sync(") &&
-		    (strstr(t, "+pipefy_dst,pipefy_threads+32)") || strstr(t, "+pipefy_dst,pipefy_threads+128)")))
-			waited = true;
-		free(t);
-	}
-	free(kids.v);
-}
-
-/* A producer warpgroup's branch (ws, ws-cp.async with setmaxnreg): it gives registers back
- * first, starts one tile an iteration of its own loop (with cp.async, waits for it and says it
- * has landed), meets the kernel's threads at the barrier after their loop (with cp.async, then
- * waits for their last releases), and leaves; the kernel's threads take their registers right
- * after it, and the launcher checks the kernel's registers cover the requests. */
-static void check_producer_branch(struct region *r, const struct kloop *l)
-{
-	size_t at = cursor_span(r->producer).begin;
-	bool wsa = l->variant == VARIANT_WS_CP_ASYNC, ok = true;
-	struct cursors ifs = cursor_children(r->producer);
-	struct cursors body = ifs.n >= 2 ? cursor_children(ifs.v[1]) : (struct cursors){0};
-	int n = body.n, last_sync = n - (wsa ? 3 : 2);
-	char *head = n ? stmt_text(r->out, body.v[0]) : NULL, *end = n ? stmt_text(r->out, body.v[n - 1]) : NULL;
-	char *sync = last_sync >= 0 && n ? stmt_text(r->out, body.v[last_sync]) : NULL;
-	ok = n >= 4 + wsa && starts(head, "pipefy_regs_dec<") && clang_getCursorKind(body.v[1]) == CXCursor_ForStmt &&
-	     sync && strcmp(sync, "pipefy_bar_sync(0,pipefy_threads+128)") == 0 && starts(end, "return");
-	if (ok) {
-		struct cursors loop = cursor_children(cursor_last_child(body.v[1]));
-		char *t[3] = {NULL, NULL, NULL};
-		for (int i = 0; i < 3 && i < loop.n; i++)
-			t[i] = stmt_text(r->out, loop.v[i]);
-		ok = loop.n == (wsa ? 4 : 1) && starts(t[0], "pipefy_load(") &&
-		     (!wsa || (starts(t[1], "__pipeline_wait_prior(") &&
-			       strcmp(t[2], "pipefy_bar_arrive(1+pipefy_stage,pipefy_threads+128)") == 0));
-		for (int i = 0; i < 3; i++)
-			free(t[i]);
-		free(loop.v);
-	}
-	if (!ok)
-		problem(r, at, "the producer warpgroup does not give registers back, start each tile in a loop of its own, "
-			       "meet the kernel's threads after theirs and leave");
-	struct cursors blk = cursor_children(r->block_cursor);
-	bool inc = false;
-	for (int i = 0; i + 1 < blk.n; i++)
-		if (clang_equalCursors(blk.v[i], r->producer)) {
-			char *t = stmt_text(r->out, blk.v[i + 1]);
-			inc = starts(t, "pipefy_regs_inc<");
-			free(t);
-		}
-	if (!inc)
-		problem(r, at, "the kernel's threads do not take their registers right after the producer's branch");
-	if (!strstr(r->out->text, "<= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)"))
-		problem(r, at, "the launcher does not check the kernel's registers cover what setmaxnreg asks for");
-	free(blk.v);
-	free(head);
-	free(end);
-	free(sync);
-	free(body.v);
-	free(ifs.v);
-}
-
-/* The barriers of the variant: cp.async waits, synchronizes, then starts the next copy, and
- * synchronizes once after the loop; registers fetch first and synchronize after the stash;
- * tensor copies start the next tile, wait for this one, release its stage, and synchronize once
- * after the loop. */
+/* The barriers of the variant, read by its family: the main loop's statements, the first four
+ * as text, and how many are block barriers. */
 static void check_barriers(struct region *r, const struct kloop *l)
 {
-	struct cursors body = cursor_children(cursor_last_child(r->main_loop));
-	int nb = 0;
-	for (int i = 0; i < body.n; i++)
-		nb += cursor_is_barrier(body.v[i]);
-	/* (a producer warp's loop: the next copy, then the producer leaves the iteration; a producer
-	 * warpgroup has a loop of its own) */
-	bool split = !clang_Cursor_isNull(r->producer);
-	int w = l->variant == VARIANT_WS && !split;
-	char *first[4] = {NULL, NULL, NULL, NULL};
-	for (int i = 0; i < 4 && i < body.n; i++)
-		first[i] = stmt_text(r->out, body.v[i]);
-	size_t at = cursor_span(r->main_loop).begin;
-	if (l->variant == VARIANT_CP_ASYNC) {
-		if (body.n < 3 || !starts(first[0], "__pipeline_wait_prior(") || !cursor_is_barrier(body.v[1]) ||
-		    !starts(first[2], "pipefy_load(") || nb != 1)
-			problem(r, at, "the main loop does not wait, synchronize and start the next copy before the compute");
-		barrier_after(r, at);
-	} else if (l->variant == VARIANT_WS_CP_ASYNC) {
-		/* the producer says when tile t has landed, and leaves the iteration; the kernel's
-		 * threads wait for it, compute, and say they are done with the stage */
-		char *release = body.n >= 2 ? stmt_text(r->out, body.v[body.n - 2]) : NULL;
-		if (split ? body.n < 4 || !starts(first[0], "pipefy_load(") ||
-				    !starts(first[1], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+128)") || !release ||
-				    !starts(release, "pipefy_bar_arrive(") || nb != 0
-			  : body.n < 5 || !starts(first[0], "pipefy_load(") ||
-				    !starts(first[1], "if(pipefy_producer){") || !strstr(first[1], "__pipeline_wait_prior(") ||
-				    !starts(first[2], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+32)") || !release ||
-				    !starts(release, "pipefy_bar_arrive(") || nb != 0)
-			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
-		free(release);
-		if (clang_Cursor_isNull(r->loader))
-			problem(r, at, "no loader in the block");
-		else
-			check_producer_waits(r, r->loader, false);
-		barrier_after(r, at);
-	} else if (l->variant == VARIANT_TMA || l->variant == VARIANT_BULK || l->variant == VARIANT_WS) {
-		/* no block barrier in the loop: a stage is refilled after its empty barrier's phase,
-		 * which each thread's arrival after the compute completes; the next copy starts first,
-		 * or (4 stages and more, not a producer warp's) right after the arrival */
-		bool late = !w && l->stages >= 4;
-		int head = late ? 0 : 1; /* statements before the wait */
-		char *release = body.n >= 3 + late ? stmt_text(r->out, body.v[body.n - 3 - late]) : NULL;
-		char *next = late && body.n >= 3 ? stmt_text(r->out, body.v[body.n - 3]) : NULL;
-		if (body.n < 5 + w || (late ? !next || !starts(next, "pipefy_load(") : !starts(first[0], "pipefy_load(")) ||
-		    (w && !starts(first[1], "if(pipefy_producer)continue")) ||
-		    !starts(first[head + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
-		    !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || nb != 0)
-			problem(r, at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
-		else if (l->tma_collective && !starts(first[head + 1 + w], "__syncwarp()"))
-			problem(r, at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
-		free(release);
-		free(next);
-		if (clang_Cursor_isNull(r->loader))
-			problem(r, at, "no loader in the block");
-		else
-			check_copy_fences(r, r->loader, false);
-		barrier_after(r, at);
-	} else if (l->variant == VARIANT_LDG) {
-		int want = l->stages == 1 ? 2 : 1;
-		bool last_sync = body.n > 0 && cursor_is_barrier(body.v[body.n - (l->stages == 1 ? 1 : 2)]);
-		if (body.n < 2 || !first[0] || !starts(first[0], "boolpipefy_more=pipefy_fetch()") || nb != want || !last_sync)
-			problem(r, at, "the main loop does not fetch first and synchronize after storing the next tile");
-	}
+	struct loop_view v = {.body = cursor_children(cursor_last_child(r->main_loop))};
+	for (int i = 0; i < v.body.n; i++)
+		v.nbarriers += cursor_is_barrier(v.body.v[i]);
+	for (int i = 0; i < 4 && i < v.body.n; i++)
+		v.first[i] = stmt_text(r->out, v.body.v[i]);
+	v.split = !clang_Cursor_isNull(r->producer);
+	v.at = cursor_span(r->main_loop).begin;
+	variant_row(l->variant)->validate(r, l, &v);
 	for (int i = 0; i < 4; i++)
-		free(first[i]);
-	free(body.v);
-	if (split)
-		check_producer_branch(r, l);
+		free(v.first[i]);
+	free(v.body.v);
 }
 
 /* The output's top-level declarations in the main file, with their extents: each loop's block
@@ -433,7 +253,7 @@ static void check_participation(struct region *r, const struct kloop *l)
 		return; /* (a block not in a function: the other checks say so) */
 	size_t at = 0;
 	char *why = uniform_participation(decl, r->block_cursor, r->out, &at);
-	if (!why && l->variant != VARIANT_WS && l->variant != VARIANT_WS_CP_ASYNC)
+	if (!why && !variant_row(l->variant)->producer_threads)
 		why = uniform_participation(decl, r->main_loop, r->out, &at);
 	if (why) {
 		free(why);
@@ -533,8 +353,6 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 		return;
 	}
 	clang_visitChildren(r->block_cursor, scan_stores, r);
-	if (l->variant == VARIANT_NO_LOADS)
-		return;
 	check_participation(r, l);
 	check_storage(r, l);
 	struct stage_scan ss = {r, l};
@@ -827,8 +645,8 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 		cursor_visit_file(parsed.tu, collect_top_level, &top);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		if (!l->rewritten || l->variant == VARIANT_NO_LOADS)
-			continue;
+		if (!l->rewritten || !variant_row(l->variant)->validate)
+			continue; /* (no-loads is not a pipeline: nothing to prove) */
 		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor(),
 				    .producer = clang_getNullCursor(),
 				    .loader = clang_getNullCursor()};

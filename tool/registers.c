@@ -1,0 +1,356 @@
+/* registers.c: the register family (--variant=ldg): each copy's global load goes to a
+ * register one tile ahead (pipefy_fetch), and the registers are stored into the other shared
+ * stage (pipefy_stash) after the compute; with one stage, between two barriers. Its
+ * validation reads the main loop back. */
+#include "stage.h"
+#include "validate.h"
+
+#include <stdlib.h>
+
+/* The variables of a fetch declaration: name, unqualified type, initial load. */
+struct fetch_vars {
+	char *name[16], *type[16];
+	CXCursor init[16];
+	int n;
+};
+
+static enum CXChildVisitResult collect_fetch_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fetch_vars *fv = data;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl || fv->n == 16)
+		return CXChildVisit_Continue;
+	CXString name = clang_getCursorSpelling(c);
+	CXString type = clang_getTypeSpelling(clang_getUnqualifiedType(clang_getCursorType(c)));
+	fv->name[fv->n] = xstrdup(clang_getCString(name));
+	fv->type[fv->n] = xstrdup(clang_getCString(type));
+	clang_disposeString(name);
+	clang_disposeString(type);
+	CXCursor init = cursor_last_child(c);
+	fv->init[fv->n++] = init;
+	return CXChildVisit_Continue;
+}
+
+static int first_copy_of(const struct kloop *l, int stmt)
+{
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].stmt == stmt)
+			return i;
+	return 0;
+}
+
+/* Whether a copy-side local is read by some copy's destination: the stash needs it then. */
+static bool used_by_destinations(const struct kloop *l, const struct body_stmt *st)
+{
+	bool used = false;
+	for (int i = 0; i < l->ncopies && !used; i++) {
+		CXCursor target = cursor_write_target(l->copies[i].store);
+		struct cursors kids = cursor_children(target);
+		for (int k = 0; k < kids.n && !used; k++)
+			used = cursor_refers_within(kids.v[k], st->text);
+		free(kids.v);
+	}
+	return used;
+}
+
+/* The register a direct copy is staged in: numbered among the direct copies. */
+static char *staging_register(const struct kloop *l, int copy)
+{
+	int n = 0;
+	for (int i = 0; i < copy; i++)
+		n += !l->copies[i].from_register;
+	/* in a copy loop, one register per trip */
+	return l->stmts[l->copies[copy].stmt].copy_bound ? xprintf("pipefy_reg%d[pipefy_j]", n) : xprintf("pipefy_reg%d", n);
+}
+
+/* A plain integer literal: the only text whose value pipefy writes as a number. */
+static bool is_literal(const char *t)
+{
+	while (*t == ' ')
+		t++;
+	size_t n = strspn(t, "0123456789");
+	return n > 0 && t[n + strspn(t + n, "uUlL ")] == '\0';
+}
+
+/* The stride of a staged copy loop as the output spells it: as written, or the block size
+ * the pipelined loop is guarded by. */
+static char *copy_loop_stride(const struct kloop *l, const struct source *src, const struct body_stmt *st)
+{
+	if (!st->copy_stride)
+		return xprintf("%d", l->block_threads);
+	if (st->copy_stride_expr.end == st->copy_stride_expr.begin) /* `++i` */
+		return xstrdup("1");
+	char *s = span_text(src, st->copy_stride_expr);
+	if (is_literal(s))
+		return s;
+	char *r = xprintf("(%s)", s);
+	free(s);
+	return r;
+}
+
+/* The trips per thread of a staged copy loop, ceil(N / S): a number when N and S are written
+ * as numbers, else the expression itself, so that a macro the build redefines (`-DCHUNK=64`)
+ * sizes the registers as it sizes the loop. */
+static char *copy_loop_trips(const struct kloop *l, const struct source *src, const struct body_stmt *st)
+{
+	long stride = st->copy_stride ? st->copy_stride : l->block_threads;
+	char *n = span_text(src, st->copy_bound_expr), *s = copy_loop_stride(l, src, st);
+	char *r;
+	if (is_literal(n) && is_literal(s))
+		r = xprintf("%ld", (st->copy_bound + stride - 1) / stride);
+	else if (stride == 1) /* (`++i`) */
+		r = xprintf("(%s)", n);
+	else
+		r = xprintf("((%s) + %s - 1) / %s", n, s, s);
+	free(n);
+	free(s);
+	return r;
+}
+
+/* A staged copy loop becomes a loop over its trips, pipefy_j, with a bound the compiler knows,
+ * so it unrolls and every staging register has a constant index:
+ *     for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+ *         int i = tid + pipefy_j * 256;
+ *         if (!(i < N))
+ *             break;
+ *         ...the body as written...
+ * The fetch and the stash visit the same i in the same order. */
+static void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COPY || !st->copy_bound)
+			continue;
+		/* (from the `for`: a `#pragma unroll` before it stays, and unrolls the trips) */
+		size_t from = cursor_span(cursor_unattributed(st->cursor)).begin;
+		if (from < st->text.begin)
+			from = st->text.begin;
+		char *indent = source_line_indent(src, from);
+		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
+		char *cond = span_text(src, st->copy_cond);
+		bool braces = src->text[st->copy_body.begin] == '{';
+		char *trips = copy_loop_trips(l, src, st), *stride = copy_loop_stride(l, src, st);
+		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %s; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %s;\n"
+				       "%s%sif (!(%s))\n%s%s%sbreak;%s",
+				       trips, indent, l->unit, var, init, stride, indent, l->unit, cond, indent, l->unit,
+				       l->unit, braces ? "" : "\n");
+		free(trips);
+		free(stride);
+		if (braces) {
+			edits_add(e, from, st->copy_body.begin + 1 - from, header);
+		} else {
+			char *rest = xprintf("%s%s%s", header, indent, l->unit);
+			edits_add(e, from, st->copy_body.begin - from, rest);
+			free(rest);
+			char *close = xprintf("\n%s}", indent);
+			edits_add(e, st->text.end, 0, close);
+			free(close);
+		}
+		free(header);
+		free(indent);
+		free(var);
+		free(init);
+		free(cond);
+	}
+}
+
+/* Staging registers sized by the block size (a copy loop strided by blockDim.x) hold only for
+ * that block size; the pipelined loop runs under `blockDim.x == B`, the loop as written
+ * (reading stage 0) otherwise. NULL when the sizes do not depend on the block. */
+static char *block_size_guard(const struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY && l->stmts[i].copy_bound && !l->stmts[i].copy_stride)
+			return xprintf("blockDim.x == %d", l->block_threads);
+	return NULL;
+}
+
+/* Why a register plan keeps one stage, for the comment above it: the planner's reason. */
+static const char *one_stage_why(const struct kloop *l)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (l->tiles[i].dynamic && l->nlaunch_edits == 0)
+			return "the tiles' shared memory is the launch's";
+	if (l->one_stage)
+		return "a second stage might not fit every instantiation of the template";
+	for (int i = 0; i < l->noptions; i++)
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].verdict &&
+		    strstr(l->options[i].verdict, "static shared memory"))
+			return "a second stage would not fit in static shared memory";
+	return "a second stage would cost occupancy";
+}
+
+void rewrite_registers(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+		       struct file_needs *needs)
+{
+	(void)m, (void)index, (void)needs;
+	struct layout y = layout_begin(l, src);
+	/* Stash side: a direct copy stores its register; a register copy stays as written. */
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->from_register) {
+			char *text = render(src, &y.refs, cp->text);
+			edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, text);
+			free(text);
+			continue;
+		}
+		char *dst = render(src, &y.refs, cp->dst), *reg = staging_register(l, i);
+		char *store = xprintf(cp->dst_is_address ? "*(%s) = %s%s" : "%s = %s%s", dst, reg, statement_end(cp));
+		edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
+		free(dst);
+		free(reg);
+		free(store);
+	}
+	layout_add_refs_outside_copies(&y);
+	add_copy_loop_trips(l, src, &y.stmt_edits);
+	/* Fetch side: a direct copy loads its register; a fetch declaration assigns its local. */
+	struct edits fetch_edits = {0};
+	add_copy_loop_trips(l, src, &fetch_edits);
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->from_register)
+			continue;
+		char *value = span_text(src, cursor_span(cp->value)), *reg = staging_register(l, i);
+		char *load;
+		if (cp->guard_is_if) {
+			/* (the value as the then-branch stores it, conversion included) */
+			char *g = span_text(src, cp->guard), *guard = load_condition(cp, g);
+			char *from = span_text(src, cursor_span(cp->value)), *fill = span_text(src, cp->fill);
+			load = xprintf("%s = %s ? %s : %s%s", reg, guard, from, fill, statement_end(cp));
+			free(g);
+			free(guard);
+			free(from);
+			free(fill);
+		} else
+			load = xprintf("%s = %s", reg, value);
+		edits_add(&fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
+		free(value);
+		free(reg);
+		free(load);
+	}
+
+	struct strbuf sb = {0};
+	bool two = y.S == 2;
+	y.guard = block_size_guard(l);
+	if (y.guard)
+		y.guard_why = xprintf("%s// pipefy: the staging registers are sized for %d threads (%s); other block\n"
+				      "%s// sizes run the loop as written\n",
+				      y.I0, l->block_threads, l->block_source ? l->block_source : "", y.I0);
+	char *what = two ? xstrdup("registers, 2 stages: tile t+1 is loaded into registers while tile t is computed")
+			 : xprintf("registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
+				   "// then stored over it (%s)", one_stage_why(l));
+	add_block_start(&sb, &y, what);
+	free(what);
+	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
+	for (int i = 0, n = 0; i < l->ncopies; i++)
+		if (!l->copies[i].from_register) {
+			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
+			if (st->copy_bound) {
+				char *trips = copy_loop_trips(l, src, st);
+				sb_printf(&sb, "%s%s%spipefy_reg%d[%s];\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type),
+					  n++, trips);
+				free(trips);
+			}
+			else
+				sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
+		}
+	for (int i = 0; i < l->nstmts; i++) {
+		/* (`a = load;` to a local of the function stays as written) */
+		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
+			continue;
+		/* `float4 a = load;` becomes `float4 a;` here and `a = load;` in the fetch */
+		struct fetch_vars fv = {0};
+		clang_visitChildren(l->stmts[i].cursor, collect_fetch_var, &fv);
+		struct strbuf assigns = {0};
+		for (int v = 0; v < fv.n; v++) {
+			char *init = span_text(src, cursor_span(fv.init[v]));
+			sb_printf(&sb, "%s%s%s%s;\n", y.I1, fv.type[v], type_sep(fv.type[v]), fv.name[v]);
+			sb_printf(&assigns, "%s%s = %s;", v ? " " : "", fv.name[v], init);
+			free(init);
+			free(fv.type[v]);
+			free(fv.name[v]);
+		}
+		char *text = sb_take(&assigns);
+		edits_add(&fetch_edits, l->stmts[i].text.begin, l->stmts[i].text.end - l->stmts[i].text.begin, text);
+		free(text);
+	}
+
+	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into the staging registers and advance the\n", y.I1);
+	sb_printf(&sb, "%s// cursor; false once the tiles run out\n", y.I1);
+	sb_printf(&sb, "%sauto pipefy_fetch = [&]() {\n", y.I1);
+	add_cursor_shadows(&sb, &y);
+	char *cond = trimmed(src, l->cond);
+	sb_printf(&sb, "%sif (!(%s))\n%sreturn false;\n", y.I2, cond, y.I3);
+	free(cond);
+	bool first = true;
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register;
+		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
+		    st->role == ROLE_BUMP)
+			add_stmt(&sb, src, &fetch_edits, st, y.I1, y.U, &first);
+	}
+	add_cursor_advance(&sb, &y, y.I2);
+	sb_printf(&sb, "%sreturn true;\n", y.I2);
+	sb_printf(&sb, "%s};\n", y.I1);
+	if (two) {
+		sb_printf(&sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y.I1);
+		sb_printf(&sb, "%sauto pipefy_stash = [&](int " STAGE_FILL ") {\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// pipefy: store the staging registers into the tiles\n", y.I1);
+		sb_printf(&sb, "%sauto pipefy_stash = [&]() {\n", y.I1);
+	}
+	first = true;
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && used_by_destinations(l, st)))
+			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, y.U, &first);
+	}
+	sb_printf(&sb, "%s};\n", y.I1);
+	if (two) {
+		sb_printf(&sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y.I1);
+		sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y.I1, y.I2);
+		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+		sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
+		sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y.I1);
+		sb_printf(&sb, "%s// the other stage. With two stages one barrier per iteration is enough: the stage being\n", y.I1);
+		sb_printf(&sb, "%s// filled was last read before the previous iteration's barrier\n", y.I1);
+	} else {
+		sb_printf(&sb, "%s// pipefy: prologue: tile 0 into the tiles\n", y.I1);
+		sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash();\n", y.I1, y.I2);
+		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+		sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1\n", y.I1);
+		sb_printf(&sb, "%s// over it between two barriers\n", y.I1);
+	}
+	add_main_header(&sb, &y);
+	sb_printf(&sb, "%sbool pipefy_more = pipefy_fetch();\n", y.I2);
+	/* Seen on sm_90 (sgemm_batched): without it ptxas sank the loads to the stores after the
+	 * compute, and nothing overlapped. The loop is block-uniform, so the whole warp is here. */
+	sb_printf(&sb, "%s__syncwarp(); // pipefy: the loads above stay ahead of the compute\n", y.I2);
+	add_compute(&sb, &y);
+	if (two) {
+		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
+		if (!test_break("barrier"))
+			sb_printf(&sb, "%s__syncthreads();\n", y.I2);
+		sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
+	} else {
+		sb_printf(&sb, "%s__syncthreads(); // every thread is done reading tile t\n", y.I2);
+		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash();\n", y.I2, y.I3);
+		sb_printf(&sb, "%s__syncthreads(); // tile t+1 is in place\n", y.I2);
+	}
+	edits_free(&fetch_edits);
+	sb_printf(&sb, "%s}\n", y.I1);
+	add_block_end(&sb, &y, out);
+	layout_end(&y);
+}
+
+/* The main loop fetches first and synchronizes after storing the next tile (with one stage,
+ * also before it). */
+void validate_registers(struct region *r, const struct kloop *l, const struct loop_view *v)
+{
+	int want = l->stages == 1 ? 2 : 1;
+	bool last_sync = v->body.n > 0 && cursor_is_barrier(v->body.v[v->body.n - (l->stages == 1 ? 1 : 2)]);
+	if (v->body.n < 2 || !v->first[0] || !starts(v->first[0], "boolpipefy_more=pipefy_fetch()") ||
+	    v->nbarriers != want || !last_sync)
+		problem(r, v->at, "the main loop does not fetch first and synchronize after storing the next tile");
+}

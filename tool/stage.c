@@ -1,0 +1,297 @@
+/* stage.c: the layer the variant families build their loops on (registers.c, cp_async.c,
+ * tensor.c): the staged tiles' layout (every reference to a tile indexed by a stage), and the
+ * pieces every pipelined block has: the block's start with the hoisted tiles and the cursor,
+ * the loader's view of the loop variables, the user's loop header, the compute, and the
+ * block's end. It decides nothing: the variants arrange the pieces. */
+#include "stage.h"
+
+#include <stdlib.h>
+
+char *render(const struct source *src, const struct edits *e, struct span s)
+{
+	char *out, *err;
+	if (!edits_apply_range(e, src->text, s.begin, s.end, &out, &err)) {
+		/* The rewrite's own edits never overlap; if they do, that is a pipefy bug. */
+		fprintf(stderr, "pipefy: internal error: %s\n", err);
+		abort();
+	}
+	return out;
+}
+
+/* Append text, adding `extra` after every newline that starts a line with content;
+ * preprocessor lines keep column 0. */
+static void add_reindented(struct strbuf *sb, const char *text, const char *extra)
+{
+	for (const char *p = text; *p; p++) {
+		sb_add(sb, p, 1);
+		if (*p == '\n' && p[1] && p[1] != '\n' && p[1] != '#')
+			sb_puts(sb, extra);
+	}
+}
+
+/* A statement's lines, moved `extra` deeper; a statement sharing its line gets its own.
+ * The first statement of a section drops the blank lines that separated it from the last. */
+void add_stmt(struct strbuf *sb, const struct source *src, const struct edits *e,
+		     const struct body_stmt *st, const char *line_indent, const char *extra, bool *first)
+{
+	char *text = render(src, e, st->span);
+	const char *start = text;
+	bool own_line = st->span.begin == 0 || src->text[st->span.begin - 1] == '\n';
+	if (*first)
+		while (*start == '\n')
+			start++;
+	*first = false;
+	if (!own_line)
+		sb_puts(sb, line_indent);
+	if (*start != '\n' && *start != '#')
+		sb_puts(sb, extra);
+	add_reindented(sb, start, extra);
+	if (sb->len == 0 || sb->data[sb->len - 1] != '\n')
+		sb_puts(sb, "\n");
+	free(text);
+}
+
+char *trimmed(const struct source *src, struct span s)
+{
+	while (s.begin < s.end && (src->text[s.begin] == ' ' || src->text[s.begin] == '\t' || src->text[s.begin] == '\n'))
+		s.begin++;
+	while (s.end > s.begin &&
+	       (src->text[s.end - 1] == ' ' || src->text[s.end - 1] == '\t' || src->text[s.end - 1] == '\n'))
+		s.end--;
+	return span_text(src, s);
+}
+
+/* `(g)` for a guard, without doubling the parentheses it already has. */
+char *parenthesized(const char *g)
+{
+	size_t n = strlen(g);
+	if (n >= 2 && g[0] == '(' && g[n - 1] == ')') {
+		int depth = 0;
+		size_t i;
+		for (i = 0; i < n; i++) {
+			depth += g[i] == '(' ? 1 : g[i] == ')' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		if (i == n - 1)
+			return xstrdup(g);
+	}
+	return xprintf("(%s)", g);
+}
+
+/* The condition under which a copy loads: its guard, or the guard's negation where the fill is
+ * the then-branch. */
+char *load_condition(const struct copy *cp, const char *g)
+{
+	char *p = parenthesized(g);
+	if (!cp->guard_negated)
+		return p;
+	char *n = xprintf("(!%s)", p);
+	free(p);
+	return n;
+}
+
+/* An if/else copy is replaced up to its end, so its replacement carries the ';'. */
+const char *statement_end(const struct copy *cp) { return cp->guard_is_if ? ";" : ""; }
+
+/* `&x`, or `p` when x is `*p`, each with the tile references indexed. */
+
+bool in_span(size_t off, struct span s) { return off >= s.begin && off < s.end; }
+
+/* A tile in the launch's dynamic shared memory that gets stages by a bigger launch: its
+ * stages are copies of the launch's layout, pipefy_stride bytes apart (measure.c, plan.c). */
+static bool staged_in_launch(const struct kloop *l, int tile)
+{
+	return l->tiles[tile].dynamic && l->stages > 1 && l->nlaunch_edits > 0;
+}
+
+static bool any_staged_in_launch(const struct kloop *l)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (staged_in_launch(l, i))
+			return true;
+	return false;
+}
+
+struct layout layout_begin(struct kloop *l, const struct source *src)
+{
+	struct layout y = {.l = l, .src = src, .S = l->stages, .U = l->unit};
+	y.I0 = xstrdup(l->indent);
+	y.I1 = xprintf("%s%s", y.I0, y.U);
+	y.I2 = xprintf("%s%s", y.I1, y.U);
+	y.I3 = xprintf("%s%s", y.I2, y.U);
+	for (int i = 0; i < l->nrefs && y.S > 1; i++) {
+		bool in_copy = l->stmts[l->refs[i].stmt].role == ROLE_COPY;
+		if (staged_in_launch(l, l->refs[i].tile)) {
+			/* the tile's copy in the launch's shared memory at that stage */
+			edits_add(&y.refs, l->refs[i].at.begin, 0, "pipefy_at(");
+			edits_add(&y.refs, l->refs[i].at.end, 0,
+				  in_copy ? ", " STAGE_FILL ", pipefy_stride)" : ", " STAGE_READ ", pipefy_stride)");
+		} else
+			edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
+	}
+	return y;
+}
+
+/* Tile names outside the copies the variant replaced keep their plain stage index. */
+void layout_add_refs_outside_copies(struct layout *y)
+{
+	for (int i = 0; i < y->refs.n; i++) {
+		bool inside_copy = false;
+		for (int c = 0; c < y->l->ncopies; c++)
+			if (in_span(y->refs.v[i].offset, y->l->copies[c].text) || y->refs.v[i].offset == y->l->copies[c].text.end)
+				inside_copy = true;
+		if (!inside_copy)
+			edits_add(&y->stmt_edits, y->refs.v[i].offset, 0, y->refs.v[i].text);
+	}
+}
+
+void layout_end(struct layout *y)
+{
+	edits_free(&y->refs);
+	edits_free(&y->stmt_edits);
+	free(y->guard);
+	free(y->guard_why);
+	free(y->I0);
+	free(y->I1);
+	free(y->I2);
+	free(y->I3);
+}
+
+const char *type_sep(const char *type) { return type[strlen(type) - 1] == '*' ? "" : " "; }
+
+/* `{`, tiles declared in the body (hoisted: __shared__ storage is static anyway), and the
+ * cursor: the loop variables of the next tile to load. */
+void add_block_start(struct strbuf *sb, struct layout *y, const char *what)
+{
+	struct kloop *l = y->l;
+	/* (a second line of `what` is a comment line at the block's indentation) */
+	const char *nl = strchr(what, '\n');
+	if (nl)
+		sb_printf(sb, "// pipefy: K-loop pipelined with %.*s\n%s%s\n", (int)(nl - what), what, y->I0, nl + 1);
+	else
+		sb_printf(sb, "// pipefy: K-loop pipelined with %s\n", what);
+	if (y->guard) {
+		sb_printf(sb, "%s", y->guard_why);
+		sb_printf(sb, "%sif (%s) {\n", y->I0, y->guard);
+	} else {
+		sb_printf(sb, "%s{\n", y->I0);
+	}
+	char *dim = xprintf("[%d]", y->S);
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].role != ROLE_TILE_DECL)
+			continue;
+		struct edits decl = {0};
+		for (int t = 0; t < l->ntiles && y->S > 1; t++)
+			if (l->tiles[t].body_stmt == i)
+				edits_add(&decl, l->tiles[t].name_end, 0, dim);
+		char *text = render(y->src, &decl, l->stmts[i].text);
+		sb_printf(sb, "%s%s\n", y->I1, text);
+		free(text);
+		edits_free(&decl);
+	}
+	free(dim);
+	if (any_staged_in_launch(l))
+		sb_printf(sb, "%s// pipefy: the launch gives the tiles' shared memory once per stage\n%sconst unsigned "
+			      "pipefy_stride = pipefy_dynamic_smem_size() / %d;\n",
+			  y->I1, y->I1, l->launch_stages);
+	sb_printf(sb, "%s// pipefy: the loop variables of the next tile to load\n", y->I1);
+	for (int i = 0; i < l->nivars; i++) {
+		const struct induction *v = &l->ivars[i];
+		sb_printf(sb, "%s%s%spipefy_next_%s = %s;\n", y->I1, v->type, type_sep(v->type), v->name, v->init);
+	}
+}
+
+/* Inside a loader: the loop variables take the cursor's values. */
+void add_cursor_shadows(struct strbuf *sb, struct layout *y)
+{
+	for (int i = 0; i < y->l->nivars; i++) {
+		const struct induction *v = &y->l->ivars[i];
+		sb_printf(sb, "%s%s%s%s = pipefy_next_%s;\n", y->I2, v->type, type_sep(v->type), v->name, v->name);
+	}
+}
+
+/* The loop's own increment, then the cursor keeps the advanced values. */
+void add_cursor_advance(struct strbuf *sb, struct layout *y, const char *indent)
+{
+	char *inc = trimmed(y->src, y->l->inc);
+	if (*inc)
+		sb_printf(sb, "%s%s;\n", indent, inc);
+	free(inc);
+	for (int i = 0; i < y->l->nivars; i++)
+		sb_printf(sb, "%spipefy_next_%s = %s;\n", indent, y->l->ivars[i].name, y->l->ivars[i].name);
+}
+
+/* The user's for header, one level deeper, with the pragmas written above it. */
+void add_main_header(struct strbuf *sb, struct layout *y)
+{
+	if (y->l->pragmas.end > y->l->pragmas.begin) {
+		char *p = span_text(y->src, y->l->pragmas);
+		for (char *line = strtok(p, "\n"); line; line = strtok(NULL, "\n")) {
+			while (*line == ' ' || *line == '\t')
+				line++;
+			sb_printf(sb, "%s%s\n", y->I1, line);
+		}
+		free(p);
+	}
+	char *header = span_text(y->src, (struct span){y->l->loop.begin, y->l->body.begin + 1});
+	sb_puts(sb, y->I1);
+	add_reindented(sb, header, y->U);
+	free(header);
+	sb_puts(sb, "\n");
+}
+
+/* The body without its copies and barriers, tiles indexed by the stage being read. */
+void add_compute(struct strbuf *sb, struct layout *y)
+{
+	bool first = true;
+	for (int i = 0; i < y->l->nstmts; i++) {
+		const struct body_stmt *st = &y->l->stmts[i];
+		if (st->role == ROLE_COMPUTE || st->role == ROLE_BUMP ||
+		    ((st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL) && st->also_compute))
+			add_stmt(sb, y->src, &y->stmt_edits, st, y->I1, y->U, &first);
+	}
+	if (y->l->tail.end > y->l->tail.begin) {
+		char *tail = span_text(y->src, y->l->tail);
+		sb_puts(sb, y->U);
+		add_reindented(sb, tail, y->U);
+		free(tail);
+	}
+}
+
+void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out)
+{
+	struct kloop *l = y->l;
+	sb_printf(sb, "%s}", y->I0);
+	if (test_break("storage") && l->ntiles > 0) /* (a fault for validation to catch: a tile named after the block) */
+		sb_printf(sb, "\n%s(void)%s;", y->I0, l->tiles[0].name);
+	if (y->guard) {
+		/* the loop as written, its tiles read and written in stage 0 */
+		struct edits stage0 = {0};
+		for (int i = 0; i < l->nrefs && y->S > 1; i++)
+			if (!staged_in_launch(l, l->refs[i].tile))
+				edits_add(&stage0, l->refs[i].at.end, 0, "[0]");
+		char *as_written = render(y->src, &stage0, l->loop);
+		sb_printf(sb, " else {\n");
+		char *pragmas = span_text(y->src, l->pragmas);
+		add_reindented(sb, pragmas, y->U);
+		free(pragmas);
+		sb_puts(sb, y->I1);
+		add_reindented(sb, as_written, y->U);
+		sb_printf(sb, "\n%s}", y->I0);
+		free(as_written);
+		edits_free(&stage0);
+	}
+	char *block = sb_take(sb);
+	edits_add(out, l->loop.begin, l->loop.end - l->loop.begin, block);
+	/* the pragmas now stand above the pipelined loop (a `#pragma unroll` before a block is an
+	 * error) */
+	if (l->pragmas.end > l->pragmas.begin)
+		edits_add(out, l->pragmas.begin, l->pragmas.end - l->pragmas.begin, "");
+	free(block);
+	char *dim = xprintf("[%d]", y->S);
+	for (int i = 0; i < l->ntiles && y->S > 1; i++)
+		if (!l->tiles[i].in_loop && !staged_in_launch(l, i))
+			edits_add(out, l->tiles[i].name_end, 0, dim);
+	free(dim);
+}

@@ -1,0 +1,48 @@
+/* validate.h: what validation reads of a rewritten loop (validate.c), for the variant families'
+ * own readings of their main loops (registers.c, cp_async.c, tensor.c). */
+#ifndef PIPEFY_VALIDATE_H
+#define PIPEFY_VALIDATE_H
+
+#include "names.h"
+#include "pipefy.h"
+
+/* One rewritten loop in the output, as validation found it. */
+struct region {
+	const struct source *out;
+	struct span block;     /* the pipelined block in the output */
+	struct span fallback;  /* `else { the loop as written }`, when there is one */
+	struct span lambdas[3];/* pipefy_load, pipefy_fetch, pipefy_stash */
+	int nlambdas;
+	CXCursor loader;       /* pipefy_load */
+	CXCursor main_loop;    /* the pipelined for statement */
+	CXCursor producer;     /* a producer warpgroup's own branch (setmaxnreg), or null */
+	CXCursor block_cursor;
+	CXCursor function;     /* the declaration that holds it */
+	const char *problem;   /* the first thing wrong, in words */
+	size_t problem_at;
+};
+
+/* The main loop's top-level statements, the first four as text with blanks squeezed out. */
+struct loop_view {
+	struct cursors body;
+	char *first[4];
+	int nbarriers;  /* block barriers among them */
+	bool split;     /* a producer warpgroup runs a loop of its own (r->producer) */
+	size_t at;      /* where the main loop starts */
+};
+
+/* The first thing wrong is the one reported. */
+void problem(struct region *r, size_t at, const char *what);
+bool starts(const char *s, const char *prefix);
+/* A statement as text with blanks squeezed out (to be freed). */
+char *stmt_text(const struct source *out, CXCursor c);
+/* The block barrier right after the pipelined loop. */
+void barrier_after(struct region *r, size_t at);
+
+/* The families' readings (variant.c's rows name them). */
+void validate_cp_async(struct region *r, const struct kloop *l, const struct loop_view *v);
+void validate_registers(struct region *r, const struct kloop *l, const struct loop_view *v);
+void validate_tensor(struct region *r, const struct kloop *l, const struct loop_view *v);
+void validate_ws_cp_async(struct region *r, const struct kloop *l, const struct loop_view *v);
+
+#endif

@@ -1,0 +1,115 @@
+/* variant.c: the variants, one row each. A row says what the rest of pipefy needs to know of a
+ * variant without naming it: the name --variant takes, the oldest architecture it runs on, the
+ * stages it can have, what it adds to a block (threads, shared memory), the words the planner
+ * uses when it cannot be had, and the two hooks of its family's file: the rewrite and the
+ * validation of the rewrite. The rows are in the order the planner weighs them (and the report
+ * lists them); a new variant is a row here, a family file (or a row in one), rules and tests. */
+#include "stage.h"
+#include "validate.h"
+
+static const struct variant_row rows[] = {
+	{.id = VARIANT_AUTO, .name = "auto", .listed = true},
+	{.id = VARIANT_CP_ASYNC,
+	 .name = "cp.async",
+	 .alias = "cpasync",
+	 .family = FAMILY_CP_ASYNC,
+	 .listed = true,
+	 .min_arch = 70, /* (cuda_pipeline's primitives: asynchronous in hardware from sm_80) */
+	 .min_stages = 2,
+	 .noun = "cp.async cannot take these copies",
+	 .rewrite = rewrite_cp_async,
+	 .validate = validate_cp_async},
+	{.id = VARIANT_TMA,
+	 .name = "tma",
+	 .family = FAMILY_TENSOR,
+	 .listed = true,
+	 .min_arch = 90,
+	 .min_stages = 2,
+	 .tile_align = 128,
+	 .barrier_bytes = 16, /* a full and an empty mbarrier a stage */
+	 .noun = "tensor copies",
+	 .arch_why = "they need sm_90 or later (--arch)",
+	 .rewrite = rewrite_tensor,
+	 .validate = validate_tensor},
+	{.id = VARIANT_BULK,
+	 .name = "bulk",
+	 .family = FAMILY_TENSOR,
+	 .listed = true,
+	 .min_arch = 90,
+	 .min_stages = 2,
+	 .tile_align = 128,
+	 .barrier_bytes = 16,
+	 .noun = "bulk copies",
+	 .arch_why = "they need sm_90 or later (--arch)",
+	 .rewrite = rewrite_tensor,
+	 .validate = validate_tensor},
+	{.id = VARIANT_WS,
+	 .name = "ws",
+	 .family = FAMILY_TENSOR,
+	 .listed = true,
+	 .min_arch = 90,
+	 .min_stages = 2,
+	 .tile_align = 128,
+	 .barrier_bytes = 16,
+	 .producer_threads = 32,
+	 .noun = "a producer warp",
+	 .arch_why = "its tensor copies need sm_90 or later (--arch)",
+	 .rewrite = rewrite_tensor,
+	 .validate = validate_tensor},
+	{.id = VARIANT_WS_CP_ASYNC,
+	 .name = "ws-cp.async",
+	 .family = FAMILY_TENSOR,
+	 .listed = true,
+	 .min_arch = 80,
+	 .min_stages = 2,
+	 .max_stages = 7, /* named barriers 1 to 2 x S + 1 of the 16 */
+	 .tile_align = 128,
+	 .producer_threads = 32, /* (its barriers are named ones: no shared memory) */
+	 .noun = "a producer warp with cp.async",
+	 .arch_why = "cp.async needs sm_80 or later (--arch)",
+	 .stages_why = "its two named barriers a stage and one more allow 7 stages at most",
+	 .rewrite = rewrite_tensor,
+	 .validate = validate_ws_cp_async},
+	{.id = VARIANT_LDG,
+	 .name = "ldg",
+	 .family = FAMILY_REGISTERS,
+	 .listed = true,
+	 .min_stages = 1,
+	 .max_stages = 2,
+	 .noun = "register staging",
+	 .rewrite = rewrite_registers,
+	 .validate = validate_registers},
+	/* a measuring aid, not a pipeline: nothing to validate */
+	{.id = VARIANT_NO_LOADS, .name = "no-loads", .min_stages = 1, .rewrite = rewrite_no_loads},
+};
+
+const struct variant_row *variant_rows(int *n)
+{
+	*n = (int)(sizeof rows / sizeof *rows);
+	return rows;
+}
+
+const struct variant_row *variant_row(enum variant v)
+{
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+		if (rows[i].id == v)
+			return &rows[i];
+	return &rows[0];
+}
+
+const struct variant_row *variant_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+		if (strcmp(name, rows[i].name) == 0 || (rows[i].alias && strcmp(name, rows[i].alias) == 0))
+			return &rows[i];
+	return NULL;
+}
+
+const char *variant_name(enum variant v) { return variant_row(v)->name; }
+
+bool variant_is_tensor(enum variant v) { return variant_row(v)->family == FAMILY_TENSOR; }
+
+int variant_max_stages(const struct variant_row *v, int rules_max)
+{
+	return v->max_stages && v->max_stages < rules_max ? v->max_stages : rules_max;
+}
