@@ -875,69 +875,103 @@ static bool pointer_offset(struct kloop *l, struct reader *r, CXCursor param, st
 	return ok;
 }
 
-/* One copy: its box, or the reason it is none. A copy moves V elements (a vector copy
- * `*(int4 *)&As[r][c] = *(const int4 *)&A[i]`: V = 16 bytes over the element's size); each
- * thread's (row, column) is (threadIdx.y, V * threadIdx.x), or in a copy loop (i / Q,
- * V * (i % Q)); the columns copied, C, may be fewer than the tile's row holds (padding): the
- * box is then as wide as the row, and the columns past C are fetched but never written by the
- * loop, so never read as anything but what they held (nothing defined). */
-static void copy_box(struct kloop *l, const struct source *src, int c)
+/* What copy_box has read of one copy so far, step by step. */
+struct box_read {
+	struct kloop *l;
+	const struct source *src;
+	const struct copy *cp;
+	const struct body_stmt *st;   /* the copy's statement (a copy loop, or the copy itself) */
+	const struct tile *tile;
+	int line, col;                /* the copy's, for the problems */
+	long rows, width, n;          /* the tile: rows of width elements, n in all */
+	bool flat;                    /* `As[ty * C + tx]`, `As[i]`: rows of C elements */
+	long V;                       /* the elements each thread copies */
+	CXCursor d0c, d1c, dc;        /* the tile's indices: [d0c][d1c], or [dc] when flat */
+	CXCursor index;               /* the load's index */
+	CXCursor pdecl;               /* the operand: a pointer parameter */
+	CXCursor local;               /* a local pointer into it, or a null cursor */
+	struct cursors local_offsets; /* what the local adds to the operand */
+	struct reader r;
+	bool moves;                   /* the pointer the copy reads moves */
+	struct poly moved;            /* how far, when the loop starts */
+	struct strbuf fits;           /* the 32-bit offsets that must stay in range */
+	char *block;                  /* the block the copies assume, a condition */
+	char *row_atom, *col_atom;    /* each thread's row and column */
+	char *var;                    /* the copy loop's variable */
+	long cols;                    /* the columns the copies write */
+	struct poly d0, d1, ix;       /* the tile's indices and the load's, read */
+	bool idx32;                   /* the load's index is computed in 32 bits */
+	long long idx_hi;             /* then its largest value */
+};
+
+/* The tile: a __shared__ array of constant size, declared in the kernel and used only by the
+ * loop, of elements a tensor map takes. */
+static bool box_tile(struct box_read *b)
 {
-	const struct copy *cp = &l->copies[c];
-	const struct body_stmt *st = &l->stmts[cp->stmt];
-	const struct tile *tile = &l->tiles[cp->tile];
-	int line, col;
-	source_line_col(src, cp->text.begin, &line, &col);
-	long rows = 0, width = 0, n = 0; /* the tile: rows of width elements, n in all */
-	bool flat = false;                /* `As[ty * C + tx]`, `As[i]`: rows of C elements */
-	if (!tile->dynamic && tile_shape(tile, &rows, &width))
-		n = rows * width;
-	else if (!tile->dynamic && tile_flat(tile, &n))
-		flat = true;
+	const struct tile *tile = b->tile;
+	if (!tile->dynamic && tile_shape(tile, &b->rows, &b->width))
+		b->n = b->rows * b->width;
+	else if (!tile->dynamic && tile_flat(tile, &b->n))
+		b->flat = true;
 	else {
-		box_problem(l, src, cp->text.begin, "'%s' is not a __shared__ array of constant size in one or two dimensions",
-			    tile->name);
-		return;
+		box_problem(b->l, b->src, b->cp->text.begin,
+			    "'%s' is not a __shared__ array of constant size in one or two dimensions", tile->name);
+		return false;
 	}
-	if (!cursor_declared_within(tile->decl, l->function_span) || tile->outside_use) {
-		box_problem(l, src, cp->text.begin, "'%s' is %s", tile->name,
+	if (!cursor_declared_within(tile->decl, b->l->function_span) || tile->outside_use) {
+		box_problem(b->l, b->src, b->cp->text.begin, "'%s' is %s", tile->name,
 			    tile->outside_use ? "used outside the loop" : "declared outside the kernel");
-		return;
+		return false;
 	}
 	long E = tile->elem_bytes;
 	if (E != 1 && E != 2 && E != 4 && E != 8) {
 		/* a tensor map's element is 1, 2, 4 or 8 bytes: one of another size would make each box
 		 * carry other bytes than the tile's, and the stage's mbarrier would wait for the rest */
-		box_problem(l, src, cp->text.begin, "'%s' holds %ld-byte elements ('%s'): pipefy's boxes take elements of 1, 2, 4 or 8 bytes, a tensor map's",
+		box_problem(b->l, b->src, b->cp->text.begin, "'%s' holds %ld-byte elements ('%s'): pipefy's boxes take elements of 1, 2, 4 or 8 bytes, a tensor map's",
 			    tile->name, E, tile->elem_type);
-		return;
+		return false;
 	}
-	long V = cp->width / E;
+	return true;
+}
+
+/* The copy stores what it loads, whole elements (V a thread), always. */
+static bool box_copy_plain(struct box_read *b)
+{
+	const struct copy *cp = b->cp;
+	b->V = cp->width / b->tile->elem_bytes;
 	const char *why = cp->guard.end > cp->guard.begin ? "is guarded: a box is copied whole, or not at all"
 			  : cp->conversion			  ? "converts its value"
 			  : cp->from_register		  ? "stores a register, not a load"
 			  : cp->dst_is_address		  ? "stores through an accessor"
-			  : V < 1 || cp->width % tile->elem_bytes ? "moves part of an element"
-			  : flat && V != 1			  ? "stores a vector into a flat tile"
+			  : b->V < 1 || cp->width % b->tile->elem_bytes ? "moves part of an element"
+			  : b->flat && b->V != 1		  ? "stores a vector into a flat tile"
 							  : NULL;
 	if (why) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d %s", line, col, why);
-		return;
+		box_problem(b->l, b->src, cp->text.begin, "the copy at %d:%d %s", b->line, b->col, why);
+		return false;
 	}
-	CXCursor target, value, d0c = clang_getNullCursor(), d1c = clang_getNullCursor(), dc = clang_getNullCursor();
+	return true;
+}
+
+/* The copy's cursors: the tile's indices, and the pointer (pdecl, not yet checked) and index
+ * of the load. */
+static bool box_cursors(struct box_read *b)
+{
+	const struct copy *cp = b->cp;
+	CXCursor target, value;
 	CXCursor elem = cursor_write_parts(cp->store, &target, &value) == WRITE_ASSIGN ? element_of(target, cp->dst_is_deref)
 										       : clang_getNullCursor();
-	if (clang_Cursor_isNull(elem) || !(flat ? flat_index(elem, &dc) : tile_indices(elem, &d0c, &d1c))) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not index '%s' as %s", line, col, tile->name,
-			    flat ? "[index]" : "[row][column]");
-		return;
+	if (clang_Cursor_isNull(elem) || !(b->flat ? flat_index(elem, &b->dc) : tile_indices(elem, &b->d0c, &b->d1c))) {
+		box_problem(b->l, b->src, cp->text.begin, "the copy at %d:%d does not index '%s' as %s", b->line, b->col,
+			    b->tile->name, b->flat ? "[index]" : "[row][column]");
+		return false;
 	}
 	CXCursor load = element_of(cursor_unwrap_cache_hint(cursor_strip(cp->value)), cp->src_is_deref);
 	struct cursors lk = clang_getCursorKind(load) == CXCursor_ArraySubscriptExpr ? cursor_children(load) : (struct cursors){0};
 	CXCursor ptr = lk.n == 2 ? cursor_strip(lk.v[0]) : clang_getNullCursor();
-	CXCursor index = lk.n == 2 ? lk.v[1] : clang_getNullCursor();
+	b->index = lk.n == 2 ? lk.v[1] : clang_getNullCursor();
 	free(lk.v);
-	if (cp->src_is_deref && V == 1 && clang_Cursor_isNull(ptr)) {
+	if (cp->src_is_deref && b->V == 1 && clang_Cursor_isNull(ptr)) {
 		/* `*A`: A's element 0 */
 		CXCursor d = cursor_strip(cursor_unwrap_cache_hint(cursor_strip(cp->value)));
 		CXCursor inner = clang_getCursorKind(d) == CXCursor_UnaryOperator ? cursor_strip(cursor_first_child(d))
@@ -945,283 +979,385 @@ static void copy_box(struct kloop *l, const struct source *src, int c)
 		if (clang_getCursorKind(inner) == CXCursor_DeclRefExpr)
 			ptr = inner;
 	}
-	CXCursor pdecl = clang_getCursorKind(ptr) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(ptr) : clang_getNullCursor();
-	/* a local pointer into an operand, `const float *a = A + e;`, bumped by the loop: the box is
-	 * A's, at (a - A) - e + what the copy adds */
-	CXCursor local = clang_getNullCursor();
-	struct cursors local_offsets = {0};
+	b->pdecl = clang_getCursorKind(ptr) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(ptr) : clang_getNullCursor();
+	return true;
+}
+
+/* The operand: a pointer the kernel is handed, to elements of the tile's size. A local pointer
+ * into one, `const float *a = A + e;` set before the loop, counts as A: the box is A's, at
+ * (a - A) - e + what the copy adds. */
+static bool box_operand(struct box_read *b)
+{
+	struct kloop *l = b->l;
+	CXCursor pdecl = b->pdecl;
 	if (clang_getCursorKind(pdecl) == CXCursor_VarDecl && effects_is_local(pdecl) &&
 	    cursor_declared_within(pdecl, l->function_span) && cursor_offset(pdecl) < l->loop.begin) {
-		CXCursor base_ref = pointer_base(cursor_last_child(pdecl), &local_offsets);
+		CXCursor base_ref = pointer_base(cursor_last_child(pdecl), &b->local_offsets);
 		if (clang_getCursorKind(base_ref) == CXCursor_DeclRefExpr &&
 		    is_param_of(clang_getCursorReferenced(base_ref), l->function_cursor)) {
-			local = pdecl;
-			pdecl = clang_getCursorReferenced(base_ref);
+			b->local = pdecl;
+			b->pdecl = pdecl = clang_getCursorReferenced(base_ref);
 		}
 	}
 	CXType pointee = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(pdecl)));
 	if (clang_Cursor_isNull(pdecl) || !is_param_of(pdecl, l->function_cursor) ||
 	    clang_getCanonicalType(clang_getCursorType(pdecl)).kind != CXType_Pointer ||
-	    clang_Type_getSizeOf(pointee) != tile->elem_bytes) {
-		box_problem(l, src, cp->text.begin,
+	    clang_Type_getSizeOf(pointee) != b->tile->elem_bytes) {
+		box_problem(l, b->src, b->cp->text.begin,
 			    "the copy at %d:%d does not index a pointer the kernel is handed, to elements of the tile's size",
-			    line, col);
-		return;
+			    b->line, b->col);
+		return false;
 	}
-	struct reader r = {.l = l, .src = src, .copy_var = clang_getNullCursor()};
-	struct poly moved = {0};
-	struct strbuf fits = {0};
-	bool moves = cursor_writes_var(function_body(l), pdecl);
-	if (!clang_Cursor_isNull(local)) {
-		/* the operand itself stays; the local moves only by the loop's bumps */
-		char *lname = cursor_name(local), *pname = cursor_name(pdecl);
-		struct var_moves m = moves_of(l, src, local);
-		size_t saved = r.decl_at;
-		r.decl_at = cursor_offset(local) + 1;
-		r.decl = local;
-		bool fine = !moves && !m.address_taken && m.writes == m.bumps;
-		for (int i = 0; i < local_offsets.n && fine; i++) {
-			struct poly part;
-			fine = read_poly(&r, local_offsets.v[i], &part) && poly_add(&moved, &moved, &part, 1);
-			if (fine)
-				add_fit(&fits, &r, &part, clang_getCursorType(local_offsets.v[i]));
-		}
-		r.decl_at = saved;
-		if (!fine) {
-			box_problem(l, src, cp->text.begin, "'%s' points into '%s'%s", lname, pname,
-				    moves ? ", which the kernel moves" : r.problem ? ", at an offset pipefy does not follow"
-				    : " and moves other than by the loop's bumps");
-			free(lname);
-			free(pname);
-			free(local_offsets.v);
-			reader_free(&r);
-			return;
-		}
+	return true;
+}
+
+/* A local pointer into the operand: the operand itself stays, the local moves only by the
+ * loop's bumps, and its offsets from the operand are how far it has moved. */
+static bool local_moved(struct box_read *b)
+{
+	struct reader *r = &b->r;
+	struct var_moves m = moves_of(b->l, b->src, b->local);
+	size_t saved = r->decl_at;
+	r->decl_at = cursor_offset(b->local) + 1;
+	r->decl = b->local;
+	bool fine = !b->moves && !m.address_taken && m.writes == m.bumps;
+	for (int i = 0; i < b->local_offsets.n && fine; i++) {
+		struct poly part;
+		fine = read_poly(r, b->local_offsets.v[i], &part) && poly_add(&b->moved, &b->moved, &part, 1);
+		if (fine)
+			add_fit(&b->fits, r, &part, clang_getCursorType(b->local_offsets.v[i]));
+	}
+	r->decl_at = saved;
+	if (!fine) {
+		char *lname = cursor_name(b->local), *pname = cursor_name(b->pdecl);
+		box_problem(b->l, b->src, b->cp->text.begin, "'%s' points into '%s'%s", lname, pname,
+			    b->moves ? ", which the kernel moves" : r->problem ? ", at an offset pipefy does not follow"
+			    : " and moves other than by the loop's bumps");
 		free(lname);
 		free(pname);
-		moves = true;
-	} else if (moves) {
-		char *how = NULL;
-		if (!pointer_offset(l, &r, pdecl, &moved, &how, &fits)) {
-			box_problem(l, src, cp->text.begin, "%s", how);
-			free(how);
-			reader_free(&r);
-			return;
-		}
+		return false;
 	}
-	char *block = NULL, *row_atom = NULL, *col_atom = NULL, *var = NULL;
-	long cols = 0; /* the columns the copies write */
-	struct poly d0, d1, ix;
-	bool ok = true;
-	if (st->copy_bound > 0) {
-		struct cursors kids = cursor_children(st->cursor);
-		struct cursors vd = kids.n == 4 ? cursor_children(kids.v[0]) : (struct cursors){0};
-		if (vd.n == 1)
-			r.copy_var = vd.v[0];
-		free(vd.v);
-		free(kids.v);
-		var = clang_Cursor_isNull(r.copy_var) ? xstrdup("") : cursor_name(r.copy_var);
-		/* Q: from the column (or, for a flat tile, the load's column) */
-		long Q = 0;
-		if (flat) {
-			ok = read_index(&r, index, &ix);
-			Q = ok ? modulus_of(&r, &ix, var) : 0;
-		} else {
-			ok = read_poly(&r, d1c, &d1);
-			Q = ok ? modulus_of(&r, &d1, var) : 0;
-		}
-		cols = Q * V;
-		if (flat && Q > 0 && n % Q == 0) {
-			width = Q;
-			rows = n / Q;
-		}
-		block = ok && Q > 0 ? copy_loop_block(&r, st, rows * Q) : NULL;
-		if (!block || !copy_loop_body_plain(l, st) || cols > width) {
-			box_problem(l, src, cp->text.begin,
-				    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < R * Q; i += blockDim.x)` around "
-				    "plain copies of rows i / Q and columns %s(i %% Q) of '%s' (%ld rows)",
-				    line, col, V > 1 ? "V * " : "", tile->name, rows);
-			goto done;
-		}
-		row_atom = xprintf("%s / %ld", var, Q);
-		col_atom = xprintf("%s %% %ld", var, Q);
-	} else if (st->text.begin != cp->text.begin) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d sits inside another statement", line, col);
-		goto done;
-	} else if (flat) {
-		/* `As[C * threadIdx.y + threadIdx.x]`, in whatever order and through whatever locals */
-		struct poly d;
-		if (read_poly(&r, dc, &d) && d.n == 2)
-			for (int i = 0; i < 2; i++) {
-				const struct term *x = &d.t[i], *y = &d.t[1 - i];
-				if (x->nf == 1 && y->nf == 1 && y->coef == 1 && strcmp(r.atom[y->f[0]], "threadIdx.x") == 0 &&
-				    strcmp(r.atom[x->f[0]], "threadIdx.y") == 0 && x->coef > 0 && n % x->coef == 0) {
-					width = cols = x->coef;
-					rows = n / cols;
-				}
+	b->moves = true;
+	return true;
+}
+
+/* Whether the pointer the copy reads moves, and how far it has when the loop starts. */
+static bool box_moved(struct box_read *b)
+{
+	b->moves = cursor_writes_var(function_body(b->l), b->pdecl);
+	if (!clang_Cursor_isNull(b->local))
+		return local_moved(b);
+	char *how = NULL;
+	if (b->moves && !pointer_offset(b->l, &b->r, b->pdecl, &b->moved, &how, &b->fits)) {
+		box_problem(b->l, b->src, b->cp->text.begin, "%s", how);
+		free(how);
+		return false;
+	}
+	return true;
+}
+
+/* In a copy loop `for (int i = threadIdx.x; i < R * Q; i += blockDim.x)`: each thread's row
+ * i / Q and column i % Q, with Q read from the column (for a flat tile, from the load's). */
+static bool copy_loop_atoms(struct box_read *b)
+{
+	struct reader *r = &b->r;
+	struct cursors kids = cursor_children(b->st->cursor);
+	struct cursors vd = kids.n == 4 ? cursor_children(kids.v[0]) : (struct cursors){0};
+	if (vd.n == 1)
+		r->copy_var = vd.v[0];
+	free(vd.v);
+	free(kids.v);
+	b->var = clang_Cursor_isNull(r->copy_var) ? xstrdup("") : cursor_name(r->copy_var);
+	long Q = 0;
+	bool ok;
+	if (b->flat) {
+		ok = read_index(r, b->index, &b->ix);
+		Q = ok ? modulus_of(r, &b->ix, b->var) : 0;
+	} else {
+		ok = read_poly(r, b->d1c, &b->d1);
+		Q = ok ? modulus_of(r, &b->d1, b->var) : 0;
+	}
+	b->cols = Q * b->V;
+	if (b->flat && Q > 0 && b->n % Q == 0) {
+		b->width = Q;
+		b->rows = b->n / Q;
+	}
+	b->block = ok && Q > 0 ? copy_loop_block(r, b->st, b->rows * Q) : NULL;
+	if (!b->block || !copy_loop_body_plain(b->l, b->st) || b->cols > b->width) {
+		box_problem(b->l, b->src, b->cp->text.begin,
+			    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < R * Q; i += blockDim.x)` around "
+			    "plain copies of rows i / Q and columns %s(i %% Q) of '%s' (%ld rows)",
+			    b->line, b->col, b->V > 1 ? "V * " : "", b->tile->name, b->rows);
+		return false;
+	}
+	b->row_atom = xprintf("%s / %ld", b->var, Q);
+	b->col_atom = xprintf("%s %% %ld", b->var, Q);
+	return true;
+}
+
+/* A flat tile without a copy loop: `As[C * threadIdx.y + threadIdx.x]`, in whatever order and
+ * through whatever locals, makes rows of C elements. */
+static bool flat_atoms(struct box_read *b)
+{
+	struct reader *r = &b->r;
+	struct poly d;
+	if (read_poly(r, b->dc, &d) && d.n == 2)
+		for (int i = 0; i < 2; i++) {
+			const struct term *x = &d.t[i], *y = &d.t[1 - i];
+			if (x->nf == 1 && y->nf == 1 && y->coef == 1 && strcmp(r->atom[y->f[0]], "threadIdx.x") == 0 &&
+			    strcmp(r->atom[x->f[0]], "threadIdx.y") == 0 && x->coef > 0 && b->n % x->coef == 0) {
+				b->width = b->cols = x->coef;
+				b->rows = b->n / b->cols;
 			}
-		if (!cols) {
-			box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [C * threadIdx.y + threadIdx.x]",
-				    line, col, tile->name);
-			goto done;
 		}
-		row_atom = xstrdup("threadIdx.y");
-		col_atom = xstrdup("threadIdx.x");
+	if (!b->cols) {
+		box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d does not store '%s' at [C * threadIdx.y + threadIdx.x]",
+			    b->line, b->col, b->tile->name);
+		return false;
+	}
+	b->row_atom = xstrdup("threadIdx.y");
+	b->col_atom = xstrdup("threadIdx.x");
+	return true;
+}
+
+/* Each thread's row and column in the tile, the columns the copies write, and the block the
+ * copies take for granted. */
+static bool box_atoms(struct box_read *b)
+{
+	if (b->st->copy_bound > 0) {
+		if (!copy_loop_atoms(b))
+			return false;
+	} else if (b->st->text.begin != b->cp->text.begin) {
+		box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d sits inside another statement", b->line, b->col);
+		return false;
+	} else if (b->flat) {
+		if (!flat_atoms(b))
+			return false;
 	} else {
 		/* one element (or vector) per thread: the block is the tile, the tile's rows all copied */
-		cols = width;
-		row_atom = xstrdup("threadIdx.y");
-		col_atom = xstrdup("threadIdx.x");
+		b->cols = b->width;
+		b->row_atom = xstrdup("threadIdx.y");
+		b->col_atom = xstrdup("threadIdx.x");
 	}
-	if (!block)
-		block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", cols / V, rows);
-	if (cols % V) {
-		box_problem(l, src, cp->text.begin, "the rows of '%s' are not whole vectors of the copy at %d:%d", tile->name,
-			    line, col);
-		goto done;
+	if (!b->block)
+		b->block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", b->cols / b->V,
+				   b->rows);
+	if (b->cols % b->V) {
+		box_problem(b->l, b->src, b->cp->text.begin, "the rows of '%s' are not whole vectors of the copy at %d:%d",
+			    b->tile->name, b->line, b->col);
+		return false;
 	}
+	return true;
+}
 
-	if (flat) {
+/* Whether an index reads only what does not change from tile to tile: the kernel's
+ * parameters and the built-in variables. */
+static bool index_steady(const struct reader *r, const struct poly *ix)
+{
+	bool steady = true;
+	for (int i = 0; i < ix->n; i++)
+		for (int f = 0; f < ix->t[i].nf; f++) {
+			const char *a = r->atom[ix->t[i].f[f]];
+			steady &= r->kind[ix->t[i].f[f]] == ATOM_PARAM || strncmp(a, "threadIdx.", 10) == 0 ||
+				  strncmp(a, "blockIdx.", 9) == 0 || strncmp(a, "blockDim.", 9) == 0 ||
+				  strncmp(a, "gridDim.", 8) == 0;
+		}
+	return steady;
+}
+
+/* The tile's indices and the load's, read as polynomials (d0, d1, ix): the tile's must be the
+ * thread's row and V times its column; to a moving pointer's index, how far it has moved is
+ * added. */
+static bool box_indices(struct box_read *b)
+{
+	struct reader *r = &b->r;
+	bool ok;
+	if (b->flat) {
 		/* a flat copy loop stores As[i]: i is Q * (i / Q) + i % Q, the box's element */
-		int a0 = atom(&r, row_atom, ATOM_THREAD), a1 = atom(&r, col_atom, ATOM_THREAD);
-		d0 = (struct poly){1, {{1, 1, {a0}}}};
-		d1 = (struct poly){1, {{1, 1, {a1}}}};
-		ok = a0 >= 0 && a1 >= 0 && read_index(&r, index, &ix);
-		if (ok && st->copy_bound > 0) {
+		int a0 = atom(r, b->row_atom, ATOM_THREAD), a1 = atom(r, b->col_atom, ATOM_THREAD);
+		b->d0 = (struct poly){1, {{1, 1, {a0}}}};
+		b->d1 = (struct poly){1, {{1, 1, {a1}}}};
+		ok = a0 >= 0 && a1 >= 0 && read_index(r, b->index, &b->ix);
+		if (ok && b->st->copy_bound > 0) {
 			struct poly d;
-			ok = read_poly(&r, dc, &d) && is_atom(&r, &d, var);
-			if (!ok && !r.problem)
-				r.problem = xprintf("'%s' as its index", var), r.problem_at = cp->text.begin;
+			ok = read_poly(r, b->dc, &d) && is_atom(r, &d, b->var);
+			if (!ok && !r->problem)
+				r->problem = xprintf("'%s' as its index", b->var), r->problem_at = b->cp->text.begin;
 		}
 	} else
-		ok = read_poly(&r, d0c, &d0) && read_poly(&r, d1c, &d1) && read_index(&r, index, &ix);
-	long long idx_lo = 0, idx_hi = 0;
-	bool idx32 = !clang_Cursor_isNull(index) && int32_range(clang_getCursorType(index), &idx_lo, &idx_hi);
-	if (ok && moves && idx32) {
+		ok = read_poly(r, b->d0c, &b->d0) && read_poly(r, b->d1c, &b->d1) && read_index(r, b->index, &b->ix);
+	long long idx_lo = 0;
+	b->idx32 = !clang_Cursor_isNull(b->index) && int32_range(clang_getCursorType(b->index), &idx_lo, &b->idx_hi);
+	if (ok && b->moves && b->idx32) {
 		/* the index itself must fit, each thread's: checked once, so it may read only what
 		 * does not change from tile to tile */
-		bool steady = true;
-		for (int i = 0; i < ix.n; i++)
-			for (int f = 0; f < ix.t[i].nf; f++) {
-				const char *a = r.atom[ix.t[i].f[f]];
-				steady &= r.kind[ix.t[i].f[f]] == ATOM_PARAM || strncmp(a, "threadIdx.", 10) == 0 ||
-					  strncmp(a, "blockIdx.", 9) == 0 || strncmp(a, "blockDim.", 9) == 0 ||
-					  strncmp(a, "gridDim.", 8) == 0;
-			}
-		if (!steady) {
-			box_problem(l, src, cp->text.begin, "the copy at %d:%d indexes a moving pointer with a 32-bit value "
-				    "that changes from tile to tile", line, col);
-			goto done;
+		if (!index_steady(r, &b->ix)) {
+			box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d indexes a moving pointer with a 32-bit value "
+				    "that changes from tile to tile", b->line, b->col);
+			return false;
 		}
-		add_fit(&fits, &r, &ix, clang_getCursorType(index));
+		add_fit(&b->fits, r, &b->ix, clang_getCursorType(b->index));
 	}
-	if (ok && moves) /* the element the copy reads, from where the pointer was on entry */
-		ok = poly_add(&ix, &ix, &moved, 1);
+	if (ok && b->moves) /* the element the copy reads, from where the pointer was on entry */
+		ok = poly_add(&b->ix, &b->ix, &b->moved, 1);
 	if (!ok) {
-		box_problem(l, src, r.problem_at, "the indices of the copy at %d:%d read %s", line, col,
-			    r.problem ? r.problem : "more than pipefy follows");
-	} else if (!is_atom(&r, &d0, row_atom) || !is_scaled_atom(&r, &d1, col_atom, V)) {
-		box_problem(l, src, cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s%s]", line, col, tile->name,
-			    row_atom, V > 1 ? "V * " : "", col_atom);
-	} else {
-		int a0 = d0.t[0].f[0], a1 = d1.t[0].f[0];
-		/* index = base + d0 * L + V * atom: the same column */
-		struct poly L = {0}, base = {0};
-		int unit_cols = 0;
-		bool shape = true;
-		for (int i = 0; i < ix.n && shape; i++) {
-			struct term t = ix.t[i];
-			int n0 = 0, n1 = 0;
-			for (int f = 0; f < t.nf; f++) {
-				n0 += t.f[f] == a0;
-				n1 += t.f[f] == a1;
-			}
-			if (n0 == 0 && n1 == 0) {
-				shape = add_term(&base, t);
-			} else if (n0 == 1 && n1 == 0) {
-				struct term rest = {t.coef, 0, {0}};
-				for (int f = 0; f < t.nf; f++)
-					if (t.f[f] != a0)
-						rest.f[rest.nf++] = t.f[f];
-				shape = add_term(&L, rest);
-			} else if (n1 == 1 && n0 == 0 && t.nf == 1 && t.coef == V) {
-				unit_cols++;
-			} else
-				shape = false;
-		}
-		char *ix_text = span_text(src, cursor_span(index));
-		if (!shape || unit_cols != 1 || L.n == 0)
-			box_problem(l, src, cp->text.begin,
-				    "the copy at %d:%d reads '%s', not row %s and column %s%s of a row-major operand", line,
-				    col, ix_text, row_atom, V > 1 ? "V * " : "", col_atom);
-		else if (poly_kind(&r, &L) != ATOM_PARAM)
-			box_problem(l, src, cp->text.begin,
-				    "the row length of '%s' in the copy at %d:%d depends on more than the kernel's parameters",
-				    ix_text, line, col);
-		else if (poly_kind(&r, &base) == ATOM_THREAD)
-			box_problem(l, src, cp->text.begin, "the copy at %d:%d reads '%s', which differs between threads "
-				    "in more than the tile's row and column", line, col, ix_text);
-		else if (width * tile->elem_bytes % 16 || width > 256 || rows > 256 || (rows * width * tile->elem_bytes) % 128)
-			box_problem(l, src, cp->text.begin,
-				    "'%s' is %ld x %ld elements of %ld bytes: a box (tma, bulk, ws) needs rows of a multiple of 16 "
-				    "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
-				    tile->name, rows, width, tile->elem_bytes);
-		else {
-			/* base = row0 * L + col0: the terms L's monomial divides go to the row */
-			struct poly row0 = {0}, col0 = {0};
-			for (int i = 0; i < base.n; i++) {
-				struct term q;
-				if (L.n == 1 && divide_term(&base.t[i], &L.t[0], &q))
-					add_term(&row0, q);
-				else
-					add_term(&col0, base.t[i]);
-			}
-			struct tma_box *bx = VEC_PUSH(l->boxes, l->nboxes, l->capboxes);
-			bx->tile = cp->tile;
-			bx->pointer = cursor_name(pdecl);
-			bx->row_elems = poly_text(&r, &L);
-			if (moves) {
-				/* flat = (A - on entry) - P + base: the same for every thread */
-				char *pt = poly_text(&r, &moved), *bt = poly_text(&r, &base);
-				if (clang_Cursor_isNull(local))
-					bx->flat = xprintf("(long long)(%s - pipefy_entry_%s) - (%s) + (%s)", bx->pointer,
-							   bx->pointer, pt, bt);
-				else {
-					char *ln = cursor_name(local);
-					bx->flat = xprintf("(long long)(%s - %s) - (%s) + (%s)", ln, bx->pointer, pt, bt);
-					bx->local = true;
-					free(ln);
-				}
-				bx->col0 = xprintf("pipefy_flat_%s %% (%s)", tile->name, bx->row_elems);
-				bx->row0 = xprintf("pipefy_flat_%s / (%s)", tile->name, bx->row_elems);
-				free(pt);
-				free(bt);
-			} else {
-				bx->col0 = poly_text(&r, &col0);
-				bx->row0 = poly_text(&r, &row0);
-			}
-			bx->box_cols = width;
-			bx->copy_cols = cols;
-			bx->last_max = idx32 && !moves ? idx_hi : 0;
-			bx->fits = fits.data ? sb_take(&fits) : NULL;
-			bx->box_rows = rows;
-			bx->elem_bytes = tile->elem_bytes;
-			bx->align_at = shared_keyword_end(src, tile);
-			if (!bx->align_at)
-				box_problem(l, src, cursor_offset(tile->decl),
-					    "the declaration of '%s' has no __shared__ pipefy can align to 128 bytes", tile->name);
-			add_condition(l, block);
-		}
-		free(ix_text);
+		box_problem(b->l, b->src, r->problem_at, "the indices of the copy at %d:%d read %s", b->line, b->col,
+			    r->problem ? r->problem : "more than pipefy follows");
+		return false;
 	}
-done:
-	free(fits.data);
-	free(local_offsets.v);
-	free(block);
-	free(row_atom);
-	free(col_atom);
-	free(var);
-	reader_free(&r);
+	if (!is_atom(r, &b->d0, b->row_atom) || !is_scaled_atom(r, &b->d1, b->col_atom, b->V)) {
+		box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s%s]", b->line,
+			    b->col, b->tile->name, b->row_atom, b->V > 1 ? "V * " : "", b->col_atom);
+		return false;
+	}
+	return true;
+}
+
+/* index = base + d0 * L + V * d1, the same column: L, the operand's row length, and base from
+ * the index's terms; false when it is not of that shape. */
+static bool split_index(const struct box_read *b, struct poly *L, struct poly *base)
+{
+	int a0 = b->d0.t[0].f[0], a1 = b->d1.t[0].f[0];
+	int unit_cols = 0;
+	bool shape = true;
+	for (int i = 0; i < b->ix.n && shape; i++) {
+		struct term t = b->ix.t[i];
+		int n0 = 0, n1 = 0;
+		for (int f = 0; f < t.nf; f++) {
+			n0 += t.f[f] == a0;
+			n1 += t.f[f] == a1;
+		}
+		if (n0 == 0 && n1 == 0) {
+			shape = add_term(base, t);
+		} else if (n0 == 1 && n1 == 0) {
+			struct term rest = {t.coef, 0, {0}};
+			for (int f = 0; f < t.nf; f++)
+				if (t.f[f] != a0)
+					rest.f[rest.nf++] = t.f[f];
+			shape = add_term(L, rest);
+		} else if (n1 == 1 && n0 == 0 && t.nf == 1 && t.coef == b->V) {
+			unit_cols++;
+		} else
+			shape = false;
+	}
+	return shape && unit_cols == 1 && L->n != 0;
+}
+
+/* Where the box starts. For a pointer that stays, base = row0 * L + col0 (the terms L's
+ * monomial divides go to the row); for one that moves, flat = (A - on entry) - P + base, the
+ * same for every thread, which the loader divides by L at run time. */
+static void box_origin(struct box_read *b, struct tma_box *bx, const struct poly *L, const struct poly *base)
+{
+	struct reader *r = &b->r;
+	if (!b->moves) {
+		struct poly row0 = {0}, col0 = {0};
+		for (int i = 0; i < base->n; i++) {
+			struct term q;
+			if (L->n == 1 && divide_term(&base->t[i], &L->t[0], &q))
+				add_term(&row0, q);
+			else
+				add_term(&col0, base->t[i]);
+		}
+		bx->col0 = poly_text(r, &col0);
+		bx->row0 = poly_text(r, &row0);
+		return;
+	}
+	char *pt = poly_text(r, &b->moved), *bt = poly_text(r, base);
+	if (clang_Cursor_isNull(b->local))
+		bx->flat = xprintf("(long long)(%s - pipefy_entry_%s) - (%s) + (%s)", bx->pointer, bx->pointer, pt, bt);
+	else {
+		char *ln = cursor_name(b->local);
+		bx->flat = xprintf("(long long)(%s - %s) - (%s) + (%s)", ln, bx->pointer, pt, bt);
+		bx->local = true;
+		free(ln);
+	}
+	bx->col0 = xprintf("pipefy_flat_%s %% (%s)", b->tile->name, bx->row_elems);
+	bx->row0 = xprintf("pipefy_flat_%s / (%s)", b->tile->name, bx->row_elems);
+	free(pt);
+	free(bt);
+}
+
+/* Records the box, and the block it takes for granted as the kernel's condition. */
+static void push_box(struct box_read *b, const struct poly *L, const struct poly *base)
+{
+	struct kloop *l = b->l;
+	const struct tile *tile = b->tile;
+	struct tma_box *bx = VEC_PUSH(l->boxes, l->nboxes, l->capboxes);
+	bx->tile = b->cp->tile;
+	bx->pointer = cursor_name(b->pdecl);
+	bx->row_elems = poly_text(&b->r, L);
+	box_origin(b, bx, L, base);
+	bx->box_cols = b->width;
+	bx->copy_cols = b->cols;
+	bx->last_max = b->idx32 && !b->moves ? b->idx_hi : 0;
+	bx->fits = b->fits.data ? sb_take(&b->fits) : NULL;
+	bx->box_rows = b->rows;
+	bx->elem_bytes = tile->elem_bytes;
+	bx->align_at = shared_keyword_end(b->src, tile);
+	if (!bx->align_at)
+		box_problem(l, b->src, cursor_offset(tile->decl),
+			    "the declaration of '%s' has no __shared__ pipefy can align to 128 bytes", tile->name);
+	add_condition(l, b->block);
+}
+
+/* The box the copy is, when the index is a row-major operand's at a row length the host
+ * knows, from a base the same for every thread, and the tile fits a box. */
+static void box_of_index(struct box_read *b)
+{
+	const struct source *src = b->src;
+	const struct tile *tile = b->tile;
+	struct poly L = {0}, base = {0};
+	bool shape = split_index(b, &L, &base);
+	char *ix_text = span_text(src, cursor_span(b->index));
+	if (!shape)
+		box_problem(b->l, src, b->cp->text.begin,
+			    "the copy at %d:%d reads '%s', not row %s and column %s%s of a row-major operand", b->line,
+			    b->col, ix_text, b->row_atom, b->V > 1 ? "V * " : "", b->col_atom);
+	else if (poly_kind(&b->r, &L) != ATOM_PARAM)
+		box_problem(b->l, src, b->cp->text.begin,
+			    "the row length of '%s' in the copy at %d:%d depends on more than the kernel's parameters",
+			    ix_text, b->line, b->col);
+	else if (poly_kind(&b->r, &base) == ATOM_THREAD)
+		box_problem(b->l, src, b->cp->text.begin, "the copy at %d:%d reads '%s', which differs between threads "
+			    "in more than the tile's row and column", b->line, b->col, ix_text);
+	else if (b->width * tile->elem_bytes % 16 || b->width > 256 || b->rows > 256 ||
+		 (b->rows * b->width * tile->elem_bytes) % 128)
+		box_problem(b->l, src, b->cp->text.begin,
+			    "'%s' is %ld x %ld elements of %ld bytes: a box (tma, bulk, ws) needs rows of a multiple of 16 "
+			    "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
+			    tile->name, b->rows, b->width, tile->elem_bytes);
+	else
+		push_box(b, &L, &base);
+	free(ix_text);
+}
+
+/* One copy: its box, or the reason it is none. A copy moves V elements (a vector copy
+ * `*(int4 *)&As[r][c] = *(const int4 *)&A[i]`: V = 16 bytes over the element's size); each
+ * thread's (row, column) is (threadIdx.y, V * threadIdx.x), or in a copy loop (i / Q,
+ * V * (i % Q)); the columns copied, C, may be fewer than the tile's row holds (padding): the
+ * box is then as wide as the row, and the columns past C are fetched but never written by the
+ * loop, so never read as anything but what they held (nothing defined). Each step reads more
+ * of the copy, or says why it is no box. */
+static void copy_box(struct kloop *l, const struct source *src, int c)
+{
+	const struct copy *cp = &l->copies[c];
+	struct box_read b = {
+		.l = l, .src = src, .cp = cp, .st = &l->stmts[cp->stmt], .tile = &l->tiles[cp->tile],
+		.d0c = clang_getNullCursor(), .d1c = clang_getNullCursor(), .dc = clang_getNullCursor(),
+		.local = clang_getNullCursor(),
+		.r = {.l = l, .src = src, .copy_var = clang_getNullCursor()},
+	};
+	source_line_col(src, cp->text.begin, &b.line, &b.col);
+	if (box_tile(&b) && box_copy_plain(&b) && box_cursors(&b) && box_operand(&b) && box_moved(&b) &&
+	    box_atoms(&b) && box_indices(&b))
+		box_of_index(&b);
+	free(b.fits.data);
+	free(b.local_offsets.v);
+	free(b.block);
+	free(b.row_atom);
+	free(b.col_atom);
+	free(b.var);
+	reader_free(&b.r);
 }
 
 /* Whether the loop variables start and step the same for every thread. */
