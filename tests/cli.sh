@@ -46,21 +46,18 @@ fi
 # (each read under its program's name, with its arguments and the variant that made it, so
 # that its headers are found: a golden that does not parse would come back unchanged whatever
 # pipefy did; a loop the forced variant refused may be another's to take)
+read_variants "$pipefy"
 same=0 total=0 changed=
 for g in golden/*.cu golden/include/*.cuh; do
 	base=${g#golden/} stem=${base%%.*} ext=${g##*.}
 	prog=testdata/$stem.$ext
 	args=$(sed -n 's|^// pipefy-args: *||p' "$prog" | head -n 1)
-	case $base in
-	*.cp.async-3.*) args="$args --variant=cp.async --stages=3" ;;
-	*.cp.async.*) args="$args --variant=cp.async" ;;
-	*.ldg.*) args="$args --variant=ldg" ;;
-	*.tma.*) args="$args --variant=tma --arch=sm_90" ;;
-	*.bulk.*) args="$args --variant=bulk --arch=sm_90" ;;
-	*.ws.*) args="$args --variant=ws --arch=sm_90" ;;
-	*.ws-cp.async.*) args="$args --variant=ws-cp.async --arch=sm_80" ;;
-	*.ws-sm90a.*) args="$args --variant=ws --arch=sm_90a --ptxas" ;;
-	*.ws-cp.async-sm90a.*) args="$args --variant=ws-cp.async --arch=sm_90a --ptxas" ;;
+	v=${base#*.} v=${v%.*} # (golden/NAME.VARIANT.cu: VARIANT may hold dots)
+	case $v in
+	cp.async-3) args="$args --variant=cp.async --stages=3" ;;
+	ws-sm90a) args="$args --variant=ws --arch=sm_90a --ptxas" ;;
+	ws-cp.async-sm90a) args="$args --variant=ws-cp.async --arch=sm_90a --ptxas" ;;
+	*) [ -n "${variant_args[$v]:-}" ] && args="$args ${variant_args[$v]}" ;;
 	esac
 	# (--ptxas reads registers from nvcc: without it pipefy would plan, and write, otherwise)
 	[ "${args#*--ptxas}" != "$args" ] && [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] && continue

@@ -13,18 +13,23 @@ cd "$(dirname "$0")/.." || exit
 update=0
 if [ "${1:-}" = --update ]; then update=1; shift; fi
 pipefy=$(realpath "$1"); shift
+. tests/lib.sh
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(testdata/*.cu testdata/include/*.cuh)
 out=${GOLDEN_OUT:-$(dirname "$pipefy")/golden-out}
 mkdir -p "$out"
 
-# name:extra arguments; auto is what users get, the others are the forced variants. A program
-# that says `// pipefy-golden: tma bulk` on its first lines also has goldens of the tensor-copy
-# and bulk-copy variants (planned for sm_90, the architecture that has them).
-all_variants=("auto:" "cp.async:--variant=cp.async" "cp.async-3:--variant=cp.async --stages=3" "ldg:--variant=ldg")
-declare -A optional=([tma]="--variant=tma --arch=sm_90" [bulk]="--variant=bulk --arch=sm_90" [ws]="--variant=ws --arch=sm_90" [ws-cp.async]="--variant=ws-cp.async --arch=sm_80"
-	[ws-sm90a]="--variant=ws --arch=sm_90a --ptxas" [ws-cp.async-sm90a]="--variant=ws-cp.async --arch=sm_90a --ptxas"
+# name:extra arguments; auto is what users get, the others are the forced variants (pipefy
+# --list-variants). A program that says `// pipefy-golden: tma bulk` on its first lines also has
+# goldens of those tensor-family variants (planned for the oldest architecture that has them).
+read_variants "$pipefy" || { echo "[FAIL] pipefy --list-variants lists no variant"; exit 1; }
+all_variants=("auto:")
+declare -A optional=([ws-sm90a]="--variant=ws --arch=sm_90a --ptxas" [ws-cp.async-sm90a]="--variant=ws-cp.async --arch=sm_90a --ptxas"
 	[overlap]="--launches=overlap --arch=sm_90" [queue]="--launches=queue")
+for v in "${variant_names[@]}"; do
+	if [ "${variant_family[$v]}" = tensor ]; then optional[$v]=${variant_args[$v]}; else all_variants+=("$v:${variant_args[$v]}"); fi
+done
+all_variants+=("cp.async-3:--variant=cp.async --stages=3")
 
 pass=0 fail=0
 for f in "${files[@]}"; do

@@ -2,6 +2,22 @@
 # lib.sh: what the shell-driven tests share: the checks (`expect`) of cli.sh, cache.sh,
 # cmake.sh, make_rule.sh and editors.sh, and the nvcc helpers of nvcc.sh and gpu/build.sh.
 
+# The variants there are, from `pipefy --list-variants` (name, oldest architecture, stages,
+# family): `variant_family[NAME]=FAMILY`, and `variant_args[NAME]` the arguments that force it,
+# --variant=NAME and --arch=sm_XX where it needs sm_80 or later (the tensor copies: sm_90).
+declare -A variant_family variant_args
+read_variants() { # PIPEFY
+	local name arch stages family
+	variant_names=()
+	while IFS=$'\t' read -r name arch stages family; do
+		variant_names+=("$name")
+		variant_family[$name]=$family
+		variant_args[$name]="--variant=$name"
+		[[ $arch == sm_* ]] && [ "${arch#sm_}" -ge 80 ] && variant_args[$name]+=" --arch=$arch"
+	done < <("$1" --list-variants)
+	[ ${#variant_names[@]} -gt 0 ]
+}
+
 # `expect NAME CONDITION`: CONDITION is one string of shell, evaluated; prints a PASS or FAIL
 # line and counts it. Anything but exactly those two arguments is itself a FAIL, so the slip
 # `expect NAME [ a ] && [ b ]` (which checked only [ a ] and threw [ b ] away) cannot pass.

@@ -109,6 +109,42 @@ static bool is_conversion_call(CXCursor c)
 	return r && effects_in_system_header(callee);
 }
 
+/* One side of a copy as the file writes it: written out, or one macro's whole use. */
+static bool side_span(const struct source *src, CXCursor c, struct span *out)
+{
+	if (cursor_written_in_file(c)) {
+		*out = cursor_written_span(c);
+		return true;
+	}
+	return cursor_macro_use(src, c, out);
+}
+
+/* A copy written with macros around its sides, `FLOAT4(s_a[i]) = FLOAT4(a[j]);` (public kernels'
+ * vector copies): each side written out or one macro's whole use, the '=' between them written
+ * in the file; then its parts are where the file writes them, and the tile's name, written as a
+ * macro's argument, takes its stage there (find.c). Guarded and `*p` forms stay refused. */
+static bool macro_copy(const struct source *src, CXCursor lhs, CXCursor rhs, struct copy *cp)
+{
+	struct span d, v;
+	if (cp->guard.end > cp->guard.begin || cp->src.end == cp->src.begin || cp->dst_is_deref || cp->src_is_deref ||
+	    !side_span(src, lhs, &d) || !side_span(src, rhs, &v))
+		return false;
+	size_t p = d.end;
+	while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
+		p++;
+	if (p + 1 >= src->len || src->text[p] != '=' || src->text[p + 1] == '=')
+		return false;
+	for (p++; p < src->len && (src->text[p] == ' ' || src->text[p] == '\t');)
+		p++;
+	if (p != v.begin)
+		return false;
+	cp->text = (struct span){d.begin, v.end};
+	cp->dst = d;
+	cp->src = cp->src_base = cp->value_span = v;
+	cp->in_macro = true;
+	return true;
+}
+
 static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
 {
 	struct kloop *l = s->loop;
@@ -208,7 +244,8 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->src = (struct span){0, 0}; /* not a load: check refuses it */
 		cp->guard = (struct span){0, 0};
 	}
-	if (cursor_from_macro(assign) || cursor_from_macro(lhs))
+	cp->value_span = cursor_span(rhs_value);
+	if ((cursor_from_macro(assign) || cursor_from_macro(lhs)) && !macro_copy(s->src, lhs, rhs_value, cp))
 		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
 }
 
@@ -374,6 +411,8 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 			cp->fill_value = e_val;
 			cp->guard_is_if = true;
 			cp->guard_negated = negated;
+			if (cp->in_macro && cp->tile >= 0) /* (guarded macro copies stay refused, as in record_store) */
+				cp->tile = -1 - cp->tile;
 		}
 	}
 	free(cs.v);

@@ -107,7 +107,7 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 	free(what);
 	sb_printf(&sb, "%s// pipefy: copy the tile at the cursor into stage " STAGE_FILL " and advance the cursor;\n", y.I1);
 	sb_printf(&sb, "%s// one commit per call, an empty group once the tiles run out, keeps wait_prior exact\n", y.I1);
-	sb_printf(&sb, "%sauto pipefy_load = [&](int " STAGE_FILL ") {\n", y.I1);
+	sb_printf(&sb, "%sauto " NAME_LOAD " = [&](int " STAGE_FILL ") {\n", y.I1);
 	add_cursor_shadows(&sb, &y);
 	char *cond = trimmed(src, l->cond);
 	sb_printf(&sb, "%sif (%s) {\n", y.I2, cond);
@@ -127,7 +127,7 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 		sb_printf(&sb, "%spipefy_load(0);\n", y.I1);
 	} else {
 		sb_printf(&sb, "%s// pipefy: prologue: start copying tiles 0..%d\n", y.I1, S - 2);
-		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s)\n", y.I1, S - 1);
+		sb_printf(&sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n", y.I1, S - 1);
 		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", y.I2);
 	}
 	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
@@ -166,7 +166,7 @@ void validate_cp_async(struct region *r, const struct kloop *l, const struct loo
 {
 	(void)l;
 	if (v->body.n < 3 || !starts(v->first[0], "__pipeline_wait_prior(") || !cursor_is_barrier(v->body.v[1]) ||
-	    !starts(v->first[2], "pipefy_load(") || v->nbarriers != 1)
+	    !starts(v->first[2], NAME_LOAD "(") || v->nbarriers != 1)
 		problem(r, v->at, "the main loop does not wait, synchronize and start the next copy before the compute");
 	barrier_after(r, v->at);
 }

@@ -76,6 +76,70 @@ void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientDa
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_written, &v);
 }
 
+/* Where a location is written in the main file: a macro argument's token where the argument is
+ * written, a macro body's token at the macro's use (*in_body). */
+static size_t written_offset(CXSourceLocation loc, bool *in_body)
+{
+	CXFile ff, sf;
+	unsigned fo, so;
+	clang_getFileLocation(loc, &ff, NULL, NULL, &fo);
+	clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+	*in_body = !clang_File_isEqual(ff, sf) || fo != so;
+	return fo;
+}
+
+/* The end of a function-like macro's use at `at`: its name, then its parenthesized arguments;
+ * 0 when the text there is not that. */
+static size_t macro_use_end(const struct source *src, size_t at)
+{
+	size_t p = at;
+	while (p < src->len && (isalnum((unsigned char)src->text[p]) || src->text[p] == '_'))
+		p++;
+	if (p == at)
+		return 0;
+	while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
+		p++;
+	if (p >= src->len || src->text[p] != '(')
+		return 0;
+	for (int depth = 0; p < src->len; p++) {
+		depth += src->text[p] == '(' ? 1 : src->text[p] == ')' ? -1 : 0;
+		if (depth == 0)
+			return p + 1;
+	}
+	return 0;
+}
+
+bool cursor_macro_use(const struct source *src, CXCursor c, struct span *out)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	bool body_b, body_e;
+	size_t b = written_offset(clang_getRangeStart(r), &body_b), e = written_offset(clang_getRangeEnd(r), &body_e);
+	/* (the extent of a macro's whole expansion reaches from its name to its ')': clang hands the
+	 * end over as the use's end, or as a token of the macro's body, at the use) */
+	size_t end = body_b ? macro_use_end(src, b) : 0;
+	if (!end || !(e == end || (body_e && e == b)))
+		return false;
+	*out = (struct span){b, end};
+	return true;
+}
+
+struct span cursor_written_span(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	bool body_b, body_e;
+	size_t b = written_offset(clang_getRangeStart(r), &body_b), e = written_offset(clang_getRangeEnd(r), &body_e);
+	return (struct span){b, e < b ? b : e};
+}
+
+bool cursor_written_in_file(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	bool body_b, body_e;
+	written_offset(clang_getRangeStart(r), &body_b);
+	written_offset(clang_getRangeEnd(r), &body_e);
+	return !body_b && !body_e;
+}
+
 /* True when the cursor's text comes out of a macro expansion, where no edit can go. */
 bool cursor_from_macro(CXCursor c)
 {

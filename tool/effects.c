@@ -29,10 +29,8 @@ static void note(struct effects *fx, bool *flag, CXCursor at, const char *fmt, .
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	char *what = vxprintf(fmt, ap);
 	va_end(ap);
-	char *what = xstrdup(buf);
 	size_t off = cursor_in_main_file(at) ? cursor_span(at).begin : (size_t)-1;
 	if (shared) {
 		fx->shared_what = what;

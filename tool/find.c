@@ -166,11 +166,21 @@ static enum CXChildVisitResult scan_tile_refs(CXCursor c, CXCursor parent, CXCli
 			l->tiles[t].outside_use = at.begin + 1;
 		return CXChildVisit_Continue;
 	}
+	bool in_macro = cursor_from_macro(c);
+	if (in_macro && cursor_written_in_file(c)) {
+		/* a macro's argument (`FLOAT4(s_a[i])`): the name where the file writes it, once however
+		 * often the macro uses its argument */
+		at = cursor_written_span(c);
+		in_macro = false;
+		for (int i = 0; i < l->nrefs; i++)
+			if (l->refs[i].at.begin == at.begin)
+				return CXChildVisit_Continue;
+	}
 	struct tile_ref *r = VEC_PUSH(l->refs, l->nrefs, l->caprefs);
 	r->at = at;
 	r->tile = t;
 	r->stmt = s->stmt;
-	r->in_macro = cursor_from_macro(c);
+	r->in_macro = in_macro;
 	return CXChildVisit_Continue;
 }
 

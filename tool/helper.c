@@ -21,10 +21,8 @@ static void helper_refuse(struct helper_fill *h, CXCursor at, const char *fmt, .
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	h->refusal = vxprintf(fmt, ap);
 	va_end(ap);
-	h->refusal = xstrdup(buf);
 	h->refusal_at = cursor_span(at).begin;
 }
 

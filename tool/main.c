@@ -460,6 +460,18 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return 0;
 	}
+	if (o.list_variants) {
+		struct rules r;
+		char *rerr = NULL;
+		int code = rules_load(&r, o.rules_dir, &rerr) ? 0 : 1;
+		if (code == 0)
+			variant_list(stdout, r.variants.max_stages);
+		else
+			fprintf(stderr, "pipefy: error: %s\n", rerr);
+		free(rerr);
+		options_free(&o);
+		return code;
+	}
 	if (o.version) {
 		CXString v = clang_getClangVersion();
 		printf("pipefy %s (%s)\n", PIPEFY_VERSION, clang_getCString(v));

@@ -36,6 +36,20 @@ static void skip_blanks(struct int_eval *e)
 }
 
 
+/* A definition's text (freed here) as a whole expression, one level deeper; false when it is
+ * not one. */
+static bool eval_definition(const struct source *src, char *text, int depth, long *out)
+{
+	struct int_eval sub = {.src = src, .p = text, .depth = depth + 1, .ok = true};
+	long r = eval_sum(&sub);
+	skip_blanks(&sub);
+	bool ok = sub.ok && *sub.p == '\0';
+	free(text);
+	if (ok)
+		*out = r;
+	return ok;
+}
+
 static bool macro_value(const struct source *src, const char *name, size_t n, int depth, long *out)
 {
 	for (int ln = 0; ln < src->nlines && depth < 8; ln++) {
@@ -54,14 +68,7 @@ static bool macro_value(const struct source *src, const char *name, size_t n, in
 		char *comment = strstr(text, "//");
 		if (comment)
 			*comment = '\0';
-		struct int_eval sub = {.src = src, .p = text, .depth = depth + 1, .ok = true};
-		long r = eval_sum(&sub);
-		skip_blanks(&sub);
-		bool ok = sub.ok && *sub.p == '\0';
-		free(text);
-		if (ok)
-			*out = r;
-		return ok;
+		return eval_definition(src, text, depth, out);
 	}
 	return false;
 }
@@ -99,14 +106,7 @@ static bool constant_value(const struct source *src, const char *text_name, size
 				if (!semi)
 					return false;
 				char *text = xstrndup(eq + 1, (size_t)(semi - eq - 1));
-				struct int_eval sub = {.src = src, .p = text, .depth = depth + 1, .ok = true};
-				long r = eval_sum(&sub);
-				skip_blanks(&sub);
-				bool ok = sub.ok && *sub.p == '\0';
-				free(text);
-				if (ok)
-					*out = r;
-				return ok;
+				return eval_definition(src, text, depth, out);
 			}
 			at += n;
 		}

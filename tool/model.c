@@ -81,6 +81,7 @@ void model_free(struct model *m)
 		free(l->plan_note);
 		free(l->plan_reason);
 		free(l->declined);
+		free(l->hint);
 	}
 	free(m->loops);
 	for (int i = 0; i < m->npairs; i++) {
@@ -109,7 +110,5 @@ void model_free(struct model *m)
 
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap)
 {
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	return (struct refusal){offset, xstrdup(buf)};
+	return (struct refusal){offset, vxprintf(fmt, ap)};
 }

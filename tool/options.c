@@ -75,6 +75,8 @@ const char options_usage[] =
 	"                          no name, so -MF without -o or -i needs -MT\n"
 	"  --help                  this text\n"
 	"  --version               the version\n"
+	"  --list-variants         the variants, one a line: name, oldest architecture, stages,\n"
+	"                          family\n"
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
 	"\n"
 	"Short options bundle (-qi) and take their value attached (-oFILE); a long option\n"
@@ -254,6 +256,7 @@ static const struct option_def {
 	{'h', "help", NO_VALUE, offsetof(struct options, help), NULL},
 	{'n', "dry-run", NO_VALUE, offsetof(struct options, dry_run), NULL},
 	{0, "version", NO_VALUE, offsetof(struct options, version), NULL},
+	{0, "list-variants", NO_VALUE, offsetof(struct options, list_variants), NULL},
 	{0, "output-replacements-xml", NO_VALUE, offsetof(struct options, replacements_xml), NULL},
 	{0, "output-replacements-json", NO_VALUE, offsetof(struct options, replacements_json), NULL},
 	{0, "diff", NO_VALUE, offsetof(struct options, diff), NULL},

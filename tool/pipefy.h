@@ -122,6 +122,7 @@ struct options {
 	const char **extra_args; /* after "--" */
 	int nextra;
 	bool help, version;
+	bool list_variants;      /* --list-variants: the variants, their architectures and stages */
 	int block_size;          /* --block-size: threads per block when the source does not say */
 	const char *rules_dir;   /* --rules: instead of the rules compiled in */
 	const char *report;      /* --report[=text|yaml|json]: NULL for none */
@@ -194,6 +195,9 @@ const struct variant_row *variant_named(const char *name);
 const char *variant_name(enum variant v);
 /* tma, bulk, ws and ws-cp.async: tiles copied as boxes into 128-byte aligned stages. */
 bool variant_is_tensor(enum variant v);
+/* --list-variants: a line per pipeline, "NAME<TAB>oldest architecture (sm_80, any)<TAB>stages
+ * (2-8)<TAB>family" (tests read it for the variants there are). */
+void variant_list(FILE *out, int rules_max);
 /* The most stages the variant takes under the rules' limit. */
 int variant_max_stages(const struct variant_row *v, int rules_max);
 
@@ -270,6 +274,13 @@ bool cursor_in_main_file(CXCursor c);
 void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
 /* True when the cursor's text comes out of a macro expansion, where no edit can go. */
 bool cursor_from_macro(CXCursor c);
+/* A cursor's tokens written in the main file, also as a macro's argument (`s_a` in
+ * `FLOAT4(s_a[i])`): where an edit can go. Its span there (the argument's text). */
+bool cursor_written_in_file(CXCursor c);
+struct span cursor_written_span(CXCursor c);
+/* An expression that is one function-like macro's whole expansion (`FLOAT4(s_a[i])`): the
+ * macro's use in the file, from its name to its ')'; false when the expression is not that. */
+bool cursor_macro_use(const struct source *src, CXCursor c, struct span *out);
 char *span_text(const struct source *src, struct span s);
 /* The text with its blanks squeezed out: `a [ i ]` reads `a[i]`. */
 char *span_squeezed(const struct source *src, struct span s);
@@ -544,6 +555,8 @@ struct copy {
 	bool from_register;  /* stores a ROLE_FETCH_DECL local (`As[c][r] = a.x`) */
 	bool guard_is_if;    /* `if (g) X = load; else X = fill;` rather than `g ? load : fill` */
 	bool guard_negated;  /* `if (g) X = fill; else X = load;`: the load's guard is !(g) */
+	bool in_macro;       /* its sides are macros' uses (`FLOAT4(s_a[i]) = FLOAT4(a[j])`): spans as written */
+	struct span value_span; /* its right-hand side as written */
 	int stmt;            /* top-level body statement holding it */
 };
 
@@ -636,7 +649,7 @@ struct kloop {
 	CXCursor function_cursor;     /* the kernel or __device__ function holding the loop */
 	struct span function_span;    /* its definition; empty when find could not read the loop */
 
-	/* measure */
+	/* measure (measure.c; ptxas.c: registers) */
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
 	int block_threads;      /* 0: unknown */
 	char *block_source;     /* where block_threads came from */
@@ -644,15 +657,7 @@ struct kloop {
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
 	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 
-	/* check */
-	struct refusal *refusals;
-	int nrefusals, caprefusals;
-	/* each variant's verdict, indexed by enum variant (auto and no-loads have none): cp.async
-	 * and ldg from the copies; tma, bulk (the boxes' rows can be bulk copies), ws (tensor
-	 * copies from a producer warp) and ws-cp.async (cp.async copies from a producer warp,
-	 * named barriers) from the boxes and the kernel's launches */
-	struct legality legal[VARIANT_COUNT];
-	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
+	int registers;          /* per thread, from ptxas (--ptxas); 0 unknown */
 	int instantiations; /* a kernel template's: tile sizes are the largest of these launches' */
 	/* tiles in dynamic shared memory: the launches pipefy gives more of it for more stages,
 	 * all of the kernel's (measure), or why it cannot */
@@ -661,16 +666,8 @@ struct kloop {
 	} *launch_edits;
 	int nlaunch_edits, caplaunch_edits;
 	long launch_dyn_bytes;      /* the largest launch's dynamic shared memory; -1 unknown */
-	int launch_stages;          /* the stages the launches give (rewrite: the kernel's most) */
-	char *enlarge_refusal;
-	/* tensor copies (box.c, measure.c): each tile's box, the block shape the copies assume (a
-	 * condition on pipefy_block), or the first reason there is none; the launches in the file */
-	struct tma_box *boxes;
-	int nboxes, capboxes;
-	char *block_check;
-	char *bump_fits;            /* the loop's bumps, computed in 32 bits, in range (uniform) */
-	char *box_problem;
-	size_t box_problem_at;
+	char *enlarge_refusal;      /* why the launches cannot give more (check may add its own) */
+	/* the kernel's launches in the file, for a tensor-copy variant's launcher */
 	struct tma_launch *tma_launches;
 	int ntma_launches, captma_launches;
 	int other_launches;         /* launches left as written (in a macro, in device code, before
@@ -682,15 +679,26 @@ struct kloop {
 	const char *copy_defined;   /* the file already has pipefy's copy of the kernel for a
 				     * launcher: "tma" (tensor copies, from a producer warp or not),
 				     * "ws" (ws-cp.async); NULL when not */
+
+	/* boxes (box.c, which check calls): each tile's box for the tensor copies, the block shape
+	 * the copies assume (a condition on pipefy_block), or the first reason there is none */
+	struct tma_box *boxes;
+	int nboxes, capboxes;
+	char *block_check;
+	char *bump_fits;            /* the loop's bumps, computed in 32 bits, in range (uniform) */
+	char *box_problem;
+	size_t box_problem_at;
+
+	/* check */
+	struct refusal *refusals;
+	int nrefusals, caprefusals;
+	/* each variant's verdict, indexed by enum variant (auto and no-loads have none): cp.async
+	 * and ldg from the copies; tma, bulk (the boxes' rows can be bulk copies), ws (tensor
+	 * copies from a producer warp) and ws-cp.async (cp.async copies from a producer warp,
+	 * named barriers) from the boxes and the kernel's launches */
+	struct legality legal[VARIANT_COUNT];
+	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
 	long ws_chunk;              /* ws-cp.async: the bytes of each of its cp.async copies */
-	/* ws and ws-cp.async: the threads added to the block, a warp (32), or on sm_90a a warpgroup
-	 * (128) that hands registers to the kernel's threads (setmaxnreg): the kernel is built for
-	 * regs_blocks blocks an SM of its threads and the producer's, regs_entry registers a
-	 * thread at launch; the producer keeps regs_producer, the kernel's threads take
-	 * regs_consumer (plan.c); regs_note says why a warpgroup was not planned on sm_90a */
-	int producer_threads;
-	int regs_blocks, regs_entry, regs_producer, regs_consumer;
-	char *regs_note;
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
 
@@ -700,11 +708,19 @@ struct kloop {
 	char *plan_note;        /* when the plan is not the one wanted: why */
 	char *plan_reason;      /* why this variant */
 	char *declined;         /* why the planner left a legal loop as written; NULL otherwise */
+	char *hint;             /* the source's hint it followed (hints.c), as written; NULL when none */
 	bool out_of_range;      /* outside --lines / --offset: neither rewritten nor reported */
-	bool rewritten;
-	int registers;          /* per thread, from ptxas; 0 unknown */
 	int assumed_registers;  /* what the occupancy counted with when registers is 0 (rules) */
 	double ratio;           /* flops per byte of tile loaded; < 0 unknown */
+	int launch_stages;      /* the stages the launches give (the kernel's most: plan_launch_stages) */
+	/* ws and ws-cp.async: the threads added to the block, a warp (32), or on sm_90a a warpgroup
+	 * (128) that hands registers to the kernel's threads (setmaxnreg): the kernel is built for
+	 * regs_blocks blocks an SM of its threads and the producer's, regs_entry registers a
+	 * thread at launch; the producer keeps regs_producer, the kernel's threads take
+	 * regs_consumer (plan.c); regs_note says why a warpgroup was not planned on sm_90a */
+	int producer_threads;
+	int regs_blocks, regs_entry, regs_producer, regs_consumer;
+	char *regs_note;
 	struct plan_option {
 		enum variant variant;
 		int stages;
@@ -713,9 +729,13 @@ struct kloop {
 		int warps;
 		char limiter[16];
 		bool chosen;
+		bool over_static; /* rejected: its static shared memory is over the limit */
 		char *verdict;
 	} options[24];
 	int noptions;
+
+	/* rewrite (validate clears it for a loop whose output is not its pipeline) */
+	bool rewritten;
 };
 
 /* Two launches one stream runs back to back in a host function (launch.c): the second may
@@ -802,6 +822,9 @@ void find_launch_pairs(struct model *m, const struct source *src);
 /* Threads per block (__launch_bounds__, the first launch in the file, else --block-size), flops
  * per tile, static shared bytes, gathers in the copies, the function's symbol. */
 void measure_kloops(struct model *m, const struct source *src, const struct options *o);
+/* ptxas.c, --ptxas: registers per thread of each loop's kernel and each launch pair's, from
+ * `nvcc -Xptxas -v` on the input (in $TMPDIR; a warning when there is no nvcc). */
+void measure_registers(struct model *m, const struct source *src, const struct options *o, FILE *messages);
 
 /* ---- box.c: each tile's copy as a box of a 2-D operand (tensor copies) ---- */
 
@@ -870,7 +893,25 @@ const struct arch_rules *rules_arch(const struct rules *r, int sm);
 /* Resident blocks per SM the way the occupancy calculator counts them; registers 0 means
  * unknown (not limiting). *limiter names the binding limit. */
 int occupancy_blocks(const struct arch_rules *a, int threads, int registers, long smem, const char **limiter);
+/* hints.c: what the source asks for a loop: `// pipefy: off` (or `off-file` anywhere in the
+ * file), `// pipefy: variant=V stages=N`, on the loop's line or the comment lines above it. */
+struct loop_hint {
+	bool off;
+	enum variant variant; /* VARIANT_AUTO: none asked for */
+	int stages;           /* 0: none asked for */
+	size_t at;            /* the hint's `//` */
+	char *text;           /* the comment, from its `//` */
+	char *problem;        /* what pipefy cannot read in it; NULL when it reads it all */
+};
+struct loop_hint loop_hint(const struct source *src, size_t loop_begin);
+/* Whether a `// pipefy: off-file` comment is in the file, and where. */
+bool file_hint_off(const struct source *src, size_t *at);
+
+/* Each unrefused loop's plan; loops outside --lines / --offset are marked out of range. */
 void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src);
+/* The stages each kernel's launches give its tiles in dynamic shared memory (launch_stages):
+ * the most of its loops that are to be rewritten (again after validation refuses one). */
+void plan_launch_stages(struct model *m);
 /* After plan_kloops: which legal pairs overlap (a kernel whose launches go through a loop's
  * launcher keeps them). */
 void plan_launch_pairs(struct model *m, const struct options *o, const struct rules *r);

@@ -282,11 +282,9 @@ static void set_verdict(struct plan_option *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char buf[512];
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
 	free(p->verdict);
-	p->verdict = xstrdup(buf);
+	p->verdict = vxprintf(fmt, ap);
+	va_end(ap);
 }
 
 static int min_copy_width(const struct kloop *l)
@@ -316,10 +314,8 @@ static void plan_decline(struct kloop *l, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char buf[1024];
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	l->declined = vxprintf(fmt, ap);
 	va_end(ap);
-	l->declined = xstrdup(buf);
 }
 
 static bool forced_variant(const struct options *o)
@@ -330,28 +326,56 @@ static bool forced_variant(const struct options *o)
 static void plan_producer(struct kloop *l, const struct options *o, const struct arch_rules *a,
 			  const struct variant_rules *vr, long smem);
 
+/* The source's hints (hints.c): a loop it asks to leave, or whose hint cannot be read, is
+ * declined (false); a variant it asks for is planned as --variant's is, unless the command line
+ * forces one. */
+static bool apply_hints(struct kloop *l, const struct source *src, const struct options **o, struct options *hinted,
+			size_t *hint_at)
+{
+	struct loop_hint h = loop_hint(src, l->loop.begin);
+	size_t at = h.at;
+	int line, col;
+	bool file_off = !h.problem && !h.off && file_hint_off(src, &at);
+	source_line_col(src, at, &line, &col);
+	if (h.problem)
+		plan_decline(l, "the hint at %d:%d cannot be read: %s", line, col, h.problem);
+	else if (h.off)
+		plan_decline(l, "the source asks to leave it as written (`%s` at %d:%d)", h.text, line, col);
+	else if (file_off)
+		plan_decline(l, "the source asks to leave it as written (`// pipefy: off-file` at %d:%d)", line, col);
+	free(h.problem);
+	if (l->declined) {
+		free(h.text);
+		return false;
+	}
+	l->hint = h.text;
+	if (h.variant && (*o)->variant == VARIANT_AUTO) {
+		*hint_at = h.at;
+		*hinted = **o;
+		hinted->variant = h.variant;
+		hinted->stages = h.stages;
+		*o = hinted;
+	}
+	return true;
+}
+
 /* A variant the planner may weigh: check found it legal, and the architecture has it. */
 static bool usable(const struct kloop *l, const struct options *o, const struct variant_row *v)
 {
 	return l->legal[v->id].ok && o->arch >= v->min_arch;
 }
 
-static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
-{
-	const struct arch_rules *a = rules_arch(r, o->arch);
-	const struct variant_rules *vr = &r->variants;
-	l->assumed_registers = vr->assumed_registers;
-	if (o->variant == VARIANT_NO_LOADS) {
-		l->variant = VARIANT_NO_LOADS;
-		l->stages = 1;
-		return;
-	}
-	long bytes = kloop_tile_bytes(l);
-	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
-			   ? l->flops_per_thread * l->block_threads / (double)bytes
-			   : -1;
+/* The variant and stages wanted, and why. */
+struct want {
+	enum variant variant;
+	int stages;
+	char why[512];
+};
 
-	/* the unpipelined kernel first, then every plan that is legal here */
+/* The unpipelined kernel first, then every plan that is legal here, in the table's order. */
+static void add_options(struct kloop *l, const struct options *o, const struct arch_rules *a,
+			const struct variant_rules *vr)
+{
 	struct plan_option *before = add_option(l, a, vr, VARIANT_AUTO, 1);
 	set_verdict(before, "the loop as written");
 	int max_cp = o->stages > 4 ? o->stages : 4; /* the report lists the depths worth weighing */
@@ -371,84 +395,75 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		for (int S = v->min_stages; S <= max_cp && S <= top; S++)
 			add_option(l, a, vr, v->id, S);
 	}
-	bool tma = usable(l, o, variant_row(VARIANT_TMA));
-	/* what is wanted: forced by the user, or the rules' preference */
-	enum variant want = o->variant;
-	int want_stages = o->stages;
-	char why[512] = "";
-	if (want == VARIANT_AUTO) {
-		int width = min_copy_width(l);
-		bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
-		bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
-		if (!wide && tma && vr->tma_for_narrow_copies && o->arch >= vr->tma_min_sm && !l->gather_at) {
-			want = VARIANT_TMA;
-			want_stages = vr->tma_stages;
-			snprintf(why, sizeof why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
-				 "register staging on the H200 (%s)", width, vr->narrow_tma_evidence);
-		} else if (wide && tma && vr->tma_wide_min_ratio > 0 && l->ratio >= vr->tma_wide_min_ratio &&
-			   o->arch >= vr->tma_min_sm) {
-			want = VARIANT_TMA;
-			want_stages = vr->tma_stages;
-			snprintf(why, sizeof why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
-				 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", width, l->ratio,
-				 vr->wide_tma_evidence);
-		} else if (wide && deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) {
-			want = VARIANT_LDG;
-			want_stages = 2;
-			snprintf(why, sizeof why,
-				 "%d-byte copies, but a tile's compute is short (ratio %.0f): staged in registers they "
-				 "beat cp.async on the H200 (%s)",
-				 width, l->ratio, vr->short_tiles_evidence);
-		} else if (wide) {
-			want = VARIANT_CP_ASYNC;
-			want_stages = deep ? vr->deep_stages : vr->default_stages;
-			snprintf(why, sizeof why, "%d-byte copies go straight to shared memory with cp.async%s", width,
-				 deep ? "; a tile's compute is short (low ratio), so more tiles in flight hide the load latency" : "");
-		} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
-			int line, col;
-			source_line_col(src, l->gather_at - 1, &line, &col);
-			plan_decline(l,
-				     "%d-byte copies gathered with division or modulo (%d:%d): the address arithmetic, not the "
-				     "load latency, bounds this loop; neither variant paid on the H200 (%s)",
-				     width, line, col, vr->narrow_gathers_evidence);
-			return;
-		} else if (l->legal[VARIANT_LDG].ok) {
-			want = VARIANT_LDG;
-			want_stages = 2;
-			if (l->legal[VARIANT_CP_ASYNC].ok)
-				snprintf(why, sizeof why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
-			else
-				snprintf(why, sizeof why, "cp.async cannot take these copies (%s)", l->legal[VARIANT_CP_ASYNC].refusal);
-		} else { /* only cp.async is legal (check refused loops where neither is) */
-			plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
-				     vr->narrow_cp_async_evidence, l->legal[VARIANT_LDG].refusal);
-			return;
-		}
-	} else if (!usable(l, o, variant_row(want)) || (variant_row(want)->max_stages && want_stages > variant_row(want)->max_stages)) {
-		const struct variant_row *v = variant_row(want);
-		plan_decline(l, "%s: %s", want == VARIANT_CP_ASYNC && l->one_stage ? "cp.async" : v->noun,
-			     o->arch < v->min_arch ? v->arch_why : !l->legal[want].ok ? l->legal[want].refusal : v->stages_why);
-		return;
-	} else {
-		snprintf(why, sizeof why, "asked for with --variant=%s%s", variant_name(want),
-			 want == VARIANT_WS_CP_ASYNC ? " (on the H200 it ran slower than the best other variant of "
-						       "every kernel benchmarked: bench/RESULTS.md)" : "");
-	}
-	if (!want_stages)
-		want_stages = want == VARIANT_LDG ? 2 : vr->default_stages;
-	if (l->one_stage && want == VARIANT_LDG && want_stages > 1) {
-		size_t n = strlen(why);
-		if (!forced_variant(o)) /* cp.async's refusal said the same */
-			snprintf(why, sizeof why, "%s", l->one_stage);
-		else
-			snprintf(why + n, sizeof why - n, "; one stage: %s", l->one_stage);
-		want_stages = 1;
-	}
+}
 
-	/* Each option is judged: the wanted variant up to the wanted stages, and for auto the
-	 * single-stage register plan that adds no shared memory as the fallback; it must fit the
-	 * static limit and, unless forced, keep the occupancy. The deepest survivor of the wanted
-	 * variant wins, else the fallback. */
+/* What auto wants of a loop: the rules' preference among the legal variants, and why; false
+ * when the planner leaves the loop (l->declined says why). */
+static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
+		      struct want *w)
+{
+	bool tma = usable(l, o, variant_row(VARIANT_TMA));
+	int width = min_copy_width(l);
+	bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
+	bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
+	if (!wide && tma && vr->tma_for_narrow_copies && o->arch >= vr->tma_min_sm && !l->gather_at) {
+		w->variant = VARIANT_TMA;
+		w->stages = vr->tma_stages;
+		snprintf(w->why, sizeof w->why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
+			 "register staging on the H200 (%s)", width, vr->narrow_tma_evidence);
+	} else if (wide && tma && vr->tma_wide_min_ratio > 0 && l->ratio >= vr->tma_wide_min_ratio &&
+		   o->arch >= vr->tma_min_sm) {
+		w->variant = VARIANT_TMA;
+		w->stages = vr->tma_stages;
+		snprintf(w->why, sizeof w->why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
+			 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", width, l->ratio,
+			 vr->wide_tma_evidence);
+	} else if (wide && deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) {
+		w->variant = VARIANT_LDG;
+		w->stages = 2;
+		snprintf(w->why, sizeof w->why,
+			 "%d-byte copies, but a tile's compute is short (ratio %.0f): staged in registers they "
+			 "beat cp.async on the H200 (%s)",
+			 width, l->ratio, vr->short_tiles_evidence);
+	} else if (wide) {
+		w->variant = VARIANT_CP_ASYNC;
+		w->stages = deep ? vr->deep_stages : vr->default_stages;
+		snprintf(w->why, sizeof w->why, "%d-byte copies go straight to shared memory with cp.async%s", width,
+			 deep ? "; a tile's compute is short (low ratio), so more tiles in flight hide the load latency" : "");
+	} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
+		int line, col;
+		source_line_col(src, l->gather_at - 1, &line, &col);
+		plan_decline(l,
+			     "%d-byte copies gathered with division or modulo (%d:%d): the address arithmetic, not the "
+			     "load latency, bounds this loop; neither variant paid on the H200 (%s)",
+			     width, line, col, vr->narrow_gathers_evidence);
+		return false;
+	} else if (l->legal[VARIANT_LDG].ok) {
+		w->variant = VARIANT_LDG;
+		w->stages = 2;
+		if (l->legal[VARIANT_CP_ASYNC].ok)
+			snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
+		else
+			snprintf(w->why, sizeof w->why, "cp.async cannot take these copies (%s)", l->legal[VARIANT_CP_ASYNC].refusal);
+	} else { /* only cp.async is legal (check refused loops where neither is) */
+		plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
+			     vr->narrow_cp_async_evidence, l->legal[VARIANT_LDG].refusal);
+		return false;
+	}
+	return true;
+}
+
+/* Each option is judged: the wanted variant up to the wanted stages, and for auto the
+ * single-stage register plan that adds no shared memory as the fallback; it must fit the
+ * static limit and, unless forced, keep the occupancy. The deepest survivor of the wanted
+ * variant wins, else the fallback (NULL: none fits). */
+static struct plan_option *judge_options(struct kloop *l, const struct options *o, const struct rules *r,
+					 const struct arch_rules *a, const struct want *w)
+{
+	const struct variant_rules *vr = &r->variants;
+	const struct plan_option *before = &l->options[0];
+	enum variant want = w->variant;
+	int want_stages = w->stages;
 	bool forced = o->variant != VARIANT_AUTO;
 	long static_limit = static_shared_limit(r, a);
 	struct plan_option *chosen = NULL;
@@ -464,6 +479,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		if (st >= 0)
 			st += stage_extra(l, p->stages, p->variant);
 		if (st > static_limit) {
+			p->over_static = true;
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
 			continue;
@@ -485,6 +501,68 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			chosen = p;
 		}
 	}
+	return chosen;
+}
+
+static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
+{
+	const struct arch_rules *a = rules_arch(r, o->arch);
+	const struct variant_rules *vr = &r->variants;
+	l->assumed_registers = vr->assumed_registers;
+	if (o->variant == VARIANT_NO_LOADS) {
+		l->variant = VARIANT_NO_LOADS;
+		l->stages = 1;
+		return;
+	}
+	struct options hinted;
+	size_t hint_at = 0;
+	if (!apply_hints(l, src, &o, &hinted, &hint_at))
+		return;
+	long bytes = kloop_tile_bytes(l);
+	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
+			   ? l->flops_per_thread * l->block_threads / (double)bytes
+			   : -1;
+
+	add_options(l, o, a, vr);
+	/* what is wanted: forced by the user, or the rules' preference */
+	enum variant want = o->variant;
+	int want_stages = o->stages;
+	char why[512] = "";
+	if (want == VARIANT_AUTO) {
+		struct want pref = {.variant = VARIANT_AUTO};
+		if (!want_auto(l, o, vr, src, &pref))
+			return;
+		want = pref.variant;
+		want_stages = pref.stages;
+		snprintf(why, sizeof why, "%s", pref.why);
+	} else if (!usable(l, o, variant_row(want)) ||
+		   (variant_row(want)->max_stages && want_stages > variant_row(want)->max_stages)) {
+		const struct variant_row *v = variant_row(want);
+		plan_decline(l, "%s: %s", want == VARIANT_CP_ASYNC && l->one_stage ? "cp.async" : v->noun,
+			     o->arch < v->min_arch ? v->arch_why : !l->legal[want].ok ? l->legal[want].refusal : v->stages_why);
+		return;
+	} else if (o == &hinted) {
+		int line, col;
+		source_line_col(src, hint_at, &line, &col);
+		snprintf(why, sizeof why, "asked for by the source (`%s` at %d:%d)", l->hint, line, col);
+	} else {
+		snprintf(why, sizeof why, "asked for with --variant=%s%s", variant_name(want),
+			 want == VARIANT_WS_CP_ASYNC ? " (on the H200 it ran slower than the best other variant of "
+						       "every kernel benchmarked: bench/RESULTS.md)" : "");
+	}
+	if (!want_stages)
+		want_stages = want == VARIANT_LDG ? 2 : vr->default_stages;
+	if (l->one_stage && want == VARIANT_LDG && want_stages > 1) {
+		size_t n = strlen(why);
+		if (!forced_variant(o)) /* cp.async's refusal said the same */
+			snprintf(why, sizeof why, "%s", l->one_stage);
+		else
+			snprintf(why + n, sizeof why - n, "; one stage: %s", l->one_stage);
+		want_stages = 1;
+	}
+
+	struct want w = {want, want_stages, ""};
+	struct plan_option *chosen = judge_options(l, o, r, a, &w);
 	for (int i = 1; i < l->noptions; i++) {
 		struct plan_option *p = &l->options[i];
 		if (p == chosen) {
@@ -591,11 +669,63 @@ static void plan_producer(struct kloop *l, const struct options *o, const struct
 			       "ptxas measured once a producer warpgroup keeps %d", l->registers, Rp);
 }
 
+/* Whether [begin, end) touches a --lines range or the --offset/--length bytes. */
+static bool in_ranges(const struct source *src, const struct options *o, struct span s)
+{
+	int first, last, col;
+	source_line_col(src, s.begin, &first, &col);
+	source_line_col(src, s.end > 0 ? s.end - 1 : 0, &last, &col);
+	bool touched = false;
+	for (int r = 0; r < o->nlines; r++)
+		touched |= o->lines[r].first <= last && o->lines[r].last >= first;
+	if (o->length >= 0)
+		touched |= (size_t)o->offset < s.end && (size_t)(o->offset + o->length) >= s.begin;
+	return touched;
+}
+
+/* --lines and --offset/--length: loops (and launches) outside every range are left as they
+ * are, silently, the way clang-format leaves lines outside --lines. */
+static void restrict_to_ranges(struct model *m, const struct source *src, const struct options *o)
+{
+	if (o->nlines == 0 && o->length < 0)
+		return;
+	for (int i = 0; i < m->nloops; i++)
+		m->loops[i].out_of_range = !in_ranges(src, o, m->loops[i].loop);
+	for (int i = 0; i < m->npairs; i++) /* (a persistent launch rewrites the first launch too) */
+		m->pairs[i].out_of_range = !in_ranges(src, o, m->pairs[i].call) ||
+					   (o->launches == LAUNCHES_QUEUE && !in_ranges(src, o, m->pairs[i].first_call));
+}
+
 void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].nrefusals == 0)
 			plan_loop(&m->loops[i], o, r, src);
+	restrict_to_ranges(m, src, o);
+}
+
+/* The launches of kernels whose tiles get stages in their dynamic shared memory: each gives
+ * the most stages any of the kernel's loops has, one copy of the layout each. Every loop of
+ * the kernel divides by that number (launch_stages). */
+void plan_launch_stages(struct model *m)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		l->launch_stages = 0;
+		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range || l->stages < 2 ||
+		    l->nlaunch_edits == 0)
+			continue;
+		bool dynamic = false;
+		for (int t = 0; t < l->ntiles; t++)
+			dynamic |= l->tiles[t].dynamic;
+		if (dynamic)
+			l->launch_stages = l->stages;
+	}
+	for (int i = 0; i < m->nloops; i++)
+		for (int j = 0; j < m->nloops; j++)
+			if (m->loops[i].launch_stages && m->loops[j].launch_stages > m->loops[i].launch_stages &&
+			    strcmp(m->loops[i].function, m->loops[j].function) == 0)
+				m->loops[i].launch_stages = m->loops[j].launch_stages;
 }
 
 /* ---- launch pairs ---- */

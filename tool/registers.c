@@ -174,48 +174,44 @@ static const char *one_stage_why(const struct kloop *l)
 	if (l->one_stage)
 		return "a second stage might not fit every instantiation of the template";
 	for (int i = 0; i < l->noptions; i++)
-		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].verdict &&
-		    strstr(l->options[i].verdict, "static shared memory"))
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_static)
 			return "a second stage would not fit in static shared memory";
 	return "a second stage would cost occupancy";
 }
 
-void rewrite_registers(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
-		       struct file_needs *needs)
+/* Stash side: a direct copy stores its register; a register copy stays as written. */
+static void add_stash_edits(struct kloop *l, const struct source *src, struct layout *y)
 {
-	(void)m, (void)index, (void)needs;
-	struct layout y = layout_begin(l, src);
-	/* Stash side: a direct copy stores its register; a register copy stays as written. */
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->from_register) {
-			char *text = render(src, &y.refs, cp->text);
-			edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, text);
+			char *text = render(src, &y->refs, cp->text);
+			edits_add(&y->stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, text);
 			free(text);
 			continue;
 		}
-		char *dst = render(src, &y.refs, cp->dst), *reg = staging_register(l, i);
+		char *dst = render(src, &y->refs, cp->dst), *reg = staging_register(l, i);
 		char *store = xprintf(cp->dst_is_address ? "*(%s) = %s%s" : "%s = %s%s", dst, reg, statement_end(cp));
-		edits_add(&y.stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
+		edits_add(&y->stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
 		free(dst);
 		free(reg);
 		free(store);
 	}
-	layout_add_refs_outside_copies(&y);
-	add_copy_loop_trips(l, src, &y.stmt_edits);
-	/* Fetch side: a direct copy loads its register; a fetch declaration assigns its local. */
-	struct edits fetch_edits = {0};
-	add_copy_loop_trips(l, src, &fetch_edits);
+}
+
+/* Fetch side: a direct copy loads its register; a fetch declaration assigns its local (add_locals). */
+static void add_fetch_edits(struct kloop *l, const struct source *src, struct edits *fetch_edits)
+{
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->from_register)
 			continue;
-		char *value = span_text(src, cursor_span(cp->value)), *reg = staging_register(l, i);
+		char *value = span_text(src, cp->value_span), *reg = staging_register(l, i);
 		char *load;
 		if (cp->guard_is_if) {
 			/* (the value as the then-branch stores it, conversion included) */
 			char *g = span_text(src, cp->guard), *guard = load_condition(cp, g);
-			char *from = span_text(src, cursor_span(cp->value)), *fill = span_text(src, cp->fill);
+			char *from = span_text(src, cp->value_span), *fill = span_text(src, cp->fill);
 			load = xprintf("%s = %s ? %s : %s%s", reg, guard, from, fill, statement_end(cp));
 			free(g);
 			free(guard);
@@ -223,11 +219,140 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 			free(fill);
 		} else
 			load = xprintf("%s = %s", reg, value);
-		edits_add(&fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
+		edits_add(fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
 		free(value);
 		free(reg);
 		free(load);
 	}
+}
+
+/* The staging registers, and the locals a fetch declaration declares (`float4 a = load;` becomes
+ * `float4 a;` here and `a = load;` in the fetch). */
+static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *src, struct layout *y,
+		       struct edits *fetch_edits)
+{
+	sb_printf(sb, "%s// pipefy: staging registers\n", y->I1);
+	for (int i = 0, n = 0; i < l->ncopies; i++)
+		if (!l->copies[i].from_register) {
+			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
+			if (st->copy_bound) {
+				char *trips = copy_loop_trips(l, src, st);
+				sb_printf(sb, "%s%s%spipefy_reg%d[%s];\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type),
+					  n++, trips);
+				free(trips);
+			}
+			else
+				sb_printf(sb, "%s%s%spipefy_reg%d;\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
+		}
+	for (int i = 0; i < l->nstmts; i++) {
+		/* (`a = load;` to a local of the function stays as written) */
+		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
+			continue;
+		struct fetch_vars fv = {0};
+		clang_visitChildren(l->stmts[i].cursor, collect_fetch_var, &fv);
+		struct strbuf assigns = {0};
+		for (int v = 0; v < fv.n; v++) {
+			char *init = span_text(src, cursor_span(fv.init[v]));
+			sb_printf(sb, "%s%s%s%s;\n", y->I1, fv.type[v], type_sep(fv.type[v]), fv.name[v]);
+			sb_printf(&assigns, "%s%s = %s;", v ? " " : "", fv.name[v], init);
+			free(init);
+			free(fv.type[v]);
+			free(fv.name[v]);
+		}
+		char *text = sb_take(&assigns);
+		edits_add(fetch_edits, l->stmts[i].text.begin, l->stmts[i].text.end - l->stmts[i].text.begin, text);
+		free(text);
+	}
+
+}
+
+/* The fetch, which loads the next tile into the registers and advances the cursor, and the
+ * stash, which stores them into a stage (with one stage, into the tiles). */
+static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct source *src, struct layout *y,
+				const struct edits *fetch_edits, bool two)
+{
+	sb_printf(sb, "%s// pipefy: load the tile at the cursor into the staging registers and advance the\n", y->I1);
+	sb_printf(sb, "%s// cursor; false once the tiles run out\n", y->I1);
+	sb_printf(sb, "%sauto " NAME_FETCH " = [&]() {\n", y->I1);
+	add_cursor_shadows(sb, y);
+	char *cond = trimmed(src, l->cond);
+	sb_printf(sb, "%sif (!(%s))\n%sreturn false;\n", y->I2, cond, y->I3);
+	free(cond);
+	bool first = true;
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register;
+		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
+		    st->role == ROLE_BUMP)
+			add_stmt(sb, src, fetch_edits, st, y->I1, y->U, &first);
+	}
+	add_cursor_advance(sb, y, y->I2);
+	sb_printf(sb, "%sreturn true;\n", y->I2);
+	sb_printf(sb, "%s};\n", y->I1);
+	if (two) {
+		sb_printf(sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y->I1);
+		sb_printf(sb, "%sauto " NAME_STASH " = [&](int " STAGE_FILL ") {\n", y->I1);
+	} else {
+		sb_printf(sb, "%s// pipefy: store the staging registers into the tiles\n", y->I1);
+		sb_printf(sb, "%sauto " NAME_STASH " = [&]() {\n", y->I1);
+	}
+	first = true;
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && used_by_destinations(l, st)))
+			add_stmt(sb, src, &y->stmt_edits, st, y->I1, y->U, &first);
+	}
+	sb_printf(sb, "%s};\n", y->I1);
+}
+
+/* The prologue's first tile, and the main loop: fetch, compute, stash, with one barrier (two
+ * stages) or two (one). */
+static void add_loops(struct strbuf *sb, struct layout *y, bool two)
+{
+	if (two) {
+		sb_printf(sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y->I1);
+		sb_printf(sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y->I1, y->I2);
+		sb_printf(sb, "%s__syncthreads();\n", y->I1);
+		sb_printf(sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y->I1);
+		sb_printf(sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y->I1);
+		sb_printf(sb, "%s// the other stage. With two stages one barrier per iteration is enough: the stage being\n", y->I1);
+		sb_printf(sb, "%s// filled was last read before the previous iteration's barrier\n", y->I1);
+	} else {
+		sb_printf(sb, "%s// pipefy: prologue: tile 0 into the tiles\n", y->I1);
+		sb_printf(sb, "%sif (pipefy_fetch())\n%spipefy_stash();\n", y->I1, y->I2);
+		sb_printf(sb, "%s__syncthreads();\n", y->I1);
+		sb_printf(sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1\n", y->I1);
+		sb_printf(sb, "%s// over it between two barriers\n", y->I1);
+	}
+	add_main_header(sb, y);
+	sb_printf(sb, "%s" SNIP_FETCH_FIRST ";\n", y->I2);
+	/* Seen on sm_90 (sgemm_batched): without it ptxas sank the loads to the stores after the
+	 * compute, and nothing overlapped. The loop is block-uniform, so the whole warp is here. */
+	sb_printf(sb, "%s__syncwarp(); // pipefy: the loads above stay ahead of the compute\n", y->I2);
+	add_compute(sb, y);
+	if (two) {
+		sb_printf(sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y->I2, y->I3);
+		if (!test_break("barrier"))
+			sb_printf(sb, "%s__syncthreads();\n", y->I2);
+		sb_printf(sb, "%s" STAGE_READ " ^= 1;\n", y->I2);
+	} else {
+		sb_printf(sb, "%s__syncthreads(); // every thread is done reading tile t\n", y->I2);
+		sb_printf(sb, "%sif (pipefy_more)\n%spipefy_stash();\n", y->I2, y->I3);
+		sb_printf(sb, "%s__syncthreads(); // tile t+1 is in place\n", y->I2);
+	}
+}
+
+void rewrite_registers(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+		       struct file_needs *needs)
+{
+	(void)m, (void)index, (void)needs;
+	struct layout y = layout_begin(l, src);
+	add_stash_edits(l, src, &y);
+	layout_add_refs_outside_copies(&y);
+	add_copy_loop_trips(l, src, &y.stmt_edits);
+	struct edits fetch_edits = {0};
+	add_copy_loop_trips(l, src, &fetch_edits);
+	add_fetch_edits(l, src, &fetch_edits);
 
 	struct strbuf sb = {0};
 	bool two = y.S == 2;
@@ -241,103 +366,9 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 				   "// then stored over it (%s)", one_stage_why(l));
 	add_block_start(&sb, &y, what);
 	free(what);
-	sb_printf(&sb, "%s// pipefy: staging registers\n", y.I1);
-	for (int i = 0, n = 0; i < l->ncopies; i++)
-		if (!l->copies[i].from_register) {
-			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
-			if (st->copy_bound) {
-				char *trips = copy_loop_trips(l, src, st);
-				sb_printf(&sb, "%s%s%spipefy_reg%d[%s];\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type),
-					  n++, trips);
-				free(trips);
-			}
-			else
-				sb_printf(&sb, "%s%s%spipefy_reg%d;\n", y.I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
-		}
-	for (int i = 0; i < l->nstmts; i++) {
-		/* (`a = load;` to a local of the function stays as written) */
-		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
-			continue;
-		/* `float4 a = load;` becomes `float4 a;` here and `a = load;` in the fetch */
-		struct fetch_vars fv = {0};
-		clang_visitChildren(l->stmts[i].cursor, collect_fetch_var, &fv);
-		struct strbuf assigns = {0};
-		for (int v = 0; v < fv.n; v++) {
-			char *init = span_text(src, cursor_span(fv.init[v]));
-			sb_printf(&sb, "%s%s%s%s;\n", y.I1, fv.type[v], type_sep(fv.type[v]), fv.name[v]);
-			sb_printf(&assigns, "%s%s = %s;", v ? " " : "", fv.name[v], init);
-			free(init);
-			free(fv.type[v]);
-			free(fv.name[v]);
-		}
-		char *text = sb_take(&assigns);
-		edits_add(&fetch_edits, l->stmts[i].text.begin, l->stmts[i].text.end - l->stmts[i].text.begin, text);
-		free(text);
-	}
-
-	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into the staging registers and advance the\n", y.I1);
-	sb_printf(&sb, "%s// cursor; false once the tiles run out\n", y.I1);
-	sb_printf(&sb, "%sauto pipefy_fetch = [&]() {\n", y.I1);
-	add_cursor_shadows(&sb, &y);
-	char *cond = trimmed(src, l->cond);
-	sb_printf(&sb, "%sif (!(%s))\n%sreturn false;\n", y.I2, cond, y.I3);
-	free(cond);
-	bool first = true;
-	for (int i = 0; i < l->nstmts; i++) {
-		const struct body_stmt *st = &l->stmts[i];
-		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register;
-		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
-		    st->role == ROLE_BUMP)
-			add_stmt(&sb, src, &fetch_edits, st, y.I1, y.U, &first);
-	}
-	add_cursor_advance(&sb, &y, y.I2);
-	sb_printf(&sb, "%sreturn true;\n", y.I2);
-	sb_printf(&sb, "%s};\n", y.I1);
-	if (two) {
-		sb_printf(&sb, "%s// pipefy: store the staging registers into stage " STAGE_FILL "\n", y.I1);
-		sb_printf(&sb, "%sauto pipefy_stash = [&](int " STAGE_FILL ") {\n", y.I1);
-	} else {
-		sb_printf(&sb, "%s// pipefy: store the staging registers into the tiles\n", y.I1);
-		sb_printf(&sb, "%sauto pipefy_stash = [&]() {\n", y.I1);
-	}
-	first = true;
-	for (int i = 0; i < l->nstmts; i++) {
-		const struct body_stmt *st = &l->stmts[i];
-		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && used_by_destinations(l, st)))
-			add_stmt(&sb, src, &y.stmt_edits, st, y.I1, y.U, &first);
-	}
-	sb_printf(&sb, "%s};\n", y.I1);
-	if (two) {
-		sb_printf(&sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y.I1);
-		sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y.I1, y.I2);
-		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
-		sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
-		sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y.I1);
-		sb_printf(&sb, "%s// the other stage. With two stages one barrier per iteration is enough: the stage being\n", y.I1);
-		sb_printf(&sb, "%s// filled was last read before the previous iteration's barrier\n", y.I1);
-	} else {
-		sb_printf(&sb, "%s// pipefy: prologue: tile 0 into the tiles\n", y.I1);
-		sb_printf(&sb, "%sif (pipefy_fetch())\n%spipefy_stash();\n", y.I1, y.I2);
-		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
-		sb_printf(&sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1\n", y.I1);
-		sb_printf(&sb, "%s// over it between two barriers\n", y.I1);
-	}
-	add_main_header(&sb, &y);
-	sb_printf(&sb, "%sbool pipefy_more = pipefy_fetch();\n", y.I2);
-	/* Seen on sm_90 (sgemm_batched): without it ptxas sank the loads to the stores after the
-	 * compute, and nothing overlapped. The loop is block-uniform, so the whole warp is here. */
-	sb_printf(&sb, "%s__syncwarp(); // pipefy: the loads above stay ahead of the compute\n", y.I2);
-	add_compute(&sb, &y);
-	if (two) {
-		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y.I2, y.I3);
-		if (!test_break("barrier"))
-			sb_printf(&sb, "%s__syncthreads();\n", y.I2);
-		sb_printf(&sb, "%s" STAGE_READ " ^= 1;\n", y.I2);
-	} else {
-		sb_printf(&sb, "%s__syncthreads(); // every thread is done reading tile t\n", y.I2);
-		sb_printf(&sb, "%sif (pipefy_more)\n%spipefy_stash();\n", y.I2, y.I3);
-		sb_printf(&sb, "%s__syncthreads(); // tile t+1 is in place\n", y.I2);
-	}
+	add_locals(&sb, l, src, &y, &fetch_edits);
+	add_fetch_and_stash(&sb, l, src, &y, &fetch_edits, two);
+	add_loops(&sb, &y, two);
 	edits_free(&fetch_edits);
 	sb_printf(&sb, "%s}\n", y.I1);
 	add_block_end(&sb, &y, out);
@@ -350,7 +381,7 @@ void validate_registers(struct region *r, const struct kloop *l, const struct lo
 {
 	int want = l->stages == 1 ? 2 : 1;
 	bool last_sync = v->body.n > 0 && cursor_is_barrier(v->body.v[v->body.n - (l->stages == 1 ? 1 : 2)]);
-	if (v->body.n < 2 || !v->first[0] || !starts(v->first[0], "boolpipefy_more=pipefy_fetch()") ||
+	if (v->body.n < 2 || !v->first[0] || !code_starts(v->first[0], SNIP_FETCH_FIRST) ||
 	    v->nbarriers != want || !last_sync)
 		problem(r, v->at, "the main loop does not fetch first and synchronize after storing the next tile");
 }

@@ -297,30 +297,6 @@ static void match_line_endings(const struct source *src, struct edits *e)
 	}
 }
 
-/* The launches of kernels whose tiles get stages in their dynamic shared memory: each gives
- * the most stages any of the kernel's loops has, one copy of the layout each. Every loop of
- * the kernel divides by that number (launch_stages). */
-static void plan_launch_stages(struct model *m)
-{
-	for (int i = 0; i < m->nloops; i++) {
-		struct kloop *l = &m->loops[i];
-		l->launch_stages = 0;
-		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range || l->stages < 2 ||
-		    l->nlaunch_edits == 0)
-			continue;
-		bool dynamic = false;
-		for (int t = 0; t < l->ntiles; t++)
-			dynamic |= l->tiles[t].dynamic;
-		if (dynamic)
-			l->launch_stages = l->stages;
-	}
-	for (int i = 0; i < m->nloops; i++)
-		for (int j = 0; j < m->nloops; j++)
-			if (m->loops[i].launch_stages && m->loops[j].launch_stages > m->loops[i].launch_stages &&
-			    strcmp(m->loops[i].function, m->loops[j].function) == 0)
-				m->loops[i].launch_stages = m->loops[j].launch_stages;
-}
-
 static void add_launch_edits(const struct model *m, const struct source *src, struct edits *e)
 {
 	for (int i = 0; i < m->nloops; i++) {
@@ -343,7 +319,6 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 {
 	struct file_needs needs = {0};
-	plan_launch_stages(m);
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range)

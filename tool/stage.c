@@ -124,9 +124,9 @@ struct layout layout_begin(struct kloop *l, const struct source *src)
 		bool in_copy = l->stmts[l->refs[i].stmt].role == ROLE_COPY;
 		if (staged_in_launch(l, l->refs[i].tile)) {
 			/* the tile's copy in the launch's shared memory at that stage */
-			edits_add(&y.refs, l->refs[i].at.begin, 0, "pipefy_at(");
+			edits_add(&y.refs, l->refs[i].at.begin, 0, NAME_STAGE_AT "(");
 			edits_add(&y.refs, l->refs[i].at.end, 0,
-				  in_copy ? ", " STAGE_FILL ", pipefy_stride)" : ", " STAGE_READ ", pipefy_stride)");
+				  in_copy ? ", " STAGE_FILL ", " NAME_STRIDE ")" : ", " STAGE_READ ", " NAME_STRIDE ")");
 		} else
 			edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
 	}

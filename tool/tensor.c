@@ -305,7 +305,7 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 	int P = l->producer_threads;
 	char *fit = P == 128 ? xprintf(" && pipefy_block.x %% %d == 0 && pipefy_block.x <= %d &&\n"
 				       "        cudaFuncGetAttributes(&pipefy_attr, (const void *)%s) == cudaSuccess &&\n"
-				       "        %d + pipefy_block.x * %d <= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)",
+				       "        %d + pipefy_block.x * %d " SNIP_REGS_COVERED,
 				       test_break("warpgroups") ? 32 : 128, l->block_threads, name, 128 * l->regs_producer,
 				       l->regs_consumer)
 			     : xstrdup(" && pipefy_block.x % 32 == 0 && pipefy_block.x + 32 <= 1024");
@@ -417,7 +417,7 @@ static void box_kernel_edits(struct kloop *l, struct edits *out)
 static void add_issuer_fence(struct strbuf *sb, const char *I)
 {
 	if (!test_break("proxyfence"))
-		sb_printf(sb, "%spipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes\n", I);
+		sb_printf(sb, "%s" NAME_FENCE_PROXY "(); // the threads' reads of the stage before the copy engine's writes\n", I);
 }
 
 /* Tensor copies: one thread waits for the stage to empty, fences, expects the stage's bytes,
@@ -528,41 +528,48 @@ static void add_producer_drain(struct strbuf *sb, const struct layout *y, const 
 		  y->l->producer_threads);
 }
 
-void rewrite_tensor(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
-		    struct file_needs *needs)
-{
-	(void)m, (void)index;
-	needs->tma |= l->variant == VARIANT_TMA || l->variant == VARIANT_WS;
-	needs->bulk |= l->variant == VARIANT_BULK;
-	needs->pipeline |= l->variant == VARIANT_WS_CP_ASYNC;
-	needs->regs |= l->producer_threads == 128;
-	needs->named |= l->variant == VARIANT_WS_CP_ASYNC || l->producer_threads == 128;
-	struct layout y = layout_begin(l, src);
-	int S = y.S;
-	layout_add_refs_outside_copies(&y);
-
-	bool bulk = l->variant == VARIANT_BULK, wsa = l->variant == VARIANT_WS_CP_ASYNC;
-	bool ws = l->variant == VARIANT_WS || wsa;
-	struct strbuf sb = {0};
-	/* With 4 stages and more, the issuing thread starts the next tile after its compute, when the
-	 * stage's last tile (one before this one) is done as a rule and its wait for it returns at
-	 * once; before the compute it waits for the slowest thread, and the block runs at that
+/* One rewrite of the tensor family in progress: the loop, its layout, the block's text so far,
+ * and what the variant makes of it. */
+struct tensor_rw {
+	struct kloop *l;
+	const struct source *src;
+	struct layout y;
+	struct strbuf sb;
+	bool bulk, wsa, ws;
+	/* With 4 stages and more, the issuing thread starts the next tile after its compute, when
+	 * the stage's last tile (one before this one) is done as a rule and its wait for it returns
+	 * at once; before the compute it waits for the slowest thread, and the block runs at that
 	 * pace: on the H200 1.075x against 1.062-1.067x ldg's speed on the 4-byte SGEMM, x4
 	 * (bench/FENCE.md, F5 against F1). It keeps one tile fewer in flight, so not below 4. */
-	bool late = !ws && S >= 4;
-	int P = l->producer_threads;
-	const char *producer = P == 128 ? "a producer warpgroup" : "a producer warp";
-	char *what = wsa ? xprintf("cp.async copies from %s, named barriers, %d stages: tile t+%d is "
-				   "copied while tile t is computed", producer, S, S - 1)
-		     : late ? xprintf("%s copies (sm_90), %d stages: tiles to t+%d are copied while tile t is computed, t+%d "
-				      "after it", bulk ? "bulk" : "tensor", S, S - 2, S - 1)
+	bool late;
+	int P;                /* the producer's threads: 32 (a warp) or 128 (a warpgroup) */
+	const char *producer; /* and in words */
+};
+
+/* The block's comment: the variant, its stages and its overlap. */
+static char *describe(struct tensor_rw *t)
+{
+	int S = t->y.S;
+	return t->wsa ? xprintf("cp.async copies from %s, named barriers, %d stages: tile t+%d is "
+				   "copied while tile t is computed", t->producer, S, S - 1)
+		     : t->late ? xprintf("%s copies (sm_90), %d stages: tiles to t+%d are copied while tile t is computed, t+%d "
+				      "after it", t->bulk ? "bulk" : "tensor", S, S - 2, S - 1)
 			    : xprintf("%s copies (sm_90)%s%s, %d stages: tile t+%d is copied while tile t is computed",
-				      bulk ? "bulk" : "tensor", ws ? " from " : "", ws ? producer : "", S, S - 1);
-	if (ws) { /* the kernel's threads see the block they were written for */
-		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.refs);
-		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y.stmt_edits);
+				      t->bulk ? "bulk" : "tensor", t->ws ? " from " : "", t->ws ? t->producer : "", S, S - 1);
+}
+
+/* A producer's kernel threads see the block they were written for; bulk copies run under a
+ * guard of what they assume (no launcher checks it for them). */
+static void add_guard(struct tensor_rw *t)
+{
+	struct kloop *l = t->l;
+	const struct source *src = t->src;
+	struct layout *y = &t->y;
+	if (t->ws) { /* the kernel's threads see the block they were written for */
+		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y->refs);
+		add_block_dim_edits(src, l->loop, (struct span){0, 0}, &y->stmt_edits);
 	}
-	if (bulk) {
+	if (t->bulk) {
 		/* no launcher: the kernel itself checks what the boxes assume of the block */
 		struct strbuf g = {0};
 		sb_puts(&g, "pipefy_sm90");
@@ -576,46 +583,62 @@ void rewrite_tensor(struct kloop *l, const struct model *m, int index, const str
 					sb_add(&g, p++, 1);
 		}
 		for (int b = 0; b < l->nboxes; b++) /* (every row 16-byte aligned when the first is) */
-			sb_printf(&g, " &&\n%s%s%s * %ld %% 16 == 0", y.I0, y.U, l->boxes[b].row_elems, l->boxes[b].elem_bytes);
-		y.guard = sb_take(&g);
-		y.guard_why = xprintf("%s// pipefy: bulk copies need sm_90%s and rows of whole\n"
-				      "%s// 16-byte units; elsewhere the loop runs as written\n", y.I0,
-				      l->block_check ? ", the block shape the copies assume" : "", y.I0);
+			sb_printf(&g, " &&\n%s%s%s * %ld %% 16 == 0", y->I0, y->U, l->boxes[b].row_elems, l->boxes[b].elem_bytes);
+		y->guard = sb_take(&g);
+		y->guard_why = xprintf("%s// pipefy: bulk copies need sm_90%s and rows of whole\n"
+				      "%s// 16-byte units; elsewhere the loop runs as written\n", y->I0,
+				      l->block_check ? ", the block shape the copies assume" : "", y->I0);
 	}
-	add_block_start(&sb, &y, what);
-	free(what);
-	if (wsa) {
-		sb_printf(&sb, "%s// pipefy: two named barriers per stage, each of the kernel's threads and the producer warp:\n", y.I1);
-		sb_printf(&sb, "%s// 1 + s, the producer's signal that stage s has landed; %d + s, the threads' that they are\n", y.I1,
+}
+
+/* The barriers, the thread counts and the tiles loaded so far; the issuer initializes the
+ * mbarriers. */
+static void add_state(struct tensor_rw *t)
+{
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	int S = t->y.S;
+	if (t->wsa) {
+		sb_printf(sb, "%s// pipefy: two named barriers per stage, each of the kernel's threads and the producer warp:\n", y->I1);
+		sb_printf(sb, "%s// 1 + s, the producer's signal that stage s has landed; %d + s, the threads' that they are\n", y->I1,
 			  1 + S);
-		sb_printf(&sb, "%s// done with it; and %d, of the kernel's threads alone\n", y.I1, 1 + 2 * S);
+		sb_printf(sb, "%s// done with it; and %d, of the kernel's threads alone\n", y->I1, 1 + 2 * S);
 	} else {
-		sb_printf(&sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y.I1);
-		sb_printf(&sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y.I1);
-		sb_printf(&sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y.I1, S, S);
+		sb_printf(sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y->I1);
+		sb_printf(sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y->I1);
+		sb_printf(sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y->I1, S, S);
 	}
-	if (ws) {
-		sb_printf(&sb, "%s// pipefy: the kernel's threads (%s follows them)\n", y.I1, producer);
-		sb_printf(&sb, "%sconst unsigned pipefy_threads = pipefy_block_dim.x;\n", y.I1);
-		sb_printf(&sb, "%sconst bool pipefy_producer = threadIdx.x >= pipefy_threads;\n", y.I1);
+	if (t->ws) {
+		sb_printf(sb, "%s// pipefy: the kernel's threads (%s follows them)\n", y->I1, t->producer);
+		sb_printf(sb, "%sconst unsigned pipefy_threads = pipefy_block_dim.x;\n", y->I1);
+		sb_printf(sb, "%sconst bool pipefy_producer = threadIdx.x >= pipefy_threads;\n", y->I1);
 	} else
-		sb_printf(&sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y.I1);
-	sb_printf(&sb, "%sunsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads %% %d\n", y.I1, S);
-	if (bulk) {
-		sb_printf(&sb, "%s// pipefy: the threads of warp 0 issue the rows' bulk copies\n", y.I1);
-		sb_printf(&sb, "%sconst unsigned pipefy_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n", y.I1);
-		sb_printf(&sb, "%sconst unsigned pipefy_issuers = pipefy_threads < 32 ? pipefy_threads : 32;\n", y.I1);
-		sb_printf(&sb, "%sconst unsigned pipefy_warp0 = pipefy_issuers == 32 ? 0xffffffffu : (1u << pipefy_issuers) - 1;\n", y.I1);
+		sb_printf(sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y->I1);
+	sb_printf(sb, "%sunsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads %% %d\n", y->I1, S);
+	if (t->bulk) {
+		sb_printf(sb, "%s// pipefy: the threads of warp 0 issue the rows' bulk copies\n", y->I1);
+		sb_printf(sb, "%sconst unsigned pipefy_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n", y->I1);
+		sb_printf(sb, "%sconst unsigned pipefy_issuers = pipefy_threads < 32 ? pipefy_threads : 32;\n", y->I1);
+		sb_printf(sb, "%sconst unsigned pipefy_warp0 = pipefy_issuers == 32 ? 0xffffffffu : (1u << pipefy_issuers) - 1;\n", y->I1);
 	}
-	if (!wsa) {
-		sb_printf(&sb, "%sif (" ISSUER ") {\n", y.I1);
-		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
-		sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y.I2, y.U);
-		sb_printf(&sb, "%s%spipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);\n", y.I2, y.U);
-		sb_printf(&sb, "%s}\n", y.I2);
-		sb_printf(&sb, "%spipefy_mbar_fence_init();\n", y.I2);
-		sb_printf(&sb, "%s}\n", y.I1);
+	if (!t->wsa) {
+		sb_printf(sb, "%sif (" ISSUER ") {\n", y->I1);
+		sb_printf(sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y->I2, S);
+		sb_printf(sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y->I2, y->U);
+		sb_printf(sb, "%s%spipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);\n", y->I2, y->U);
+		sb_printf(sb, "%s}\n", y->I2);
+		sb_printf(sb, "%spipefy_mbar_fence_init();\n", y->I2);
+		sb_printf(sb, "%s}\n", y->I1);
 	}
+}
+
+/* The 32-bit exactness vote and the rows per operand that end within a 32-bit index; returns
+ * the vote's condition (NULL: none), which every box's condition includes. */
+static char *add_exact_vote(struct tensor_rw *t)
+{
+	struct kloop *l = t->l;
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
 	/* a moved pointer's offsets, computed in 32 bits by the kernel: every thread's in range, or
 	 * no box (the boxes are found from the exact values) */
 	struct strbuf vote = {0};
@@ -623,12 +646,12 @@ void rewrite_tensor(struct kloop *l, const struct model *m, int index, const str
 		if (l->boxes[b].fits)
 			sb_printf(&vote, "%s%s", vote.len ? " &&\n" : "", l->boxes[b].fits);
 	if (vote.data) {
-		sb_printf(&sb, "%s// pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)\n", y.I1);
-		sb_printf(&sb, "%sconst bool pipefy_exact = __syncthreads_and(", y.I1);
-		add_continued(&sb, vote.data, y.I1);
-		sb_puts(&sb, ");\n");
+		sb_printf(sb, "%s// pipefy: the offsets the kernel computed in 32 bits are exact in every thread (else no box)\n", y->I1);
+		sb_printf(sb, "%sconst bool pipefy_exact = __syncthreads_and(", y->I1);
+		add_continued(sb, vote.data, y->I1);
+		sb_puts(sb, ");\n");
 	} else
-		sb_printf(&sb, "%s__syncthreads();\n", y.I1);
+		sb_printf(sb, "%s__syncthreads();\n", y->I1);
 	/* An index the kernel computes in 32 bits: a box is exact when its last row ends within
 	 * the index's range. The rows that do are counted once, here: a 64-bit product per tile in
 	 * every thread cost the SGEMM 8 % on the H200. */
@@ -637,231 +660,326 @@ void rewrite_tensor(struct kloop *l, const struct model *m, int index, const str
 		if (!x->last_max)
 			continue;
 		const char *tile = l->tiles[x->tile].name;
-		sb_printf(&sb, "%s// pipefy: the rows of '%s's operand that end within its 32-bit index\n", y.I1, tile);
-		sb_printf(&sb, "%sconst long long pipefy_rows_%s = %s > 0 ? %lldLL / %s : 0;\n", y.I1, tile, x->row_elems,
+		sb_printf(sb, "%s// pipefy: the rows of '%s's operand that end within its 32-bit index\n", y->I1, tile);
+		sb_printf(sb, "%sconst long long pipefy_rows_%s = %s > 0 ? %lldLL / %s : 0;\n", y->I1, tile, x->row_elems,
 			  x->last_max + 1, x->row_elems);
 	}
-	sb_printf(&sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y.I1);
-	if (wsa) {
-		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, its rows\n", y.I1);
-		sb_printf(&sb, "%s// copied by the producer warp's 32 threads in %ld-byte units; where a box reaches outside its\n", y.I1,
+	return vote.data;
+}
+
+/* The loader's comment: who copies what, and what happens where a box does not fit. */
+static void add_loader_comment(struct tensor_rw *t)
+{
+	struct kloop *l = t->l;
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	sb_printf(sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y->I1);
+	if (t->wsa) {
+		sb_printf(sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, its rows\n", y->I1);
+		sb_printf(sb, "%s// copied by the producer warp's 32 threads in %ld-byte units; where a box reaches outside its\n", y->I1,
 			  l->ws_chunk);
-		sb_printf(&sb, "%s// operand or starts off a %ld-byte boundary the kernel's threads copy as written; the\n", y.I1,
+		sb_printf(sb, "%s// operand or starts off a %ld-byte boundary the kernel's threads copy as written; the\n", y->I1,
 			  l->ws_chunk);
-		sb_printf(&sb, "%s// producer commits one group of copies a call, empty past the last tile\n", y.I1);
-	} else if (bulk) {
-		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, each of its\n", y.I1);
-		sb_printf(&sb, "%s// rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand\n", y.I1);
-		sb_printf(&sb, "%s// or starts off a 16-byte boundary every thread copies as written and arrives for itself\n", y.I1);
+		sb_printf(sb, "%s// producer commits one group of copies a call, empty past the last tile\n", y->I1);
+	} else if (t->bulk) {
+		sb_printf(sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, each of its\n", y->I1);
+		sb_printf(sb, "%s// rows one bulk copy, and thread 0 arrives for all; where a box reaches outside its operand\n", y->I1);
+		sb_printf(sb, "%s// or starts off a 16-byte boundary every thread copies as written and arrives for itself\n", y->I1);
 	} else {
-		sb_printf(&sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y.I1);
-		sb_printf(&sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y.I1);
-		sb_printf(&sb, "%s// copies as written and arrives for itself\n", y.I1);
+		sb_printf(sb, "%s// the tile it held, and advance the cursor: each tile is one box of its operand, issued by\n", y->I1);
+		sb_printf(sb, "%s// one thread, which arrives for all; where a box reaches outside its operand every thread\n", y->I1);
+		sb_printf(sb, "%s// copies as written and arrives for itself\n", y->I1);
 	}
-	sb_printf(&sb, "%sauto pipefy_load = [&](int " STAGE_FILL ") {\n", y.I1);
-	add_cursor_shadows(&sb, &y);
-	char *cond = trimmed(src, l->cond);
-	sb_printf(&sb, "%sif (%s) {\n", y.I2, cond);
-	free(cond);
+}
+
+/* The loader's declarations of each box's origin, and the condition under which every box fits
+ * (its operand, alignment, 32-bit index, the vote); *bytes: what the boxes carry. */
+static char *add_box_origins(struct tensor_rw *t, const char *vote, long *bytes)
+{
+	struct kloop *l = t->l;
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
 	struct strbuf inside = {0};
-	long bytes = 0;
+	*bytes = 0;
 	for (int b = 0; b < l->nboxes; b++) {
 		const struct tma_box *x = &l->boxes[b];
 		const char *tile = l->tiles[x->tile].name;
 		if (x->flat)
-			sb_printf(&sb, "%sconst long long pipefy_flat_%s = %s;\n", y.I3, tile, x->flat);
-		sb_printf(&sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y.I3, tile, x->col0, tile, x->row0);
+			sb_printf(sb, "%sconst long long pipefy_flat_%s = %s;\n", y->I3, tile, x->flat);
+		sb_printf(sb, "%sconst long long pipefy_col_%s = %s, pipefy_row_%s = %s;\n", y->I3, tile, x->col0, tile, x->row0);
 		/* (the columns the copies write: a padded row's others are fetched, zeros past the end) */
 		sb_printf(&inside, "%spipefy_col_%s >= 0 && pipefy_col_%s + %ld <= %s &&\npipefy_row_%s >= 0", b ? " &&\n" : "", tile,
 			  tile, x->copy_cols, x->row_elems, tile);
-		if (wsa) { /* the box's first element, where the address of every row is ws_chunk-aligned */
+		if (t->wsa) { /* the box's first element, where the address of every row is ws_chunk-aligned */
 			bool entry = x->flat && !x->local;
-			sb_printf(&sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
+			sb_printf(sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
 				  "%s    (unsigned long long)((pipefy_row_%s * %s + pipefy_col_%s) * %ld);\n",
-				  y.I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y.I3, tile, x->row_elems, tile, x->elem_bytes);
+				  y->I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y->I3, tile, x->row_elems, tile, x->elem_bytes);
 			sb_printf(&inside, " &&\npipefy_src_%s %% %ld == 0 && %s * %ld %% %ld == 0", tile, l->ws_chunk, x->row_elems,
 				  x->elem_bytes, l->ws_chunk);
-		} else if (!bulk) /* (the tensor map's rows) */
+		} else if (!t->bulk) /* (the tensor map's rows) */
 			sb_printf(&inside, " && pipefy_row_%s + %ld <= 2147483647LL", tile, x->box_rows);
 		else { /* the box's first element, where the address of every row is 16-byte aligned */
 			bool entry = x->flat && !x->local;
-			sb_printf(&sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
+			sb_printf(sb, "%sconst unsigned long long pipefy_src_%s = (unsigned long long)%s%s +\n"
 				  "%s    (unsigned long long)((pipefy_row_%s * %s + pipefy_col_%s) * %ld);\n",
-				  y.I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y.I3, tile, x->row_elems, tile, x->elem_bytes);
+				  y->I3, tile, entry ? "pipefy_entry_" : "", x->pointer, y->I3, tile, x->row_elems, tile, x->elem_bytes);
 			sb_printf(&inside, " &&\npipefy_src_%s %% 16 == 0", tile);
 		}
 		if (x->last_max) /* (an index computed in 32 bits: the box's last row within it, its columns
 				  * within the row: then (row + R) * L - 1 is the largest index) */
 			sb_printf(&inside, " && pipefy_row_%s + %ld <= pipefy_rows_%s", tile, x->box_rows, tile);
-		bytes += (bulk ? x->copy_cols : x->box_cols) * x->box_rows * x->elem_bytes;
+		*bytes += (t->bulk ? x->copy_cols : x->box_cols) * x->box_rows * x->elem_bytes;
 	}
-	if (vote.data)
+	if (vote)
 		sb_puts(&inside, " &&\npipefy_exact");
 	if (l->bump_fits)
 		sb_printf(&inside, " &&\n%s", l->bump_fits);
-	free(vote.data);
-	char *I4 = xprintf("%s%s", y.I3, y.U), *I5 = xprintf("%s%s", I4, y.U);
-	if (wsa) {
+	return inside.data;
+}
+
+/* The loader's copies: the boxes where they fit (after the wait for the stage to empty), else the
+ * copies as written; then the bumps and the cursor's advance. */
+static void add_loader_copies(struct tensor_rw *t, const char *inside, long bytes)
+{
+	struct kloop *l = t->l;
+	const struct source *src = t->src;
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	int S = t->y.S;
+	char *I4 = xprintf("%s%s", y->I3, y->U), *I5 = xprintf("%s%s", I4, y->U);
+	if (t->wsa) {
 		/* the producer waits for the stage whether it copies or the kernel's threads do: each
 		 * of their arrivals after a compute is met by one wait of the producer's */
-		sb_printf(&sb, "%sconst bool pipefy_box = ", y.I3);
-		add_continued(&sb, inside.data, y.I3);
-		sb_printf(&sb, ";\n%sif (pipefy_producer) {\n", y.I3);
-		sb_printf(&sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
+		sb_printf(sb, "%sconst bool pipefy_box = ", y->I3);
+		add_continued(sb, inside, y->I3);
+		sb_printf(sb, ";\n%sif (pipefy_producer) {\n", y->I3);
+		sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
 		if (!test_break("barrier"))
-			sb_printf(&sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + %d);\n", I4, y.U, 1 + S, P);
-		sb_printf(&sb, "%sif (pipefy_box) {\n", I4);
-		add_ws_cp_async_issue(&sb, l, &y, I5);
-		sb_printf(&sb, "%s}\n", I4);
-		sb_printf(&sb, "%s} else if (!pipefy_box) {\n", y.I3);
-		sb_printf(&sb, "%sif (pipefy_loads >= %d) // every kernel thread is done with the stage's last tile\n", I4, S);
-		sb_printf(&sb, "%s%spipefy_bar_sync(%d, pipefy_threads);\n", I4, y.U, 1 + 2 * S);
+			sb_printf(sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + %d);\n", I4, y->U, 1 + S, t->P);
+		sb_printf(sb, "%sif (pipefy_box) {\n", I4);
+		add_ws_cp_async_issue(sb, l, y, I5);
+		sb_printf(sb, "%s}\n", I4);
+		sb_printf(sb, "%s} else if (!pipefy_box) {\n", y->I3);
+		sb_printf(sb, "%sif (pipefy_loads >= %d) // every kernel thread is done with the stage's last tile\n", I4, S);
+		sb_printf(sb, "%s%spipefy_bar_sync(%d, pipefy_threads);\n", I4, y->U, 1 + 2 * S);
 	} else {
-		sb_printf(&sb, "%sif (", y.I3);
-		add_continued(&sb, inside.data, y.I3);
-		sb_printf(&sb, ") {\n");
-		if (bulk)
-			add_bulk_issue(&sb, l, &y, I4, bytes);
+		sb_printf(sb, "%sif (", y->I3);
+		add_continued(sb, inside, y->I3);
+		sb_printf(sb, ") {\n");
+		if (t->bulk)
+			add_bulk_issue(sb, l, y, I4, bytes);
 		else
-			add_tma_issue(&sb, l, &y, I4, bytes);
-		sb_printf(&sb, "%s} else%s {\n", y.I3, ws ? " if (!pipefy_producer)" : "");
-		sb_printf(&sb, "%sif (pipefy_loads >= %d)\n", I4, S);
-		sb_printf(&sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y.U, S);
+			add_tma_issue(sb, l, y, I4, bytes);
+		sb_printf(sb, "%s} else%s {\n", y->I3, t->ws ? " if (!pipefy_producer)" : "");
+		sb_printf(sb, "%sif (pipefy_loads >= %d)\n", I4, S);
+		sb_printf(sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y->U, S);
 	}
-	free(inside.data);
 	bool first = true;
-	char *extra4 = xprintf("%s%s%s", y.U, y.U, y.U);
+	char *extra4 = xprintf("%s%s%s", y->U, y->U, y->U);
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		if (st->role == ROLE_COPY || st->role == ROLE_COPY_DECL)
-			add_stmt(&sb, src, &y.refs, st, y.I1, extra4, &first);
+			add_stmt(sb, src, &y->refs, st, y->I1, extra4, &first);
 	}
 	free(extra4);
-	if (!wsa)
-		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
-	sb_printf(&sb, "%s}\n", y.I3);
-	sb_printf(&sb, "%s++pipefy_loads;\n", y.I3);
+	if (!t->wsa)
+		sb_printf(sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
+	sb_printf(sb, "%s}\n", y->I3);
+	sb_printf(sb, "%s++pipefy_loads;\n", y->I3);
 	/* the body's bumps, which come after its copies (box.c), then the loop's increment */
 	first = true;
-	char *extra2 = xprintf("%s%s", y.U, y.U);
+	char *extra2 = xprintf("%s%s", y->U, y->U);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_BUMP)
-			add_stmt(&sb, src, &y.refs, &l->stmts[i], y.I1, extra2, &first);
+			add_stmt(sb, src, &y->refs, &l->stmts[i], y->I1, extra2, &first);
 	free(extra2);
-	add_cursor_advance(&sb, &y, y.I3);
-	sb_printf(&sb, "%s}\n", y.I2);
-	if (wsa)
-		sb_printf(&sb, "%sif (pipefy_producer)\n%s%s__pipeline_commit();\n", y.I2, y.I2, y.U);
-	sb_printf(&sb, "%s};\n", y.I1);
+	add_cursor_advance(sb, y, y->I3);
+	sb_printf(sb, "%s}\n", y->I2);
+	if (t->wsa)
+		sb_printf(sb, "%sif (pipefy_producer)\n%s%s__pipeline_commit();\n", y->I2, y->I2, y->U);
+	sb_printf(sb, "%s};\n", y->I1);
 	free(I4);
 	free(I5);
+}
+
+/* The prologue's loads and the main loop's comment. */
+static void add_prologue(struct tensor_rw *t)
+{
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	int S = t->y.S;
 	if (S == 2) {
-		sb_printf(&sb, "%s// pipefy: prologue: start loading tile 0\n", y.I1);
-		sb_printf(&sb, "%spipefy_load(0);\n", y.I1);
+		sb_printf(sb, "%s// pipefy: prologue: start loading tile 0\n", y->I1);
+		sb_printf(sb, "%spipefy_load(0);\n", y->I1);
 	} else {
-		sb_printf(&sb, "%s// pipefy: prologue: start loading tiles 0..%d\n", y.I1, S - 2);
-		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s)\n", y.I1, S - 1);
-		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", y.I2);
+		sb_printf(sb, "%s// pipefy: prologue: start loading tiles 0..%d\n", y->I1, S - 2);
+		sb_printf(sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n", y->I1, S - 1);
+		sb_printf(sb, "%spipefy_load(pipefy_s);\n", y->I2);
 	}
-	sb_printf(&sb, "%sint " STAGE_READ " = 0;       // the stage that holds tile t\n", y.I1);
-	if (!wsa)
-		sb_printf(&sb, "%sunsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t\n", y.I1);
-	if (late) {
-		sb_printf(&sb, "%s// pipefy: main loop: wait for tile t, compute it, say so, then start tile t+%d into stage\n", y.I1,
+	sb_printf(sb, "%sint " STAGE_READ " = 0;       // the stage that holds tile t\n", y->I1);
+	if (!t->wsa)
+		sb_printf(sb, "%sunsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t\n", y->I1);
+	if (t->late) {
+		sb_printf(sb, "%s// pipefy: main loop: wait for tile t, compute it, say so, then start tile t+%d into stage\n", y->I1,
 			  S - 1);
-		sb_printf(&sb, "%s// (t-1) %% %d (whose tile every thread is done with as a rule by then); the last iterations\n",
-			  y.I1, S);
-		sb_printf(&sb, "%s// find no tile left to start and only compute: that is the epilogue\n", y.I1);
+		sb_printf(sb, "%s// (t-1) %% %d (whose tile every thread is done with as a rule by then); the last iterations\n",
+			  y->I1, S);
+		sb_printf(sb, "%s// find no tile left to start and only compute: that is the epilogue\n", y->I1);
 	} else {
-		sb_printf(&sb, "%s// pipefy: main loop: start tile t+%d into stage (t-1) %% %d, wait for tile t, compute it, say\n",
-			  y.I1, S - 1, S);
-		sb_printf(&sb, "%s// so; the last iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);
+		sb_printf(sb, "%s// pipefy: main loop: start tile t+%d into stage (t-1) %% %d, wait for tile t, compute it, say\n",
+			  y->I1, S - 1, S);
+		sb_printf(sb, "%s// so; the last iterations find no tile left to start and only compute: that is the epilogue\n", y->I1);
 	}
-	if (P == 128) { /* the producer warpgroup's own loop, apart from the kernel's threads' code */
-		sb_printf(&sb, "%s// pipefy: the producer warpgroup gives registers back (setmaxnreg, sm_90a: %d a thread at\n", y.I1,
-			  l->regs_entry);
-		sb_printf(&sb, "%s// launch, %d for it, %d for the kernel's threads), starts every tile%s, and leaves\n", y.I1,
-			  l->regs_producer, l->regs_consumer, wsa ? " and says when it has landed" : "");
-		sb_printf(&sb, "%sif (pipefy_producer) {\n", y.I1);
-		sb_printf(&sb, "%spipefy_regs_dec<%d>();\n", y.I2, l->regs_producer);
-		struct layout inner = y; /* (the same loop header, a level deeper) */
-		inner.I1 = y.I2;
-		add_main_header(&sb, &inner);
-		sb_printf(&sb, "%s%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, y.U, S);
-		if (wsa) {
-			sb_printf(&sb, "%s%s__pipeline_wait_prior(%d);\n", y.I2, y.U, S - 1);
-			sb_printf(&sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 128);\n", y.I2, y.U);
-			sb_printf(&sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, y.U, S);
-		}
-		sb_printf(&sb, "%s}\n", y.I2);
-		sb_printf(&sb, "%spipefy_bar_sync(0, pipefy_threads + 128); // the kernel's threads are done with the last tile\n",
-			  y.I2);
-		if (wsa)
-			add_producer_drain(&sb, &y, y.I2);
-		sb_printf(&sb, "%sreturn; // no barrier follows the loop\n", y.I2);
-		sb_printf(&sb, "%s}\n", y.I1);
-		sb_printf(&sb, "%spipefy_regs_inc<%d>();\n", y.I1, l->regs_consumer);
+}
+
+/* The producer warpgroup's own loop (setmaxnreg), apart from the kernel's threads' code. */
+static void add_producer_loop(struct tensor_rw *t)
+{
+	struct kloop *l = t->l;
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	int S = t->y.S;
+	sb_printf(sb, "%s// pipefy: the producer warpgroup gives registers back (setmaxnreg, sm_90a: %d a thread at\n", y->I1,
+		  l->regs_entry);
+	sb_printf(sb, "%s// launch, %d for it, %d for the kernel's threads), starts every tile%s, and leaves\n", y->I1,
+		  l->regs_producer, l->regs_consumer, t->wsa ? " and says when it has landed" : "");
+	sb_printf(sb, "%s" SNIP_PRODUCER_BRANCH "\n", y->I1);
+	sb_printf(sb, "%s" NAME_REGS_DEC "<%d>();\n", y->I2, l->regs_producer);
+	struct layout inner = *y; /* (the same loop header, a level deeper) */
+	inner.I1 = y->I2;
+	add_main_header(sb, &inner);
+	sb_printf(sb, "%s%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, y->U, S);
+	if (t->wsa) {
+		sb_printf(sb, "%s%s__pipeline_wait_prior(%d);\n", y->I2, y->U, S - 1);
+		sb_printf(sb, "%s%s" SNIP_WARPGROUP_HAS_LANDED ";\n", y->I2, y->U);
+		sb_printf(sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, y->U, S);
 	}
-	add_main_header(&sb, &y);
-	if (wsa && P == 128) {
-		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
-		sb_printf(&sb, "%spipefy_bar_sync(1 + " STAGE_READ ", pipefy_threads + 128); // tile t has landed\n", y.I2);
-	} else if (wsa) { /* (the producer's groups: S - 1 from the prologue, one an iteration; tile t's is the
+	sb_printf(sb, "%s}\n", y->I2);
+	sb_printf(sb, "%s" SNIP_WARPGROUP_DONE "; // the kernel's threads are done with the last tile\n",
+		  y->I2);
+	if (t->wsa)
+		add_producer_drain(sb, y, y->I2);
+	sb_printf(sb, "%sreturn; // no barrier follows the loop\n", y->I2);
+	sb_printf(sb, "%s}\n", y->I1);
+	sb_printf(sb, "%spipefy_regs_inc<%d>();\n", y->I1, l->regs_consumer);
+}
+
+/* The main loop: the next load, the wait for tile t, the compute, the release of its stage. */
+static void add_main_loop(struct tensor_rw *t)
+{
+	struct kloop *l = t->l;
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	int S = t->y.S;
+	add_main_header(sb, y);
+	if (t->wsa && t->P == 128) {
+		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
+		sb_printf(sb, "%s" SNIP_WARPGROUP_LANDED "; // tile t has landed\n", y->I2);
+	} else if (t->wsa) { /* (the producer's groups: S - 1 from the prologue, one an iteration; tile t's is the
 		    * oldest S - 1 younger ones leave pending) */
-		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
-		sb_printf(&sb, "%sif (pipefy_producer) { // the producer warp only copies, and says when tile t has landed\n", y.I2);
-		sb_printf(&sb, "%s%s__pipeline_wait_prior(%d);\n", y.I2, y.U, S - 1);
-		sb_printf(&sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 32);\n", y.I2, y.U);
-		sb_printf(&sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, y.U, S);
-		sb_printf(&sb, "%s%scontinue;\n", y.I2, y.U);
-		sb_printf(&sb, "%s}\n", y.I2);
-		sb_printf(&sb, "%spipefy_bar_sync(1 + " STAGE_READ ", pipefy_threads + 32); // tile t has landed\n", y.I2);
-	} else if (ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
-		sb_printf(&sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y.I2, S);
-		if (P == 32)
-			sb_printf(&sb, "%sif (pipefy_producer) continue; // the producer warp only copies\n", y.I2);
-	} else if (!late)
-		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
-	if (!wsa)
-		sb_printf(&sb, "%spipefy_mbar_wait(&pipefy_full[" STAGE_READ "], pipefy_phase); // tile t has landed\n", y.I2);
+		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
+		sb_printf(sb, "%s" SNIP_PRODUCER_BRANCH " // the producer warp only copies, and says when tile t has landed\n", y->I2);
+		sb_printf(sb, "%s%s__pipeline_wait_prior(%d);\n", y->I2, y->U, S - 1);
+		sb_printf(sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 32);\n", y->I2, y->U);
+		sb_printf(sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, y->U, S);
+		sb_printf(sb, "%s%scontinue;\n", y->I2, y->U);
+		sb_printf(sb, "%s}\n", y->I2);
+		sb_printf(sb, "%s" SNIP_WARP_LANDED "; // tile t has landed\n", y->I2);
+	} else if (t->ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
+		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
+		if (t->P == 32)
+			sb_printf(sb, "%s" SNIP_PRODUCER_SKIPS "; // the producer warp only copies\n", y->I2);
+	} else if (!t->late)
+		sb_printf(sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y->I2, S - 1, S);
+	if (!t->wsa)
+		sb_printf(sb, "%s" SNIP_WAIT_FULL ", pipefy_phase); // tile t has landed\n", y->I2);
 	if (l->tma_collective && !test_break("syncwarp"))
-		sb_printf(&sb, "%s__syncwarp(); // pipefy: the warp leaves its waits apart; %s needs it whole\n", y.I2,
+		sb_printf(sb, "%s__syncwarp(); // pipefy: the warp leaves its waits apart; %s needs it whole\n", y->I2,
 			  l->tma_collective);
-	add_compute(&sb, &y);
-	if (wsa)
-		sb_printf(&sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + %d); // this thread is done with tile t\n",
-			  y.I2, 1 + S, P);
+	add_compute(sb, y);
+	if (t->wsa)
+		sb_printf(sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + %d); // this thread is done with tile t\n",
+			  y->I2, 1 + S, t->P);
 	else if (!test_break("barrier"))
-		sb_printf(&sb, "%spipefy_mbar_arrive(&pipefy_empty[" STAGE_READ "], 1); // this thread is done with tile t\n", y.I2);
-	if (late)
-		sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
-	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
-	if (!wsa)
-		sb_printf(&sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y.I2);
-	sb_printf(&sb, "%s}\n", y.I1);
-	if (P == 128) /* (the producer's barrier is another instruction: the non-.aligned form) */
-		sb_printf(&sb, "%spipefy_bar_sync(0, pipefy_threads + 128); // pipefy: every thread is done with the last tile\n", y.I1);
+		sb_printf(sb, "%s" SNIP_RELEASE_EMPTY "; // this thread is done with tile t\n", y->I2);
+	if (t->late)
+		sb_printf(sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y->I2, S - 1, S);
+	sb_printf(sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, S);
+	if (!t->wsa)
+		sb_printf(sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y->I2);
+	sb_printf(sb, "%s}\n", y->I1);
+}
+
+/* After the loop: the last barrier, the producer's drain and exit, the mbarriers invalidated. */
+static void add_loop_end(struct tensor_rw *t)
+{
+	struct layout *y = &t->y;
+	struct strbuf *sb = &t->sb;
+	int S = t->y.S;
+	if (t->P == 128) /* (the producer's barrier is another instruction: the non-.aligned form) */
+		sb_printf(sb, "%s" SNIP_WARPGROUP_DONE "; // pipefy: every thread is done with the last tile\n", y->I1);
 	else
-		sb_printf(&sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y.I1);
-	if (wsa && P == 32) {
-		sb_printf(&sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y.I1);
-		add_producer_drain(&sb, &y, y.I2);
+		sb_printf(sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y->I1);
+	if (t->wsa && t->P == 32) {
+		sb_printf(sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y->I1);
+		add_producer_drain(sb, y, y->I2);
 	}
-	if (!wsa) {
-		sb_printf(&sb, "%sif (" ISSUER ")\n", y.I1);
-		sb_printf(&sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y.I2, S);
-		sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y.I2, y.U);
-		sb_printf(&sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y.I2, y.U);
-		sb_printf(&sb, "%s}\n", y.I2);
+	if (!t->wsa) {
+		sb_printf(sb, "%sif (" ISSUER ")\n", y->I1);
+		sb_printf(sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y->I2, S);
+		sb_printf(sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y->I2, y->U);
+		sb_printf(sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y->I2, y->U);
+		sb_printf(sb, "%s}\n", y->I2);
 	}
-	if (ws && P == 32)
-		sb_printf(&sb, "%sif (pipefy_producer) // its work is done; no barrier follows the loop\n%s%sreturn;\n", y.I1, y.I1,
-			  y.U);
-	add_block_end(&sb, &y, out);
-	if (!bulk)
+	if (t->ws && t->P == 32)
+		sb_printf(sb, "%sif (pipefy_producer) // its work is done; no barrier follows the loop\n%s%sreturn;\n", y->I1, y->I1,
+			  y->U);
+}
+
+void rewrite_tensor(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+		    struct file_needs *needs)
+{
+	(void)m, (void)index;
+	needs->tma |= l->variant == VARIANT_TMA || l->variant == VARIANT_WS;
+	needs->bulk |= l->variant == VARIANT_BULK;
+	needs->pipeline |= l->variant == VARIANT_WS_CP_ASYNC;
+	needs->regs |= l->producer_threads == 128;
+	needs->named |= l->variant == VARIANT_WS_CP_ASYNC || l->producer_threads == 128;
+	struct tensor_rw t = {.l = l, .src = src, .y = layout_begin(l, src), .P = l->producer_threads};
+	layout_add_refs_outside_copies(&t.y);
+	t.bulk = l->variant == VARIANT_BULK;
+	t.wsa = l->variant == VARIANT_WS_CP_ASYNC;
+	t.ws = l->variant == VARIANT_WS || t.wsa;
+	t.late = !t.ws && t.y.S >= 4;
+	t.producer = t.P == 128 ? "a producer warpgroup" : "a producer warp";
+	char *what = describe(&t);
+	add_guard(&t);
+	add_block_start(&t.sb, &t.y, what);
+	free(what);
+	add_state(&t);
+	char *vote = add_exact_vote(&t);
+	add_loader_comment(&t);
+	sb_printf(&t.sb, "%sauto " NAME_LOAD " = [&](int " STAGE_FILL ") {\n", t.y.I1);
+	add_cursor_shadows(&t.sb, &t.y);
+	char *cond = trimmed(src, l->cond);
+	sb_printf(&t.sb, "%sif (%s) {\n", t.y.I2, cond);
+	free(cond);
+	long bytes;
+	char *inside = add_box_origins(&t, vote, &bytes);
+	free(vote);
+	add_loader_copies(&t, inside, bytes);
+	free(inside);
+	add_prologue(&t);
+	if (t.P == 128)
+		add_producer_loop(&t);
+	add_main_loop(&t);
+	add_loop_end(&t);
+	add_block_end(&t.sb, &t.y, out);
+	if (!t.bulk)
 		tma_kernel_edits(l, src, out);
 	box_kernel_edits(l, out);
-	layout_end(&y);
+	layout_end(&t.y);
 }
 
 /* ---- validation: the output read back ---- */
@@ -871,7 +989,7 @@ void rewrite_tensor(struct kloop *l, const struct model *m, int index, const str
  * statement around it, after a wait for the stage to empty and then the fence. */
 static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
 {
-	if (cursor_is_call_named(c, "pipefy_tma_load_2d") || cursor_is_call_named(c, "pipefy_bulk_load")) {
+	if (cursor_is_call_named(c, NAME_TMA_LOAD) || cursor_is_call_named(c, NAME_BULK_LOAD)) {
 		if (!fenced)
 			problem(r, cursor_span(c).begin,
 				"the copy engine may write a stage before the threads' reads of it are fenced from it "
@@ -885,9 +1003,9 @@ static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
 		if (!compound)
 			continue;
 		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, "pipefy_mbar_wait(&pipefy_empty["))
+		if (strstr(t, NAME_MBAR_WAIT "(&" NAME_EMPTY "["))
 			waited = true;
-		else if (waited && strcmp(t, "pipefy_fence_proxy_async()") == 0)
+		else if (waited && code_is(t, NAME_FENCE_PROXY "()"))
 			fenced = true;
 		free(t);
 	}
@@ -935,16 +1053,16 @@ static void check_producer_branch(struct region *r, const struct kloop *l)
 	int n = body.n, last_sync = n - (wsa ? 3 : 2);
 	char *head = n ? stmt_text(r->out, body.v[0]) : NULL, *end = n ? stmt_text(r->out, body.v[n - 1]) : NULL;
 	char *sync = last_sync >= 0 && n ? stmt_text(r->out, body.v[last_sync]) : NULL;
-	ok = n >= 4 + wsa && starts(head, "pipefy_regs_dec<") && clang_getCursorKind(body.v[1]) == CXCursor_ForStmt &&
-	     sync && strcmp(sync, "pipefy_bar_sync(0,pipefy_threads+128)") == 0 && starts(end, "return");
+	ok = n >= 4 + wsa && starts(head, NAME_REGS_DEC "<") && clang_getCursorKind(body.v[1]) == CXCursor_ForStmt &&
+	     sync && code_is(sync, SNIP_WARPGROUP_DONE) && starts(end, "return");
 	if (ok) {
 		struct cursors loop = cursor_children(cursor_last_child(body.v[1]));
 		char *t[3] = {NULL, NULL, NULL};
 		for (int i = 0; i < 3 && i < loop.n; i++)
 			t[i] = stmt_text(r->out, loop.v[i]);
-		ok = loop.n == (wsa ? 4 : 1) && starts(t[0], "pipefy_load(") &&
+		ok = loop.n == (wsa ? 4 : 1) && starts(t[0], NAME_LOAD "(") &&
 		     (!wsa || (starts(t[1], "__pipeline_wait_prior(") &&
-			       strcmp(t[2], "pipefy_bar_arrive(1+pipefy_stage,pipefy_threads+128)") == 0));
+			       code_is(t[2], SNIP_WARPGROUP_HAS_LANDED)));
 		for (int i = 0; i < 3; i++)
 			free(t[i]);
 		free(loop.v);
@@ -957,12 +1075,12 @@ static void check_producer_branch(struct region *r, const struct kloop *l)
 	for (int i = 0; i + 1 < blk.n; i++)
 		if (clang_equalCursors(blk.v[i], r->producer)) {
 			char *t = stmt_text(r->out, blk.v[i + 1]);
-			inc = starts(t, "pipefy_regs_inc<");
+			inc = starts(t, NAME_REGS_INC "<");
 			free(t);
 		}
 	if (!inc)
 		problem(r, at, "the kernel's threads do not take their registers right after the producer's branch");
-	if (!strstr(r->out->text, "<= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)"))
+	if (!strstr(r->out->text, SNIP_REGS_COVERED))
 		problem(r, at, "the launcher does not check the kernel's registers cover what setmaxnreg asks for");
 	free(blk.v);
 	free(head);
@@ -986,10 +1104,10 @@ void validate_tensor(struct region *r, const struct kloop *l, const struct loop_
 	int head = late ? 0 : 1; /* statements before the wait */
 	char *release = body->n >= 3 + late ? stmt_text(r->out, body->v[body->n - 3 - late]) : NULL;
 	char *next = late && body->n >= 3 ? stmt_text(r->out, body->v[body->n - 3]) : NULL;
-	if (body->n < 5 + w || (late ? !next || !starts(next, "pipefy_load(") : !starts(first[0], "pipefy_load(")) ||
-	    (w && !starts(first[1], "if(pipefy_producer)continue")) ||
-	    !starts(first[head + w], "pipefy_mbar_wait(&pipefy_full[pipefy_stage]") || !release ||
-	    !starts(release, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage],1)") || v->nbarriers != 0)
+	if (body->n < 5 + w || (late ? !next || !starts(next, NAME_LOAD "(") : !starts(first[0], NAME_LOAD "(")) ||
+	    (w && !code_starts(first[1], SNIP_PRODUCER_SKIPS)) ||
+	    !code_starts(first[head + w], SNIP_WAIT_FULL) || !release ||
+	    !code_starts(release, SNIP_RELEASE_EMPTY) || v->nbarriers != 0)
 		problem(r, v->at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
 	else if (l->tma_collective && !starts(first[head + 1 + w], "__syncwarp()"))
 		problem(r, v->at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
@@ -1011,13 +1129,11 @@ void validate_ws_cp_async(struct region *r, const struct kloop *l, const struct 
 	const struct cursors *body = &v->body;
 	char *const *first = v->first;
 	char *release = body->n >= 2 ? stmt_text(r->out, body->v[body->n - 2]) : NULL;
-	if (v->split ? body->n < 4 || !starts(first[0], "pipefy_load(") ||
-			       !starts(first[1], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+128)") || !release ||
-			       !starts(release, "pipefy_bar_arrive(") || v->nbarriers != 0
-		     : body->n < 5 || !starts(first[0], "pipefy_load(") || !starts(first[1], "if(pipefy_producer){") ||
-			       !strstr(first[1], "__pipeline_wait_prior(") ||
-			       !starts(first[2], "pipefy_bar_sync(1+pipefy_stage,pipefy_threads+32)") || !release ||
-			       !starts(release, "pipefy_bar_arrive(") || v->nbarriers != 0)
+	if (v->split ? body->n < 4 || !starts(first[0], NAME_LOAD "(") || !code_starts(first[1], SNIP_WARPGROUP_LANDED) ||
+			       !release || !starts(release, NAME_BAR_ARRIVE "(") || v->nbarriers != 0
+		     : body->n < 5 || !starts(first[0], NAME_LOAD "(") || !code_starts(first[1], SNIP_PRODUCER_BRANCH) ||
+			       !strstr(first[1], "__pipeline_wait_prior(") || !code_starts(first[2], SNIP_WARP_LANDED) ||
+			       !release || !starts(release, NAME_BAR_ARRIVE "(") || v->nbarriers != 0)
 		problem(r, v->at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
 	free(release);
 	if (clang_Cursor_isNull(r->loader))

@@ -6,6 +6,7 @@
  * is left as written, with a remark that says why. */
 #include "validate.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 /* Where an offset of the input lands in the output, given the edits that made it. */
@@ -90,6 +91,25 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 
 bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
+/* How much of squeezed text (blanks taken out) matches code as pipefy writes it, blanks and
+ * all; -1 where they differ. */
+static long code_match(const char *squeezed, const char *code)
+{
+	const char *s = squeezed;
+	for (const char *c = code; *c; c++)
+		if (!isspace((unsigned char)*c) && *s++ != *c)
+			return -1;
+	return s - squeezed;
+}
+
+bool code_starts(const char *squeezed, const char *code) { return code_match(squeezed, code) >= 0; }
+
+bool code_is(const char *squeezed, const char *code)
+{
+	long n = code_match(squeezed, code);
+	return n >= 0 && squeezed[n] == '\0';
+}
+
 static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -97,10 +117,10 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_VarDecl) {
 		char *n = cursor_name(c);
-		if ((strcmp(n, "pipefy_load") == 0 || strcmp(n, "pipefy_fetch") == 0 || strcmp(n, "pipefy_stash") == 0) &&
+		if ((strcmp(n, NAME_LOAD) == 0 || strcmp(n, NAME_FETCH) == 0 || strcmp(n, NAME_STASH) == 0) &&
 		    r->nlambdas < 3) {
 			r->lambdas[r->nlambdas++] = cursor_span(c);
-			if (strcmp(n, "pipefy_load") == 0)
+			if (strcmp(n, NAME_LOAD) == 0)
 				r->loader = c;
 		}
 		free(n);
@@ -108,7 +128,7 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 	}
 	if (k == CXCursor_IfStmt && clang_Cursor_isNull(r->producer) && !inside(cursor_span(c).begin, r->fallback)) {
 		char *t = span_squeezed(r->out, cursor_span(c));
-		bool producer = starts(t, "if(pipefy_producer){pipefy_regs_dec<");
+		bool producer = code_starts(t, SNIP_PRODUCER_BRANCH NAME_REGS_DEC "<");
 		free(t);
 		if (producer) { /* (its loop is the producer's, checked apart: not the main loop) */
 			r->producer = c;
@@ -116,7 +136,7 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 		}
 	}
 	if (k == CXCursor_ForStmt && clang_Cursor_isNull(r->main_loop) && !inside(cursor_span(c).begin, r->fallback) &&
-	    strncmp(r->out->text + cursor_span(c).begin, "for (int pipefy_s", 17) != 0)
+	    !starts(r->out->text + cursor_span(c).begin, "for (int " NAME_PROLOGUE_STAGE " "))
 		r->main_loop = c; /* the prologue's loop over the first stages is not it */
 	return CXChildVisit_Recurse;
 }
@@ -132,8 +152,8 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
 		problem(r, at, "a tile is stored outside the loader");
-	if (cursor_is_call_named(c, "__pipeline_memcpy_async") || cursor_is_call_named(c, "pipefy_tma_load_2d") ||
-	    cursor_is_call_named(c, "pipefy_bulk_load"))
+	if (cursor_is_call_named(c, "__pipeline_memcpy_async") || cursor_is_call_named(c, NAME_TMA_LOAD) ||
+	    cursor_is_call_named(c, NAME_BULK_LOAD))
 		problem(r, at, "an asynchronous copy is issued outside the loader");
 	return CXChildVisit_Recurse;
 }
@@ -158,12 +178,15 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 	for (int t = 0; t < s->l->ntiles; t++)
 		tile |= strcmp(s->l->tiles[t].name, name) == 0;
 	free(name);
-	struct span at = cursor_span(c);
+	/* (a tile named as a macro's argument, `FLOAT4(As[pipefy_stage][i])`: where it is written) */
+	struct span at = cursor_written_in_file(c) ? cursor_written_span(c) : cursor_span(c);
 	const char *after = s->r->out->text + at.end;
 	/* (a tile in the launch's shared memory: `pipefy_at(As, pipefy_stage, pipefy_stride)`) */
-	bool at_stage = strncmp(after, "[pipefy_stage]", 14) == 0 ||
-			(strncmp(after, ", pipefy_stage, pipefy_stride)", 30) == 0 && at.begin >= 10 &&
-			 strncmp(s->r->out->text + at.begin - 10, "pipefy_at(", 10) == 0);
+	const char *at_fn = NAME_STAGE_AT "(";
+	size_t n = strlen(at_fn);
+	bool at_stage = starts(after, "[" STAGE_READ "]") ||
+			(starts(after, ", " STAGE_READ ", " NAME_STRIDE ")") && at.begin >= n &&
+			 strncmp(s->r->out->text + at.begin - n, at_fn, n) == 0);
 	if (tile && s->l->stages > 1 && !at_stage)
 		problem(s->r, at.begin, "the compute reads a tile at another stage than the one it computes");
 	return CXChildVisit_Continue;
@@ -191,7 +214,7 @@ void barrier_after(struct region *r, size_t at)
 		if (s.begin <= ml.begin && s.end >= ml.end) {
 			char *t = stmt_text(r->out, blk.v[i + 1]);
 			after = cursor_is_barrier(blk.v[i + 1]) ||
-				(!clang_Cursor_isNull(r->producer) && strcmp(t, "pipefy_bar_sync(0,pipefy_threads+128)") == 0);
+				(!clang_Cursor_isNull(r->producer) && code_is(t, SNIP_WARPGROUP_DONE));
 			free(t);
 		}
 	}
@@ -374,7 +397,7 @@ static enum CXChildVisitResult find_call_at(CXCursor c, CXCursor parent, CXClien
 	struct span s = cursor_span(c);
 	if (!cursor_in_main_file(c) || s.end <= d->at || s.begin > d->at)
 		return CXChildVisit_Continue;
-	if (s.begin == d->at && cursor_is_call_named(c, "pipefy_launch_dependent")) {
+	if (s.begin == d->at && cursor_is_call_named(c, NAME_LAUNCH_DEPENDENT)) {
 		d->call = c;
 		return CXChildVisit_Break;
 	}
@@ -438,7 +461,7 @@ static const char *dependent_launch_problem(CXCursor call, struct span helpers, 
 	CXCursor body = cursor_last_child(def);
 	CXCursor first = cursor_first_child(body);
 	*at = cursor_span(body).begin;
-	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !cursor_is_call_named(first, "pipefy_grid_wait") ||
+	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !cursor_is_call_named(first, NAME_GRID_WAIT) ||
 	    !defined_in(clang_getCursorReferenced(first), helpers))
 		return "the kernel it launches does not wait for the kernel ahead of it first (pipefy_grid_wait)";
 	return NULL;

@@ -34,6 +34,9 @@ struct loop_view {
 /* The first thing wrong is the one reported. */
 void problem(struct region *r, size_t at, const char *what);
 bool starts(const char *s, const char *prefix);
+/* Whether squeezed text (stmt_text's) is, or starts with, code as pipefy writes it (names.h). */
+bool code_is(const char *squeezed, const char *code);
+bool code_starts(const char *squeezed, const char *code);
 /* A statement as text with blanks squeezed out (to be freed). */
 char *stmt_text(const struct source *out, CXCursor c);
 /* The block barrier right after the pipelined loop. */

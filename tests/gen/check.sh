@@ -18,6 +18,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit
 . tests/lib.sh
 pipefy=$(realpath "$1") first=$2 last=$3
+read_variants "$pipefy" || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
 # the CPU harness precompiled once: each program then builds in a third of a second
@@ -48,7 +49,7 @@ for seed in $(seq "$first" "$last"); do
 		grep -q "^// gen-expect-$v: " "$p" && want=$(sed -n "s|^// gen-expect-$v: *||p" "$p")
 		args=(--variant=$v)
 		# (sm_90 overlaps launches too: the loops' variants keep them, the overlap variant has them)
-		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] || [ $v = ws-cp.async ] && args+=(--arch=sm_90 --launches=keep)
+		[ "${variant_family[$v]:-}" = tensor ] && args+=(--arch=sm_90 --launches=keep)
 		[ $v = overlap ] && args=(--launches=overlap --arch=sm_90)
 		[ $v = queue ] && args=(--launches=queue)
 		"$pipefy" "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$p" >"$tmp/$v.cu" 2>"$tmp/$v.err" -R; rc=$?
@@ -75,7 +76,7 @@ for seed in $(seq "$first" "$last"); do
 			expect "gen $seed: the copy's launch not overlapped ($re)" \
 				'grep -q -E "remark: launch not overlapped with .gen_kernel. before it: .*($re)" "$tmp/$v.err" && ! grep -q pipefy_launch_dependent "$tmp/$v.cu"' ||
 				grep "remark: launch" "$tmp/$v.err" | head -n 2
-		elif { [ $v = tma ] || [ $v = bulk ] || [ $v = ws ] || [ $v = ws-cp.async ]; } && [ "$want" = pipelined ]; then
+		elif [ "${variant_family[$v]:-}" = tensor ] && [ "$want" = pipelined ]; then
 			: # a box or not: the remark says which, the block model below checks what it did
 		elif [ "$want" = pipelined ]; then
 			[ $v = auto ] && ! grep -q "^// gen-expect-auto: " "$p" || expect "gen $seed $v: pipelined, as it may be" \
@@ -102,7 +103,7 @@ for seed in $(seq "$first" "$last"); do
 		[ -n "${GEN_ALL_RERUNS:-}" ] || { [ "$v" = auto ] && [ $((seed % 4)) = 1 ]; } || [ $((seed % 4)) = 0 ] || continue
 		again=()
 		[ "$v" = auto ] || again=("--variant=$v")
-		[ "$v" = tma ] || [ "$v" = bulk ] || [ "$v" = ws ] || [ "$v" = ws-cp.async ] && again+=(--arch=sm_90 --launches=keep)
+		[ "${variant_family[$v]:-}" = tensor ] && again+=(--arch=sm_90 --launches=keep)
 		[ "$v" = overlap ] && again=(--launches=overlap --arch=sm_90)
 		[ "$v" = queue ] && again=(--launches=queue)
 		"$pipefy" -q "${again[@]}" --assume-filename=testdata/gen$seed.cu <"$tmp/$v.cu" >"$tmp/again.cu" 2>/dev/null; rc=$?
