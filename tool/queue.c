@@ -300,132 +300,202 @@ static char *block_intervals(const char *grid, int row)
 	return sb_take(&sb);
 }
 
-static void rewrite_queue(struct launch_pair *p, int q, const struct source *src, struct edits *e)
+/* What the parts of one queue's code share: its names, and each kernel's parameters under
+ * pipefy's names. */
+struct queue_code {
+	const struct launch_pair *p;
+	int q;
+	const struct source *src;
+	struct strbuf out;                 /* the code that goes before the host function */
+	char *item1, *item2;               /* the items' names */
+	char *kernel, *launcher;           /* the persistent kernel's and the launcher's */
+	char *ready;                       /* what says an item may start ("(void)" under queuewait) */
+	char *why;                         /* why the rows are not told apart; NULL when they are */
+	bool exact;                        /* they are */
+	char row;                          /* the component of blockIdx a row of the first is */
+	struct strbuf w1, w2;              /* which accesses write: "w" or "r" each, in order */
+	const char *flags1, *flags2;       /* (their text) */
+	struct strbuf d1, n1, d2, n2;      /* each kernel's parameters renamed: declarations, names */
+	const char *sd1, *sd2, *sn1, *sn2; /* (their text) */
+	char *hp, *ha;                     /* the common parameters of the helpers, and their arguments */
+};
+
+/* "w" or "r" for each access, in order: which write. */
+static const char *write_flags(struct strbuf *sb, const struct queue_accesses *a)
 {
-	char *item1 = queue_item_name(p, q, false), *item2 = queue_item_name(p, q, true);
-	char *kernel = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second);
-	char *launcher = xprintf("pipefy_launch_queue%d", q);
-	struct strbuf out = {0}, d1 = {0}, n1 = {0}, d2 = {0}, n2 = {0};
+	for (int i = 0; i < a->n; i++)
+		sb_puts(sb, a->v[i].write ? "w" : "r");
+	return sb->data ? sb->data : "";
+}
+
+/* Names the parts of queue q and reads what they share. */
+static void queue_code_init(struct queue_code *c, const struct launch_pair *p, int q, const struct source *src)
+{
+	*c = (struct queue_code){.p = p, .q = q, .src = src};
+	c->item1 = queue_item_name(p, q, false);
+	c->item2 = queue_item_name(p, q, true);
+	c->kernel = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second);
+	c->launcher = xprintf("pipefy_launch_queue%d", q);
 	/* (PIPEFY_TEST_BREAK=queuewait: no wait, the bug validation must catch; never in normal use) */
 	bool break_wait = test_break("queuewait");
-	const struct queue_accesses *a1 = &p->deps[0], *a2 = &p->deps[1];
-	/* which accesses write: "w" or "r" each, in order */
-	struct strbuf w1 = {0}, w2 = {0};
-	for (int i = 0; i < a1->n; i++)
-		sb_puts(&w1, a1->v[i].write ? "w" : "r");
-	for (int i = 0; i < a2->n; i++)
-		sb_puts(&w2, a2->v[i].write ? "w" : "r");
-	const char *flags1 = w1.data ? w1.data : "", *flags2 = w2.data ? w2.data : "";
-	char *ready = xprintf(break_wait ? "(void)" : "pipefy_queue%d_ready", q);
-	char *why = deps_pair_why(p, src);
-	bool exact = !why;
-	char row = "xyz"[a1->rows];
-	int line, col;
-	source_line_col(src, p->first_call.begin, &line, &col);
-	char place[32];
-	snprintf(place, sizeof place, "%d:%d", line, col);
-	param_lists(src, p->first_kernel, "pipefy_a", &d1, &n1);
-	param_lists(src, p->kernel, "pipefy_b", &d2, &n2);
-	const char *sd1 = d1.data ? d1.data : "", *sd2 = d2.data ? d2.data : "";
-	const char *sn1 = n1.data ? n1.data : "", *sn2 = n2.data ? n2.data : "";
-	/* the common parameters of the helpers, and their arguments */
-	char *hp = xprintf("const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,\n"
-			   "    const dim3 pipefy_block2%s%s",
-			   sd1, sd2);
-	char *ha = xprintf("pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2%s%s", sn1, sn2);
-	sb_printf(&out,
+	c->flags1 = write_flags(&c->w1, &p->deps[0]);
+	c->flags2 = write_flags(&c->w2, &p->deps[1]);
+	c->ready = xprintf(break_wait ? "(void)" : "pipefy_queue%d_ready", q);
+	c->why = deps_pair_why(p, src);
+	c->exact = !c->why;
+	c->row = "xyz"[p->deps[0].rows];
+	param_lists(src, p->first_kernel, "pipefy_a", &c->d1, &c->n1);
+	param_lists(src, p->kernel, "pipefy_b", &c->d2, &c->n2);
+	c->sd1 = c->d1.data ? c->d1.data : "";
+	c->sd2 = c->d2.data ? c->d2.data : "";
+	c->sn1 = c->n1.data ? c->n1.data : "";
+	c->sn2 = c->n2.data ? c->n2.data : "";
+	c->hp = xprintf("const dim3 pipefy_grid1, const dim3 pipefy_block1, const dim3 pipefy_grid2,\n"
+			"    const dim3 pipefy_block2%s%s",
+			c->sd1, c->sd2);
+	c->ha = xprintf("pipefy_grid1, pipefy_block1, pipefy_grid2, pipefy_block2%s%s", c->sn1, c->sn2);
+}
+
+static void queue_code_free(struct queue_code *c)
+{
+	free(c->out.data);
+	free(c->d1.data);
+	free(c->n1.data);
+	free(c->d2.data);
+	free(c->n2.data);
+	free(c->item1);
+	free(c->item2);
+	free(c->kernel);
+	free(c->launcher);
+	free(c->hp);
+	free(c->ha);
+	free(c->ready);
+	free(c->w1.data);
+	free(c->w2.data);
+	free(c->why);
+}
+
+/* The comment that says what the queue does, then the two items. */
+static void add_queue_intro(struct queue_code *c)
+{
+	const struct launch_pair *p = c->p;
+	sb_printf(&c->out,
 		  "// pipefy: '%s' then '%s' as one persistent launch (--launches=queue). Its blocks take items: the\n"
 		  "// blocks of both kernels, whose bodies run as written (their parameters blockIdx, gridDim,\n"
 		  "// threadIdx and blockDim stand for the builtins). An item of '%s' starts once the items of\n"
 		  "// '%s' whose writes it may read are done: ",
 		  p->first, p->second, p->second, p->first);
-	if (exact)
-		sb_printf(&out,
+	if (c->exact)
+		sb_printf(&c->out,
 			  "those in the rows (blockIdx.%c) of '%s'\n"
 			  "// whose writes meet the bytes its accesses may touch, where the launcher finds each row's writes\n"
 			  "// after the row's before and what '%s' writes apart from all '%s' touches; all of them otherwise.\n",
-			  row, p->first, p->second, p->first);
+			  c->row, p->first, p->second, p->first);
 	else
-		sb_printf(&out, "all of them (%s).\n", why);
-	add_item(&out, src, p->first_kernel, item1);
-	add_item(&out, src, p->kernel, item2);
-	if (exact) {
-		add_touch(&out, src, p->first_kernel, a1, q, 1, p->first);
-		add_touch(&out, src, p->kernel, a2, q, 2, p->second);
-		char *all = block_intervals("pipefy_grid1", a1->rows);
-		sb_printf(&out,
-			  "// pipefy: the bytes the blocks of '%s' in row r (blockIdx.%c == r) may write\n"
-			  "static __host__ __device__ pipefy_iv pipefy_queue%d_row(unsigned long long pipefy_r, %s, bool *pipefy_ok)\n"
-			  "{\n"
-			  "    pipefy_iv pipefy_w = pipefy_iv_make(0, -1);\n"
-			  "    bool pipefy_first = true;\n"
-			  "    for (int pipefy_i = 0; pipefy_i < %d; pipefy_i++) {\n"
-			  "        if (\"%s\"[pipefy_i] != 'w')\n"
-			  "            continue;\n"
-			  "        const pipefy_iv pipefy_t = pipefy_queue%d_touch1(pipefy_i, %spipefy_grid1, pipefy_block1%s, pipefy_ok);\n"
-			  "        pipefy_w = pipefy_first ? pipefy_t : pipefy_iv_hull(pipefy_w, pipefy_t);\n"
-			  "        pipefy_first = false;\n"
-			  "    }\n"
-			  "    return pipefy_w;\n"
-			  "}\n",
-			  p->first, row, q, hp, a1->n, flags1, q, all, sn1);
-		free(all);
-	}
-	/* the rows an item of the second may read */
-	if (exact)
-		sb_printf(&out,
-			  "// pipefy: the first row of '%s' whose writes end at or after byte v (past: begin after it); pipefy_rows\n"
-			  "// if none. Rows' writes lie in order, so the answer for the last item read (the hint) is tried first.\n"
-			  "static __device__ long long pipefy_queue%d_first(bool pipefy_past, long long pipefy_v, long long pipefy_hint,\n"
-			  "    const unsigned long long pipefy_rows, %s)\n"
-			  "{\n"
-			  "    bool pipefy_ok = true; // (the launcher checked every row: nothing here clears it)\n"
-			  "    long long pipefy_f = 0, pipefy_l = (long long)pipefy_rows;\n"
-			  "    for (int pipefy_try = 0; pipefy_f < pipefy_l; pipefy_try++) {\n"
-			  "        const long long pipefy_m = pipefy_try == 0 && pipefy_hint >= 0 && pipefy_hint < pipefy_l ? pipefy_hint\n"
-			  "                                   : pipefy_try == 1 && pipefy_hint > pipefy_f && pipefy_hint <= pipefy_l ? pipefy_hint - 1\n"
-			  "                                   : (pipefy_f + pipefy_l) / 2;\n"
-			  "        const pipefy_iv pipefy_w = pipefy_queue%d_row((unsigned long long)pipefy_m, %s, &pipefy_ok);\n"
-			  "        if (pipefy_past ? pipefy_w.lo > pipefy_v : pipefy_w.hi >= pipefy_v)\n"
-			  "            pipefy_l = pipefy_m;\n"
-			  "        else\n"
-			  "            pipefy_f = pipefy_m + 1;\n"
-			  "    }\n"
-			  "    return pipefy_f;\n"
-			  "}\n",
-			  p->first, q, hp, q, ha);
-	sb_printf(&out,
+		sb_printf(&c->out, "all of them (%s).\n", c->why);
+	add_item(&c->out, c->src, p->first_kernel, c->item1);
+	add_item(&c->out, c->src, p->kernel, c->item2);
+}
+
+/* Where the rows are told apart: the bytes each access may touch, and those a row of the
+ * first kernel's blocks may write. */
+static void add_queue_row(struct queue_code *c)
+{
+	const struct launch_pair *p = c->p;
+	int q = c->q;
+	add_touch(&c->out, c->src, p->first_kernel, &p->deps[0], q, 1, p->first);
+	add_touch(&c->out, c->src, p->kernel, &p->deps[1], q, 2, p->second);
+	char *all = block_intervals("pipefy_grid1", p->deps[0].rows);
+	sb_printf(&c->out,
+		  "// pipefy: the bytes the blocks of '%s' in row r (blockIdx.%c == r) may write\n"
+		  "static __host__ __device__ pipefy_iv pipefy_queue%d_row(unsigned long long pipefy_r, %s, bool *pipefy_ok)\n"
+		  "{\n"
+		  "    pipefy_iv pipefy_w = pipefy_iv_make(0, -1);\n"
+		  "    bool pipefy_first = true;\n"
+		  "    for (int pipefy_i = 0; pipefy_i < %d; pipefy_i++) {\n"
+		  "        if (\"%s\"[pipefy_i] != 'w')\n"
+		  "            continue;\n"
+		  "        const pipefy_iv pipefy_t = pipefy_queue%d_touch1(pipefy_i, %spipefy_grid1, pipefy_block1%s, pipefy_ok);\n"
+		  "        pipefy_w = pipefy_first ? pipefy_t : pipefy_iv_hull(pipefy_w, pipefy_t);\n"
+		  "        pipefy_first = false;\n"
+		  "    }\n"
+		  "    return pipefy_w;\n"
+		  "}\n",
+		  p->first, c->row, q, c->hp, p->deps[0].n, c->flags1, q, all, c->sn1);
+	free(all);
+}
+
+/* Where the rows are told apart: the first row whose writes end at or after a byte, a search
+ * over the rows (whose writes lie in order). */
+static void add_queue_first(struct queue_code *c)
+{
+	sb_printf(&c->out,
+		  "// pipefy: the first row of '%s' whose writes end at or after byte v (past: begin after it); pipefy_rows\n"
+		  "// if none. Rows' writes lie in order, so the answer for the last item read (the hint) is tried first.\n"
+		  "static __device__ long long pipefy_queue%d_first(bool pipefy_past, long long pipefy_v, long long pipefy_hint,\n"
+		  "    const unsigned long long pipefy_rows, %s)\n"
+		  "{\n"
+		  "    bool pipefy_ok = true; // (the launcher checked every row: nothing here clears it)\n"
+		  "    long long pipefy_f = 0, pipefy_l = (long long)pipefy_rows;\n"
+		  "    for (int pipefy_try = 0; pipefy_f < pipefy_l; pipefy_try++) {\n"
+		  "        const long long pipefy_m = pipefy_try == 0 && pipefy_hint >= 0 && pipefy_hint < pipefy_l ? pipefy_hint\n"
+		  "                                   : pipefy_try == 1 && pipefy_hint > pipefy_f && pipefy_hint <= pipefy_l ? pipefy_hint - 1\n"
+		  "                                   : (pipefy_f + pipefy_l) / 2;\n"
+		  "        const pipefy_iv pipefy_w = pipefy_queue%d_row((unsigned long long)pipefy_m, %s, &pipefy_ok);\n"
+		  "        if (pipefy_past ? pipefy_w.lo > pipefy_v : pipefy_w.hi >= pipefy_v)\n"
+		  "            pipefy_l = pipefy_m;\n"
+		  "        else\n"
+		  "            pipefy_f = pipefy_m + 1;\n"
+		  "    }\n"
+		  "    return pipefy_f;\n"
+		  "}\n",
+		  c->p->first, c->q, c->hp, c->q, c->ha);
+}
+
+/* The rows of the first kernel an item of the second waits for (all of them where the rows
+ * are not told apart). */
+static void add_queue_rows(struct queue_code *c)
+{
+	int q = c->q;
+	sb_printf(&c->out,
 		  "// pipefy: the rows of '%s' whose blocks item c of '%s' waits for: [*lo, *hi] (on entry, the last\n"
 		  "// item's); false for all of them\n"
 		  "static __device__ bool pipefy_queue%d_rows(unsigned long long pipefy_c, const unsigned long long pipefy_rows,\n"
 		  "    %s, long long *pipefy_lo, long long *pipefy_hi)\n"
 		  "{\n",
-		  p->first, p->second, q, hp);
-	if (!exact)
-		sb_printf(&out, "    (void)pipefy_c, (void)pipefy_rows, (void)pipefy_lo, (void)pipefy_hi;\n    return false;\n}\n");
-	else
-		sb_printf(&out,
-			  "    bool pipefy_ok = pipefy_rows > 0;\n"
-			  "    const uint3 pipefy_b = pipefy_queue_index(pipefy_c, pipefy_grid2);\n"
-			  "    const long long pipefy_hint_f = *pipefy_lo, pipefy_hint_s = *pipefy_hi + 1;\n"
-			  "    *pipefy_lo = (long long)pipefy_rows;\n"
-			  "    *pipefy_hi = -1;\n"
-			  "    for (int pipefy_i = 0; pipefy_i < %d && pipefy_ok; pipefy_i++) {\n"
-			  "        const pipefy_iv pipefy_t = pipefy_queue%d_touch2(pipefy_i, pipefy_iv_exact(pipefy_b.x), pipefy_iv_exact(pipefy_b.y),\n"
-			  "            pipefy_iv_exact(pipefy_b.z), pipefy_grid2, pipefy_block2%s, &pipefy_ok);\n"
-			  "        // rows [f, s - 1]: from the first ending at or after the access's first byte to the last\n"
-			  "        // beginning at or before its last\n"
-			  "        const long long pipefy_f = pipefy_queue%d_first(false, pipefy_t.lo, pipefy_hint_f, pipefy_rows, %s);\n"
-			  "        const long long pipefy_s = pipefy_queue%d_first(true, pipefy_t.hi, pipefy_hint_s, pipefy_rows, %s);\n"
-			  "        if (pipefy_f < pipefy_s) {\n"
-			  "            *pipefy_lo = pipefy_f < *pipefy_lo ? pipefy_f : *pipefy_lo;\n"
-			  "            *pipefy_hi = pipefy_s - 1 > *pipefy_hi ? pipefy_s - 1 : *pipefy_hi;\n"
-			  "        }\n"
-			  "    }\n"
-			  "    return pipefy_ok;\n"
-			  "}\n",
-			  a2->n, q, sn2, q, ha, q, ha);
-	sb_printf(&out,
+		  c->p->first, c->p->second, q, c->hp);
+	if (!c->exact) {
+		sb_printf(&c->out, "    (void)pipefy_c, (void)pipefy_rows, (void)pipefy_lo, (void)pipefy_hi;\n    return false;\n}\n");
+		return;
+	}
+	sb_printf(&c->out,
+		  "    bool pipefy_ok = pipefy_rows > 0;\n"
+		  "    const uint3 pipefy_b = pipefy_queue_index(pipefy_c, pipefy_grid2);\n"
+		  "    const long long pipefy_hint_f = *pipefy_lo, pipefy_hint_s = *pipefy_hi + 1;\n"
+		  "    *pipefy_lo = (long long)pipefy_rows;\n"
+		  "    *pipefy_hi = -1;\n"
+		  "    for (int pipefy_i = 0; pipefy_i < %d && pipefy_ok; pipefy_i++) {\n"
+		  "        const pipefy_iv pipefy_t = pipefy_queue%d_touch2(pipefy_i, pipefy_iv_exact(pipefy_b.x), pipefy_iv_exact(pipefy_b.y),\n"
+		  "            pipefy_iv_exact(pipefy_b.z), pipefy_grid2, pipefy_block2%s, &pipefy_ok);\n"
+		  "        // rows [f, s - 1]: from the first ending at or after the access's first byte to the last\n"
+		  "        // beginning at or before its last\n"
+		  "        const long long pipefy_f = pipefy_queue%d_first(false, pipefy_t.lo, pipefy_hint_f, pipefy_rows, %s);\n"
+		  "        const long long pipefy_s = pipefy_queue%d_first(true, pipefy_t.hi, pipefy_hint_s, pipefy_rows, %s);\n"
+		  "        if (pipefy_f < pipefy_s) {\n"
+		  "            *pipefy_lo = pipefy_f < *pipefy_lo ? pipefy_f : *pipefy_lo;\n"
+		  "            *pipefy_hi = pipefy_s - 1 > *pipefy_hi ? pipefy_s - 1 : *pipefy_hi;\n"
+		  "        }\n"
+		  "    }\n"
+		  "    return pipefy_ok;\n"
+		  "}\n",
+		  c->p->deps[1].n, q, c->sn2, q, c->ha, q, c->ha);
+}
+
+/* Whether an item of the second kernel may start: the first's blocks in the rows it reads
+ * are done. */
+static void add_queue_ready(struct queue_code *c)
+{
+	sb_printf(&c->out,
 		  "// pipefy: whether item c of '%s' may start (pipefy_wait: once it may): the blocks of '%s' in the rows\n"
 		  "// it reads are done, all of them where pipefy_rows is 0 or the rows are not told\n"
 		  "static __device__ bool pipefy_queue%d_ready(unsigned long long pipefy_c, bool pipefy_wait,\n"
@@ -450,8 +520,14 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    }\n"
 		  "    return true;\n"
 		  "}\n",
-		  p->second, p->first, q, hp, q, ha);
-	sb_printf(&out,
+		  c->p->second, c->p->first, c->q, c->hp, c->q, c->ha);
+}
+
+/* A block's next item: the item of the second kernel it holds once that may start, else one of
+ * the first, else (every one of the first taken) the one it holds, after waiting for it. */
+static void add_queue_take(struct queue_code *c)
+{
+	sb_printf(&c->out,
 		  "// pipefy: a block's next item (thread 0 takes it). A block holds the next item of '%s' it took\n"
 		  "// (a ticket of its own: taking one is one atomic add) and runs items of '%s' until that one may\n"
 		  "// start; once every item of '%s' is taken, it waits for it. Every item a wait depends on was then\n"
@@ -485,11 +561,25 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    pipefy_memo->pending = ~0ULL;\n"
 		  "    return pipefy_items1 + pipefy_c;\n"
 		  "}\n",
-		  p->second, p->first, p->first, q, hp, q, ha, ready, ha, p->first);
-	/* the register cap the planner set (__maxnreg__ is nvcc's, from CUDA 12.4 on) */
+		  c->p->second, c->p->first, c->p->first, c->q, c->hp, c->q, c->ha, c->ready, c->ha, c->p->first);
+}
+
+/* A kernel's parameter names as the first arguments of a call, "a0, a1, " (nothing when it has
+ * none): names is ", a0, a1". */
+static const char *leading_args(const char *names)
+{
+	return names[0] ? names + 2 : "";
+}
+
+/* The persistent kernel, under the register cap the planner set (__maxnreg__ is nvcc's, from
+ * CUDA 12.4 on): its blocks take items until none is left. */
+static void add_queue_kernel(struct queue_code *c)
+{
+	const struct launch_pair *p = c->p;
+	int q = c->q;
 	char *cap = p->queue_registers > 0 ? xprintf("PIPEFY_QUEUE%d_REGISTERS ", q) : xstrdup("");
 	if (p->queue_registers > 0)
-		sb_printf(&out,
+		sb_printf(&c->out,
 			  "// pipefy: at most %d registers a thread: the most either kernel takes as written (ptxas: '%s' %d,\n"
 			  "// '%s' %d), rounded up to a whole allocation; both bodies in one kernel would take more, and\n"
 			  "// fewer blocks would fit on an SM\n"
@@ -499,7 +589,7 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 			  "#define PIPEFY_QUEUE%d_REGISTERS\n"
 			  "#endif\n",
 			  p->queue_registers, p->first, p->registers[0], p->second, p->registers[1], q, p->queue_registers, q);
-	sb_printf(&out,
+	sb_printf(&c->out,
 		  "static __global__ void %s%s(%s, unsigned long long *pipefy_counters,\n"
 		  "    const unsigned long long pipefy_rows)\n"
 		  "{\n"
@@ -526,48 +616,68 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "                pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block2);\n"
 		  "    }\n"
 		  "}\n",
-		  cap, kernel, hp, q, ha, item1, sn1[0] ? sn1 + 2 : "", sn1[0] ? ", " : "", row, item2, sn2[0] ? sn2 + 2 : "",
-		  sn2[0] ? ", " : "");
+		  cap, c->kernel, c->hp, q, c->ha, c->item1, leading_args(c->sn1), c->sn1[0] ? ", " : "", c->row, c->item2,
+		  leading_args(c->sn2), c->sn2[0] ? ", " : "");
 	free(cap);
-	/* the rows the launcher finds told apart */
-	sb_printf(&out,
+}
+
+/* How many rows of the first kernel the launcher finds told apart, for the actual arguments:
+ * every interval bounded, what the second writes apart from all the first may touch, and the
+ * rows' writes in order (else 0: every item of the second waits for all of the first). */
+static void add_queue_exact(struct queue_code *c)
+{
+	const struct launch_pair *p = c->p;
+	int q = c->q;
+	sb_printf(&c->out,
 		  "// pipefy: how many rows of '%s' the items of '%s' wait for one by one: its grid's rows (blockIdx.%c)\n"
 		  "// where every access of both kernels is bounded, what '%s' writes lies apart from all '%s' may\n"
 		  "// touch, and each row's writes lie after the row's before; 0 otherwise (they wait for all)\n"
 		  "static unsigned long long pipefy_queue%d_exact(%s)\n"
 		  "{\n",
-		  p->first, p->second, row, p->second, p->first, q, hp);
-	if (!exact)
-		sb_printf(&out, "    (void)pipefy_grid1, (void)pipefy_block1, (void)pipefy_grid2, (void)pipefy_block2;\n    return 0;\n}\n");
-	else {
-		char *all1 = block_intervals("pipefy_grid1", -1), *all2 = block_intervals("pipefy_grid2", -1);
-		sb_printf(&out,
-			  "    bool pipefy_ok = true;\n"
-			  "    const unsigned long long pipefy_rows = pipefy_grid1.%c;\n"
-			  "    if (pipefy_rows > 65536)\n"
-			  "        return 0;\n"
-			  "    for (int pipefy_j = 0; pipefy_j < %d; pipefy_j++) {\n"
-			  "        const pipefy_iv pipefy_t2 = pipefy_queue%d_touch2(pipefy_j, %spipefy_grid2, pipefy_block2%s, &pipefy_ok);\n"
-			  "        for (int pipefy_i = 0; pipefy_i < %d && \"%s\"[pipefy_j] == 'w'; pipefy_i++) {\n"
-			  "            const pipefy_iv pipefy_t1 = pipefy_queue%d_touch1(pipefy_i, %spipefy_grid1, pipefy_block1%s, &pipefy_ok);\n"
-			  "            if (pipefy_t2.lo <= pipefy_t1.hi && pipefy_t1.lo <= pipefy_t2.hi)\n"
-			  "                return 0;\n"
-			  "        }\n"
-			  "    }\n"
-			  "    pipefy_iv pipefy_last = pipefy_iv_exact(0);\n"
-			  "    for (unsigned long long pipefy_r = 0; pipefy_r < pipefy_rows && pipefy_ok; pipefy_r++) {\n"
-			  "        const pipefy_iv pipefy_w = pipefy_queue%d_row(pipefy_r, %s, &pipefy_ok);\n"
-			  "        if (pipefy_r > 0 && pipefy_w.lo <= pipefy_last.hi)\n"
-			  "            return 0;\n"
-			  "        pipefy_last = pipefy_w;\n"
-			  "    }\n"
-			  "    return pipefy_ok ? pipefy_rows : 0;\n"
-			  "}\n",
-			  row, a2->n, q, all2, sn2, a1->n, flags2, q, all1, sn1, q, ha);
-		free(all1);
-		free(all2);
+		  p->first, p->second, c->row, p->second, p->first, q, c->hp);
+	if (!c->exact) {
+		sb_printf(&c->out, "    (void)pipefy_grid1, (void)pipefy_block1, (void)pipefy_grid2, (void)pipefy_block2;\n    return 0;\n}\n");
+		return;
 	}
-	sb_printf(&out,
+	char *all1 = block_intervals("pipefy_grid1", -1), *all2 = block_intervals("pipefy_grid2", -1);
+	sb_printf(&c->out,
+		  "    bool pipefy_ok = true;\n"
+		  "    const unsigned long long pipefy_rows = pipefy_grid1.%c;\n"
+		  "    if (pipefy_rows > 65536)\n"
+		  "        return 0;\n"
+		  "    for (int pipefy_j = 0; pipefy_j < %d; pipefy_j++) {\n"
+		  "        const pipefy_iv pipefy_t2 = pipefy_queue%d_touch2(pipefy_j, %spipefy_grid2, pipefy_block2%s, &pipefy_ok);\n"
+		  "        for (int pipefy_i = 0; pipefy_i < %d && \"%s\"[pipefy_j] == 'w'; pipefy_i++) {\n"
+		  "            const pipefy_iv pipefy_t1 = pipefy_queue%d_touch1(pipefy_i, %spipefy_grid1, pipefy_block1%s, &pipefy_ok);\n"
+		  "            if (pipefy_t2.lo <= pipefy_t1.hi && pipefy_t1.lo <= pipefy_t2.hi)\n"
+		  "                return 0;\n"
+		  "        }\n"
+		  "    }\n"
+		  "    pipefy_iv pipefy_last = pipefy_iv_exact(0);\n"
+		  "    for (unsigned long long pipefy_r = 0; pipefy_r < pipefy_rows && pipefy_ok; pipefy_r++) {\n"
+		  "        const pipefy_iv pipefy_w = pipefy_queue%d_row(pipefy_r, %s, &pipefy_ok);\n"
+		  "        if (pipefy_r > 0 && pipefy_w.lo <= pipefy_last.hi)\n"
+		  "            return 0;\n"
+		  "        pipefy_last = pipefy_w;\n"
+		  "    }\n"
+		  "    return pipefy_ok ? pipefy_rows : 0;\n"
+		  "}\n",
+		  c->row, p->deps[1].n, q, all2, c->sn2, p->deps[0].n, c->flags2, q, all1, c->sn1, q, c->ha);
+	free(all1);
+	free(all2);
+}
+
+/* The launcher: the persistent launch where both blocks have the same number of threads, the
+ * configurations are ones the launches as written accept and the kernel fits an SM, with fresh
+ * counters from the stream's memory pool; the launches as written otherwise. */
+static void add_queue_launcher(struct queue_code *c)
+{
+	const struct launch_pair *p = c->p;
+	int line, col;
+	source_line_col(c->src, p->first_call.begin, &line, &col);
+	char place[32];
+	snprintf(place, sizeof place, "%d:%d", line, col);
+	sb_printf(&c->out,
 		  "// pipefy: the launches of '%s' and '%s' at %s: as one persistent launch where both blocks have\n"
 		  "// the same number of threads and the kernel fits an SM; as written otherwise\n"
 		  "static void %s(dim3 pipefy_grid1, dim3 pipefy_block1, dim3 pipefy_grid2, dim3 pipefy_block2,\n"
@@ -581,11 +691,11 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    int pipefy_device = 0;\n"
 		  "    unsigned long long *pipefy_counters = nullptr;\n"
 		  "    const bool pipefy_valid =",
-		  p->first, p->second, place, launcher, sd1, sd2);
-	sb_puts(&out, "\n");
-	config_ok(&out, "pipefy_grid1", "pipefy_block1");
-	config_ok(&out, "pipefy_grid2", "pipefy_block2");
-	sb_printf(&out,
+		  p->first, p->second, place, c->launcher, c->sd1, c->sd2);
+	sb_puts(&c->out, "\n");
+	config_ok(&c->out, "pipefy_grid1", "pipefy_block1");
+	config_ok(&c->out, "pipefy_grid2", "pipefy_block2");
+	sb_printf(&c->out,
 		  "        pipefy_threads == pipefy_block2.x * pipefy_block2.y * pipefy_block2.z &&\n"
 		  "        cudaGetDevice(&pipefy_device) == cudaSuccess;\n"
 		  "    if (pipefy_valid && (pipefy_device != pipefy_known_device || pipefy_threads != pipefy_known_threads)) {\n"
@@ -619,41 +729,57 @@ static void rewrite_queue(struct launch_pair *p, int q, const struct source *src
 		  "    %s<<<pipefy_grid1, pipefy_block1, 0, pipefy_stream>>>(%s);\n"
 		  "    %s<<<pipefy_grid2, pipefy_block2, 0, pipefy_stream>>>(%s);\n"
 		  "}\n\n",
-		  kernel, q, ha, kernel, ha, p->first, sn1[0] ? sn1 + 2 : "", p->second, sn2[0] ? sn2 + 2 : "");
-	char *text = sb_take(&out);
-	edits_add(e, cursor_span(p->host).begin, 0, text);
-	free(text);
-	/* the launches: the first calls the launcher, the second goes */
-	char *args1 = span_text(src, p->first_args), *args2 = span_text(src, p->args);
-	bool e1 = true, e2 = true;
-	for (const char *c = args1; *c; c++)
-		e1 &= isspace((unsigned char)*c) != 0;
-	for (const char *c = args2; *c; c++)
-		e2 &= isspace((unsigned char)*c) != 0;
-	char *call = xprintf("%s(%s, %s, %s, %s, %s%s%s%s%s)", launcher, p->first_config[0], p->first_config[1], p->config[0],
-			     p->config[1], p->first_config[3] ? p->first_config[3] : "0", e1 ? "" : ", ", e1 ? "" : args1,
-			     e2 ? "" : ", ", e2 ? "" : args2);
+		  c->kernel, c->q, c->ha, c->kernel, c->ha, p->first, leading_args(c->sn1), p->second, leading_args(c->sn2));
+}
+
+/* Whether a text is all white space (a launch with no arguments). */
+static bool blank(const char *s)
+{
+	bool all = true;
+	for (const char *c = s; *c; c++)
+		all &= isspace((unsigned char)*c) != 0;
+	return all;
+}
+
+/* The launches: the first calls the launcher, the second goes. */
+static void edit_queue_launches(const struct queue_code *c, struct edits *e)
+{
+	const struct launch_pair *p = c->p;
+	char *args1 = span_text(c->src, p->first_args), *args2 = span_text(c->src, p->args);
+	bool e1 = blank(args1), e2 = blank(args2);
+	char *call = xprintf("%s(%s, %s, %s, %s, %s%s%s%s%s)", c->launcher, p->first_config[0], p->first_config[1],
+			     p->config[0], p->config[1], p->first_config[3] ? p->first_config[3] : "0", e1 ? "" : ", ",
+			     e1 ? "" : args1, e2 ? "" : ", ", e2 ? "" : args2);
 	edits_add(e, p->first_call.begin, p->first_call.end - p->first_call.begin, call);
-	char *gone = xprintf("(void)0 /* pipefy: '%s' runs in %s's persistent launch */", p->second, launcher);
+	char *gone = xprintf("(void)0 /* pipefy: '%s' runs in %s's persistent launch */", p->second, c->launcher);
 	edits_add(e, p->call.begin, p->call.end - p->call.begin, gone);
 	free(gone);
 	free(call);
 	free(args1);
 	free(args2);
-	free(d1.data);
-	free(n1.data);
-	free(d2.data);
-	free(n2.data);
-	free(item1);
-	free(item2);
-	free(kernel);
-	free(launcher);
-	free(hp);
-	free(ha);
-	free(ready);
-	free(w1.data);
-	free(w2.data);
-	free(why);
+}
+
+/* Queue q: its code, part by part, before the host function, and the launches' edits. */
+static void rewrite_queue(struct launch_pair *p, int q, const struct source *src, struct edits *e)
+{
+	struct queue_code c;
+	queue_code_init(&c, p, q, src);
+	add_queue_intro(&c);
+	if (c.exact) {
+		add_queue_row(&c);
+		add_queue_first(&c);
+	}
+	add_queue_rows(&c);
+	add_queue_ready(&c);
+	add_queue_take(&c);
+	add_queue_kernel(&c);
+	add_queue_exact(&c);
+	add_queue_launcher(&c);
+	char *text = sb_take(&c.out);
+	edits_add(e, cursor_span(p->host).begin, 0, text);
+	free(text);
+	edit_queue_launches(&c, e);
+	queue_code_free(&c);
 }
 
 bool rewrite_launch_queues(struct model *m, const struct source *src, struct edits *e)
