@@ -335,173 +335,219 @@ static bool refuse_fill_first(struct kloop *l, const struct source *src, const s
 	return true;
 }
 
-static void check_copies(struct kloop *l, const struct source *src)
+/* A copy inside a macro's expansion, which pipefy cannot rewrite. */
+static void refuse_macro_copy(struct kloop *l, const struct source *src, const struct copy *cp)
 {
 	int line, col;
-	for (int i = 0; i < l->ncopies; i++) {
-		struct copy *cp = &l->copies[i];
-		if (cp->tile < 0) {
-			pos(src, cp->text.begin, &line, &col);
-			/* (the macro named where the copy starts with one: `LOAD(As, ...)`, `LDST128BITS(s_a[..]) = ...`) */
-			size_t n = call_word(src, cp->text.begin);
-			if (n > 0)
-				kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion ('%.*s')", line, col,
-					     (int)n, src->text + cp->text.begin);
-			else
-				kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion", line, col);
-			continue;
-		}
-		const char *name = l->tiles[cp->tile].name;
-		if (cp->src.end == cp->src.begin && !cp->from_register) {
-			pos(src, cp->text.begin, &line, &col);
-			/* `As[i] = reg;` from a register the previous iteration loaded: a register prefetch. */
-			CXCursor reg = cursor_root_var(cp->value);
-			bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
-				      cursor_span(reg).begin < l->body.begin;
-			char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
-			size_t blocker = 0, loaded = 0;
-			for (int j = 0; j < l->nstmts && simple && j < cp->stmt; j++) {
-				if (l->stmts[j].fetch_blocker && clang_equalCursors(l->stmts[j].fetch_var, reg))
-					blocker = l->stmts[j].fetch_blocker;
-				/* (a register the same iteration writes first, with no barrier and no compute
-				 * between, holds this tile's value: no prefetch, a load pipefy did not read as
-				 * one; written before the compute and stored after it, it is a prefetch of the
-				 * next tile) */
-				if (l->stmts[j].role == ROLE_BARRIER ||
-				    (l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j)))
-					loaded = 0;
-				else if (!loaded && cursor_writes_var(l->stmts[j].cursor, reg))
-					loaded = l->stmts[j].text.begin + 1;
-			}
-			if (loaded && !blocker) {
-				int wline, wcol;
-				pos(src, loaded - 1, &wline, &wcol);
-				size_t n = call_word(src, loaded - 1);
-				char *mname = n > 0 ? xprintf(" (it starts with '%.*s')", (int)n, src->text + loaded - 1)
-						    : xstrdup("");
-				kloop_refuse(l, cp->text.begin,
-					     "'%s' is stored from register '%s' at %d:%d, which the statement at %d:%d writes "
-					     "earlier in the same iteration%s: pipefy does not read that statement as a load from "
-					     "global memory, which it would start a tile early",
-					     name, value, line, col, wline, wcol, mname);
-				free(mname);
-			} else if (blocker) {
-				/* loaded earlier in the same iteration: a fetch the loader could move, but for
-				 * a use of the register that would then see the next tile's value */
-				int uline, ucol;
-				pos(src, blocker - 1, &uline, &ucol);
-				kloop_refuse(l, cp->text.begin,
-					     "'%s' is stored from register '%s' at %d:%d, which is also used at %d:%d: "
-					     "pipefy moves a register's load only when the copies are all that read it",
-					     name, value, line, col, uline, ucol);
-			} else if (simple)
-				kloop_refuse(l, cp->text.begin,
-					     "already pipelined: '%s' is stored from register '%s' at %d:%d (register prefetch)",
-					     name, value, line, col);
-			else {
-				CXCursor call = clang_Cursor_isNull(cp->value) ? clang_getNullCursor()
-									       : effects_program_call(cp->value);
-				char *callee = clang_Cursor_isNull(call) ? NULL : cursor_name(clang_getCursorReferenced(call));
-				if (callee && cursor_indexing_accessor(call))
-					kloop_refuse(l, cp->text.begin,
-						     "'%s' is written at %d:%d from a call of '%s', which computes the address "
-						     "it loads from: pipefy reads a load accessor only as `return *p;`, the "
-						     "address its argument", name, line, col, callee);
-				else if (callee)
-					kloop_refuse(l, cp->text.begin,
-						     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
-						     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
-						     "`return *p;`)", name, line, col, callee);
-				else if (staged_in_copy_loop(l, cp, reg)) {
-					int dline, dcol;
-					pos(src, cursor_span(reg).begin, &dline, &dcol);
-					char *v = cursor_name(reg);
-					kloop_refuse(l, cp->text.begin,
-						     "'%s' is stored at %d:%d from '%s', loaded at %d:%d inside a copy loop: "
-						     "pipefy reads a load into a local only in the K-loop's own body",
-						     name, line, col, v, dline, dcol);
-					free(v);
-				} else if (!refuse_fill_first(l, src, cp, name))
-					kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name,
-						     line, col);
-				free(callee);
-			}
-			free(value);
-		}
+	pos(src, cp->text.begin, &line, &col);
+	/* (the macro named where the copy starts with one: `LOAD(As, ...)`, `LDST128BITS(s_a[..]) = ...`) */
+	size_t n = call_word(src, cp->text.begin);
+	if (n > 0)
+		kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion ('%.*s')", line, col,
+			     (int)n, src->text + cp->text.begin);
+	else
+		kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion", line, col);
+}
+
+/* For `As[i] = reg;`: where a statement before the copy, in the same iteration, writes reg with
+ * no barrier and no compute between (*loaded), and where a use of reg keeps the fetch that
+ * loads it in place (*blocker); each offset + 1, 0 when none. */
+static void register_writes(const struct kloop *l, const struct copy *cp, CXCursor reg, size_t *loaded, size_t *blocker)
+{
+	*loaded = *blocker = 0;
+	for (int j = 0; j < l->nstmts && j < cp->stmt; j++) {
+		if (l->stmts[j].fetch_blocker && clang_equalCursors(l->stmts[j].fetch_var, reg))
+			*blocker = l->stmts[j].fetch_blocker;
+		/* (a register the same iteration writes first, with no barrier and no compute
+		 * between, holds this tile's value: no prefetch, a load pipefy did not read as
+		 * one; written before the compute and stored after it, it is a prefetch of the
+		 * next tile) */
+		if (l->stmts[j].role == ROLE_BARRIER || (l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j)))
+			*loaded = 0;
+		else if (!*loaded && cursor_writes_var(l->stmts[j].cursor, reg))
+			*loaded = l->stmts[j].text.begin + 1;
 	}
-	bool dynamic = false;
+}
+
+/* A tile written from no register loaded before the loop: from a call (a load accessor pipefy
+ * does not read), from a local a copy loop loads, or from a computed value. */
+static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
+{
+	const char *name = l->tiles[cp->tile].name;
+	int line, col;
+	pos(src, cp->text.begin, &line, &col);
+	CXCursor call = clang_Cursor_isNull(cp->value) ? clang_getNullCursor() : effects_program_call(cp->value);
+	char *callee = clang_Cursor_isNull(call) ? NULL : cursor_name(clang_getCursorReferenced(call));
+	if (callee && cursor_indexing_accessor(call))
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is written at %d:%d from a call of '%s', which computes the address "
+			     "it loads from: pipefy reads a load accessor only as `return *p;`, the "
+			     "address its argument", name, line, col, callee);
+	else if (callee)
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
+			     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
+			     "`return *p;`)", name, line, col, callee);
+	else if (staged_in_copy_loop(l, cp, reg)) {
+		int dline, dcol;
+		pos(src, cursor_span(reg).begin, &dline, &dcol);
+		char *v = cursor_name(reg);
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored at %d:%d from '%s', loaded at %d:%d inside a copy loop: "
+			     "pipefy reads a load into a local only in the K-loop's own body",
+			     name, line, col, v, dline, dcol);
+		free(v);
+	} else if (!refuse_fill_first(l, src, cp, name))
+		kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
+	free(callee);
+}
+
+/* A copy that stores no load it reads: `As[i] = reg;` from a register the previous iteration
+ * loaded (a register prefetch: pipelined already), one the same iteration loads (a load pipefy
+ * does not see as one) or uses elsewhere, or no such register. */
+static void refuse_register_copy(struct kloop *l, const struct source *src, const struct copy *cp)
+{
+	const char *name = l->tiles[cp->tile].name;
+	int line, col;
+	pos(src, cp->text.begin, &line, &col);
+	CXCursor reg = cursor_root_var(cp->value);
+	bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
+		      cursor_span(reg).begin < l->body.begin;
+	char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
+	size_t blocker = 0, loaded = 0;
+	if (simple)
+		register_writes(l, cp, reg, &loaded, &blocker);
+	if (loaded && !blocker) {
+		int wline, wcol;
+		pos(src, loaded - 1, &wline, &wcol);
+		size_t n = call_word(src, loaded - 1);
+		char *mname = n > 0 ? xprintf(" (it starts with '%.*s')", (int)n, src->text + loaded - 1) : xstrdup("");
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored from register '%s' at %d:%d, which the statement at %d:%d writes "
+			     "earlier in the same iteration%s: pipefy does not read that statement as a load from "
+			     "global memory, which it would start a tile early",
+			     name, value, line, col, wline, wcol, mname);
+		free(mname);
+	} else if (blocker) {
+		/* loaded earlier in the same iteration: a fetch the loader could move, but for
+		 * a use of the register that would then see the next tile's value */
+		int uline, ucol;
+		pos(src, blocker - 1, &uline, &ucol);
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored from register '%s' at %d:%d, which is also used at %d:%d: "
+			     "pipefy moves a register's load only when the copies are all that read it",
+			     name, value, line, col, uline, ucol);
+	} else if (simple)
+		kloop_refuse(l, cp->text.begin,
+			     "already pipelined: '%s' is stored from register '%s' at %d:%d (register prefetch)",
+			     name, value, line, col);
+	else
+		refuse_computed_copy(l, src, cp, reg);
+	free(value);
+}
+
+/* Static tiles: every access outside the loop's names of them (a helper naming a tile declared
+ * at file scope too) would see one stage of several. */
+static void check_static_storage(struct kloop *l, const struct source *src)
+{
 	for (int i = 0; i < l->ntiles; i++)
-		dynamic |= l->tiles[i].dynamic;
-	if (!dynamic) {
-		/* static tiles: every access outside the loop's names of them (a helper naming a tile
-		 * declared at file scope too) would see one stage of several */
+		if (l->tiles[i].dynamic)
+			return;
+	size_t at = 0;
+	char *why = storage_outside(l, src, &at);
+	if (why)
+		kloop_refuse(l, at, "%s", why);
+	free(why);
+}
+
+/* A tile that points into the launch's shared memory, out of the loop, keeps one stage
+ * unless every launch can be given another copy of its layout. One stage keeps every store into
+ * shared memory where and when it was (after the barrier that ends the compute), so what the
+ * tiles alias does not matter. More stages sit at multiples of the launch's size, each a copy
+ * of its layout: pipefy must then give every launch that much more (measure.c says whether it
+ * can; a view is a pointer set once into the extern array, cursor.c), and only the tiles may
+ * reach into it. */
+static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i, CXType t)
+{
+	if (l->nlaunch_edits > 0 && (l->enlarge_refusal = launch_stages_problem(l, src))) {
+		l->nlaunch_edits = 0;
+		l->launch_dyn_bytes = -1;
+	}
+	if (l->nlaunch_edits > 0) {
+		/* (a tile kept to one stage is where and what it was after the loop, and
+		 * before it, whatever name reaches it) */
 		size_t at = 0;
 		char *why = storage_outside(l, src, &at);
-		if (why)
-			kloop_refuse(l, at, "%s", why);
+		if (!why)
+			return;
+		l->one_stage = xprintf("%s: with a second stage it would see the first stage's copy only", why);
 		free(why);
+		l->nlaunch_edits = 0;
+		l->launch_dyn_bytes = -1;
+		return;
 	}
-	for (int i = 0; i < l->ntiles; i++) {
-		CXType t = clang_getCursorType(l->tiles[i].decl);
-		if (!effects_assigns_bytes(t) && clang_getCanonicalType(t).kind != CXType_Dependent &&
-		    !strstr(l->tiles[i].elem_type, "<")) {
-			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
-			kloop_refuse(l, cursor_span(l->tiles[i].decl).begin,
-				     "tile '%s' holds '%s', whose assignment runs user code (declared at %d:%d)",
-				     l->tiles[i].name, l->tiles[i].elem_type, line, col);
-		}
-		if (l->tiles[i].dynamic && l->tiles[i].in_loop) {
-			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
-			kloop_refuse(l, cursor_span(l->tiles[i].decl).begin,
-				     "tile '%s' points into shared memory from a declaration inside the loop (%d:%d), "
-				     "which may point elsewhere each iteration", l->tiles[i].name, line, col);
-		} else if (l->tiles[i].dynamic && !l->one_stage) {
-			/* One stage keeps every store into shared memory where and when it was (after
-			 * the barrier that ends the compute), so what the tiles alias does not matter.
-			 * More stages sit at multiples of the launch's size, each a copy of its layout:
-			 * pipefy must then give every launch that much more (measure.c says whether it
-			 * can; a view is a pointer set once into the extern array, cursor.c), and only
-			 * the tiles may reach into it. */
-			if (l->nlaunch_edits > 0 && (l->enlarge_refusal = launch_stages_problem(l, src))) {
-				l->nlaunch_edits = 0;
-				l->launch_dyn_bytes = -1;
-			}
-			if (l->nlaunch_edits > 0) {
-				/* (a tile kept to one stage is where and what it was after the loop, and
-				 * before it, whatever name reaches it) */
-				size_t at = 0;
-				char *why = storage_outside(l, src, &at);
-				if (!why)
-					continue;
-				l->one_stage = xprintf("%s: with a second stage it would see the first stage's copy only", why);
-				free(why);
-				l->nlaunch_edits = 0;
-				l->launch_dyn_bytes = -1;
-				continue;
-			}
-			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
-			l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
-					       "needs another copy of it from every launch, and %s",
-					       l->tiles[i].name, line, col,
-					       t.kind == CXType_IncompleteArray ? "extern __shared__"
-										: "a pointer into shared memory",
-					       l->enlarge_refusal ? l->enlarge_refusal : "pipefy cannot change them all");
-		} else if (l->tiles[i].bytes < 0 && !l->tiles[i].dynamic && !l->one_stage) {
-			/* the rewrite is one text for every instantiation: more stages only when each
-			 * one's size is known (measure.c reads them from the file's launches) */
-			pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
-			l->one_stage = xprintf("tile '%s' (%d:%d) is sized by the template's parameters, and the launches in "
-					       "this file do not fix them all: a second stage might not fit in static shared "
-					       "memory for every instantiation",
-					       l->tiles[i].name, line, col);
-		}
+	int line, col;
+	pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+	l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
+			       "needs another copy of it from every launch, and %s",
+			       l->tiles[i].name, line, col,
+			       t.kind == CXType_IncompleteArray ? "extern __shared__" : "a pointer into shared memory",
+			       l->enlarge_refusal ? l->enlarge_refusal : "pipefy cannot change them all");
+}
+
+/* Tile i: of a type whose assignment is plain bytes, and where it lives, with how many stages
+ * it may have. */
+static void check_tile(struct kloop *l, const struct source *src, int i)
+{
+	const struct tile *tile = &l->tiles[i];
+	size_t at = cursor_span(tile->decl).begin;
+	int line, col;
+	CXType t = clang_getCursorType(tile->decl);
+	if (!effects_assigns_bytes(t) && clang_getCanonicalType(t).kind != CXType_Dependent &&
+	    !strstr(tile->elem_type, "<")) {
+		pos(src, at, &line, &col);
+		kloop_refuse(l, at, "tile '%s' holds '%s', whose assignment runs user code (declared at %d:%d)",
+			     tile->name, tile->elem_type, line, col);
 	}
-	for (int i = 0; i < l->nrefs; i++)
+	if (tile->dynamic && tile->in_loop) {
+		pos(src, at, &line, &col);
+		kloop_refuse(l, at,
+			     "tile '%s' points into shared memory from a declaration inside the loop (%d:%d), "
+			     "which may point elsewhere each iteration", tile->name, line, col);
+	} else if (tile->dynamic && !l->one_stage)
+		dynamic_tile_stages(l, src, i, t);
+	else if (tile->bytes < 0 && !tile->dynamic && !l->one_stage) {
+		/* the rewrite is one text for every instantiation: more stages only when each
+		 * one's size is known (measure.c reads them from the file's launches) */
+		pos(src, at, &line, &col);
+		l->one_stage = xprintf("tile '%s' (%d:%d) is sized by the template's parameters, and the launches in "
+				       "this file do not fix them all: a second stage might not fit in static shared "
+				       "memory for every instantiation",
+				       tile->name, line, col);
+	}
+}
+
+/* The copies and the tiles: what pipefy reads as a tile's load, and where each tile lives. */
+static void check_copies(struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->tile < 0)
+			refuse_macro_copy(l, src, cp);
+		else if (cp->src.end == cp->src.begin && !cp->from_register)
+			refuse_register_copy(l, src, cp);
+	}
+	check_static_storage(l, src);
+	for (int i = 0; i < l->ntiles; i++)
+		check_tile(l, src, i);
+	/* a tile named in a macro's body (`#define AS(i, j) As[i][j]`): no stage index can be written
+	 * there, and one stage needs none */
+	for (int i = 0; i < l->nrefs && !l->one_stage; i++)
 		if (l->refs[i].in_macro) {
+			int line, col;
 			pos(src, l->refs[i].at.begin, &line, &col);
-			kloop_refuse(l, l->refs[i].at.begin, "tile '%s' is named inside a macro expansion at %d:%d",
-				     l->tiles[l->refs[i].tile].name, line, col);
-			break;
+			l->one_stage = xprintf("tile '%s' is named inside a macro's expansion at %d:%d, where no stage index "
+					       "can be written", l->tiles[l->refs[i].tile].name, line, col);
 		}
 }
 
@@ -2137,6 +2183,21 @@ static CXCursor find_exit(CXCursor c, struct span loop, bool around, const struc
 	return found;
 }
 
+/* A copy written through macros (`FLOAT4(s_a[i]) = FLOAT4(a[j])`, body.c): its box would be read
+ * from the macro's expansion, which the launcher's and loader's text cannot name. */
+static char *macro_copy_refusal(const struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].in_macro) {
+			int line, col;
+			size_t at = l->copies[i].text.begin, n = call_word(src, at);
+			pos(src, at, &line, &col);
+			return xprintf("the copy at %d:%d is written through a macro ('%.*s'): a box is read only from a copy "
+				       "written out", line, col, (int)n, src->text + at);
+		}
+	return NULL;
+}
+
 static char *exit_refusal(const struct kloop *l, const struct source *src)
 {
 	CXCursor x = find_exit(l->function_cursor, l->loop, false, src, 0);
@@ -2176,20 +2237,42 @@ static bool in_namespace(CXCursor d, const char *name)
 	return false;
 }
 
+/* Whether c names something of cooperative groups (a type, a function, an object): their view
+ * of the block and grid is the launch's, whatever pipefy makes of the kernel's. */
+static bool names_cooperative_groups(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d = clang_getCursorReferenced(c);
+	return !clang_Cursor_isNull(d) &&
+	       (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
+		k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
+	       in_namespace(d, "cooperative_groups");
+}
+
+/* Scans def, the helper c calls, with visit, one call deeper (what it finds is placed at the
+ * kernel's call that leads there); true when it finds why not (then in s->why). */
+static bool scan_helper(struct block_view_scan *s, CXCursor c, CXCursor def, CXCursorVisitor visit)
+{
+	struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
+	clang_visitChildren(def, visit, &inner);
+	if (!inner.why)
+		return false;
+	s->why = inner.why;
+	return true;
+}
+
 static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct block_view_scan *s = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	CXCursor d = clang_getCursorReferenced(c);
 	size_t at = cursor_offset(s->depth ? s->call : c);
-	if (!clang_Cursor_isNull(d) && (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
-					k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
-	    in_namespace(d, "cooperative_groups")) {
+	if (names_cooperative_groups(c)) {
 		s->why = xprintf("the kernel uses cooperative groups (%s), whose view of the block counts the producer warp",
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d = clang_getCursorReferenced(c);
 	if (k == CXCursor_DeclRefExpr && clang_getCursorKind(d) == CXCursor_VarDecl && effects_in_system_header(d)) {
 		char *n = cursor_name(d);
 		bool dim = strcmp(n, "blockDim") == 0;
@@ -2231,14 +2314,8 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 	}
 	if (k == CXCursor_CallExpr && s->depth < 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
 		CXCursor def = clang_getCursorDefinition(d);
-		if (!clang_Cursor_isNull(def)) {
-			struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
-			clang_visitChildren(def, scan_block_view, &inner);
-			if (inner.why) {
-				s->why = inner.why;
-				return CXChildVisit_Break;
-			}
-		}
+		if (!clang_Cursor_isNull(def) && scan_helper(s, c, def, scan_block_view))
+			return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -2291,12 +2368,8 @@ static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, CXCursor parent
 			free(callee);
 			return CXChildVisit_Break;
 		}
-		struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
-		clang_visitChildren(def, scan_consumer_barrier, &inner);
-		if (inner.why) {
-			s->why = inner.why;
+		if (scan_helper(s, c, def, scan_consumer_barrier))
 			return CXChildVisit_Break;
-		}
 	}
 	return CXChildVisit_Recurse;
 }
@@ -2467,6 +2540,8 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 		return;
 	char *why = exit_refusal(l, src);
 	if (!why)
+		why = macro_copy_refusal(l, src);
+	if (!why)
 		why = box_refusal(l, src, fx);
 	/* (one helpers block a file: a second would define them twice) */
 	if (!why && strstr(src->text, "// pipefy: Hopper tensor copies {"))
@@ -2633,6 +2708,20 @@ static enum CXChildVisitResult find_launch_writes(CXCursor c, CXCursor parent, C
 		return CXChildVisit_Continue;
 	}
 	return CXChildVisit_Recurse;
+}
+
+/* What the launch at call (its arguments args, in the statement stmt) may write in its
+ * configuration and in its arguments; false when its text has no `<<<...>>>` (then the
+ * configuration is taken to write). */
+static bool read_launch_writes(struct launch_writes *w, const struct source *src, struct span call, struct span args,
+			       CXCursor stmt)
+{
+	const char *lt = strstr(src->text + call.begin, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
+	*w = (struct launch_writes){src, {0, 0}, args, false, false};
+	if (gt)
+		w->config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
+	clang_visitChildren(stmt, find_launch_writes, w);
+	return gt != NULL;
 }
 
 struct pdl_use {
@@ -2860,16 +2949,14 @@ static void check_pair(struct launch_pair *p, const struct source *src, const ch
 		return;
 	/* `<<<...>>>` evaluates its configuration before the arguments; a call does not say: what
 	 * either writes, the other may read (the arguments read variables, the configuration too) */
-	const char *lt = strstr(src->text + p->call.begin, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
-	struct launch_writes w = {src, {0, 0}, p->args, false, false};
-	if (gt)
-		w.config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
-	clang_visitChildren(p->stmt, find_launch_writes, &w);
-	if (!gt || w.config_writes || w.args_writes)
+	struct launch_writes w;
+	bool spelled = read_launch_writes(&w, src, p->call, p->args, p->stmt);
+	if (!spelled || w.config_writes || w.args_writes)
 		launch_pair_refuse(p, at, "the launch's %s may write what its %s read%s: a call evaluates them in no fixed "
 				   "order, the launch its configuration first",
-				   w.config_writes || !gt ? "configuration" : "arguments",
-				   w.config_writes || !gt ? "arguments" : "configuration", w.config_writes || !gt ? "" : "s");
+				   w.config_writes || !spelled ? "configuration" : "arguments",
+				   w.config_writes || !spelled ? "arguments" : "configuration",
+				   w.config_writes || !spelled ? "" : "s");
 }
 
 void check_launch_pairs(struct model *m, const struct source *src)
@@ -2913,16 +3000,14 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 {
 	(void)parent;
 	struct queue_scan *s = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	CXCursor d = clang_getCursorReferenced(c);
 	size_t at = cursor_offset(s->depth ? s->call : c);
-	if (!clang_Cursor_isNull(d) && (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
-					k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
-	    in_namespace(d, "cooperative_groups")) {
+	if (names_cooperative_groups(c)) {
 		s->why = xprintf("cooperative groups (%s), whose view of the block and grid is the persistent launch's",
 				 where(s->src, at));
 		return CXChildVisit_Break;
 	}
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d = clang_getCursorReferenced(c);
 	if (k == CXCursor_AsmStmt && !s->system) {
 		s->why = xprintf("the asm at %s may read the block's or the grid's indices, or synchronize, as pipefy cannot "
 				 "tell", where(s->src, at));
@@ -3151,15 +3236,12 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 		return;
 	}
 	/* both launches' configurations and arguments are evaluated where the first was: none may write */
-	const char *lt = strstr(src->text + p->first_call.begin, "<<<"), *gt = lt ? strstr(lt, ">>>") : NULL;
-	struct launch_writes w = {src, {0, 0}, p->first_args, false, false};
-	if (gt)
-		w.config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
-	clang_visitChildren(p->first_stmt, find_launch_writes, &w);
-	if (!gt || w.config_writes || w.args_writes) {
+	struct launch_writes w;
+	bool spelled = read_launch_writes(&w, src, p->first_call, p->first_args, p->first_stmt);
+	if (!spelled || w.config_writes || w.args_writes) {
 		queue_refuse(p, xprintf("the launch of '%s' may write memory or variables in its %s: one persistent launch "
 					    "evaluates both launches' arguments where the first was", p->first,
-					    w.config_writes || !gt ? "configuration" : "arguments"));
+					    w.config_writes || !spelled ? "configuration" : "arguments"));
 		return;
 	}
 	for (int i = 0; i < 2; i++) {
