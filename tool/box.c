@@ -509,19 +509,25 @@ static void reader_free(struct reader *r)
 }
 
 /* The problem of the first copy that is no box, with its place. */
+static void box_vproblem(struct kloop *l, size_t at, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+static void box_vproblem(struct kloop *l, size_t at, const char *fmt, va_list ap)
+{
+	if (l->box_problem)
+		return;
+	struct refusal rf = refusal_make(at, fmt, ap);
+	l->box_problem = rf.reason;
+	l->box_problem_at = rf.offset;
+}
+
 static void box_problem(struct kloop *l, const struct source *src, size_t at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void box_problem(struct kloop *l, const struct source *src, size_t at, const char *fmt, ...)
 {
 	(void)src;
-	if (l->box_problem)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	struct refusal rf = refusal_make(at, fmt, ap);
+	box_vproblem(l, at, fmt, ap);
 	va_end(ap);
-	l->box_problem = rf.reason;
-	l->box_problem_at = rf.offset;
 }
 
 /* `As[d0][d1]`: the tile's two index expressions. */
@@ -545,34 +551,18 @@ static bool tile_indices(CXCursor target, CXCursor *d0, CXCursor *d1)
 	return ok;
 }
 
-/* The tile's rows and columns: a `T name[R][C]` array, no deeper. */
-static bool tile_shape(const struct tile *t, long *rows, long *cols)
+/* A tile `T name[N]` (flat) or `T name[R][C]`, no deeper: how many dimensions it has (0 for any
+ * other type), and their sizes. */
+static int tile_dims(const struct tile *t, long size[2])
 {
+	int n = 0;
 	CXType ty = clang_getCanonicalType(clang_getCursorType(t->decl));
-	if (ty.kind != CXType_ConstantArray)
-		return false;
-	CXType row = clang_getCanonicalType(clang_getArrayElementType(ty));
-	if (row.kind != CXType_ConstantArray)
-		return false;
-	CXType elem = clang_getCanonicalType(clang_getArrayElementType(row));
-	if (elem.kind == CXType_ConstantArray || elem.kind == CXType_IncompleteArray)
-		return false;
-	*rows = clang_getArraySize(ty);
-	*cols = clang_getArraySize(row);
-	return true;
-}
-
-/* A flat tile, `T name[N]`: its elements. */
-static bool tile_flat(const struct tile *t, long *n)
-{
-	CXType ty = clang_getCanonicalType(clang_getCursorType(t->decl));
-	if (ty.kind != CXType_ConstantArray)
-		return false;
-	CXType elem = clang_getCanonicalType(clang_getArrayElementType(ty));
-	if (elem.kind == CXType_ConstantArray || elem.kind == CXType_IncompleteArray)
-		return false;
-	*n = clang_getArraySize(ty);
-	return true;
+	for (; ty.kind == CXType_ConstantArray; ty = clang_getCanonicalType(clang_getArrayElementType(ty))) {
+		if (n == 2)
+			return 0;
+		size[n++] = clang_getArraySize(ty);
+	}
+	return ty.kind == CXType_IncompleteArray ? 0 : n;
 }
 
 /* `As[d]`: a flat tile's index. */
@@ -904,31 +894,47 @@ struct box_read {
 	long long idx_hi;             /* then its largest value */
 };
 
+/* The copy's problem, placed at the copy. */
+static void copy_problem(struct box_read *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void copy_problem(struct box_read *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	box_vproblem(b->l, b->cp->text.begin, fmt, ap);
+	va_end(ap);
+}
+
 /* The tile: a __shared__ array of constant size, declared in the kernel and used only by the
  * loop, of elements a tensor map takes. */
 static bool box_tile(struct box_read *b)
 {
 	const struct tile *tile = b->tile;
-	if (!tile->dynamic && tile_shape(tile, &b->rows, &b->width))
+	long size[2];
+	int dims = tile->dynamic ? 0 : tile_dims(tile, size);
+	if (dims == 2) {
+		b->rows = size[0];
+		b->width = size[1];
 		b->n = b->rows * b->width;
-	else if (!tile->dynamic && tile_flat(tile, &b->n))
+	} else if (dims == 1) {
+		b->n = size[0];
 		b->flat = true;
-	else {
-		box_problem(b->l, b->src, b->cp->text.begin,
-			    "'%s' is not a __shared__ array of constant size in one or two dimensions", tile->name);
+	} else {
+		copy_problem(b, "'%s' is not a __shared__ array of constant size in one or two dimensions", tile->name);
 		return false;
 	}
 	if (!cursor_declared_within(tile->decl, b->l->function_span) || tile->outside_use) {
-		box_problem(b->l, b->src, b->cp->text.begin, "'%s' is %s", tile->name,
-			    tile->outside_use ? "used outside the loop" : "declared outside the kernel");
+		copy_problem(b, "'%s' is %s", tile->name,
+			     tile->outside_use ? "used outside the loop" : "declared outside the kernel");
 		return false;
 	}
 	long E = tile->elem_bytes;
 	if (E != 1 && E != 2 && E != 4 && E != 8) {
 		/* a tensor map's element is 1, 2, 4 or 8 bytes: one of another size would make each box
 		 * carry other bytes than the tile's, and the stage's mbarrier would wait for the rest */
-		box_problem(b->l, b->src, b->cp->text.begin, "'%s' holds %ld-byte elements ('%s'): pipefy's boxes take elements of 1, 2, 4 or 8 bytes, a tensor map's",
-			    tile->name, E, tile->elem_type);
+		copy_problem(b,
+			     "'%s' holds %ld-byte elements ('%s'): pipefy's boxes take elements of 1, 2, 4 or 8 bytes, a "
+			     "tensor map's",
+			     tile->name, E, tile->elem_type);
 		return false;
 	}
 	return true;
@@ -947,7 +953,7 @@ static bool box_copy_plain(struct box_read *b)
 			  : b->flat && b->V != 1		  ? "stores a vector into a flat tile"
 							  : NULL;
 	if (why) {
-		box_problem(b->l, b->src, cp->text.begin, "the copy at %d:%d %s", b->line, b->col, why);
+		copy_problem(b, "the copy at %d:%d %s", b->line, b->col, why);
 		return false;
 	}
 	return true;
@@ -962,8 +968,8 @@ static bool box_cursors(struct box_read *b)
 	CXCursor elem = cursor_write_parts(cp->store, &target, &value) == WRITE_ASSIGN ? element_of(target, cp->dst_is_deref)
 										       : clang_getNullCursor();
 	if (clang_Cursor_isNull(elem) || !(b->flat ? flat_index(elem, &b->dc) : tile_indices(elem, &b->d0c, &b->d1c))) {
-		box_problem(b->l, b->src, cp->text.begin, "the copy at %d:%d does not index '%s' as %s", b->line, b->col,
-			    b->tile->name, b->flat ? "[index]" : "[row][column]");
+		copy_problem(b, "the copy at %d:%d does not index '%s' as %s", b->line, b->col, b->tile->name,
+			     b->flat ? "[index]" : "[row][column]");
 		return false;
 	}
 	CXCursor load = element_of(cursor_unwrap_cache_hint(cursor_strip(cp->value)), cp->src_is_deref);
@@ -1003,9 +1009,8 @@ static bool box_operand(struct box_read *b)
 	if (clang_Cursor_isNull(pdecl) || !is_param_of(pdecl, l->function_cursor) ||
 	    clang_getCanonicalType(clang_getCursorType(pdecl)).kind != CXType_Pointer ||
 	    clang_Type_getSizeOf(pointee) != b->tile->elem_bytes) {
-		box_problem(l, b->src, b->cp->text.begin,
-			    "the copy at %d:%d does not index a pointer the kernel is handed, to elements of the tile's size",
-			    b->line, b->col);
+		copy_problem(b, "the copy at %d:%d does not index a pointer the kernel is handed, to elements of the "
+			     "tile's size", b->line, b->col);
 		return false;
 	}
 	return true;
@@ -1030,9 +1035,10 @@ static bool local_moved(struct box_read *b)
 	r->decl_at = saved;
 	if (!fine) {
 		char *lname = cursor_name(b->local), *pname = cursor_name(b->pdecl);
-		box_problem(b->l, b->src, b->cp->text.begin, "'%s' points into '%s'%s", lname, pname,
-			    b->moves ? ", which the kernel moves" : r->problem ? ", at an offset pipefy does not follow"
-			    : " and moves other than by the loop's bumps");
+		copy_problem(b, "'%s' points into '%s'%s", lname, pname,
+			     b->moves	  ? ", which the kernel moves"
+			     : r->problem ? ", at an offset pipefy does not follow"
+					  : " and moves other than by the loop's bumps");
 		free(lname);
 		free(pname);
 		return false;
@@ -1049,7 +1055,7 @@ static bool box_moved(struct box_read *b)
 		return local_moved(b);
 	char *how = NULL;
 	if (b->moves && !pointer_offset(b->l, &b->r, b->pdecl, &b->moved, &how, &b->fits)) {
-		box_problem(b->l, b->src, b->cp->text.begin, "%s", how);
+		copy_problem(b, "%s", how);
 		free(how);
 		return false;
 	}
@@ -1084,10 +1090,10 @@ static bool copy_loop_atoms(struct box_read *b)
 	}
 	b->block = ok && Q > 0 ? copy_loop_block(r, b->st, b->rows * Q) : NULL;
 	if (!b->block || !copy_loop_body_plain(b->l, b->st) || b->cols > b->width) {
-		box_problem(b->l, b->src, b->cp->text.begin,
-			    "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < R * Q; i += blockDim.x)` around "
-			    "plain copies of rows i / Q and columns %s(i %% Q) of '%s' (%ld rows)",
-			    b->line, b->col, b->V > 1 ? "V * " : "", b->tile->name, b->rows);
+		copy_problem(b,
+			     "the copy loop at %d:%d is not `for (int i = threadIdx.x; i < R * Q; i += blockDim.x)` around "
+			     "plain copies of rows i / Q and columns %s(i %% Q) of '%s' (%ld rows)",
+			     b->line, b->col, b->V > 1 ? "V * " : "", b->tile->name, b->rows);
 		return false;
 	}
 	b->row_atom = xprintf("%s / %ld", b->var, Q);
@@ -1111,8 +1117,8 @@ static bool flat_atoms(struct box_read *b)
 			}
 		}
 	if (!b->cols) {
-		box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d does not store '%s' at [C * threadIdx.y + threadIdx.x]",
-			    b->line, b->col, b->tile->name);
+		copy_problem(b, "the copy at %d:%d does not store '%s' at [C * threadIdx.y + threadIdx.x]", b->line,
+			     b->col, b->tile->name);
 		return false;
 	}
 	b->row_atom = xstrdup("threadIdx.y");
@@ -1128,7 +1134,7 @@ static bool box_atoms(struct box_read *b)
 		if (!copy_loop_atoms(b))
 			return false;
 	} else if (b->st->text.begin != b->cp->text.begin) {
-		box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d sits inside another statement", b->line, b->col);
+		copy_problem(b, "the copy at %d:%d sits inside another statement", b->line, b->col);
 		return false;
 	} else if (b->flat) {
 		if (!flat_atoms(b))
@@ -1140,11 +1146,11 @@ static bool box_atoms(struct box_read *b)
 		b->col_atom = xstrdup("threadIdx.x");
 	}
 	if (!b->block)
-		b->block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1", b->cols / b->V,
-				   b->rows);
+		b->block = xprintf("pipefy_block.x == %ld && pipefy_block.y == %ld && pipefy_block.z == 1",
+				   b->cols / b->V, b->rows);
 	if (b->cols % b->V) {
-		box_problem(b->l, b->src, b->cp->text.begin, "the rows of '%s' are not whole vectors of the copy at %d:%d",
-			    b->tile->name, b->line, b->col);
+		copy_problem(b, "the rows of '%s' are not whole vectors of the copy at %d:%d", b->tile->name, b->line,
+			     b->col);
 		return false;
 	}
 	return true;
@@ -1192,8 +1198,8 @@ static bool box_indices(struct box_read *b)
 		/* the index itself must fit, each thread's: checked once, so it may read only what
 		 * does not change from tile to tile */
 		if (!index_steady(r, &b->ix)) {
-			box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d indexes a moving pointer with a 32-bit value "
-				    "that changes from tile to tile", b->line, b->col);
+			copy_problem(b, "the copy at %d:%d indexes a moving pointer with a 32-bit value that changes "
+				     "from tile to tile", b->line, b->col);
 			return false;
 		}
 		add_fit(&b->fits, r, &b->ix, clang_getCursorType(b->index));
@@ -1206,8 +1212,8 @@ static bool box_indices(struct box_read *b)
 		return false;
 	}
 	if (!is_atom(r, &b->d0, b->row_atom) || !is_scaled_atom(r, &b->d1, b->col_atom, b->V)) {
-		box_problem(b->l, b->src, b->cp->text.begin, "the copy at %d:%d does not store '%s' at [%s][%s%s]", b->line,
-			    b->col, b->tile->name, b->row_atom, b->V > 1 ? "V * " : "", b->col_atom);
+		copy_problem(b, "the copy at %d:%d does not store '%s' at [%s][%s%s]", b->line, b->col, b->tile->name,
+			     b->row_atom, b->V > 1 ? "V * " : "", b->col_atom);
 		return false;
 	}
 	return true;
@@ -1310,22 +1316,20 @@ static void box_of_index(struct box_read *b)
 	bool shape = split_index(b, &L, &base);
 	char *ix_text = span_text(src, cursor_span(b->index));
 	if (!shape)
-		box_problem(b->l, src, b->cp->text.begin,
-			    "the copy at %d:%d reads '%s', not row %s and column %s%s of a row-major operand", b->line,
-			    b->col, ix_text, b->row_atom, b->V > 1 ? "V * " : "", b->col_atom);
+		copy_problem(b, "the copy at %d:%d reads '%s', not row %s and column %s%s of a row-major operand",
+			     b->line, b->col, ix_text, b->row_atom, b->V > 1 ? "V * " : "", b->col_atom);
 	else if (poly_kind(&b->r, &L) != ATOM_PARAM)
-		box_problem(b->l, src, b->cp->text.begin,
-			    "the row length of '%s' in the copy at %d:%d depends on more than the kernel's parameters",
-			    ix_text, b->line, b->col);
+		copy_problem(b, "the row length of '%s' in the copy at %d:%d depends on more than the kernel's "
+			     "parameters", ix_text, b->line, b->col);
 	else if (poly_kind(&b->r, &base) == ATOM_THREAD)
-		box_problem(b->l, src, b->cp->text.begin, "the copy at %d:%d reads '%s', which differs between threads "
-			    "in more than the tile's row and column", b->line, b->col, ix_text);
+		copy_problem(b, "the copy at %d:%d reads '%s', which differs between threads in more than the tile's "
+			     "row and column", b->line, b->col, ix_text);
 	else if (b->width * tile->elem_bytes % 16 || b->width > 256 || b->rows > 256 ||
 		 (b->rows * b->width * tile->elem_bytes) % 128)
-		box_problem(b->l, src, b->cp->text.begin,
-			    "'%s' is %ld x %ld elements of %ld bytes: a box (tma, bulk, ws) needs rows of a multiple of 16 "
-			    "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
-			    tile->name, b->rows, b->width, tile->elem_bytes);
+		copy_problem(b,
+			     "'%s' is %ld x %ld elements of %ld bytes: a box (tma, bulk, ws) needs rows of a multiple of 16 "
+			     "bytes, at most 256 by 256, and a tile of a multiple of 128 bytes",
+			     tile->name, b->rows, b->width, tile->elem_bytes);
 	else
 		push_box(b, &L, &base);
 	free(ix_text);
