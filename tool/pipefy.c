@@ -3,6 +3,7 @@
 
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* The parser's errors, as warnings: pipefy leaves every function that holds one as it is, and
  * the file is nvcc's to judge (nvcc takes some that clang does not), so they never fail a
@@ -35,6 +36,24 @@ static void collect_inclusion(CXFile included, CXSourceLocation *stack, unsigned
 	clang_disposeString(name);
 }
 
+/* PIPEFY_TIME_REPORT=1: each stage's wall time on standard error, as clang's -ftime-report
+ * (what `make tool-speed` breaks a run into). */
+static void lap(const char *stage)
+{
+	static struct timespec last;
+	static int on = -1;
+	if (on < 0)
+		on = getenv("PIPEFY_TIME_REPORT") != NULL;
+	if (!on)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (stage)
+		fprintf(stderr, "pipefy: time: %-10s %7.1f ms\n", stage,
+			(now.tv_sec - last.tv_sec) * 1e3 + (now.tv_nsec - last.tv_nsec) / 1e6);
+	last = now;
+}
+
 struct result pipefy_transform(const struct source *src, const struct options *o, FILE *messages)
 {
 	struct result r = {0};
@@ -44,6 +63,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		raise(SIGSEGV);
 	struct rules rules;
 	char *err = NULL;
+	lap(NULL);
 	if (!rules_load(&rules, o->rules_dir, &err) || !parse_source(&parsed, src, o, &err)) {
 		/* nothing can be done: the input goes back unchanged */
 		if (messages)
@@ -73,19 +93,24 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		}
 		r.deps = deps.data ? sb_take(&deps) : xstrdup("");
 	}
+	lap("parse");
 	struct model model = {0};
 	find_kloops(&model, &parsed, src);
 	find_launches(&model, &parsed, src);
 	find_launch_pairs(&model, src);
+	lap("find");
 	measure_kloops(&model, src, o);
+	lap("measure");
 	check_kloops(&model, src);
 	check_launch_pairs(&model, src);
 	if (o->launches == LAUNCHES_QUEUE)
 		check_launch_queues(&model, src);
+	lap("check");
 	if (o->ptxas)
 		measure_registers(&model, src, o, messages);
 	plan_kloops(&model, o, &rules, src);
 	plan_launch_pairs(&model, o, &rules); /* (a loop out of range keeps its launches) */
+	lap("plan");
 	struct edits edits = {0};
 	bool applied = false;
 	/* Rewrite, then check the output: a loop whose rewrite does not come back as its pipeline
@@ -102,7 +127,10 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		for (int i = 0; i < model.npairs; i++)
 			r.nrewritten += model.pairs[i].rewritten;
 		applied = edits_apply(&edits, src, &r.output, &err);
-		if (!applied || r.nrewritten == 0 || validate_rewrite(&model, src, o, &edits, r.output, parsed.ndiags) == 0)
+		lap("rewrite");
+		bool done = !applied || r.nrewritten == 0 || validate_rewrite(&model, src, o, &edits, r.output, parsed.ndiags) == 0;
+		lap("validate");
+		if (done)
 			break;
 		for (int i = 0; i < model.nloops; i++)
 			model.loops[i].rewritten = false;
@@ -125,6 +153,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		emit_remarks(messages, &model, src);
 	if (o->report && messages)
 		emit_report(messages, o->report, &model, src, o->arch);
+	lap("emit");
 	if (r.exit_code == 0)
 		r.edits = edits;
 	else

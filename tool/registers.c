@@ -171,6 +171,9 @@ static const char *one_stage_why(const struct kloop *l)
 	for (int i = 0; i < l->ntiles; i++)
 		if (l->tiles[i].dynamic && l->nlaunch_edits == 0)
 			return "the tiles' shared memory is the launch's";
+	for (int i = 0; i < l->nrefs; i++)
+		if (l->refs[i].in_macro)
+			return "a tile is named inside a macro's expansion, where no stage index can be written";
 	if (l->one_stage)
 		return "a second stage might not fit every instantiation of the template";
 	for (int i = 0; i < l->noptions; i++)

@@ -96,21 +96,23 @@ static bool names_part_of(CXCursor e, CXCursor var)
 	return false;
 }
 
-/* Every write of var in the function: a uniform value, under uniform control; never its address
- * taken or a non-const reference bound to it. */
-struct writes_scan {
+/* A walk that proves one thing of `of` (a variable, a function), false at the first doubt. */
+struct proof {
 	struct uni *u;
-	CXCursor var;
+	CXCursor of;
 	bool ok;
 };
+
+/* Every write of var (proof.of) in the function: a uniform value, under uniform control; never
+ * its address taken or a non-const reference bound to it. */
 
 static enum CXChildVisitResult scan_writes(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct writes_scan *w = data;
+	struct proof *w = data;
 	CXCursor target, value;
 	enum write_kind k = cursor_write_parts(c, &target, &value);
-	if (k != WRITE_NONE && names_part_of(target, w->var)) {
+	if (k != WRITE_NONE && names_part_of(target, w->of)) {
 		CXCursor cond;
 		if ((k == WRITE_ASSIGN && !uni_expr(w->u, value)) ||
 		    (k == WRITE_UPDATE && !clang_Cursor_isNull(value) && !uni_expr(w->u, value)) ||
@@ -159,7 +161,7 @@ static bool uni_var(struct uni *u, CXCursor d)
 		ok = ok && uni_control(u, d, &cond);
 	}
 	if (ok) {
-		struct writes_scan w = {u, d, true};
+		struct proof w = {u, d, true};
 		clang_visitChildren(u->function, scan_writes, &w);
 		ok = w.ok;
 	}
@@ -170,18 +172,13 @@ static bool uni_var(struct uni *u, CXCursor d)
 	return ok;
 }
 
-/* A function of the program that computes from its arguments alone: no memory, no thread
- * index, no asm, no call but to such functions and pure library ones. */
-struct pure_scan {
-	struct uni *u;
-	CXCursor fn;
-	bool ok;
-};
+/* A function of the program (proof.of) that computes from its arguments alone: no memory, no
+ * thread index, no asm, no call but to such functions and pure library ones. */
 
 static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct pure_scan *p = data;
+	struct proof *p = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	char comp;
 	if (k == CXCursor_AsmStmt || k == CXCursor_ArraySubscriptExpr || k == CXCursor_LambdaExpr ||
@@ -191,7 +188,7 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 	else if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !cursor_declared_within(d, cursor_span(p->fn))) {
+		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !cursor_declared_within(d, cursor_span(p->of))) {
 			CXType t = clang_getCursorType(d);
 			if (!clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
 				p->ok = false;
@@ -207,7 +204,7 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 				p->ok = false;
 			else {
 				p->u->depth++;
-				struct pure_scan inner = {p->u, def, true};
+				struct proof inner = {p->u, def, true};
 				clang_visitChildren(def, scan_pure, &inner);
 				p->u->depth--;
 				p->ok = inner.ok;
@@ -234,7 +231,7 @@ static bool uni_call(struct uni *u, CXCursor c)
 	if (clang_Cursor_isNull(def) || u->depth >= 3)
 		return false;
 	u->depth++;
-	struct pure_scan p = {u, def, true};
+	struct proof p = {u, def, true};
 	clang_visitChildren(def, scan_pure, &p);
 	u->depth--;
 	return p.ok;

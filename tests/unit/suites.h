@@ -10,4 +10,5 @@ Suite *plan_suite(void);
 Suite *find_suite(void);
 Suite *parse_suite(void);
 Suite *emit_suite(void);
+Suite *variant_suite(void);
 #endif
