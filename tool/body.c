@@ -109,9 +109,14 @@ static bool is_conversion_call(CXCursor c)
 	return r && effects_in_system_header(callee);
 }
 
-/* One side of a copy as the file writes it: written out, or one macro's whole use. */
+/* One side of a copy as the file writes it: written out, or one macro's whole use whose expansion
+ * is no operator expression (`&M(x)`, `M(x) = r` and `r = M(x)` then mean what the expansion
+ * does: `c ? a : b` or `a, b` would not). */
 static bool side_span(const struct source *src, CXCursor c, struct span *out)
 {
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_BinaryOperator || k == CXCursor_ConditionalOperator || k == CXCursor_CompoundAssignOperator)
+		return false;
 	if (cursor_written_in_file(c)) {
 		*out = cursor_written_span(c);
 		return true;
