@@ -26,7 +26,8 @@ check: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE more
 
 # The tests too long for `make check`'s 8 minutes (nvcc's compiles of every program and golden,
-# the block model's runs of each program, generated programs' seeds 21-160); CI runs them.
+# the block model's runs of each program, generated programs' seeds 21-160, the cache's and the
+# build integrations' tests); CI runs them.
 check-more: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L more
 
