@@ -329,13 +329,15 @@ static void plan_producer(struct kloop *l, const struct options *o, const struct
 /* The source's hints (hints.c): a loop it asks to leave, or whose hint cannot be read, is
  * declined (false); a variant it asks for is planned as --variant's is, unless the command line
  * forces one. */
-static bool apply_hints(struct kloop *l, const struct source *src, const struct options **o, struct options *hinted,
-			size_t *hint_at)
+static bool apply_hints(struct kloop *l, const struct source *src, size_t file_off_at, const struct options **o,
+			struct options *hinted, size_t *hint_at)
 {
 	struct loop_hint h = loop_hint(src, l->loop.begin);
 	size_t at = h.at;
 	int line, col;
-	bool file_off = !h.problem && !h.off && file_hint_off(src, &at);
+	bool file_off = !h.problem && !h.off && file_off_at;
+	if (file_off)
+		at = file_off_at - 1;
 	source_line_col(src, at, &line, &col);
 	if (h.problem)
 		plan_decline(l, "the hint at %d:%d cannot be read: %s", line, col, h.problem);
@@ -504,7 +506,10 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 	return chosen;
 }
 
-static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
+/* file_off_at: offset + 1 of the file's `// pipefy: off-file`, 0 when none (read once a file: a
+ * file of many kernels made it quadratic). */
+static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src,
+		      size_t file_off_at)
 {
 	const struct arch_rules *a = rules_arch(r, o->arch);
 	const struct variant_rules *vr = &r->variants;
@@ -516,7 +521,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	struct options hinted;
 	size_t hint_at = 0;
-	if (!apply_hints(l, src, &o, &hinted, &hint_at))
+	if (!apply_hints(l, src, file_off_at, &o, &hinted, &hint_at))
 		return;
 	long bytes = kloop_tile_bytes(l);
 	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
@@ -698,9 +703,11 @@ static void restrict_to_ranges(struct model *m, const struct source *src, const 
 
 void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src)
 {
+	size_t at = 0;
+	size_t file_off_at = file_hint_off(src, &at) ? at + 1 : 0;
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].nrefusals == 0)
-			plan_loop(&m->loops[i], o, r, src);
+			plan_loop(&m->loops[i], o, r, src, file_off_at);
 	restrict_to_ranges(m, src, o);
 }
 
