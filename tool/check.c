@@ -469,11 +469,10 @@ static void check_static_storage(struct kloop *l, const struct source *src)
  * reach into it. */
 static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i, CXType t)
 {
-	if (l->nlaunch_edits > 0 && (l->enlarge_refusal = launch_stages_problem(l, src))) {
-		l->nlaunch_edits = 0;
-		l->launch_dyn_bytes = -1;
-	}
-	if (l->nlaunch_edits > 0) {
+	l->enlarge = l->nlaunch_edits > 0 && !l->launch_unknown;
+	if (l->enlarge && (l->enlarge_refusal = launch_stages_problem(l, src)))
+		l->enlarge = false;
+	if (l->enlarge) {
 		/* (a tile kept to one stage is where and what it was after the loop, and
 		 * before it, whatever name reaches it) */
 		size_t at = 0;
@@ -482,8 +481,7 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 			return;
 		l->one_stage = xprintf("%s: with a second stage it would see the first stage's copy only", why);
 		free(why);
-		l->nlaunch_edits = 0;
-		l->launch_dyn_bytes = -1;
+		l->enlarge = false;
 		return;
 	}
 	int line, col;
@@ -492,7 +490,9 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 			       "needs another copy of it from every launch, and %s",
 			       l->tiles[i].name, line, col,
 			       t.kind == CXType_IncompleteArray ? "extern __shared__" : "a pointer into shared memory",
-			       l->enlarge_refusal ? l->enlarge_refusal : "pipefy cannot change them all");
+			       l->enlarge_refusal ? l->enlarge_refusal
+			       : l->launch_unknown ? l->launch_unknown
+						   : "pipefy cannot change them all");
 }
 
 /* Tile i: of a type whose assignment is plain bytes, and where it lives, with how many stages
@@ -3257,8 +3257,11 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 		deps_of_kernel(i ? p->kernel : p->first_kernel, src, &p->deps[i]);
 }
 
-void check_launch_queues(struct model *m, const struct source *src)
+void check_launch_queues(struct model *m, const struct source *src, int arch)
 {
-	for (int i = 0; i < m->npairs; i++)
+	for (int i = 0; i < m->npairs; i++) {
 		check_pair_queue(&m->pairs[i], src);
+		if (arch < 70)
+			queue_refuse(&m->pairs[i], xprintf("sm_%d: the queue's waits need sm_70 or later", arch));
+	}
 }

@@ -721,7 +721,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 	CXCursor fn = l->function_cursor;
 	enum CXLinkageKind link = clang_getCursorLinkage(fn);
 	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl) {
-		l->enlarge_refusal = xprintf("'%s' is a template or a member", l->function);
+		l->launch_unknown = xprintf("'%s' is a template or a member", l->function);
 		return;
 	}
 	const struct launch *first = launches_first(ls, l->function);
@@ -732,7 +732,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 		char *here = !first ? xstrdup("")
 			     : first->config[2] ? xprintf(" (the launch at %d:%d asks for '%s')", line, col, first->config[2])
 					     : xprintf(" (the launch at %d:%d asks for none)", line, col);
-		l->enlarge_refusal = xprintf("'%s' can be launched from other files, with the size they choose%s; declared "
+		l->launch_unknown = xprintf("'%s' can be launched from other files, with the size they choose%s; declared "
 					     "static, or in an unnamed namespace, its launches would all be here",
 					     l->function, here);
 		free(here);
@@ -740,7 +740,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 	}
 	size_t at[64];
 	int n = source_identifiers(src, (struct span){0, src->len}, l->function, at, 64);
-	for (int u = 0; u < n && !l->enlarge_refusal; u++) {
+	for (int u = 0; u < n && !l->launch_unknown; u++) {
 		int line, col;
 		source_line_col(src, u < 64 ? at[u] : 0, &line, &col);
 		const struct launch *hit = NULL;
@@ -748,17 +748,17 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 			if (u < 64 && x->at == at[u])
 				hit = x;
 		if (u >= 64)
-			l->enlarge_refusal = xprintf("'%s' is named too often to follow", l->function);
+			l->launch_unknown = xprintf("'%s' is named too often to follow", l->function);
 		else if (!hit && !declares(fn, at[u]))
-			l->enlarge_refusal = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
+			l->launch_unknown = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
 		else if (hit && on_directive_line(src, at[u]))
-			l->enlarge_refusal = xprintf("the launch at %d:%d is in a macro", line, col);
+			l->launch_unknown = xprintf("the launch at %d:%d is in a macro", line, col);
 		else if (hit && !hit->config[2])
-			l->enlarge_refusal = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
+			l->launch_unknown = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
 		else if (hit) {
 			long v;
 			if (!eval_int_text(src, hit->config[2], &v) || v <= 0)
-				l->enlarge_refusal = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
+				l->launch_unknown = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
 							     "evaluate", line, col, hit->config[2]);
 			else {
 				if (v > l->launch_dyn_bytes)
@@ -768,9 +768,9 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 			}
 		}
 	}
-	if (!l->enlarge_refusal && l->nlaunch_edits == 0)
-		l->enlarge_refusal = xprintf("no launch of '%s' is in this file", l->function);
-	if (l->enlarge_refusal) {
+	if (!l->launch_unknown && l->nlaunch_edits == 0)
+		l->launch_unknown = xprintf("no launch of '%s' is in this file", l->function);
+	if (l->launch_unknown) {
 		l->nlaunch_edits = 0;
 		l->launch_dyn_bytes = -1;
 	}

@@ -169,7 +169,7 @@ static char *block_size_guard(const struct kloop *l)
 static const char *one_stage_why(const struct kloop *l)
 {
 	for (int i = 0; i < l->ntiles; i++)
-		if (l->tiles[i].dynamic && l->nlaunch_edits == 0)
+		if (l->tiles[i].dynamic && !l->enlarge)
 			return "the tiles' shared memory is the launch's";
 	for (int i = 0; i < l->nrefs; i++)
 		if (l->refs[i].in_macro)
