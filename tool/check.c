@@ -2307,6 +2307,11 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 				 k == CXCursor_AsmStmt ? "the asm" : "the call", where(s->src, at));
 		return CXChildVisit_Break;
 	}
+	if (k == CXCursor_CallExpr && cursor_call_through_pointer(c)) {
+		s->why = xprintf("the call at %s goes through a pointer to a function: pipefy cannot see whether it "
+				 "reads the block's size", where(s->src, at));
+		return CXChildVisit_Break;
+	}
 	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
 		s->why = xprintf("the helpers called at %s call each other too deep for pipefy to see whether they read "
 				 "the block's size", where(s->src, at));
@@ -2341,6 +2346,11 @@ static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, CXCursor parent
 	}
 	if (k != CXCursor_CallExpr && !cursor_is_barrier(c))
 		return CXChildVisit_Recurse;
+	if (k == CXCursor_CallExpr && cursor_call_through_pointer(c)) {
+		s->why = xprintf("the call at %s goes through a pointer to a function: pipefy cannot see whether it "
+				 "synchronizes the block", where(s->src, at));
+		return CXChildVisit_Break;
+	}
 	CXCursor d = clang_getCursorReferenced(c);
 	char *n = cursor_name(c);
 	bool barrier = cursor_is_barrier(c);

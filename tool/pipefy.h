@@ -307,6 +307,9 @@ bool cursor_kind_is_cast(enum CXCursorKind k);
 CXCursor cursor_root_var(CXCursor c);
 /* __syncthreads(), or cooperative groups' sync on a thread_block. */
 bool cursor_is_barrier(CXCursor c);
+/* A call whose target is a value, not a function (`hook(0)`, `(*hook)(0)`, `o.f(0)`): what it
+ * runs is not known. */
+bool cursor_call_through_pointer(CXCursor call);
 bool cursor_is_call_named(CXCursor c, const char *want);
 bool span_within(struct span inner, struct span outer);
 /* decl is declared inside s, a span of the main file (offsets of another file's declaration

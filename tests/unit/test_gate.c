@@ -364,6 +364,27 @@ START_TEST(storage_function_not_reached_is_nothing)
 }
 END_TEST
 
+/* A call through a pointer to a function: its target is not known, so neither is what it
+ * reaches (found on the H200: a tile read after the loop through a hook came out wrong). */
+START_TEST(storage_calls_through_function_pointers_are_found)
+{
+	static const char *const calls[] = {"hook(0);", "(*hook)(0);", "f(0);", "o.f(0);", NULL};
+	for (const char *const *c = calls; *c; c++) {
+		struct snippet s;
+		size_t at;
+		char *after = xprintf("    struct { void (*f)(int); } o = {hook};\n    void (*f)(int) = hook;\n    %s\n", *c);
+		char *code = xprintf(DYNAMIC_KERNEL(", void (*hook)(int)", "", "", "%s"), after);
+		load(&s, code);
+		says_at(&s, storage(&s, "k", &at), &at,
+			"the call at L:C goes through a pointer to a function: pipefy cannot see what it reaches, the tiles' "
+			"shared memory included", *c);
+		unload(&s);
+		free(code);
+		free(after);
+	}
+}
+END_TEST
+
 /* ---- uniform_participation() ---- */
 
 /* A K-loop over static tiles, with `bound` as its trip count; written at the given indent. */
@@ -648,6 +669,145 @@ START_TEST(value_constant_global_is_uniform_and_a_device_global_is_not)
 }
 END_TEST
 
+START_TEST(participation_continue_in_a_switch_of_an_enclosing_loop)
+{
+	/* (a continue inside a switch still continues the loop around it) */
+	struct snippet s;
+	size_t at;
+	load(&s, HEAD(", int R") "    for (int r = 0; r < R; ++r) {\n        switch (threadIdx.x & 1) {\n"
+		 "        case 1:\n            continue;\n        }\n" KLOOP("        ", "K / 16") "    }\n" TAIL);
+	says_at(&s, participation(&s, "k", &at), &at,
+		"the 'continue' at L:C, in a loop around this one, may be taken by some threads", "continue;");
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_if_with_an_init_statement_reads_its_condition)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, HEAD(", int M") "    if (M = M + 1; threadIdx.x < 8) {\n" KLOOP("        ", "K / 16") "    }\n" TAIL);
+	char *why = participation(&s, "k", &at);
+	ck_assert_msg(why != NULL, "a loop under `threadIdx.x < 8` read as reached by every thread");
+	free(why);
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_goto_back_over_the_loop)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, HEAD("") "    int again = 0;\nstart:\n" KLOOP("    ", "K / 16")
+		 "    if (threadIdx.x < 32 && again++ == 0)\n        goto start;\n" TAIL);
+	says_at(&s, participation(&s, "k", &at), &at, "the 'goto' at L:C", "goto start;");
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_asm_that_may_exit_before_the_loop)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, HEAD("") "    if (threadIdx.x >= 32)\n        asm volatile(\"exit;\");\n" KLOOP("    ", "K / 16") TAIL);
+	says_at(&s, participation(&s, "k", &at), &at, "the asm statement at L:C", "asm volatile");
+	unload(&s);
+}
+END_TEST
+
+/* A K-loop in a __device__ function: its callers decide who reaches it, with what values. */
+#define DEVICE_LOOP(params, bound)                                                                   \
+	"__device__ void tile_gemm(const float *A, const float *B, float *C, int K" params ")\n{\n"  \
+	"    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n    float acc = 0.0f;\n"   \
+	KLOOP("    ", bound) TAIL
+
+START_TEST(participation_device_function_called_under_a_thread_test)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, "static " DEVICE_LOOP("", "K / 16")
+		 "__global__ void k(const float *A, const float *B, float *C, int K, int M)\n{\n"
+		 "    if (threadIdx.x + blockIdx.x * 16 < M)\n        tile_gemm(A, B, C, K);\n}\n");
+	says_at(&s, participation(&s, "tile_gemm", &at), &at,
+		"the loop is reached only by the threads for which `threadIdx.x + blockIdx.x * 16 < M` (L:C) holds",
+		"threadIdx.x + blockIdx.x * 16 < M");
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_device_function_given_a_thread_value)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, "static " DEVICE_LOOP(", int n", "n")
+		 "__global__ void k(const float *A, const float *B, float *C, int K)\n{\n"
+		 "    tile_gemm(A, B, C, K, K / 16 + (threadIdx.x & 1));\n}\n");
+	char *why = participation(&s, "tile_gemm", &at);
+	ck_assert_msg(why != NULL, "a trip count passed from threadIdx read as the same in every thread");
+	ck_assert_msg(strstr(why, "`t < n`") != NULL, "said \"%s\"", why);
+	free(why);
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_device_function_called_alike_by_every_thread)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, "static " DEVICE_LOOP(", int n", "n")
+		 "__global__ void k(const float *A, const float *B, float *C, int K)\n{\n"
+		 "    if (blockIdx.y == 0)\n        tile_gemm(A, B, C, K, K / 16);\n}\n");
+	says_nothing(participation(&s, "tile_gemm", &at));
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_device_function_other_files_may_call)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, DEVICE_LOOP("", "K / 16")
+		 "__global__ void k(const float *A, const float *B, float *C, int K)\n{\n    tile_gemm(A, B, C, K);\n}\n");
+	says_at(&s, participation(&s, "tile_gemm", &at), &at,
+		"'tile_gemm' (L:C) may be called from other files", "tile_gemm(const");
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_device_template_called_from_a_template_kernel)
+{
+	/* (a dependent call: the instantiation resolves it; the template's calls are read) */
+	static const char *const guards[] = {"threadIdx.x < 64", "blockIdx.x < 64", NULL};
+	for (int g = 0; guards[g]; g++) {
+		struct snippet s;
+		size_t at;
+		char *code = xprintf("template <int T>\n" DEVICE_LOOP("", "K / T")
+				     "template <int T>\n__global__ void k(const float *A, const float *B, float *C, int K)\n{\n"
+				     "    if (%s)\n        tile_gemm<T>(A, B, C, K);\n}\n"
+				     "template __global__ void k<16>(const float *, const float *, float *, int);\n", guards[g]);
+		load(&s, code);
+		char *why = participation(&s, "tile_gemm", &at);
+		if (g == 0)
+			says_at(&s, why, &at, "the loop is reached only by the threads for which `threadIdx.x < 64` (L:C)",
+				"threadIdx.x < 64");
+		else
+			says_nothing(why);
+		unload(&s);
+		free(code);
+	}
+}
+END_TEST
+
+START_TEST(participation_device_function_never_called_is_refused)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, "static " DEVICE_LOOP("", "K / 16"));
+	says_at(&s, participation(&s, "tile_gemm", &at), &at, "pipefy finds no call of 'tile_gemm' (L:C)", "tile_gemm(const");
+	unload(&s);
+}
+END_TEST
+
 Suite *gate_suite(void)
 {
 	Suite *s = suite_create("gate");
@@ -665,6 +825,7 @@ Suite *gate_suite(void)
 	tcase_add_test(st, storage_helpers_nested_too_deep_are_found);
 	tcase_add_test(st, storage_another_shared_array_is_nothing);
 	tcase_add_test(st, storage_function_not_reached_is_nothing);
+	tcase_add_test(st, storage_calls_through_function_pointers_are_found);
 	suite_add_tcase(s, st);
 	TCase *pt = tcase_create("participation");
 	tcase_add_test(pt, participation_plain_loop_is_uniform);
@@ -682,6 +843,16 @@ Suite *gate_suite(void)
 	tcase_add_test(pt, participation_bound_loaded_through_const_pointer);
 	tcase_add_test(pt, participation_break_out_of_an_enclosing_loop);
 	tcase_add_test(pt, participation_enclosing_loop_bound_from_threadIdx);
+	tcase_add_test(pt, participation_continue_in_a_switch_of_an_enclosing_loop);
+	tcase_add_test(pt, participation_if_with_an_init_statement_reads_its_condition);
+	tcase_add_test(pt, participation_goto_back_over_the_loop);
+	tcase_add_test(pt, participation_asm_that_may_exit_before_the_loop);
+	tcase_add_test(pt, participation_device_function_called_under_a_thread_test);
+	tcase_add_test(pt, participation_device_function_given_a_thread_value);
+	tcase_add_test(pt, participation_device_function_called_alike_by_every_thread);
+	tcase_add_test(pt, participation_device_function_other_files_may_call);
+	tcase_add_test(pt, participation_device_template_called_from_a_template_kernel);
+	tcase_add_test(pt, participation_device_function_never_called_is_refused);
 	suite_add_tcase(s, pt);
 	TCase *vt = tcase_create("value");
 	tcase_add_test(vt, value_block_indices_and_arguments_are_uniform);
