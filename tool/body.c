@@ -424,6 +424,50 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 	return ok;
 }
 
+/* Whether e is a constant clang can fold (`0`, `0.0f`, `(half)0`). */
+static bool folds_to_constant(CXCursor e)
+{
+	CXEvalResult ev = clang_Cursor_Evaluate(e);
+	bool constant = ev && (clang_EvalResult_getKind(ev) == CXEval_Int || clang_EvalResult_getKind(ev) == CXEval_Float);
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return constant;
+}
+
+/* `X = c; if (g) X = load;`: a constant into a tile's element, then a copy into the same element
+ * under an if with no else, the next statement. One guarded copy, the same as `X = g ? load : c`
+ * (luckboy/unmtx-gpu fills its tiles so). */
+static bool record_fill_first(struct store_scan *s, CXCursor first, CXCursor ifstmt)
+{
+	if (clang_getCursorKind(ifstmt) != CXCursor_IfStmt)
+		return false;
+	struct cursors cs = cursor_children(ifstmt);
+	bool ok = false;
+	CXCursor then_store = cs.n == 2 ? only_stmt(cs.v[1]) : clang_getNullCursor(), f_dst, f_val, t_dst, t_val, base;
+	if (!clang_Cursor_isNull(then_store) && clang_isExpression(clang_getCursorKind(cs.v[0])) &&
+	    cursor_write_parts(cursor_strip(first), &f_dst, &f_val) == WRITE_ASSIGN &&
+	    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst)) &&
+	    folds_to_constant(f_val)) {
+		char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(f_dst));
+		bool conversion = false;
+		ok = strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base);
+		free(a);
+		free(b);
+	}
+	if (ok) {
+		record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
+		struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+		cp->guard = cursor_span(cs.v[0]);
+		cp->fill = cursor_span(f_val);
+		cp->fill_value = f_val;
+		cp->guard_is_if = true;
+		if (cp->in_macro && cp->tile >= 0) /* (guarded macro copies stay refused, as in record_store) */
+			cp->tile = -1 - cp->tile;
+	}
+	free(cs.v);
+	return ok;
+}
+
 /* Comments, pragmas and blank lines before a statement travel with it (`#pragma unroll`
  * stays on its loop); those after the last statement are the body's tail. */
 static void attach_leading_lines(const struct source *src, struct kloop *l)
@@ -450,6 +494,22 @@ static void attach_leading_lines(const struct source *src, struct kloop *l)
 		l->tail = (struct span){prev, line};
 }
 
+/* A body statement's text, through its ';', and the lines it owns. */
+static void stmt_text(const struct source *src, CXCursor c, struct body_stmt *st)
+{
+	st->text = cursor_span(c);
+	st->span = whole_lines(src, st->text);
+	if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
+		st->text.end = st->span.end;
+	else {
+		size_t e = st->text.end;
+		while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+			e++;
+		if (e < src->len && src->text[e] == ';')
+			st->text.end = e + 1;
+	}
+}
+
 void find_body(struct kloop *l, const struct source *src, CXCursor body)
 {
 	struct cursors cs = cursor_children(body);
@@ -457,18 +517,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		CXCursor c = cs.v[i];
 		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
 		st->cursor = c;
-		st->text = cursor_span(c);
-		st->span = whole_lines(src, st->text);
-		/* the statement's text ends at its ';' */
-		if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
-			st->text.end = st->span.end;
-		else {
-			size_t e = st->text.end;
-			while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
-				e++;
-			if (e < src->len && src->text[e] == ';')
-				st->text.end = e + 1;
-		}
+		stmt_text(src, c, st);
 		st->role = ROLE_COMPUTE;
 		if (cursor_is_barrier(c)) {
 			st->role = ROLE_BARRIER;
@@ -477,6 +526,21 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		}
 		if (cursor_is_call_named(c, "__syncwarp"))
 			l->nwarp_syncs++;
+		if (i + 1 < cs.n && clang_isExpression(clang_getCursorKind(c))) {
+			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(cs.v[i + 1]), .record = true};
+			if (record_fill_first(&rec, c, cs.v[i + 1])) {
+				/* one statement from the constant's store to the if's end */
+				size_t begin = st->span.begin;
+				st->cursor = cs.v[++i];
+				stmt_text(src, st->cursor, st);
+				st->span.begin = begin;
+				st->text.begin = cursor_span(c).begin;
+				st->role = ROLE_COPY;
+				l->copies[l->ncopies - 1].stmt = l->nstmts - 1;
+				l->copies[l->ncopies - 1].text = st->text;
+				continue;
+			}
+		}
 		if (clang_getCursorKind(c) == CXCursor_IfStmt) {
 			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
 			if (record_if_copy(&rec, c)) {

@@ -296,9 +296,9 @@ static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CX
 	return (k == CXCursor_ForStmt || k == CXCursor_WhileStmt) && span_within(cursor_span(reg), st->text) &&
 	       body_fetch_value(cursor_last_child(reg));
 }
-/* `As[r][c] = 0; if (g) As[r][c] = A[i];`: a constant first, then a copy under an if into the
- * same element (luckboy/unmtx-gpu's fill). Not one guarded copy to pipefy, which reads those as
- * one statement: the remark says so. False when cp is not such a constant. */
+/* `As[r][c] = 0; ...; if (g) As[r][c] = A[i];`: a constant first, then, not as the next statement,
+ * a copy under an if into the same element. (Next to each other they are one guarded copy,
+ * body.c.) False when cp is not such a constant. */
 static bool refuse_fill_first(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
 {
 	if (clang_Cursor_isNull(cp->value))
@@ -329,8 +329,9 @@ static bool refuse_fill_first(struct kloop *l, const struct source *src, const s
 	pos(src, cp->text.begin, &line, &col);
 	pos(src, cursor_span(l->stmts[then->stmt].cursor).begin, &tl, &tc);
 	kloop_refuse(l, cp->text.begin,
-		     "'%s' is set to a constant at %d:%d and then copied under the if at %d:%d: pipefy reads a guarded fill "
-		     "only as one statement (`if (g) X = A[i]; else X = 0;`, or `X = g ? A[i] : 0`)",
+		     "'%s' is set to a constant at %d:%d and then copied under the if at %d:%d, not the next statement: "
+		     "pipefy reads a guarded fill as `X = 0; if (g) X = A[i];` with nothing between, `if (g) X = A[i]; "
+		     "else X = 0;` or `X = g ? A[i] : 0`",
 		     name, line, col, tl, tc);
 	return true;
 }

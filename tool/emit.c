@@ -251,6 +251,10 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	fprintf(out, "%s:%d:%d: K-loop in '%s', planned for sm_%d\n", src->path, line, col, l->function, arch);
 	if (l->block_threads)
 		fprintf(out, "  block:    %d threads (%s)", l->block_threads, l->block_source);
+	else if (l->threads_estimate)
+		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it): %d "
+			"threads assumed for occupancy, the tiles' %ld B a stage over the %ld B each thread copies",
+			l->threads_estimate, kloop_tile_bytes(l), l->threads_per_copy);
 	else
 		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
 	if (l->registers)

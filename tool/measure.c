@@ -329,6 +329,33 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 	}
 }
 
+/* Without a block size: about how many threads fill the tiles, where every copy is a statement
+ * of the body (no copy loop, no helper): a stage's bytes over the bytes one thread copies. Only
+ * the planner's occupancy reads it; no rewrite relies on it. */
+static void estimate_threads(struct kloop *l)
+{
+	if (l->block_threads || l->ncopies == 0 || l->helper.nstores > 0)
+		return;
+	long per_thread = 0;
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->tile < 0 || cp->stmt < 0 || cp->width <= 0)
+			return;
+		enum CXCursorKind k = clang_getCursorKind(cursor_unattributed(l->stmts[cp->stmt].cursor));
+		if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+			return;
+		per_thread += cp->width;
+	}
+	long bytes = kloop_tile_bytes(l);
+	if (bytes <= 0 || bytes % per_thread)
+		return;
+	long t = bytes / per_thread;
+	if (t >= 32 && t <= 1024 && t % 32 == 0) {
+		l->threads_estimate = (int)t;
+		l->threads_per_copy = per_thread;
+	}
+}
+
 /* ---- flops per tile, gathers, shared memory ---- */
 
 /* Flops one thread does per tile: multiply-adds, wmma::mma_sync and mma.sync in asm, times
@@ -931,6 +958,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, ls, o->block_size);
+		estimate_threads(l);
 		template_tile_sizes(l, src, ls);
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, ls);

@@ -655,6 +655,9 @@ struct kloop {
 	/* measure (measure.c; ptxas.c: registers) */
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
 	int block_threads;      /* 0: unknown */
+	int threads_estimate;   /* when unknown, the threads that would fill the tiles (a stage's
+				 * bytes over threads_per_copy): the planner's occupancy only; 0 none */
+	long threads_per_copy;  /* bytes each thread copies a tile */
 	char *block_source;     /* where block_threads came from */
 	char *mangled;          /* the function's symbol, to match ptxas output */
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */

@@ -264,9 +264,10 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	if (p->smem >= 0)
 		p->smem += stage_extra(l, stages, v);
 	const char *limiter = "";
-	if (a && l->block_threads) {
+	int block = l->block_threads ? l->block_threads : l->threads_estimate;
+	if (a && block) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
-		int threads = l->block_threads + variant_row(v)->producer_threads;
+		int threads = block + variant_row(v)->producer_threads;
 		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
 		p->warps = p->blocks * ((threads + 31) / 32);
 	} else if (a && p->smem >= 0) {
