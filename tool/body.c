@@ -808,6 +808,64 @@ static void mark_copy_decls(struct kloop *l)
 		}
 }
 
+/* An integer a template's instantiation fixes: template parameters, enumerators, literals,
+ * sizeof, and const locals or globals initialized so, through operators. */
+static bool template_constant(CXCursor e, int depth)
+{
+	if (clang_Cursor_isNull(e) || depth > 8)
+		return false;
+	enum CXCursorKind k = clang_getCursorKind(e);
+	switch (k) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_CXXBoolLiteralExpr:
+	case CXCursor_UnaryExpr:
+		return true;
+	case CXCursor_DeclRefExpr: {
+		CXCursor d = clang_getCursorReferenced(e);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if (dk == CXCursor_NonTypeTemplateParameter || dk == CXCursor_EnumConstantDecl)
+			return true;
+		CXType t = clang_getCursorType(d);
+		CXCursor init = cursor_last_child(d);
+		return dk == CXCursor_VarDecl && clang_isConstQualifiedType(t) && !clang_Cursor_isNull(init) &&
+		       clang_isExpression(clang_getCursorKind(init)) && template_constant(init, depth + 1);
+	}
+	case CXCursor_UnaryOperator: {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus && op != CXUnaryOperator_Not &&
+		    op != CXUnaryOperator_LNot)
+			return false;
+	}
+		/* fall through */
+	case CXCursor_ParenExpr:
+	case CXCursor_BinaryOperator:
+	case CXCursor_ConditionalOperator:
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_CXXStaticCastExpr:
+	case CXCursor_CXXFunctionalCastExpr:
+	case CXCursor_UnexposedExpr: {
+		if (k == CXCursor_BinaryOperator) {
+			enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+			if (op == CXBinaryOperator_Assign || op == CXBinaryOperator_Comma)
+				return false;
+		}
+		struct cursors kids = cursor_children(e);
+		bool ok = kids.n > 0;
+		for (int i = 0; i < kids.n && ok; i++) {
+			enum CXCursorKind ck = clang_getCursorKind(kids.v[i]);
+			if (clang_isReference(ck) || clang_isDeclaration(ck))
+				continue; /* (a cast's type) */
+			ok = template_constant(kids.v[i], depth + 1);
+		}
+		free(kids.v);
+		return ok;
+	}
+	default:
+		return false;
+	}
+}
+
 /* `for (T i = E0; i < N; i += S) { ...copies... }` (or `++i`, `i++`: S = 1) at the top of the
  * body, N a constant and S a constant or blockDim.x: the register variant can stage such a
  * loop with one register per trip. Records its numbers and parts in the statement (whether its
@@ -837,23 +895,23 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src)
 	CXCursor bound = cursor_last_child(kids.v[1]), step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
 	long N = cursor_evaluate_int(bound, &ok);
 	if (!ok)
-		N = 0;
+		N = template_constant(bound, 0) ? -1 : 0;
 	long S = 1;
 	bool block_stride = false;
 	if (!inc) {
 		S = cursor_evaluate_int(step, &ok);
 		if (!ok)
-			S = -1;
+			S = template_constant(step, 0) ? -2 : -1;
 		char *step_text = span_text(src, cursor_span(step));
 		block_stride = strcmp(step_text, "blockDim.x") == 0;
 		free(step_text);
 	}
-	if (N <= 0 || (S <= 0 && !block_stride))
+	if (N == 0 || (S == -1 && !block_stride) || S == 0 || S < -2)
 		goto done;
 	st->copy_bound_expr = cursor_span(bound);
 	st->copy_stride_expr = inc ? (struct span){0, 0} : cursor_span(step);
 	st->copy_bound = N;
-	st->copy_stride = block_stride ? 0 : S;
+	st->copy_stride = block_stride ? 0 : S == -2 ? -1 : S;
 	/* `int i`: from the declaration's start through the variable's name */
 	unsigned name_at;
 	clang_getExpansionLocation(clang_getCursorLocation(var.v[0]), NULL, NULL, NULL, &name_at);

@@ -1246,6 +1246,26 @@ struct child_list {
 	int *n, max;
 };
 
+static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt ||
+	    k == CXCursor_GotoStmt) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return k == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
+/* Whether a statement holds a loop (or a goto, which can make one). */
+static bool holds_loop(CXCursor stmt)
+{
+	bool found = false;
+	clang_visitChildren(stmt, scan_loops, &found);
+	return found;
+}
+
 /* Why a copy loop of the shape find reads (copy_bound set) cannot be staged; NULL when it can. */
 static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 {
@@ -1263,6 +1283,8 @@ static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 		why = "its step reads what the K-loop's body declares";
 	else if (cursor_writes_var(kids.v[3], var.v[0]))
 		why = "its body writes its variable";
+	else if (holds_loop(kids.v[3]))
+		why = "its body holds another loop: one staging register a trip would keep only that loop's last copy";
 	free(kids.v);
 	free(var.v);
 	return why;
@@ -1402,18 +1424,6 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->legal[VARIANT_LDG].refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
 			l->legal[VARIANT_LDG].ok = false;
-		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
-			/* the store of the registers runs the copy loop's body again, after the compute:
-			 * a declaration in it that reads the loop variables would read them there, where
-			 * they are not the fetched tile's (or not declared at all) */
-			int dl, dc;
-			char *name = cursor_name(decl);
-			pos(src, cursor_span(decl).begin, &dl, &dc);
-			l->legal[VARIANT_LDG].refusal = xprintf("the copy loop at %d:%d declares '%s' (%d:%d) from the loop variables: "
-						 "storing the registers would run that declaration again, a tile later",
-						 line, col, name, dl, dc);
-			free(name);
-			l->legal[VARIANT_LDG].ok = false;
 		} else if (in_copy_loop && !st->copy_stride && !l->block_threads) {
 			/* a copy loop strided by blockDim.x stages one register per trip: the block size
 			 * says how many */
@@ -1421,6 +1431,10 @@ static void check_ldg(struct kloop *l, const struct source *src)
 						 "unknown (__launch_bounds__ or --block-size gives it)",
 						 line, col);
 			l->legal[VARIANT_LDG].ok = false;
+		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
+			/* the store of the registers runs the copy loop's body again, after the compute:
+			 * a declaration in it that reads the loop variables must read the fetched tile's */
+			l->stash_cursor = true;
 		}
 	}
 }

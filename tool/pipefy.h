@@ -705,6 +705,8 @@ struct kloop {
 	 * named barriers) from the boxes and the kernel's launches */
 	struct legality legal[VARIANT_COUNT];
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
+	bool stash_cursor; /* registers: a staged copy loop declares a local from the loop variables,
+			    * so the stash takes the fetched tile's values of them */
 	bool enlarge;      /* dynamic tiles: every launch (measure's launch_edits) may be given a
 			    * copy of the layout a stage */
 	char *enlarge_refusal; /* why not, where measure established every launch */
