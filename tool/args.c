@@ -410,6 +410,15 @@ static void translate_nvcc_flags(struct clang_args *a, const struct arglist *arg
 			add_owned(a, xprintf("-std=%s", next));
 			used_next = done = true;
 		}
+		/* relocatable device code: other files may call the file's device functions */
+		const char *rdc = strncmp(f, "-rdc", 4) == 0 ? f + 4
+				  : strncmp(f, "--relocatable-device-code", 25) == 0 ? f + 25 : NULL;
+		if (!done && ((rdc && (strcmp(rdc, "=true") == 0 || (!*rdc && next && strcmp(next, "true") == 0))) ||
+			      strcmp(f, "-dc") == 0 || strcmp(f, "--device-c") == 0 || strcmp(f, "-fgpu-rdc") == 0)) {
+			add(a, "-fgpu-rdc");
+			used_next = rdc && !*rdc;
+			done = true;
+		}
 		if (!done) {
 			/* everything else is dropped; an architecture is remembered for --arch */
 			bool arch_flag = strncmp(f, "-arch", 5) == 0 || strncmp(f, "--gpu-architecture", 18) == 0 ||
@@ -585,6 +594,11 @@ bool args_build(struct clang_args *a, const struct source *src, const struct opt
 		add(a, o->extra_args[i]);
 	if (!o->compile_db)
 		discover_includes(a, source_dir);
+	/* a header's device functions are every including file's; with -fgpu-rdc (nvcc's -rdc=true,
+	 * -dc) other files link to this one's */
+	a->other_files = is_header(src);
+	for (int i = 0; i < a->n; i++)
+		a->other_files |= strcmp(a->v[i], "-fgpu-rdc") == 0;
 	return true;
 }
 

@@ -313,9 +313,9 @@ static bool refuse_fill_first(struct kloop *l, const struct source *src, const s
 	const struct copy *then = NULL;
 	for (int k = 0; k < l->ncopies && !then; k++) {
 		const struct copy *o = &l->copies[k];
-		CXCursor base;
+		/* (a load as record_store reads one: through a conversion too) */
 		if (o->stmt <= cp->stmt || clang_getCursorKind(cursor_unattributed(l->stmts[o->stmt].cursor)) != CXCursor_IfStmt ||
-		    clang_Cursor_isNull(o->value) || !cursor_global_load(cursor_strip(o->value), &base))
+		    o->src.end == o->src.begin)
 			continue;
 		char *od = span_text(src, cursor_span(cursor_write_target(o->store)));
 		if (strcmp(od, dst) == 0)
@@ -1878,10 +1878,10 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 /* Every thread of the block reaches the loop's barriers, as often as the others: the rewrite's
  * barriers and mbarriers are counted for the whole block (the loop as written, reached by some
  * threads only, already reads elements no thread wrote that tile). */
-static void check_participation(struct kloop *l, const struct source *src)
+static void check_participation(struct kloop *l, const struct source *src, bool other_files)
 {
 	size_t at = 0;
-	char *why = uniform_participation(l->function_cursor, l->cursor, src, &at);
+	char *why = uniform_participation(l->function_cursor, l->cursor, src, other_files, &at);
 	if (!why)
 		return;
 	size_t barrier = l->loop.begin;
@@ -1898,7 +1898,7 @@ static void check_participation(struct kloop *l, const struct source *src)
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
 static void check_ws_cp_async(struct kloop *l, const struct source *src);
 
-static void check_loop(struct kloop *l, const struct source *src)
+static void check_loop(struct kloop *l, const struct source *src, bool other_files)
 {
 	int line, col;
 	struct effects *fx = NULL; /* each statement's, once read */
@@ -2005,7 +2005,7 @@ static void check_loop(struct kloop *l, const struct source *src)
 			check_header(l, src, fx);
 	}
 	if (l->nrefusals == 0)
-		check_participation(l, src);
+		check_participation(l, src, other_files);
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);
@@ -2666,7 +2666,7 @@ void check_kloops(struct model *m, const struct source *src)
 		else if (l->function && strstr(l->function, "_pipefy_item"))
 			kloop_refuse(l, l->loop.begin, "'%s' is pipefy's copy of a kernel's body as an item of a persistent launch "
 				     "(--launches=queue); the kernel it copies is where its loops are pipelined", l->function);
-		check_loop(l, src);
+		check_loop(l, src, m->other_files);
 	}
 	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
 	for (int i = 0; i < m->nloops; i++) {

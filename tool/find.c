@@ -585,6 +585,7 @@ static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXCli
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src)
 {
 	struct finder f = {.parsed = p, .src = src, .model = m};
+	m->other_files = p->other_files;
 	cursor_visit_file(p->tu, scan_functions, &f);
 }
 

@@ -612,6 +612,7 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 		return false;
 	}
 	p->arch = a.arch;
+	p->other_files = a.other_files;
 	const char **args = xmalloc((size_t)(a.n + 2) * sizeof *args); /* room for -include-pch */
 	memcpy(args, a.v, (size_t)a.n * sizeof *args);
 	int n = a.n, nunsaved = a.nfiles;

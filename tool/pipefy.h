@@ -219,6 +219,7 @@ struct parsed {
 	bool fatal; /* no translation unit at all */
 	char *blanked; /* the text libclang holds when the preamble came precompiled */
 	int arch;      /* what it was parsed for (the compile database may say) */
+	bool other_files; /* other files may call its device functions (struct clang_args) */
 	char *pch;     /* the precompiled preamble used, if one was */
 	char *cache_warning; /* why the cache was not used, when it is not the user's own */
 };
@@ -235,6 +236,7 @@ struct clang_args {
 				      * pipefy's in-memory headers */
 	int nfiles, capfiles;
 	int arch; /* the architecture parsed for: --arch, else the compile database's, else 80 */
+	bool other_files; /* other files may call the input's device functions (a header; -fgpu-rdc) */
 };
 
 /* The CUDA toolkit root: --cuda-path, $CUDA_HOME, $CUDA_PATH, else /usr/local/cuda, else NULL. */
@@ -368,7 +370,7 @@ bool uniform_value(CXCursor function, CXCursor expr, const struct source *src);
 /* Why not every thread of a block reaches loop and runs it as often as the others (a condition
  * on the way, a jump out of a loop around it, a return before it, the loop's own header that
  * depends on the thread), in words, with *at; NULL when every thread does. */
-char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, size_t *at);
+char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, bool other_files, size_t *at);
 
 /* ---- deps.c: what a kernel may touch in global memory, as code (facts for check.c and queue.c) ---- */
 
@@ -809,6 +811,8 @@ struct model {
 	const char *preamble;       /* the precompiled header of its #include lines, when the parse
 				       read one (the parse's: find_launches borrows it); the
 				       declarations it holds are not among the file's */
+	bool other_files;           /* other files may call its device functions (find, from the
+				       parse: a header, relocatable device code) */
 };
 
 void find_kloops(struct model *m, const struct parsed *p, const struct source *src);

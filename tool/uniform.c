@@ -24,6 +24,7 @@ struct uni {
 	int nvisiting;
 	int depth;                /* helpers followed */
 	int jumps;                /* loops' jumps being read */
+	bool other_files;         /* other files may call the input's device functions */
 	struct known { CXCursor var; bool uniform; } *known; /* variables already read */
 	int nknown, capknown;
 };
@@ -234,14 +235,12 @@ static void callers_free(struct callers *cl)
 	free(cl->makers.v);
 }
 
-/* Whether a function of the program may be called from another file (compiled with -rdc): not
- * static, not in an unnamed namespace, not inline, not a template this file instantiates. */
-static bool other_files_may_call(CXCursor function)
+/* Whether another file may call a __device__ function of the input: every function of a header
+ * (each file that includes it has its callers), any with relocatable device code (-rdc). Else
+ * only this file's code calls it: nvcc compiles device code a file at a time. */
+static bool other_files_may_call(const struct uni *u)
 {
-	enum CXLinkageKind link = clang_getCursorLinkage(function);
-	enum CXCursorKind k = clang_getCursorKind(function);
-	return (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && link != CXLinkage_Internal &&
-	       link != CXLinkage_UniqueExternal && !clang_Cursor_isFunctionInlined(function);
+	return u->other_files;
 }
 
 static int param_index(CXCursor function, CXCursor param)
@@ -261,14 +260,15 @@ static int param_index(CXCursor function, CXCursor param)
  * value, each call reached under uniform control, and no other file or pointer may call it. */
 static bool uni_param(struct uni *u, CXCursor param)
 {
-	if (u->depth >= 3 || other_files_may_call(u->function))
+	if (u->depth >= 3 || other_files_may_call(u))
 		return false;
 	int index = param_index(u->function, param);
 	struct callers cl = find_callers(u->function);
 	bool ok = index >= 0 && clang_Cursor_isNull(cl.other);
 	for (int i = 0; ok && i < cl.calls.n; i++) {
 		CXCursor call = cl.calls.v[i], cond;
-		struct uni in = {.src = u->src, .function = cl.makers.v[i], .depth = u->depth + 1};
+		struct uni in = {.src = u->src, .function = cl.makers.v[i], .depth = u->depth + 1,
+				 .other_files = u->other_files};
 		ok = index < clang_Cursor_getNumArguments(call) &&
 		     uni_expr(&in, clang_Cursor_getArgument(call, (unsigned)index)) && uni_control(&in, call, &cond);
 		free(in.known);
@@ -684,7 +684,9 @@ static char *one_line(const struct source *src, struct span s)
 
 bool uniform_value(CXCursor function, CXCursor expr, const struct source *src)
 {
-	struct uni u = {.src = src, .function = function};
+	/* (a __device__ function's parameters: as if other files called it, uniform only where
+	 * its callers are all read: participation's question, not this one's) */
+	struct uni u = {.src = src, .function = function, .other_files = true};
 	bool r = uni_expr(&u, expr);
 	free(u.known);
 	return r;
@@ -740,9 +742,9 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 
 static char *callers_participation(struct uni *u, size_t *at);
 
-char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, size_t *at)
+char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, bool other_files, size_t *at)
 {
-	struct uni u = {.src = src, .function = function};
+	struct uni u = {.src = src, .function = function, .other_files = other_files};
 	/* (who calls a __device__ function first: its parameters' values are read there too) */
 	char *why = is_kernel(function) ? NULL : callers_participation(&u, at);
 	if (!why)
@@ -760,11 +762,12 @@ static char *callers_participation(struct uni *u, size_t *at)
 	char *name = cursor_name(f);
 	char *why = NULL;
 	struct callers cl = find_callers(f);
-	if (other_files_may_call(f)) {
+	if (other_files_may_call(u)) {
 		*at = cursor_offset(f);
 		source_line_col(u->src, *at, &line, &col);
-		why = xprintf("'%s' (%d:%d) may be called from other files (with -rdc), where pipefy cannot see which "
-			      "threads call it: declared static, its calls would all be here", name, line, col);
+		why = xprintf("'%s' (%d:%d) may be called from other files (a header's functions are every including "
+			      "file's; -rdc links files' device code), where pipefy cannot see which threads call it", name,
+			      line, col);
 	} else if (!clang_Cursor_isNull(cl.other)) {
 		*at = cursor_offset(cl.other);
 		source_line_col(u->src, *at, &line, &col);
@@ -782,7 +785,8 @@ static char *callers_participation(struct uni *u, size_t *at)
 			      name, line, col);
 	}
 	for (int i = 0; !why && i < cl.calls.n; i++) {
-		struct uni in = {.src = u->src, .function = cl.makers.v[i], .depth = u->depth + 1};
+		struct uni in = {.src = u->src, .function = cl.makers.v[i], .depth = u->depth + 1,
+				 .other_files = u->other_files};
 		why = is_kernel(in.function) ? NULL : callers_participation(&in, at);
 		if (!why)
 			why = participation(&in, cl.calls.v[i], at);

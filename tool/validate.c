@@ -275,9 +275,9 @@ static void check_participation(struct region *r, const struct kloop *l)
 	if (clang_Cursor_isNull(decl) || clang_getCursorKind(cursor_last_child(decl)) != CXCursor_CompoundStmt)
 		return; /* (a block not in a function: the other checks say so) */
 	size_t at = 0;
-	char *why = uniform_participation(decl, r->block_cursor, r->out, &at);
+	char *why = uniform_participation(decl, r->block_cursor, r->out, r->other_files, &at);
 	if (!why && !variant_row(l->variant)->producer_threads)
-		why = uniform_participation(decl, r->main_loop, r->out, &at);
+		why = uniform_participation(decl, r->main_loop, r->out, r->other_files, &at);
 	if (why) {
 		free(why);
 		problem(r, at, "the pipelined loop may not be reached by every thread of the block");
@@ -672,7 +672,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 			continue; /* (no-loads is not a pipeline: nothing to prove) */
 		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor(),
 				    .producer = clang_getNullCursor(),
-				    .loader = clang_getNullCursor()};
+				    .loader = clang_getNullCursor(), .other_files = m->other_files};
 		/* the loop's replacement: from where the loop began to its end */
 		r.block.begin = output_offset(&map, l->loop.begin);
 		r.block.end = output_offset(&map, l->loop.end);

@@ -18,6 +18,7 @@ struct region {
 	CXCursor producer;     /* a producer warpgroup's own branch (setmaxnreg), or null */
 	CXCursor block_cursor;
 	CXCursor function;     /* the declaration that holds it */
+	bool other_files;      /* other files may call the input's device functions (model's) */
 	const char *problem;   /* the first thing wrong, in words */
 	size_t problem_at;
 };

@@ -243,12 +243,24 @@ def draw(seed):
     # second would be read as the first)
     r10 = random.Random(seed * 15485863 + 23)
     f['after_via'] = 'extern' if f['tile_after'] and f['tiles'] == 'extern' and r10.random() < 0.5 else 'name'
+    # an eleventh stream (session 21): A's guarded copy written as a constant first, then the
+    # copy under an if (`As[..] = 0; if (g) As[..] = A[..];`: one guarded copy when next to each
+    # other, refused naming the constant when B's zero sits between); the row loop's column
+    # declared in its body from the K-loop's variable (`int c = k0 + tx;`: the stash takes the
+    # fetched tile's k0), or its rows copied by two nested loops (registers refused: one a trip of
+    # the outer loop would keep the inner loop's last copy)
+    r11 = random.Random(seed * 32452843 + 29)
+    fill_ok = f['guard'] == 'if_else' and not f['no_else'] and f['form'] == 'scalar' and not f['accessor']
+    f['fill_first'] = r11.choice(['next', 'next', 'apart']) if fill_ok and r11.random() < 0.5 else 'none'
+    loop_ok = f['form'] == 'row_loop' and f['copy'] == 'direct' and f['mutation'] != 'dependent'
+    f['row_loop_kind'] = r11.choice(['local', 'nested']) if loop_ok and r11.random() < 0.6 else 'none'
     return f
 
 
 # the ninth stream's features, and their values where a seed draws none of them (the first
 # line of such a program names none of them)
-NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name'}
+NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
+         'fill_first': 'none', 'row_loop_kind': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -297,7 +309,7 @@ def program(seed):
     # known limits, recorded in tests/gpu/FUZZ.md: pipefy pipelines a loop only when its tiles
     # are its own (two K-loops over the same tiles are left alone), cannot resolve a call to a
     # function template inside a kernel template (nor any call handed the template's tiles), moves a helper's copies only by cp.async,
-    # stages no copy loop whose trip count a template parameter sets, and keeps tiles in
+    # stages no copy loop holding another loop in registers, and keeps tiles in
     # dynamic shared memory to one register stage; with several reasons the remark names the
     # first it finds
     sync = {'syncthreads': '__syncthreads()', 'block_sync': 'block.sync()', 'cg_sync': 'cg::sync(block)'}[f['barrier']]
@@ -306,6 +318,7 @@ def program(seed):
     reasons = [x for x in ['cannot be made asynchronous' if helper_no else None,
                            'before the barrier at|may point at it' if f['scratch'] else None,
                            'made on some tiles and not on others' if f['no_else'] else None,
+                           'set to a constant at' if f['fill_first'] == 'apart' else None,
                            mutation_reason,
                            'also used outside the loop' if f['structure'] == 'two_loops' else None,
                            # registers declared before two loops: each loop sees the other's use
@@ -342,7 +355,7 @@ def program(seed):
     # (a copy loop's trip count in a kernel template is known only once it is instantiated)
     ldg_no = ('only cp.async' if f['copy'] == 'helper' else
               'sits under the branch' if form == 'subset' else
-              'depends on the template.s parameters' if form == 'row_loop' and f['tile_def'] == 'template' else None)
+              'holds another loop' if f['row_loop_kind'] == 'nested' else None)
     expect = 'refused: (%s)' % '|'.join(reasons) if reasons else 'pipelined'
     expect_cp = expect_ldg = None
     if not reasons and cp_async_no and ldg_no:
@@ -745,9 +758,21 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
                 out(b + '%s %s = *(const %s *)&%s;' % (vec, v, vec, src))
                 out(b + '*(%s *)&%s = %s;' % (vec, dst, v))
         return
+    if form == 'row_loop' and f['row_loop_kind'] == 'nested':  # (rows == 2: TS is 2 * BY)
+        out(b + 'for (int r0 = ty; r0 < TS; r0 += 2 * BY) {')
+        out(b + '    for (int h = 0; h < 2; ++h) {')
+        out(b + '        %s[r0 + h * BY][tx] = %s;' % (an, load('A[(row0 + r0 + h * BY) * K + %s + tx%s]' % (k0, shift))))
+        out(b + '        %s[r0 + h * BY][tx] = %s;' % (bn, load('B[(%s + r0 + h * BY) * N + col]' % k0)))
+        out(b + '    }')
+        out(b + '}')
+        return
     if form == 'row_loop':
         out(b + 'for (int r = ty; r < TS; r += BY) {')
-        out(b + '    %s[r][tx] = %s;' % (an, load('A[(row0 + r) * K + %s + tx%s]' % (k0, shift))))
+        acol = '%s + tx' % k0
+        if f['row_loop_kind'] == 'local':
+            out(b + '    int c = %s + tx;' % k0)
+            acol = 'c'
+        out(b + '    %s[r][tx] = %s;' % (an, load('A[(row0 + r) * K + %s%s]' % (acol, shift))))
         out(b + '    %s[r][tx] = %s;' % (bn, load('B[(%s + r) * N + col]' % k0)))
         out(b + '}')
         return
@@ -798,6 +823,18 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + '%s[%s][tx] = %s * 1;' % (an, r, load(src_a)))
         elif f['guard'] == 'ternary':
             out(b + '%s[%s][tx] = %s + tx < K ? %s : %s;' % (an, r, k0, load(src_a), zero))
+        elif f['fill_first'] == 'next':
+            out(b + '%s[%s][tx] = %s;' % (an, r, zero))
+            out(b + 'if (%s + tx < K)' % k0)
+            out(b + '    %s[%s][tx] = %s;' % (an, r, load(src_a)))
+        elif f['fill_first'] == 'apart':  # (B's zero between A's and A's copy)
+            out(b + '%s[%s][tx] = %s;' % (an, r, zero))
+            out(b + '%s[%s][tx] = %s;' % (bn, r, zero))
+            out(b + 'if (%s + tx < K)' % k0)
+            out(b + '    %s[%s][tx] = %s;' % (an, r, load(src_a)))
+            out(b + 'if (%s + %s < K)' % (k0, r))
+            out(b + '    %s[%s][tx] = %s;' % (bn, r, load(src_b)))
+            continue
         elif f['guard'] == 'if_else':
             out(b + 'if (%s + tx < K)' % k0)
             out(b + '    %s[%s][tx] = %s;' % (an, r, load(src_a)))

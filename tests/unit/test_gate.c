@@ -16,12 +16,14 @@ struct snippet {
 #define PRELUDE "# 1 \"/pipefy-compat/gate_prelude.h\" 3\nextern \"C\" __device__ void __syncthreads(void);\n" \
 		"# 3 \"snippet.cu\"\n"
 
-static void load(struct snippet *s, const char *code)
+/* The snippet parsed with extra arguments (`-fgpu-rdc`), or none. */
+static void load_with(struct snippet *s, const char *code, const char *arg)
 {
 	char *text = xprintf("%s%s", PRELUDE, code);
 	source_init_text(&s->src, "snippet.cu", text, strlen(text));
 	free(text);
-	struct options o = {.arch = 80, .cuda_path = "/nonexistent"};
+	const char *extra[1] = {arg};
+	struct options o = {.arch = 80, .cuda_path = "/nonexistent", .extra_args = extra, .nextra = arg ? 1 : 0};
 	char *err = NULL;
 	ck_assert_msg(parse_source(&s->parsed, &s->src, &o, &err), "%s", err ? err : "");
 	for (int i = 0; i < s->parsed.ndiags; i++)
@@ -29,6 +31,11 @@ static void load(struct snippet *s, const char *code)
 			      s->parsed.diags[i].line, s->parsed.diags[i].col, s->parsed.diags[i].message);
 	memset(&s->model, 0, sizeof s->model);
 	find_kloops(&s->model, &s->parsed, &s->src);
+}
+
+static void load(struct snippet *s, const char *code)
+{
+	load_with(s, code, NULL);
 }
 
 static void unload(struct snippet *s)
@@ -77,7 +84,7 @@ static char *participation(struct snippet *s, const char *fn, size_t *at)
 {
 	const struct kloop *l = loop_in(s, fn);
 	*at = 0;
-	return uniform_participation(l->function_cursor, l->cursor, &s->src, at);
+	return uniform_participation(l->function_cursor, l->cursor, &s->src, s->parsed.other_files, at);
 }
 
 /* Assert why contains the words expected, with "L:C" in place of the position of `marker`, and
@@ -764,12 +771,18 @@ END_TEST
 
 START_TEST(participation_device_function_other_files_may_call)
 {
+	/* with relocatable device code (nvcc -rdc=true: clang's -fgpu-rdc) other files link to it;
+	 * without, nvcc compiles device code a file at a time and this file holds every call */
+	static const char *const code = DEVICE_LOOP("", "K / 16")
+		"__global__ void k(const float *A, const float *B, float *C, int K)\n{\n    tile_gemm(A, B, C, K);\n}\n";
 	struct snippet s;
 	size_t at;
-	load(&s, DEVICE_LOOP("", "K / 16")
-		 "__global__ void k(const float *A, const float *B, float *C, int K)\n{\n    tile_gemm(A, B, C, K);\n}\n");
+	load_with(&s, code, "-fgpu-rdc");
 	says_at(&s, participation(&s, "tile_gemm", &at), &at,
 		"'tile_gemm' (L:C) may be called from other files", "tile_gemm(const");
+	unload(&s);
+	load(&s, code);
+	says_nothing(participation(&s, "tile_gemm", &at));
 	unload(&s);
 }
 END_TEST
