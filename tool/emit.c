@@ -223,6 +223,18 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 	emit_pair_remarks(out, m, src);
 }
 
+void emit_count(const struct model *m, int *pipelined, int *left)
+{
+	*pipelined = *left = 0;
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (!l->out_of_range && l->rewritten)
+			++*pipelined;
+		else if (!l->out_of_range && why_not(l))
+			++*left;
+	}
+}
+
 /* ---- --report ---- */
 
 static char *option_name(const struct plan_option *p)

@@ -40,8 +40,10 @@ const char options_usage[] =
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
 	"                          launch in the file says\n"
 	"  --ptxas                 registers per thread from nvcc -Xptxas -v, for occupancy\n"
-	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error:\n"
-	"                          text (default), yaml or json\n"
+	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error, one\n"
+	"                          document for the run: text (default), yaml or json\n"
+	"  --report-file=FILE      the report to FILE instead, in the format its extension\n"
+	"                          names: .yaml, .yml (.opt.yaml) or .json\n"
 	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
 	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda); a\n"
 	"                          DIR without include/cuda_runtime.h is a usage error\n"
@@ -181,6 +183,23 @@ static char *set_report(struct options *o, const char *v)
 	return NULL;
 }
 
+/* Whether name ends in suffix. */
+static bool ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* --report-file=FILE: its format is its extension's, as clang's -foptimization-record-file. */
+static char *set_report_file(struct options *o, const char *v)
+{
+	o->report_file = v;
+	o->report_file_format = ends_with(v, ".json") ? "json" : ends_with(v, ".yaml") || ends_with(v, ".yml") ? "yaml" : NULL;
+	if (!o->report_file_format)
+		return xprintf("--report-file: the format is the name's extension: .yaml, .yml or .json, not '%s'", v);
+	return NULL;
+}
+
 static char *set_block_size(struct options *o, const char *v)
 {
 	if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024)
@@ -269,6 +288,7 @@ static const struct option_def {
 	{0, "offset", VALUE, 0, set_offset},
 	{0, "length", VALUE, 0, set_length},
 	{0, "report", OPTIONAL_VALUE, 0, set_report},
+	{0, "report-file", VALUE, 0, set_report_file},
 	{0, "rules", VALUE, offsetof(struct options, rules_dir), NULL},
 	{0, "block-size", VALUE, 0, set_block_size},
 	{0, "assume-filename", VALUE, offsetof(struct options, assume_filename), NULL},
@@ -460,6 +480,9 @@ static char *check_combinations(const struct options *o)
 		return xstrdup("--Werror turns --dry-run's warnings into errors: it needs --dry-run");
 	if (o->stages && o->variant == VARIANT_AUTO)
 		return xstrdup("--stages needs --variant (with auto the planner chooses the stages)");
+	if (o->report_file && o->report && strcmp(o->report, o->report_file_format) != 0)
+		return xprintf("--report=%s and --report-file=%s name two formats: the file's is its extension's", o->report,
+			       o->report_file);
 	if (o->quiet && o->remarks)
 		return xstrdup("-q and -R cannot be combined");
 	if (o->dep_target && !o->depfile)
@@ -524,6 +547,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	if (o->offset > 0 && o->length < 0)
 		o->length = LONG_MAX - o->offset; /* to the end of the file, as clang-format does */
 	*err = check_combinations(o);
+	if (o->report_file)
+		o->report = o->report_file_format;
 	return *err ? 2 : 0;
 }
 

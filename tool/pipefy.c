@@ -151,8 +151,15 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		emit_dry_run(messages, &model, src, o->werror);
 	else if (!o->quiet && messages)
 		emit_remarks(messages, &model, src);
-	if (o->report && messages)
-		emit_report(messages, o->report, &model, src, o->arch);
+	emit_count(&model, &r.npipelined, &r.nleft);
+	if (o->report) {
+		size_t n;
+		FILE *f = open_memstream(&r.report, &n);
+		if (f) {
+			emit_report(f, o->report, &model, src, o->arch);
+			fclose(f);
+		}
+	}
 	lap("emit");
 	if (r.exit_code == 0)
 		r.edits = edits;

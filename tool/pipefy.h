@@ -125,7 +125,9 @@ struct options {
 	bool list_variants;      /* --list-variants: the variants, their architectures and stages */
 	int block_size;          /* --block-size: threads per block when the source does not say */
 	const char *rules_dir;   /* --rules: instead of the rules compiled in */
-	const char *report;      /* --report[=text|yaml|json]: NULL for none */
+	const char *report;      /* --report[=text|yaml|json], or --report-file's format: NULL for none */
+	const char *report_file; /* --report-file: the report goes there instead of standard error */
+	const char *report_file_format; /* its format, from its extension */
 	bool ptxas;              /* --ptxas: registers per thread from nvcc -Xptxas -v */
 	bool replacements_xml;   /* --output-replacements-xml: the edits, as clang-format prints them */
 	bool replacements_json;  /* --output-replacements-json: the same as a JSON array */
@@ -945,8 +947,12 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src);
 #define REMARK_MAX 200
 #define REMARK_MORE " (--report says more)"
 char *remark_text(const char *msg, size_t max);
-/* --report: per loop, the budget table, the ratio, the choice and the alternatives. */
+/* --report: per loop, the budget table, the ratio, the choice and the alternatives: one file's
+ * part of the run's report (json: an array of its records; yaml: its documents; text: its
+ * paragraphs), which report.c makes one document of. */
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
+/* The loops the remarks say were pipelined, and left as written (a `not pipelined` remark). */
+void emit_count(const struct model *m, int *pipelined, int *left);
 /* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */
 void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bool werror);
 /* clang-format's <replacements> XML for the edits, and the same as JSON. */
@@ -954,6 +960,12 @@ void emit_replacements_xml(FILE *out, const struct edits *e);
 void emit_replacements_json(FILE *out, const struct edits *e);
 /* A unified diff (3 lines of context) built from the edits themselves. */
 void emit_unified_diff(FILE *out, const struct source *src, const struct edits *e);
+
+/* ---- report.c: the run's report, one document ---- */
+
+/* The parts of a run's report (emit_report's, one a file; NULL: none) as one document of the
+ * format: a JSON array, a YAML stream, text. */
+char *report_join(const char *format, const char *const *parts, int n);
 
 /* ---- pipefy.c: one input through every stage ---- */
 
@@ -963,6 +975,8 @@ struct result {
 	int nrewritten;
 	int nerrors;      /* clang's errors in the input, in functions pipefy left alone or not */
 	char *deps;       /* with -MF: the files the parse read, one per line */
+	char *report;     /* with --report: this file's part of the report (emit_report's text) */
+	int npipelined, nleft; /* loops pipelined (or can be, --dry-run) and left as written */
 	struct edits edits; /* what turned the input into output, by byte offset */
 };
 
