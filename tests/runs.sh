@@ -30,5 +30,52 @@ expect "--report-file from an editor's filter: standard error stays empty, the f
 expect "--report-file in a folder that is not there: exit 1, the file named" \
 	'[ $rc = 1 ] && grep -q "no/such/dir/r.json: error:" "$tmp/err"'
 
+# ---- -j N: files rewritten in parallel, everything printed as a sequential run prints it ----
+# (a file that fails, one with parse errors, files whose loops are left, and a dry run)
+mkdir -p "$tmp/j"
+cp testdata/harness.cuh "$tmp/j/"
+files=()
+for f in $a $b testdata/multi_kernels.cu testdata/hgemm_wmma.cu testdata/neg_not_kloops.cu testdata/sgemm_guarded.cu; do
+	cp $f "$tmp/j/"
+	files+=("$tmp/j/$(basename $f)")
+done
+cp tests/cli/syntax-error-stdin/stdin "$tmp/j/syntax.cu"
+files+=("$tmp/j/no_such_file.cu" "$tmp/j/syntax.cu")
+for args in "" "--dry-run --Werror" "--report=json"; do
+	# shellcheck disable=SC2086
+	"$pipefy" $args "${files[@]}" >"$tmp/seq.out" 2>"$tmp/seq.err"; seq=$?
+	for j in -j4 "-j 3" --jobs=2; do
+		# shellcheck disable=SC2086
+		"$pipefy" $j $args "${files[@]}" >"$tmp/par.out" 2>"$tmp/par.err"; par=$?
+		expect "$j ${args:-(rewrite)}: standard output, standard error and exit status ($seq) as without it" \
+			'[ $seq = $par ] && cmp -s "$tmp/seq.out" "$tmp/par.out" && cmp -s "$tmp/seq.err" "$tmp/par.err"'
+	done
+done
+expect "the sequential run above failed for the missing file and warned for the parse error" \
+	'[ $seq = 1 ] && grep -q "no_such_file.cu: error:" "$tmp/seq.err" && grep -q "syntax.cu:.*warning:" "$tmp/seq.err"'
+# -i: every file edited as one at a time edits it
+mkdir -p "$tmp/i1" "$tmp/i4"
+cp "$tmp/j/"*.cu "$tmp/j/harness.cuh" "$tmp/i1/"; cp "$tmp/j/"*.cu "$tmp/j/harness.cuh" "$tmp/i4/"
+"$pipefy" -q -i "$tmp/i1/"*.cu 2>/dev/null; "$pipefy" -q -j4 -i "$tmp/i4/"*.cu 2>/dev/null; rc=$?
+expect "-j4 -i edits the files as -i alone does" '[ $rc = 0 ] && diff -r "$tmp/i1" "$tmp/i4" >/dev/null'
+# the precompiled preambles: four processes building one cache entry at once leave it whole
+mkdir -p "$tmp/same"
+for i in 1 2 3 4; do cp $a "$tmp/same/k$i.cu"; done
+cp testdata/harness.cuh "$tmp/same/"
+PIPEFY_CACHE_DIR="$tmp/cache" "$pipefy" -q -j4 "$tmp/same/"k*.cu >"$tmp/same.out"; rc=$?
+for i in 1 2 3 4; do cat golden/sgemm_tiled.auto.cu; done >"$tmp/same.want"
+expect "-j4 over four files of one preamble, its cache entry built by all at once: right output" \
+	'[ $rc = 0 ] && cmp -s "$tmp/same.out" "$tmp/same.want"'
+inode=$(stat -c %i "$tmp/cache/"*.pch 2>/dev/null)
+PIPEFY_CACHE_DIR="$tmp/cache" "$pipefy" -q "$tmp/same/k1.cu" >/dev/null
+expect "the cache entry they left is whole: no temporary left, and the next run uses it (not rebuilt)" \
+	'[ -z "$(ls "$tmp/cache" | grep "\.tmp$")" ] && [ "$(ls "$tmp/cache" | grep -c "\.pch$")" = 1 ] && [ "$(stat -c %i "$tmp/cache/"*.pch)" = "$inode" ]'
+# a file that crashes says so, in its place; the others are written
+PIPEFY_TEST_BREAK=crash "$pipefy" -q -j2 $a $b >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "-j2: a crash is exit 1 and names the file" '[ $rc = 1 ] && grep -q "$a: error: internal error: pipefy crashed" "$tmp/err"'
+"$pipefy" -j0 $a >/dev/null 2>"$tmp/err"; rc=$?
+"$pipefy" -j x $a >/dev/null 2>>"$tmp/err"; rc2=$?
+expect "-j0 is the number of processors; -j x a usage error" '[ $rc = 0 ] && [ $rc2 = 2 ] && grep -q "\-j takes" "$tmp/err"'
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 const char options_usage[] =
 	"usage: pipefy [options] [file.cu ...] [-- compiler args]\n"
@@ -64,6 +65,9 @@ const char options_usage[] =
 	"                          the same edits as a JSON array\n"
 	"  --lines=A:B             only loops that touch lines A..B (repeatable)\n"
 	"  --offset=N --length=N   only loops that touch that byte range\n"
+	"  -j N, --jobs=N          rewrite N files at once, in processes of their own;\n"
+	"                          messages, outputs and the exit status are those of a run\n"
+	"                          without -j, in the files' order (0: one a processor)\n"
 	"  -p BUILD_DIR            flags from BUILD_DIR/compile_commands.json (nvcc's are\n"
 	"                          translated: -I, -isystem, -D, -U, -include, -std kept; the\n"
 	"                          architecture used unless --arch is given; the rest dropped;\n"
@@ -207,6 +211,17 @@ static char *set_report_file(struct options *o, const char *v)
 	return NULL;
 }
 
+static char *set_jobs(struct options *o, const char *v)
+{
+	if (!parse_int(v, &o->jobs) || o->jobs < 0 || o->jobs > 1024)
+		return xprintf("-j takes a number of processes, 0..1024 (0: one a processor), not '%s'", v);
+	if (o->jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		o->jobs = n > 0 ? (int)n : 1;
+	}
+	return NULL;
+}
+
 static char *set_block_size(struct options *o, const char *v)
 {
 	if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024)
@@ -291,6 +306,7 @@ static const struct option_def {
 	{0, "ptxas", NO_VALUE, offsetof(struct options, ptxas), NULL},
 	{'o', NULL, VALUE, offsetof(struct options, output), NULL},
 	{'p', NULL, VALUE, offsetof(struct options, compile_db), NULL},
+	{'j', "jobs", VALUE, 0, set_jobs},
 	{0, "lines", VALUE, 0, set_lines},
 	{0, "offset", VALUE, 0, set_offset},
 	{0, "length", VALUE, 0, set_length},

@@ -145,6 +145,7 @@ struct options {
 	char arch_suffix;        /* 'a' for sm_90a (architecture-specific: setmaxnreg), 'f', or 0 */
 	const char *depfile;     /* -MF: a make-style list of the headers the input read */
 	const char *dep_target;  /* -MT: the depfile's target (else -o's file, or the file -i edits) */
+	int jobs;                /* -j N, --jobs=N: files rewritten by N processes at once (0: 1) */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
