@@ -77,5 +77,33 @@ expect "-j2: a crash is exit 1 and names the file" '[ $rc = 1 ] && grep -q "$a: 
 "$pipefy" -j x $a >/dev/null 2>>"$tmp/err"; rc2=$?
 expect "-j0 is the number of processors; -j x a usage error" '[ $rc = 0 ] && [ $rc2 = 2 ] && grep -q "\-j takes" "$tmp/err"'
 
+# ---- --export-fixes: the edits as clang-tidy exports them, for clang-apply-replacements ----
+car=$(command -v clang-apply-replacements-19 || command -v clang-apply-replacements)
+if [ -n "$car" ]; then
+	mkdir -p "$tmp/fix/src" "$tmp/fix/out" "$tmp/fix/fixes"
+	cp testdata/multi_kernels.cu testdata/chain_mlp.cu testdata/harness.cuh "$tmp/fix/src/"
+	for f in multi_kernels chain_mlp; do
+		"$pipefy" -q --arch=sm_90 --launches=overlap "$tmp/fix/src/$f.cu" >"$tmp/fix/out/$f.cu" 2>/dev/null
+	done
+	(cd "$tmp/fix/src" && "$pipefy" -q --arch=sm_90 --launches=overlap --export-fixes=../fixes/pipefy.yaml \
+		multi_kernels.cu chain_mlp.cu >/dev/null 2>&1); rc=$?
+	expect "--export-fixes: absolute paths, the first file as MainSourceFile" \
+		'[ $rc = 0 ] && grep -q "^MainSourceFile: *'\''$tmp/fix/src/multi_kernels.cu'\''" "$tmp/fix/fixes/pipefy.yaml"'
+	"$car" "$tmp/fix/fixes" 2>"$tmp/err"; rc=$?
+	expect "clang-apply-replacements over --export-fixes' file gives what pipefy prints (several loops, a launch pair)" \
+		'[ $rc = 0 ] && cmp -s "$tmp/fix/src/multi_kernels.cu" "$tmp/fix/out/multi_kernels.cu" && cmp -s "$tmp/fix/src/chain_mlp.cu" "$tmp/fix/out/chain_mlp.cu"'
+	# a CRLF file, and one with quotes and a backslash in what is inserted, from standard input
+	mkdir -p "$tmp/fix2/fixes"
+	sed 's/$/\r/' $a >"$tmp/fix2/crlf.cu"; cp testdata/harness.cuh "$tmp/fix2/"
+	"$pipefy" -q --variant=cp.async "$tmp/fix2/crlf.cu" >"$tmp/fix2/want" 2>/dev/null
+	"$pipefy" -q --variant=cp.async --assume-filename="$tmp/fix2/crlf.cu" --export-fixes="$tmp/fix2/fixes/f.yaml" \
+		<"$tmp/fix2/crlf.cu" >/dev/null 2>&1
+	"$car" "$tmp/fix2/fixes" 2>/dev/null; rc=$?
+	expect "--export-fixes from standard input (--assume-filename), a CRLF file: applied, the rewrite" \
+		'[ $rc = 0 ] && cmp -s "$tmp/fix2/crlf.cu" "$tmp/fix2/want"'
+else
+	echo "[SKIP] --export-fixes: no clang-apply-replacements (Debian: clang-tools-19, scripts/bootstrap installs it)"
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -671,6 +671,59 @@ void emit_replacements_xml(FILE *out, const struct edits *e)
 	free(v);
 }
 
+/* The edits, sorted, with those at one offset (insertions, then at most one replacement) made
+ * one: clang-apply-replacements refuses two insertions at one offset. */
+static struct edit *merged_edits(const struct edits *e, int *n)
+{
+	struct edit *v = xmalloc((e->n ? e->n : 1) * sizeof *v);
+	memcpy(v, e->v, e->n * sizeof *v);
+	qsort(v, e->n, sizeof *v, edit_cmp);
+	*n = 0;
+	for (int i = 0; i < e->n; i++) {
+		if (*n > 0 && v[*n - 1].offset == v[i].offset && v[*n - 1].length == 0) {
+			struct edit *last = &v[*n - 1];
+			last->text = xprintf("%s%s", last->text, v[i].text);
+			last->length = v[i].length;
+		} else {
+			v[*n] = v[i];
+			v[*n].text = xstrdup(v[i].text);
+			++*n;
+		}
+	}
+	return v;
+}
+
+void emit_fixes_header(FILE *out, const char *main_file)
+{
+	fputs("---\nMainSourceFile:  ", out);
+	yaml_scalar(out, main_file, false);
+	fputs("\nDiagnostics:\n", out);
+}
+
+void emit_fixes(FILE *out, const char *path, const char *build_dir, const struct edits *e, const char *message)
+{
+	int n;
+	struct edit *v = merged_edits(e, &n);
+	fputs("  - DiagnosticName:  pipefy\n    DiagnosticMessage:\n      Message:         ", out);
+	yaml_scalar(out, message, false);
+	fputs("\n      FilePath:        ", out);
+	yaml_scalar(out, path, false);
+	fprintf(out, "\n      FileOffset:      %zu\n      Replacements:%s\n", n ? v[0].offset : 0, n ? "" : " []");
+	for (int i = 0; i < n; i++) {
+		fputs("        - FilePath:        ", out);
+		yaml_scalar(out, path, false);
+		fprintf(out, "\n          Offset:          %zu\n          Length:          %zu\n          ReplacementText: ",
+			v[i].offset, v[i].length);
+		yaml_scalar(out, v[i].text, false);
+		fputc('\n', out);
+		free(v[i].text);
+	}
+	fputs("    Level:           Warning\n    BuildDirectory:  ", out);
+	yaml_scalar(out, build_dir, false);
+	fputc('\n', out);
+	free(v);
+}
+
 /* ---- --diff ---- */
 
 #define DIFF_CONTEXT 3

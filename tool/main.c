@@ -196,6 +196,25 @@ static const char *stdin_name(const struct options *o)
 	return o->assume_filename ? o->assume_filename : "<stdin>";
 }
 
+/* The file's entry for --export-fixes: its edits, under its absolute name. */
+static char *export_fixes(const struct options *o, const char *name, const struct result *r)
+{
+	(void)o;
+	char *path = absolute_path(name), *cwd = absolute_path(".");
+	char *message = xprintf("%d loop%s pipelined", r->npipelined, r->npipelined == 1 ? "" : "s");
+	char *text = NULL;
+	size_t n;
+	FILE *f = open_memstream(&text, &n);
+	if (f) {
+		emit_fixes(f, path, cwd, &r->edits, message);
+		fclose(f);
+	}
+	free(message);
+	free(cwd);
+	free(path);
+	return text;
+}
+
 int process_file(const struct options *o, const char *path, struct outcome *out)
 {
 	struct source src;
@@ -277,6 +296,8 @@ int process_file(const struct options *o, const char *path, struct outcome *out)
 		code = 1;
 		out->failed = 1;
 	}
+	if (o->export_fixes && code == 0 && r.edits.n > 0)
+		out->fixes = export_fixes(o, from_stdin ? o->assume_filename : path, &r);
 	free(r.deps);
 	free(r.output);
 	edits_free(&r.edits);

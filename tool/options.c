@@ -60,6 +60,8 @@ const char options_usage[] =
 	"  --Werror                with --dry-run: errors, and exit status 1 (a CI gate)\n"
 	"  --output-replacements-xml\n"
 	"                          the edits as clang-format prints them, for editor plugins\n"
+	"  --export-fixes=FILE     also write the edits to FILE as clang-tidy exports its fixes\n"
+	"                          (YAML, absolute paths): clang-apply-replacements applies them\n"
 	"  --diff                  a unified diff instead of the whole file\n"
 	"  --output-replacements-json\n"
 	"                          the same edits as a JSON array\n"
@@ -312,6 +314,7 @@ static const struct option_def {
 	{0, "length", VALUE, 0, set_length},
 	{0, "report", OPTIONAL_VALUE, 0, set_report},
 	{0, "report-file", VALUE, 0, set_report_file},
+	{0, "export-fixes", VALUE, offsetof(struct options, export_fixes), NULL},
 	{0, "rules", VALUE, offsetof(struct options, rules_dir), NULL},
 	{0, "block-size", VALUE, 0, set_block_size},
 	{0, "assume-filename", VALUE, offsetof(struct options, assume_filename), NULL},
@@ -516,6 +519,13 @@ static char *check_combinations(const struct options *o)
 		return xstrdup("-MF: standard output has no name for make to use: give -o FILE, or -MT TARGET");
 	if (o->in_place && o->output)
 		return xstrdup("-i and -o cannot be combined");
+	if (o->export_fixes && o->in_place)
+		return xstrdup("--export-fixes exports the edits of files left as they are: drop -i");
+	bool from_stdin = o->nfiles == 0;
+	for (int i = 0; i < o->nfiles; i++)
+		from_stdin |= strcmp(o->files[i], "-") == 0;
+	if (o->export_fixes && from_stdin && !o->assume_filename)
+		return xstrdup("--export-fixes names each file by its absolute path: standard input needs --assume-filename");
 	if (o->output && o->nfiles > 1)
 		return xstrdup("-o takes one input file");
 	for (int i = 0; o->in_place && i < o->nfiles; i++)

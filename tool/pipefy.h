@@ -26,6 +26,8 @@ char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *vxprintf(const char *fmt, va_list ap);
 /* A path as the user would name it: relative to the current folder where it lies below it. */
 const char *path_for_user(const char *path);
+/* path from the root: its real path where it exists, else joined to the current folder. */
+char *absolute_path(const char *path);
 
 struct strbuf {
 	char *data;
@@ -145,6 +147,7 @@ struct options {
 	char arch_suffix;        /* 'a' for sm_90a (architecture-specific: setmaxnreg), 'f', or 0 */
 	const char *depfile;     /* -MF: a make-style list of the headers the input read */
 	const char *dep_target;  /* -MT: the depfile's target (else -o's file, or the file -i edits) */
+	const char *export_fixes; /* --export-fixes: the edits as clang-tidy's YAML, for clang-apply-replacements */
 	int jobs;                /* -j N, --jobs=N: files rewritten by N processes at once (0: 1) */
 };
 
@@ -959,6 +962,12 @@ void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bo
 /* clang-format's <replacements> XML for the edits, and the same as JSON. */
 void emit_replacements_xml(FILE *out, const struct edits *e);
 void emit_replacements_json(FILE *out, const struct edits *e);
+/* --export-fixes: one entry of clang-tidy's exported Diagnostics (`  - DiagnosticName: pipefy`,
+ * the message, the file's edits as Replacements, edits at one offset merged into one, as
+ * clang-apply-replacements wants them); path and build_dir absolute. */
+void emit_fixes(FILE *out, const char *path, const char *build_dir, const struct edits *e, const char *message);
+/* The document's head: `---`, MainSourceFile, `Diagnostics:`. */
+void emit_fixes_header(FILE *out, const char *main_file);
 /* A unified diff (3 lines of context) built from the edits themselves. */
 void emit_unified_diff(FILE *out, const struct source *src, const struct edits *e);
 

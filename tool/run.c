@@ -59,14 +59,16 @@ static void work(const struct options *o, const char *path, const struct worker 
 	struct outcome oc = {0};
 	oc.code = process_file(o, path, &oc);
 	fflush(stdout);
-	json_t *j = json_pack("{s:i, s:i, s:i, s:i, s:i, s:s*}", "code", oc.code, "pipelined", oc.pipelined, "left",
-			      oc.left, "failed", oc.failed, "werror", oc.werror, "report", oc.report);
+	json_t *j = json_pack("{s:i, s:i, s:i, s:i, s:i, s:s*, s:s*}", "code", oc.code, "pipelined", oc.pipelined,
+			      "left", oc.left, "failed", oc.failed, "werror", oc.werror, "report", oc.report, "fixes",
+			      oc.fixes);
 	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
 	if (text)
 		write_fd(w->res, text, strlen(text));
 	free(text);
 	json_decref(j);
 	free(oc.report);
+	free(oc.fixes);
 	exit(oc.code); /* exit, not _exit: LeakSanitizer checks the child too */
 }
 
@@ -89,10 +91,12 @@ static bool read_outcome(int fd, struct outcome *oc)
 	size_t len;
 	char *text = read_all(fd, &len);
 	json_t *j = json_loads(text, 0, NULL);
-	const char *report = NULL;
-	bool ok = j && json_unpack(j, "{s:i, s:i, s:i, s:i, s:i, s?s}", "code", &oc->code, "pipelined", &oc->pipelined,
-				   "left", &oc->left, "failed", &oc->failed, "werror", &oc->werror, "report", &report) == 0;
+	const char *report = NULL, *fixes = NULL;
+	bool ok = j && json_unpack(j, "{s:i, s:i, s:i, s:i, s:i, s?s, s?s}", "code", &oc->code, "pipelined",
+				   &oc->pipelined, "left", &oc->left, "failed", &oc->failed, "werror", &oc->werror, "report",
+				   &report, "fixes", &fixes) == 0;
 	oc->report = ok && report ? xstrdup(report) : NULL;
+	oc->fixes = ok && fixes ? xstrdup(fixes) : NULL;
 	json_decref(j);
 	free(text);
 	return ok;
@@ -184,6 +188,38 @@ static int write_report(const struct options *o, struct outcome *v, int n)
 	return code;
 }
 
+/* --export-fixes: one YAML document as clang-tidy exports it: the first file as the main one,
+ * then each file's entry. */
+static int write_fixes(const struct options *o, const struct outcome *v, int n)
+{
+	const char *first = o->nfiles && strcmp(o->files[0], "-") != 0 ? o->files[0] : o->assume_filename;
+	char *main_file = absolute_path(first);
+	struct strbuf sb = {0};
+	size_t len;
+	FILE *f = open_memstream(&sb.data, &len);
+	if (f) {
+		emit_fixes_header(f, main_file);
+		fclose(f);
+		sb.len = sb.cap = len;
+	}
+	bool any = false;
+	for (int i = 0; i < n; i++)
+		if (v[i].fixes)
+			sb_puts(&sb, v[i].fixes), any = true;
+	if (!any && sb.len > 0)
+		sb.data[sb.len - 1] = ' ', sb_puts(&sb, "[]\n");
+	sb_puts(&sb, "...\n");
+	char *err = NULL;
+	bool ok = write_output(o->export_fixes, sb.data, sb.len, &err);
+	if (!ok) {
+		fprintf(stderr, "%s\n", err);
+		free(err);
+	}
+	free(sb.data);
+	free(main_file);
+	return ok ? 0 : 1;
+}
+
 static const char *plural(int n)
 {
 	return n == 1 ? "" : "s";
@@ -225,8 +261,12 @@ int run_all(const struct options *o)
 		int c = write_report(o, v, n);
 		code = c > code ? c : code;
 	}
+	if (o->export_fixes) {
+		int c = write_fixes(o, v, n);
+		code = c > code ? c : code;
+	}
 	for (int i = 0; i < n; i++)
-		free(v[i].report);
+		free(v[i].report), free(v[i].fixes);
 	free(v);
 	return code;
 }

@@ -13,6 +13,7 @@ struct outcome {
 	int failed;    /* 1: the file could not be read, transformed or written */
 	int werror;    /* --dry-run --Werror: its errors */
 	char *report;  /* --report: its part (emit_report's text), or NULL */
+	char *fixes;   /* --export-fixes: its entry of the Diagnostics (emit_fixes'), or NULL */
 };
 
 /* main.c: one input ("-": standard input) read, transformed and written; returns its exit status. */
