@@ -644,13 +644,39 @@ void emit_replacements_json(FILE *out, const struct edits *e)
 	free(v);
 }
 
-/* The same escaping clang-format uses: XML's five characters, and line breaks as &#10;. */
-void emit_replacements_xml(FILE *out, const struct edits *e)
+static struct edit *merged_edits(const struct edits *e, int *n);
+
+size_t emit_shifted_position(const struct edits *e, size_t position)
+{
+	int n;
+	struct edit *v = merged_edits(e, &n);
+	size_t shift = 0;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(v[i].text);
+		if (v[i].offset + v[i].length <= position) {
+			shift += len - v[i].length;
+			continue;
+		}
+		if (v[i].offset < position && v[i].offset + len <= position)
+			position = v[i].offset + len - (len > 0);
+		break;
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+	return position + shift;
+}
+
+/* The same escaping clang-format uses: XML's five characters, and line breaks as &#10;; with
+ * --cursor, its place in the output as clang-format says it. */
+void emit_replacements_xml(FILE *out, const struct edits *e, long cursor)
 {
 	struct edit *v = xmalloc((e->n ? e->n : 1) * sizeof *v);
 	memcpy(v, e->v, e->n * sizeof *v);
 	qsort(v, e->n, sizeof *v, edit_cmp);
 	fputs("<?xml version='1.0'?>\n<replacements xml:space='preserve' incomplete_format='false'>\n", out);
+	if (cursor >= 0)
+		fprintf(out, "<cursor>%zu</cursor>\n", emit_shifted_position(e, (size_t)cursor));
 	for (int i = 0; i < e->n; i++) {
 		fprintf(out, "<replacement offset='%zu' length='%zu'>", v[i].offset, v[i].length);
 		for (const char *p = v[i].text; *p; p++) {

@@ -272,7 +272,7 @@ int process_file(const struct options *o, const char *path, struct outcome *out)
 			err = xprintf("<stdout>: error: write failed: %s", strerror(errno));
 	} else if (o->replacements_xml || o->replacements_json) {
 		if (o->replacements_xml)
-			emit_replacements_xml(stdout, &r.edits);
+			emit_replacements_xml(stdout, &r.edits, o->cursor);
 		else
 			emit_replacements_json(stdout, &r.edits);
 		ok = fflush(stdout) == 0;
@@ -285,6 +285,10 @@ int process_file(const struct options *o, const char *path, struct outcome *out)
 		if (code == 0)
 			ok = write_output(o->output, r.output, len, &err);
 	} else {
+		/* --cursor: clang-format's line of JSON first, which its editor plugins read */
+		if (o->cursor >= 0)
+			printf("{ \"Cursor\": %zu, \"IncompleteFormat\": false }\n",
+			       emit_shifted_position(&r.edits, (size_t)o->cursor));
 		ok = write_plain("<stdout>", stdout, r.output, len, &err);
 	}
 	if (ok && o->depfile && r.deps)

@@ -66,6 +66,13 @@ const char options_usage[] =
 	"  --output-replacements-json\n"
 	"                          the same edits as a JSON array\n"
 	"  --lines=A:B             only loops that touch lines A..B (repeatable)\n"
+	"  --cursor=N              an editor's cursor (byte offset): where the edits move it\n"
+	"                          is answered as clang-format answers, in a line of JSON\n"
+	"                          before the output ({ \"Cursor\": N, ... }) or, with\n"
+	"                          --output-replacements-xml, as <cursor>N</cursor>\n"
+	"  --style=S, --fallback-style=S, --sort-includes[=BOOL]\n"
+	"                          clang-format's, for its editor plugins: taken and ignored\n"
+	"                          (pipefy has no style to choose)\n"
 	"  --offset=N --length=N   only loops that touch that byte range\n"
 	"  -j N, --jobs=N          rewrite N files at once, in processes of their own;\n"
 	"                          messages, outputs and the exit status are those of a run\n"
@@ -88,7 +95,8 @@ const char options_usage[] =
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
 	"\n"
 	"Short options bundle (-qi) and take their value attached (-oFILE); a long option\n"
-	"may be shortened to any prefix that names it alone (--var=ldg).\n"
+	"may be shortened to any prefix that names it alone (--var=ldg). clang-format's\n"
+	"options also take its one-dash spelling (-lines=3:9, -cursor 120, -style file).\n"
 	"With standard input and output, any failure writes the input back unchanged.\n"
 	"\n"
 	"A run over several files, or a --dry-run, ends with a summary on standard error\n"
@@ -175,6 +183,20 @@ static char *set_lines(struct options *o, const char *v)
 	if (sscanf(v, "%d:%d%c", &first, &last, &tail) != 2 || first < 1 || last < first)
 		return xprintf("--lines takes FIRST:LAST (1-based, FIRST <= LAST), not '%s'", v);
 	o->lines[o->nlines++] = (struct line_range){first, last};
+	return NULL;
+}
+
+static char *set_cursor(struct options *o, const char *v)
+{
+	return parse_long(v, &o->cursor) ? NULL : xprintf("--cursor takes a byte offset, not '%s'", v);
+}
+
+/* --sort-includes[=true|false]: a switch of clang-format's, taken and ignored. */
+static char *set_sort_includes(struct options *o, const char *v)
+{
+	if (v && strcmp(v, "true") != 0 && strcmp(v, "false") != 0 && strcmp(v, "1") != 0 && strcmp(v, "0") != 0)
+		return xprintf("--sort-includes takes true or false, not '%s'", v);
+	o->sort_includes = !v || strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
 	return NULL;
 }
 
@@ -309,6 +331,10 @@ static const struct option_def {
 	{'o', NULL, VALUE, offsetof(struct options, output), NULL},
 	{'p', NULL, VALUE, offsetof(struct options, compile_db), NULL},
 	{'j', "jobs", VALUE, 0, set_jobs},
+	{0, "cursor", VALUE, 0, set_cursor},
+	{0, "style", VALUE, offsetof(struct options, style), NULL},
+	{0, "fallback-style", VALUE, offsetof(struct options, fallback_style), NULL},
+	{0, "sort-includes", OPTIONAL_VALUE, 0, set_sort_includes},
 	{0, "lines", VALUE, 0, set_lines},
 	{0, "offset", VALUE, 0, set_offset},
 	{0, "length", VALUE, 0, set_length},
@@ -388,7 +414,7 @@ static char *unknown_option(const char *a)
  * name (or the whole of one). */
 static char *long_option(struct options *o, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+	const char *a = argv[*i], *name = a + (a[1] == '-' ? 2 : 1), *eq = strchr(name, '=');
 	size_t n = eq ? (size_t)(eq - name) : strlen(name);
 	const struct option_def *d = NULL;
 	int matches = 0;
@@ -444,6 +470,21 @@ static char *short_options(struct options *o, int argc, char **argv, int *i)
 		return apply(o, d, argv[++*i]);
 	}
 	return NULL;
+}
+
+/* clang-format's options spelled with one dash, as its editor plugins pass them (-lines 3:9,
+ * -cursor=120, -style file, -assume-filename x.cu): read as the long options they name. */
+static bool clang_format_spelling(const char *a)
+{
+	static const char *const names[] = {"lines", "cursor", "style", "fallback-style", "sort-includes", "offset",
+					    "length", "assume-filename", "output-replacements-xml", "dry-run", "Werror",
+					    "help", "version", NULL};
+	const char *eq = strchr(a + 1, '=');
+	size_t n = eq ? (size_t)(eq - a - 1) : strlen(a + 1);
+	for (const char *const *k = names; *k; k++)
+		if (strlen(*k) == n && strncmp(a + 1, *k, n) == 0)
+			return true;
+	return false;
 }
 
 /* -MF FILE, -MT TARGET (or -MFFILE), -I, -D, -U (joined or not) and -std=: the compiler's
@@ -553,6 +594,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	memset(o, 0, sizeof *o);
 	o->arch = 80;
 	o->length = -1;
+	o->cursor = -1;
 	o->files = xmalloc((size_t)argc * sizeof *o->files);
 	o->extra_args = xmalloc((size_t)(2 * argc) * sizeof *o->extra_args);
 	*err = NULL;
@@ -564,7 +606,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			i = argc;
 		} else if (strcmp(a, "-") == 0 || a[0] != '-')
 			o->files[o->nfiles++] = a;
-		else if (a[1] == '-')
+		else if (a[1] == '-' || clang_format_spelling(a))
 			e = long_option(o, argc, argv, &i);
 		else if (!compiler_option(o, argc, argv, &i, &e))
 			e = short_options(o, argc, argv, &i);

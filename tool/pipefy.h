@@ -148,6 +148,10 @@ struct options {
 	const char *depfile;     /* -MF: a make-style list of the headers the input read */
 	const char *dep_target;  /* -MT: the depfile's target (else -o's file, or the file -i edits) */
 	const char *export_fixes; /* --export-fixes: the edits as clang-tidy's YAML, for clang-apply-replacements */
+	long cursor;             /* --cursor: an editor's cursor (byte offset), -1 when not given */
+	const char *style;       /* --style, --fallback-style, --sort-includes: clang-format's, */
+	const char *fallback_style; /* taken for its plugins' sake and ignored */
+	bool sort_includes;
 	int jobs;                /* -j N, --jobs=N: files rewritten by N processes at once (0: 1) */
 };
 
@@ -960,7 +964,11 @@ void emit_count(const struct model *m, int *pipelined, int *left);
 /* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */
 void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bool werror);
 /* clang-format's <replacements> XML for the edits, and the same as JSON. */
-void emit_replacements_xml(FILE *out, const struct edits *e);
+void emit_replacements_xml(FILE *out, const struct edits *e, long cursor);
+/* Where byte `position` of the input is in the output, as clang-format moves --cursor: past the
+ * edits before it; inside a replacement, to the replacement's end, or kept where it lies in the
+ * replacement's text. */
+size_t emit_shifted_position(const struct edits *e, size_t position);
 void emit_replacements_json(FILE *out, const struct edits *e);
 /* --export-fixes: one entry of clang-tidy's exported Diagnostics (`  - DiagnosticName: pipefy`,
  * the message, the file's edits as Replacements, edits at one offset merged into one, as

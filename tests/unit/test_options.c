@@ -149,7 +149,7 @@ START_TEST(long_options_take_unambiguous_prefixes)
 	ck_assert_str_eq(o.report_file, "r.json");
 	ck_assert(o.dry_run);
 	options_free(&o);
-	ck_assert_int_eq(parse(&o, &err, 3, "--st", "2", "--variant=cp.async"), 0);
+	ck_assert_int_eq(parse(&o, &err, 3, "--sta", "2", "--variant=cp.async"), 0);
 	ck_assert_int_eq(o.stages, 2);
 	options_free(&o);
 	ck_assert_int_eq(parse(&o, &err, 1, "--r"), 2);
