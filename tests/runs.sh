@@ -23,6 +23,10 @@ for ext in yaml yml opt.yaml; do
 	expect "--report-file=r.$ext: one YAML stream of three records, nothing on standard error" \
 		'[ $rc = 0 ] && [ "$(grep -c "^--- !" "$tmp/r.$ext")" = 3 ] && [ ! -s "$tmp/err" ]'
 done
+# (tests/html.sh renders the page in a browser: make check-more)
+"$pipefy" -q --report-file="$tmp/r.html" $a $b >/dev/null 2>"$tmp/err"; rc=$?
+expect "--report-file=r.html: one page for two files, a section per loop" \
+	'[ $rc = 0 ] && [ ! -s "$tmp/err" ] && [ "$(grep -c "<html" "$tmp/r.html")" = 1 ] && [ "$(grep -c "<section" "$tmp/r.html")" = 3 ]'
 "$pipefy" --report-file="$tmp/stdin.json" --assume-filename=$a <$a >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "--report-file from an editor's filter: standard error stays empty, the file has the record" \
 	'[ $rc = 0 ] && [ ! -s "$tmp/err" ] && grep -q "\"kind\": \"Passed\"" "$tmp/stdin.json" && cmp -s "$tmp/out" golden/sgemm_tiled.auto.cu'

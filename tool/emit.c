@@ -493,7 +493,7 @@ static void yaml_scalar(FILE *out, const char *s, bool plain_allowed)
 }
 
 /* A record's message, whole, as its remark words it. */
-static char *record_message(json_t *rec, bool passed)
+char *record_message(json_t *rec, bool passed)
 {
 	const char *reason = json_string_value(json_object_get(rec, "reason"));
 	const char *note = json_string_value(json_object_get(rec, "note"));

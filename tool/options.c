@@ -42,9 +42,11 @@ const char options_usage[] =
 	"                          launch in the file says\n"
 	"  --ptxas                 registers per thread from nvcc -Xptxas -v, for occupancy\n"
 	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error, one\n"
-	"                          document for the run: text (default), yaml or json\n"
+	"                          document for the run: text (default), yaml, json or html\n"
+	"                          (a self-contained page: each loop's code before and after,\n"
+	"                          its numbers, and a drawing of its schedule)\n"
 	"  --report-file=FILE      the report to FILE instead, in the format its extension\n"
-	"                          names: .yaml, .yml (.opt.yaml) or .json\n"
+	"                          names: .yaml, .yml (.opt.yaml), .json or .html\n"
 	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
 	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda); a\n"
 	"                          DIR without include/cuda_runtime.h is a usage error\n"
@@ -213,8 +215,9 @@ static char *set_length(struct options *o, const char *v)
 static char *set_report(struct options *o, const char *v)
 {
 	o->report = v ? v : "text";
-	if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0)
-		return xprintf("--report takes text, yaml or json, not '%s'", o->report);
+	if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0 &&
+	    strcmp(o->report, "html") != 0)
+		return xprintf("--report takes text, yaml, json or html, not '%s'", o->report);
 	return NULL;
 }
 
@@ -229,9 +232,12 @@ static bool ends_with(const char *name, const char *suffix)
 static char *set_report_file(struct options *o, const char *v)
 {
 	o->report_file = v;
-	o->report_file_format = ends_with(v, ".json") ? "json" : ends_with(v, ".yaml") || ends_with(v, ".yml") ? "yaml" : NULL;
+	o->report_file_format = ends_with(v, ".json")				  ? "json"
+				: ends_with(v, ".yaml") || ends_with(v, ".yml") ? "yaml"
+				: ends_with(v, ".html") || ends_with(v, ".htm") ? "html"
+										: NULL;
 	if (!o->report_file_format)
-		return xprintf("--report-file: the format is the name's extension: .yaml, .yml or .json, not '%s'", v);
+		return xprintf("--report-file: the format is the name's extension: .yaml, .yml, .json or .html, not '%s'", v);
 	return NULL;
 }
 

@@ -155,10 +155,12 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	if (o->report) {
 		size_t n;
 		FILE *f = open_memstream(&r.report, &n);
-		if (f) {
+		if (f && strcmp(o->report, "html") == 0)
+			report_html(f, &model, src, o->arch, &edits, r.output);
+		else if (f)
 			emit_report(f, o->report, &model, src, o->arch);
+		if (f)
 			fclose(f);
-		}
 	}
 	lap("emit");
 	if (r.exit_code == 0)

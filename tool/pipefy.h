@@ -959,6 +959,9 @@ char *remark_text(const char *msg, size_t max);
  * part of the run's report (json: an array of its records; yaml: its documents; text: its
  * paragraphs), which report.c makes one document of. */
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
+/* A --report=json record's message, whole, as its remark words it. */
+struct json_t;
+char *record_message(struct json_t *rec, bool passed);
 /* The loops the remarks say were pipelined, and left as written (a `not pipelined` remark). */
 void emit_count(const struct model *m, int *pipelined, int *left);
 /* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */
@@ -984,6 +987,10 @@ void emit_unified_diff(FILE *out, const struct source *src, const struct edits *
 /* The parts of a run's report (emit_report's, one a file; NULL: none) as one document of the
  * format: a JSON array, a YAML stream, text. */
 char *report_join(const char *format, const char *const *parts, int n);
+/* --report=html: one file's sections: per loop (and launch pair) the original and rewritten
+ * code side by side, the remark, the record's numbers, and an SVG of the chosen schedule. */
+void report_html(FILE *out, const struct model *m, const struct source *src, int arch, const struct edits *e,
+		 const char *output);
 
 /* ---- pipefy.c: one input through every stage ---- */
 
