@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . tests/lib.sh
 
-a=testdata/sgemm_tiled.cu b=testdata/neg_early_exit.cu
+a=testdata/sgemm_tiled.cu b=testdata/neg_early_exit.cu repo=$(pwd)
 
 # ---- --report-file: the report to a file, its format by the name's extension ----
 "$pipefy" --report-file="$tmp/r.json" $a $b >/dev/null 2>"$tmp/err"; rc=$?
@@ -77,6 +77,15 @@ expect "the cache entry they left is whole: no temporary left, and the next run 
 # a file that crashes says so, in its place; the others are written
 PIPEFY_TEST_BREAK=crash "$pipefy" -q -j2 $a $b >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "-j2: a crash is exit 1 and names the file" '[ $rc = 1 ] && grep -q "$a: error: internal error: pipefy crashed" "$tmp/err"'
+# a file whose name is not UTF-8: its report and fixes come back from the worker as they are
+mkdir -p "$tmp/nu"
+cp $a "$tmp/nu/"$'\xff'.cu; cp testdata/harness.cuh "$tmp/nu/"
+for j in -j1 -j2; do
+	(cd "$tmp/nu" && "$pipefy" $j --report --export-fixes=fixes$j.yaml $'\xff'.cu "$repo/$b" \
+		>"$tmp/nu/out$j" 2>"$tmp/nu/err$j"); echo $? >"$tmp/nu/rc$j"
+done
+expect "-j2 over a file named in bytes that are not UTF-8: as -j1 (report, fixes, messages)" \
+	'[ "$(cat "$tmp/nu/rc-j1")" = 0 ] && cmp -s "$tmp/nu/err-j1" "$tmp/nu/err-j2" && cmp -s "$tmp/nu/fixes-j1.yaml" "$tmp/nu/fixes-j2.yaml" && cmp -s "$tmp/nu/out-j1" "$tmp/nu/out-j2"'
 "$pipefy" -j0 $a >/dev/null 2>"$tmp/err"; rc=$?
 "$pipefy" -j x $a >/dev/null 2>>"$tmp/err"; rc2=$?
 expect "-j0 is the number of processors; -j x a usage error" '[ $rc = 0 ] && [ $rc2 = 2 ] && grep -q "\-j takes" "$tmp/err"'

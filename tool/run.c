@@ -4,7 +4,6 @@
 #include "run.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -51,7 +50,10 @@ static char *read_all(int fd, size_t *len)
 	return sb.data ? sb_take(&sb) : xstrdup("");
 }
 
-/* In the child: the file, then its outcome as JSON; it exits with the file's status. */
+/* In the child: the file, then its outcome: a line of numbers (exit status, loops pipelined and
+ * left, failed, --Werror's errors, the lengths of the report's part and the fixes' entry) and
+ * those two texts as they are (a file's name need not be UTF-8, so no JSON); it exits with the
+ * file's status. */
 static void work(const struct options *o, const char *path, const struct worker *w)
 {
 	dup2(w->out, STDOUT_FILENO);
@@ -59,14 +61,13 @@ static void work(const struct options *o, const char *path, const struct worker 
 	struct outcome oc = {0};
 	oc.code = process_file(o, path, &oc);
 	fflush(stdout);
-	json_t *j = json_pack("{s:i, s:i, s:i, s:i, s:i, s:s*, s:s*}", "code", oc.code, "pipelined", oc.pipelined,
-			      "left", oc.left, "failed", oc.failed, "werror", oc.werror, "report", oc.report, "fixes",
-			      oc.fixes);
-	char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-	if (text)
-		write_fd(w->res, text, strlen(text));
-	free(text);
-	json_decref(j);
+	size_t nreport = oc.report ? strlen(oc.report) : 0, nfixes = oc.fixes ? strlen(oc.fixes) : 0;
+	char *head = xprintf("%d %d %d %d %d %zu %zu\n", oc.code, oc.pipelined, oc.left, oc.failed, oc.werror, nreport,
+			     nfixes);
+	write_fd(w->res, head, strlen(head));
+	write_fd(w->res, oc.report ? oc.report : "", nreport);
+	write_fd(w->res, oc.fixes ? oc.fixes : "", nfixes);
+	free(head);
 	free(oc.report);
 	free(oc.fixes);
 	exit(oc.code); /* exit, not _exit: LeakSanitizer checks the child too */
@@ -88,16 +89,14 @@ static bool start_worker(const struct options *o, const char *path, struct worke
 /* The outcome a child wrote; false when there is none whole (it crashed). */
 static bool read_outcome(int fd, struct outcome *oc)
 {
-	size_t len;
+	size_t len, nreport, nfixes;
+	int at = 0;
 	char *text = read_all(fd, &len);
-	json_t *j = json_loads(text, 0, NULL);
-	const char *report = NULL, *fixes = NULL;
-	bool ok = j && json_unpack(j, "{s:i, s:i, s:i, s:i, s:i, s?s, s?s}", "code", &oc->code, "pipelined",
-				   &oc->pipelined, "left", &oc->left, "failed", &oc->failed, "werror", &oc->werror, "report",
-				   &report, "fixes", &fixes) == 0;
-	oc->report = ok && report ? xstrdup(report) : NULL;
-	oc->fixes = ok && fixes ? xstrdup(fixes) : NULL;
-	json_decref(j);
+	bool ok = sscanf(text, "%d %d %d %d %d %zu %zu\n%n", &oc->code, &oc->pipelined, &oc->left, &oc->failed,
+			 &oc->werror, &nreport, &nfixes, &at) == 7 &&
+		  at > 0 && (size_t)at + nreport + nfixes == len;
+	oc->report = ok && nreport ? xstrndup(text + at, nreport) : NULL;
+	oc->fixes = ok && nfixes ? xstrndup(text + at + nreport, nfixes) : NULL;
 	free(text);
 	return ok;
 }
