@@ -45,15 +45,15 @@ for f in $a $b testdata/multi_kernels.cu testdata/hgemm_wmma.cu testdata/neg_not
 done
 cp tests/cli/syntax-error-stdin/stdin "$tmp/j/syntax.cu"
 files+=("$tmp/j/no_such_file.cu" "$tmp/j/syntax.cu")
-for args in "" "--dry-run --Werror" "--report=json"; do
+# (each spelling of -j with one kind of run: 8 files a run take a while on 2 cores)
+for run in "-j4|" "-j 3|--dry-run --Werror" "--jobs=2|--report=json"; do
+	j=${run%%|*} args=${run#*|}
 	# shellcheck disable=SC2086
 	"$pipefy" $args "${files[@]}" >"$tmp/seq.out" 2>"$tmp/seq.err"; seq=$?
-	for j in -j4 "-j 3" --jobs=2; do
-		# shellcheck disable=SC2086
-		"$pipefy" $j $args "${files[@]}" >"$tmp/par.out" 2>"$tmp/par.err"; par=$?
-		expect "$j ${args:-(rewrite)}: standard output, standard error and exit status ($seq) as without it" \
-			'[ $seq = $par ] && cmp -s "$tmp/seq.out" "$tmp/par.out" && cmp -s "$tmp/seq.err" "$tmp/par.err"'
-	done
+	# shellcheck disable=SC2086
+	"$pipefy" $j $args "${files[@]}" >"$tmp/par.out" 2>"$tmp/par.err"; par=$?
+	expect "$j ${args:-(rewrite)}: standard output, standard error and exit status ($seq) as without it" \
+		'[ $seq = $par ] && cmp -s "$tmp/seq.out" "$tmp/par.out" && cmp -s "$tmp/seq.err" "$tmp/par.err"'
 done
 expect "the sequential run above failed for the missing file and warned for the parse error" \
 	'[ $seq = 1 ] && grep -q "no_such_file.cu: error:" "$tmp/seq.err" && grep -q "syntax.cu:.*warning:" "$tmp/seq.err"'
@@ -77,6 +77,9 @@ expect "the cache entry they left is whole: no temporary left, and the next run 
 # a file that crashes says so, in its place; the others are written
 PIPEFY_TEST_BREAK=crash "$pipefy" -q -j2 $a $b >"$tmp/out" 2>"$tmp/err"; rc=$?
 expect "-j2: a crash is exit 1 and names the file" '[ $rc = 1 ] && grep -q "$a: error: internal error: pipefy crashed" "$tmp/err"'
+PIPEFY_TEST_BREAK=crash "$pipefy" -q -j2 - $b <$a >"$tmp/out" 2>"$tmp/err"; rc=$?
+expect "-j2 as a filter: a crash in standard input's worker writes the input back" \
+	'[ $rc = 1 ] && cmp -s "$tmp/out" $a && grep -q "^<stdin>: error: internal error: pipefy crashed (.*); the input is written back unchanged" "$tmp/err"'
 # a file whose name is not UTF-8: its report and fixes come back from the worker as they are
 mkdir -p "$tmp/nu"
 cp $a "$tmp/nu/"$'\xff'.cu; cp testdata/harness.cuh "$tmp/nu/"
