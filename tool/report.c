@@ -278,16 +278,18 @@ static void schedule_svg(FILE *out, const char *variant, int stages)
 	for (int t = 0; t < g.iters; t++)
 		svg_iteration(out, &g, t, rows);
 	int y = TOP + rows * CELL_H + 24;
-	fprintf(out, "<path class=\"issue\" d=\"M%d %d l9 5 l-9 5 z\"/><text class=\"row\" x=\"%d\" y=\"%d\">copy issued"
+	fprintf(out, "<path class=\"issue\" d=\"M%d %d l9 5 l-9 5 z\"/><text class=\"row\" x=\"%d\" y=\"%d\">copy issued%s"
 		     "</text>\n<rect class=\"wait\" x=\"%d\" y=\"%d\" width=\"4\" height=\"12\"/><text class=\"row\" "
 		     "x=\"%d\" y=\"%d\">%s</text>\n",
-		LEFT, y - 9, LEFT + 14, y, LEFT + 130, y - 10, LEFT + 140, y,
-		g.regs ? "registers stored into the stage" : g.block_barriers ? "copy waited for (wait_prior)"
-										: "copy waited for (the stage's mbarrier)");
+		LEFT, y - 9, LEFT + 14, y, row->producer_threads ? " (producer warp)" : "", LEFT + 190, y - 10, LEFT + 200, y,
+		g.regs			     ? "registers stored into the stage"
+		: g.block_barriers	     ? "copy waited for (wait_prior)"
+		: row->id == VARIANT_WS_CP_ASYNC ? "copy waited for (the stage's named barrier)"
+						     : "copy waited for (the stage's mbarrier)");
 	if (g.block_barriers)
 		fprintf(out, "<line class=\"barrier\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/><text class=\"row\" x=\"%d\" "
 			     "y=\"%d\">__syncthreads()</text>\n",
-			LEFT + 400, y - 12, LEFT + 400, y + 2, LEFT + 408, y);
+			LEFT + 470, y - 12, LEFT + 470, y + 2, LEFT + 478, y);
 	fputs("</svg>\n", out);
 }
 
