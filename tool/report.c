@@ -1,5 +1,6 @@
 /* report.c: the run's report as one document: each file's part (emit_report's) joined into one
- * JSON array, one YAML stream or one text. */
+ * JSON array, one YAML stream, one text, or one HTML page (whose sections, code side by side and
+ * a drawing of each schedule, are made here too). */
 #include "pipefy.h"
 
 #include <jansson.h>
