@@ -23,6 +23,8 @@ expect "the installed pipefy says its version" '"$p/bin/pipefy" --version | grep
 man=$p/share/man/man1/pipefy.1
 MANWIDTH=100 man -l "$man" >"$tmp/man.txt" 2>"$tmp/man.err"; rc=$?
 expect "man -l pipefy.1 renders it without a warning" '[ $rc = 0 ] && [ ! -s "$tmp/man.err" ] && grep -q "rewrite tiled CUDA K-loops" "$tmp/man.txt"'
+version=$("$p/bin/pipefy" --version | cut -d" " -f2)
+expect "the man page's version is the program's ($version)" 'grep -q "^\.TH PIPEFY 1 .* \"pipefy $version\"" "$man"'
 MANPATH="$p/share/man" man -w pipefy >"$tmp/where" 2>/dev/null
 expect "man finds pipefy under the prefix's share/man" 'grep -q "$p/share/man/man1/pipefy.1" "$tmp/where"'
 "$p/bin/pipefy" --help | awk '/^  -/ { print substr($0, 3, 24) }' | grep -o -- '--[A-Za-z][A-Za-z-]*' | sort -u >"$tmp/options"
