@@ -1,12 +1,11 @@
 // neg_copy_loop_locals.cu: a copy loop whose body declares the column it loads from the K-loop's
-// variable (`int c = k0 + tx;`). Staged in registers, the loop's body would run again for the
-// stores, after the compute, where that declaration reads a variable the store code does not
-// have: pipefy once wrote such a rewrite, which its own validation rejected (`k0` undeclared).
-// Register staging is now refused with the declaration named; the 4-byte copies are left as
-// written for auto, while cp.async (forced) takes them. In the second kernel the loop variable
-// is declared before the loop, so the store code does have a `k0`, the current tile's: there
-// the staged stores would put tile t+1's columns where tile t's parity says (a miscompile,
-// which the CPU model shows on the build before the refusal: the checksum differs).
+// variable (`int c = k0 + tx;`). Staged in registers, the loop's body runs again for the stores,
+// after the compute: pipefy once wrote such a rewrite with the stores reading a `k0` they did not
+// have (its own validation rejected it), and in the second kernel, whose loop variable is
+// declared before the loop, the current tile's `k0` (tile t+1's columns stored where tile t's
+// parity says: a miscompile the CPU model shows, the checksum differs). The stores now declare
+// the loop variables of the tile they store (pipefy_tile_k0, set by the fetch): both kernels
+// take ldg x2, and the goldens run bit-identical to the originals.
 // Both run, the second averaging its product with the first's (exact: (x + x) / 2 = x).
 // Usage: neg_copy_loop_locals [M N K] (multiples of TILE).
 // gpu-runs: 32 32 0 | 32 32 32 | 32 32 96 | 256 256 256

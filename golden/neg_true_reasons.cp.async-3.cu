@@ -119,10 +119,10 @@ __global__ void template_fill(const float *A, float *C, int K)
     C[blockIdx.y * NT + threadIdx.x] = acc;
 }
 
-// The tile zeroed, then copied under an if (luckboy/unmtx-gpu's guarded fill): the same values
-// as `As = g ? A[i] : 0`, written as two statements, which pipefy does not read as one copy.
-// Once: "'As' is written from a computed value", naming the zero's store.
-__global__ void fill_first(const float *A, const float *B, float *C, int M, int N, int K)
+// Both tiles zeroed first, then both copied under ifs: a zero and its copy are not next to each
+// other, so not one guarded copy (next to each other they are: sgemm_fill_first.cu). Once:
+// "'As' is set to a constant ... and then copied under the if ..., not the next statement".
+__global__ void fill_first_apart(const float *A, const float *B, float *C, int M, int N, int K)
 {
     __shared__ float As[TS][TS], Bs[TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
@@ -130,9 +130,9 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
     float acc = 0.0f;
     for (int k0 = 0; k0 < K; k0 += TS) {
         As[ty][tx] = 0.0f;
+        Bs[ty][tx] = 0.0f;
         if (row < M && k0 + tx < K)
             As[ty][tx] = A[row * K + k0 + tx];
-        Bs[ty][tx] = 0.0f;
         if (col < N && k0 + ty < K)
             Bs[ty][tx] = B[(k0 + ty) * N + col];
         __syncthreads();

@@ -424,6 +424,50 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 	return ok;
 }
 
+/* Whether e is a constant clang can fold (`0`, `0.0f`, `(half)0`). */
+static bool folds_to_constant(CXCursor e)
+{
+	CXEvalResult ev = clang_Cursor_Evaluate(e);
+	bool constant = ev && (clang_EvalResult_getKind(ev) == CXEval_Int || clang_EvalResult_getKind(ev) == CXEval_Float);
+	if (ev)
+		clang_EvalResult_dispose(ev);
+	return constant;
+}
+
+/* `X = c; if (g) X = load;`: a constant into a tile's element, then a copy into the same element
+ * under an if with no else, the next statement. One guarded copy, the same as `X = g ? load : c`
+ * (luckboy/unmtx-gpu fills its tiles so). */
+static bool record_fill_first(struct store_scan *s, CXCursor first, CXCursor ifstmt)
+{
+	if (clang_getCursorKind(ifstmt) != CXCursor_IfStmt)
+		return false;
+	struct cursors cs = cursor_children(ifstmt);
+	bool ok = false;
+	CXCursor then_store = cs.n == 2 ? only_stmt(cs.v[1]) : clang_getNullCursor(), f_dst, f_val, t_dst, t_val, base;
+	if (!clang_Cursor_isNull(then_store) && clang_isExpression(clang_getCursorKind(cs.v[0])) &&
+	    cursor_write_parts(cursor_strip(first), &f_dst, &f_val) == WRITE_ASSIGN &&
+	    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst)) &&
+	    folds_to_constant(f_val)) {
+		char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(f_dst));
+		bool conversion = false;
+		ok = strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base);
+		free(a);
+		free(b);
+	}
+	if (ok) {
+		record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
+		struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+		cp->guard = cursor_span(cs.v[0]);
+		cp->fill = cursor_span(f_val);
+		cp->fill_value = f_val;
+		cp->guard_is_if = true;
+		if (cp->in_macro && cp->tile >= 0) /* (guarded macro copies stay refused, as in record_store) */
+			cp->tile = -1 - cp->tile;
+	}
+	free(cs.v);
+	return ok;
+}
+
 /* Comments, pragmas and blank lines before a statement travel with it (`#pragma unroll`
  * stays on its loop); those after the last statement are the body's tail. */
 static void attach_leading_lines(const struct source *src, struct kloop *l)
@@ -450,6 +494,22 @@ static void attach_leading_lines(const struct source *src, struct kloop *l)
 		l->tail = (struct span){prev, line};
 }
 
+/* A body statement's text, through its ';', and the lines it owns. */
+static void stmt_text(const struct source *src, CXCursor c, struct body_stmt *st)
+{
+	st->text = cursor_span(c);
+	st->span = whole_lines(src, st->text);
+	if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
+		st->text.end = st->span.end;
+	else {
+		size_t e = st->text.end;
+		while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+			e++;
+		if (e < src->len && src->text[e] == ';')
+			st->text.end = e + 1;
+	}
+}
+
 void find_body(struct kloop *l, const struct source *src, CXCursor body)
 {
 	struct cursors cs = cursor_children(body);
@@ -457,18 +517,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		CXCursor c = cs.v[i];
 		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
 		st->cursor = c;
-		st->text = cursor_span(c);
-		st->span = whole_lines(src, st->text);
-		/* the statement's text ends at its ';' */
-		if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
-			st->text.end = st->span.end;
-		else {
-			size_t e = st->text.end;
-			while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
-				e++;
-			if (e < src->len && src->text[e] == ';')
-				st->text.end = e + 1;
-		}
+		stmt_text(src, c, st);
 		st->role = ROLE_COMPUTE;
 		if (cursor_is_barrier(c)) {
 			st->role = ROLE_BARRIER;
@@ -477,6 +526,21 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		}
 		if (cursor_is_call_named(c, "__syncwarp"))
 			l->nwarp_syncs++;
+		if (i + 1 < cs.n && clang_isExpression(clang_getCursorKind(c))) {
+			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(cs.v[i + 1]), .record = true};
+			if (record_fill_first(&rec, c, cs.v[i + 1])) {
+				/* one statement from the constant's store to the if's end */
+				size_t begin = st->span.begin;
+				st->cursor = cs.v[++i];
+				stmt_text(src, st->cursor, st);
+				st->span.begin = begin;
+				st->text.begin = cursor_span(c).begin;
+				st->role = ROLE_COPY;
+				l->copies[l->ncopies - 1].stmt = l->nstmts - 1;
+				l->copies[l->ncopies - 1].text = st->text;
+				continue;
+			}
+		}
 		if (clang_getCursorKind(c) == CXCursor_IfStmt) {
 			struct store_scan rec = {.loop = l, .src = src, .stmt = cursor_span(c), .record = true};
 			if (record_if_copy(&rec, c)) {
@@ -744,6 +808,64 @@ static void mark_copy_decls(struct kloop *l)
 		}
 }
 
+/* An integer a template's instantiation fixes: template parameters, enumerators, literals,
+ * sizeof, and const locals or globals initialized so, through operators. */
+static bool template_constant(CXCursor e, int depth)
+{
+	if (clang_Cursor_isNull(e) || depth > 8)
+		return false;
+	enum CXCursorKind k = clang_getCursorKind(e);
+	switch (k) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_CXXBoolLiteralExpr:
+	case CXCursor_UnaryExpr:
+		return true;
+	case CXCursor_DeclRefExpr: {
+		CXCursor d = clang_getCursorReferenced(e);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if (dk == CXCursor_NonTypeTemplateParameter || dk == CXCursor_EnumConstantDecl)
+			return true;
+		CXType t = clang_getCursorType(d);
+		CXCursor init = cursor_last_child(d);
+		return dk == CXCursor_VarDecl && clang_isConstQualifiedType(t) && !clang_Cursor_isNull(init) &&
+		       clang_isExpression(clang_getCursorKind(init)) && template_constant(init, depth + 1);
+	}
+	case CXCursor_UnaryOperator: {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus && op != CXUnaryOperator_Not &&
+		    op != CXUnaryOperator_LNot)
+			return false;
+	}
+		/* fall through */
+	case CXCursor_ParenExpr:
+	case CXCursor_BinaryOperator:
+	case CXCursor_ConditionalOperator:
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_CXXStaticCastExpr:
+	case CXCursor_CXXFunctionalCastExpr:
+	case CXCursor_UnexposedExpr: {
+		if (k == CXCursor_BinaryOperator) {
+			enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+			if (op == CXBinaryOperator_Assign || op == CXBinaryOperator_Comma)
+				return false;
+		}
+		struct cursors kids = cursor_children(e);
+		bool ok = kids.n > 0;
+		for (int i = 0; i < kids.n && ok; i++) {
+			enum CXCursorKind ck = clang_getCursorKind(kids.v[i]);
+			if (clang_isReference(ck) || clang_isDeclaration(ck))
+				continue; /* (a cast's type) */
+			ok = template_constant(kids.v[i], depth + 1);
+		}
+		free(kids.v);
+		return ok;
+	}
+	default:
+		return false;
+	}
+}
+
 /* `for (T i = E0; i < N; i += S) { ...copies... }` (or `++i`, `i++`: S = 1) at the top of the
  * body, N a constant and S a constant or blockDim.x: the register variant can stage such a
  * loop with one register per trip. Records its numbers and parts in the statement (whether its
@@ -773,23 +895,23 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src)
 	CXCursor bound = cursor_last_child(kids.v[1]), step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
 	long N = cursor_evaluate_int(bound, &ok);
 	if (!ok)
-		N = 0;
+		N = template_constant(bound, 0) ? -1 : 0;
 	long S = 1;
 	bool block_stride = false;
 	if (!inc) {
 		S = cursor_evaluate_int(step, &ok);
 		if (!ok)
-			S = -1;
+			S = template_constant(step, 0) ? -2 : -1;
 		char *step_text = span_text(src, cursor_span(step));
 		block_stride = strcmp(step_text, "blockDim.x") == 0;
 		free(step_text);
 	}
-	if (N <= 0 || (S <= 0 && !block_stride))
+	if (N == 0 || (S == -1 && !block_stride) || S == 0 || S < -2)
 		goto done;
 	st->copy_bound_expr = cursor_span(bound);
 	st->copy_stride_expr = inc ? (struct span){0, 0} : cursor_span(step);
 	st->copy_bound = N;
-	st->copy_stride = block_stride ? 0 : S;
+	st->copy_stride = block_stride ? 0 : S == -2 ? -1 : S;
 	/* `int i`: from the declaration's start through the variable's name */
 	unsigned name_at;
 	clang_getExpansionLocation(clang_getCursorLocation(var.v[0]), NULL, NULL, NULL, &name_at);

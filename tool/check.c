@@ -296,9 +296,9 @@ static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CX
 	return (k == CXCursor_ForStmt || k == CXCursor_WhileStmt) && span_within(cursor_span(reg), st->text) &&
 	       body_fetch_value(cursor_last_child(reg));
 }
-/* `As[r][c] = 0; if (g) As[r][c] = A[i];`: a constant first, then a copy under an if into the
- * same element (luckboy/unmtx-gpu's fill). Not one guarded copy to pipefy, which reads those as
- * one statement: the remark says so. False when cp is not such a constant. */
+/* `As[r][c] = 0; ...; if (g) As[r][c] = A[i];`: a constant first, then, not as the next statement,
+ * a copy under an if into the same element. (Next to each other they are one guarded copy,
+ * body.c.) False when cp is not such a constant. */
 static bool refuse_fill_first(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
 {
 	if (clang_Cursor_isNull(cp->value))
@@ -329,8 +329,9 @@ static bool refuse_fill_first(struct kloop *l, const struct source *src, const s
 	pos(src, cp->text.begin, &line, &col);
 	pos(src, cursor_span(l->stmts[then->stmt].cursor).begin, &tl, &tc);
 	kloop_refuse(l, cp->text.begin,
-		     "'%s' is set to a constant at %d:%d and then copied under the if at %d:%d: pipefy reads a guarded fill "
-		     "only as one statement (`if (g) X = A[i]; else X = 0;`, or `X = g ? A[i] : 0`)",
+		     "'%s' is set to a constant at %d:%d and then copied under the if at %d:%d, not the next statement: "
+		     "pipefy reads a guarded fill as `X = 0; if (g) X = A[i];` with nothing between, `if (g) X = A[i]; "
+		     "else X = 0;` or `X = g ? A[i] : 0`",
 		     name, line, col, tl, tc);
 	return true;
 }
@@ -469,11 +470,10 @@ static void check_static_storage(struct kloop *l, const struct source *src)
  * reach into it. */
 static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i, CXType t)
 {
-	if (l->nlaunch_edits > 0 && (l->enlarge_refusal = launch_stages_problem(l, src))) {
-		l->nlaunch_edits = 0;
-		l->launch_dyn_bytes = -1;
-	}
-	if (l->nlaunch_edits > 0) {
+	l->enlarge = l->nlaunch_edits > 0 && !l->launch_unknown;
+	if (l->enlarge && (l->enlarge_refusal = launch_stages_problem(l, src)))
+		l->enlarge = false;
+	if (l->enlarge) {
 		/* (a tile kept to one stage is where and what it was after the loop, and
 		 * before it, whatever name reaches it) */
 		size_t at = 0;
@@ -482,8 +482,7 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 			return;
 		l->one_stage = xprintf("%s: with a second stage it would see the first stage's copy only", why);
 		free(why);
-		l->nlaunch_edits = 0;
-		l->launch_dyn_bytes = -1;
+		l->enlarge = false;
 		return;
 	}
 	int line, col;
@@ -492,7 +491,9 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 			       "needs another copy of it from every launch, and %s",
 			       l->tiles[i].name, line, col,
 			       t.kind == CXType_IncompleteArray ? "extern __shared__" : "a pointer into shared memory",
-			       l->enlarge_refusal ? l->enlarge_refusal : "pipefy cannot change them all");
+			       l->enlarge_refusal ? l->enlarge_refusal
+			       : l->launch_unknown ? l->launch_unknown
+						   : "pipefy cannot change them all");
 }
 
 /* Tile i: of a type whose assignment is plain bytes, and where it lives, with how many stages
@@ -1245,6 +1246,26 @@ struct child_list {
 	int *n, max;
 };
 
+static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt ||
+	    k == CXCursor_GotoStmt) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return k == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+}
+
+/* Whether a statement holds a loop (or a goto, which can make one). */
+static bool holds_loop(CXCursor stmt)
+{
+	bool found = false;
+	clang_visitChildren(stmt, scan_loops, &found);
+	return found;
+}
+
 /* Why a copy loop of the shape find reads (copy_bound set) cannot be staged; NULL when it can. */
 static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 {
@@ -1262,6 +1283,8 @@ static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 		why = "its step reads what the K-loop's body declares";
 	else if (cursor_writes_var(kids.v[3], var.v[0]))
 		why = "its body writes its variable";
+	else if (holds_loop(kids.v[3]))
+		why = "its body holds another loop: one staging register a trip would keep only that loop's last copy";
 	free(kids.v);
 	free(var.v);
 	return why;
@@ -1401,18 +1424,6 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->legal[VARIANT_LDG].refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
 			l->legal[VARIANT_LDG].ok = false;
-		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
-			/* the store of the registers runs the copy loop's body again, after the compute:
-			 * a declaration in it that reads the loop variables would read them there, where
-			 * they are not the fetched tile's (or not declared at all) */
-			int dl, dc;
-			char *name = cursor_name(decl);
-			pos(src, cursor_span(decl).begin, &dl, &dc);
-			l->legal[VARIANT_LDG].refusal = xprintf("the copy loop at %d:%d declares '%s' (%d:%d) from the loop variables: "
-						 "storing the registers would run that declaration again, a tile later",
-						 line, col, name, dl, dc);
-			free(name);
-			l->legal[VARIANT_LDG].ok = false;
 		} else if (in_copy_loop && !st->copy_stride && !l->block_threads) {
 			/* a copy loop strided by blockDim.x stages one register per trip: the block size
 			 * says how many */
@@ -1420,6 +1431,10 @@ static void check_ldg(struct kloop *l, const struct source *src)
 						 "unknown (__launch_bounds__ or --block-size gives it)",
 						 line, col);
 			l->legal[VARIANT_LDG].ok = false;
+		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
+			/* the store of the registers runs the copy loop's body again, after the compute:
+			 * a declaration in it that reads the loop variables must read the fetched tile's */
+			l->stash_cursor = true;
 		}
 	}
 }
@@ -2307,6 +2322,11 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 				 k == CXCursor_AsmStmt ? "the asm" : "the call", where(s->src, at));
 		return CXChildVisit_Break;
 	}
+	if (k == CXCursor_CallExpr && cursor_call_through_pointer(c)) {
+		s->why = xprintf("the call at %s goes through a pointer to a function: pipefy cannot see whether it "
+				 "reads the block's size", where(s->src, at));
+		return CXChildVisit_Break;
+	}
 	if (k == CXCursor_CallExpr && s->depth == 4 && !clang_Cursor_isNull(d) && !effects_in_system_header(d)) {
 		s->why = xprintf("the helpers called at %s call each other too deep for pipefy to see whether they read "
 				 "the block's size", where(s->src, at));
@@ -2341,6 +2361,11 @@ static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, CXCursor parent
 	}
 	if (k != CXCursor_CallExpr && !cursor_is_barrier(c))
 		return CXChildVisit_Recurse;
+	if (k == CXCursor_CallExpr && cursor_call_through_pointer(c)) {
+		s->why = xprintf("the call at %s goes through a pointer to a function: pipefy cannot see whether it "
+				 "synchronizes the block", where(s->src, at));
+		return CXChildVisit_Break;
+	}
 	CXCursor d = clang_getCursorReferenced(c);
 	char *n = cursor_name(c);
 	bool barrier = cursor_is_barrier(c);
@@ -3257,8 +3282,11 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 		deps_of_kernel(i ? p->kernel : p->first_kernel, src, &p->deps[i]);
 }
 
-void check_launch_queues(struct model *m, const struct source *src)
+void check_launch_queues(struct model *m, const struct source *src, int arch)
 {
-	for (int i = 0; i < m->npairs; i++)
+	for (int i = 0; i < m->npairs; i++) {
 		check_pair_queue(&m->pairs[i], src);
+		if (arch < 70)
+			queue_refuse(&m->pairs[i], xprintf("sm_%d: the queue's waits need sm_70 or later", arch));
+	}
 }

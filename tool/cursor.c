@@ -1085,3 +1085,21 @@ bool cursor_refers_within(CXCursor c, struct span s)
 		clang_visitChildren(c, scan_refs_within, &r);
 	return r.found;
 }
+
+/* A call whose target is a value, not a function: `hook(0)` of a parameter, a local or a member
+ * holding a function's address, `(*hook)(0)`. (A call of an object's operator() names the
+ * operator; an overloaded operator of a builtin type has no callee and is not a function value.) */
+bool cursor_call_through_pointer(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	enum CXCursorKind ck = clang_getCursorKind(callee);
+	if (!clang_Cursor_isNull(callee))
+		return ck == CXCursor_VarDecl || ck == CXCursor_ParmDecl || ck == CXCursor_FieldDecl;
+	CXCursor target = cursor_strip(cursor_first_child(call));
+	if (clang_Cursor_isNull(target))
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(target));
+	if (t.kind == CXType_Pointer || t.kind == CXType_MemberPointer)
+		t = clang_getCanonicalType(clang_getPointeeType(t));
+	return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
+}

@@ -151,10 +151,16 @@ static const char *why_not(const struct kloop *l)
 	return l->nrefusals ? l->refusals[0].reason : l->declined;
 }
 
+/* Why a pair is not one persistent launch: check's refusal (or validation's), else the planner's. */
+static const char *queue_why_not(const struct launch_pair *p)
+{
+	return p->queue_refusal ? p->queue_refusal : p->queue_declined;
+}
+
 /* Why a pair's launch is kept as written: check's refusal (or validation's), else the planner's. */
 static const char *pair_why_not(const struct launch_pair *p)
 {
-	return p->queue_refusal ? p->queue_refusal : p->refusal ? p->refusal : p->reason;
+	return queue_why_not(p) ? queue_why_not(p) : p->refusal ? p->refusal : p->reason;
 }
 
 /* What a queued pair's launches became (--launches=queue). */
@@ -188,10 +194,10 @@ static void emit_pair_remarks(FILE *out, const struct model *m, const struct sou
 				    p->reason);
 			free(waits);
 			q++;
-		} else if (p->queue_refusal)
+		} else if (queue_why_not(p))
 			emit_remark(out, src, p->first_call.begin, false,
 				    "launches of '%s' and '%s' not made one persistent launch: %s", p->first, p->second,
-				    p->queue_refusal);
+				    queue_why_not(p));
 		else if (p->rewritten)
 			emit_remark(out, src, p->call.begin, true,
 				    "launch overlapped with '%s' before it: '%s' may start while it finishes, and waits for "
@@ -257,6 +263,10 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	fprintf(out, "%s:%d:%d: K-loop in '%s', planned for sm_%d\n", src->path, line, col, l->function, arch);
 	if (l->block_threads)
 		fprintf(out, "  block:    %d threads (%s)", l->block_threads, l->block_source);
+	else if (l->threads_estimate)
+		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it): %d "
+			"threads assumed for occupancy, the tiles' %ld B a stage over the %ld B each thread copies",
+			l->threads_estimate, kloop_tile_bytes(l), l->threads_per_copy);
 	else
 		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
 	if (l->registers)
@@ -275,7 +285,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	long per_stage = kloop_tile_bytes(l);
 	if (per_stage >= 0)
 		fprintf(out, " = %ld B per stage", per_stage);
-	else if (l->nlaunch_edits > 0 && l->launch_dyn_bytes > 0)
+	else if (l->enlarge && l->launch_dyn_bytes > 0)
 		fprintf(out, "; per stage: a copy of the launch's %ld B of dynamic shared memory", l->launch_dyn_bytes);
 	else
 		fprintf(out, "; per stage: unknown here");

@@ -329,6 +329,33 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 	}
 }
 
+/* Without a block size: about how many threads fill the tiles, where every copy is a statement
+ * of the body (no copy loop, no helper): a stage's bytes over the bytes one thread copies. Only
+ * the planner's occupancy reads it; no rewrite relies on it. */
+static void estimate_threads(struct kloop *l)
+{
+	if (l->block_threads || l->ncopies == 0 || l->helper.nstores > 0)
+		return;
+	long per_thread = 0;
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->tile < 0 || cp->stmt < 0 || cp->width <= 0)
+			return;
+		enum CXCursorKind k = clang_getCursorKind(cursor_unattributed(l->stmts[cp->stmt].cursor));
+		if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+			return;
+		per_thread += cp->width;
+	}
+	long bytes = kloop_tile_bytes(l);
+	if (bytes <= 0 || bytes % per_thread)
+		return;
+	long t = bytes / per_thread;
+	if (t >= 32 && t <= 1024 && t % 32 == 0) {
+		l->threads_estimate = (int)t;
+		l->threads_per_copy = per_thread;
+	}
+}
+
 /* ---- flops per tile, gathers, shared memory ---- */
 
 /* Flops one thread does per tile: multiply-adds, wmma::mma_sync and mma.sync in asm, times
@@ -721,7 +748,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 	CXCursor fn = l->function_cursor;
 	enum CXLinkageKind link = clang_getCursorLinkage(fn);
 	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl) {
-		l->enlarge_refusal = xprintf("'%s' is a template or a member", l->function);
+		l->launch_unknown = xprintf("'%s' is a template or a member", l->function);
 		return;
 	}
 	const struct launch *first = launches_first(ls, l->function);
@@ -732,7 +759,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 		char *here = !first ? xstrdup("")
 			     : first->config[2] ? xprintf(" (the launch at %d:%d asks for '%s')", line, col, first->config[2])
 					     : xprintf(" (the launch at %d:%d asks for none)", line, col);
-		l->enlarge_refusal = xprintf("'%s' can be launched from other files, with the size they choose%s; declared "
+		l->launch_unknown = xprintf("'%s' can be launched from other files, with the size they choose%s; declared "
 					     "static, or in an unnamed namespace, its launches would all be here",
 					     l->function, here);
 		free(here);
@@ -740,7 +767,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 	}
 	size_t at[64];
 	int n = source_identifiers(src, (struct span){0, src->len}, l->function, at, 64);
-	for (int u = 0; u < n && !l->enlarge_refusal; u++) {
+	for (int u = 0; u < n && !l->launch_unknown; u++) {
 		int line, col;
 		source_line_col(src, u < 64 ? at[u] : 0, &line, &col);
 		const struct launch *hit = NULL;
@@ -748,17 +775,17 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 			if (u < 64 && x->at == at[u])
 				hit = x;
 		if (u >= 64)
-			l->enlarge_refusal = xprintf("'%s' is named too often to follow", l->function);
+			l->launch_unknown = xprintf("'%s' is named too often to follow", l->function);
 		else if (!hit && !declares(fn, at[u]))
-			l->enlarge_refusal = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
+			l->launch_unknown = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
 		else if (hit && on_directive_line(src, at[u]))
-			l->enlarge_refusal = xprintf("the launch at %d:%d is in a macro", line, col);
+			l->launch_unknown = xprintf("the launch at %d:%d is in a macro", line, col);
 		else if (hit && !hit->config[2])
-			l->enlarge_refusal = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
+			l->launch_unknown = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
 		else if (hit) {
 			long v;
 			if (!eval_int_text(src, hit->config[2], &v) || v <= 0)
-				l->enlarge_refusal = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
+				l->launch_unknown = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
 							     "evaluate", line, col, hit->config[2]);
 			else {
 				if (v > l->launch_dyn_bytes)
@@ -768,9 +795,9 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 			}
 		}
 	}
-	if (!l->enlarge_refusal && l->nlaunch_edits == 0)
-		l->enlarge_refusal = xprintf("no launch of '%s' is in this file", l->function);
-	if (l->enlarge_refusal) {
+	if (!l->launch_unknown && l->nlaunch_edits == 0)
+		l->launch_unknown = xprintf("no launch of '%s' is in this file", l->function);
+	if (l->launch_unknown) {
 		l->nlaunch_edits = 0;
 		l->launch_dyn_bytes = -1;
 	}
@@ -931,6 +958,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, ls, o->block_size);
+		estimate_threads(l);
 		template_tile_sizes(l, src, ls);
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, ls);

@@ -59,6 +59,7 @@ void model_free(struct model *m)
 			free(l->legal[v].refusal);
 		free(l->one_stage);
 		free(l->launch_edits);
+		free(l->launch_unknown);
 		free(l->enlarge_refusal);
 		for (int j = 0; j < l->nboxes; j++) {
 			free(l->boxes[j].pointer);
@@ -96,6 +97,7 @@ void model_free(struct model *m)
 		free(p->between.v);
 		free(p->refusal);
 		free(p->queue_refusal);
+		free(p->queue_declined);
 		queue_accesses_free(&p->deps[0]);
 		queue_accesses_free(&p->deps[1]);
 		free(p->mangled[0]);

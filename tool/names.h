@@ -15,6 +15,7 @@
 #define NAME_LOAD "pipefy_load"   /* starts the copies of the tile at the cursor */
 #define NAME_FETCH "pipefy_fetch" /* registers: loads the next tile into registers */
 #define NAME_STASH "pipefy_stash" /* registers: stores them into a stage */
+#define NAME_TILE_IVAR "pipefy_tile_" /* registers: a loop variable of the tile in the staging registers */
 #define NAME_MORE "pipefy_more"   /* registers: whether a next tile was fetched */
 
 /* the tensor family's helpers and state */

@@ -104,7 +104,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	check_kloops(&model, src);
 	check_launch_pairs(&model, src);
 	if (o->launches == LAUNCHES_QUEUE)
-		check_launch_queues(&model, src);
+		check_launch_queues(&model, src, o->arch);
 	lap("check");
 	if (o->ptxas)
 		measure_registers(&model, src, o, messages);

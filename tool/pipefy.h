@@ -317,6 +317,9 @@ bool cursor_kind_is_cast(enum CXCursorKind k);
 CXCursor cursor_root_var(CXCursor c);
 /* __syncthreads(), or cooperative groups' sync on a thread_block. */
 bool cursor_is_barrier(CXCursor c);
+/* A call whose target is a value, not a function (`hook(0)`, `(*hook)(0)`, `o.f(0)`): what it
+ * runs is not known. */
+bool cursor_call_through_pointer(CXCursor call);
 bool cursor_is_call_named(CXCursor c, const char *want);
 bool span_within(struct span inner, struct span outer);
 /* decl is declared inside s, a span of the main file (offsets of another file's declaration
@@ -662,6 +665,9 @@ struct kloop {
 	/* measure (measure.c; ptxas.c: registers) */
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
 	int block_threads;      /* 0: unknown */
+	int threads_estimate;   /* when unknown, the threads that would fill the tiles (a stage's
+				 * bytes over threads_per_copy): the planner's occupancy only; 0 none */
+	long threads_per_copy;  /* bytes each thread copies a tile */
 	char *block_source;     /* where block_threads came from */
 	char *mangled;          /* the function's symbol, to match ptxas output */
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
@@ -676,7 +682,8 @@ struct kloop {
 	} *launch_edits;
 	int nlaunch_edits, caplaunch_edits;
 	long launch_dyn_bytes;      /* the largest launch's dynamic shared memory; -1 unknown */
-	char *enlarge_refusal;      /* why the launches cannot give more (check may add its own) */
+	char *launch_unknown;       /* the first fact about them not established: why pipefy cannot
+				     * give every launch more; NULL when it can */
 	/* the kernel's launches in the file, for a tensor-copy variant's launcher */
 	struct tma_launch *tma_launches;
 	int ntma_launches, captma_launches;
@@ -708,6 +715,11 @@ struct kloop {
 	 * named barriers) from the boxes and the kernel's launches */
 	struct legality legal[VARIANT_COUNT];
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
+	bool stash_cursor; /* registers: a staged copy loop declares a local from the loop variables,
+			    * so the stash takes the fetched tile's values of them */
+	bool enlarge;      /* dynamic tiles: every launch (measure's launch_edits) may be given a
+			    * copy of the layout a stage */
+	char *enlarge_refusal; /* why not, where measure established every launch */
 	long ws_chunk;              /* ws-cp.async: the bytes of each of its cp.async copies */
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
@@ -790,6 +802,8 @@ struct launch_pair {
 	int registers[2];        /* per thread, from ptxas (--ptxas); 0 unknown */
 	/* plan */
 	bool queue;              /* they do */
+	char *queue_declined;    /* why not, where check found nothing against it: a loop's rewrite
+				  * edits a launch, or another queue holds one */
 	int queue_registers;     /* at most this many a thread for the persistent kernel; 0: no cap */
 	/* rewrite */
 	bool rewritten;
@@ -847,7 +861,7 @@ void check_kloops(struct model *m, const struct source *src);
  * go through pipefy_launch_dependent with the meaning it has. */
 void check_launch_pairs(struct model *m, const struct source *src);
 /* Whether each pair may run as one persistent launch (--launches=queue): queue_refusal. */
-void check_launch_queues(struct model *m, const struct source *src);
+void check_launch_queues(struct model *m, const struct source *src, int arch);
 /* The pair is left as written, for this reason (the first one given counts). */
 void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The loop is not rewritten, for this reason (the refusals only check and validate make). */

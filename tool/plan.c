@@ -198,7 +198,7 @@ int occupancy_blocks(const struct arch_rules *a, int threads, int registers, lon
  * copy of the launch's layout, rounded up to 128 bytes. */
 static bool dynamic_stages(const struct kloop *l)
 {
-	return l->nlaunch_edits > 0 && l->launch_dyn_bytes > 0;
+	return l->enlarge && l->launch_dyn_bytes > 0;
 }
 
 static long dynamic_with_stages(const struct kloop *l, int S)
@@ -264,9 +264,10 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 	if (p->smem >= 0)
 		p->smem += stage_extra(l, stages, v);
 	const char *limiter = "";
-	if (a && l->block_threads) {
+	int block = l->block_threads ? l->block_threads : l->threads_estimate;
+	if (a && block) {
 		int regs = l->registers ? l->registers : vr->assumed_registers;
-		int threads = l->block_threads + variant_row(v)->producer_threads;
+		int threads = block + variant_row(v)->producer_threads;
 		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
 		p->warps = p->blocks * ((threads + 31) / 32);
 	} else if (a && p->smem >= 0) {
@@ -720,7 +721,7 @@ void plan_launch_stages(struct model *m)
 		struct kloop *l = &m->loops[i];
 		l->launch_stages = 0;
 		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range || l->stages < 2 ||
-		    l->nlaunch_edits == 0)
+		    !l->enlarge)
 			continue;
 		bool dynamic = false;
 		for (int t = 0; t < l->ntiles; t++)
@@ -739,30 +740,26 @@ void plan_launch_stages(struct model *m)
 
 /* --launches=queue: the pair as one persistent launch, where check found nothing against it and
  * no loop's rewrite edits either launch, and neither launch is another queue's already. */
-static void plan_queue(struct launch_pair *p, const struct model *m, const struct options *o, const struct arch_rules *a)
+static void plan_queue(struct launch_pair *p, const struct model *m, const struct arch_rules *a)
 {
 	p->quiet = false;
 	if (p->queue_refusal)
 		return;
-	if (o->arch < 70) {
-		p->queue_refusal = xprintf("sm_%d: the queue's waits need sm_70 or later", o->arch);
-		return;
-	}
 	for (int i = 0; i < m->nloops; i++) {
 		const struct kloop *l = &m->loops[i];
 		if (l->function_span.end == 0 || l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range)
 			continue;
 		bool mine = l->function_span.begin == cursor_span(p->kernel).begin ||
 			    l->function_span.begin == cursor_span(p->first_kernel).begin;
-		if (mine && (variant_is_tensor(l->variant) || (l->nlaunch_edits > 0 && l->stages > 1))) {
-			p->queue_refusal = xprintf("the launches of '%s' are rewritten for its K-loop's %s", l->function,
+		if (mine && (variant_is_tensor(l->variant) || (l->enlarge && l->stages > 1))) {
+			p->queue_declined = xprintf("the launches of '%s' are rewritten for its K-loop's %s", l->function,
 						   variant_name(l->variant));
 			return;
 		}
 	}
 	for (const struct launch_pair *q = m->pairs; q < p; q++)
 		if (q->queue && (q->call.begin == p->first_call.begin || q->first_call.begin == p->first_call.begin)) {
-			p->queue_refusal = xprintf("the launch of '%s' is in the persistent launch with '%s' already", p->first,
+			p->queue_declined = xprintf("the launch of '%s' is in the persistent launch with '%s' already", p->first,
 						   q->first);
 			return;
 		}
@@ -792,7 +789,7 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 {
 	const struct variant_rules *vr = &r->variants;
 	if (o->launches == LAUNCHES_QUEUE) {
-		plan_queue(p, m, o, rules_arch(r, o->arch));
+		plan_queue(p, m, rules_arch(r, o->arch));
 		return;
 	}
 	p->quiet = true;
@@ -817,7 +814,7 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 					    p->second, variant_name(l->variant));
 			return;
 		}
-		if (l->nlaunch_edits > 0 && l->stages > 1) {
+		if (l->enlarge && l->stages > 1) {
 			p->reason = xprintf("the launch's shared memory is rewritten for the stages of '%s'", p->second);
 			return;
 		}

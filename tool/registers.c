@@ -169,7 +169,7 @@ static char *block_size_guard(const struct kloop *l)
 static const char *one_stage_why(const struct kloop *l)
 {
 	for (int i = 0; i < l->ntiles; i++)
-		if (l->tiles[i].dynamic && l->nlaunch_edits == 0)
+		if (l->tiles[i].dynamic && !l->enlarge)
 			return "the tiles' shared memory is the launch's";
 	for (int i = 0; i < l->nrefs; i++)
 		if (l->refs[i].in_macro)
@@ -240,6 +240,12 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
 			if (st->copy_bound) {
 				char *trips = copy_loop_trips(l, src, st);
+				if (st->copy_bound < 0 || st->copy_stride < 0) {
+					/* (an instantiation may run it no times: no array of size 0) */
+					char *t = xprintf("%s > 0 ? %s : 1", trips, trips);
+					free(trips);
+					trips = t;
+				}
 				sb_printf(sb, "%s%s%spipefy_reg%d[%s];\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type),
 					  n++, trips);
 				free(trips);
@@ -278,6 +284,8 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 	sb_printf(sb, "%s// cursor; false once the tiles run out\n", y->I1);
 	sb_printf(sb, "%sauto " NAME_FETCH " = [&]() {\n", y->I1);
 	add_cursor_shadows(sb, y);
+	for (int i = 0; l->stash_cursor && i < l->nivars; i++)
+		sb_printf(sb, "%s" NAME_TILE_IVAR "%s = %s;\n", y->I2, l->ivars[i].name, l->ivars[i].name);
 	char *cond = trimmed(src, l->cond);
 	sb_printf(sb, "%sif (!(%s))\n%sreturn false;\n", y->I2, cond, y->I3);
 	free(cond);
@@ -298,6 +306,12 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 	} else {
 		sb_printf(sb, "%s// pipefy: store the staging registers into the tiles\n", y->I1);
 		sb_printf(sb, "%sauto " NAME_STASH " = [&]() {\n", y->I1);
+	}
+	/* (the loop variables as they were when this tile was fetched, for the copy loops'
+	 * declarations) */
+	for (int i = 0; l->stash_cursor && i < l->nivars; i++) {
+		const struct induction *v = &l->ivars[i];
+		sb_printf(sb, "%s%s%s%s = " NAME_TILE_IVAR "%s;\n", y->I2, v->type, type_sep(v->type), v->name, v->name);
 	}
 	first = true;
 	for (int i = 0; i < l->nstmts; i++) {
@@ -369,6 +383,12 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 				   "// then stored over it (%s)", one_stage_why(l));
 	add_block_start(&sb, &y, what);
 	free(what);
+	if (l->stash_cursor)
+		sb_printf(&sb, "%s// pipefy: the loop variables of the tile in the staging registers\n", y.I1);
+	for (int i = 0; l->stash_cursor && i < l->nivars; i++) {
+		const struct induction *v = &l->ivars[i];
+		sb_printf(&sb, "%s%s%s" NAME_TILE_IVAR "%s = %s;\n", y.I1, v->type, type_sep(v->type), v->name, v->init);
+	}
 	add_locals(&sb, l, src, &y, &fetch_edits);
 	add_fetch_and_stash(&sb, l, src, &y, &fetch_edits, two);
 	add_loops(&sb, &y, two);

@@ -304,7 +304,7 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 		bool first = l->launch_stages > 0;
 		for (int j = 0; j < i && first; j++)
 			first = !(m->loops[j].launch_stages && strcmp(m->loops[j].function, l->function) == 0);
-		for (int k = 0; first && k < l->nlaunch_edits; k++) {
+		for (int k = 0; first && l->enlarge && k < l->nlaunch_edits; k++) {
 			const struct launch_edit *le = &l->launch_edits[k];
 			char *bytes = span_text(src, le->shared);
 			char *text = xprintf("pipefy_launch_bytes(%s, %s, %d)", l->function, bytes, l->launch_stages);

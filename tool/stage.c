@@ -102,7 +102,7 @@ bool in_span(size_t off, struct span s) { return off >= s.begin && off < s.end; 
  * stages are copies of the launch's layout, pipefy_stride bytes apart (measure.c, plan.c). */
 static bool staged_in_launch(const struct kloop *l, int tile)
 {
-	return l->tiles[tile].dynamic && l->stages > 1 && l->nlaunch_edits > 0;
+	return l->tiles[tile].dynamic && l->stages > 1 && l->enlarge;
 }
 
 static bool any_staged_in_launch(const struct kloop *l)

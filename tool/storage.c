@@ -103,6 +103,19 @@ static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClien
 	}
 	if (k == CXCursor_CallExpr && (s->dynamic || s->file_scope)) {
 		CXCursor callee = clang_getCursorReferenced(c);
+		if (cursor_call_through_pointer(c)) {
+			size_t at = cursor_offset(s->depth ? s->call : c);
+			int line, col;
+			source_line_col(s->src, at, &line, &col);
+			char *name = s->depth ? cursor_name(s->call) : NULL;
+			s->why = name ? xprintf("'%s', called at %d:%d, calls through a pointer to a function: pipefy cannot see "
+						"what that reaches, the tiles' shared memory included", name, line, col)
+				      : xprintf("the call at %d:%d goes through a pointer to a function: pipefy cannot see what "
+						"it reaches, the tiles' shared memory included", line, col);
+			s->at = at;
+			free(name);
+			return CXChildVisit_Break;
+		}
 		if (!clang_Cursor_isNull(callee) && effects_in_system_header(callee))
 			return CXChildVisit_Recurse;
 		if (clang_Cursor_isNull(callee)) {

@@ -123,6 +123,160 @@ static enum CXChildVisitResult scan_writes(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
+/* ---- a __device__ function: its callers say who runs it, with what arguments ---- */
+
+static bool is_kernel(CXCursor function)
+{
+	return cursor_has_attr(function, CXCursor_CUDAGlobalAttr);
+}
+
+/* The function a call or a name refers to, as its template when it is an instantiation. */
+static CXCursor canonical_function(CXCursor ref)
+{
+	CXCursor d = clang_getCursorReferenced(ref);
+	if (clang_Cursor_isNull(d))
+		return d;
+	CXCursor t = clang_getSpecializedCursorTemplate(d);
+	return clang_getCanonicalCursor(clang_Cursor_isNull(t) ? d : t);
+}
+
+/* Every call of a function in the main file, and the functions making them; the first use of
+ * its name that is no call (its address taken: it may be called from anywhere). */
+struct callers {
+	CXCursor target;   /* canonical */
+	CXCursor in;       /* the definition being walked */
+	struct cursors calls, makers;
+	size_t callee_at;  /* where the last call's callee starts */
+	CXCursor other;
+};
+
+/* A name of an overload set (a call in a template that its instantiation resolves) that may
+ * be the function. */
+static enum CXChildVisitResult scan_overloads(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct callers *cl = data;
+	if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef)
+		return CXChildVisit_Recurse;
+	unsigned n = clang_getNumOverloadedDecls(c);
+	for (unsigned i = 0; i < n; i++)
+		if (clang_equalCursors(clang_getCanonicalCursor(clang_getOverloadedDecl(c, i)), cl->target)) {
+			cl->callee_at = 1; /* (found) */
+			return CXChildVisit_Break;
+		}
+	return CXChildVisit_Continue;
+}
+
+static bool calls_target(struct callers *cl, CXCursor call)
+{
+	if (clang_equalCursors(canonical_function(call), cl->target))
+		return true;
+	if (!clang_Cursor_isNull(clang_getCursorReferenced(call)))
+		return false;
+	size_t keep = cl->callee_at;
+	cl->callee_at = 0;
+	CXCursor callee = cursor_first_child(call);
+	if (!clang_Cursor_isNull(callee)) {
+		if (scan_overloads(callee, call, cl) == CXChildVisit_Recurse)
+			clang_visitChildren(callee, scan_overloads, cl);
+	}
+	bool found = cl->callee_at == 1;
+	cl->callee_at = keep;
+	return found;
+}
+
+static enum CXChildVisitResult scan_callers(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct callers *cl = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CallExpr && calls_target(cl, c)) {
+		*VEC_PUSH(cl->calls.v, cl->calls.n, cl->calls.cap) = c;
+		*VEC_PUSH(cl->makers.v, cl->makers.n, cl->makers.cap) = cl->in;
+		cl->callee_at = cursor_span(cursor_first_child(c)).begin;
+	} else if ((k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef) &&
+		   clang_equalCursors(canonical_function(c), cl->target) && cursor_span(c).begin != cl->callee_at &&
+		   clang_Cursor_isNull(cl->other))
+		cl->other = c;
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_definitions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct callers *cl = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (!cursor_in_main_file(c))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
+	    k == CXCursor_ClassTemplate)
+		return CXChildVisit_Recurse;
+	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
+	     k == CXCursor_Constructor) && clang_isCursorDefinition(c)) {
+		cl->in = c;
+		clang_visitChildren(c, scan_callers, cl);
+	} else if (k == CXCursor_VarDecl)
+		clang_visitChildren(c, scan_callers, cl); /* (a function's address in a global) */
+	return CXChildVisit_Continue;
+}
+
+static struct callers find_callers(CXCursor function)
+{
+	struct callers cl = {.target = clang_getCanonicalCursor(function), .other = clang_getNullCursor()};
+	CXCursor tu = clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(function));
+	clang_visitChildren(tu, scan_definitions, &cl);
+	return cl;
+}
+
+static void callers_free(struct callers *cl)
+{
+	free(cl->calls.v);
+	free(cl->makers.v);
+}
+
+/* Whether a function of the program may be called from another file (compiled with -rdc): not
+ * static, not in an unnamed namespace, not inline, not a template this file instantiates. */
+static bool other_files_may_call(CXCursor function)
+{
+	enum CXLinkageKind link = clang_getCursorLinkage(function);
+	enum CXCursorKind k = clang_getCursorKind(function);
+	return (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod) && link != CXLinkage_Internal &&
+	       link != CXLinkage_UniqueExternal && !clang_Cursor_isFunctionInlined(function);
+}
+
+static int param_index(CXCursor function, CXCursor param)
+{
+	struct cursors kids = cursor_children(function);
+	int index = -1;
+	for (int i = 0, n = 0; i < kids.n && index < 0; i++)
+		if (clang_getCursorKind(kids.v[i]) == CXCursor_ParmDecl && clang_equalCursors(kids.v[i], param) == 0)
+			n++;
+		else if (clang_getCursorKind(kids.v[i]) == CXCursor_ParmDecl)
+			index = n;
+	free(kids.v);
+	return index;
+}
+
+/* A parameter of a __device__ function: uniform where every call in the file passes a uniform
+ * value, each call reached under uniform control, and no other file or pointer may call it. */
+static bool uni_param(struct uni *u, CXCursor param)
+{
+	if (u->depth >= 3 || other_files_may_call(u->function))
+		return false;
+	int index = param_index(u->function, param);
+	struct callers cl = find_callers(u->function);
+	bool ok = index >= 0 && clang_Cursor_isNull(cl.other);
+	for (int i = 0; ok && i < cl.calls.n; i++) {
+		CXCursor call = cl.calls.v[i], cond;
+		struct uni in = {.src = u->src, .function = cl.makers.v[i], .depth = u->depth + 1};
+		ok = index < clang_Cursor_getNumArguments(call) &&
+		     uni_expr(&in, clang_Cursor_getArgument(call, (unsigned)index)) && uni_control(&in, call, &cond);
+		free(in.known);
+	}
+	callers_free(&cl);
+	return ok;
+}
+
 static bool uni_var(struct uni *u, CXCursor d)
 {
 	enum CXCursorKind k = clang_getCursorKind(d);
@@ -150,6 +304,8 @@ static bool uni_var(struct uni *u, CXCursor d)
 	if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference || t.kind == CXType_ConstantArray)
 		return false;
 	if (cursor_escapes(u->function, d))
+		return false;
+	if (k == CXCursor_ParmDecl && !is_kernel(u->function) && !uni_param(u, d))
 		return false;
 	u->visiting[u->nvisiting++] = d;
 	bool ok = true;
@@ -327,11 +483,23 @@ static bool uni_expr(struct uni *u, CXCursor e)
 	}
 }
 
+/* An asm statement that may end the thread or jump (PTX's exit, ret, trap, brkpt, bra). */
+static bool asm_may_jump(CXCursor c)
+{
+	static const char *const words[] = {"exit", "ret", "trap", "brkpt", "bra", NULL};
+	if (clang_getCursorKind(c) != CXCursor_AsmStmt)
+		return false;
+	for (const char *const *w = words; *w; w++)
+		if (effects_asm_mentions(c, *w))
+			return true;
+	return false;
+}
+
 /* The jumps that leave or restart loop, or end the thread (return, goto; break and continue
  * not inside an inner loop or switch), each under uniform control. */
 struct jump_scan {
 	struct uni *u;
-	int nest;     /* inner loops and switches */
+	int loops, switches; /* inner ones (a continue in a switch is the loop's) */
 	bool any;     /* every jump is bad, whatever its control (a loop met while reading a jump's) */
 	size_t before; /* only returns and gotos before this offset, at any depth (0: every jump) */
 	CXCursor bad;
@@ -345,15 +513,18 @@ static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientD
 	if (k == CXCursor_LambdaExpr)
 		return CXChildVisit_Continue;
 	if (is_loop(k) || k == CXCursor_SwitchStmt) {
-		j->nest++;
+		int *nest = is_loop(k) ? &j->loops : &j->switches;
+		++*nest;
 		clang_visitChildren(c, scan_jumps, j);
-		j->nest--;
+		--*nest;
 		return clang_Cursor_isNull(j->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
 	}
-	bool exit = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
-	bool jump = exit || ((k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt) && j->nest == 0);
-	if (j->before)
-		jump = exit && cursor_span(c).begin < j->before;
+	bool go = k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt || asm_may_jump(c);
+	bool exit = k == CXCursor_ReturnStmt || go;
+	bool jump = exit || (k == CXCursor_BreakStmt && j->loops == 0 && j->switches == 0) ||
+		    (k == CXCursor_ContinueStmt && j->loops == 0);
+	if (j->before) /* (a goto anywhere may jump back to before the loop and run it again) */
+		jump = go || (exit && cursor_span(c).begin < j->before);
 	if (jump) {
 		CXCursor cond;
 		if (j->any || !uni_control(j->u, c, &cond))
@@ -362,14 +533,56 @@ static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientD
 	return clang_Cursor_isNull(j->bad) ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
+/* The ')' that closes an if's or a switch's header (`if constexpr (...)` too), by the text; 0
+ * when the text there is not such a header (a macro's expansion). */
+static size_t header_end(const struct source *src, CXCursor stmt)
+{
+	size_t p = cursor_span(stmt).begin;
+	const char *t = src->text;
+	if (p + 2 <= src->len && strncmp(t + p, "if", 2) == 0)
+		p += 2;
+	else if (p + 6 <= src->len && strncmp(t + p, "switch", 6) == 0)
+		p += 6;
+	else
+		return 0;
+	while (p < src->len && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
+		p++;
+	if (p + 9 <= src->len && strncmp(t + p, "constexpr", 9) == 0)
+		p += 9;
+	while (p < src->len && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r'))
+		p++;
+	if (p >= src->len || t[p] != '(')
+		return 0;
+	for (int depth = 0; p < src->len; p++) {
+		if (t[p] == '(')
+			depth++;
+		else if (t[p] == ')' && --depth == 0)
+			return p;
+		else if (t[p] == '"' || t[p] == '\'' || t[p] == '{')
+			return 0; /* (a literal or a lambda: not read here) */
+	}
+	return 0;
+}
+
 /* The condition an ancestor puts on reaching child: its first child for if, while, switch and
  * ?: (when child is not that condition), a for's test; && and || their left operand. */
-static CXCursor condition_of(CXCursor anc, CXCursor child)
+static CXCursor condition_of(const struct source *src, CXCursor anc, CXCursor child)
 {
 	enum CXCursorKind k = clang_getCursorKind(anc);
 	struct cursors kids = cursor_children(anc);
 	CXCursor cond = clang_getNullCursor();
-	if (k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt || k == CXCursor_ConditionalOperator) {
+	if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt) {
+		/* the last part of its header: `if (init; cond)` and `if (T x = v)` too (the init runs
+		 * in every thread that gets there; what it writes, the condition's reading follows) */
+		size_t close = header_end(src, anc);
+		for (int i = 0; i < kids.n; i++)
+			if (cursor_span(kids.v[i]).end <= close)
+				cond = kids.v[i];
+		if (close == 0) /* (a header pipefy cannot find in the text: the statement itself) */
+			cond = anc;
+		if (!clang_Cursor_isNull(cond) && same_node(cond, child))
+			cond = clang_getNullCursor();
+	} else if (k == CXCursor_WhileStmt || k == CXCursor_ConditionalOperator) {
 		if (kids.n > 0 && !same_node(kids.v[0], child))
 			cond = kids.v[0];
 	} else if (k == CXCursor_DoStmt) {
@@ -421,7 +634,7 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 			*cond = anc;
 			break;
 		}
-		CXCursor c = condition_of(anc, child);
+		CXCursor c = condition_of(u->src, anc, child);
 		if (!clang_Cursor_isNull(c) && !uni_expr(u, c)) {
 			ok = false;
 			*cond = c;
@@ -433,7 +646,7 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 		if (ok && is_loop(k)) {
 			/* a loop on the way: every way out of it under uniform control (while reading a
 			 * jump's own control: no way out at all) */
-			struct jump_scan j = {u, 0, u->jumps > 0, 0, clang_getNullCursor()};
+			struct jump_scan j = {u, 0, 0, u->jumps > 0, 0, clang_getNullCursor()};
 			u->jumps++;
 			clang_visitChildren(cursor_last_child(anc), scan_jumps, &j);
 			u->jumps--;
@@ -493,6 +706,9 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 		if (same_node(where, loop) || is_loop(k) || k == CXCursor_LambdaExpr)
 			return xprintf("pipefy cannot tell whether every thread of a block reaches the loop (the %s at %d:%d)",
 				       k == CXCursor_LambdaExpr ? "lambda" : "loop", cl, cc);
+		if (k == CXCursor_AsmStmt)
+			return xprintf("the asm statement at %d:%d, in a loop around this one, may jump or end threads in "
+				       "some threads of a block and not in others", cl, cc);
 		if (k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt ||
 		    k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt)
 			return xprintf("the '%s' at %d:%d, in a loop around this one, may be taken by some threads of a "
@@ -508,20 +724,71 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 		return why;
 	}
 	/* a return (or goto) before the loop under a condition that depends on the thread */
-	struct jump_scan j = {u, 0, false, cursor_span(loop).begin, clang_getNullCursor()};
+	struct jump_scan j = {u, 0, 0, false, cursor_span(loop).begin, clang_getNullCursor()};
 	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
 	if (clang_Cursor_isNull(j.bad))
 		return NULL;
 	source_line_col(src, cursor_span(j.bad).begin, &cl, &cc);
 	*at = cursor_span(j.bad).begin;
-	return xprintf("the '%s' at %d:%d may end some threads of a block before the loop and not others",
-		       clang_getCursorKind(j.bad) == CXCursor_ReturnStmt ? "return" : "goto", cl, cc);
+	enum CXCursorKind k = clang_getCursorKind(j.bad);
+	if (k == CXCursor_ReturnStmt)
+		return xprintf("the 'return' at %d:%d may end some threads of a block before the loop and not others", cl,
+			       cc);
+	return xprintf("the %s at %d:%d may jump in some threads of a block and not in others: they could skip the loop "
+		       "or run it again", k == CXCursor_AsmStmt ? "asm statement" : "'goto'", cl, cc);
 }
+
+static char *callers_participation(struct uni *u, size_t *at);
 
 char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, size_t *at)
 {
 	struct uni u = {.src = src, .function = function};
-	char *why = participation(&u, loop, at);
+	/* (who calls a __device__ function first: its parameters' values are read there too) */
+	char *why = is_kernel(function) ? NULL : callers_participation(&u, at);
+	if (!why)
+		why = participation(&u, loop, at);
 	free(u.known);
+	return why;
+}
+
+/* A __device__ function is reached by every thread of a block where each of its calls is (in
+ * the file, which holds them all). */
+static char *callers_participation(struct uni *u, size_t *at)
+{
+	CXCursor f = u->function;
+	int line, col;
+	char *name = cursor_name(f);
+	char *why = NULL;
+	struct callers cl = find_callers(f);
+	if (other_files_may_call(f)) {
+		*at = cursor_offset(f);
+		source_line_col(u->src, *at, &line, &col);
+		why = xprintf("'%s' (%d:%d) may be called from other files (with -rdc), where pipefy cannot see which "
+			      "threads call it: declared static, its calls would all be here", name, line, col);
+	} else if (!clang_Cursor_isNull(cl.other)) {
+		*at = cursor_offset(cl.other);
+		source_line_col(u->src, *at, &line, &col);
+		why = xprintf("'%s' is named at %d:%d other than in a call: pipefy cannot see which threads call it",
+			      name, line, col);
+	} else if (cl.calls.n == 0) {
+		*at = cursor_offset(f);
+		source_line_col(u->src, *at, &line, &col);
+		why = xprintf("pipefy finds no call of '%s' (%d:%d) in this file that it can read, to see which threads "
+			      "call it", name, line, col);
+	} else if (u->depth >= 3) {
+		*at = cursor_offset(f);
+		source_line_col(u->src, *at, &line, &col);
+		why = xprintf("'%s' (%d:%d) is called through too many functions for pipefy to see which threads call it",
+			      name, line, col);
+	}
+	for (int i = 0; !why && i < cl.calls.n; i++) {
+		struct uni in = {.src = u->src, .function = cl.makers.v[i], .depth = u->depth + 1};
+		why = is_kernel(in.function) ? NULL : callers_participation(&in, at);
+		if (!why)
+			why = participation(&in, cl.calls.v[i], at);
+		free(in.known);
+	}
+	callers_free(&cl);
+	free(name);
 	return why;
 }

@@ -11,4 +11,5 @@ Suite *find_suite(void);
 Suite *parse_suite(void);
 Suite *emit_suite(void);
 Suite *variant_suite(void);
+Suite *gate_suite(void);
 #endif
