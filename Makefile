@@ -50,7 +50,7 @@ public: build
 check-asan: bootstrap
 	@cmake -S . -B $(BUILD)-asan -DPIPEFY_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build $(BUILD)-asan -j $(JOBS)
-	@cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -R '^(unit|cli|cli/.*|cache|fuzz-regressions|golden/.*)$$'
+	@cd $(BUILD)-asan && ctest --output-on-failure -j $(JOBS) -R '^(unit|cli|cli/.*|runs|cache|fuzz-regressions|golden/.*)$$'
 
 # The command-line tests with every pipefy run under valgrind memcheck (slow: minutes).
 check-valgrind: build

@@ -229,6 +229,18 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src)
 	emit_pair_remarks(out, m, src);
 }
 
+void emit_count(const struct model *m, int *pipelined, int *left)
+{
+	*pipelined = *left = 0;
+	for (int i = 0; i < m->nloops; i++) {
+		const struct kloop *l = &m->loops[i];
+		if (!l->out_of_range && l->rewritten)
+			++*pipelined;
+		else if (!l->out_of_range && why_not(l))
+			++*left;
+	}
+}
+
 /* ---- --report ---- */
 
 static char *option_name(const struct plan_option *p)
@@ -491,7 +503,7 @@ static void yaml_scalar(FILE *out, const char *s, bool plain_allowed)
 }
 
 /* A record's message, whole, as its remark words it. */
-static char *record_message(json_t *rec, bool passed)
+char *record_message(json_t *rec, bool passed)
 {
 	const char *reason = json_string_value(json_object_get(rec, "reason"));
 	const char *note = json_string_value(json_object_get(rec, "note"));
@@ -642,13 +654,39 @@ void emit_replacements_json(FILE *out, const struct edits *e)
 	free(v);
 }
 
-/* The same escaping clang-format uses: XML's five characters, and line breaks as &#10;. */
-void emit_replacements_xml(FILE *out, const struct edits *e)
+static struct edit *merged_edits(const struct edits *e, int *n);
+
+size_t emit_shifted_position(const struct edits *e, size_t position)
+{
+	int n;
+	struct edit *v = merged_edits(e, &n);
+	size_t shift = 0;
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(v[i].text);
+		if (v[i].offset + v[i].length <= position) {
+			shift += len - v[i].length;
+			continue;
+		}
+		if (v[i].offset < position && v[i].offset + len <= position)
+			position = v[i].offset + len - (len > 0);
+		break;
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+	return position + shift;
+}
+
+/* The same escaping clang-format uses: XML's five characters, and line breaks as &#10;; with
+ * --cursor, its place in the output as clang-format says it. */
+void emit_replacements_xml(FILE *out, const struct edits *e, long cursor)
 {
 	struct edit *v = xmalloc((e->n ? e->n : 1) * sizeof *v);
 	memcpy(v, e->v, e->n * sizeof *v);
 	qsort(v, e->n, sizeof *v, edit_cmp);
 	fputs("<?xml version='1.0'?>\n<replacements xml:space='preserve' incomplete_format='false'>\n", out);
+	if (cursor >= 0)
+		fprintf(out, "<cursor>%zu</cursor>\n", emit_shifted_position(e, (size_t)cursor));
 	for (int i = 0; i < e->n; i++) {
 		fprintf(out, "<replacement offset='%zu' length='%zu'>", v[i].offset, v[i].length);
 		for (const char *p = v[i].text; *p; p++) {
@@ -666,6 +704,59 @@ void emit_replacements_xml(FILE *out, const struct edits *e)
 		fputs("</replacement>\n", out);
 	}
 	fputs("</replacements>\n", out);
+	free(v);
+}
+
+/* The edits, sorted, with those at one offset (insertions, then at most one replacement) made
+ * one: clang-apply-replacements refuses two insertions at one offset. */
+static struct edit *merged_edits(const struct edits *e, int *n)
+{
+	struct edit *v = xmalloc((e->n ? e->n : 1) * sizeof *v);
+	memcpy(v, e->v, e->n * sizeof *v);
+	qsort(v, e->n, sizeof *v, edit_cmp);
+	*n = 0;
+	for (int i = 0; i < e->n; i++) {
+		if (*n > 0 && v[*n - 1].offset == v[i].offset && v[*n - 1].length == 0) {
+			struct edit *last = &v[*n - 1];
+			last->text = xprintf("%s%s", last->text, v[i].text);
+			last->length = v[i].length;
+		} else {
+			v[*n] = v[i];
+			v[*n].text = xstrdup(v[i].text);
+			++*n;
+		}
+	}
+	return v;
+}
+
+void emit_fixes_header(FILE *out, const char *main_file)
+{
+	fputs("---\nMainSourceFile:  ", out);
+	yaml_scalar(out, main_file, false);
+	fputs("\nDiagnostics:\n", out);
+}
+
+void emit_fixes(FILE *out, const char *path, const char *build_dir, const struct edits *e, const char *message)
+{
+	int n;
+	struct edit *v = merged_edits(e, &n);
+	fputs("  - DiagnosticName:  pipefy\n    DiagnosticMessage:\n      Message:         ", out);
+	yaml_scalar(out, message, false);
+	fputs("\n      FilePath:        ", out);
+	yaml_scalar(out, path, false);
+	fprintf(out, "\n      FileOffset:      %zu\n      Replacements:%s\n", n ? v[0].offset : 0, n ? "" : " []");
+	for (int i = 0; i < n; i++) {
+		fputs("        - FilePath:        ", out);
+		yaml_scalar(out, path, false);
+		fprintf(out, "\n          Offset:          %zu\n          Length:          %zu\n          ReplacementText: ",
+			v[i].offset, v[i].length);
+		yaml_scalar(out, v[i].text, false);
+		fputc('\n', out);
+		free(v[i].text);
+	}
+	fputs("    Level:           Warning\n    BuildDirectory:  ", out);
+	yaml_scalar(out, build_dir, false);
+	fputc('\n', out);
 	free(v);
 }
 

@@ -1,6 +1,7 @@
 /* main.c: the pipefy command line: read each input, transform it, write it where asked. */
 #define _GNU_SOURCE /* memfd_create, strsignal */
 #include "pipefy.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,7 +79,7 @@ static bool leads_to_descriptor(const char *path)
 	return false;
 }
 
-static bool write_output(const char *path, const char *text, size_t len, char **err)
+bool write_output(const char *path, const char *text, size_t len, char **err)
 {
 	char *target = leads_to_descriptor(path) ? xstrdup("/dev/") : realpath(path, NULL);
 	if (!target)
@@ -195,7 +196,26 @@ static const char *stdin_name(const struct options *o)
 	return o->assume_filename ? o->assume_filename : "<stdin>";
 }
 
-static int process(const struct options *o, const char *path)
+/* The file's entry for --export-fixes: its edits, under its absolute name. */
+static char *export_fixes(const struct options *o, const char *name, const struct result *r)
+{
+	(void)o;
+	char *path = absolute_path(name), *cwd = absolute_path(".");
+	char *message = xprintf("%d loop%s pipelined", r->npipelined, r->npipelined == 1 ? "" : "s");
+	char *text = NULL;
+	size_t n;
+	FILE *f = open_memstream(&text, &n);
+	if (f) {
+		emit_fixes(f, path, cwd, &r->edits, message);
+		fclose(f);
+	}
+	free(message);
+	free(cwd);
+	free(path);
+	return text;
+}
+
+int process_file(const struct options *o, const char *path, struct outcome *out)
 {
 	struct source src;
 	char *err = NULL;
@@ -206,6 +226,7 @@ static int process(const struct options *o, const char *path)
 	if (o->in_place && stat(path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222)) {
 		/* root could rename over it; clang-format -i would not write it either */
 		fprintf(stderr, "%s: error: read-only file: -i will not replace it\n", path);
+		out->failed = 1;
 		return 1;
 	}
 	if (!source_read(&src, path, name, &err)) {
@@ -215,13 +236,14 @@ static int process(const struct options *o, const char *path)
 		if (from_stdin && to_stdout && src.text)
 			write_plain("<stdout>", stdout, src.text, src.len, &err);
 		source_free(&src);
+		out->failed = 1;
 		return 1;
 	}
 	/* Editor plugins read any stderr output as failure: from stdin, messages are kept back
 	 * unless the run fails or they were asked for (-R, --dry-run, --report). */
 	char *held = NULL;
 	size_t nheld = 0;
-	bool hold = from_stdin && !o->remarks && !o->dry_run && !o->report;
+	bool hold = from_stdin && !o->remarks && !o->dry_run && !(o->report && !o->report_file);
 	FILE *messages = hold ? open_memstream(&held, &nheld) : stderr;
 	if (!messages)
 		messages = stderr, hold = false;
@@ -235,9 +257,13 @@ static int process(const struct options *o, const char *path)
 	}
 	size_t len = strlen(r.output);
 	bool ok = true;
+	out->failed = code != 0;
+	out->pipelined = r.npipelined;
+	out->left = r.nleft;
+	out->report = r.report;
 	if (o->dry_run) {
 		if (o->werror && r.nrewritten > 0)
-			code = 1;
+			code = 1, out->werror = r.nrewritten;
 	} else if (o->diff) {
 		if (code == 0)
 			emit_unified_diff(stdout, &src, &r.edits);
@@ -246,7 +272,7 @@ static int process(const struct options *o, const char *path)
 			err = xprintf("<stdout>: error: write failed: %s", strerror(errno));
 	} else if (o->replacements_xml || o->replacements_json) {
 		if (o->replacements_xml)
-			emit_replacements_xml(stdout, &r.edits);
+			emit_replacements_xml(stdout, &r.edits, o->cursor);
 		else
 			emit_replacements_json(stdout, &r.edits);
 		ok = fflush(stdout) == 0;
@@ -259,6 +285,10 @@ static int process(const struct options *o, const char *path)
 		if (code == 0)
 			ok = write_output(o->output, r.output, len, &err);
 	} else {
+		/* --cursor: clang-format's line of JSON first, which its editor plugins read */
+		if (o->cursor >= 0)
+			printf("{ \"Cursor\": %zu, \"IncompleteFormat\": false }\n",
+			       emit_shifted_position(&r.edits, (size_t)o->cursor));
 		ok = write_plain("<stdout>", stdout, r.output, len, &err);
 	}
 	if (ok && o->depfile && r.deps)
@@ -268,7 +298,10 @@ static int process(const struct options *o, const char *path)
 		fprintf(stderr, "%s\n", err);
 		free(err);
 		code = 1;
+		out->failed = 1;
 	}
+	if (o->export_fixes && code == 0 && r.edits.n > 0)
+		out->fixes = export_fixes(o, from_stdin ? o->assume_filename : path, &r);
 	free(r.deps);
 	free(r.output);
 	edits_free(&r.edits);
@@ -284,19 +317,11 @@ struct work {
 static void *run_inputs(void *data)
 {
 	struct work *w = data;
-	const struct options *o = w->o;
 	/* libclang's crash recovery installs an alternate signal stack of its own on this thread;
 	 * the thread's own is put back before it ends (AddressSanitizer unmaps the one it made) */
 	stack_t own;
 	bool have_own = sigaltstack(NULL, &own) == 0;
-	w->code = 0;
-	if (o->nfiles == 0)
-		w->code = process(o, "-");
-	for (int i = 0; i < o->nfiles; i++) {
-		int c = process(o, o->files[i]);
-		if (c > w->code)
-			w->code = c;
-	}
+	w->code = run_all(w->o);
 	if (have_own)
 		sigaltstack(&own, NULL);
 	return NULL;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 const char options_usage[] =
 	"usage: pipefy [options] [file.cu ...] [-- compiler args]\n"
@@ -40,8 +41,12 @@ const char options_usage[] =
 	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
 	"                          launch in the file says\n"
 	"  --ptxas                 registers per thread from nvcc -Xptxas -v, for occupancy\n"
-	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error:\n"
-	"                          text (default), yaml or json\n"
+	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error, one\n"
+	"                          document for the run: text (default), yaml, json or html\n"
+	"                          (a self-contained page: each loop's code before and after,\n"
+	"                          its numbers, and a drawing of its schedule)\n"
+	"  --report-file=FILE      the report to FILE instead, in the format its extension\n"
+	"                          names: .yaml, .yml (.opt.yaml), .json or .html\n"
 	"  --rules=DIR             architecture and variant rules instead of the built-in ones\n"
 	"  --cuda-path=DIR         CUDA toolkit (default $CUDA_HOME or /usr/local/cuda); a\n"
 	"                          DIR without include/cuda_runtime.h is a usage error\n"
@@ -57,11 +62,23 @@ const char options_usage[] =
 	"  --Werror                with --dry-run: errors, and exit status 1 (a CI gate)\n"
 	"  --output-replacements-xml\n"
 	"                          the edits as clang-format prints them, for editor plugins\n"
+	"  --export-fixes=FILE     also write the edits to FILE as clang-tidy exports its fixes\n"
+	"                          (YAML, absolute paths): clang-apply-replacements applies them\n"
 	"  --diff                  a unified diff instead of the whole file\n"
 	"  --output-replacements-json\n"
 	"                          the same edits as a JSON array\n"
 	"  --lines=A:B             only loops that touch lines A..B (repeatable)\n"
+	"  --cursor=N              an editor's cursor (byte offset): where the edits move it\n"
+	"                          is answered as clang-format answers, in a line of JSON\n"
+	"                          before the output ({ \"Cursor\": N, ... }) or, with\n"
+	"                          --output-replacements-xml, as <cursor>N</cursor>\n"
+	"  --style=S, --fallback-style=S, --sort-includes[=BOOL]\n"
+	"                          clang-format's, for its editor plugins: taken and ignored\n"
+	"                          (pipefy has no style to choose)\n"
 	"  --offset=N --length=N   only loops that touch that byte range\n"
+	"  -j N, --jobs=N          rewrite N files at once, in processes of their own;\n"
+	"                          messages, outputs and the exit status are those of a run\n"
+	"                          without -j, in the files' order (0: one a processor)\n"
 	"  -p BUILD_DIR            flags from BUILD_DIR/compile_commands.json (nvcc's are\n"
 	"                          translated: -I, -isystem, -D, -U, -include, -std kept; the\n"
 	"                          architecture used unless --arch is given; the rest dropped;\n"
@@ -80,8 +97,16 @@ const char options_usage[] =
 	"  -- ARGS                 further arguments for the parser (-I, -D, -std)\n"
 	"\n"
 	"Short options bundle (-qi) and take their value attached (-oFILE); a long option\n"
-	"may be shortened to any prefix that names it alone (--var=ldg).\n"
+	"may be shortened to any prefix that names it alone (--var=ldg). clang-format's\n"
+	"options also take its one-dash spelling (-lines=3:9, -cursor 120, -style file).\n"
 	"With standard input and output, any failure writes the input back unchanged.\n"
+	"\n"
+	"A run over several files, or a --dry-run, ends with a summary on standard error\n"
+	"(not under -q): 'pipefy: 3 files: 12 loops pipelined, 5 left as written, 0 errors'\n"
+	"(--dry-run: 'can be pipelined'). Loops left as written are those a remark says\n"
+	"were not pipelined; errors are the files that failed (exit status 1: not read,\n"
+	"transformed or written) plus --Werror's errors; parse errors are warnings and\n"
+	"not counted.\n"
 	"\n"
 	"Exit status: 0 success (changed or not; parse errors are warnings and keep their\n"
 	"functions as written), 1 bad input or I/O failure, 2 usage error.\n";
@@ -163,6 +188,20 @@ static char *set_lines(struct options *o, const char *v)
 	return NULL;
 }
 
+static char *set_cursor(struct options *o, const char *v)
+{
+	return parse_long(v, &o->cursor) ? NULL : xprintf("--cursor takes a byte offset, not '%s'", v);
+}
+
+/* --sort-includes[=true|false]: a switch of clang-format's, taken and ignored. */
+static char *set_sort_includes(struct options *o, const char *v)
+{
+	if (v && strcmp(v, "true") != 0 && strcmp(v, "false") != 0 && strcmp(v, "1") != 0 && strcmp(v, "0") != 0)
+		return xprintf("--sort-includes takes true or false, not '%s'", v);
+	o->sort_includes = !v || strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+	return NULL;
+}
+
 static char *set_offset(struct options *o, const char *v)
 {
 	return parse_long(v, &o->offset) ? NULL : xprintf("--offset takes a byte offset, not '%s'", v);
@@ -176,8 +215,40 @@ static char *set_length(struct options *o, const char *v)
 static char *set_report(struct options *o, const char *v)
 {
 	o->report = v ? v : "text";
-	if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0)
-		return xprintf("--report takes text, yaml or json, not '%s'", o->report);
+	if (strcmp(o->report, "text") != 0 && strcmp(o->report, "yaml") != 0 && strcmp(o->report, "json") != 0 &&
+	    strcmp(o->report, "html") != 0)
+		return xprintf("--report takes text, yaml, json or html, not '%s'", o->report);
+	return NULL;
+}
+
+/* Whether name ends in suffix. */
+static bool ends_with(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* --report-file=FILE: its format is its extension's, as clang's -foptimization-record-file. */
+static char *set_report_file(struct options *o, const char *v)
+{
+	o->report_file = v;
+	o->report_file_format = ends_with(v, ".json")				  ? "json"
+				: ends_with(v, ".yaml") || ends_with(v, ".yml") ? "yaml"
+				: ends_with(v, ".html") || ends_with(v, ".htm") ? "html"
+										: NULL;
+	if (!o->report_file_format)
+		return xprintf("--report-file: the format is the name's extension: .yaml, .yml, .json or .html, not '%s'", v);
+	return NULL;
+}
+
+static char *set_jobs(struct options *o, const char *v)
+{
+	if (!parse_int(v, &o->jobs) || o->jobs < 0 || o->jobs > 1024)
+		return xprintf("-j takes a number of processes, 0..1024 (0: one a processor), not '%s'", v);
+	if (o->jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		o->jobs = n > 0 ? (int)n : 1;
+	}
 	return NULL;
 }
 
@@ -265,10 +336,17 @@ static const struct option_def {
 	{0, "ptxas", NO_VALUE, offsetof(struct options, ptxas), NULL},
 	{'o', NULL, VALUE, offsetof(struct options, output), NULL},
 	{'p', NULL, VALUE, offsetof(struct options, compile_db), NULL},
+	{'j', "jobs", VALUE, 0, set_jobs},
+	{0, "cursor", VALUE, 0, set_cursor},
+	{0, "style", VALUE, offsetof(struct options, style), NULL},
+	{0, "fallback-style", VALUE, offsetof(struct options, fallback_style), NULL},
+	{0, "sort-includes", OPTIONAL_VALUE, 0, set_sort_includes},
 	{0, "lines", VALUE, 0, set_lines},
 	{0, "offset", VALUE, 0, set_offset},
 	{0, "length", VALUE, 0, set_length},
 	{0, "report", OPTIONAL_VALUE, 0, set_report},
+	{0, "report-file", VALUE, 0, set_report_file},
+	{0, "export-fixes", VALUE, offsetof(struct options, export_fixes), NULL},
 	{0, "rules", VALUE, offsetof(struct options, rules_dir), NULL},
 	{0, "block-size", VALUE, 0, set_block_size},
 	{0, "assume-filename", VALUE, offsetof(struct options, assume_filename), NULL},
@@ -342,7 +420,7 @@ static char *unknown_option(const char *a)
  * name (or the whole of one). */
 static char *long_option(struct options *o, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *name = a + 2, *eq = strchr(name, '=');
+	const char *a = argv[*i], *name = a + (a[1] == '-' ? 2 : 1), *eq = strchr(name, '=');
 	size_t n = eq ? (size_t)(eq - name) : strlen(name);
 	const struct option_def *d = NULL;
 	int matches = 0;
@@ -398,6 +476,21 @@ static char *short_options(struct options *o, int argc, char **argv, int *i)
 		return apply(o, d, argv[++*i]);
 	}
 	return NULL;
+}
+
+/* clang-format's options spelled with one dash, as its editor plugins pass them (-lines 3:9,
+ * -cursor=120, -style file, -assume-filename x.cu): read as the long options they name. */
+static bool clang_format_spelling(const char *a)
+{
+	static const char *const names[] = {"lines", "cursor", "style", "fallback-style", "sort-includes", "offset",
+					    "length", "assume-filename", "output-replacements-xml", "dry-run", "Werror",
+					    "help", "version", NULL};
+	const char *eq = strchr(a + 1, '=');
+	size_t n = eq ? (size_t)(eq - a - 1) : strlen(a + 1);
+	for (const char *const *k = names; *k; k++)
+		if (strlen(*k) == n && strncmp(a + 1, *k, n) == 0)
+			return true;
+	return false;
 }
 
 /* -MF FILE, -MT TARGET (or -MFFILE), -I, -D, -U (joined or not) and -std=: the compiler's
@@ -460,6 +553,9 @@ static char *check_combinations(const struct options *o)
 		return xstrdup("--Werror turns --dry-run's warnings into errors: it needs --dry-run");
 	if (o->stages && o->variant == VARIANT_AUTO)
 		return xstrdup("--stages needs --variant (with auto the planner chooses the stages)");
+	if (o->report_file && o->report && strcmp(o->report, o->report_file_format) != 0)
+		return xprintf("--report=%s and --report-file=%s name two formats: the file's is its extension's", o->report,
+			       o->report_file);
 	if (o->quiet && o->remarks)
 		return xstrdup("-q and -R cannot be combined");
 	if (o->dep_target && !o->depfile)
@@ -470,6 +566,13 @@ static char *check_combinations(const struct options *o)
 		return xstrdup("-MF: standard output has no name for make to use: give -o FILE, or -MT TARGET");
 	if (o->in_place && o->output)
 		return xstrdup("-i and -o cannot be combined");
+	if (o->export_fixes && o->in_place)
+		return xstrdup("--export-fixes exports the edits of files left as they are: drop -i");
+	bool from_stdin = o->nfiles == 0;
+	for (int i = 0; i < o->nfiles; i++)
+		from_stdin |= strcmp(o->files[i], "-") == 0;
+	if (o->export_fixes && from_stdin && !o->assume_filename)
+		return xstrdup("--export-fixes names each file by its absolute path: standard input needs --assume-filename");
 	if (o->output && o->nfiles > 1)
 		return xstrdup("-o takes one input file");
 	for (int i = 0; o->in_place && i < o->nfiles; i++)
@@ -497,6 +600,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	memset(o, 0, sizeof *o);
 	o->arch = 80;
 	o->length = -1;
+	o->cursor = -1;
 	o->files = xmalloc((size_t)argc * sizeof *o->files);
 	o->extra_args = xmalloc((size_t)(2 * argc) * sizeof *o->extra_args);
 	*err = NULL;
@@ -508,7 +612,7 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 			i = argc;
 		} else if (strcmp(a, "-") == 0 || a[0] != '-')
 			o->files[o->nfiles++] = a;
-		else if (a[1] == '-')
+		else if (a[1] == '-' || clang_format_spelling(a))
 			e = long_option(o, argc, argv, &i);
 		else if (!compiler_option(o, argc, argv, &i, &e))
 			e = short_options(o, argc, argv, &i);
@@ -524,6 +628,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 	if (o->offset > 0 && o->length < 0)
 		o->length = LONG_MAX - o->offset; /* to the end of the file, as clang-format does */
 	*err = check_combinations(o);
+	if (o->report_file)
+		o->report = o->report_file_format;
 	return *err ? 2 : 0;
 }
 

@@ -239,6 +239,10 @@ static char *preamble_pch_path(const char *cache, const char *const *args, int n
  * is used only when it is a private regular file (not reached through a link) whose contents
  * still match: a truncated or corrupted one (a full disk, a crash) is rebuilt, never loaded,
  * since a damaged precompiled header can crash the parse. */
+/* Processes that share the cache (-j's workers, a parallel build) may build one entry at once:
+ * each writes a temporary of its own (PCH.PID.tmp) and renames it over the name, so a reader
+ * only ever opens a whole header; two builders' .sum files can end up crossed (one's sum, the
+ * other's header), which the check above sees, and the next run builds the entry again. */
 static bool file_sum(const char *path, unsigned long long *sum, long long *size)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

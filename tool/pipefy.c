@@ -151,8 +151,17 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		emit_dry_run(messages, &model, src, o->werror);
 	else if (!o->quiet && messages)
 		emit_remarks(messages, &model, src);
-	if (o->report && messages)
-		emit_report(messages, o->report, &model, src, o->arch);
+	emit_count(&model, &r.npipelined, &r.nleft);
+	if (o->report) {
+		size_t n;
+		FILE *f = open_memstream(&r.report, &n);
+		if (f && strcmp(o->report, "html") == 0)
+			report_html(f, &model, src, o->arch, &edits, r.output);
+		else if (f)
+			emit_report(f, o->report, &model, src, o->arch);
+		if (f)
+			fclose(f);
+	}
 	lap("emit");
 	if (r.exit_code == 0)
 		r.edits = edits;

@@ -26,6 +26,8 @@ char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *vxprintf(const char *fmt, va_list ap);
 /* A path as the user would name it: relative to the current folder where it lies below it. */
 const char *path_for_user(const char *path);
+/* path from the root: its real path where it exists, else joined to the current folder. */
+char *absolute_path(const char *path);
 
 struct strbuf {
 	char *data;
@@ -125,7 +127,9 @@ struct options {
 	bool list_variants;      /* --list-variants: the variants, their architectures and stages */
 	int block_size;          /* --block-size: threads per block when the source does not say */
 	const char *rules_dir;   /* --rules: instead of the rules compiled in */
-	const char *report;      /* --report[=text|yaml|json]: NULL for none */
+	const char *report;      /* --report[=text|yaml|json], or --report-file's format: NULL for none */
+	const char *report_file; /* --report-file: the report goes there instead of standard error */
+	const char *report_file_format; /* its format, from its extension */
 	bool ptxas;              /* --ptxas: registers per thread from nvcc -Xptxas -v */
 	bool replacements_xml;   /* --output-replacements-xml: the edits, as clang-format prints them */
 	bool replacements_json;  /* --output-replacements-json: the same as a JSON array */
@@ -143,6 +147,12 @@ struct options {
 	char arch_suffix;        /* 'a' for sm_90a (architecture-specific: setmaxnreg), 'f', or 0 */
 	const char *depfile;     /* -MF: a make-style list of the headers the input read */
 	const char *dep_target;  /* -MT: the depfile's target (else -o's file, or the file -i edits) */
+	const char *export_fixes; /* --export-fixes: the edits as clang-tidy's YAML, for clang-apply-replacements */
+	long cursor;             /* --cursor: an editor's cursor (byte offset), -1 when not given */
+	const char *style;       /* --style, --fallback-style, --sort-includes: clang-format's, */
+	const char *fallback_style; /* taken for its plugins' sake and ignored */
+	bool sort_includes;
+	int jobs;                /* -j N, --jobs=N: files rewritten by N processes at once (0: 1) */
 };
 
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
@@ -963,15 +973,42 @@ void emit_remarks(FILE *out, const struct model *m, const struct source *src);
 #define REMARK_MAX 200
 #define REMARK_MORE " (--report says more)"
 char *remark_text(const char *msg, size_t max);
-/* --report: per loop, the budget table, the ratio, the choice and the alternatives. */
+/* --report: per loop, the budget table, the ratio, the choice and the alternatives: one file's
+ * part of the run's report (json: an array of its records; yaml: its documents; text: its
+ * paragraphs), which report.c makes one document of. */
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch);
+/* A --report=json record's message, whole, as its remark words it. */
+struct json_t;
+char *record_message(struct json_t *rec, bool passed);
+/* The loops the remarks say were pipelined, and left as written (a `not pipelined` remark). */
+void emit_count(const struct model *m, int *pipelined, int *left);
 /* --dry-run: `file:l:c: warning: K-loop can be pipelined (cp.async, 2 stages) [-Wpipefy]`. */
 void emit_dry_run(FILE *out, const struct model *m, const struct source *src, bool werror);
 /* clang-format's <replacements> XML for the edits, and the same as JSON. */
-void emit_replacements_xml(FILE *out, const struct edits *e);
+void emit_replacements_xml(FILE *out, const struct edits *e, long cursor);
+/* Where byte `position` of the input is in the output, as clang-format moves --cursor: past the
+ * edits before it; inside a replacement, to the replacement's end, or kept where it lies in the
+ * replacement's text. */
+size_t emit_shifted_position(const struct edits *e, size_t position);
 void emit_replacements_json(FILE *out, const struct edits *e);
+/* --export-fixes: one entry of clang-tidy's exported Diagnostics (`  - DiagnosticName: pipefy`,
+ * the message, the file's edits as Replacements, edits at one offset merged into one, as
+ * clang-apply-replacements wants them); path and build_dir absolute. */
+void emit_fixes(FILE *out, const char *path, const char *build_dir, const struct edits *e, const char *message);
+/* The document's head: `---`, MainSourceFile, `Diagnostics:`. */
+void emit_fixes_header(FILE *out, const char *main_file);
 /* A unified diff (3 lines of context) built from the edits themselves. */
 void emit_unified_diff(FILE *out, const struct source *src, const struct edits *e);
+
+/* ---- report.c: the run's report, one document ---- */
+
+/* The parts of a run's report (emit_report's, one a file; NULL: none) as one document of the
+ * format: a JSON array, a YAML stream, text. */
+char *report_join(const char *format, const char *const *parts, int n);
+/* --report=html: one file's sections: per loop (and launch pair) the original and rewritten
+ * code side by side, the remark, the record's numbers, and an SVG of the chosen schedule. */
+void report_html(FILE *out, const struct model *m, const struct source *src, int arch, const struct edits *e,
+		 const char *output);
 
 /* ---- pipefy.c: one input through every stage ---- */
 
@@ -981,6 +1018,8 @@ struct result {
 	int nrewritten;
 	int nerrors;      /* clang's errors in the input, in functions pipefy left alone or not */
 	char *deps;       /* with -MF: the files the parse read, one per line */
+	char *report;     /* with --report: this file's part of the report (emit_report's text) */
+	int npipelined, nleft; /* loops pipelined (or can be, --dry-run) and left as written */
 	struct edits edits; /* what turned the input into output, by byte offset */
 };
 

@@ -105,3 +105,14 @@ const char *path_for_user(const char *path)
 		return path + n + 1;
 	return path;
 }
+
+char *absolute_path(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real)
+		return real;
+	char cwd[4096];
+	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return xstrdup(path);
+	return xprintf("%s/%s", cwd, path);
+}

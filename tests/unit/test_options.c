@@ -143,16 +143,17 @@ START_TEST(long_options_take_unambiguous_prefixes)
 {
 	struct options o;
 	char *err;
-	ck_assert_int_eq(parse(&o, &err, 4, "--var=ldg", "--rep", "--dry", "k.cu"), 0);
+	ck_assert_int_eq(parse(&o, &err, 4, "--var=ldg", "--report-f=r.json", "--dry", "k.cu"), 0);
 	ck_assert_int_eq(o.variant, VARIANT_LDG);
-	ck_assert_str_eq(o.report, "text");
+	ck_assert_str_eq(o.report, "json");
+	ck_assert_str_eq(o.report_file, "r.json");
 	ck_assert(o.dry_run);
 	options_free(&o);
-	ck_assert_int_eq(parse(&o, &err, 3, "--st", "2", "--variant=cp.async"), 0);
+	ck_assert_int_eq(parse(&o, &err, 3, "--sta", "2", "--variant=cp.async"), 0);
 	ck_assert_int_eq(o.stages, 2);
 	options_free(&o);
 	ck_assert_int_eq(parse(&o, &err, 1, "--r"), 2);
-	ck_assert_str_eq(err, "option '--r' is ambiguous: --remarks, --report, --rules");
+	ck_assert_str_eq(err, "option '--r' is ambiguous: --remarks, --report, --report-file, --rules");
 	free(err);
 	options_free(&o);
 	ck_assert_int_eq(parse(&o, &err, 1, "--output-replacements"), 2);

@@ -28,6 +28,24 @@ START_TEST(replacements_apply_in_offset_order)
 }
 END_TEST
 
+/* --cursor moves as clang-format moves it (Replacements::getShiftedCodePosition): past the edits
+ * before it, an insertion at the cursor included; inside a replacement, kept where it lies in
+ * the new text when that is long enough, else to its last character. */
+START_TEST(cursor_shifts_like_clang_format)
+{
+	struct edits e = {0};
+	edits_add(&e, 5, 0, "abc");
+	edits_add(&e, 10, 4, "xy");
+	edits_add(&e, 30, 2, "0123456789");
+	ck_assert_uint_eq(emit_shifted_position(&e, 3), 3);
+	ck_assert_uint_eq(emit_shifted_position(&e, 5), 8);
+	ck_assert_uint_eq(emit_shifted_position(&e, 12), 11 + 3);
+	ck_assert_uint_eq(emit_shifted_position(&e, 20), 20 + 3 - 2);
+	ck_assert_uint_eq(emit_shifted_position(&e, 31), 31 + 1);
+	edits_free(&e);
+}
+END_TEST
+
 START_TEST(insertions_at_one_offset_keep_their_order)
 {
 	struct edits e = {0};
@@ -126,7 +144,7 @@ START_TEST(replacements_xml_escapes_like_clang_format)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	emit_replacements_xml(f, &e);
+	emit_replacements_xml(f, &e, -1);
 	fclose(f);
 	ck_assert_str_eq(buf, "<?xml version='1.0'?>\n"
 			      "<replacements xml:space='preserve' incomplete_format='false'>\n"
@@ -143,6 +161,7 @@ Suite *source_suite(void)
 	Suite *s = suite_create("source");
 	TCase *tc = tcase_create("edits");
 	tcase_add_test(tc, replacements_apply_in_offset_order);
+	tcase_add_test(tc, cursor_shifts_like_clang_format);
 	tcase_add_test(tc, insertions_at_one_offset_keep_their_order);
 	tcase_add_test(tc, overlapping_edits_are_rejected);
 	tcase_add_test(tc, insertion_at_the_end_of_a_replacement_is_allowed);
