@@ -141,7 +141,7 @@ static CXCursor canonical_function(CXCursor ref)
 	return clang_getCanonicalCursor(clang_Cursor_isNull(t) ? d : t);
 }
 
-/* Every call of a function in the main file, and the functions making them; the first use of
+/* Every call of a function in the file and its headers, and the functions making them; the first use of
  * its name that is no call (its address taken: it may be called from anywhere). */
 struct callers {
 	CXCursor target;   /* canonical */
@@ -207,7 +207,8 @@ static enum CXChildVisitResult scan_definitions(CXCursor c, CXCursor parent, CXC
 	(void)parent;
 	struct callers *cl = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (!cursor_in_main_file(c))
+	/* (the file's own code and its headers', not the toolkit's or the system's) */
+	if (!cursor_in_main_file(c) && effects_in_system_header(c))
 		return CXChildVisit_Continue;
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
 	    k == CXCursor_ClassTemplate)
