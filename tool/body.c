@@ -424,16 +424,6 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 	return ok;
 }
 
-/* Whether e is a constant clang can fold (`0`, `0.0f`, `(half)0`). */
-static bool folds_to_constant(CXCursor e)
-{
-	CXEvalResult ev = clang_Cursor_Evaluate(e);
-	bool constant = ev && (clang_EvalResult_getKind(ev) == CXEval_Int || clang_EvalResult_getKind(ev) == CXEval_Float);
-	if (ev)
-		clang_EvalResult_dispose(ev);
-	return constant;
-}
-
 /* `X = c; if (g) X = load;`: a constant into a tile's element, then a copy into the same element
  * under an if with no else, the next statement. One guarded copy, the same as `X = g ? load : c`
  * (luckboy/unmtx-gpu fills its tiles so). */
@@ -447,7 +437,7 @@ static bool record_fill_first(struct store_scan *s, CXCursor first, CXCursor ifs
 	if (!clang_Cursor_isNull(then_store) && clang_isExpression(clang_getCursorKind(cs.v[0])) &&
 	    cursor_write_parts(cursor_strip(first), &f_dst, &f_val) == WRITE_ASSIGN &&
 	    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst)) &&
-	    folds_to_constant(f_val)) {
+	    cursor_folds_to_constant(f_val)) {
 		char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(f_dst));
 		bool conversion = false;
 		ok = strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base);

@@ -301,13 +301,7 @@ static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CX
  * body.c.) False when cp is not such a constant. */
 static bool refuse_fill_first(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
 {
-	if (clang_Cursor_isNull(cp->value))
-		return false;
-	CXEvalResult ev = clang_Cursor_Evaluate(cp->value);
-	bool constant = ev && (clang_EvalResult_getKind(ev) == CXEval_Int || clang_EvalResult_getKind(ev) == CXEval_Float);
-	if (ev)
-		clang_EvalResult_dispose(ev);
-	if (!constant)
+	if (clang_Cursor_isNull(cp->value) || !cursor_folds_to_constant(cp->value))
 		return false;
 	char *dst = span_text(src, cursor_span(cursor_write_target(cp->store)));
 	const struct copy *then = NULL;
@@ -1249,13 +1243,11 @@ struct child_list {
 static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt ||
-	    k == CXCursor_GotoStmt) {
+	if (cursor_is_loop(c) || clang_getCursorKind(c) == CXCursor_GotoStmt) {
 		*(bool *)data = true;
 		return CXChildVisit_Break;
 	}
-	return k == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+	return clang_getCursorKind(c) == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
 }
 
 /* Whether a statement holds a loop (or a goto, which can make one). */

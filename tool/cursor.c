@@ -1017,6 +1017,23 @@ bool cursor_writes_var(CXCursor in, CXCursor var)
 	return w.written;
 }
 
+/* Whether c is a constant clang folds (`0`, `0.0f`, `(half)0`). */
+bool cursor_folds_to_constant(CXCursor c)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(c);
+	bool constant = r && (clang_EvalResult_getKind(r) == CXEval_Int || clang_EvalResult_getKind(r) == CXEval_Float);
+	if (r)
+		clang_EvalResult_dispose(r);
+	return constant;
+}
+
+/* A loop statement: for, while, do, range-for. */
+bool cursor_is_loop(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt;
+}
+
 long cursor_evaluate_int(CXCursor c, bool *ok)
 {
 	CXEvalResult r = clang_Cursor_Evaluate(c);

@@ -266,7 +266,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	else if (l->threads_estimate)
 		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it): %d "
 			"threads assumed for occupancy, the tiles' %ld B a stage over the %ld B each thread copies",
-			l->threads_estimate, kloop_tile_bytes(l), l->threads_per_copy);
+			l->threads_estimate, kloop_tile_bytes(l), kloop_tile_bytes(l) / l->threads_estimate);
 	else
 		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
 	if (l->registers)

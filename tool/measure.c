@@ -341,8 +341,7 @@ static void estimate_threads(struct kloop *l)
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || cp->stmt < 0 || cp->width <= 0)
 			return;
-		enum CXCursorKind k = clang_getCursorKind(cursor_unattributed(l->stmts[cp->stmt].cursor));
-		if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt)
+		if (cursor_is_loop(cursor_unattributed(l->stmts[cp->stmt].cursor)))
 			return;
 		per_thread += cp->width;
 	}
@@ -350,10 +349,8 @@ static void estimate_threads(struct kloop *l)
 	if (bytes <= 0 || bytes % per_thread)
 		return;
 	long t = bytes / per_thread;
-	if (t >= 32 && t <= 1024 && t % 32 == 0) {
+	if (t >= 32 && t <= 1024 && t % 32 == 0)
 		l->threads_estimate = (int)t;
-		l->threads_per_copy = per_thread;
-	}
 }
 
 /* ---- flops per tile, gathers, shared memory ---- */

@@ -334,6 +334,8 @@ bool cursor_same_type(CXType a, CXType b);
 /* `__ldg(&A[i])` and the other cache-hinted loads: A[i]; any other expression: itself. */
 CXCursor cursor_unwrap_cache_hint(CXCursor c);
 /* An integer constant expression's value; *ok false when it is not one. */
+bool cursor_folds_to_constant(CXCursor c);
+bool cursor_is_loop(CXCursor c);
 long cursor_evaluate_int(CXCursor c, bool *ok);
 /* What an expression writes: `x = v` (operator= too), `x += v`, `++x`. */
 enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
@@ -668,8 +670,8 @@ struct kloop {
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
 	int block_threads;      /* 0: unknown */
 	int threads_estimate;   /* when unknown, the threads that would fill the tiles (a stage's
-				 * bytes over threads_per_copy): the planner's occupancy only; 0 none */
-	long threads_per_copy;  /* bytes each thread copies a tile */
+				 * bytes over the bytes each thread copies): the planner's occupancy
+				 * only; 0 none */
 	char *block_source;     /* where block_threads came from */
 	char *mangled;          /* the function's symbol, to match ptxas output */
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */

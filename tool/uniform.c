@@ -24,7 +24,10 @@ struct uni {
 	int nvisiting;
 	int depth;                /* helpers followed */
 	int jumps;                /* loops' jumps being read */
-	bool other_files;         /* other files may call the input's device functions */
+	bool other_files;         /* other files may call the input's device functions: a header's
+				   * (every including file's), or relocatable device code (-rdc); else
+				   * nvcc compiles device code a file at a time and this file holds
+				   * every call */
 	struct known { CXCursor var; bool uniform; } *known; /* variables already read */
 	int nknown, capknown;
 };
@@ -236,23 +239,18 @@ static void callers_free(struct callers *cl)
 	free(cl->makers.v);
 }
 
-/* Whether another file may call a __device__ function of the input: every function of a header
- * (each file that includes it has its callers), any with relocatable device code (-rdc). Else
- * only this file's code calls it: nvcc compiles device code a file at a time. */
-static bool other_files_may_call(const struct uni *u)
-{
-	return u->other_files;
-}
-
+/* Where param stands among function's parameters; -1 when it is not one. */
 static int param_index(CXCursor function, CXCursor param)
 {
 	struct cursors kids = cursor_children(function);
 	int index = -1;
-	for (int i = 0, n = 0; i < kids.n && index < 0; i++)
-		if (clang_getCursorKind(kids.v[i]) == CXCursor_ParmDecl && clang_equalCursors(kids.v[i], param) == 0)
-			n++;
-		else if (clang_getCursorKind(kids.v[i]) == CXCursor_ParmDecl)
+	for (int i = 0, n = 0; i < kids.n && index < 0; i++) {
+		if (clang_getCursorKind(kids.v[i]) != CXCursor_ParmDecl)
+			continue;
+		if (clang_equalCursors(kids.v[i], param))
 			index = n;
+		n++;
+	}
 	free(kids.v);
 	return index;
 }
@@ -261,7 +259,7 @@ static int param_index(CXCursor function, CXCursor param)
  * value, each call reached under uniform control, and no other file or pointer may call it. */
 static bool uni_param(struct uni *u, CXCursor param)
 {
-	if (u->depth >= 3 || other_files_may_call(u))
+	if (u->depth >= 3 || u->other_files)
 		return false;
 	int index = param_index(u->function, param);
 	struct callers cl = find_callers(u->function);
@@ -763,7 +761,7 @@ static char *callers_participation(struct uni *u, size_t *at)
 	char *name = cursor_name(f);
 	char *why = NULL;
 	struct callers cl = find_callers(f);
-	if (other_files_may_call(u)) {
+	if (u->other_files) {
 		*at = cursor_offset(f);
 		source_line_col(u->src, *at, &line, &col);
 		why = xprintf("'%s' (%d:%d) may be called from other files (a header's functions are every including "
