@@ -220,6 +220,11 @@ static char *source_directory(const struct source *src)
 /* Keyed by everything that shapes the header: clang's version, the arguments, the folder and
  * the directives. Headers changed since are caught by clang itself (the load fails and the
  * header is rebuilt). */
+/* How the header is built (and part of its name, so a header built otherwise is not read):
+ * the headers' templates are instantiated into it, not by every parse that reads it, which
+ * otherwise spent half its time (115 functions of the CUDA headers, about 40 ms a parse). */
+static const char *const pch_flags[] = {"-Xclang", "-fpch-instantiate-templates"};
+
 static char *preamble_pch_path(const char *cache, const char *const *args, int nargs, const char *dir,
 			       const char *directives)
 {
@@ -230,6 +235,8 @@ static char *preamble_pch_path(const char *cache, const char *const *args, int n
 	clang_disposeString(v);
 	for (int i = 0; i < nargs; i++)
 		h = fnv1a(h, args[i], strlen(args[i]) + 1);
+	for (size_t i = 0; i < sizeof pch_flags / sizeof *pch_flags; i++)
+		h = fnv1a(h, pch_flags[i], strlen(pch_flags[i]) + 1);
 	h = fnv1a(h, dir, strlen(dir) + 1);
 	h = fnv1a(h, directives, strlen(directives));
 	return xprintf("%s/preamble-%016llx.pch", cache, h);
@@ -531,9 +538,13 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 	struct CXUnsavedFile *files = xcalloc((size_t)nunsaved, sizeof *files);
 	memcpy(files, unsaved, (size_t)nunsaved * sizeof *files);
 	files[0] = (struct CXUnsavedFile){name, directives, (unsigned long)strlen(directives)};
+	size_t nflags = sizeof pch_flags / sizeof *pch_flags;
+	const char **all = xmalloc(((size_t)nargs + nflags) * sizeof *all);
+	memcpy(all, args, (size_t)nargs * sizeof *all);
+	memcpy(all + nargs, pch_flags, sizeof pch_flags);
 	CXIndex index = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
-	bool ok = clang_parseTranslationUnit2(index, name, args, nargs, files, (unsigned)nunsaved,
+	bool ok = clang_parseTranslationUnit2(index, name, all, nargs + (int)nflags, files, (unsigned)nunsaved,
 					      CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization |
 						      CXTranslationUnit_DetailedPreprocessingRecord,
 					      &tu) == CXError_Success;
@@ -563,6 +574,7 @@ static bool build_preamble_pch(const char *pch, const char *const *args, int nar
 	free(tmp);
 	free(name);
 	free(files);
+	free(all);
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(index);
