@@ -1,8 +1,8 @@
 // neg_register_prefetch.cu: left alone: already pipelined through registers into a single
 // buffer: tile t+1 is loaded into ra/rb while tile t is computed. The second kernel only looks
 // like it: its registers are loaded as one float4 through a macro right before the stores, in the
-// same iteration (the build before called it a register prefetch too; the remark names the
-// statement that loads them). Usage: neg_register_prefetch [M N K].
+// same iteration (once called a register prefetch too), a load pipefy now starts a tile early
+// itself (ldg; testdata/sgemm_register_arrays.cu). Usage: neg_register_prefetch [M N K].
 // gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
 // gpu-sanitize: 64 64 48
 #include "harness.cuh"

@@ -125,14 +125,15 @@ static bool side_span(const struct source *src, CXCursor c, struct span *out)
 }
 
 /* A copy written with macros around its sides, `FLOAT4(s_a[i]) = FLOAT4(a[j]);` (public kernels'
- * vector copies): each side written out or one macro's whole use, the '=' between them written
- * in the file; then its parts are where the file writes them, and the tile's name, written as a
+ * vector copies), or storing a register (`FLOAT4(s_b[k][n]) = FLOAT4(r[0]);`, check reads its
+ * value): each side written out or one macro's whole use, the '=' between them written in the
+ * file; then its parts are where the file writes them, and the tile's name, written as a
  * macro's argument, takes its stage there (find.c). Guarded and `*p` forms stay refused. */
 static bool macro_copy(const struct source *src, CXCursor lhs, CXCursor rhs, struct copy *cp)
 {
 	struct span d, v;
-	if (cp->guard.end > cp->guard.begin || cp->src.end == cp->src.begin || cp->dst_is_deref || cp->src_is_deref ||
-	    !side_span(src, lhs, &d) || !side_span(src, rhs, &v))
+	if (cp->guard.end > cp->guard.begin || cp->dst_is_deref || cp->src_is_deref || !side_span(src, lhs, &d) ||
+	    !side_span(src, rhs, &v))
 		return false;
 	size_t p = d.end;
 	while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
@@ -145,7 +146,9 @@ static bool macro_copy(const struct source *src, CXCursor lhs, CXCursor rhs, str
 		return false;
 	cp->text = (struct span){d.begin, v.end};
 	cp->dst = d;
-	cp->src = cp->src_base = cp->value_span = v;
+	if (cp->src.end > cp->src.begin) /* (a load; a register's copy has none) */
+		cp->src = cp->src_base = v;
+	cp->value_span = v;
 	cp->in_macro = true;
 	return true;
 }
@@ -664,6 +667,8 @@ struct var_uses {
 	CXCursor var;
 	const struct kloop *l;
 	int assign;  /* the statement assigning it */
+	int last;    /* the last statement that fetches into it (assign, or a later one) */
+	const bool *fetches; /* per statement: whether it fetches into a local (its fetch_var) */
 	bool ok;
 	size_t at; /* the first use that is neither */
 };
@@ -679,8 +684,10 @@ static enum CXChildVisitResult scan_var_uses(CXCursor c, CXCursor parent, CXClie
 	for (int i = 0; i < u->l->nstmts && in < 0; i++)
 		if (at >= u->l->stmts[i].text.begin && at < u->l->stmts[i].text.end)
 			in = i;
-	/* the assignment's own left-hand side (checked by the caller), or a later copy */
-	if (in < 0 || (in != u->assign && !(in > u->assign && u->l->stmts[in].role == ROLE_COPY))) {
+	/* the assignment's own left-hand side (checked by the caller), another fetch into the same
+	 * local (`FLOAT4(r[0]) = ..; FLOAT4(r[4]) = ..;`), or a copy after the last of them */
+	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
+	if (in < 0 || (in != u->assign && !fetch && !(in > u->last && u->l->stmts[in].role == ROLE_COPY))) {
 		u->ok = false;
 		u->at = at;
 		return CXChildVisit_Break;
@@ -688,32 +695,82 @@ static enum CXChildVisitResult scan_var_uses(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Continue;
 }
 
+static CXCursor register_address_var(CXCursor e);
+
+/* The local an lvalue lies in without reading memory through a pointer: `ra`, `ra[1]`, `v.x`,
+ * `reinterpret_cast<float4 *>(&(ra[0]))[0]` (a vector macro's `FLOAT4(ra[0])`), `*(float2 *)&v`;
+ * a null cursor for anything else (`p[0]` with `p` a pointer writes what p points at). */
+static CXCursor register_lvalue_var(CXCursor e)
+{
+	e = cursor_strip(e);
+	CXCursor base = cursor_first_child(e);
+	enum CXTypeKind bk = clang_getCanonicalType(clang_getCursorType(cursor_strip(base))).kind;
+	switch (clang_getCursorKind(e)) {
+	case CXCursor_DeclRefExpr:
+		return clang_getCursorReferenced(e);
+	case CXCursor_ArraySubscriptExpr:
+		return bk == CXType_ConstantArray ? register_lvalue_var(base) : register_address_var(base);
+	case CXCursor_MemberRefExpr: /* `v.x`, not `p->x` */
+		return bk == CXType_Record || bk == CXType_Elaborated ? register_lvalue_var(base) : clang_getNullCursor();
+	case CXCursor_UnaryOperator:
+		return clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_Deref ? register_address_var(cursor_last_child(e))
+										   : clang_getNullCursor();
+	default:
+		return clang_getNullCursor();
+	}
+}
+
+/* The local a pointer expression takes the address of: `&ra[0]`, `(float4 *)&v`, `ra`. */
+static CXCursor register_address_var(CXCursor e)
+{
+	e = cursor_strip(e);
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (cursor_kind_is_cast(k))
+		return register_address_var(cursor_last_child(e));
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf)
+		return register_lvalue_var(cursor_last_child(e));
+	if (k == CXCursor_DeclRefExpr && clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_ConstantArray)
+		return clang_getCursorReferenced(e); /* (an array's name, decayed) */
+	return clang_getNullCursor();
+}
+
 /* `ra = A[i];` at the top of the body, `ra` a local of the function declared before the loop
- * (`float ra, rb;`): a fetch into a register exactly as `float ra = A[i];` would be, when
+ * (`float ra, rb;`), or a vector load into a local array (`FLOAT4(ra[0]) = FLOAT4(A[i]);`,
+ * `float ra[4];`): a fetch into a register exactly as `float ra = A[i];` would be, when
  * nothing outside the loop uses `ra` (its last value is never read), no statement before the
- * assignment reads it (no value crosses the back edge: that would be a register prefetch), and
- * only copies after it do (the compute never sees it). */
+ * first such assignment reads it (no value crosses the back edge: that would be a register
+ * prefetch), and only copies after the last do (the compute never sees it). */
 static void mark_fetch_assigns(struct kloop *l)
 {
+	bool *fetches = xcalloc((size_t)l->nstmts + 1, sizeof *fetches);
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
 		CXCursor lhs, rhs;
 		/* (`a = b` of a class type, bfloat16's, is a call of its operator=) */
-		if (st->role != ROLE_COMPUTE || cursor_write_parts(st->cursor, &lhs, &rhs) != WRITE_ASSIGN)
+		if (st->role != ROLE_COMPUTE || cursor_write_parts(st->cursor, &lhs, &rhs) != WRITE_ASSIGN ||
+		    !body_fetch_value(rhs))
 			continue;
-		lhs = cursor_strip(lhs);
-		if (clang_Cursor_isNull(lhs) || clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !body_fetch_value(rhs))
+		CXCursor var = register_lvalue_var(lhs);
+		if (clang_Cursor_isNull(var))
 			continue;
-		CXCursor var = clang_getCursorReferenced(lhs);
 		struct span d = cursor_span(var);
 		enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
 		if (clang_getCursorKind(var) != CXCursor_VarDecl || clang_Cursor_getStorageClass(var) != CX_SC_None ||
 		    cursor_is_shared_var(var) || k == CXType_LValueReference || k == CXType_RValueReference ||
-		    d.begin < l->function_span.begin || d.end > l->loop.begin || references(rhs, var))
+		    k == CXType_Pointer || d.begin < l->function_span.begin || d.end > l->loop.begin || references(rhs, var))
 			continue;
-		struct var_uses u = {.var = var, .l = l, .assign = i, .ok = true};
-		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
 		st->fetch_var = var;
+		fetches[i] = true;
+	}
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		if (!fetches[i])
+			continue;
+		struct var_uses u = {.var = st->fetch_var, .l = l, .assign = i, .last = i, .fetches = fetches, .ok = true};
+		for (int j = i + 1; j < l->nstmts; j++)
+			if (fetches[j] && clang_equalCursors(l->stmts[j].fetch_var, u.var))
+				u.last = j;
+		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
 		if (!u.ok) {
 			st->fetch_blocker = u.at + 1;
 			continue;
@@ -721,6 +778,7 @@ static void mark_fetch_assigns(struct kloop *l)
 		st->role = ROLE_FETCH_DECL;
 		st->fetch_assign = true;
 	}
+	free(fetches);
 }
 
 /* Copies that store a fetched local are register-staged copies, not computed values. */

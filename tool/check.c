@@ -397,6 +397,25 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 	free(callee);
 }
 
+/* Whether the use at `at` that keeps a load into reg in place is in a copy (`*copy`: where it
+ * starts) before a later load into reg (`*fetch`: offset + 1 of that load). */
+static bool copy_before_fetch(const struct kloop *l, CXCursor reg, size_t at, size_t *copy, size_t *fetch)
+{
+	int in = -1;
+	for (int i = 0; i < l->nstmts && in < 0; i++)
+		if (at >= l->stmts[i].text.begin && at < l->stmts[i].text.end)
+			in = i;
+	if (in < 0 || l->stmts[in].role != ROLE_COPY)
+		return false;
+	for (int j = in + 1; j < l->nstmts; j++)
+		if (l->stmts[j].fetch_blocker && clang_equalCursors(l->stmts[j].fetch_var, reg)) {
+			*copy = l->stmts[in].text.begin;
+			*fetch = l->stmts[j].text.begin + 1;
+			return true;
+		}
+	return false;
+}
+
 /* A copy that stores no load it reads: `As[i] = reg;` from a register the previous iteration
  * loaded (a register prefetch: pipelined already), one the same iteration loads (a load pipefy
  * does not see as one) or uses elsewhere, or no such register. */
@@ -409,7 +428,7 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
 		      cursor_span(reg).begin < l->body.begin;
 	char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
-	size_t blocker = 0, loaded = 0;
+	size_t blocker = 0, loaded = 0, early = 0;
 	if (simple)
 		register_writes(l, cp, reg, &loaded, &blocker);
 	if (loaded && !blocker) {
@@ -423,6 +442,17 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 			     "global memory, which it would start a tile early",
 			     name, value, line, col, wline, wcol, mname);
 		free(mname);
+	} else if (blocker && copy_before_fetch(l, reg, blocker - 1, &early, &loaded)) {
+		/* a copy between two loads into the register: it reads the previous tile's half */
+		int uline, ucol, fline, fcol;
+		pos(src, early, &uline, &ucol);
+		pos(src, loaded - 1, &fline, &fcol);
+		char *v = cursor_name(reg);
+		kloop_refuse(l, cp->text.begin,
+			     "the copy at %d:%d reads '%s' before the load into it at %d:%d: pipefy starts a register's "
+			     "loads a tile early only when every copy from it follows them",
+			     uline, ucol, v, fline, fcol);
+		free(v);
 	} else if (blocker) {
 		/* loaded earlier in the same iteration: a fetch the loader could move, but for
 		 * a use of the register that would then see the next tile's value */

@@ -81,6 +81,19 @@ bool effects_is_local(CXCursor var)
 	return t.kind != CXType_LValueReference && t.kind != CXType_RValueReference;
 }
 
+/* A pointer that is an lvalue's own address, cast or not: `&x`, `(float4 *)&r[0]`, an array's
+ * name (decayed). Indexing or dereferencing it writes that lvalue's storage, not what some
+ * pointer holds (`FLOAT4(r[0]) = ..` writes the local array r). */
+static bool is_address_of(CXCursor p)
+{
+	p = cursor_strip(p);
+	while (cursor_kind_is_cast(clang_getCursorKind(p)))
+		p = cursor_strip(cursor_last_child(p));
+	if (clang_getCursorKind(p) == CXCursor_UnaryOperator)
+		return clang_getCursorUnaryOperatorKind(p) == CXUnaryOperator_AddrOf;
+	return clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_ConstantArray;
+}
+
 /* The variable an lvalue is rooted at, and whether the write goes through a pointer (or a
  * reference) rather than into the variable itself or an array or struct it holds. */
 static CXCursor lvalue_root(CXCursor c, bool *through)
@@ -98,14 +111,15 @@ static CXCursor lvalue_root(CXCursor c, bool *through)
 		CXCursor base = cursor_first_child(c);
 		/* the base as written: an array indexed in place is not a pointer (its decay is) */
 		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(base)));
-		if (bt.kind == CXType_Pointer)
+		if (bt.kind == CXType_Pointer && !is_address_of(base))
 			*through = true;
 		if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(base))
 			return clang_getNullCursor(); /* a member of `this` */
 		return lvalue_root(base, through);
 	}
 	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) {
-		*through = true;
+		if (!is_address_of(cursor_last_child(c)))
+			*through = true;
 		return lvalue_root(cursor_last_child(c), through);
 	}
 	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)

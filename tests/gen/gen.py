@@ -254,13 +254,19 @@ def draw(seed):
     f['fill_first'] = r11.choice(['next', 'next', 'apart']) if fill_ok and r11.random() < 0.5 else 'none'
     loop_ok = f['form'] == 'row_loop' and f['copy'] == 'direct' and f['mutation'] != 'dependent'
     f['row_loop_kind'] = r11.choice(['local', 'nested']) if loop_ok and r11.random() < 0.6 else 'none'
+    # a twelfth stream (session 22): the vector copy's register a local array declared before the
+    # loop, loaded whole through a cast (`*(float4 *)&ras[0] = ..`) and stored whole or element by
+    # element (the classic V2 SGEMM's `FLOAT4(r_load_a[0]) = ..; s_a[k][m] = r_load_a[0]; ..`)
+    r12 = random.Random(seed * 49979687 + 31)
+    vec_ok = f['form'] == 'vec' and f['vec'] == 'local'
+    f['vec_reg'] = r12.choice(['whole', 'scatter']) if vec_ok and r12.random() < 0.6 else 'none'
     return f
 
 
 # the ninth stream's features, and their values where a seed draws none of them (the first
 # line of such a program names none of them)
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
-         'fill_first': 'none', 'row_loop_kind': 'none'}
+         'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -621,6 +627,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     if form == 'register_outside':
         for li in range(loops if f['independent'] else 1):
             out(ind + '%s %s;' % (TT, ', '.join('%sa%d, %sb%d' % (rn, i, rn, i) for i in range(R) for rn in ['r' + '2' * li])))
+    if f['vec_reg'] != 'none':
+        for li in range(loops):
+            out(ind + '%s %s;' % (TT, ', '.join('r%s[%d]' % (t.lower(), VW) for t in names[li][:2])))
     if f['mutation'] == 'dependent':
         out(ind + 'int off = 0;')
     outer = ind
@@ -753,6 +762,14 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
                 out(b + '*(%s *)&%s = *(const %s *)&%s;' % (vec, dst, vec, src))
             elif f['vec'] == 'reinterpret':
                 out(b + 'reinterpret_cast<%s *>(&%s)[0] = reinterpret_cast<const %s *>(&%s)[0];' % (vec, dst, vec, src))
+            elif f['vec_reg'] != 'none':  # (the array declared before the loop: kernel())
+                ra = 'r' + t.lower()
+                out(b + '*(%s *)&%s[0] = *(const %s *)&%s;' % (vec, ra, vec, src))
+                if f['vec_reg'] == 'whole':
+                    out(b + '*(%s *)&%s = *(const %s *)&%s[0];' % (vec, dst, vec, ra))
+                else:
+                    for j in range(VW):
+                        out(b + '%s[ty][tx * %d + %d] = %s[%d];' % (t, VW, j, ra, j))
             else:
                 v = 'v' + t.lower()
                 out(b + '%s %s = *(const %s *)&%s;' % (vec, v, vec, src))

@@ -1,0 +1,114 @@
+// neg_register_arrays.cu: loads into register arrays that pipefy must not start a tile early
+// (testdata/sgemm_register_arrays.cu is the shape it does): each kernel breaks one fact the
+// early load relies on — only the copies after the last load into the array read it, the
+// array is a register and not memory a pointer reaches, and nothing reads it after the loop.
+// No host program: the goldens say what pipefy does with each.
+#include <cuda_runtime.h>
+
+#define TILE 32
+#define FLOAT4(value) (reinterpret_cast<float4 *>(&(value))[0])
+#define CONST_FLOAT4(value) (reinterpret_cast<const float4 *>(&(value))[0])
+
+// The compute reads the array too: loaded a tile early, it would see the next tile's values.
+__global__ void compute_reads_array(const float *A, float *C, int K)
+{
+    __shared__ __align__(16) float As[TILE][TILE];
+    int k4 = (threadIdx.x % 8) * 4, m = threadIdx.x / 8;
+    float ra[4];
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        FLOAT4(ra[0]) = CONST_FLOAT4(A[m * K + t * TILE + k4]);
+        As[k4][m] = ra[0];
+        As[k4 + 1][m] = ra[1];
+        As[k4 + 2][m] = ra[2];
+        As[k4 + 3][m] = ra[3];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[k][threadIdx.x % TILE] * ra[k % 4];
+        __syncthreads();
+    }
+    C[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// A copy between two loads into the same array reads the half the second load writes: the
+// previous tile's, which starting both loads a tile early would change.
+__global__ void copy_between_loads(const float *A, float *C, int K)
+{
+    __shared__ __align__(16) float As[TILE][TILE];
+    int k4 = (threadIdx.x % 8) * 4, m = threadIdx.x / 8;
+    float ra[4];
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        *reinterpret_cast<float2 *>(&ra[0]) = *reinterpret_cast<const float2 *>(&A[m * K + t * TILE + k4]);
+        As[k4 + 2][m] = ra[2];
+        *reinterpret_cast<float2 *>(&ra[2]) = *reinterpret_cast<const float2 *>(&A[m * K + t * TILE + k4 + 2]);
+        As[k4][m] = ra[0];
+        As[k4 + 1][m] = ra[1];
+        As[k4 + 3][m] = ra[3];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[k][threadIdx.x % TILE];
+        __syncthreads();
+    }
+    C[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// The "register" is a pointer into global memory: the load writes memory, not a local.
+__global__ void through_pointer(const float *A, float *scratch, float *C, int K)
+{
+    __shared__ __align__(16) float As[TILE][TILE];
+    int k4 = (threadIdx.x % 8) * 4, m = threadIdx.x / 8;
+    float *ra = scratch + 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        FLOAT4(ra[0]) = CONST_FLOAT4(A[m * K + t * TILE + k4]);
+        As[k4][m] = ra[0];
+        As[k4 + 1][m] = ra[1];
+        As[k4 + 2][m] = ra[2];
+        As[k4 + 3][m] = ra[3];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[k][threadIdx.x % TILE];
+        __syncthreads();
+    }
+    C[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// The array is read after the loop: its last value must be the last tile's.
+__global__ void read_after_loop(const float *A, float *C, int K)
+{
+    __shared__ __align__(16) float As[TILE][TILE];
+    int k4 = (threadIdx.x % 8) * 4, m = threadIdx.x / 8;
+    float ra[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        FLOAT4(ra[0]) = CONST_FLOAT4(A[m * K + t * TILE + k4]);
+        As[k4][m] = ra[0];
+        As[k4 + 1][m] = ra[1];
+        As[k4 + 2][m] = ra[2];
+        As[k4 + 3][m] = ra[3];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[k][threadIdx.x % TILE];
+        __syncthreads();
+    }
+    C[blockIdx.x * blockDim.x + threadIdx.x] = acc + ra[3];
+}
+
+// An array of pointers: `rp[0][0] = ..` stores through the pointer the array holds.
+__global__ void array_of_pointers(const float *A, float *scratch, float *C, int K)
+{
+    __shared__ float As[TILE][TILE];
+    int k = threadIdx.x % TILE, m = threadIdx.x / TILE;
+    float *rp[1] = {scratch + blockIdx.x * blockDim.x + threadIdx.x};
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        rp[0][0] = A[m * K + t * TILE + k];
+        As[k][m] = rp[0][0];
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+            acc += As[j][threadIdx.x % TILE];
+        __syncthreads();
+    }
+    C[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
