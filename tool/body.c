@@ -709,7 +709,7 @@ static CXCursor register_lvalue_var(CXCursor e)
 	case CXCursor_DeclRefExpr:
 		return clang_getCursorReferenced(e);
 	case CXCursor_ArraySubscriptExpr:
-		return bk == CXType_ConstantArray ? register_lvalue_var(base) : register_address_var(base);
+		return type_kind_is_sized_array(bk) ? register_lvalue_var(base) : register_address_var(base);
 	case CXCursor_MemberRefExpr: /* `v.x`, not `p->x` */
 		return bk == CXType_Record || bk == CXType_Elaborated ? register_lvalue_var(base) : clang_getNullCursor();
 	case CXCursor_UnaryOperator:
@@ -729,7 +729,7 @@ static CXCursor register_address_var(CXCursor e)
 		return register_address_var(cursor_last_child(e));
 	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf)
 		return register_lvalue_var(cursor_last_child(e));
-	if (k == CXCursor_DeclRefExpr && clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_ConstantArray)
+	if (k == CXCursor_DeclRefExpr && type_kind_is_sized_array(clang_getCanonicalType(clang_getCursorType(e)).kind))
 		return clang_getCursorReferenced(e); /* (an array's name, decayed) */
 	return clang_getNullCursor();
 }

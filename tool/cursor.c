@@ -549,6 +549,13 @@ bool cursor_is_shared_var(CXCursor decl)
 	return cursor_is_shared_decl(decl) || is_view(decl, 0);
 }
 
+/* An array object of a known size: `float r[4]`, or `float r[TM / 2]` in a template (its size
+ * known at each instantiation); not a pointer, not `extern T a[]`. */
+bool type_kind_is_sized_array(enum CXTypeKind k)
+{
+	return k == CXType_ConstantArray || k == CXType_DependentSizedArray;
+}
+
 bool cursor_kind_is_cast(enum CXCursorKind k)
 {
 	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr ||

@@ -91,7 +91,7 @@ static bool is_address_of(CXCursor p)
 		p = cursor_strip(cursor_last_child(p));
 	if (clang_getCursorKind(p) == CXCursor_UnaryOperator)
 		return clang_getCursorUnaryOperatorKind(p) == CXUnaryOperator_AddrOf;
-	return clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_ConstantArray;
+	return type_kind_is_sized_array(clang_getCanonicalType(clang_getCursorType(p)).kind);
 }
 
 /* The variable an lvalue is rooted at, and whether the write goes through a pointer (or a
@@ -109,9 +109,11 @@ static CXCursor lvalue_root(CXCursor c, bool *through)
 	}
 	if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr) {
 		CXCursor base = cursor_first_child(c);
-		/* the base as written: an array indexed in place is not a pointer (its decay is) */
-		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(base)));
-		if (bt.kind == CXType_Pointer && !is_address_of(base))
+		/* the base as written: an array indexed in place is not a pointer (its decay is); a
+		 * base whose type a template decides (`P p; p[i] = v;`) may be one */
+		enum CXTypeKind bk = clang_getCanonicalType(clang_getCursorType(cursor_strip(base))).kind;
+		bool object = type_kind_is_sized_array(bk) || bk == CXType_IncompleteArray || bk == CXType_Record;
+		if ((bk == CXType_Pointer && !is_address_of(base)) || (bk != CXType_Pointer && !object))
 			*through = true;
 		if (k == CXCursor_MemberRefExpr && clang_Cursor_isNull(base))
 			return clang_getNullCursor(); /* a member of `this` */
@@ -464,12 +466,68 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
  * passed by non-const reference or pointer). */
 static void note_collective(struct effects *fx, CXCursor at, char *what);
 
+/* A parameter of a function or function template, by position; a null cursor past its last. */
+struct nth_parm {
+	int want, seen;
+	CXCursor parm;
+};
+
+static enum CXChildVisitResult find_nth_parm(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct nth_parm *p = data;
+	if (clang_getCursorKind(c) == CXCursor_ParmDecl && p->seen++ == p->want) {
+		p->parm = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+/* Whether every candidate takes argument i by value or as a pointer to (reference to) const:
+ * whichever the instantiation picks, the call does not write through it. */
+static bool overloads_read_only(CXCursor overloads, int i)
+{
+	unsigned n = clang_getNumOverloadedDecls(overloads);
+	for (unsigned k = 0; k < n; k++) {
+		struct nth_parm p = {.want = i, .parm = clang_getNullCursor()};
+		clang_visitChildren(clang_getOverloadedDecl(overloads, k), find_nth_parm, &p);
+		if (!clang_Cursor_isNull(p.parm) && !pointee_is_const(clang_getCursorType(p.parm)))
+			return false;
+	}
+	return true;
+}
+
+/* In a template, a call the instantiation resolves among a library's overloads (`__hfma(a, b,
+ * c)` of __half or __nv_bfloat16, `wmma::load_matrix_sync(...)`): the library's functions, all
+ * of one name, read by that name like any of them. A qualified name picks among them alone; an
+ * unqualified one only when it is reserved to the implementation (`__x`), which no program
+ * declares, so that argument-dependent lookup finds no other. */
+static bool library_overloads(CXCursor overloads, CXCursor callee, const struct source *src)
+{
+	unsigned n = clang_getNumOverloadedDecls(overloads);
+	if (n < 2)
+		return false;
+	for (unsigned k = 0; k < n; k++) {
+		CXCursor d = clang_getOverloadedDecl(overloads, k);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if ((dk != CXCursor_FunctionDecl && dk != CXCursor_FunctionTemplate) || !effects_in_system_header(d))
+			return false;
+	}
+	char *written = span_text(src, cursor_span(callee)); /* as the call writes it */
+	char *spelled = cursor_name(overloads);
+	bool ok = strstr(written, "::") || strncmp(spelled, "__", 2) == 0;
+	free(written);
+	free(spelled);
+	return ok;
+}
+
 static void call_effects(CXCursor call, struct fx_scan *s)
 {
 	struct effects *fx = s->fx;
 	int depth = s->depth;
 	const struct source *src = s->src;
 	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor overloads = clang_getNullCursor(); /* a library's overloads, the call's candidates */
 	char *name = cursor_name(call);
 	int nargs = clang_Cursor_getNumArguments(call);
 	if (clang_Cursor_isNull(callee)) {
@@ -477,8 +535,12 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 		 * function (template) it will call; `L::load(...)` names none */
 		CXCursor f = cursor_strip(cursor_first_child(call));
 		CXCursor r = clang_getCursorKind(f) == CXCursor_OverloadedDeclRef ? f : clang_getCursorReferenced(f);
-		if (clang_getCursorKind(r) == CXCursor_OverloadedDeclRef)
-			r = clang_getNumOverloadedDecls(r) == 1 ? clang_getOverloadedDecl(r, 0) : clang_getNullCursor();
+		if (clang_getCursorKind(r) == CXCursor_OverloadedDeclRef) {
+			if (library_overloads(r, f, src))
+				overloads = r;
+			r = clang_getNumOverloadedDecls(r) == 1 || !clang_Cursor_isNull(overloads) ? clang_getOverloadedDecl(r, 0)
+												       : clang_getNullCursor();
+		}
 		enum CXCursorKind rk = clang_getCursorKind(r);
 		if (rk == CXCursor_FunctionTemplate || rk == CXCursor_FunctionDecl) {
 			callee = r;
@@ -532,7 +594,7 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
 		CXCursor parm = clang_Cursor_getArgument(callee, (unsigned)i);
 		CXType pt = clang_Cursor_isNull(parm) ? clang_getCursorType(arg) : clang_getCursorType(parm);
-		if (pointee_is_const(pt))
+		if (clang_Cursor_isNull(overloads) ? pointee_is_const(pt) : overloads_read_only(overloads, i))
 			continue;
 		if (!library && !written[i])
 			continue; /* the helper was read: it does not write through this one */

@@ -315,6 +315,7 @@ bool cursor_is_shared_view(CXCursor var);   /* a local pointer that only ever po
 CXCursor cursor_shared_array(CXCursor var); /* the __shared__ array it is or points into */
 void cursor_view_problem(CXCursor var, CXCursor *use);
 bool cursor_kind_is_cast(enum CXCursorKind k);
+bool type_kind_is_sized_array(enum CXTypeKind k);
 /* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
 CXCursor cursor_root_var(CXCursor c);
 /* __syncthreads(), or cooperative groups' sync on a thread_block. */

@@ -87,7 +87,7 @@ static enum op_class ptx_class(const char *m)
 	if (starts(m, "bar.arrive") || starts(m, "barrier.arrive") || starts(m, "barrier.cta.arrive")) return OP_ARRIVE;
 	if (starts(m, "ld.global")) return OP_LDG;
 	if (starts(m, "st.shared")) return OP_STS;
-	if (starts(m, "mma.sync") || starts(m, "wmma.mma") || starts(m, "fma.rn.f32") || starts(m, "wgmma.mma_async"))
+	if (starts(m, "mma.sync") || starts(m, "wmma.mma") || starts(m, "fma.rn.") || starts(m, "wgmma.mma_async"))
 		return OP_COMPUTE;
 	if (starts(m, "bra")) return OP_BRANCH;
 	return OP_OTHER;
@@ -192,7 +192,10 @@ static int read_ptx(FILE *in, struct function **out)
 			n++;
 			continue;
 		}
-		if (n == 0 || !*p || starts(p, "//") || *p == '.' || *p == '{' || *p == '}' || *p == ')')
+		while (*p == '{') /* an inline asm's block opens on its first instruction's line */
+			for (p++; isspace((unsigned char)*p); p++)
+				;
+		if (n == 0 || !*p || starts(p, "//") || *p == '.' || *p == '}' || *p == ')')
 			continue;
 		size_t len = strcspn(p, " \t\n");
 		if (len > 1 && p[len - 1] == ':') {

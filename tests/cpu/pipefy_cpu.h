@@ -51,6 +51,13 @@
 #ifdef PIPEFY_CPU_HALF
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cmath>
+// the device-only half intrinsics the programs call: one rounding to half, as the GPU's (the
+// product of two halves is exact in float, so only the sum rounds before that, and rarely twice)
+static inline __half __hfma(__half a, __half b, __half c)
+{
+    return __float2half(std::fma(__half2float(a), __half2float(b), __half2float(c)));
+}
 #endif
 #undef __global__
 #undef __device__
