@@ -68,7 +68,9 @@ static enum op_class sass_class(const char *m)
 	if (starts(m, "LDG")) return OP_LDG;
 	if (starts(m, "STS")) return OP_STS;
 	if (starts(m, "HMMA") || starts(m, "IMMA") || starts(m, "FFMA") || starts(m, "HGMMA") ||
-	    starts(m, "IGMMA") || starts(m, "DMMA")) /* not HFMA2: ptxas moves constants with HFMA2.MMA */
+	    starts(m, "IGMMA") || starts(m, "DMMA") || starts(m, "DFMA"))
+		return OP_COMPUTE;
+	if (starts(m, "HFMA2") && !starts(m, "HFMA2.MMA")) /* ptxas moves constants with HFMA2.MMA */
 		return OP_COMPUTE;
 	if (starts(m, "BRA")) return OP_BRANCH;
 	return OP_OTHER;
