@@ -734,6 +734,149 @@ static CXCursor register_address_var(CXCursor e)
 	return clang_getNullCursor();
 }
 
+/* How a statement first touches a variable: not at all, by a whole assignment (`v = e;`, e not
+ * reading v) before any read on every way through it, or otherwise (a read, a part written). */
+enum touch { TOUCH_NONE, TOUCH_WRITES, TOUCH_READS };
+
+static enum touch first_touch(CXCursor s, CXCursor var);
+
+/* Whether e is var or names it inside. */
+static bool names(CXCursor e, CXCursor var)
+{
+	CXCursor x = cursor_strip(e);
+	return (clang_getCursorKind(x) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(x), var)) ||
+	       references(e, var);
+}
+
+struct loop_only {
+	CXCursor var;
+	struct span body;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_loop_only(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct loop_only *u = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), u->var) &&
+	    !(cursor_offset(c) >= u->body.begin && cursor_offset(c) < u->body.end)) {
+		u->ok = false;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether the function names var only inside the loop's body. */
+static bool in_loop_only(const struct kloop *l, CXCursor var)
+{
+	struct loop_only u = {var, l->body, true};
+	clang_visitChildren(l->function_cursor, scan_loop_only, &u);
+	return u.ok;
+}
+
+static enum touch first_touch_seq(const CXCursor *v, int n, CXCursor var)
+{
+	for (int i = 0; i < n; i++) {
+		enum touch t = first_touch(v[i], var);
+		if (t != TOUCH_NONE)
+			return t;
+	}
+	return TOUCH_NONE;
+}
+
+static enum touch first_touch(CXCursor s, CXCursor var)
+{
+	s = cursor_unattributed(s);
+	if (!references(s, var))
+		return TOUCH_NONE;
+	enum CXCursorKind k = clang_getCursorKind(s);
+	struct cursors cs = cursor_children(s);
+	enum touch t = TOUCH_READS;
+	if (k == CXCursor_CompoundStmt) {
+		t = first_touch_seq(cs.v, cs.n, var);
+	} else if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+		/* the header reads nothing of it, and each trip assigns before it reads: no trip
+		 * reads what came in; after none, it is not assigned */
+		bool header = false;
+		int body = k == CXCursor_DoStmt ? 0 : cs.n - 1;
+		for (int i = 0; i < cs.n; i++)
+			header |= i != body && names(cs.v[i], var);
+		t = cs.n && !header && first_touch(cs.v[body], var) != TOUCH_READS ? TOUCH_NONE : TOUCH_READS;
+	} else if (k == CXCursor_IfStmt && (cs.n == 2 || cs.n == 3) && clang_isExpression(clang_getCursorKind(cs.v[0])) &&
+		   !references(cs.v[0], var)) {
+		enum touch a = first_touch(cs.v[1], var), b = cs.n == 3 ? first_touch(cs.v[2], var) : TOUCH_NONE;
+		t = a == TOUCH_READS || b == TOUCH_READS     ? TOUCH_READS
+		    : a == TOUCH_WRITES && b == TOUCH_WRITES ? TOUCH_WRITES
+							 : TOUCH_NONE;
+	} else {
+		CXCursor lhs, rhs;
+		if (cursor_write_parts(s, &lhs, &rhs) == WRITE_ASSIGN && clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr &&
+		    clang_equalCursors(clang_getCursorReferenced(cursor_strip(lhs)), var) && !names(rhs, var))
+			t = TOUCH_WRITES;
+	}
+	free(cs.v);
+	return t;
+}
+
+static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt || k == CXCursor_LabelStmt ||
+	    k == CXCursor_SwitchStmt || k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A fetch into a local the compute also uses (`Av = *(float4 *)&A[i]; ((float4 *)As)[tx] = Av;`
+ * and later `Av = *(float4 *)&As[..]; acc += Av.x * ..`): the fetched value is still only the
+ * copies' when the compute assigns the local whole before it reads it, on every way through
+ * (a loop's trips each assigning first, an if's both branches); then the fetch and the copies
+ * can take a register of their own (st->fetch_shadow), every name of the local in them
+ * written in the file where the rewrite can rename it. Nothing before the first fetch, and
+ * nothing between it and the last copy from the local but other fetches and copies, uses it;
+ * nothing outside the loop does; no jump or asm in the body. */
+static bool scratch_in_compute(const struct kloop *l, CXCursor var, const bool *fetches)
+{
+	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
+	bool jumps = false;
+	clang_visitChildren(l->cursor, scan_jumps, &jumps);
+	if (type_kind_is_sized_array(k) || k == CXType_IncompleteArray || jumps)
+		return false;
+	struct span where[64];
+	int first = -1, last_copy = -1;
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool fetch = fetches[i] && clang_equalCursors(st->fetch_var, var);
+		if (fetch && first < 0)
+			first = i;
+		if (fetch || (st->role == ROLE_COPY && cursor_var_refs(st->cursor, var, where, 64) > 0)) {
+			if (cursor_var_refs(st->cursor, var, where, 64) < 0 || (!fetch && first < 0))
+				return false;
+			if (!fetch)
+				last_copy = i;
+		}
+	}
+	if (first < 0 || last_copy < 0)
+		return false;
+	CXCursor *after = xcalloc((size_t)l->nstmts + 1, sizeof *after);
+	int n = 0;
+	bool ok = true;
+	for (int i = 0; i < l->nstmts && ok; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool fetch = fetches[i] && clang_equalCursors(st->fetch_var, var);
+		if (i > last_copy)
+			after[n++] = st->cursor;
+		else if (!fetch && st->role != ROLE_COPY && references(st->cursor, var))
+			ok = false; /* (before the first fetch, or between it and the last copy) */
+	}
+	ok = ok && first_touch_seq(after, n, var) != TOUCH_READS;
+	free(after);
+	return ok;
+}
+
 /* `ra = A[i];` at the top of the body, `ra` a local of the function declared before the loop
  * (`float ra, rb;`), or a vector load into a local array (`FLOAT4(ra[0]) = FLOAT4(A[i]);`,
  * `float ra[4];`): a fetch into a register exactly as `float ra = A[i];` would be, when
@@ -771,10 +914,11 @@ static void mark_fetch_assigns(struct kloop *l)
 			if (fetches[j] && clang_equalCursors(l->stmts[j].fetch_var, u.var))
 				u.last = j;
 		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
-		if (!u.ok) {
+		if (!u.ok && (!in_loop_only(l, u.var) || !scratch_in_compute(l, u.var, fetches))) {
 			st->fetch_blocker = u.at + 1;
 			continue;
 		}
+		st->fetch_shadow = !u.ok;
 		st->role = ROLE_FETCH_DECL;
 		st->fetch_assign = true;
 	}

@@ -1110,6 +1110,34 @@ bool cursor_refers_within(CXCursor c, struct span s)
 	return r.found;
 }
 
+struct var_refs {
+	CXCursor var;
+	struct span *out;
+	int n, max;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_var_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct var_refs *r = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), r->var))
+		return CXChildVisit_Recurse;
+	if (!cursor_written_in_file(c) || r->n == r->max) {
+		r->ok = false;
+		return CXChildVisit_Break;
+	}
+	r->out[r->n++] = cursor_written_span(c);
+	return CXChildVisit_Continue;
+}
+
+int cursor_var_refs(CXCursor c, CXCursor var, struct span *out, int max)
+{
+	struct var_refs r = {var, out, 0, max, true};
+	clang_visitChildren(c, scan_var_refs, &r);
+	return r.ok ? r.n : -1;
+}
+
 /* A call whose target is a value, not a function: `hook(0)` of a parameter, a local or a member
  * holding a function's address, `(*hook)(0)`. (A call of an object's operator() names the
  * operator; an overloaded operator of a builtin type has no callee and is not a function value.) */

@@ -330,6 +330,10 @@ bool span_within(struct span inner, struct span outer);
 bool cursor_declared_within(CXCursor decl, struct span s);
 /* Whether c is or holds a name of something declared inside s. */
 bool cursor_refers_within(CXCursor c, struct span s);
+/* Where var is named inside c, as written in the file (a macro's argument counts): at most max
+ * spans into out, their number; -1 when one lies in a macro's body (no edit can reach it) or
+ * there are more. */
+int cursor_var_refs(CXCursor c, CXCursor var, struct span *out, int max);
 /* The same type once qualifiers and sugar are gone. */
 bool cursor_same_type(CXType a, CXType b);
 /* `__ldg(&A[i])` and the other cache-hinted loads: A[i]; any other expression: itself. */
@@ -516,6 +520,9 @@ struct body_stmt {
 	bool fetch_assign;
 	size_t fetch_blocker; /* when such an assignment is no fetch: offset + 1 of the use that
 			       * stops it (outside the loop, before the load or in the compute) */
+	bool fetch_shadow;    /* the compute uses the variable too, only as scratch it assigns
+			       * before it reads: the fetch and the copies take a register of their
+			       * own in its place (registers.c) */
 	/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)`: one staging
 	 * register per trip, so the trip count per thread must be bounded at compile time. */
 	long copy_bound;   /* N; 0 when the statement is not such a loop */

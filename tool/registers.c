@@ -182,6 +182,36 @@ static const char *one_stage_why(const struct kloop *l)
 	return "a second stage would cost occupancy";
 }
 
+/* A local the compute also uses as scratch (fetch_shadow): in the fetch and the copies from it,
+ * every name of it becomes its shadow, `pipefy_reg_Av`; the fetch's edits take the fetch's, the
+ * tiles' references the copies' (add_stash_edits renders those copies with them). */
+static void add_shadow_edits(const struct kloop *l, struct edits *refs, struct edits *fetch_edits)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (!st->fetch_shadow)
+			continue;
+		char *name = cursor_name(st->fetch_var), *shadow = xprintf(NAME_SHADOW "%s", name);
+		struct span at[64];
+		int n = cursor_var_refs(st->cursor, st->fetch_var, at, 64);
+		for (int k = 0; k < n; k++)
+			edits_add(fetch_edits, at[k].begin, at[k].end - at[k].begin, shadow);
+		for (int c = 0; c < l->ncopies; c++) {
+			const struct copy *cp = &l->copies[c];
+			bool done = false; /* (a statement's copies share its names: once per statement) */
+			for (int e = 0; e < c; e++)
+				done |= l->copies[e].stmt == cp->stmt;
+			if (!cp->from_register || done)
+				continue;
+			n = cursor_var_refs(l->stmts[cp->stmt].cursor, st->fetch_var, at, 64);
+			for (int k = 0; k < n; k++)
+				edits_add(refs, at[k].begin, at[k].end - at[k].begin, shadow);
+		}
+		free(name);
+		free(shadow);
+	}
+}
+
 /* Stash side: a direct copy stores its register; a register copy stays as written. */
 static void add_stash_edits(struct kloop *l, const struct source *src, struct layout *y)
 {
@@ -253,6 +283,19 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 			else
 				sb_printf(sb, "%s%s%spipefy_reg%d;\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
 		}
+	for (int i = 0; i < l->nstmts; i++) {
+		/* the shadows of locals the compute uses too, once each */
+		bool again = false;
+		for (int j = 0; j < i && l->stmts[i].fetch_shadow; j++)
+			again |= l->stmts[j].fetch_shadow && clang_equalCursors(l->stmts[j].fetch_var, l->stmts[i].fetch_var);
+		if (!l->stmts[i].fetch_shadow || again)
+			continue;
+		CXCursor var = l->stmts[i].fetch_var;
+		char *name = cursor_name(var), *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(var)));
+		sb_printf(sb, "%s%s%s" NAME_SHADOW "%s;\n", y->I1, type, type_sep(type), name);
+		free(name);
+		free(type);
+	}
 	for (int i = 0; i < l->nstmts; i++) {
 		/* (`a = load;` to a local of the function stays as written) */
 		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
@@ -364,10 +407,11 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 {
 	(void)m, (void)index, (void)needs;
 	struct layout y = layout_begin(l, src);
+	struct edits fetch_edits = {0};
+	add_shadow_edits(l, &y.refs, &fetch_edits);
 	add_stash_edits(l, src, &y);
 	layout_add_refs_outside_copies(&y);
 	add_copy_loop_trips(l, src, &y.stmt_edits);
-	struct edits fetch_edits = {0};
 	add_copy_loop_trips(l, src, &fetch_edits);
 	add_fetch_edits(l, src, &fetch_edits);
 
