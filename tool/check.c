@@ -358,7 +358,7 @@ static void register_writes(const struct kloop *l, const struct copy *cp, CXCurs
 		 * one; written before the compute and stored after it, it is a prefetch of the
 		 * next tile) */
 		if (l->stmts[j].role == ROLE_BARRIER || (l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j)))
-			*loaded = 0;
+			*loaded = *blocker = 0; /* (the loads before it are the next tile's) */
 		else if (!*loaded && cursor_writes_var(l->stmts[j].cursor, reg))
 			*loaded = l->stmts[j].text.begin + 1;
 	}
