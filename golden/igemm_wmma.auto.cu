@@ -29,7 +29,9 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
             wmma::fill_fragment(acc[i][j], 0);
 
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (__launch_bounds__); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -37,11 +39,17 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = tid; i < BM * BK / 16; i += blockDim.x) {
+                for (int pipefy_j = 0; pipefy_j < ((BM * BK / 16) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = tid + pipefy_j * 256;
+                    if (!(i < BM * BK / 16))
+                        break;
                     int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
                     __pipeline_memcpy_async((int4 *)&As[pipefy_dst][r][c], (const int4 *)&A[(size_t)(bm + r) * K + k0 + c], sizeof(int4));
                 }
-                for (int i = tid; i < BK * BN / 16; i += blockDim.x) {
+                for (int pipefy_j = 0; pipefy_j < ((BK * BN / 16) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = tid + pipefy_j * 256;
+                    if (!(i < BK * BN / 16))
+                        break;
                     int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
                     __pipeline_memcpy_async((int4 *)&Bs[pipefy_dst][r][c], (const int4 *)&B[(size_t)(k0 + r) * N + bn + c], sizeof(int4));
                 }
@@ -73,6 +81,30 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            for (int i = tid; i < BM * BK / 16; i += blockDim.x) {
+                int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
+                *(int4 *)&As[0][r][c] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
+            }
+            for (int i = tid; i < BK * BN / 16; i += blockDim.x) {
+                int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
+                *(int4 *)&Bs[0][r][c] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
+            }
+            __syncthreads();
+            for (int kk = 0; kk < BK; kk += 16) {
+                wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[4];
+                wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::row_major> fb[2];
+                for (int i = 0; i < 4; i++)
+                    wmma::load_matrix_sync(fa[i], &As[0][wm + i * 16][kk], BK + PAD);
+                for (int j = 0; j < 2; j++)
+                    wmma::load_matrix_sync(fb[j], &Bs[0][kk][wn + j * 16], BN + PAD);
+                for (int i = 0; i < 4; i++)
+                    for (int j = 0; j < 2; j++)
+                        wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+            }
+            __syncthreads();
+        }
     }
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 2; j++)

@@ -121,7 +121,9 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
     int row = blockIdx.y * TS + ty, c0 = blockIdx.x * (TS / 4);
     float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 64 threads (launch at 115:13); other block sizes
+    // run the loop as written
+    if (blockDim.x == 64) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -129,10 +131,18 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < (K + TS - 1) / TS * TS) {
-                for (int i = tid; i < TS * TS / 4; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
+                    int i = tid + pipefy_j * 64;
+                    if (!(i < TS * TS / 4))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i / (TS / 4)][i % (TS / 4)], (k0 + 4 * (i % (TS / 4)) < K) ? &A[(blockIdx.y * TS + i / (TS / 4)) * (K / 4) + k0 / 4 + i % (TS / 4)] : A, sizeof(float4), (k0 + 4 * (i % (TS / 4)) < K) ? 0 : sizeof(float4));
-                for (int i = tid; i < TS * TS / 4; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
+                    int i = tid + pipefy_j * 64;
+                    if (!(i < TS * TS / 4))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / (TS / 4)][i % (TS / 4)], (k0 + i / (TS / 4) < K) ? &B[(k0 + i / (TS / 4)) * (N / 4) + c0 + i % (TS / 4)] : B, sizeof(float4), (k0 + i / (TS / 4) < K) ? 0 : sizeof(float4));
+                }
                 k0 += TS;
                 pipefy_next_k0 = k0;
             }
@@ -158,6 +168,26 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < (K + TS - 1) / TS * TS; k0 += TS) {
+            for (int i = tid; i < TS * TS / 4; i += blockDim.x)
+                As[0][i / (TS / 4)][i % (TS / 4)] = k0 + 4 * (i % (TS / 4)) < K
+                                                     ? A[(blockIdx.y * TS + i / (TS / 4)) * (K / 4) + k0 / 4 + i % (TS / 4)]
+                                                     : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            for (int i = tid; i < TS * TS / 4; i += blockDim.x)
+                Bs[0][i / (TS / 4)][i % (TS / 4)] = k0 + i / (TS / 4) < K ? B[(k0 + i / (TS / 4)) * (N / 4) + c0 + i % (TS / 4)]
+                                                                     : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            __syncthreads();
+            for (int k = 0; k < TS; ++k) {
+                float a = reinterpret_cast<const float *>(As[0][ty])[k];
+                float4 b = Bs[0][k][tx];
+                acc.x += a * b.x;
+                acc.y += a * b.y;
+                acc.z += a * b.z;
+                acc.w += a * b.w;
+            }
+            __syncthreads();
+        }
     }
     C[row * (N / 4) + c0 + tx] = acc;
 }

@@ -19,7 +19,9 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 187:5); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -27,10 +29,18 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -51,6 +61,18 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     // no sync after the loop either
     for (int j = 0; j < 4; ++j)
@@ -67,7 +89,9 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
     C[(r0 + ty) * N + c0 + tx] = 0.0f;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 188:5); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -75,10 +99,18 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -99,6 +131,18 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] += acc[j];
@@ -114,7 +158,9 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
     const float b = bias[c0 + threadIdx.x % T + T * (threadIdx.x / T)];
     float acc[4] = {b, b, b, b};
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 189:5); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -122,10 +168,18 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -146,6 +200,18 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
@@ -162,7 +228,9 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 190:5); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -170,10 +238,18 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -194,6 +270,18 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
@@ -209,7 +297,9 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 191:5); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -217,10 +307,18 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -241,6 +339,18 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         Cs[ty + 8 * j][tx] = acc[j];
@@ -258,7 +368,9 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 1024 threads (launch at 193:5); other block sizes
+    // run the loop as written
+    if (blockDim.x == 1024) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -266,10 +378,18 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 1024;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 1024;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -290,6 +410,18 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
             pipefy_stage = (pipefy_stage + 1) % 2;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
@@ -305,7 +437,9 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     for (int p = 0; p < passes; ++p) {
         // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
-        {
+        // pipefy: the copy loops are unrolled for 256 threads (launch at 192:5); other block sizes
+        // run the loop as written
+        if (blockDim.x == 256) {
             // pipefy: the loop variables of the next tile to load
             int pipefy_next_k0 = 0;
             // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -313,10 +447,18 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
             auto pipefy_load = [&](int pipefy_dst) {
                 int k0 = pipefy_next_k0;
                 if (k0 < K) {
-                    for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                        int i = threadIdx.x + pipefy_j * 256;
+                        if (!(i < T * T))
+                            break;
                         __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                    for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    }
+                    for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                        int i = threadIdx.x + pipefy_j * 256;
+                        if (!(i < T * T))
+                            break;
                         __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                    }
                     k0 += T;
                     pipefy_next_k0 = k0;
                 }
@@ -337,6 +479,18 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                 pipefy_stage = (pipefy_stage + 1) % 2;
             }
             __syncthreads(); // pipefy: every thread is done with the last tile
+        } else {
+            for (int k0 = 0; k0 < K; k0 += T) {
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                    Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+                __syncthreads();
+                for (int k = 0; k < T; ++k)
+                    for (int j = 0; j < 4; ++j)
+                        acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+                __syncthreads();
+            }
         }
     }
     for (int j = 0; j < 4; ++j)

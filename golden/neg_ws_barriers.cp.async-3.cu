@@ -26,7 +26,9 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 127:9); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -34,10 +36,18 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -59,6 +69,18 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
@@ -81,7 +103,9 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 130:9); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -89,10 +113,18 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -113,6 +145,17 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            half_tile(acc, As[0], Bs[0], tx, ty, 0);
+            half_tile(acc, As[0], Bs[0], tx, ty, T / 2);
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];
@@ -128,7 +171,9 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     int votes = 0;
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 133:9); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -136,10 +181,18 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -162,6 +215,19 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            votes += __syncthreads_or(acc[0] != acc[0]); // (a NaN: never, for these operands)
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j] + (float)votes;
@@ -176,7 +242,9 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 136:9); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -184,10 +252,18 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -209,6 +285,18 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];

@@ -71,7 +71,9 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 256 threads (launch at 109:13); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -79,10 +81,18 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &S[(r0 + i / T) * lda + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 256;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -104,6 +114,18 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i] = S[(r0 + i / T) * lda + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int k = 0; k < T; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+            __syncthreads();
+        }
     }
     for (int j = 0; j < 4; ++j)
         C[(r0 + ty + 8 * j) * N + c0 + tx] = acc[j];

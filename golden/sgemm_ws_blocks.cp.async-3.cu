@@ -24,7 +24,9 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     float acc[OUTS] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
-    {
+    // pipefy: the copy loops are unrolled for 160 threads (launch at 52:9); other block sizes
+    // run the loop as written
+    if (blockDim.x == 160) {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
         // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
@@ -32,10 +34,18 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 160 - 1) / 160; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 160;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i / T][i % T], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
-                for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                }
+                for (int pipefy_j = 0; pipefy_j < ((T * T) + 160 - 1) / 160; ++pipefy_j) {
+                    int i = threadIdx.x + pipefy_j * 160;
+                    if (!(i < T * T))
+                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
+                }
                 k0 += T;
                 pipefy_next_k0 = k0;
             }
@@ -60,6 +70,21 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += T) {
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                As[0][i / T][i % T] = A[(r0 + i / T) * K + k0 + i % T];
+            for (int i = threadIdx.x; i < T * T; i += blockDim.x)
+                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+            __syncthreads();
+            for (int j = 0; j < OUTS; ++j) {
+                int o = threadIdx.x + j * blockDim.x;
+                if (o < T * T)
+                    for (int k = 0; k < T; ++k)
+                        acc[j] += As[0][o / T][k] * Bs[0][k][o % T];
+            }
+            __syncthreads();
+        }
     }
     for (int j = 0; j < OUTS; ++j) {
         int o = threadIdx.x + j * blockDim.x;

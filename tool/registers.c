@@ -63,107 +63,10 @@ static char *staging_register(const struct kloop *l, int copy)
 	return l->stmts[l->copies[copy].stmt].copy_bound ? xprintf("pipefy_reg%d[pipefy_j]", n) : xprintf("pipefy_reg%d", n);
 }
 
-/* A plain integer literal: the only text whose value pipefy writes as a number. */
-static bool is_literal(const char *t)
-{
-	while (*t == ' ')
-		t++;
-	size_t n = strspn(t, "0123456789");
-	return n > 0 && t[n + strspn(t + n, "uUlL ")] == '\0';
-}
 
-/* The stride of a staged copy loop as the output spells it: as written, or the block size
- * the pipelined loop is guarded by. */
-static char *copy_loop_stride(const struct kloop *l, const struct source *src, const struct body_stmt *st)
-{
-	if (!st->copy_stride)
-		return xprintf("%d", l->block_threads);
-	if (st->copy_stride_expr.end == st->copy_stride_expr.begin) /* `++i` */
-		return xstrdup("1");
-	char *s = span_text(src, st->copy_stride_expr);
-	if (is_literal(s))
-		return s;
-	char *r = xprintf("(%s)", s);
-	free(s);
-	return r;
-}
 
-/* The trips per thread of a staged copy loop, ceil(N / S): a number when N and S are written
- * as numbers, else the expression itself, so that a macro the build redefines (`-DCHUNK=64`)
- * sizes the registers as it sizes the loop. */
-static char *copy_loop_trips(const struct kloop *l, const struct source *src, const struct body_stmt *st)
-{
-	long stride = st->copy_stride ? st->copy_stride : l->block_threads;
-	char *n = span_text(src, st->copy_bound_expr), *s = copy_loop_stride(l, src, st);
-	char *r;
-	if (is_literal(n) && is_literal(s))
-		r = xprintf("%ld", (st->copy_bound + stride - 1) / stride);
-	else if (stride == 1) /* (`++i`) */
-		r = xprintf("(%s)", n);
-	else
-		r = xprintf("((%s) + %s - 1) / %s", n, s, s);
-	free(n);
-	free(s);
-	return r;
-}
 
-/* A staged copy loop becomes a loop over its trips, pipefy_j, with a bound the compiler knows,
- * so it unrolls and every staging register has a constant index:
- *     for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
- *         int i = tid + pipefy_j * 256;
- *         if (!(i < N))
- *             break;
- *         ...the body as written...
- * The fetch and the stash visit the same i in the same order. */
-static void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e)
-{
-	for (int i = 0; i < l->nstmts; i++) {
-		const struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COPY || !st->copy_bound)
-			continue;
-		/* (from the `for`: a `#pragma unroll` before it stays, and unrolls the trips) */
-		size_t from = cursor_span(cursor_unattributed(st->cursor)).begin;
-		if (from < st->text.begin)
-			from = st->text.begin;
-		char *indent = source_line_indent(src, from);
-		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
-		char *cond = span_text(src, st->copy_cond);
-		bool braces = src->text[st->copy_body.begin] == '{';
-		char *trips = copy_loop_trips(l, src, st), *stride = copy_loop_stride(l, src, st);
-		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %s; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %s;\n"
-				       "%s%sif (!(%s))\n%s%s%sbreak;%s",
-				       trips, indent, l->unit, var, init, stride, indent, l->unit, cond, indent, l->unit,
-				       l->unit, braces ? "" : "\n");
-		free(trips);
-		free(stride);
-		if (braces) {
-			edits_add(e, from, st->copy_body.begin + 1 - from, header);
-		} else {
-			char *rest = xprintf("%s%s%s", header, indent, l->unit);
-			edits_add(e, from, st->copy_body.begin - from, rest);
-			free(rest);
-			char *close = xprintf("\n%s}", indent);
-			edits_add(e, st->text.end, 0, close);
-			free(close);
-		}
-		free(header);
-		free(indent);
-		free(var);
-		free(init);
-		free(cond);
-	}
-}
 
-/* Staging registers sized by the block size (a copy loop strided by blockDim.x) hold only for
- * that block size; the pipelined loop runs under `blockDim.x == B`, the loop as written
- * (reading stage 0) otherwise. NULL when the sizes do not depend on the block. */
-static char *block_size_guard(const struct kloop *l)
-{
-	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COPY && l->stmts[i].copy_bound && !l->stmts[i].copy_stride)
-			return xprintf("blockDim.x == %d", l->block_threads);
-	return NULL;
-}
 
 /* Why a register plan keeps one stage, for the comment above it: the planner's reason. */
 static const char *one_stage_why(const struct kloop *l)
@@ -411,8 +314,8 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 	add_shadow_edits(l, &y.refs, &fetch_edits);
 	add_stash_edits(l, src, &y);
 	layout_add_refs_outside_copies(&y);
-	add_copy_loop_trips(l, src, &y.stmt_edits);
-	add_copy_loop_trips(l, src, &fetch_edits);
+	add_copy_loop_trips(l, src, &y.stmt_edits, false);
+	add_copy_loop_trips(l, src, &fetch_edits, false);
 	add_fetch_edits(l, src, &fetch_edits);
 
 	struct strbuf sb = {0};

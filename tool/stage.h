@@ -46,6 +46,16 @@ void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out);
 void add_stmt(struct strbuf *sb, const struct source *src, const struct edits *e, const struct body_stmt *st,
 	      const char *line_indent, const char *extra, bool *first);
 
+/* Staged copy loops (`for (T i = E0; i < N; i += S)`, copy_bound set): ceil(N / S), the trips a
+ * thread makes, as a number or as the expression; add_copy_loop_trips rewrites each such loop
+ * into a loop over its trips, pipefy_j, with a bound the compiler knows (every register it
+ * stages has a constant index; cp.async's copies unroll), or only those strided by the block
+ * size; block_size_guard is the condition they hold under when S is the block size (NULL when
+ * no loop strides by it). */
+char *copy_loop_trips(const struct kloop *l, const struct source *src, const struct body_stmt *st);
+void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e, bool block_strided_only);
+char *block_size_guard(const struct kloop *l);
+
 /* Text of a span with the edits inside it applied. */
 char *render(const struct source *src, const struct edits *e, struct span s);
 /* A span's text without the white space at either end. */
