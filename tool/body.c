@@ -1001,7 +1001,8 @@ static void mark_copy_decls(struct kloop *l)
 }
 
 /* An integer a template's instantiation fixes: template parameters, enumerators, literals,
- * sizeof, and const locals or globals initialized so, through operators. */
+ * sizeof, and const locals or globals initialized so, through operators (at most 8 constants
+ * deep: `const uint threads = BM * BN / (TM * TN); const uint stride = threads / BK;`). */
 static bool template_constant(CXCursor e, int depth)
 {
 	if (clang_Cursor_isNull(e) || depth > 8)
@@ -1048,7 +1049,7 @@ static bool template_constant(CXCursor e, int depth)
 			enum CXCursorKind ck = clang_getCursorKind(kids.v[i]);
 			if (clang_isReference(ck) || clang_isDeclaration(ck))
 				continue; /* (a cast's type) */
-			ok = template_constant(kids.v[i], depth + 1);
+			ok = template_constant(kids.v[i], depth); /* (depth counts constants followed) */
 		}
 		free(kids.v);
 		return ok;

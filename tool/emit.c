@@ -250,6 +250,13 @@ static char *option_name(const struct plan_option *p)
 	return xprintf("%s x%d", variant_name(p->variant), p->stages);
 }
 
+/* Whether the planner's flops per byte stand on numbers (a loop check refused was never
+ * planned: its ratio is no measurement). */
+static bool ratio_known(const struct kloop *l)
+{
+	return l->ratio >= 0 && l->flops_per_thread >= 0 && l->block_threads > 0 && kloop_tile_bytes(l) > 0;
+}
+
 
 static void report_text(FILE *out, const struct kloop *l, const struct source *src, int arch)
 {
@@ -271,8 +278,10 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
 	if (l->registers)
 		fprintf(out, "; %d registers per thread (ptxas)\n", l->registers);
-	else
+	else if (l->assumed_registers) /* (the planner's; a loop check refused was never planned) */
 		fprintf(out, "; registers unknown, %d assumed (--ptxas measures them)\n", l->assumed_registers);
+	else
+		fprintf(out, "; registers unknown (--ptxas measures them)\n");
 	/* sizes a template parameter or the launch sets are no numbers here */
 	fprintf(out, "  tiles:   ");
 	for (int i = 0; i < l->ntiles; i++) {
@@ -298,7 +307,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	else if (l->instantiations)
 		fprintf(out, " (the largest of the %d instantiations launched in the file)", l->instantiations);
 	fputc('\n', out);
-	if (l->ratio >= 0)
+	if (ratio_known(l))
 		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
 			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), l->ratio);
 	else
@@ -424,7 +433,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	json_object_set_new(o, "tile_bytes_per_stage", kloop_tile_bytes(l) >= 0 ? json_integer(kloop_tile_bytes(l)) : json_null());
 	json_object_set_new(o, "shared_bytes_before", l->shared_bytes >= 0 ? json_integer(l->shared_bytes) : json_null());
 	json_object_set_new(o, "flops_per_thread_per_tile", l->flops_per_thread >= 0 ? json_real(l->flops_per_thread) : json_null());
-	json_object_set_new(o, "ratio_flop_per_byte", l->ratio >= 0 ? json_real(l->ratio) : json_null());
+	json_object_set_new(o, "ratio_flop_per_byte", ratio_known(l) ? json_real(l->ratio) : json_null());
 	json_t *tiles = json_array();
 	for (int i = 0; i < l->ntiles; i++) {
 		json_t *t = json_object();

@@ -1,0 +1,119 @@
+// sgemm_template_strides.cu: a block-tiled SGEMM template whose copy loops step by a stride
+// computed through a chain of const locals of the template's parameters (`const uint
+// total_results = BM * BN; const uint threads = total_results / (TM * TN); const uint stride_A =
+// threads / BK;`, as public 2D block-tiling kernels write it): a trip count the instantiation
+// fixes, so the copies are staged in registers sized by the same expressions (the build before
+// followed constants only 8 operators deep and left the loop as written).
+// Usage: sgemm_template_strides [M N K] (multiples of 64)
+// gpu-runs: 64 64 0 | 64 64 8 | 64 64 24 | 128 128 64 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 64 24
+#include "harness.cuh"
+
+typedef unsigned int uint;
+
+template <const int BM, const int BN, const int BK, const int TM, const int TN>
+__global__ void __launch_bounds__((BM * BN) / (TM * TN))
+    blocktile_2d(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    const uint total_results = BM * BN;
+    const uint threads = total_results / (TM * TN);
+    const uint inner_row_A = threadIdx.x / BK, inner_col_A = threadIdx.x % BK;
+    const uint stride_A = threads / BK;
+    const uint inner_row_B = threadIdx.x / BN, inner_col_B = threadIdx.x % BN;
+    const uint stride_B = threads / BN;
+    const uint thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
+    __shared__ float As[2][BM * BK];
+    __shared__ float Bs[2][BK * BN];
+    float acc[TM * TN] = {0.0f};
+    A += blockIdx.y * BM * K;
+    B += blockIdx.x * BN;
+    C += blockIdx.y * BM * N + blockIdx.x * BN;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        uint pipefy_next_k0 = 0;
+        const float *pipefy_next_A = A;
+        const float *pipefy_next_B = B;
+        // pipefy: staging registers
+        float pipefy_reg0[((BM) + (stride_A) - 1) / (stride_A) > 0 ? ((BM) + (stride_A) - 1) / (stride_A) : 1];
+        float pipefy_reg1[((BK) + (stride_B) - 1) / (stride_B) > 0 ? ((BK) + (stride_B) - 1) / (stride_B) : 1];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            uint k0 = pipefy_next_k0;
+            const float *A = pipefy_next_A;
+            const float *B = pipefy_next_B;
+            if (!(k0 < K))
+                return false;
+            for (int pipefy_j = 0; pipefy_j < ((BM) + (stride_A) - 1) / (stride_A); ++pipefy_j) {
+                uint off = 0 + pipefy_j * (stride_A);
+                if (!(off < BM))
+                    break;
+                pipefy_reg0[pipefy_j] = A[(inner_row_A + off) * K + inner_col_A];
+            }
+            for (int pipefy_j = 0; pipefy_j < ((BK) + (stride_B) - 1) / (stride_B); ++pipefy_j) {
+                uint off = 0 + pipefy_j * (stride_B);
+                if (!(off < BK))
+                    break;
+                pipefy_reg1[pipefy_j] = B[(inner_row_B + off) * N + inner_col_B];
+            }
+            A += BK;
+            B += BK * N;
+            k0 += BK;
+            pipefy_next_k0 = k0;
+            pipefy_next_A = A;
+            pipefy_next_B = B;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            for (int pipefy_j = 0; pipefy_j < ((BM) + (stride_A) - 1) / (stride_A); ++pipefy_j) {
+                uint off = 0 + pipefy_j * (stride_A);
+                if (!(off < BM))
+                    break;
+                As[pipefy_dst][(inner_row_A + off) * BK + inner_col_A] = pipefy_reg0[pipefy_j];
+            }
+            for (int pipefy_j = 0; pipefy_j < ((BK) + (stride_B) - 1) / (stride_B); ++pipefy_j) {
+                uint off = 0 + pipefy_j * (stride_B);
+                if (!(off < BK))
+                    break;
+                Bs[pipefy_dst][(inner_row_B + off) * BN + inner_col_B] = pipefy_reg1[pipefy_j];
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (uint k0 = 0; k0 < K; k0 += BK) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            A += BK;
+            B += BK * N;
+            for (uint k = 0; k < BK; ++k)
+                for (uint m = 0; m < TM; ++m)
+                    for (uint n = 0; n < TN; ++n)
+                        acc[m * TN + n] += As[pipefy_stage][(thread_row * TM + m) * BK + k] * Bs[pipefy_stage][k * BN + thread_col * TN + n];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    for (uint m = 0; m < TM; ++m)
+        for (uint n = 0; n < TN; ++n)
+            C[(thread_row * TM + m) * N + thread_col * TN + n] = acc[m * TN + n];
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("sgemm_template_strides", M, N, K, [&](const float *A, const float *B, float *C) {
+        blocktile_2d<64, 64, 8, 4, 4><<<dim3(N / 64, M / 64), 64 * 64 / 16>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
