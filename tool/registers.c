@@ -99,7 +99,10 @@ static void add_shadow_edits(const struct kloop *l, struct edits *refs, struct e
 		int n = cursor_var_refs(st->cursor, st->fetch_var, at, 64);
 		for (int k = 0; k < n; k++)
 			edits_add(fetch_edits, at[k].begin, at[k].end - at[k].begin, shadow);
-		for (int c = 0; c < l->ncopies; c++) {
+		bool again = false; /* (another load into the same local renamed its copies) */
+		for (int j = 0; j < i; j++)
+			again |= l->stmts[j].fetch_shadow && clang_equalCursors(l->stmts[j].fetch_var, st->fetch_var);
+		for (int c = 0; c < l->ncopies && !again; c++) {
 			const struct copy *cp = &l->copies[c];
 			bool done = false; /* (a statement's copies share its names: once per statement) */
 			for (int e = 0; e < c; e++)
