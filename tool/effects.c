@@ -483,15 +483,16 @@ static enum CXChildVisitResult find_nth_parm(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Continue;
 }
 
-/* Whether every candidate takes argument i by value or as a pointer to (reference to) const:
- * whichever the instantiation picks, the call does not write through it. */
-static bool overloads_read_only(CXCursor overloads, int i)
+/* Whether every candidate takes argument i (of type arg) by value or as a pointer to (reference
+ * to) const: whichever the instantiation picks, the call does not write through it. */
+static bool overloads_read_only(CXCursor overloads, int i, CXType arg)
 {
 	unsigned n = clang_getNumOverloadedDecls(overloads);
 	for (unsigned k = 0; k < n; k++) {
 		struct nth_parm p = {.want = i, .parm = clang_getNullCursor()};
 		clang_visitChildren(clang_getOverloadedDecl(overloads, k), find_nth_parm, &p);
-		if (!clang_Cursor_isNull(p.parm) && !pointee_is_const(clang_getCursorType(p.parm)))
+		/* (past a variadic candidate's parameters: the argument as passed) */
+		if (!pointee_is_const(clang_Cursor_isNull(p.parm) ? arg : clang_getCursorType(p.parm)))
 			return false;
 	}
 	return true;
@@ -515,6 +516,7 @@ static bool library_overloads(CXCursor overloads, CXCursor callee, const struct 
 	}
 	char *written = span_text(src, cursor_span(callee)); /* as the call writes it */
 	char *spelled = cursor_name(overloads);
+	written[strcspn(written, "<")] = '\0'; /* (the name, not its template arguments) */
 	bool ok = strstr(written, "::") || strncmp(spelled, "__", 2) == 0;
 	free(written);
 	free(spelled);
@@ -594,7 +596,7 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
 		CXCursor parm = clang_Cursor_getArgument(callee, (unsigned)i);
 		CXType pt = clang_Cursor_isNull(parm) ? clang_getCursorType(arg) : clang_getCursorType(parm);
-		if (clang_Cursor_isNull(overloads) ? pointee_is_const(pt) : overloads_read_only(overloads, i))
+		if (clang_Cursor_isNull(overloads) ? pointee_is_const(pt) : overloads_read_only(overloads, i, clang_getCursorType(arg)))
 			continue;
 		if (!library && !written[i])
 			continue; /* the helper was read: it does not write through this one */
