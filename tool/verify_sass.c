@@ -118,7 +118,13 @@ static int read_sass(FILE *in, const char *arch, struct function **out)
 		char *p;
 		if ((p = strstr(line, "arch = "))) {
 			sscanf(p + 7, "%31s", current);
-			in_arch = arch == NULL || strcmp(current, arch) == 0;
+			/* (sm_90a is sm_90 with its arch-specific instructions, setmaxnreg's: a build
+			 * for it holds that code in place of sm_90's) */
+			size_t len = arch ? strlen(arch) : 0;
+			in_arch = arch == NULL || strcmp(current, arch) == 0 ||
+				  (strncmp(current, arch, len) == 0 && strcmp(current + len, "a") == 0);
+			if (arch && in_arch) /* (named as asked: its functions pair with the reference's) */
+				snprintf(current, sizeof current, "%s", arch);
 			continue;
 		}
 		if (!in_arch)
