@@ -1059,11 +1059,71 @@ static bool template_constant(CXCursor e, int depth)
 	}
 }
 
+/* Whether anything in the function writes var (or lets it be written) besides its declaration,
+ * which must be one of the function body's statements (a declaration further in is taken for a
+ * write: it may run again). */
+static bool assigned_after_init(CXCursor function, CXCursor var)
+{
+	struct cursors top = cursor_children(cursor_last_child(function));
+	bool written = false, declared = false;
+	for (int i = 0; i < top.n && !written; i++) {
+		struct cursors vars = cursor_children(top.v[i]);
+		bool decl = false;
+		for (int v = 0; v < vars.n && clang_getCursorKind(top.v[i]) == CXCursor_DeclStmt; v++)
+			decl |= clang_equalCursors(vars.v[v], var);
+		declared |= decl;
+		if (!decl)
+			written = cursor_writes_var(top.v[i], var);
+		for (int v = 0; v < vars.n && decl; v++) /* (`int tid = .., *p = &tid;`) */
+			written |= !clang_equalCursors(vars.v[v], var) && cursor_writes_var(vars.v[v], var);
+		free(vars.v);
+	}
+	free(top.v);
+	return written || !declared;
+}
+
+/* Whether e is never negative: a literal or constant >= 0, CUDA's builtin indices, or built of
+ * such with +, *, /, %, >> and &, through locals the function never assigns after their
+ * initializer (`int tid = threadIdx.x;`). An unsigned type alone proves nothing: converted to
+ * the loop's `int`, `threadIdx.x - 32` is negative. A copy loop starting there runs at most
+ * ceil(N / S) trips, the number its staged form counts; one starting below 0 would run more. */
+static bool never_negative(CXCursor e, CXCursor function, int depth)
+{
+	e = cursor_strip(e);
+	if (clang_Cursor_isNull(e) || depth > 8)
+		return false;
+	bool ok;
+	long v = cursor_evaluate_int(e, &ok);
+	if (ok)
+		return v >= 0;
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_MemberRefExpr) { /* `threadIdx.x`: CUDA's builtin indices are unsigned */
+		CXCursor base = cursor_strip(cursor_first_child(e));
+		char *name = clang_getCursorKind(base) == CXCursor_DeclRefExpr ? cursor_name(base) : xstrdup("");
+		bool builtin = strcmp(name, "threadIdx") == 0 || strcmp(name, "blockIdx") == 0 ||
+			       strcmp(name, "blockDim") == 0 || strcmp(name, "gridDim") == 0;
+		free(name);
+		return builtin && effects_in_system_header(clang_getCursorReferenced(base));
+	}
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(e), init = cursor_last_child(d);
+		return clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
+		       clang_isExpression(clang_getCursorKind(init)) && !assigned_after_init(function, d) &&
+		       never_negative(init, function, depth + 1);
+	}
+	if (k != CXCursor_BinaryOperator)
+		return false;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+	return (op == CXBinaryOperator_Add || op == CXBinaryOperator_Mul || op == CXBinaryOperator_Div ||
+		op == CXBinaryOperator_Rem || op == CXBinaryOperator_Shr || op == CXBinaryOperator_And) &&
+	       never_negative(cursor_first_child(e), function, depth) && never_negative(cursor_last_child(e), function, depth);
+}
+
 /* `for (T i = E0; i < N; i += S) { ...copies... }` (or `++i`, `i++`: S = 1) at the top of the
  * body, N a constant and S a constant or blockDim.x: the register variant can stage such a
  * loop with one register per trip. Records its numbers and parts in the statement (whether its
  * trip count means the same in front of the loop is check's question). */
-static void copy_loop_shape(struct body_stmt *st, const struct source *src)
+static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCursor function)
 {
 	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = {0};
 	bool add = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_CompoundAssignOperator &&
@@ -1081,8 +1141,15 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src)
 	    !clang_equalCursors(cursor_root_var(cursor_first_child(kids.v[2])), var.v[0]))
 		goto done;
 	CXCursor init = cursor_last_child(var.v[0]);
+	/* (an unsigned counter cannot start below 0; a signed one must be shown not to) */
+	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(var.v[0])).kind;
+	bool unsigned_var = tk == CXType_UInt || tk == CXType_ULong || tk == CXType_ULongLong;
 	if (clang_Cursor_isNull(init))
 		goto done;
+	if (!unsigned_var && !never_negative(init, function, 0)) {
+		st->copy_unsure_start = cursor_span(init);
+		goto done;
+	}
 	/* the bound: a constant; the stride: a constant, or blockDim.x */
 	bool ok;
 	CXCursor bound = cursor_last_child(kids.v[1]), step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
@@ -1127,5 +1194,5 @@ void find_body_locals(struct kloop *l, const struct source *src)
 	mark_register_copies(l);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(cursor_unattributed(l->stmts[i].cursor)) == CXCursor_ForStmt)
-			copy_loop_shape(&l->stmts[i], src);
+			copy_loop_shape(&l->stmts[i], src, l->function_cursor);
 }

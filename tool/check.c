@@ -1410,7 +1410,12 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	char *test = clang_Cursor_isNull(cond) ? xstrdup("") : span_text(src, cursor_span(cond));
 	free(kids.v);
 	char *why;
-	if (templ)
+	if (st->copy_unsure_start.end > st->copy_unsure_start.begin) {
+		char *start = span_text(src, st->copy_unsure_start);
+		why = xprintf("the copy loop at %d:%d starts at `%s`, which pipefy cannot show is never negative: "
+			      "staging registers count ceil(N / S) trips from 0", ol, oc, start);
+		free(start);
+	} else if (templ)
 		why = xprintf("the copy loop at %d:%d runs while `%s`, which depends on the template's parameters: "
 			      "pipefy sizes staging registers only by a number (N a constant, S a constant or blockDim.x)",
 			      ol, oc, test);

@@ -529,6 +529,8 @@ struct body_stmt {
 	long copy_stride;  /* S when constant; 0 when it is blockDim.x (the block size decides) */
 	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, `i < N`, the body */
 	struct span copy_bound_expr, copy_stride_expr; /* N and S as written (S empty for `++i`: 1) */
+	struct span copy_unsure_start; /* such a loop's E when pipefy cannot show it is >= 0 (the loop
+					* then runs more than ceil(N / S) trips: copy_bound stays 0) */
 };
 
 struct induction {
