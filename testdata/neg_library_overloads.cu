@@ -34,9 +34,9 @@ __global__ void store_into_tile(const half *A, const half *B, float *C, int n)
 }
 
 template <typename V, int T>
-__global__ void unqualified_max(const V *A, const V *B, V *C, int n)
+__global__ void unqualified_max(const float *A, const float *B, V *C, int n)
 {
-    __shared__ V As[T][T], Bs[T][T];
+    __shared__ float As[T][T], Bs[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     V best = A[0];
     for (int t = 0; t < n / T; t++) {

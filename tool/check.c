@@ -520,20 +520,75 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 						   : "pipefy cannot change them all");
 }
 
-/* Tile i: of a type whose assignment is plain bytes, and where it lives, with how many stages
- * it may have. */
-static void check_tile(struct kloop *l, const struct source *src, int i)
+/* Why tile i's elements may not be assigned as plain bytes (stages copy them so: cp.async and
+ * the tensor copies as bytes, registers through a copy), with *at; NULL when they are. An
+ * element that is a parameter of the kernel template is plain where every instantiation of the
+ * kernel, each named by a call in the file, binds it to a plain type. */
+static char *element_assignment(const struct kloop *l, const struct source *src, int i, bool other_files, size_t *at)
 {
 	const struct tile *tile = &l->tiles[i];
-	size_t at = cursor_span(tile->decl).begin;
+	int line, col;
+	*at = cursor_span(tile->decl).begin;
+	pos(src, *at, &line, &col);
+	CXType e = clang_getCursorType(tile->decl);
+	if (clang_getCanonicalType(e).kind == CXType_Pointer)
+		e = clang_getPointeeType(clang_getCanonicalType(e));
+	while (e.kind == CXType_ConstantArray || e.kind == CXType_IncompleteArray || e.kind == CXType_VariableArray ||
+	       e.kind == CXType_DependentSizedArray)
+		e = clang_getArrayElementType(e);
+	int index = clang_getCursorKind(l->function_cursor) == CXCursor_FunctionTemplate ? cursor_type_param_index(e) : -1;
+	if (index < 0) {
+		enum CXTypeKind k = clang_getCanonicalType(e).kind;
+		if (effects_assigns_bytes(e))
+			return NULL;
+		if (k == CXType_Unexposed || k == CXType_Dependent)
+			return xprintf("tile '%s' holds '%s', which the template decides: pipefy cannot tell whether its "
+				       "assignment runs user code (declared at %d:%d)", tile->name, tile->elem_type, line, col);
+		return xprintf("tile '%s' holds '%s', whose assignment runs user code (declared at %d:%d)", tile->name,
+			       tile->elem_type, line, col);
+	}
+	if (other_files)
+		return xprintf("tile '%s' holds '%s', a parameter of the kernel template, which other files may "
+			       "instantiate with a type whose assignment runs user code (declared at %d:%d)",
+			       tile->name, tile->elem_type, line, col);
+	int n;
+	CXCursor *specs = uniform_instantiations(l->function_cursor, src, &n, at);
+	char *why = NULL;
+	if (!specs) {
+		pos(src, *at, &line, &col);
+		why = xprintf("tile '%s' holds '%s', a parameter of the kernel template, and pipefy cannot read what "
+			      "the mention of '%s' at %d:%d binds it to", tile->name, tile->elem_type, l->function, line, col);
+	} else if (n == 0)
+		why = xprintf("tile '%s' holds '%s', a parameter of the kernel template, which no launch in this file "
+			      "binds (declared at %d:%d)", tile->name, tile->elem_type, line, col);
+	for (int s = 0; s < n && !why; s++) {
+		CXType arg = clang_Cursor_getTemplateArgumentKind(specs[s], (unsigned)index) == CXTemplateArgumentKind_Type
+				     ? clang_Cursor_getTemplateArgumentType(specs[s], (unsigned)index)
+				     : (CXType){.kind = CXType_Invalid};
+		if (effects_assigns_bytes(arg))
+			continue;
+		char *name = arg.kind == CXType_Invalid ? xstrdup("?") : type_spelling(arg);
+		why = xprintf("tile '%s' holds '%s', which an instantiation of '%s' binds to '%s', whose assignment "
+			      "runs user code (declared at %d:%d)", tile->name, tile->elem_type, l->function, name, line, col);
+		free(name);
+	}
+	free(specs);
+	return why;
+}
+
+/* Tile i: of a type whose assignment is plain bytes, and where it lives, with how many stages
+ * it may have. */
+static void check_tile(struct kloop *l, const struct source *src, int i, bool other_files)
+{
+	const struct tile *tile = &l->tiles[i];
+	size_t at;
 	int line, col;
 	CXType t = clang_getCursorType(tile->decl);
-	if (!effects_assigns_bytes(t) && clang_getCanonicalType(t).kind != CXType_Dependent &&
-	    !strstr(tile->elem_type, "<")) {
-		pos(src, at, &line, &col);
-		kloop_refuse(l, at, "tile '%s' holds '%s', whose assignment runs user code (declared at %d:%d)",
-			     tile->name, tile->elem_type, line, col);
-	}
+	char *why = element_assignment(l, src, i, other_files, &at);
+	if (why)
+		kloop_refuse(l, at, "%s", why);
+	free(why);
+	at = cursor_span(tile->decl).begin;
 	if (tile->dynamic && tile->in_loop) {
 		pos(src, at, &line, &col);
 		kloop_refuse(l, at,
@@ -553,7 +608,7 @@ static void check_tile(struct kloop *l, const struct source *src, int i)
 }
 
 /* The copies and the tiles: what pipefy reads as a tile's load, and where each tile lives. */
-static void check_copies(struct kloop *l, const struct source *src)
+static void check_copies(struct kloop *l, const struct source *src, bool other_files)
 {
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
@@ -564,7 +619,7 @@ static void check_copies(struct kloop *l, const struct source *src)
 	}
 	check_static_storage(l, src);
 	for (int i = 0; i < l->ntiles; i++)
-		check_tile(l, src, i);
+		check_tile(l, src, i, other_files);
 	/* a tile named in a macro's body (`#define AS(i, j) As[i][j]`): no stage index can be written
 	 * there, and one stage needs none */
 	for (int i = 0; i < l->nrefs && !l->one_stage; i++)
@@ -1991,7 +2046,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
 	}
 	check_hoisted_names(l, src);
-	check_copies(l, src);
+	check_copies(l, src, other_files);
 	check_dependences(l, src);
 	check_escapes(l, src);
 	if (l->nrefusals == 0)

@@ -1041,6 +1041,19 @@ bool cursor_is_loop(CXCursor c)
 	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt;
 }
 
+/* libclang spells the canonical type of a template's type parameter by its depth and index
+ * (`type-parameter-0-1`); a function template's own are of depth 0 (a kernel is no member). */
+int cursor_type_param_index(CXType e)
+{
+	CXString sp = clang_getTypeSpelling(clang_getCanonicalType(e));
+	int depth, index, end = 0;
+	if (sscanf(clang_getCString(sp), "type-parameter-%d-%d%n", &depth, &index, &end) != 2 ||
+	    clang_getCString(sp)[end] || depth != 0)
+		index = -1;
+	clang_disposeString(sp);
+	return index;
+}
+
 long cursor_evaluate_int(CXCursor c, bool *ok)
 {
 	CXEvalResult r = clang_Cursor_Evaluate(c);

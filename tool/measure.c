@@ -20,11 +20,13 @@ struct int_eval {
 	const struct binding *bind; /* template parameters' values, or NULL */
 };
 
-/* A kernel template's non-type parameters as one launch instantiates them. */
+/* A kernel template's parameters as one instantiation binds them: the non-type ones' values by
+ * name, the type ones' sizes by position. */
 struct binding {
 	int n;
 	char *name[8];
 	long value[8];
+	long type_bytes[16]; /* by the parameter's index; 0 when not a type parameter */
 };
 
 static long eval_sum(struct int_eval *e);
@@ -526,75 +528,33 @@ static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientD
 
 /* ---- tiles a kernel template's parameters size, from the instantiations the file launches ---- */
 
-/* Splits `64, BK, (A, B)` at its top-level commas; at most max parts. */
-static int split_args(const char *text, char **part, int max)
+/* The kernel template's parameters as the instantiation spec binds them; false when one is
+ * neither a type nor an integer libclang gives. */
+static bool bind_instantiation(CXCursor fn, CXCursor spec, struct binding *b)
 {
-	int n = 0, depth = 0;
-	const char *b = text;
-	for (const char *c = text;; c++) {
-		if (*c == '(' || *c == '<' || *c == '[')
-			depth++;
-		else if (*c == ')' || *c == '>' || *c == ']')
-			depth--;
-		if ((*c == ',' && depth == 0) || *c == '\0') {
-			if (n == max) {
-				for (int i = 0; i < n; i++)
-					free(part[i]);
-				return -1;
-			}
-			part[n++] = xstrtrim(b, c);
-			if (!*c)
-				return n;
-			b = c + 1;
-		}
-	}
-}
-
-/* The kernel template's parameters bound to one launch's arguments (defaults where the launch
- * gives fewer); false when a non-type one has no value the text evaluates to. Type parameters
- * are skipped: a tile whose element is one stays unknown. */
-static bool bind_launch(const struct source *src, CXCursor fn, const struct launch *at, struct binding *b)
-{
-	char *arg[16];
-	int nargs = at->targs ? split_args(at->targs, arg, 16) : 0;
-	if (nargs < 0)
-		return false;
 	struct cursors cs = cursor_children(fn);
 	bool ok = true;
-	int k = 0;
-	b->n = 0;
-	for (int i = 0; i < cs.n && ok; i++) {
+	*b = (struct binding){0};
+	for (int i = 0, k = 0; i < cs.n && ok; i++) {
 		enum CXCursorKind kind = clang_getCursorKind(cs.v[i]);
-		if (kind == CXCursor_TemplateTypeParameter || kind == CXCursor_TemplateTemplateParameter) {
-			k++;
+		if (kind != CXCursor_TemplateTypeParameter && kind != CXCursor_NonTypeTemplateParameter &&
+		    kind != CXCursor_TemplateTemplateParameter)
 			continue;
-		}
-		if (kind != CXCursor_NonTypeTemplateParameter)
-			continue;
-		long v = 0;
-		if (k < nargs) {
-			ok = eval_bound(src, b, arg[k], &v);
-		} else {
-			/* the default: the parameter's last child, when it has one */
-			CXCursor def = cursor_last_child(cs.v[i]);
-			char *text = clang_Cursor_isNull(def) || !clang_isExpression(clang_getCursorKind(def))
-					     ? NULL
-					     : span_text(src, cursor_span(def));
-			ok = text && eval_bound(src, b, text, &v);
-			free(text);
+		enum CXTemplateArgumentKind arg = clang_Cursor_getTemplateArgumentKind(spec, (unsigned)k);
+		if (kind == CXCursor_TemplateTypeParameter) {
+			ok = arg == CXTemplateArgumentKind_Type && k < 16;
+			if (ok)
+				b->type_bytes[k] = clang_Type_getSizeOf(clang_Cursor_getTemplateArgumentType(spec, (unsigned)k));
+		} else if (kind == CXCursor_NonTypeTemplateParameter) {
+			ok = arg == CXTemplateArgumentKind_Integral && b->n < 8;
+			if (ok) {
+				b->name[b->n] = cursor_name(cs.v[i]);
+				b->value[b->n++] = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)k);
+			}
 		}
 		k++;
-		if (ok && b->n < 8) {
-			b->name[b->n] = cursor_name(cs.v[i]);
-			b->value[b->n++] = v;
-		} else
-			ok = false;
 	}
 	free(cs.v);
-	for (int i = 0; i < nargs; i++)
-		free(arg[i]);
-	if (ok && k < nargs)
-		ok = false; /* more arguments than parameters: not this template */
 	return ok;
 }
 
@@ -613,7 +573,8 @@ static long bound_bytes(const struct source *src, CXCursor decl, const struct bi
 	CXType t = clang_getCursorType(decl), e = t;
 	while (e.kind == CXType_ConstantArray || e.kind == CXType_DependentSizedArray)
 		e = clang_getArrayElementType(e);
-	long bytes = clang_Type_getSizeOf(e);
+	int param = cursor_type_param_index(e);
+	long bytes = param >= 0 && param < 16 ? b->type_bytes[param] : clang_Type_getSizeOf(e);
 	if (bytes <= 0)
 		return -1;
 	char *sp = type_spelling(t), *p = strchr(sp, '[');
@@ -658,26 +619,25 @@ static enum CXChildVisitResult sum_bound_shared(CXCursor c, CXCursor parent, CXC
 }
 
 /* Tiles of a kernel template sized by its parameters: each gets its largest size over the
- * instantiations the file launches, and the function's static shared memory its largest
- * total, so that a plan that fits those fits every instantiation (the rewrite is one text for
- * all of them). Left unknown (check keeps such a loop to one stage) when the kernel is not
- * launched here or a launch's arguments do not evaluate. */
-static void template_tile_sizes(struct kloop *l, const struct source *src, const struct launches *ls)
+ * kernel's instantiations (those its calls in the file name), and the function's static shared
+ * memory its largest total, so that a plan that fits those fits every instantiation (the
+ * rewrite is one text for all of them). Left unknown (check keeps such a loop to one stage)
+ * when the instantiations are not all known or a size does not evaluate. */
+static void template_tile_sizes(struct kloop *l, const struct source *src)
 {
 	bool dependent = false;
 	for (int i = 0; i < l->ntiles; i++)
 		dependent |= l->tiles[i].bytes < 0 && !l->tiles[i].dynamic;
 	if (!dependent || clang_getCursorKind(l->function_cursor) != CXCursor_FunctionTemplate)
 		return;
-	const struct launch *first = launches_first(ls, l->function);
-	if (!first)
-		return;
+	int n;
+	size_t unknown;
+	CXCursor *specs = uniform_instantiations(l->function_cursor, src, &n, &unknown);
 	long *most = xcalloc((size_t)l->ntiles, sizeof *most), shared = 0;
-	int n = 0;
-	bool ok = true;
-	for (const struct launch *at = first; ok && at < ls->v + ls->n && strcmp(at->kernel, l->function) == 0; at++) {
-		struct binding b = {0};
-		ok = bind_launch(src, l->function_cursor, at, &b);
+	bool ok = specs && n > 0;
+	for (int s = 0; ok && s < n; s++) {
+		struct binding b;
+		ok = bind_instantiation(l->function_cursor, specs[s], &b);
 		for (int i = 0; ok && i < l->ntiles; i++) {
 			long v = l->tiles[i].dynamic ? 0 : bound_bytes(src, l->tiles[i].decl, &b);
 			ok = v >= 0;
@@ -691,7 +651,6 @@ static void template_tile_sizes(struct kloop *l, const struct source *src, const
 		if (ok && sum.bytes > shared)
 			shared = sum.bytes;
 		unbind(&b);
-		n++;
 	}
 	if (ok) {
 		for (int i = 0; i < l->ntiles; i++)
@@ -700,6 +659,7 @@ static void template_tile_sizes(struct kloop *l, const struct source *src, const
 		l->shared_bytes = shared;
 		l->instantiations = n;
 	}
+	free(specs);
 	free(most);
 }
 
@@ -956,7 +916,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, ls, o->block_size);
 		estimate_threads(l);
-		template_tile_sizes(l, src, ls);
+		template_tile_sizes(l, src);
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, ls);
 		tma_launch_sites(l, src, ls, &m->functions, &refs, copies);

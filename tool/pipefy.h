@@ -342,6 +342,9 @@ CXCursor cursor_unwrap_cache_hint(CXCursor c);
 bool cursor_folds_to_constant(CXCursor c);
 bool cursor_is_loop(CXCursor c);
 long cursor_evaluate_int(CXCursor c, bool *ok);
+/* Which of a function template's own parameters type e is (`T`, or a typedef of it): its index
+ * among them; -1 when it is none. */
+int cursor_type_param_index(CXType e);
 /* What an expression writes: `x = v` (operator= too), `x += v`, `++x`. */
 enum write_kind { WRITE_NONE, WRITE_ASSIGN, WRITE_UPDATE };
 enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value);
@@ -388,6 +391,11 @@ bool uniform_value(CXCursor function, CXCursor expr, const struct source *src);
  * on the way, a jump out of a loop around it, a return before it, the loop's own header that
  * depends on the thread), in words, with *at; NULL when every thread does. */
 char *uniform_participation(CXCursor function, CXCursor loop, const struct source *src, bool other_files, size_t *at);
+
+/* A function template's instantiations: the specializations its calls in the file name (*n of
+ * them); NULL, with *unknown_at where a use shows it, when they are not all known (its address
+ * taken, a call another template resolves, an explicit instantiation, a name in a macro). */
+CXCursor *uniform_instantiations(CXCursor function, const struct source *src, int *n, size_t *unknown_at);
 
 /* ---- deps.c: what a kernel may touch in global memory, as code (facts for check.c and queue.c) ---- */
 

@@ -239,6 +239,61 @@ static void callers_free(struct callers *cl)
 	free(cl->makers.v);
 }
 
+/* Whether the name at offset in the main file is one pipefy reads: a declaration, a use
+ * (find_callers sorts the function's into calls and others), another entity of the same name.
+ * Not an explicit instantiation (`template __global__ void k<float, 16>(...);`), for which
+ * libclang has no cursor, nor text it parsed as nothing. */
+static bool name_read(CXCursor function, size_t offset)
+{
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(function);
+	CXFile file;
+	clang_getSpellingLocation(clang_getCursorLocation(function), &file, NULL, NULL, NULL);
+	CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+	enum CXCursorKind k = clang_getCursorKind(c);
+	return !clang_isInvalid(k) && k != CXCursor_TranslationUnit && k != CXCursor_UnexposedDecl;
+}
+
+CXCursor *uniform_instantiations(CXCursor function, const struct source *src, int *n, size_t *unknown_at)
+{
+	struct callers cl = find_callers(function);
+	CXCursor *specs = NULL;
+	int cap = 0;
+	bool known = clang_Cursor_isNull(cl.other);
+	*n = 0;
+	*unknown_at = known ? 0 : cursor_span(cl.other).begin;
+	for (int i = 0; i < cl.calls.n && known; i++) {
+		CXCursor spec = clang_getCanonicalCursor(clang_getCursorReferenced(cl.calls.v[i]));
+		known = !clang_Cursor_isNull(spec) && clang_Cursor_getNumTemplateArguments(spec) >= 0;
+		bool again = false; /* (one instantiation launched twice) */
+		for (int j = 0; j < *n && known; j++)
+			again |= clang_equalCursors(specs[j], spec);
+		if (known && !again)
+			*VEC_PUSH(specs, *n, cap) = spec;
+		else if (!known)
+			*unknown_at = cursor_span(cl.calls.v[i]).begin;
+	}
+	callers_free(&cl);
+	/* every mention of the name in the file is one of those */
+	char *name = cursor_name(function);
+	size_t at[256];
+	int mentions = source_identifiers(src, (struct span){0, src->len}, name, at, 256);
+	free(name);
+	if (mentions > 256 && known) {
+		known = false;
+		*unknown_at = at[255];
+	}
+	for (int i = 0; i < mentions && i < 256 && known; i++)
+		if (!name_read(function, at[i])) {
+			known = false;
+			*unknown_at = at[i];
+		}
+	if (known)
+		return specs ? specs : xcalloc(1, sizeof *specs);
+	free(specs);
+	*n = 0;
+	return NULL;
+}
+
 /* Where param stands among function's parameters; -1 when it is not one. */
 static int param_index(CXCursor function, CXCursor param)
 {
