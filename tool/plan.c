@@ -554,7 +554,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	} else {
 		snprintf(why, sizeof why, "asked for with --variant=%s%s", variant_name(want),
 			 want == VARIANT_WS_CP_ASYNC ? " (on the H200 it ran slower than the best other variant of "
-						       "every kernel benchmarked: bench/RESULTS.md)" : "");
+						       "every kernel pipefy was measured on)" : "");
 	}
 	if (!want_stages)
 		want_stages = want == VARIANT_LDG ? 2 : vr->default_stages;
