@@ -9,21 +9,47 @@
 
 // A copy loop that also advances a lane pointer declared before it (cudaTensorCoreGemm's
 // shape): the fill writes 'p' too. Once: "a statement that fills a tile also writes other
-// state", with no name and no place.
+// state", with no name and no place. The loader now replays the pointer's declaration and
+// its steps with the copies, so cp.async takes it; register staging, which runs the copies
+// again to store its registers, names the pointer.
 __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles, int ld)
 {
-    __shared__ int4 tile[64][8];
+    __shared__ int4 tile[2][64][8];
     float acc = 0.0f;
-    for (int t = 0; t < ktiles; ++t) {
-        const int4 *p = G + t * 8 + (threadIdx.x / 8) * ld + threadIdx.x % 8;
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_t = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int t = pipefy_next_t;
+            if (t < ktiles) {
+                const int4 *p = G + t * 8 + (threadIdx.x / 8) * ld + threadIdx.x % 8;
 #pragma unroll
-        for (int i = 0; i < 2; ++i) {
-            tile[threadIdx.x / 8 + 32 * i][threadIdx.x % 8] = *p;
-            p += 32 * ld;
+                for (int i = 0; i < 2; ++i) {
+                    __pipeline_memcpy_async(&tile[pipefy_dst][threadIdx.x / 8 + 32 * i][threadIdx.x % 8], p, sizeof(int4));
+                    p += 32 * ld;
+                }
+                ++t;
+                pipefy_next_t = t;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int t = 0; t < ktiles; ++t) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            for (int k = 0; k < 8; ++k)
+                acc = fmaf(__int_as_float(tile[pipefy_stage][threadIdx.x % 64][k].x), __int_as_float(tile[pipefy_stage][(threadIdx.x + k) % 64][k].y), acc);
+            pipefy_stage = (pipefy_stage + 1) % 2;
         }
-        __syncthreads();
-        acc += __int_as_float(tile[threadIdx.x % 64][threadIdx.x % 8].x);
-        __syncthreads();
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }

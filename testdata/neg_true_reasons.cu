@@ -9,7 +9,9 @@
 
 // A copy loop that also advances a lane pointer declared before it (cudaTensorCoreGemm's
 // shape): the fill writes 'p' too. Once: "a statement that fills a tile also writes other
-// state", with no name and no place.
+// state", with no name and no place. The loader now replays the pointer's declaration and
+// its steps with the copies, so cp.async takes it; register staging, which runs the copies
+// again to store its registers, names the pointer.
 __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles, int ld)
 {
     __shared__ int4 tile[64][8];
@@ -22,7 +24,8 @@ __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles,
             p += 32 * ld;
         }
         __syncthreads();
-        acc += __int_as_float(tile[threadIdx.x % 64][threadIdx.x % 8].x);
+        for (int k = 0; k < 8; ++k)
+            acc = fmaf(__int_as_float(tile[threadIdx.x % 64][k].x), __int_as_float(tile[(threadIdx.x + k) % 64][k].y), acc);
         __syncthreads();
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;

@@ -14,7 +14,11 @@ struct store_scan {
 	struct span stmt; /* the statement being scanned */
 	bool record;      /* add the stores to loop->copies */
 	CXCursor first_other;
+	int nfar;         /* of those, writes that are not to a local the body declared before it */
+	CXCursor first_far;
 };
+
+static CXCursor register_lvalue_var(CXCursor e);
 
 int kloop_tile(struct kloop *l, CXCursor decl)
 {
@@ -257,6 +261,35 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
 }
 
+/* Whether var is declared by one of the body's statements before the one being read (a
+ * top-level declaration of the K-loop's body: a fresh one each iteration). */
+static bool body_local(const struct kloop *l, CXCursor var)
+{
+	bool found = false;
+	for (int i = 0; i + 1 < l->nstmts && !found; i++) {
+		if (clang_getCursorKind(l->stmts[i].cursor) != CXCursor_DeclStmt)
+			continue;
+		struct cursors vars = cursor_children(l->stmts[i].cursor);
+		for (int v = 0; v < vars.n && !found; v++)
+			found = clang_equalCursors(vars.v[v], var);
+		free(vars.v);
+	}
+	return found;
+}
+
+/* A write c makes to something other than a tile: counted, and apart when it is not straight
+ * into a local of the body (`p = p + 16;`, `idx += 8;`; not `*p = v`, nor a variable of the
+ * function), which a statement that also fills a tile may only write where the copies alone use
+ * it (find_body_locals). */
+static void note_other_write(struct store_scan *s, CXCursor c)
+{
+	if (!s->nother++)
+		s->first_other = c;
+	CXCursor var = register_lvalue_var(cursor_write_target(c));
+	if ((clang_Cursor_isNull(var) || !body_local(s->loop, var)) && !s->nfar++)
+		s->first_far = c;
+}
+
 static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -269,8 +302,7 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 			if (s->record)
 				record_store(s, cursor_strip(c), var);
 		} else if (clang_Cursor_isNull(var) || !cursor_declared_within(var, s->stmt)) {
-			if (!s->nother++)
-				s->first_other = c;
+			note_other_write(s, c);
 		}
 	}
 	return CXChildVisit_Recurse;
@@ -510,6 +542,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		CXCursor c = cs.v[i];
 		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
 		st->cursor = c;
+		st->advance = clang_getNullCursor();
 		stmt_text(src, c, st);
 		st->role = ROLE_COMPUTE;
 		if (cursor_is_barrier(c)) {
@@ -564,8 +597,8 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			if (store) {
 				if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var))
 					s.nstores++;
-				else if (!s.nother++)
-					s.first_other = c;
+				else
+					note_other_write(&s, c);
 			}
 		}
 		if (s.nstores > 0) {
@@ -580,8 +613,10 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 				clang_visitChildren(c, scan_stores, &rec);
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
-			if (s.nother > 0)
-				refuse_other_write(l, src, c, s.first_other);
+			if (s.nfar > 0)
+				refuse_other_write(l, src, c, s.first_far);
+			else
+				st->writes_locals = s.nother > 0;
 			continue;
 		}
 		bool store;
@@ -954,11 +989,11 @@ static bool stmt_reads_decl(CXCursor user, CXCursor decl)
 	return found;
 }
 
-/* Locals the copies need, directly or through other such locals, go with the copies; those
- * the compute reads too stay in the body as well. */
-static void mark_copy_decls(struct kloop *l)
+/* Declarations the copy side reads (copies, other such declarations) become ROLE_COPY_DECL;
+ * whether any did. */
+static bool mark_decls_copies_read(struct kloop *l)
 {
-	bool changed = true;
+	bool any = false, changed = true;
 	while (changed) {
 		changed = false;
 		for (int i = 0; i < l->nstmts; i++) {
@@ -970,23 +1005,207 @@ static void mark_copy_decls(struct kloop *l)
 				if ((r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL) &&
 				    stmt_reads_decl(l->stmts[j].cursor, st->cursor)) {
 					st->role = ROLE_COPY_DECL;
-					changed = true;
+					changed = any = true;
 				}
 			}
 		}
 	}
+	return any;
+}
+
+/* Whether the statement stays in the body the rewrite keeps (the compute's side). */
+static bool stays_in_body(const struct body_stmt *st)
+{
+	if (st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL)
+		return st->also_compute;
+	return st->role != ROLE_COPY;
+}
+
+/* also_compute: a copy-side declaration some statement that stays in the body reads, directly
+ * or through another such declaration (which then stays too). */
+static void mark_also_compute(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		l->stmts[i].also_compute = false;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < l->nstmts; i++) {
+			struct body_stmt *st = &l->stmts[i];
+			if ((st->role != ROLE_COPY_DECL && st->role != ROLE_FETCH_DECL) || st->also_compute ||
+			    clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
+				continue;
+			for (int j = i + 1; j < l->nstmts && !st->also_compute; j++)
+				if (stays_in_body(&l->stmts[j]) && stmt_reads_decl(l->stmts[j].cursor, st->cursor))
+					st->also_compute = changed = true;
+		}
+	}
+}
+
+/* The copy-side declaration (ROLE_COPY_DECL) of a local of the body, or -1. */
+static int copy_decl_of(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].role != ROLE_COPY_DECL || clang_getCursorKind(l->stmts[i].cursor) != CXCursor_DeclStmt)
+			continue;
+		struct cursors vars = cursor_children(l->stmts[i].cursor);
+		bool found = false;
+		for (int v = 0; v < vars.n && !found; v++)
+			found = clang_equalCursors(vars.v[v], var);
+		free(vars.v);
+		if (found)
+			return i;
+	}
+	return -1;
+}
+
+/* The locals a statement writes straight into, other than the tiles and its own: the
+ * copy-side locals of the body (`v`, up to 8, each with its first write), or anything else
+ * (*other, with the write: through a pointer, a variable of the function; in a step, any
+ * call, which might write what it is handed). */
+struct local_writes {
+	const struct kloop *l;
+	CXCursor stmt;
+	bool step; /* a statement that fills no tile: it may call nothing */
+	CXCursor v[8], at[8];
+	int n;
+	bool other;
+	CXCursor other_at;
+};
+
+static enum CXChildVisitResult scan_local_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct local_writes *w = data;
+	if (w->step && clang_getCursorKind(c) == CXCursor_CallExpr) {
+		w->other = true;
+		w->other_at = c;
+		return CXChildVisit_Break;
+	}
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) == WRITE_NONE)
+		return CXChildVisit_Recurse;
+	CXCursor root = cursor_root_var(target);
+	if (!clang_Cursor_isNull(root) && cursor_is_shared_var(root))
+		return CXChildVisit_Recurse; /* a tile's store */
+	CXCursor var = register_lvalue_var(target);
+	if (!clang_Cursor_isNull(var) && cursor_declared_within(var, cursor_span(w->stmt)))
+		return CXChildVisit_Recurse; /* (a copy loop's own counter) */
+	if (clang_Cursor_isNull(var) || copy_decl_of(w->l, var) < 0 || w->n == 8) {
+		w->other = true;
+		w->other_at = c;
+		return CXChildVisit_Break;
+	}
+	bool seen = false;
+	for (int i = 0; i < w->n; i++)
+		seen |= clang_equalCursors(w->v[i], var);
+	if (!seen) {
+		w->at[w->n] = c;
+		w->v[w->n++] = var;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static struct local_writes local_writes_of(const struct kloop *l, CXCursor stmt, bool step)
+{
+	struct local_writes w = {.l = l, .stmt = stmt, .step = step};
+	if (scan_local_writes(stmt, clang_getNullCursor(), &w) == CXChildVisit_Recurse) /* (itself the write) */
+		clang_visitChildren(stmt, scan_local_writes, &w);
+	return w;
+}
+
+/* Whether every local w holds is one only the copy side uses: its declaration is the copies'
+ * and nothing that stays in the body reads it. */
+static bool copies_alone_use(const struct kloop *l, const struct local_writes *w)
+{
+	for (int i = 0; i < w->n; i++) {
+		int d = copy_decl_of(l, w->v[i]);
+		if (d < 0 || l->stmts[d].also_compute)
+			return false;
+	}
+	return !w->other && w->n > 0;
+}
+
+/* A statement of the compute that only advances locals the copies alone use (`row += 16;`,
+ * written between their declaration and the copy loop) goes with the copies, in its place
+ * among them: the loader runs declaration, step and copies in the body's order. One at a
+ * time, each kept only where the locals it writes are then the copies' alone; whether any. */
+static bool mark_copy_steps(struct kloop *l)
+{
+	bool any = false;
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COPY_DECL)
+		if (st->role != ROLE_COMPUTE || !clang_isExpression(clang_getCursorKind(st->cursor)))
 			continue;
-		if (is_fetch_decl(st->cursor))
-			st->role = ROLE_FETCH_DECL;
-		for (int j = i + 1; j < l->nstmts; j++) {
-			enum stmt_role r = l->stmts[j].role;
-			if (r != ROLE_COPY && r != ROLE_COPY_DECL && r != ROLE_FETCH_DECL &&
-			    stmt_reads_decl(l->stmts[j].cursor, st->cursor))
-				st->also_compute = true;
+		struct local_writes w = local_writes_of(l, st->cursor, true);
+		if (w.other || w.n == 0)
+			continue;
+		st->role = ROLE_COPY_DECL;
+		mark_also_compute(l);
+		if (copies_alone_use(l, &w)) {
+			st->advance = w.at[0];
+			any = true;
+		} else
+			st->role = ROLE_COMPUTE;
+	}
+	mark_also_compute(l);
+	return any;
+}
+
+/* A statement that fills a tile and advances a local of the body that the copies do not use
+ * alone: the loader would advance it a tile early, apart from its other readers. */
+static void refuse_shared_local(struct kloop *l, const struct source *src, const struct body_stmt *st,
+				const struct local_writes *w)
+{
+	CXCursor write = w->other ? w->other_at : w->n ? w->at[0] : st->cursor;
+	const char *why = ": pipefy moves a tile's copies only with the locals they alone use";
+	for (int i = 0; i < w->n && !w->other; i++) {
+		int d = copy_decl_of(l, w->v[i]);
+		if (d >= 0 && l->stmts[d].also_compute) {
+			write = w->at[i];
+			why = ", which the compute reads too: the loader would advance it a tile early";
+			break;
 		}
+	}
+	bool store;
+	CXCursor var = cursor_assigned_var(write, &store);
+	char *name = clang_Cursor_isNull(var) ? NULL : cursor_name(var);
+	size_t at = cursor_span(write).begin;
+	int sl, sc, wl, wc;
+	source_line_col(src, cursor_span(cursor_unattributed(st->cursor)).begin, &sl, &sc);
+	source_line_col(src, at, &wl, &wc);
+	if (name)
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes '%s' (%d:%d)%s", sl, sc, name, wl,
+			      wc, why);
+	else
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes memory through a pointer (%d:%d)%s",
+			      sl, sc, wl, wc, why);
+	free(name);
+}
+
+/* Locals the copies need, directly or through other such locals, go with the copies; those
+ * the compute reads too stay in the body as well. So do the statements that only advance
+ * them; a copy that writes such a local (writes_locals) keeps it only where the copies alone
+ * use it. */
+static void mark_copy_decls(struct kloop *l, const struct source *src)
+{
+	mark_decls_copies_read(l);
+	mark_also_compute(l);
+	while (mark_copy_steps(l)) {
+		mark_decls_copies_read(l);
+		mark_also_compute(l);
+	}
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY_DECL && is_fetch_decl(st->cursor))
+			st->role = ROLE_FETCH_DECL;
+		if (st->role != ROLE_COPY || !st->writes_locals)
+			continue;
+		struct local_writes w = local_writes_of(l, st->cursor, false);
+		if (copies_alone_use(l, &w))
+			st->advance = w.at[0];
+		else
+			refuse_shared_local(l, src, st, &w);
 	}
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_TILE_DECL) {
@@ -1190,7 +1409,7 @@ done:
 void find_body_locals(struct kloop *l, const struct source *src)
 {
 	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
-	mark_copy_decls(l);
+	mark_copy_decls(l, src);
 	mark_register_copies(l);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(cursor_unattributed(l->stmts[i].cursor)) == CXCursor_ForStmt)

@@ -1127,14 +1127,21 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
 		CXCursor var = in.vars.v[v];
 		int decl = declaring_stmt(l, var);
+		bool fetched = false; /* `ra = A[i];`: a fetch into a local only the loop uses, or that
+				       * the compute uses as scratch (the copies then take a register
+				       * of their own: fetch_shadow) */
 		for (int i = 0; i < l->nstmts && decl < 0; i++)
 			if (l->stmts[i].fetch_assign && clang_equalCursors(l->stmts[i].fetch_var, var))
-				decl = i; /* `ra = A[i];`: a fetch into a local only the loop uses */
-		if (decl >= 0 && is_copy_side(l, decl))
-			continue; /* computed again by the loader; its own inputs are in the list */
+				decl = i, fetched = true;
+		if (fetched)
+			continue;
+		/* declared by the copy side: computed again by the loader (its own inputs are in the
+		 * list), with the copy side's writes of it in their order; only a write the compute
+		 * keeps would be missed */
+		bool replayed = decl >= 0 && is_copy_side(l, decl);
 		for (int i = 0; i < l->nstmts; i++) {
 			bool bump = l->stmts[i].role == ROLE_BUMP && is_ivar(l, var);
-			if (i == decl || bump || !effects_writes_var(&fx[i], var))
+			if (i == decl || bump || !effects_writes_var(&fx[i], var) || (replayed && is_copy_side(l, i)))
 				continue;
 			char *name = cursor_name(var);
 			pos(src, l->stmts[i].text.begin, &line, &col);
@@ -1205,6 +1212,53 @@ static bool one_trip(CXCursor loop, const struct source *src)
 /* Two asynchronous copies of one thread to one shared address land in no fixed order (the
  * loop as written keeps the second): two copies whose destinations are written alike, or a copy
  * loop's copy whose destination names nothing its loop declares, stores one element twice. */
+/* A local of the body a copy loop steps by a nonzero constant every trip (`row += 16;`, `++row`)
+ * that the destination reads: one trip's element is not the next's. */
+struct step_scan {
+	CXCursor target; /* the copy's destination */
+	bool stepped;
+};
+
+static enum CXChildVisitResult scan_constant_step(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct step_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor var = clang_getNullCursor();
+	bool ok = false;
+	if (k == CXCursor_CompoundAssignOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+		long step = cursor_evaluate_int(cursor_last_child(c), &ok);
+		ok = ok && step != 0 && (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign);
+		var = cursor_first_child(c);
+	} else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		ok = op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreDec ||
+		     op == CXUnaryOperator_PostDec;
+		var = cursor_first_child(c);
+	}
+	var = cursor_strip(var);
+	struct span at[1];
+	if (ok && clang_getCursorKind(var) == CXCursor_DeclRefExpr &&
+	    cursor_var_refs(s->target, clang_getCursorReferenced(var), at, 1) != 0) {
+		s->stepped = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool destination_stepped(const struct kloop *l, const struct copy *cp, CXCursor loop)
+{
+	if (clang_Cursor_isNull(l->stmts[cp->stmt].advance))
+		return false; /* (the loop advances no local of the body) */
+	struct step_scan s = {.target = cursor_write_target(cp->store)};
+	struct cursors kids = cursor_children(loop);
+	if (kids.n > 0)
+		clang_visitChildren(kids.v[kids.n - 1], scan_constant_step, &s);
+	free(kids.v);
+	return s.stepped;
+}
+
 static char *same_destination(const struct kloop *l, const struct source *src)
 {
 	int line, col, line2, col2;
@@ -1216,7 +1270,8 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 		CXCursor holder = l->stmts[a->stmt].cursor;
 		pos(src, a->text.begin, &line, &col);
 		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !one_trip(holder, src) &&
-		    !cursor_refers_within(cursor_write_target(a->store), cursor_span(holder)))
+		    !cursor_refers_within(cursor_write_target(a->store), cursor_span(holder)) &&
+		    !destination_stepped(l, a, holder))
 			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
 				      "copies to one address land in no fixed order", line, col, l->tiles[a->tile].name);
 		char *da = span_squeezed(src, a->dst);
@@ -1486,11 +1541,66 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
  * iteration after the load. */
+/* The first statement that advances a local of the body for the copies (a step, `row += 16;`,
+ * or a copy loop stepping a lane pointer; find's `advance`), and the local; -1 when none. */
+static int copy_side_advance(const struct kloop *l, char **name)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		bool store;
+		CXCursor var = clang_Cursor_isNull(l->stmts[i].advance) ? clang_getNullCursor()
+									: cursor_assigned_var(l->stmts[i].advance, &store);
+		if (!clang_Cursor_isNull(var)) {
+			*name = cursor_name(var);
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Whether a copy's destination reads var: the registers' stash computes it again. */
+static bool destination_reads(const struct kloop *l, CXCursor var)
+{
+	struct span at[1];
+	for (int i = 0; i < l->ncopies; i++)
+		if (cursor_var_refs(cursor_write_target(l->copies[i].store), var, at, 1) != 0)
+			return true;
+	return false;
+}
+
+/* Register staging stores the registers by running the copies again after the compute, with
+ * the declarations their destinations read: a copy that advances a local would be run without
+ * that local's other statements, and a step a destination depends on would not run at all. */
+static char *advance_ldg_refusal(const struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (clang_Cursor_isNull(st->advance))
+			continue;
+		bool store;
+		CXCursor var = cursor_assigned_var(st->advance, &store);
+		char *name = cursor_name(var), *why = NULL;
+		if (st->role == ROLE_COPY)
+			why = xprintf("the copy at %s also advances '%s', which storing the registers would advance again "
+				      "apart from its declaration", where(src, cursor_span(cursor_unattributed(st->cursor)).begin), name);
+		else if (destination_reads(l, var))
+			why = xprintf("the statement at %s advances '%s', which a copy's destination reads: storing the "
+				      "registers runs the copies again, not that statement", where(src, st->text.begin), name);
+		free(name);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 static void check_ldg(struct kloop *l, const struct source *src)
 {
 	int line, col;
 	CXCursor decl;
 	l->legal[VARIANT_LDG].ok = true;
+	if ((l->legal[VARIANT_LDG].refusal = advance_ldg_refusal(l, src))) {
+		l->legal[VARIANT_LDG].ok = false;
+		return;
+	}
 	for (int i = 0; i < l->ncopies && l->legal[VARIANT_LDG].ok; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0)
@@ -2648,6 +2758,14 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 	char *why = exit_refusal(l, src);
 	if (!why)
 		why = macro_copy_refusal(l, src);
+	char *name;
+	int adv = why ? -1 : copy_side_advance(l, &name);
+	if (adv >= 0) {
+		why = xprintf("the %s at %s advances '%s', and a box is read from the copies' addresses as their "
+			      "declarations give them", l->stmts[adv].role == ROLE_COPY ? "copy" : "statement",
+			      where(src, cursor_span(cursor_unattributed(l->stmts[adv].cursor)).begin), name);
+		free(name);
+	}
 	if (!why)
 		why = box_refusal(l, src, fx);
 	/* (one helpers block a file: a second would define them twice) */

@@ -511,7 +511,8 @@ enum stmt_role {
 	ROLE_BARRIER,   /* __syncthreads(): replaced by the pipeline's own barrier */
 	ROLE_COPY,      /* stores tiles from global memory: moved into the loader */
 	ROLE_BUMP,      /* advances an induction variable: kept, and replayed by the loader */
-	ROLE_COPY_DECL, /* a local only the copies read: moved into the loader */
+	ROLE_COPY_DECL, /* a local only the copies read, or a statement that only advances such
+			 * locals (`row += 16;`): moved into the loader */
 	ROLE_FETCH_DECL, /* a local loaded from global memory that copies store into a tile */
 	ROLE_TILE_DECL, /* a tile declared inside the loop: hoisted out of it */
 };
@@ -522,6 +523,10 @@ struct body_stmt {
 	struct span text; /* the statement itself */
 	CXCursor cursor;
 	bool also_compute; /* a ROLE_COPY_DECL the compute reads too: kept in the body as well */
+	bool writes_locals; /* a ROLE_COPY that also writes locals the body declares (a lane pointer
+			     * a copy loop advances), which the copies alone use (find) */
+	CXCursor advance;   /* such a copy's first write to one of them, or a step's (a ROLE_COPY_DECL
+			     * that is no declaration: `row += 16;`); null for any other statement */
 	/* A ROLE_FETCH_DECL that is an assignment, `ra = A[i];`, to a local declared before the
 	 * loop that nothing but this statement and later copies use: the variable. */
 	CXCursor fetch_var;

@@ -48,7 +48,10 @@ name (never one persistent launch, `// gen-expect-queue: refused:`; the stream: 
 either), or a local it does not read (`// gen-expect-queue: not refused for:`); and the address
 the compute changes stepped (`off += acc[0] > 1e30;`), not assigned (`dep_step`); and, from a
 tenth stream, dynamic tiles' last tile read after the loop through the `extern __shared__`
-array itself rather than the tile's name (`after_via`: one stage, as through the name);
+array itself rather than the tile's name (`after_via`: one stage, as through the name); from a
+thirteenth, a local of the body the local index is computed from, stepped by a statement of its
+own (`index_step`: the step goes with the copies; refused where the compute reads the local
+too), or A's row in its tile so stepped (register staging refused); tensor copies refuse both;
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -260,13 +263,25 @@ def draw(seed):
     r12 = random.Random(seed * 49979687 + 31)
     vec_ok = f['form'] == 'vec' and f['vec'] == 'local'
     f['vec_reg'] = r12.choice(['whole', 'scatter']) if vec_ok and r12.random() < 0.6 else 'none'
+    # a thirteenth stream (session 25): a local of the body stepped by a statement of its own
+    # after its declaration, cudaTensorCoreGemm's shape: the row the local index is computed
+    # from (`int ir0 = ty - 1; ir0 += 1; int ia0 = (row0 + ir0) * K + ..;`): the step goes with
+    # the copies ('copies'); read by the compute too, the step stays there and the copies cannot
+    # run a tile early ('compute'; the build before replayed the declarations without the step
+    # and read the row above); A's row in its tile so stepped ('row': `int ra0 = ty + 1; ra0 -=
+    # 1;`), which register staging, storing its registers by running the copies again, would
+    # read unstepped; tensor copies read no box through a step
+    r13 = random.Random(seed * 65537 + 41)
+    step_ok = (f['copy'] == 'local_index' and f['form'] == 'scalar' and f['mutation'] == 'none' and
+               not f['accessor'] and f['fill_first'] == 'none')
+    f['index_step'] = r13.choice(['copies', 'compute', 'row']) if step_ok and r13.random() < 0.6 else 'none'
     return f
 
 
 # the ninth stream's features, and their values where a seed draws none of them (the first
 # line of such a program names none of them)
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
-         'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none'}
+         'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -339,7 +354,8 @@ def program(seed):
                            'only one block barrier' if f['vote'] == 'end_or' else None,
                            # (as the loop's last barrier, a vote is a call that may write memory too)
                            'may point at it' if f['vote'] == 'end_or' and not f['restrict'] else None,
-                           "runs the asm instruction 'bar.sync'" if f['vote'] == 'asm' else None]
+                           "runs the asm instruction 'bar.sync'" if f['vote'] == 'asm' else None,
+                           "the copies read 'ir0', which the compute" if f['index_step'] == 'compute' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
@@ -361,15 +377,17 @@ def program(seed):
     # (a copy loop's trip count in a kernel template is known only once it is instantiated)
     ldg_no = ('only cp.async' if f['copy'] == 'helper' else
               'sits under the branch' if form == 'subset' else
-              'holds another loop' if f['row_loop_kind'] == 'nested' else None)
+              'holds another loop' if f['row_loop_kind'] == 'nested' else
+              "advances 'ra0', which a copy's destination reads" if f['index_step'] == 'row' else None)
     expect = 'refused: (%s)' % '|'.join(reasons) if reasons else 'pipelined'
     expect_cp = expect_ldg = None
     if not reasons and cp_async_no and ldg_no:
-        expect = 'refused: (%s)' % ldg_no
+        # (a step's long reason may go to --report: the remark then names cp.async's)
+        expect = 'refused: (%s)' % (ldg_no if f['index_step'] != 'row' else ldg_no + '|' + cp_async_no)
     elif not reasons:
         expect_cp = 'refused: (%s)' % cp_async_no if cp_async_no else None
         expect_ldg = 'refused: (%s)' % ldg_no if ldg_no else None
-    if expect == 'pipelined' and form == 'subset' and TT in ('float', 'int'):
+    if expect == 'pipelined' and (form == 'subset' or f['index_step'] == 'row') and TT in ('float', 'int'):
         expect_auto = 'refused: (4-byte copies would lose as cp.async)'  # the measured rule
     else:
         expect_auto = None
@@ -399,6 +417,9 @@ def program(seed):
         # where they are not: a refusal either way)
         for v in sm90:
             sm90[v].append('holds %d-byte elements' % WB if f['box'] else '.')
+    if f['index_step'] in ('copies', 'row') and expect == 'pipelined':
+        for v in sm90:  # (after an exit before the loop, which is named first)
+            sm90[v].append("advances '%s'" % ('ra0' if f['index_step'] == 'row' else 'ir0'))
     for v, res in sm90.items():
         if res:
             out('// gen-expect-%s: refused: (%s)' % (v, '.' if '.' in res else '|'.join(res)))
@@ -701,6 +722,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             out(b + {'count': 'votes += __syncthreads_count(%s[0] != %s[0]);',
                      'or': 'votes += __syncthreads_or(%s[0] != %s[0]);',
                      'and': 'votes += !__syncthreads_and(%s[0] == %s[0]);'}[f['vote']] % (accn, accn))
+        if f['index_step'] == 'compute':  # (adds nothing: the compute reads the index, that is all)
+            out(b + 'acc[0] += (%s)(ir0 %% 1);' % TA)
         if f['mutation'] == 'dependent' and f['dep_step']:
             out(b + 'off += acc[0] > 1e30;')
         elif f['mutation'] == 'dependent':
@@ -820,8 +843,18 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + '%s[ty][tx] = %s;' % (an, load('a[0]')))
             out(b + '%s[ty][tx] = %s;' % (bn, load('b[0]')))
             continue
+        ar = r  # (A's row in its tile)
         if f['copy'] == 'local_index':
-            out(b + 'int ia%d = (row0 + %s) * K + %s, ib%d = %s;' % (i, r, acol, i, bidx))
+            arow = r
+            if f['index_step'] in ('copies', 'compute'):  # (read by the copy through ia)
+                out(b + 'int ir%d = %s - 1;' % (i, r))
+                out(b + 'ir%d += 1;' % i)
+                arow = 'ir%d' % i
+            out(b + 'int ia%d = (row0 + %s) * K + %s, ib%d = %s;' % (i, arow, acol, i, bidx))
+            if f['index_step'] == 'row':
+                out(b + 'int ra%d = %s + 1;' % (i, r))
+                out(b + 'ra%d -= 1;' % i)
+                ar = 'ra%d' % i
             src_a, src_b = 'A[ia%d]' % i, 'B[ib%d]' % i
         bdst = '%s[tx][%s]' % (bn, r) if transpose else '%s[%s][tx]' % (bn, r)
         if form in ('register', 'register_outside'):
@@ -861,7 +894,7 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         elif f['accessor']:
             out(b + 'gen_st(&%s[%s][tx], %s);' % (an, r, load('gen_ld(&%s)' % src_a)))
         else:
-            out(b + '%s[%s][tx] = %s;' % (an, r, load(src_a)))
+            out(b + '%s[%s][tx] = %s;' % (an, ar, load(src_a)))
         if f['guard'] == 'ternary':
             out(b + '%s[%s][tx] = %s + %s < K ? %s : %s;' % (bn, r, k0, r, load(src_b), zero))
         elif f['guard'] == 'if_else':
