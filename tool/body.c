@@ -1059,6 +1059,40 @@ static int copy_decl_of(const struct kloop *l, CXCursor var)
 	return -1;
 }
 
+/* A local of the function, declared before the loop, that only the loop's body names and that
+ * every iteration assigns whole before it reads it (`int idx; for (..) { idx = ..; .. A[idx] ..
+ * }`): a step may write it too, the loader then assigning it a tile early, where its value
+ * carries nothing from one iteration to the next and nothing after the loop reads it. */
+static bool function_scratch(const struct kloop *l, CXCursor var)
+{
+	if (clang_getCursorKind(var) != CXCursor_VarDecl || cursor_is_shared_var(var) ||
+	    !cursor_declared_within(var, l->function_span) || cursor_declared_within(var, l->body))
+		return false;
+	CXType t = clang_getCanonicalType(clang_getCursorType(var));
+	if (type_kind_is_sized_array(t.kind) || t.kind == CXType_IncompleteArray || t.kind == CXType_LValueReference ||
+	    t.kind == CXType_RValueReference || clang_isVolatileQualifiedType(t))
+		return false;
+	bool jumps = false;
+	clang_visitChildren(l->cursor, scan_jumps, &jumps);
+	if (jumps || !in_loop_only(l, var))
+		return false;
+	CXCursor *body = xcalloc((size_t)l->nstmts + 1, sizeof *body);
+	for (int i = 0; i < l->nstmts; i++)
+		body[i] = l->stmts[i].cursor;
+	bool fresh = first_touch_seq(body, l->nstmts, var) == TOUCH_WRITES;
+	free(body);
+	return fresh;
+}
+
+/* Whether a statement that stays in the body names var. */
+static bool body_keeps_use(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (stays_in_body(&l->stmts[i]) && references(l->stmts[i].cursor, var))
+			return true;
+	return false;
+}
+
 /* The locals a statement writes straight into, other than the tiles and its own: the
  * copy-side locals of the body (`v`, up to 8, each with its first write), or anything else
  * (*other, with the write: through a pointer, a variable of the function; in a step, any
@@ -1091,7 +1125,8 @@ static enum CXChildVisitResult scan_local_writes(CXCursor c, CXCursor parent, CX
 	CXCursor var = register_lvalue_var(target);
 	if (!clang_Cursor_isNull(var) && cursor_declared_within(var, cursor_span(w->stmt)))
 		return CXChildVisit_Recurse; /* (a copy loop's own counter) */
-	if (clang_Cursor_isNull(var) || copy_decl_of(w->l, var) < 0 || w->n == 8) {
+	if (clang_Cursor_isNull(var) || w->n == 8 ||
+	    (copy_decl_of(w->l, var) < 0 && !(w->step && function_scratch(w->l, var)))) {
 		w->other = true;
 		w->other_at = c;
 		return CXChildVisit_Break;
@@ -1115,41 +1150,58 @@ static struct local_writes local_writes_of(const struct kloop *l, CXCursor stmt,
 }
 
 /* Whether every local w holds is one only the copy side uses: its declaration is the copies'
- * and nothing that stays in the body reads it. */
+ * and nothing that stays in the body reads it, or a scratch local of the function
+ * (function_scratch) that nothing staying in the body names. */
 static bool copies_alone_use(const struct kloop *l, const struct local_writes *w)
 {
 	for (int i = 0; i < w->n; i++) {
 		int d = copy_decl_of(l, w->v[i]);
-		if (d < 0 || l->stmts[d].also_compute)
+		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i]))
 			return false;
 	}
 	return !w->other && w->n > 0;
 }
 
-/* A statement of the compute that only advances locals the copies alone use (`row += 16;`,
- * written between their declaration and the copy loop) goes with the copies, in its place
- * among them: the loader runs declaration, step and copies in the body's order. One at a
- * time, each kept only where the locals it writes are then the copies' alone; whether any. */
-static bool mark_copy_steps(struct kloop *l)
+/* Statements of the compute that only advance locals the copies alone use (`row += 16;`
+ * between their declaration and the copy loop; `idx = ..;` before each copy, idx a scratch
+ * local of the function) go with the copies, each in its place among them: the loader runs
+ * declarations, steps and copies in the body's order. All such statements are taken first
+ * (two steps of one local each name it), then any whose locals something the body keeps also
+ * names is given back to the compute, the roles worked out again from those before the steps
+ * each round, until none is. */
+static void mark_copy_steps(struct kloop *l)
 {
-	bool any = false;
+	enum stmt_role *before = xcalloc((size_t)l->nstmts + 1, sizeof *before);
+	bool *step = xcalloc((size_t)l->nstmts + 1, sizeof *step);
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
+		before[i] = st->role;
 		if (st->role != ROLE_COMPUTE || !clang_isExpression(clang_getCursorKind(st->cursor)))
 			continue;
 		struct local_writes w = local_writes_of(l, st->cursor, true);
-		if (w.other || w.n == 0)
-			continue;
-		st->role = ROLE_COPY_DECL;
-		mark_also_compute(l);
-		if (copies_alone_use(l, &w)) {
-			st->advance = w.at[0];
-			any = true;
-		} else
-			st->role = ROLE_COMPUTE;
+		step[i] = !w.other && w.n > 0;
 	}
-	mark_also_compute(l);
-	return any;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < l->nstmts; i++) {
+			l->stmts[i].role = step[i] ? ROLE_COPY_DECL : before[i];
+			l->stmts[i].advance = clang_getNullCursor();
+		}
+		mark_decls_copies_read(l);
+		mark_also_compute(l);
+		for (int i = 0; i < l->nstmts; i++) {
+			if (!step[i])
+				continue;
+			struct local_writes w = local_writes_of(l, l->stmts[i].cursor, true);
+			if (copies_alone_use(l, &w))
+				l->stmts[i].advance = w.at[0];
+			else
+				step[i] = false, changed = true;
+		}
+	}
+	free(step);
+	free(before);
 }
 
 /* A statement that fills a tile and advances a local of the body that the copies do not use
@@ -1191,10 +1243,7 @@ static void mark_copy_decls(struct kloop *l, const struct source *src)
 {
 	mark_decls_copies_read(l);
 	mark_also_compute(l);
-	while (mark_copy_steps(l)) {
-		mark_decls_copies_read(l);
-		mark_also_compute(l);
-	}
+	mark_copy_steps(l);
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
 		if (st->role == ROLE_COPY_DECL && is_fetch_decl(st->cursor))

@@ -1061,6 +1061,17 @@ static size_t derived_from(const struct kloop *l, CXCursor var, const struct sou
  * the rest of the body (the loop variables only by the increment and the bumps, which the
  * loader replays); and the memory they load is not written by the body, unless the pointers
  * they load through are __restrict__, the user's promise that nothing else writes it. */
+/* A local of the function the copy side's steps assign (find's function_scratch: only the
+ * body names it, each iteration assigning it before it reads it, nothing the body keeps). */
+static bool stepped_scratch(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY_DECL && !clang_Cursor_isNull(l->stmts[i].advance) &&
+		    cursor_writes_var(l->stmts[i].cursor, var))
+			return true;
+	return false;
+}
+
 static void check_effects(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	int line, col;
@@ -1135,10 +1146,10 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 				decl = i, fetched = true;
 		if (fetched)
 			continue;
-		/* declared by the copy side: computed again by the loader (its own inputs are in the
-		 * list), with the copy side's writes of it in their order; only a write the compute
-		 * keeps would be missed */
-		bool replayed = decl >= 0 && is_copy_side(l, decl);
+		/* declared by the copy side, or a scratch local of the function only its steps assign:
+		 * computed again by the loader (its own inputs are in the list), with the copy side's
+		 * writes of it in their order; only a write the compute keeps would be missed */
+		bool replayed = decl >= 0 ? is_copy_side(l, decl) : stepped_scratch(l, var);
 		for (int i = 0; i < l->nstmts; i++) {
 			bool bump = l->stmts[i].role == ROLE_BUMP && is_ivar(l, var);
 			if (i == decl || bump || !effects_writes_var(&fx[i], var) || (replayed && is_copy_side(l, i)))
