@@ -28,15 +28,6 @@ int kloop_tile(struct kloop *l, CXCursor decl)
 	return -1;
 }
 
-static long array_elem(CXType t, CXType *elem)
-{
-	while (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray ||
-	       t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray)
-		t = clang_getArrayElementType(t);
-	*elem = t;
-	return clang_Type_getSizeOf(t);
-}
-
 int kloop_add_tile(struct kloop *l, CXCursor decl)
 {
 	int i = kloop_tile(l, decl);
@@ -51,7 +42,8 @@ int kloop_add_tile(struct kloop *l, CXCursor decl)
 	enum CXTypeKind k = clang_getCanonicalType(type).kind;
 	if (k == CXType_Pointer) /* a view: elements of what it points at, as many as the launch gives */
 		type = clang_getPointeeType(clang_getCanonicalType(type));
-	t->elem_bytes = array_elem(type, &elem);
+	elem = type_array_element(type);
+	t->elem_bytes = clang_Type_getSizeOf(elem);
 	t->elem_type = type_spelling(elem);
 	t->dynamic = k == CXType_Pointer || k == CXType_IncompleteArray;
 	t->bytes = t->dynamic ? -1 : clang_Type_getSizeOf(type);
@@ -229,11 +221,10 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		if (dst_type.kind == CXType_Dependent || dst_type.kind == CXType_Unexposed) {
 			/* a tile whose size is a template parameter: its element type as declared, both
 			 * sides canonical (`half` is `__half`; gen seed 399 took it for a conversion) */
-			CXType elem;
 			CXType tile_type = clang_getCursorType(l->tiles[cp->tile].decl);
 			if (clang_getCanonicalType(tile_type).kind == CXType_Pointer)
 				tile_type = clang_getPointeeType(clang_getCanonicalType(tile_type));
-			array_elem(tile_type, &elem);
+			CXType elem = type_array_element(tile_type);
 			cp->conversion |= !cursor_same_type(clang_getCursorType(load), elem);
 		} else if (!cursor_same_type(clang_getCursorType(load), dst_type))
 			cp->conversion = true;

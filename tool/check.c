@@ -533,9 +533,7 @@ static char *element_assignment(const struct kloop *l, const struct source *src,
 	CXType e = clang_getCursorType(tile->decl);
 	if (clang_getCanonicalType(e).kind == CXType_Pointer)
 		e = clang_getPointeeType(clang_getCanonicalType(e));
-	while (e.kind == CXType_ConstantArray || e.kind == CXType_IncompleteArray || e.kind == CXType_VariableArray ||
-	       e.kind == CXType_DependentSizedArray)
-		e = clang_getArrayElementType(e);
+	e = type_array_element(e);
 	int index = clang_getCursorKind(l->function_cursor) == CXCursor_FunctionTemplate ? cursor_type_param_index(e) : -1;
 	if (index < 0) {
 		enum CXTypeKind k = clang_getCanonicalType(e).kind;

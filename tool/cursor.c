@@ -556,6 +556,16 @@ bool type_kind_is_sized_array(enum CXTypeKind k)
 	return k == CXType_ConstantArray || k == CXType_DependentSizedArray;
 }
 
+/* The element type of an array type, through every dimension (`float [2][64][8]`: float; an
+ * `extern T a[]` or a dimension a template sizes too); t itself when it is no array. */
+CXType type_array_element(CXType t)
+{
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_DependentSizedArray ||
+	       t.kind == CXType_IncompleteArray || t.kind == CXType_VariableArray)
+		t = clang_getArrayElementType(t);
+	return t;
+}
+
 bool cursor_kind_is_cast(enum CXCursorKind k)
 {
 	return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr ||

@@ -570,9 +570,7 @@ static void unbind(struct binding *b)
  * -1 when any part is unknown (an element type that is a parameter, say). */
 static long bound_bytes(const struct source *src, CXCursor decl, const struct binding *b)
 {
-	CXType t = clang_getCursorType(decl), e = t;
-	while (e.kind == CXType_ConstantArray || e.kind == CXType_DependentSizedArray)
-		e = clang_getArrayElementType(e);
+	CXType t = clang_getCursorType(decl), e = type_array_element(t);
 	int param = cursor_type_param_index(e);
 	long bytes = param >= 0 && param < 16 ? b->type_bytes[param] : clang_Type_getSizeOf(e);
 	if (bytes <= 0)

@@ -316,6 +316,7 @@ CXCursor cursor_shared_array(CXCursor var); /* the __shared__ array it is or poi
 void cursor_view_problem(CXCursor var, CXCursor *use);
 bool cursor_kind_is_cast(enum CXCursorKind k);
 bool type_kind_is_sized_array(enum CXTypeKind k);
+CXType type_array_element(CXType t);
 /* The variable an lvalue or pointer expression is rooted at: As in `*(int4 *)&As[r][c]`. */
 CXCursor cursor_root_var(CXCursor c);
 /* __syncthreads(), or cooperative groups' sync on a thread_block. */
