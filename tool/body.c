@@ -252,20 +252,27 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
 }
 
+/* Whether stmt is a declaration statement that declares var. */
+static bool declares(CXCursor stmt, CXCursor var)
+{
+	if (clang_getCursorKind(stmt) != CXCursor_DeclStmt)
+		return false;
+	struct cursors vars = cursor_children(stmt);
+	bool found = false;
+	for (int v = 0; v < vars.n && !found; v++)
+		found = clang_equalCursors(vars.v[v], var);
+	free(vars.v);
+	return found;
+}
+
 /* Whether var is declared by one of the body's statements before the one being read (a
  * top-level declaration of the K-loop's body: a fresh one each iteration). */
 static bool body_local(const struct kloop *l, CXCursor var)
 {
-	bool found = false;
-	for (int i = 0; i + 1 < l->nstmts && !found; i++) {
-		if (clang_getCursorKind(l->stmts[i].cursor) != CXCursor_DeclStmt)
-			continue;
-		struct cursors vars = cursor_children(l->stmts[i].cursor);
-		for (int v = 0; v < vars.n && !found; v++)
-			found = clang_equalCursors(vars.v[v], var);
-		free(vars.v);
-	}
-	return found;
+	for (int i = 0; i + 1 < l->nstmts; i++)
+		if (declares(l->stmts[i].cursor, var))
+			return true;
+	return false;
 }
 
 /* A write c makes to something other than a tile: counted, and apart when it is not straight
@@ -1036,17 +1043,9 @@ static void mark_also_compute(struct kloop *l)
 /* The copy-side declaration (ROLE_COPY_DECL) of a local of the body, or -1. */
 static int copy_decl_of(const struct kloop *l, CXCursor var)
 {
-	for (int i = 0; i < l->nstmts; i++) {
-		if (l->stmts[i].role != ROLE_COPY_DECL || clang_getCursorKind(l->stmts[i].cursor) != CXCursor_DeclStmt)
-			continue;
-		struct cursors vars = cursor_children(l->stmts[i].cursor);
-		bool found = false;
-		for (int v = 0; v < vars.n && !found; v++)
-			found = clang_equalCursors(vars.v[v], var);
-		free(vars.v);
-		if (found)
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY_DECL && declares(l->stmts[i].cursor, var))
 			return i;
-	}
 	return -1;
 }
 

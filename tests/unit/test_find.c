@@ -334,6 +334,79 @@ START_TEST(function_with_errors_is_left_alone)
 }
 END_TEST
 
+/* The role of the body statement of loop l whose text starts with `text`. */
+static const struct body_stmt *stmt_at(const struct analysis *a, const struct kloop *l, const char *text)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (strncmp(a->src.text + l->stmts[i].text.begin, text, strlen(text)) == 0)
+			return &l->stmts[i];
+	ck_abort_msg("no body statement starts with '%s'", text);
+	return NULL;
+}
+
+#define STEP_LOOP(compute)                                                                       \
+	KERNEL_HEAD "    int row = blockIdx.y * 16 + ty;\n"                                        \
+		    "    for (int t = 0; t < K / 16; ++t) {\n"                                          \
+		    "        int r = row - 1;\n"                                                         \
+		    "        r += 1;\n"                                                                  \
+		    "        int ia = r * K + t * 16 + tx;\n"                                            \
+		    "        As[ty][tx] = A[ia];\n        Bs[ty][tx] = B[(t * 16 + ty) * 16 + tx];\n"  \
+		    "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx]" compute ";\n"     \
+		    "        __syncthreads();\n    }\n    C[0] = acc;\n}\n"
+
+/* `r += 1;` only advances a local the copies alone read (through `ia`): a step, with them */
+START_TEST(a_step_of_a_local_only_the_copies_read_goes_with_them)
+{
+	struct analysis a;
+	analyze(&a, STEP_LOOP(""));
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(l->nrefusals, 0);
+	const struct body_stmt *step = stmt_at(&a, l, "r += 1");
+	ck_assert_int_eq(step->role, ROLE_COPY_DECL);
+	ck_assert(!clang_Cursor_isNull(step->advance));
+	ck_assert(!stmt_at(&a, l, "int r = row - 1")->also_compute);
+	ck_assert(l->legal[VARIANT_LDG].ok);
+	ck_assert(!l->legal[VARIANT_TMA].ok);
+	release(&a);
+}
+END_TEST
+
+/* the compute reads r too: the step stays with it, and the copies may not run a tile early */
+START_TEST(a_step_of_a_local_the_compute_reads_stays_and_refuses)
+{
+	struct analysis a;
+	analyze(&a, STEP_LOOP(" + (float)r"));
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(stmt_at(&a, l, "r += 1")->role, ROLE_COMPUTE);
+	ck_assert(stmt_at(&a, l, "int r = row - 1")->also_compute);
+	ck_assert_ptr_nonnull(strstr(first_reason(l), "the copies read 'r', which the compute at"));
+	release(&a);
+}
+END_TEST
+
+/* a copy loop that steps a lane pointer declared in the body: kept, for cp.async alone */
+START_TEST(a_copy_loop_may_step_a_local_only_the_copies_use)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD
+		"    for (int t = 0; t < K / 16; ++t) {\n"
+		"        const float *p = A + ty * K + t * 16 + tx;\n"
+		"        for (int i = 0; i < 2; ++i) {\n            As[ty + 8 * i][tx] = *p;\n            p += 8 * K;\n        }\n"
+		"        Bs[ty][tx] = B[(t * 16 + ty) * 16 + tx];\n"
+		"        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n"
+		"    }\n    C[0] = acc;\n}\n");
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(l->nrefusals, 0);
+	const struct body_stmt *loop = stmt_at(&a, l, "for (int i");
+	ck_assert(loop->writes_locals);
+	ck_assert(!clang_Cursor_isNull(loop->advance));
+	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
+	ck_assert(!l->legal[VARIANT_LDG].ok);
+	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "also advances 'p'"));
+	release(&a);
+}
+END_TEST
+
 Suite *find_suite(void)
 {
 	Suite *s = suite_create("find");
@@ -349,6 +422,9 @@ Suite *find_suite(void)
 	tcase_add_test(tc, a_gather_is_a_division_that_varies_per_tile);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, function_with_errors_is_left_alone);
+	tcase_add_test(tc, a_step_of_a_local_only_the_copies_read_goes_with_them);
+	tcase_add_test(tc, a_step_of_a_local_the_compute_reads_stays_and_refuses);
+	tcase_add_test(tc, a_copy_loop_may_step_a_local_only_the_copies_use);
 	suite_add_tcase(s, tc);
 	return s;
 }
