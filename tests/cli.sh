@@ -296,6 +296,10 @@ expect "-MF with -MT names the target -MT gives, the input its first prerequisit
 "$pipefy" -q --assume-filename="$tmp/sgemm_tiled.cu" -MF "$tmp/dep-stdin.d" -MT k.pipe.cu - <"$tmp/sgemm_tiled.cu" >/dev/null; rc=$?
 expect "-MF from standard input: the input is the name --assume-filename gives" \
 	'[ $rc = 0 ] && [ "$(sed -n 2p "$tmp/dep-stdin.d")" = " $tmp/sgemm_tiled.cu \\" ] && grep -q "/harness.cuh" "$tmp/dep-stdin.d"'
+# (standard input with no file named at all, as a build rule's `pipefy < in > out` gives it)
+"$pipefy" -q --assume-filename="$tmp/sgemm_tiled.cu" -MF "$tmp/dep-stdin2.d" -MT k.pipe.cu <"$tmp/sgemm_tiled.cu" >/dev/null; rc=$?
+expect "-MF from standard input named by no argument: the same file" \
+	'[ $rc = 0 ] && cmp -s "$tmp/dep-stdin.d" "$tmp/dep-stdin2.d"'
 
 # ---- crashes never cost the user their text ----
 python3 -c "print('__global__ void k(float *p) { p[0] = ' + ' + '.join(['p[1]'] * 40000) + '; }')" >"$tmp/deep.cu"

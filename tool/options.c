@@ -560,7 +560,7 @@ static char *check_combinations(const struct options *o)
 		return xstrdup("-q and -R cannot be combined");
 	if (o->dep_target && !o->depfile)
 		return xstrdup("-MT names the target of -MF's file: it needs -MF");
-	if (o->depfile && o->nfiles != 1)
+	if (o->depfile && o->nfiles > 1) /* (none: standard input, one file) */
 		return xstrdup("-MF takes one input file");
 	if (o->depfile && !o->dep_target && !o->output && !o->in_place)
 		return xstrdup("-MF: standard output has no name for make to use: give -o FILE, or -MT TARGET");
