@@ -149,6 +149,59 @@ static bool macro_copy(const struct source *src, CXCursor lhs, CXCursor rhs, str
 	return true;
 }
 
+/* Whether a value is computed from global memory alone: it loads from it, names no __shared__
+ * variable and calls only the toolkit's functions (`expf`, `__fmul_rn`: what they read is their
+ * arguments); whether the rest has effects check's effects say. */
+struct computed_scan {
+	bool load, bad;
+};
+
+static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct computed_scan *s = data;
+	CXCursor base;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c)))
+		s->bad = true;
+	else if (k == CXCursor_CallExpr && !effects_in_system_header(clang_getCursorReferenced(c)))
+		s->bad = true;
+	else if (k == CXCursor_LambdaExpr || k == CXCursor_StmtExpr)
+		s->bad = true;
+	else if (cursor_global_load(c, &base))
+		s->load = true;
+	return s->bad ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static bool computed_from_global(CXCursor value)
+{
+	struct computed_scan s = {0};
+	scan_computed(value, clang_getNullCursor(), &s);
+	if (!s.bad)
+		clang_visitChildren(value, scan_computed, &s);
+	return s.load && !s.bad;
+}
+
+static enum CXChildVisitResult scan_global_load(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor base;
+	if (cursor_global_load(c, &base)) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool body_loads_global(CXCursor value)
+{
+	CXCursor base;
+	bool found = cursor_global_load(value, &base);
+	if (!found)
+		clang_visitChildren(value, scan_global_load, &found);
+	return found;
+}
+
 static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
 {
 	struct kloop *l = s->loop;
@@ -244,8 +297,9 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		if (clang_getCursorKind(ptr) == CXCursor_MemberRefExpr)
 			cp->src_base = cursor_span(ptr);
 	} else {
-		cp->src = (struct span){0, 0}; /* not a load: check refuses it */
+		cp->src = (struct span){0, 0}; /* not a load: check refuses it, unless computed */
 		cp->guard = (struct span){0, 0};
+		cp->computed = w == WRITE_ASSIGN && computed_from_global(rhs_value);
 	}
 	cp->value_span = cursor_span(rhs_value);
 	if ((cursor_from_macro(assign) || cursor_from_macro(lhs)) && !macro_copy(s->src, lhs, rhs_value, cp))
@@ -424,11 +478,14 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 		    cursor_write_parts(else_store, &e_dst, &e_val) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(t_dst))) {
 			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
 			bool conversion = false;
-			if (strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base) &&
+			if (strcmp(a, b) == 0 &&
+			    (cursor_global_load(strip_conversions(t_val, &conversion), &base) || computed_from_global(t_val)) &&
 			    !cursor_global_load(cursor_strip(e_val), &base))
 				ok = true;
-			else if (strcmp(a, b) == 0 && cursor_global_load(strip_conversions(e_val, &conversion), &base) &&
-				 !cursor_global_load(cursor_strip(t_val), &base)) {
+			else if (strcmp(a, b) == 0 &&
+				 (cursor_global_load(strip_conversions(e_val, &conversion), &base) ||
+				  computed_from_global(e_val)) &&
+				 !cursor_global_load(cursor_strip(t_val), &base) && !computed_from_global(t_val)) {
 				ok = negated = true;
 				CXCursor t = then_store;
 				then_store = else_store, else_store = t;
@@ -473,7 +530,8 @@ static bool record_fill_first(struct store_scan *s, CXCursor first, CXCursor ifs
 	    cursor_folds_to_constant(f_val)) {
 		char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(f_dst));
 		bool conversion = false;
-		ok = strcmp(a, b) == 0 && cursor_global_load(strip_conversions(t_val, &conversion), &base);
+		ok = strcmp(a, b) == 0 &&
+		     (cursor_global_load(strip_conversions(t_val, &conversion), &base) || computed_from_global(t_val));
 		free(a);
 		free(b);
 	}
@@ -1445,11 +1503,27 @@ done:
 }
 
 
+/* A computed value that reads a local a fetch loads (`As[i] = Av.x * A[k]`) is not one pipefy
+ * stages: the register's value and the load's would come from two different places. */
+static void settle_computed(struct kloop *l)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		struct copy *cp = &l->copies[i];
+		for (int j = 0; j < l->nstmts && cp->computed; j++) {
+			const struct body_stmt *st = &l->stmts[j];
+			if (st->role == ROLE_FETCH_DECL &&
+			    (st->fetch_assign ? references(cp->value, st->fetch_var) : stmt_reads_decl(cp->value, st->cursor)))
+				cp->computed = false;
+		}
+	}
+}
+
 void find_body_locals(struct kloop *l, const struct source *src)
 {
 	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
 	mark_copy_decls(l, src);
 	mark_register_copies(l);
+	settle_computed(l);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(cursor_unattributed(l->stmts[i].cursor)) == CXCursor_ForStmt)
 			copy_loop_shape(&l->stmts[i], src, l->function_cursor);

@@ -366,6 +366,8 @@ static void register_writes(const struct kloop *l, const struct copy *cp, CXCurs
 
 /* A tile written from no register loaded before the loop: from a call (a load accessor pipefy
  * does not read), from a local a copy loop loads, or from a computed value. */
+static CXCursor shared_ref_in(CXCursor c);
+
 static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
 {
 	const char *name = l->tiles[cp->tile].name;
@@ -392,8 +394,19 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 			     "pipefy reads a load into a local only in the K-loop's own body",
 			     name, line, col, v, dline, dcol);
 		free(v);
-	} else if (!refuse_fill_first(l, src, cp, name))
-		kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
+	} else if (!refuse_fill_first(l, src, cp, name)) {
+		CXCursor shared = clang_Cursor_isNull(cp->value) ? clang_getNullCursor() : shared_ref_in(cp->value);
+		char *sname = clang_Cursor_isNull(shared) ? NULL : cursor_name(shared);
+		if (sname && body_loads_global(cp->value))
+			kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a value that also reads '%s', which "
+				     "is __shared__: the loader would read it a tile early", name, line, col, sname);
+		else if (sname)
+			kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a value read from '%s', which is "
+				     "__shared__, not from global memory", name, line, col, sname);
+		else
+			kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
+		free(sname);
+	}
 	free(callee);
 }
 
@@ -612,7 +625,7 @@ static void check_copies(struct kloop *l, const struct source *src, bool other_f
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0)
 			refuse_macro_copy(l, src, cp);
-		else if (cp->src.end == cp->src.begin && !cp->from_register)
+		else if (cp->src.end == cp->src.begin && !cp->from_register && !cp->computed)
 			refuse_register_copy(l, src, cp);
 	}
 	check_static_storage(l, src);
@@ -1302,6 +1315,19 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 	return why;
 }
 
+/* A copy of a value computed from global memory (`expf(A[i])`): the registers can stage it,
+ * the asynchronous copies, which move bytes as they are, cannot. */
+static char *computed_copy_why(const struct kloop *l, const struct source *src, const struct copy *cp, const char *more)
+{
+	char *value = span_squeezed(src, cursor_span(cp->value));
+	size_t at = cursor_span(cp->value).begin;
+	char *why = strlen(value) <= 40
+			    ? xprintf("'%s' stores a value computed at %s (`%s`)%s", l->tiles[cp->tile].name, where(src, at), value, more)
+			    : xprintf("'%s' stores a value computed at %s%s", l->tiles[cp->tile].name, where(src, at), more);
+	free(value);
+	return why;
+}
+
 /* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
 static void check_cp_async(struct kloop *l, const struct source *src)
 {
@@ -1313,10 +1339,13 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 	}
 	for (int i = 0; i < l->ncopies && l->legal[VARIANT_CP_ASYNC].ok; i++) {
 		struct copy *cp = &l->copies[i];
-		if (cp->tile < 0 || (cp->src.end == cp->src.begin && !cp->from_register))
+		if (cp->tile < 0 || (cp->src.end == cp->src.begin && !cp->from_register && !cp->computed))
 			continue;
 		pos(src, cp->text.begin, &line, &col);
-		if (cp->from_register) {
+		if (cp->computed) {
+			l->legal[VARIANT_CP_ASYNC].refusal = computed_copy_why(l, src, cp, "");
+			l->legal[VARIANT_CP_ASYNC].ok = false;
+		} else if (cp->from_register) {
 			char *value = span_text(src, cursor_span(cp->value));
 			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("'%s' is stored from register value '%s' at %d:%d, not copied from global memory",
 						      l->tiles[cp->tile].name, value, line, col);
@@ -2767,6 +2796,9 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
 	char *why = exit_refusal(l, src);
 	if (!why)
 		why = macro_copy_refusal(l, src);
+	for (int i = 0; i < l->ncopies && !why; i++)
+		if (l->copies[i].computed)
+			why = computed_copy_why(l, src, &l->copies[i], ", and a tensor copy moves bytes as they are");
 	char *name;
 	int adv = why ? -1 : copy_side_advance(l, &name);
 	if (adv >= 0) {

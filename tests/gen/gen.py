@@ -55,7 +55,8 @@ too), or A's row in its tile so stepped (register staging refused); tensor copie
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
-stages by bigger launches); and mutations that must be refused (a computed tile value, an
+stages by bigger launches); A's tile stored from a value computed from its load (`A[..] * 1`:
+registers stage it, cp.async and tensor copies refuse it); and mutations that must be refused (an
 address the compute changes, a barrier under a condition, a break, a global store the copies
 may read, B's tile in global memory stored before the barrier and read after it); a return
 before the K-loop, never taken, which the mbarrier variants (tma, bulk, ws) must refuse. Each
@@ -321,7 +322,7 @@ def program(seed):
     zero = ZERO.get(TT, '0')
     mutation_reason = {
         'none': None,
-        'computed': "written from a computed value",
+        'computed': None,  # (A's copy of a computed value: registers stage it, cp.async cannot)
         'dependent': "which the compute (at [0-9:]+ )?writes",
         'cond_barrier': "under a condition",
         'break': "'break' at",
@@ -365,6 +366,8 @@ def program(seed):
     elif f['tiles'] == 'extern' and f['tile_after']:
         # one stage: a second would be read as the first
         cp_async_no = 'also used outside the loop' if f['after_via'] == 'name' else 'by another name than the loop'
+    elif f['mutation'] == 'computed':
+        cp_async_no = 'stores a value computed'
     elif f['copy'] != 'helper':
         if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
             cp_async_no = 'stored from register value'
@@ -417,6 +420,9 @@ def program(seed):
         # where they are not: a refusal either way)
         for v in sm90:
             sm90[v].append('holds %d-byte elements' % WB if f['box'] else '.')
+    if f['mutation'] == 'computed' and expect == 'pipelined':
+        for v in sm90:  # (after an exit before the loop, which is named first)
+            sm90[v].append('stores a value computed')
     if f['index_step'] in ('copies', 'row') and expect == 'pipelined':
         for v in sm90:  # (after an exit before the loop, which is named first)
             sm90[v].append("advances '%s'" % ('ra0' if f['index_step'] == 'row' else 'ir0'))

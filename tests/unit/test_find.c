@@ -284,9 +284,9 @@ END_TEST
 START_TEST(refusals)
 {
 	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
-		       "        As[ty][tx] = 2.0f * A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+		       "        As[ty][tx] = 2.0f * A[t + tx] + Bs[ty][0];\n        Bs[ty][tx] = B[t + ty];\n"
 		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n    }\n",
-		       "'As' is written from a computed value");
+		       "from a value that also reads 'Bs', which is __shared__");
 	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
 		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
 		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n"

@@ -1,0 +1,116 @@
+// sgemm_computed_values.cu: tiles stored from values computed from their loads (`As[..] =
+// A[..] * scale`, `fmaxf(B[..], lo)`; guarded by a constant stored first, by a ternary; a public
+// softmax's `es[..] = expf(a[..])` shape): register staging computes the value a tile early in
+// its fetch, which reads nothing the compute writes; cp.async and tensor copies, which move
+// bytes as they are, refuse. The negative kernels attack the facts that relies on: a value that
+// reads a tile (the loader would read it a tile early) and a value from a function of the file
+// (what it reads is not followed): both stay as written.
+// Usage: sgemm_computed_values [M N K] (multiples of TS; K may be ragged for the guarded kernel)
+// gpu-runs: 16 16 0 | 16 16 16 | 32 32 48 | 64 64 40 | 256 256 256
+// gpu-sanitize: 32 32 48
+#include "harness.cuh"
+
+#define TS 16
+
+__global__ void scaled_values(const float *A, const float *B, float *C, int M, int N, int K, float scale, float lo)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 + TS <= K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx] * scale;
+        Bs[ty][tx] = fmaxf(B[(k0 + ty) * N + col], lo);
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// guarded: a constant first, then the computed value under an if; and a ternary
+__global__ void guarded_values(const float *A, const float *B, float *C, int M, int N, int K, float scale, float lo)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = 0.0f;
+        if (k0 + tx < K)
+            As[ty][tx] = A[row * K + k0 + tx] * scale;
+        Bs[ty][tx] = k0 + ty < K ? fmaxf(B[(k0 + ty) * N + col], lo) : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// the value reads a tile, this tile's B (stored just before; its rounding shows which B): left
+// as written
+__global__ void value_reads_tile(const float *A, const float *B, float *C, int M, int N, int K, float scale, float lo)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 + TS <= K; k0 += TS) {
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        As[ty][tx] = A[row * K + k0 + tx] + Bs[ty][tx] - Bs[ty][tx];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+__device__ float scaled(float x, float s) { return x * s; }
+
+// the value from a function of this file: left as written
+__global__ void value_from_function(const float *A, const float *B, float *C, int M, int N, int K, float scale, float lo)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 + TS <= K; k0 += TS) {
+        As[ty][tx] = scaled(A[row * K + k0 + tx], scale);
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int Kfull = K / TS * TS;  // (the unguarded kernels compute the whole tiles only)
+    int bad = 0;
+    dim3 grid(N / TS, M / TS), block(TS, TS);
+    bad |= harness_gemm<float, float>("scaled_values", M, N, Kfull, [&](const float *A, const float *B, float *C) {
+        scaled_values<<<grid, block>>>(A, B, C, M, N, Kfull, 1.0f, -1e30f);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("guarded_values", M, N, K, [&](const float *A, const float *B, float *C) {
+        guarded_values<<<grid, block>>>(A, B, C, M, N, K, 1.0f, -1e30f);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("value_reads_tile", M, N, Kfull, [&](const float *A, const float *B, float *C) {
+        value_reads_tile<<<grid, block>>>(A, B, C, M, N, Kfull, 1.0f, -1e30f);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("value_from_function", M, N, Kfull, [&](const float *A, const float *B, float *C) {
+        value_from_function<<<grid, block>>>(A, B, C, M, N, Kfull, 1.0f, -1e30f);
+    }, 1e-4, 1e-4);
+    return bad;
+}
