@@ -150,6 +150,8 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 	if (!test_break("barrier"))
 		sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
 	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
+	if (index == 0 && test_break("clangerror")) /* (an error in the first loop's rewrite alone) */
+		sb_printf(&sb, "%spipefy_undeclared = 0;\n", y.I2);
 	add_compute(&sb, &y);
 	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
 	sb_printf(&sb, "%s}\n", y.I1);

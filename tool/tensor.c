@@ -390,8 +390,15 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
  * entry (the box coordinates count from there). */
 static void box_kernel_edits(struct kloop *l, struct edits *out)
 {
-	for (int b = 0; b < l->nboxes; b++)
-		edits_add(out, l->boxes[b].align_at, 0, " alignas(128)");
+	for (int b = 0; b < l->nboxes; b++) {
+		/* (once a declaration: `__shared__ float As[..], Bs[..];` holds two tiles, and one
+		 * alignas before the type aligns both) */
+		bool again = false;
+		for (int c = 0; c < b; c++)
+			again |= l->boxes[c].align_at == l->boxes[b].align_at;
+		if (!again)
+			edits_add(out, l->boxes[b].align_at, 0, " alignas(128)");
+	}
 	size_t open = cursor_span(cursor_last_child(l->function_cursor)).begin + 1;
 	for (int b = 0; b < l->nboxes; b++) {
 		bool first = true;

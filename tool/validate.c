@@ -644,6 +644,26 @@ static int validate_queues(struct model *m, const struct source *src, const stru
 	return failed;
 }
 
+/* Where a loop's replacement lies in the output: from where the loop began to its end. */
+static struct span loop_block(const struct offset_map *map, const struct edits *e, const struct kloop *l)
+{
+	struct span b = {output_offset(map, l->loop.begin), output_offset(map, l->loop.end)};
+	for (int k = 0; k < e->n; k++)
+		if (e->v[k].offset == l->loop.begin && e->v[k].length == l->loop.end - l->loop.begin)
+			b.end = b.begin + strlen(e->v[k].text);
+	return b;
+}
+
+/* A clang error of the output inside a rewritten loop's replacement is that loop's: its first
+ * there (index into parsed->diags), or -1. */
+static int error_in(const struct parsed *parsed, struct span block)
+{
+	for (int d = 0; d < parsed->ndiags; d++)
+		if (parsed->diags[d].is_error && parsed->diags[d].offset != (size_t)-1 && inside(parsed->diags[d].offset, block))
+			return d;
+	return -1;
+}
+
 int validate_rewrite(struct model *m, const struct source *src, const struct options *o, const struct edits *e,
 		     const char *output, int input_errors)
 {
@@ -663,6 +683,16 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 		whole = counted;
 	}
 	struct offset_map map = offset_map(e);
+	/* new errors inside loops' replacements are those loops' alone: the others are validated
+	 * as usual (and rewritten again without them); errors elsewhere fail every loop */
+	int *blamed = xcalloc((size_t)m->nloops + 1, sizeof *blamed);
+	bool any_blamed = false;
+	for (int i = 0; counted && i < m->nloops; i++) {
+		blamed[i] = m->loops[i].rewritten ? error_in(&parsed, loop_block(&map, e, &m->loops[i])) + 1 : 0;
+		any_blamed |= blamed[i] > 0;
+	}
+	if (any_blamed)
+		whole = NULL;
 	struct top_level top = {0};
 	if (!whole)
 		cursor_visit_file(parsed.tu, collect_top_level, &top);
@@ -673,15 +703,16 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 		struct region r = {.out = &out, .block_cursor = clang_getNullCursor(), .main_loop = clang_getNullCursor(),
 				    .producer = clang_getNullCursor(),
 				    .loader = clang_getNullCursor(), .other_files = m->other_files};
-		/* the loop's replacement: from where the loop began to its end */
-		r.block.begin = output_offset(&map, l->loop.begin);
-		r.block.end = output_offset(&map, l->loop.end);
-		for (int k = 0; k < e->n; k++)
-			if (e->v[k].offset == l->loop.begin && e->v[k].length == l->loop.end - l->loop.begin)
-				r.block.end = r.block.begin + strlen(e->v[k].text);
+		r.block = loop_block(&map, e, l);
+		char *own = NULL;
 		if (whole)
 			r.problem = whole;
-		else
+		else if (blamed[i]) {
+			const struct diag *d = &parsed.diags[blamed[i] - 1];
+			own = xprintf("its replacement has a clang error (%s)", d->message);
+			r.problem = own;
+			r.problem_at = d->offset;
+		} else
 			validate_loop(&r, l, &top);
 		if (r.problem) {
 			int line, col;
@@ -696,7 +727,9 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 			l->rewritten = false;
 			failed++;
 		}
+		free(own);
 	}
+	free(blamed);
 	failed += validate_pairs(m, &out, &map, whole, &top);
 	failed += validate_queues(m, src, &out, &map, whole, &top);
 	free(map.v);

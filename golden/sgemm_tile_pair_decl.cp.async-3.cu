@@ -1,0 +1,66 @@
+// sgemm_tile_pair_decl.cu: both tiles in one declaration, `__shared__ float As[TS][TS],
+// Bs[TS][TS];`, as many tutorials write them. The tensor-copy rewrites align the tiles with one
+// `alignas(128)` before the type, which aligns both: the build before wrote it once per tile,
+// `__shared__ alignas(128) alignas(128) float ..`, which clang rejects, and validation then left
+// the loop as written under tma and bulk (ws and ws-cp.async refuse the 2-D block for another
+// reason: their producer warp is added to a 1-D one).
+// Usage: sgemm_tile_pair_decl [M N K] (multiples of TS)
+// pipefy-args: --arch=sm_90
+// pipefy-golden: tma bulk
+// gpu-runs: 32 32 0 | 32 32 32 | 64 64 96 | 256 256 256
+// gpu-sanitize: 64 64 96
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define TS 16
+
+__global__ void tile_pair(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][TS][TS], Bs[3][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &A[row * K + k0 + tx], sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], &B[(k0 + ty) * N + col], sizeof(float));
+                k0 += TS;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("tile_pair", M, N, K, [&](const float *A, const float *B, float *C) {
+        tile_pair<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
