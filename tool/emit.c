@@ -268,14 +268,22 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 		return;
 	}
 	fprintf(out, "%s:%d:%d: K-loop in '%s', planned for sm_%d\n", src->path, line, col, l->function, arch);
+	char *unknown;
+	if (l->block_unread) {
+		int bl, bc;
+		source_line_col(src, l->block_unread - 1, &bl, &bc);
+		unknown = xprintf("unknown (no __launch_bounds__, and the launch at %d:%d gives a block size pipefy does not "
+				  "read as a number; --block-size sets it)", bl, bc);
+	} else
+		unknown = xstrdup("unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
 	if (l->block_threads)
 		fprintf(out, "  block:    %d threads (%s)", l->block_threads, l->block_source);
 	else if (l->threads_estimate)
-		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it): %d "
-			"threads assumed for occupancy, the tiles' %ld B a stage over the %ld B each thread copies",
-			l->threads_estimate, kloop_tile_bytes(l), kloop_tile_bytes(l) / l->threads_estimate);
+		fprintf(out, "  block:    %s: %d threads assumed for occupancy, the tiles' %ld B a stage over the %ld B each "
+			"thread copies", unknown, l->threads_estimate, kloop_tile_bytes(l), kloop_tile_bytes(l) / l->threads_estimate);
 	else
-		fprintf(out, "  block:    unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
+		fprintf(out, "  block:    %s", unknown);
+	free(unknown);
 	if (l->registers)
 		fprintf(out, "; %d registers per thread (ptxas)\n", l->registers);
 	else if (l->assumed_registers) /* (the planner's; a loop check refused was never planned) */

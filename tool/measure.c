@@ -324,7 +324,8 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 		source_line_col(src, at->at, &line, &col);
 		l->block_threads = (int)v;
 		l->block_source = xprintf("launch at %d:%d", line, col);
-	}
+	} else if (at)
+		l->block_unread = at->at + 1;
 	if (!l->block_threads && option) {
 		l->block_threads = option;
 		l->block_source = xstrdup("--block-size");
@@ -913,8 +914,8 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, ls, o->block_size);
-		estimate_threads(l);
 		template_tile_sizes(l, src);
+		estimate_threads(l); /* (after: a template's tiles sized by its largest instantiation) */
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, ls);
 		tma_launch_sites(l, src, ls, &m->functions, &refs, copies);

@@ -699,6 +699,8 @@ struct kloop {
 				 * bytes over the bytes each thread copies): the planner's occupancy
 				 * only; 0 none */
 	char *block_source;     /* where block_threads came from */
+	size_t block_unread;    /* block_threads 0: offset + 1 of the file's first launch of the
+				 * function, whose block size pipefy could not read; 0 when none */
 	char *mangled;          /* the function's symbol, to match ptxas output */
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
 	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
