@@ -891,6 +891,7 @@ static bool check_asm(struct kloop *l, const struct source *src)
 /* A tile's address kept in a pointer or reference inside the loop: writes through it would
  * be writes to the tile that pipefy does not see. */
 struct alias_scan {
+	const struct kloop *l;
 	CXCursor bad, tile;
 };
 
@@ -919,6 +920,57 @@ static bool indirect_type(CXType t)
 	return t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
 }
 
+/* Uses of a pointer that hand it to a function as a pointer to const (`load_matrix_sync(a,
+ * p, ldm)`, whose parameter is `const half *`). */
+struct view_uses {
+	CXCursor var;
+	int handed;
+};
+
+static bool const_pointer(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct view_uses *u = data;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	CXType ft = clang_getCursorType(clang_getCursorReferenced(c));
+	int n = clang_Cursor_getNumArguments(c);
+	for (int i = 0; i < n; i++)
+		if (cursor_names_var(clang_Cursor_getArgument(c, (unsigned)i), u->var) && i < clang_getNumArgTypes(ft) &&
+		    const_pointer(clang_getArgType(ft, (unsigned)i)))
+			u->handed++;
+	return CXChildVisit_Recurse;
+}
+
+/* `const half *p = &As[i][k];` in the compute, every use of p an argument a function takes as a
+ * pointer to const (wmma::load_matrix_sync's): declared again each iteration from the tile's
+ * name, which the rewrite indexes by the stage being computed, p points into that stage and
+ * only reads it. */
+static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile)
+{
+	bool staged = false;
+	for (int i = 0; i < l->ntiles; i++)
+		staged |= clang_equalCursors(l->tiles[i].decl, tile);
+	if (clang_getCursorKind(var) != CXCursor_VarDecl || !const_pointer(clang_getCursorType(var)) || !staged ||
+	    !cursor_declared_within(var, l->body))
+		return false;
+	size_t at = cursor_span(var).begin;
+	for (int i = 0; i < l->nstmts; i++)
+		if (at >= l->stmts[i].text.begin && at < l->stmts[i].text.end && l->stmts[i].role != ROLE_COMPUTE)
+			return false;
+	struct span refs[64];
+	int n = cursor_var_refs(l->function_cursor, var, refs, 64);
+	struct view_uses u = {.var = var};
+	clang_visitChildren(l->function_cursor, scan_view_uses, &u);
+	return n > 0 && u.handed == n;
+}
+
 static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -936,7 +988,7 @@ static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientD
 	if (!clang_Cursor_isNull(from)) {
 		CXCursor tile = shared_ref_in(from);
 		/* a value read from the tile (`float x = As[i][j]` has no pointer type) is no alias */
-		if (!clang_Cursor_isNull(tile)) {
+		if (!clang_Cursor_isNull(tile) && !compute_view(s->l, c, tile)) {
 			s->bad = c;
 			s->tile = tile;
 			return CXChildVisit_Break;
@@ -947,7 +999,7 @@ static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientD
 
 static bool check_aliases(struct kloop *l, const struct source *src)
 {
-	struct alias_scan s = {.bad = clang_getNullCursor()};
+	struct alias_scan s = {.l = l, .bad = clang_getNullCursor()};
 	clang_visitChildren(l->cursor, scan_alias, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return true;

@@ -1,0 +1,149 @@
+// sgemm_compute_views.cu: the compute reads the tiles through pointers it declares each
+// iteration (`const float *ap = &As[ty][0];`) and hands to a function taking `const float *`,
+// the way tensor-core kernels hand `const half *tile_ptr = &smem[..][..]` to load_matrix_sync
+// (NVIDIA's cudaTensorCoreGemm sample): declared again each iteration from the tile's name,
+// which the rewrite indexes by the stage being computed, such a pointer reads that stage. The negative
+// kernels attack the facts that relies on: a pointer that can write (`float *`), and a const
+// pointer also copied into another one that outlives the iteration (a use that is not a call's
+// const argument): both stay as written.
+// Usage: sgemm_compute_views [M N K] (multiples of TS)
+// gpu-runs: 16 16 0 | 32 32 32 | 64 64 96 | 256 256 256
+// gpu-sanitize: 64 64 96
+#include "harness.cuh"
+
+#define TS 16
+
+// a row of A's tile against a column of B's, both read through the pointers handed in
+__device__ float dot_row(const float *a, const float *b)
+{
+    float s = 0.0f;
+    for (int k = 0; k < TS; ++k)
+        s += a[k] * b[k * TS];
+    return s;
+}
+
+__device__ float dot_row_mut(float *a, const float *b)
+{
+    float s = 0.0f;
+    for (int k = 0; k < TS; ++k)
+        s += a[k] * b[k * TS];
+    return s;
+}
+
+__global__ void views(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = A[row * K + k0 + tx];
+            pipefy_reg1 = B[(k0 + ty) * N + col];
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            const float *ap = &As[pipefy_stage][ty][0];
+            const float *bp = &Bs[pipefy_stage][0][tx];
+            acc += dot_row(ap, bp);
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+// a pointer through which the compute could write the tile (what the function does with it is
+// not followed): left as written
+__global__ void writable_view(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        acc += dot_row_mut(ap, &Bs[0][tx]);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a const pointer copied into another, which the next iteration reads before it is set again: as
+// written it points at the tile the copies just refilled; staged, it would point at the stage
+// before. A use that is no call's const argument: left as written
+__global__ void copied_view(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    const float *keep = nullptr;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        if (keep)
+            acc += keep[0] - As[ty][0];  // (0 as written: keep points at this tile's row too)
+        const float *ap = &As[ty][0];
+        keep = ap;
+        acc += dot_row(ap, &Bs[0][tx]);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int bad = 0;
+    dim3 grid(N / TS, M / TS), block(TS, TS);
+    bad |= harness_gemm<float, float>("views", M, N, K, [&](const float *A, const float *B, float *C) {
+        views<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("writable_view", M, N, K, [&](const float *A, const float *B, float *C) {
+        writable_view<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("copied_view", M, N, K, [&](const float *A, const float *B, float *C) {
+        copied_view<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return bad;
+}
