@@ -150,8 +150,8 @@ static bool macro_copy(const struct source *src, CXCursor lhs, CXCursor rhs, str
 }
 
 /* Whether a value is computed from global memory alone: it loads from it, names no __shared__
- * variable and calls only the toolkit's functions (`expf`, `__fmul_rn`: what they read is their
- * arguments); whether the rest has effects check's effects say. */
+ * variable and calls only pure functions of the toolkit and the C library (`expf`, `fmaxf`:
+ * what they read is their arguments; effects_pure_call); check's effects judge the rest. */
 struct computed_scan {
 	bool load, bad;
 };
@@ -164,8 +164,8 @@ static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClie
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c)))
 		s->bad = true;
-	else if (k == CXCursor_CallExpr && !effects_in_system_header(clang_getCursorReferenced(c)))
-		s->bad = true;
+	else if (k == CXCursor_CallExpr && !effects_pure_call(c))
+		s->bad = true; /* (a clock, another lane, a write: not a value to compute a tile early) */
 	else if (k == CXCursor_LambdaExpr || k == CXCursor_StmtExpr)
 		s->bad = true;
 	else if (cursor_global_load(c, &base))
@@ -182,25 +182,7 @@ static bool computed_from_global(CXCursor value)
 	return s.load && !s.bad;
 }
 
-static enum CXChildVisitResult scan_global_load(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	CXCursor base;
-	if (cursor_global_load(c, &base)) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
 
-bool body_loads_global(CXCursor value)
-{
-	CXCursor base;
-	bool found = cursor_global_load(value, &base);
-	if (!found)
-		clang_visitChildren(value, scan_global_load, &found);
-	return found;
-}
 
 static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
 {

@@ -397,7 +397,7 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 	} else if (!refuse_fill_first(l, src, cp, name)) {
 		CXCursor shared = clang_Cursor_isNull(cp->value) ? clang_getNullCursor() : shared_ref_in(cp->value);
 		char *sname = clang_Cursor_isNull(shared) ? NULL : cursor_name(shared);
-		if (sname && body_loads_global(cp->value))
+		if (sname && cursor_loads_global(cp->value))
 			kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a value that also reads '%s', which "
 				     "is __shared__: the loader would read it a tile early", name, line, col, sname);
 		else if (sname)
@@ -1119,11 +1119,6 @@ static size_t derived_from(const struct kloop *l, CXCursor var, const struct sou
 	return d.at;
 }
 
-/* What every statement may do, and whether the copies can be issued a tile early: they, and
- * the locals they read, have no effect but the tile stores; what they read is not changed by
- * the rest of the body (the loop variables only by the increment and the bumps, which the
- * loader replays); and the memory they load is not written by the body, unless the pointers
- * they load through are __restrict__, the user's promise that nothing else writes it. */
 /* A local of the function the copy side's steps assign (find's function_scratch: only the
  * body names it, each iteration assigning it before it reads it, nothing the body keeps). */
 static bool stepped_scratch(const struct kloop *l, CXCursor var)
@@ -1135,6 +1130,11 @@ static bool stepped_scratch(const struct kloop *l, CXCursor var)
 	return false;
 }
 
+/* What every statement may do, and whether the copies can be issued a tile early: they, and
+ * the locals they read, have no effect but the tile stores; what they read is not changed by
+ * the rest of the body (the loop variables only by the increment and the bumps, which the
+ * loader replays); and the memory they load is not written by the body, unless the pointers
+ * they load through are __restrict__, the user's promise that nothing else writes it. */
 static void check_effects(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	int line, col;
@@ -1283,9 +1283,6 @@ static bool one_trip(CXCursor loop, const struct source *src)
 	return one;
 }
 
-/* Two asynchronous copies of one thread to one shared address land in no fixed order (the
- * loop as written keeps the second): two copies whose destinations are written alike, or a copy
- * loop's copy whose destination names nothing its loop declares, stores one element twice. */
 /* A local of the body a copy loop steps by a nonzero constant every trip (`row += 16;`, `++row`)
  * that the destination reads: one trip's element is not the next's. */
 struct step_scan {
@@ -1333,6 +1330,9 @@ static bool destination_stepped(const struct kloop *l, const struct copy *cp, CX
 	return s.stepped;
 }
 
+/* Two asynchronous copies of one thread to one shared address land in no fixed order (the
+ * loop as written keeps the second): two copies whose destinations are written alike, or a copy
+ * loop's copy whose destination names nothing its loop declares, stores one element twice. */
 static char *same_destination(const struct kloop *l, const struct source *src)
 {
 	int line, col, line2, col2;
@@ -1627,10 +1627,6 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	return why;
 }
 
-/* Whether the copies can be staged through registers: one value per copy statement (or per
- * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
- * destinations that do not move with the loop variables, because the store happens an
- * iteration after the load. */
 /* The first statement that advances a local of the body for the copies (a step, `row += 16;`,
  * or a copy loop stepping a lane pointer; find's `advance`), and the local; -1 when none. */
 static int copy_side_advance(const struct kloop *l, char **name)
@@ -1682,6 +1678,10 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 	return NULL;
 }
 
+/* Whether the copies can be staged through registers: one value per copy statement (or per
+ * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
+ * destinations that do not move with the loop variables, because the store happens an
+ * iteration after the load. */
 static void check_ldg(struct kloop *l, const struct source *src)
 {
 	int line, col;

@@ -944,6 +944,26 @@ bool cursor_global_load(CXCursor c, CXCursor *base)
 	return true;
 }
 
+static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor base;
+	if (cursor_global_load(c, &base)) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool cursor_loads_global(CXCursor e)
+{
+	CXCursor base;
+	bool found = false;
+	if (!clang_Cursor_isNull(e) && !(found = cursor_global_load(e, &base)))
+		clang_visitChildren(e, scan_global_read, &found);
+	return found;
+}
+
 struct written_scan {
 	CXCursor var;
 	bool written;

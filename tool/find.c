@@ -235,28 +235,13 @@ struct tile_use {
 			    * which may read global memory where find does not look */
 };
 
-static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	CXCursor base;
-	if (cursor_global_load(c, &base)) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct tile_use *u = data;
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(target))) {
-		bool global = false;
-		if (!clang_Cursor_isNull(value)) {
-			scan_global_read(value, c, &global);
-			clang_visitChildren(value, scan_global_read, &global);
-		}
+		bool global = cursor_loads_global(value);
 		u->global_stores += global;
 		u->tile_stores++;
 		u->helper_stores += !clang_Cursor_isNull(value) && !clang_Cursor_isNull(effects_program_call(value));
@@ -424,17 +409,6 @@ struct sync_scan {
 	bool shared_write;
 };
 
-static bool loads_global(CXCursor value)
-{
-	bool global = false;
-	if (!clang_Cursor_isNull(value)) {
-		scan_global_read(value, value, &global);
-		if (!global)
-			clang_visitChildren(value, scan_global_read, &global);
-	}
-	return global;
-}
-
 static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -447,7 +421,7 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 		CXType t = clang_getCanonicalType(clang_getCursorType(root));
 		if (cursor_is_shared_var(root))
 			s->shared_write = true;
-		else if (clang_Cursor_isNull(s->via_pointer) && t.kind == CXType_Pointer && loads_global(value))
+		else if (clang_Cursor_isNull(s->via_pointer) && t.kind == CXType_Pointer && cursor_loads_global(value))
 			s->via_pointer = c;
 	}
 	if (clang_Cursor_isNull(s->candidate) && clang_getCursorKind(c) == CXCursor_ForStmt) {

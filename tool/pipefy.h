@@ -374,6 +374,8 @@ bool cursor_escapes(CXCursor in, CXCursor var);
 /* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->A[i]`; sets the pointer it reads
  * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);
+/* Whether e is, or holds anywhere inside it, such a read of global memory. */
+bool cursor_loads_global(CXCursor e);
 
 /* ---- storage.c: where a loop's tiles' storage is reached (facts for check.c) ---- */
 
@@ -595,7 +597,7 @@ struct copy {
 	bool conversion;     /* source and destination types differ */
 	bool from_register;  /* stores a ROLE_FETCH_DECL local (`As[c][r] = a.x`) */
 	bool computed;       /* stores a value computed from global loads (`As[i][j] = expf(A[k])`,
-			      * `alpha * A[k]`): no tile read, no call but the toolkit's; src empty */
+			      * `alpha * A[k]`): no tile read, no call but pure ones; src empty */
 	bool guard_is_if;    /* `if (g) X = load; else X = fill;` rather than `g ? load : fill` */
 	bool guard_negated;  /* `if (g) X = fill; else X = load;`: the load's guard is !(g) */
 	bool in_macro;       /* its sides are macros' uses (`FLOAT4(s_a[i]) = FLOAT4(a[j])`): spans as written */
@@ -859,8 +861,6 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 /* body.c: whether a register's initial value is fetched from global memory (`*(const float4
  * *)&A[i]`, `(float)A[i]`, `__half2float(A[i])`, `g ? load : fill`). */
 bool body_fetch_value(CXCursor init);
-/* Whether an expression loads from global memory anywhere inside it. */
-bool body_loads_global(CXCursor value);
 /* model.c */
 void model_free(struct model *m);
 /* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */
