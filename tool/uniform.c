@@ -23,7 +23,10 @@ struct uni {
 	CXCursor visiting[UNIFORM_DEPTH];
 	int nvisiting;
 	int depth;                /* helpers followed */
-	int jumps;                /* loops' jumps being read */
+	CXCursor assumed[16];     /* loops whose ways out are being read: each way's control is read
+				   * assuming every thread is still in those loops together (the
+				   * induction: all enter alike, and each way out is taken alike) */
+	int nassumed;
 	bool other_files;         /* other files may call the input's device functions: a header's
 				   * (every including file's), or relocatable device code (-rdc); else
 				   * nvcc compiles device code a file at a time and this file holds
@@ -554,7 +557,6 @@ static bool asm_may_jump(CXCursor c)
 struct jump_scan {
 	struct uni *u;
 	int loops, switches; /* inner ones (a continue in a switch is the loop's) */
-	bool any;     /* every jump is bad, whatever its control (a loop met while reading a jump's) */
 	size_t before; /* only returns and gotos before this offset, at any depth (0: every jump) */
 	CXCursor bad;
 };
@@ -581,7 +583,7 @@ static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientD
 		jump = go || (exit && cursor_span(c).begin < j->before);
 	if (jump) {
 		CXCursor cond;
-		if (j->any || !uni_control(j->u, c, &cond))
+		if (!uni_control(j->u, c, &cond))
 			j->bad = c;
 	}
 	return clang_Cursor_isNull(j->bad) ? CXChildVisit_Recurse : CXChildVisit_Break;
@@ -698,12 +700,21 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 			*cond = anc;
 		}
 		if (ok && is_loop(k)) {
-			/* a loop on the way: every way out of it under uniform control (while reading a
-			 * jump's own control: no way out at all) */
-			struct jump_scan j = {u, 0, 0, u->jumps > 0, 0, clang_getNullCursor()};
-			u->jumps++;
-			clang_visitChildren(cursor_last_child(anc), scan_jumps, &j);
-			u->jumps--;
+			/* a loop on the way: every way out of it under uniform control, read assuming
+			 * every thread is still in it together (a way out's control met again while
+			 * reading it, through the loop's own counter, say: by induction, all threads
+			 * enter alike and each way out is taken alike, iteration by iteration) */
+			bool assumed = false;
+			for (int a = 0; a < u->nassumed; a++)
+				assumed |= same_node(u->assumed[a], anc);
+			struct jump_scan j = {u, 0, 0, 0, clang_getNullCursor()};
+			if (!assumed && u->nassumed == 16)
+				j.bad = anc; /* (too deep to read) */
+			else if (!assumed) {
+				u->assumed[u->nassumed++] = anc;
+				clang_visitChildren(cursor_last_child(anc), scan_jumps, &j);
+				u->nassumed--;
+			}
 			if (!clang_Cursor_isNull(j.bad)) {
 				ok = false;
 				*cond = j.bad;
@@ -780,7 +791,7 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 		return why;
 	}
 	/* a return (or goto) before the loop under a condition that depends on the thread */
-	struct jump_scan j = {u, 0, 0, false, cursor_span(loop).begin, clang_getNullCursor()};
+	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor()};
 	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
 	if (clang_Cursor_isNull(j.bad))
 		return NULL;

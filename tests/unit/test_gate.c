@@ -461,6 +461,31 @@ START_TEST(participation_return_on_block_test_is_uniform)
 }
 END_TEST
 
+/* a persistent loop left by a break on its own counter: every thread leaves it together */
+START_TEST(participation_break_on_a_persistent_loops_counter_is_uniform)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, HEAD(", int n") "    for (unsigned pos = blockIdx.x;; pos += gridDim.x) {\n"
+		 "        if (pos / 4 >= n)\n            break;\n" KLOOP("        ", "K / 16") "    }\n" TAIL);
+	says_nothing(participation(&s, "k", &at));
+	unload(&s);
+}
+END_TEST
+
+START_TEST(participation_break_on_a_thread_test_in_a_persistent_loop)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, HEAD(", int n") "    for (unsigned pos = blockIdx.x;; pos += gridDim.x) {\n"
+		 "        if (pos / 4 + threadIdx.x >= n)\n            break;\n" KLOOP("        ", "K / 16") "    }\n" TAIL);
+	says_at(&s, participation(&s, "k", &at), &at,
+		"the 'break' at L:C, in a loop around this one, may be taken by some threads of a block and not by others",
+		"break;");
+	unload(&s);
+}
+END_TEST
+
 START_TEST(participation_header_reads_a_local_from_threadIdx)
 {
 	struct snippet s;
@@ -846,6 +871,8 @@ Suite *gate_suite(void)
 	tcase_add_test(pt, participation_under_thread_index_test_is_refused);
 	tcase_add_test(pt, participation_return_on_thread_test_before_the_loop);
 	tcase_add_test(pt, participation_return_on_block_test_is_uniform);
+	tcase_add_test(pt, participation_break_on_a_persistent_loops_counter_is_uniform);
+	tcase_add_test(pt, participation_break_on_a_thread_test_in_a_persistent_loop);
 	tcase_add_test(pt, participation_header_reads_a_local_from_threadIdx);
 	tcase_add_test(pt, participation_header_reads_a_local_of_uniform_values);
 	tcase_add_test(pt, participation_header_reads_a_local_assigned_under_a_thread_test);

@@ -1,0 +1,82 @@
+// sgemm_persistent_break.cu: a persistent kernel whose blocks take output tiles in turn and
+// leave their loop with a `break` once none is left (`for (pos = blockIdx.x;; pos +=
+// gridDim.x) { ti = pos / tiles_x; if (ti >= tiles_y) break; .. }`, NVIDIA's
+// cudaTensorCoreGemm sample's shape). The break's test reads the loop's own counter, the same in
+// every thread while all are still in the loop: by induction every thread leaves it together,
+// so the K-loop inside is reached by every thread of the block (the build before read the
+// counter as varying and left the K-loop as written). The negative kernel's test also reads the
+// thread's index (`+ threadIdx.x * 0`, zero when it runs, but not a fact pipefy reads): left as
+// written.
+// Usage: sgemm_persistent_break [M N K] (multiples of TS)
+// gpu-runs: 16 16 0 | 32 32 32 | 64 48 96 | 256 256 256
+// gpu-sanitize: 64 48 96
+#include "harness.cuh"
+
+#define TS 16
+
+__global__ void persistent_break(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int tiles_x = N / TS, tiles_y = M / TS;
+    for (unsigned int pos = blockIdx.x;; pos += gridDim.x) {
+        const unsigned int ti = pos / tiles_x, tj = pos % tiles_x;
+        if (ti >= tiles_y) {
+            break;
+        }
+        int row = ti * TS + ty, col = tj * TS + tx;
+        float acc = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            As[ty][tx] = A[row * K + k0 + tx];
+            Bs[ty][tx] = B[(k0 + ty) * N + col];
+            __syncthreads();
+            for (int k = 0; k < TS; ++k)
+                acc += As[ty][k] * Bs[k][tx];
+            __syncthreads();
+        }
+        C[row * N + col] = acc;
+    }
+}
+
+// the same, the break's test also reading the thread's index: left as written
+__global__ void thread_break(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int tiles_x = N / TS, tiles_y = M / TS;
+    for (unsigned int pos = blockIdx.x;; pos += gridDim.x) {
+        const unsigned int ti = pos / tiles_x, tj = pos % tiles_x;
+        if (ti + threadIdx.x * 0 >= tiles_y) {
+            break;
+        }
+        int row = ti * TS + ty, col = tj * TS + tx;
+        float acc = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            As[ty][tx] = A[row * K + k0 + tx];
+            Bs[ty][tx] = B[(k0 + ty) * N + col];
+            __syncthreads();
+            for (int k = 0; k < TS; ++k)
+                acc += As[ty][k] * Bs[k][tx];
+            __syncthreads();
+        }
+        C[row * N + col] = acc;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int bad = 0;
+    int blocks = (M / TS) * (N / TS) / 3 + 1;  // (fewer blocks than tiles: each takes several)
+    bad |= harness_gemm<float, float>("persistent_break", M, N, K, [&](const float *A, const float *B, float *C) {
+        persistent_break<<<blocks, dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("thread_break", M, N, K, [&](const float *A, const float *B, float *C) {
+        thread_break<<<blocks, dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return bad;
+}
