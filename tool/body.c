@@ -342,9 +342,9 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
-/* A statement that fills a tile and writes something declared outside it: the fill would move
- * to another iteration without that write (named, with both places). */
-static void refuse_other_write(struct kloop *l, const struct source *src, CXCursor stmt, CXCursor write)
+/* A statement that fills a tile and also writes something its copies may not take along (the
+ * write named, with both places, and why: `why` follows the write's place). */
+static void refuse_other_write(struct kloop *l, const struct source *src, CXCursor stmt, CXCursor write, const char *why)
 {
 	bool store;
 	CXCursor var = cursor_assigned_var(write, &store);
@@ -354,11 +354,11 @@ static void refuse_other_write(struct kloop *l, const struct source *src, CXCurs
 	source_line_col(src, cursor_span(cursor_unattributed(stmt)).begin, &sl, &sc);
 	source_line_col(src, at, &wl, &wc);
 	if (name)
-		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes '%s' (%d:%d), declared outside it: "
-			      "pipefy moves a tile's copies only with what they alone write", sl, sc, name, wl, wc);
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes '%s' (%d:%d)%s", sl, sc, name, wl,
+			      wc, why);
 	else
-		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes memory through a pointer (%d:%d): "
-			      "pipefy moves a tile's copies only with what they alone write", sl, sc, wl, wc);
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes memory through a pointer (%d:%d)%s",
+			      sl, sc, wl, wc, why);
 	free(name);
 }
 
@@ -652,7 +652,8 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
 			if (s.nfar > 0)
-				refuse_other_write(l, src, c, s.first_far);
+				refuse_other_write(l, src, c, s.first_far,
+						   ", declared outside it: pipefy moves a tile's copies only with what they alone write");
 			else
 				st->writes_locals = s.nother > 0;
 			continue;
@@ -1249,20 +1250,7 @@ static void refuse_shared_local(struct kloop *l, const struct source *src, const
 			break;
 		}
 	}
-	bool store;
-	CXCursor var = cursor_assigned_var(write, &store);
-	char *name = clang_Cursor_isNull(var) ? NULL : cursor_name(var);
-	size_t at = cursor_span(write).begin;
-	int sl, sc, wl, wc;
-	source_line_col(src, cursor_span(cursor_unattributed(st->cursor)).begin, &sl, &sc);
-	source_line_col(src, at, &wl, &wc);
-	if (name)
-		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes '%s' (%d:%d)%s", sl, sc, name, wl,
-			      wc, why);
-	else
-		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes memory through a pointer (%d:%d)%s",
-			      sl, sc, wl, wc, why);
-	free(name);
+	refuse_other_write(l, src, st->cursor, write, why);
 }
 
 /* Locals the copies need, directly or through other such locals, go with the copies; those

@@ -404,6 +404,14 @@ START_TEST(a_copy_loop_may_step_a_local_only_the_copies_use)
 	ck_assert(!l->legal[VARIANT_LDG].ok);
 	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "also advances 'p'"));
 	release(&a);
+	/* the compute reads the lane pointer too: the loader would advance it a tile early */
+	expect_refusal("    for (int t = 0; t < K / 16; ++t) {\n"
+		       "        const float *p = A + ty * K + t * 16 + tx;\n"
+		       "        for (int i = 0; i < 2; ++i) {\n            As[ty + 8 * i][tx] = *p;\n            p += 8 * K;\n        }\n"
+		       "        Bs[ty][tx] = B[(t * 16 + ty) * 16 + tx];\n"
+		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx] + (float)(p - A);\n        __syncthreads();\n"
+		       "    }\n",
+		       "the statement at 10:9 fills a tile and also writes 'p' (12:13), which the compute reads too: the loader would advance it a tile early");
 }
 END_TEST
 
