@@ -49,8 +49,10 @@ __global__ void one_stage_async(const float4 *A, float *C, int ntiles)
     C[blockIdx.x * 256 + threadIdx.x] = acc;
 }
 
-// Copies by a subset of the threads, under an if without an else: registers stage whole
-// statements only. Once: "sits in a loop or branch: ... a trip count known at compile time".
+// Copies by a subset of the threads, under an if without an else the same on every tile:
+// registers load and store them under the if (sgemm_invariant_guards.cu runs the shape). Once:
+// "sits in a loop or branch: ... a trip count known at compile time", then "sits under the
+// branch", then pipelined.
 __global__ void subset_copy(const float *A, const float *B, float *C, int N, int K)
 {
     __shared__ float As[TS][TS], Bs[TS][TS];

@@ -1286,10 +1286,52 @@ static void mark_copy_decls(struct kloop *l, const struct source *src)
 		}
 }
 
+/* Whether anything in the function writes var (or lets it be written) besides its declaration,
+ * which must be one of the function body's statements (a declaration further in is taken for a
+ * write: it may run again). */
+static bool assigned_after_init(CXCursor function, CXCursor var)
+{
+	struct cursors top = cursor_children(cursor_last_child(function));
+	bool written = false, declared = false;
+	for (int i = 0; i < top.n && !written; i++) {
+		struct cursors vars = cursor_children(top.v[i]);
+		bool decl = false;
+		for (int v = 0; v < vars.n && clang_getCursorKind(top.v[i]) == CXCursor_DeclStmt; v++)
+			decl |= clang_equalCursors(vars.v[v], var);
+		declared |= decl;
+		if (!decl)
+			written = cursor_writes_var(top.v[i], var);
+		for (int v = 0; v < vars.n && decl; v++) /* (`int tid = .., *p = &tid;`) */
+			written |= !clang_equalCursors(vars.v[v], var) && cursor_writes_var(vars.v[v], var);
+		free(vars.v);
+	}
+	free(top.v);
+	return written || !declared;
+}
+
+/* A local of the function that is not const but holds one value: an integer declared with an
+ * initializer, which nothing else writes, takes the address of or binds a reference to
+ * (`int stride = thread_num / BK;`); its initializer a constant (template_constant, the
+ * caller's question), the declaration gives it that value each time it runs. Its name is no
+ * constant expression: a bound written in front of the loop takes its initializer in its place
+ * (constant_text). */
+static bool single_value_local(CXCursor d, CXCursor function)
+{
+	CXCursor init = cursor_last_child(d);
+	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(d)).kind;
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || clang_isConstQualifiedType(clang_getCursorType(d)) ||
+	    tk < CXType_Bool || tk > CXType_Int128 || clang_Cursor_isNull(function) ||
+	    !clang_equalCursors(clang_getCursorSemanticParent(d), function) || clang_Cursor_getStorageClass(d) != CX_SC_None ||
+	    cursor_is_shared_var(d) || clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)))
+		return false;
+	return !assigned_after_init(function, d) || !cursor_writes_var(cursor_last_child(function), d);
+}
+
 /* An integer a template's instantiation fixes: template parameters, enumerators, literals,
- * sizeof, and const locals or globals initialized so, through operators (at most 8 constants
- * deep: `const uint threads = BM * BN / (TM * TN); const uint stride = threads / BK;`). */
-static bool template_constant(CXCursor e, int depth)
+ * sizeof, and const locals or globals initialized so, or locals holding one such value
+ * (single_value_local), through operators (at most 8 constants deep:
+ * `const uint threads = BM * BN / (TM * TN); const uint stride = threads / BK;`). */
+static bool template_constant(CXCursor e, CXCursor function, int depth)
 {
 	if (clang_Cursor_isNull(e) || depth > 8)
 		return false;
@@ -1307,8 +1349,10 @@ static bool template_constant(CXCursor e, int depth)
 			return true;
 		CXType t = clang_getCursorType(d);
 		CXCursor init = cursor_last_child(d);
+		if (single_value_local(d, function))
+			return template_constant(init, function, depth + 1);
 		return dk == CXCursor_VarDecl && clang_isConstQualifiedType(t) && !clang_Cursor_isNull(init) &&
-		       clang_isExpression(clang_getCursorKind(init)) && template_constant(init, depth + 1);
+		       clang_isExpression(clang_getCursorKind(init)) && template_constant(init, function, depth + 1);
 	}
 	case CXCursor_UnaryOperator: {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
@@ -1335,7 +1379,7 @@ static bool template_constant(CXCursor e, int depth)
 			enum CXCursorKind ck = clang_getCursorKind(kids.v[i]);
 			if (clang_isReference(ck) || clang_isDeclaration(ck))
 				continue; /* (a cast's type) */
-			ok = template_constant(kids.v[i], depth); /* (depth counts constants followed) */
+			ok = template_constant(kids.v[i], function, depth); /* (depth counts constants followed) */
 		}
 		free(kids.v);
 		return ok;
@@ -1343,29 +1387,6 @@ static bool template_constant(CXCursor e, int depth)
 	default:
 		return false;
 	}
-}
-
-/* Whether anything in the function writes var (or lets it be written) besides its declaration,
- * which must be one of the function body's statements (a declaration further in is taken for a
- * write: it may run again). */
-static bool assigned_after_init(CXCursor function, CXCursor var)
-{
-	struct cursors top = cursor_children(cursor_last_child(function));
-	bool written = false, declared = false;
-	for (int i = 0; i < top.n && !written; i++) {
-		struct cursors vars = cursor_children(top.v[i]);
-		bool decl = false;
-		for (int v = 0; v < vars.n && clang_getCursorKind(top.v[i]) == CXCursor_DeclStmt; v++)
-			decl |= clang_equalCursors(vars.v[v], var);
-		declared |= decl;
-		if (!decl)
-			written = cursor_writes_var(top.v[i], var);
-		for (int v = 0; v < vars.n && decl; v++) /* (`int tid = .., *p = &tid;`) */
-			written |= !clang_equalCursors(vars.v[v], var) && cursor_writes_var(vars.v[v], var);
-		free(vars.v);
-	}
-	free(top.v);
-	return written || !declared;
 }
 
 /* Whether e is never negative: a literal or constant >= 0, CUDA's builtin indices, or built of
@@ -1405,10 +1426,180 @@ static bool never_negative(CXCursor e, CXCursor function, int depth)
 	       never_negative(cursor_first_child(e), function, depth) && never_negative(cursor_last_child(e), function, depth);
 }
 
-/* `for (T i = E0; i < N; i += S) { ...copies... }` (or `++i`, `i++`: S = 1) at the top of the
- * body, N a constant and S a constant or blockDim.x: the register variant can stage such a
- * loop with one register per trip. Records its numbers and parts in the statement (whether its
- * trip count means the same in front of the loop is check's question). */
+/* Whether the function declares no other variable named as d: a name written in front of the
+ * K-loop then means d there too. */
+static bool name_unique(CXCursor function, CXCursor d)
+{
+	char *name = cursor_name(d);
+	struct cursors stack = cursor_children(function);
+	bool unique = true;
+	while (stack.n > 0 && unique) {
+		CXCursor c = stack.v[--stack.n];
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(c, d)) {
+			char *n = cursor_name(c);
+			unique = strcmp(n, name) != 0;
+			free(n);
+		}
+		struct cursors kids = cursor_children(c);
+		for (int i = 0; i < kids.n; i++)
+			*VEC_PUSH(stack.v, stack.n, stack.cap) = kids.v[i];
+		free(kids.v);
+	}
+	free(stack.v);
+	free(name);
+	return unique;
+}
+
+/* The names a constant's text takes in place of a local holding one value, and where. */
+struct constant_subst {
+	CXCursor function;
+	const struct source *src;
+	struct span at[16];
+	char *with[16];
+	int n;
+	bool bad;
+};
+
+static char *constant_text(const struct source *src, CXCursor e, CXCursor function, int depth);
+
+static bool subst_ref(struct constant_subst *s, CXCursor ref, int depth)
+{
+	CXCursor d = clang_getCursorReferenced(ref);
+	if (!single_value_local(d, s->function)) {
+		/* (a local named as written must mean it in front of the loop too) */
+		if (clang_getCursorKind(d) == CXCursor_VarDecl && !name_unique(s->function, d))
+			s->bad = true;
+		return !s->bad;
+	}
+	char *init = s->n < 16 && !cursor_from_macro(ref) && name_unique(s->function, d) &&
+			     template_constant(cursor_last_child(d), s->function, depth + 1)
+			     ? constant_text(s->src, cursor_last_child(d), s->function, depth + 1)
+			     : NULL;
+	if (!init) {
+		s->bad = true;
+		return false;
+	}
+	/* (cast to its type where its initializer has another) */
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	char *type = type_spelling(t);
+	s->at[s->n] = cursor_span(ref);
+	if (clang_equalTypes(t, clang_getCanonicalType(clang_getCursorType(cursor_last_child(d)))))
+		s->with[s->n++] = xprintf("(%s)", init);
+	else
+		s->with[s->n++] = xprintf("((%s)(%s))", type, init);
+	free(type);
+	free(init);
+	return true;
+}
+
+static enum CXChildVisitResult collect_substs(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct constant_subst *s = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	return subst_ref(s, c, 0) ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+/* e's text as a constant expression in front of the K-loop: each local holding one value
+ * (single_value_local) replaced by its initializer (cast to its type where that differs), so
+ * that `int stride = thread_num / BK;` sizes an array as `((BM * BN / TM) / BK)`.
+ * NULL when such a name sits in a macro's expansion, or a name could mean another variable. */
+static char *constant_text(const struct source *src, CXCursor e, CXCursor function, int depth)
+{
+	if (depth > 8)
+		return NULL;
+	struct constant_subst s = {.function = function, .src = src};
+	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+		subst_ref(&s, e, depth);
+	else
+		clang_visitChildren(e, collect_substs, &s);
+	struct span whole = cursor_span(e);
+	struct strbuf sb = {0};
+	size_t at = whole.begin;
+	for (int i = 0; i < s.n && !s.bad; i++) { /* (in the order of the text: the visit's) */
+		if (s.at[i].begin < at || s.at[i].end > whole.end) {
+			s.bad = true;
+			break;
+		}
+		sb_printf(&sb, "%.*s%s", (int)(s.at[i].begin - at), src->text + at, s.with[i]);
+		at = s.at[i].end;
+	}
+	for (int i = 0; i < s.n; i++)
+		free(s.with[i]);
+	char *text = sb_take(&sb);
+	if (s.bad) {
+		free(text);
+		return NULL;
+	}
+	char *r = xprintf("%s%.*s", text ? text : "", (int)(whole.end - at), src->text + at);
+	free(text);
+	return r;
+}
+
+/* Whether c names var (through parentheses and conversions). */
+static bool names_var(CXCursor c, CXCursor var)
+{
+	c = cursor_strip(c);
+	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
+/* A copy loop's test read as `i < B`: `i < N`, `i <= N`, `i + C < N`, `i + C <= N` (C + i too),
+ * N and C constants or fixed by the template. B's text is a constant expression in front of the
+ * loop (wider than the test's type where C is subtracted: `(long long)(N) - (long long)(C) + 1`);
+ * *n its value, -1 when the template fixes it; false when the test is none of those. A loop of
+ * `i = E0 + j * S`, E0 >= 0, passes the test at most ceil(B / S) times (i + C <= N means
+ * i < N - C + 1). */
+static bool copy_loop_bound(struct body_stmt *st, const struct source *src, CXCursor cond, CXCursor var,
+			    CXCursor function, long *n)
+{
+	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
+		return false;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(cond);
+	if (op != CXBinaryOperator_LT && op != CXBinaryOperator_LE)
+		return false;
+	CXCursor lhs = cursor_strip(cursor_first_child(cond)), limit = cursor_last_child(cond), offset = clang_getNullCursor();
+	if (clang_getCursorKind(lhs) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(lhs) == CXBinaryOperator_Add) {
+		CXCursor a = cursor_first_child(lhs), b = cursor_last_child(lhs);
+		offset = names_var(a, var) ? b : names_var(b, var) ? a : clang_getNullCursor();
+		if (clang_Cursor_isNull(offset))
+			return false;
+	} else if (!names_var(lhs, var))
+		return false;
+	bool ok_n, ok_c = true;
+	long N = cursor_evaluate_int(limit, &ok_n), C = clang_Cursor_isNull(offset) ? 0 : cursor_evaluate_int(offset, &ok_c);
+	if ((!ok_n && !template_constant(limit, function, 0)) || (!ok_c && !template_constant(offset, function, 0)))
+		return false;
+	long B = N - C + (op == CXBinaryOperator_LE);
+	if (ok_n && ok_c && B <= 0) /* (a loop that never runs: nothing to stage) */
+		return false;
+	char *lt = constant_text(src, limit, function, 0);
+	char *ct = clang_Cursor_isNull(offset) ? NULL : constant_text(src, offset, function, 0);
+	if (!lt || (!clang_Cursor_isNull(offset) && !ct)) {
+		free(lt);
+		free(ct);
+		return false;
+	}
+	if (ct)
+		st->copy_bound_text = xprintf("(long long)(%s) - (long long)(%s)%s", lt, ct, op == CXBinaryOperator_LE ? " + 1" : "");
+	else if (op == CXBinaryOperator_LE)
+		st->copy_bound_text = xprintf("(%s) + 1", lt);
+	else
+		st->copy_bound_text = xstrdup(lt);
+	free(lt);
+	free(ct);
+	st->copy_limit = limit;
+	st->copy_offset = offset;
+	*n = ok_n && ok_c ? B : -1;
+	return true;
+}
+
+/* `for (T i = E0; i < N; i += S) { ...copies... }` (or `++i`, `i++`: S = 1; other tests
+ * copy_loop_bound reads) at the top of the body, N a constant and S a constant or blockDim.x:
+ * the register variant can stage such a loop with one register per trip. Records its numbers
+ * and parts in the statement (whether its trip count means the same in front of the loop is
+ * check's question). */
 static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCursor function)
 {
 	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = {0};
@@ -1417,9 +1608,7 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCu
 	bool inc = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator &&
 		   (clang_getCursorUnaryOperatorKind(kids.v[2]) == CXUnaryOperator_PreInc ||
 		    clang_getCursorUnaryOperatorKind(kids.v[2]) == CXUnaryOperator_PostInc);
-	if (kids.n != 4 || clang_getCursorKind(kids.v[0]) != CXCursor_DeclStmt ||
-	    clang_getCursorKind(kids.v[1]) != CXCursor_BinaryOperator ||
-	    clang_getCursorBinaryOperatorKind(kids.v[1]) != CXBinaryOperator_LT || !(add || inc))
+	if (kids.n != 4 || clang_getCursorKind(kids.v[0]) != CXCursor_DeclStmt || !(add || inc))
 		goto done;
 	/* one variable, initialized, and the one the loop steps */
 	var = cursor_children(kids.v[0]);
@@ -1437,25 +1626,28 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCu
 		goto done;
 	}
 	/* the bound: a constant; the stride: a constant, or blockDim.x */
+	long N;
+	if (!copy_loop_bound(st, src, kids.v[1], var.v[0], function, &N))
+		goto done;
 	bool ok;
-	CXCursor bound = cursor_last_child(kids.v[1]), step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
-	long N = cursor_evaluate_int(bound, &ok);
-	if (!ok)
-		N = template_constant(bound, 0) ? -1 : 0;
+	CXCursor step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
 	long S = 1;
 	bool block_stride = false;
 	if (!inc) {
 		S = cursor_evaluate_int(step, &ok);
 		if (!ok)
-			S = template_constant(step, 0) ? -2 : -1;
+			S = template_constant(step, function, 0) ? -2 : -1;
 		char *step_text = span_text(src, cursor_span(step));
 		block_stride = strcmp(step_text, "blockDim.x") == 0;
 		free(step_text);
+		st->copy_stride_text = block_stride || S == -1 ? NULL : constant_text(src, step, function, 0);
 	}
-	if (N == 0 || (S == -1 && !block_stride) || S == 0 || S < -2)
+	if ((S == -1 && !block_stride) || S == 0 || S < -2 || (!inc && !block_stride && !st->copy_stride_text)) {
+		free(st->copy_bound_text);
+		free(st->copy_stride_text);
+		st->copy_bound_text = st->copy_stride_text = NULL;
 		goto done;
-	st->copy_bound_expr = cursor_span(bound);
-	st->copy_stride_expr = inc ? (struct span){0, 0} : cursor_span(step);
+	}
 	st->copy_bound = N;
 	st->copy_stride = block_stride ? 0 : S == -2 ? -1 : S;
 	/* `int i`: from the declaration's start through the variable's name */

@@ -1499,7 +1499,8 @@ static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 	/* (the step: `i += S`'s S; `++i` has none but the variable) */
 	bool inc = clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator;
 	const char *why = NULL;
-	if (cursor_refers_within(cursor_last_child(kids.v[1]), l->body))
+	if (cursor_refers_within(st->copy_limit, l->body) ||
+	    (!clang_Cursor_isNull(st->copy_offset) && cursor_refers_within(st->copy_offset, l->body)))
 		why = "its bound reads what the K-loop's body declares";
 	else if (!inc && cursor_refers_within(cursor_last_child(kids.v[2]), l->body))
 		why = "its step reads what the K-loop's body declares";
@@ -1595,7 +1596,8 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	pos(src, cursor_span(outer).begin, &ol, &oc);
 	if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt)
 		return xprintf("the copy at %d:%d sits under the branch at %d:%d: staging registers take whole copy "
-			       "statements, or copies guarded by if/else or ?: with a value for either side",
+			       "statements, copies guarded by if/else or ?: with a value for either side, or ifs around "
+			       "loads only",
 			       line, col, ol, oc);
 	if (k != CXCursor_ForStmt)
 		return xprintf("the copy at %d:%d sits in the loop at %d:%d: staging registers need a for loop "
@@ -1617,11 +1619,12 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 		free(start);
 	} else if (templ)
 		why = xprintf("the copy loop at %d:%d runs while `%s`, which depends on the template's parameters: "
-			      "pipefy sizes staging registers only by a number (N a constant, S a constant or blockDim.x)",
+			      "staging registers need `i < N` or `i + C <= N`, N, C and the step S fixed by the "
+			      "template (S also blockDim.x)",
 			      ol, oc, test);
 	else
 		why = xprintf("the copy loop at %d:%d runs while `%s`: staging registers need a trip count pipefy can "
-			      "compute (`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
+			      "compute (`for (i = E; i < N; i += S)` or `i + C <= N`, N, C and S constants, S also blockDim.x)",
 			      ol, oc, test);
 	free(test);
 	return why;
@@ -1678,6 +1681,44 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 	return NULL;
 }
 
+/* Whether c is one of statement stmt's load copies (not a guarded fill), a block of them, or an
+ * if, else too, around them; *n counts them. */
+static bool branch_of_loads(const struct kloop *l, int stmt, CXCursor c, int *n)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) {
+		struct cursors kids = cursor_children(c);
+		bool ok = k == CXCursor_CompoundStmt || kids.n == 2 || kids.n == 3;
+		for (int i = k == CXCursor_IfStmt; i < kids.n && ok; i++) /* (an if's condition is no branch) */
+			ok = branch_of_loads(l, stmt, kids.v[i], n);
+		free(kids.v);
+		return ok;
+	}
+	struct span at = cursor_span(c);
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->stmt == stmt && cp->text.begin == at.begin && cp->text.end == at.end) {
+			(*n)++;
+			return !cp->guard_is_if && cp->src.end > cp->src.begin && !cp->from_register;
+		}
+	}
+	return false;
+}
+
+/* Whether statement stmt is an if around loads only: `if (g) copy;`, `if (g) { copy; copy; }
+ * else copy;` (check_partial_fills has shown each g the same on every tile): the fetch loads
+ * the registers under the conditions, and the stash, running the statement again, stores them
+ * under the same ones. */
+static bool plain_if_copies(const struct kloop *l, int stmt)
+{
+	CXCursor outer = cursor_unattributed(l->stmts[stmt].cursor);
+	int n = 0, copies = 0;
+	for (int i = 0; i < l->ncopies; i++)
+		copies += l->copies[i].stmt == stmt;
+	return clang_getCursorKind(outer) == CXCursor_IfStmt && branch_of_loads(l, stmt, outer, &n) && n == copies &&
+	       copies > 0;
+}
+
 /* Whether the copies can be staged through registers: one value per copy statement (or per
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
@@ -1700,7 +1741,8 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		/* the statement is the assignment itself, not a loop or branch around it */
 		struct span ts = cursor_span(st->cursor);
 		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_legal(l, cp->stmt);
-		if (!cp->guard_is_if && !in_copy_loop && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
+		bool in_plain_if = ts.begin != cp->text.begin && plain_if_copies(l, cp->stmt);
+		if (!cp->guard_is_if && !in_copy_loop && !in_plain_if && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
 			l->legal[VARIANT_LDG].refusal = unstaged_copy_why(l, src, cp);
 			l->legal[VARIANT_LDG].ok = false;
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {

@@ -47,6 +47,10 @@ void model_free(struct model *m)
 		for (int j = 0; j < l->ncopies; j++)
 			free(l->copies[j].type);
 		free(l->copies);
+		for (int j = 0; j < l->nstmts; j++) {
+			free(l->stmts[j].copy_bound_text);
+			free(l->stmts[j].copy_stride_text);
+		}
 		free(l->stmts);
 		free(l->refs);
 		for (int j = 0; j < l->nrefusals; j++)

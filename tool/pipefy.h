@@ -539,12 +539,17 @@ struct body_stmt {
 	bool fetch_shadow;    /* the compute uses the variable too, only as scratch it assigns
 			       * before it reads: the fetch and the copies take a register of their
 			       * own in its place (registers.c) */
-	/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)`: one staging
-	 * register per trip, so the trip count per thread must be bounded at compile time. */
-	long copy_bound;   /* N; 0 when the statement is not such a loop */
-	long copy_stride;  /* S when constant; 0 when it is blockDim.x (the block size decides) */
-	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, `i < N`, the body */
-	struct span copy_bound_expr, copy_stride_expr; /* N and S as written (S empty for `++i`: 1) */
+	/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)` (or a test
+	 * `i <= N`, `i + C <= N`, `i + C < N`: read as `i < B`): one staging register per trip, so
+	 * the trip count per thread must be bounded at compile time. */
+	long copy_bound;   /* B; 0 when the statement is not such a loop, -1 when the template or a
+			    * local holding one value fixes it */
+	long copy_stride;  /* S when constant (-1: fixed by the template); 0 when it is blockDim.x
+			    * (the block size decides) */
+	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, the test, the body */
+	char *copy_bound_text, *copy_stride_text; /* B and S as constant expressions in front of the
+						   * loop (S NULL for `++i`: 1) */
+	CXCursor copy_limit, copy_offset; /* N and C as written (C null when there is none) */
 	struct span copy_unsure_start; /* such a loop's E when pipefy cannot show it is >= 0 (the loop
 					* then runs more than ceil(N / S) trips: copy_bound stays 0) */
 };

@@ -175,7 +175,7 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 		if (!l->copies[i].from_register) {
 			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
 			if (st->copy_bound) {
-				char *trips = copy_loop_trips(l, src, st);
+				char *trips = copy_loop_trips(l, st);
 				if (st->copy_bound < 0 || st->copy_stride < 0) {
 					/* (an instantiation may run it no times: no array of size 0) */
 					char *t = xprintf("%s > 0 ? %s : 1", trips, trips);

@@ -307,27 +307,24 @@ static bool is_literal(const char *t)
 
 /* The stride of a staged copy loop as the output spells it: as written, or the block size
  * the pipelined loop is guarded by. */
-static char *copy_loop_stride(const struct kloop *l, const struct source *src, const struct body_stmt *st)
+static char *copy_loop_stride(const struct kloop *l, const struct body_stmt *st)
 {
 	if (!st->copy_stride)
 		return xprintf("%d", l->block_threads);
-	if (st->copy_stride_expr.end == st->copy_stride_expr.begin) /* `++i` */
+	if (!st->copy_stride_text) /* `++i` */
 		return xstrdup("1");
-	char *s = span_text(src, st->copy_stride_expr);
-	if (is_literal(s))
-		return s;
-	char *r = xprintf("(%s)", s);
-	free(s);
-	return r;
+	if (is_literal(st->copy_stride_text))
+		return xstrdup(st->copy_stride_text);
+	return xprintf("(%s)", st->copy_stride_text);
 }
 
 /* The trips per thread of a staged copy loop, ceil(N / S): a number when N and S are written
  * as numbers, else the expression itself, so that a macro the build redefines (`-DCHUNK=64`)
  * sizes the registers as it sizes the loop. */
-char *copy_loop_trips(const struct kloop *l, const struct source *src, const struct body_stmt *st)
+char *copy_loop_trips(const struct kloop *l, const struct body_stmt *st)
 {
 	long stride = st->copy_stride ? st->copy_stride : l->block_threads;
-	char *n = span_text(src, st->copy_bound_expr), *s = copy_loop_stride(l, src, st);
+	char *n = xstrdup(st->copy_bound_text), *s = copy_loop_stride(l, st);
 	char *r;
 	if (is_literal(n) && is_literal(s))
 		r = xprintf("%ld", (st->copy_bound + stride - 1) / stride);
@@ -362,7 +359,7 @@ void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct
 		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
 		char *cond = span_text(src, st->copy_cond);
 		bool braces = src->text[st->copy_body.begin] == '{';
-		char *trips = copy_loop_trips(l, src, st), *stride = copy_loop_stride(l, src, st);
+		char *trips = copy_loop_trips(l, st), *stride = copy_loop_stride(l, st);
 		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %s; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %s;\n"
 				       "%s%sif (!(%s))\n%s%s%sbreak;%s",
 				       trips, indent, l->unit, var, init, stride, indent, l->unit, cond, indent, l->unit,

@@ -52,6 +52,8 @@ array itself rather than the tile's name (`after_via`: one stage, as through the
 thirteenth, a local of the body the local index is computed from, stepped by a statement of its
 own (`index_step`: the step goes with the copies; refused where the compute reads the local
 too), or A's row in its tile so stepped (register staging refused); tensor copies refuse both;
+from a fourteenth, a row loop's test as `r <= TS - 1`, `r + 1 <= TS` or `BY + r < TS + BY` and
+its step a local set once (`row_test`, `row_step`);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -62,7 +64,8 @@ may read, B's tile in global memory stored before the barrier and read after it)
 before the K-loop, never taken, which the mbarrier variants (tma, bulk, ws) must refuse. Each
 program says what each variant must do
 (`// gen-expect-VARIANT:` where one differs: cp.async takes only unconverted 4, 8 or 16-byte
-copies from global memory; registers stage no copy under a branch).
+copies from global memory; registers stage copies under a branch only where its branches hold
+loads alone, `subset`).
 """
 import random
 import sys
@@ -276,13 +279,21 @@ def draw(seed):
     step_ok = (f['copy'] == 'local_index' and f['form'] == 'scalar' and f['mutation'] == 'none' and
                not f['accessor'] and f['fill_first'] == 'none')
     f['index_step'] = r13.choice(['copies', 'compute', 'row']) if step_ok and r13.random() < 0.6 else 'none'
+    # a fourteenth stream (session 26): a row loop's test written `r <= TS - 1`, `r + 1 <= TS` or
+    # `BY + r < TS + BY` (read as `r < TS`) and its step a local set once before the loop
+    # (`int rs = BY;`): register staging sizes its registers by the same trips
+    r14 = random.Random(seed * 104729 + 7)
+    rows_ok = f['form'] == 'row_loop' and f['row_loop_kind'] != 'nested'
+    f['row_test'] = r14.choice(['le', 'plus_le', 'plus_lt']) if rows_ok and r14.random() < 0.6 else 'lt'
+    f['row_step'] = r14.choice(['const', 'local']) if rows_ok else 'const'
     return f
 
 
 # the ninth stream's features, and their values where a seed draws none of them (the first
 # line of such a program names none of them)
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
-         'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none'}
+         'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
+         'row_test': 'lt', 'row_step': 'const'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -379,7 +390,6 @@ def program(seed):
             cp_async_no = 'moves %d bytes;' % WB  # (B's copy: A's moves 4 or 8)
     # (a copy loop's trip count in a kernel template is known only once it is instantiated)
     ldg_no = ('only cp.async' if f['copy'] == 'helper' else
-              'sits under the branch' if form == 'subset' else
               'holds another loop' if f['row_loop_kind'] == 'nested' else
               "advances 'ra0', which a copy's destination reads" if f['index_step'] == 'row' else None)
     expect = 'refused: (%s)' % '|'.join(reasons) if reasons else 'pipelined'
@@ -390,7 +400,7 @@ def program(seed):
     elif not reasons:
         expect_cp = 'refused: (%s)' % cp_async_no if cp_async_no else None
         expect_ldg = 'refused: (%s)' % ldg_no if ldg_no else None
-    if expect == 'pipelined' and (form == 'subset' or f['index_step'] == 'row') and TT in ('float', 'int'):
+    if expect == 'pipelined' and f['index_step'] == 'row' and TT in ('float', 'int'):
         expect_auto = 'refused: (4-byte copies would lose as cp.async)'  # the measured rule
     else:
         expect_auto = None
@@ -657,6 +667,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     if f['vec_reg'] != 'none':
         for li in range(loops):
             out(ind + '%s %s;' % (TT, ', '.join('r%s[%d]' % (t.lower(), VW) for t in names[li][:2])))
+    if f['row_step'] == 'local':
+        out(ind + 'int rs = BY; // (a local set once: the row loop\'s step)')
     if f['mutation'] == 'dependent':
         out(ind + 'int off = 0;')
     outer = ind
@@ -813,7 +825,8 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         out(b + '}')
         return
     if form == 'row_loop':
-        out(b + 'for (int r = ty; r < TS; r += BY) {')
+        test = {'lt': 'r < TS', 'le': 'r <= TS - 1', 'plus_le': 'r + 1 <= TS', 'plus_lt': 'BY + r < TS + BY'}[f['row_test']]
+        out(b + 'for (int r = ty; %s; r += %s) {' % (test, 'rs' if f['row_step'] == 'local' else 'BY'))
         acol = '%s + tx' % k0
         if f['row_loop_kind'] == 'local':
             out(b + '    int c = %s + tx;' % k0)

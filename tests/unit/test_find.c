@@ -140,6 +140,60 @@ START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 }
 END_TEST
 
+/* The copy loop of k(LOOP): its statement once analyzed (a's first loop). */
+static const struct body_stmt *copy_loop_of(struct analysis *a, const char *decls, const char *loop)
+{
+	char *text = xprintf("__global__ void __launch_bounds__(256) k(const float *A, float *C, int K, int n)\n{\n"
+			     "    __shared__ float As[512];\n    float acc = 0;\n%s"
+			     "    for (int t = 0; t < K; ++t) {\n"
+			     "        %s\n"
+			     "            As[i] = A[t * 512 + i];\n"
+			     "        __syncthreads();\n"
+			     "        acc += As[threadIdx.x];\n"
+			     "        __syncthreads();\n"
+			     "    }\n    C[threadIdx.x] = acc;\n}\n",
+			     decls, loop);
+	analyze(a, text);
+	free(text);
+	return &a->model.loops[0].stmts[0];
+}
+
+START_TEST(a_copy_loop_test_is_read_as_a_bound_in_front_of_the_loop)
+{
+	struct analysis a;
+	/* i + C <= N: i < N - C + 1, in a type that cannot wrap */
+	const struct body_stmt *st = copy_loop_of(&a, "", "for (unsigned i = threadIdx.x; i + 256 <= 512; i += 256)");
+	ck_assert_int_eq(st->copy_bound, 257);
+	ck_assert_str_eq(st->copy_bound_text, "(long long)(512) - (long long)(256) + 1");
+	ck_assert(a.model.loops[0].legal[VARIANT_LDG].ok);
+	release(&a);
+	st = copy_loop_of(&a, "", "for (int i = threadIdx.x; i <= 511; i += 256)");
+	ck_assert_int_eq(st->copy_bound, 512);
+	ck_assert_str_eq(st->copy_bound_text, "(511) + 1");
+	release(&a);
+	/* a local set once stands for its value: an array's size must be a constant expression */
+	st = copy_loop_of(&a, "    int threads = 2 * 128;\n    int stride = threads;\n",
+			  "for (int i = threadIdx.x; i < 512; i += stride)");
+	ck_assert_int_eq(st->copy_stride, -1);
+	ck_assert_str_eq(st->copy_stride_text, "((2 * 128))");
+	ck_assert(a.model.loops[0].legal[VARIANT_LDG].ok);
+	release(&a);
+	/* a test that runs more trips than `i < N` would count (seen staged for half of them) */
+	st = copy_loop_of(&a, "", "for (int i = threadIdx.x; i / 2 < 256; i += 256)");
+	ck_assert_int_eq(st->copy_bound, 0);
+	ck_assert(!a.model.loops[0].legal[VARIANT_LDG].ok);
+	release(&a);
+	/* a local written again, or a name the function declares twice, is no value */
+	st = copy_loop_of(&a, "    int stride = 256;\n    stride += n;\n", "for (int i = threadIdx.x; i < 512; i += stride)");
+	ck_assert_int_eq(st->copy_bound, 0);
+	release(&a);
+	st = copy_loop_of(&a, "    int stride = 256;\n    { int stride = 2; acc += stride; }\n",
+			  "for (int i = threadIdx.x; i < 512; i += stride)");
+	ck_assert_int_eq(st->copy_bound, 0);
+	release(&a);
+}
+END_TEST
+
 START_TEST(a_loop_declaration_that_would_capture_another_name_is_not_hoisted)
 {
 	struct analysis a;
@@ -423,6 +477,7 @@ Suite *find_suite(void)
 	tcase_add_test(tc, plain_loop_model);
 	tcase_add_test(tc, a_helper_that_only_copies_fills_the_tiles);
 	tcase_add_test(tc, a_copy_loop_with_a_constant_bound_is_staged_per_trip);
+	tcase_add_test(tc, a_copy_loop_test_is_read_as_a_bound_in_front_of_the_loop);
 	tcase_add_test(tc, a_loop_declaration_that_would_capture_another_name_is_not_hoisted);
 	tcase_add_test(tc, a_helper_that_does_more_is_refused_with_what_it_does);
 	tcase_add_test(tc, pointer_bumps_and_two_header_variables);
