@@ -1017,6 +1017,77 @@ static void mark_register_copies(struct kloop *l)
 	}
 }
 
+/* Whether every use of var inside `in` is in the value a copy of statement stmt stores. */
+struct loop_fetch_uses {
+	const struct kloop *l;
+	int stmt;
+	CXCursor var;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_loop_fetch_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct loop_fetch_uses *u = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
+		return CXChildVisit_Recurse;
+	struct span at = cursor_span(c);
+	bool in_value = false;
+	for (int i = 0; i < u->l->ncopies && !in_value; i++) {
+		const struct copy *cp = &u->l->copies[i];
+		in_value = cp->stmt == u->stmt && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) && cp->src.end == cp->src.begin &&
+			   span_within(at, cursor_span(cp->value));
+	}
+	u->ok = in_value;
+	return u->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+/* A copy loop's own fetch: `float4 v = *(const float4 *)&A[..];` among the statements of its
+ * body (siboehm's `float4 tmp = ..; As[..] = tmp.x; ..`), one variable, no pointer or reference,
+ * written only by its declaration and read only by the values of the loop's copies, after it.
+ * The register variant stages v a trip at a time; the copies from it store registers
+ * (from_register), which cp.async and tensor copies refuse. */
+static void mark_loop_fetches(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		CXCursor loop = cursor_unattributed(st->cursor);
+		if (st->role != ROLE_COPY || clang_getCursorKind(loop) != CXCursor_ForStmt)
+			continue;
+		CXCursor body = cursor_last_child(loop);
+		struct cursors stmts = clang_getCursorKind(body) == CXCursor_CompoundStmt ? cursor_children(body) : (struct cursors){0};
+		for (int s = 0; s < stmts.n && st->nloop_fetch < 4; s++) {
+			struct cursors vars = clang_getCursorKind(stmts.v[s]) == CXCursor_DeclStmt ? cursor_children(stmts.v[s])
+												  : (struct cursors){0};
+			CXCursor var = vars.n == 1 ? vars.v[0] : clang_getNullCursor();
+			free(vars.v);
+			enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
+			if (clang_Cursor_isNull(var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
+			    clang_Cursor_getStorageClass(var) != CX_SC_None || k == CXType_LValueReference ||
+			    k == CXType_RValueReference || k == CXType_Pointer || k == CXType_ConstantArray ||
+			    !body_fetch_value(cursor_last_child(var)) || references(cursor_last_child(var), var) ||
+			    cursor_writes_var(body, var))
+				continue;
+			struct loop_fetch_uses u = {.l = l, .stmt = i, .var = var, .ok = true};
+			for (int r = s + 1; r < stmts.n && u.ok; r++)
+				if (scan_loop_fetch_uses(stmts.v[r], body, &u) == CXChildVisit_Recurse)
+					clang_visitChildren(stmts.v[r], scan_loop_fetch_uses, &u);
+			if (!u.ok)
+				continue;
+			st->loop_fetch[st->nloop_fetch++] = stmts.v[s];
+			for (int c = 0; c < l->ncopies; c++) {
+				struct copy *cp = &l->copies[c];
+				if (cp->stmt == i && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) && cp->src.end == cp->src.begin &&
+				    clang_equalCursors(cursor_root_var(cp->value), var)) {
+					cp->from_register = true;
+					cp->computed = false;
+				}
+			}
+		}
+		free(stmts.v);
+	}
+}
+
 /* Whether statement `user` reads a variable the declaration statement `decl` declares. */
 static bool stmt_reads_decl(CXCursor user, CXCursor decl)
 {
@@ -1685,6 +1756,7 @@ void find_body_locals(struct kloop *l, const struct source *src)
 	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
 	mark_copy_decls(l, src);
 	mark_register_copies(l);
+	mark_loop_fetches(l);
 	settle_computed(l);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(cursor_unattributed(l->stmts[i].cursor)) == CXCursor_ForStmt)

@@ -386,13 +386,19 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 			     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
 			     "`return *p;`)", name, line, col, callee);
 	else if (staged_in_copy_loop(l, cp, reg)) {
+		/* (body.c's mark_loop_fetches took it as a fetch but for this) */
 		int dline, dcol;
 		pos(src, cursor_span(reg).begin, &dline, &dcol);
 		char *v = cursor_name(reg);
+		CXCursor loop_body = cursor_last_child(cursor_unattributed(l->stmts[cp->stmt].cursor));
+		const char *what = cursor_writes_var(loop_body, reg) ? "which the loop writes again"
+				   : !clang_equalCursors(cursor_root_var(cp->value), reg) ? "which the stored value computes with"
+				   : "which something other than the loop's stores reads";
 		kloop_refuse(l, cp->text.begin,
-			     "'%s' is stored at %d:%d from '%s', loaded at %d:%d inside a copy loop: "
-			     "pipefy reads a load into a local only in the K-loop's own body",
-			     name, line, col, v, dline, dcol);
+			     "'%s' is stored at %d:%d from '%s', loaded at %d:%d inside a copy loop, %s: pipefy stages "
+			     "such a local only when its declaration alone writes it and the loop's stores alone read it "
+			     "(`As[..] = v.x;`)",
+			     name, line, col, v, dline, dcol, what);
 		free(v);
 	} else if (!refuse_fill_first(l, src, cp, name)) {
 		CXCursor shared = clang_Cursor_isNull(cp->value) ? clang_getNullCursor() : shared_ref_in(cp->value);

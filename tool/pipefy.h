@@ -550,6 +550,10 @@ struct body_stmt {
 	char *copy_bound_text, *copy_stride_text; /* B and S as constant expressions in front of the
 						   * loop (S NULL for `++i`: 1) */
 	CXCursor copy_limit, copy_offset; /* N and C as written (C null when there is none) */
+	/* Such a loop's own fetches: `float4 v = load;` at the top of its body, v read only by
+	 * its copies (`As[..] = v.x;`, from_register): one staging register a trip each */
+	CXCursor loop_fetch[4];
+	int nloop_fetch;
 	struct span copy_unsure_start; /* such a loop's E when pipefy cannot show it is >= 0 (the loop
 					* then runs more than ceil(N / S) trips: copy_bound stays 0) */
 };

@@ -68,6 +68,68 @@ static char *staging_register(const struct kloop *l, int copy)
 
 
 
+/* The register of a copy loop's own fetch (loop_fetch k of statement stmt): numbered after the
+ * direct copies' registers, one element a trip. */
+static char *loop_fetch_register(const struct kloop *l, int stmt, int k, bool indexed)
+{
+	int n = 0;
+	for (int i = 0; i < l->ncopies; i++)
+		n += !l->copies[i].from_register;
+	for (int i = 0; i < stmt; i++)
+		n += l->stmts[i].nloop_fetch;
+	return indexed ? xprintf("pipefy_reg%d[pipefy_j]", n + k) : xprintf("pipefy_reg%d", n + k);
+}
+
+/* The lines an expression statement fills alone: from its line's start through the newline
+ * after its ';' (empty when anything else shares them). */
+static struct span statement_lines(const struct source *src, struct span e)
+{
+	size_t b = e.begin, end = e.end;
+	while (b > 0 && (src->text[b - 1] == ' ' || src->text[b - 1] == '\t'))
+		b--;
+	while (end < src->len && (src->text[end] == ' ' || src->text[end] == '\t'))
+		end++;
+	if ((b > 0 && src->text[b - 1] != '\n') || end >= src->len || src->text[end] != ';')
+		return (struct span){0, 0};
+	for (end++; end < src->len && (src->text[end] == ' ' || src->text[end] == '\t');)
+		end++;
+	if (end >= src->len || src->text[end] != '\n')
+		return (struct span){0, 0};
+	return (struct span){b, end + 1};
+}
+
+/* A copy loop's own fetches (`float4 v = load;` in its body): the fetch loads the register
+ * (`pipefy_reg2[pipefy_j] = load;`) and stores nothing, the stash declares v from it
+ * (`float4 v = pipefy_reg2[pipefy_j];`) and stores as written. */
+static void add_loop_fetch_edits(const struct kloop *l, const struct source *src, struct edits *stash, struct edits *fetch)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		for (int k = 0; k < st->nloop_fetch; k++) {
+			CXCursor var = cursor_first_child(st->loop_fetch[k]), init = cursor_last_child(var);
+			struct span is = cursor_span(init), ds = cursor_span(st->loop_fetch[k]);
+			char *reg = loop_fetch_register(l, i, k, true), *value = span_text(src, is);
+			edits_add(stash, is.begin, is.end - is.begin, reg);
+			/* (the declaration's span ends at its ';') */
+			char *load = xprintf("%s = %s;", reg, value);
+			edits_add(fetch, ds.begin, ds.end - ds.begin, load);
+			free(load);
+			free(reg);
+			free(value);
+		}
+		for (int c = 0; c < l->ncopies && st->nloop_fetch; c++) {
+			const struct copy *cp = &l->copies[c];
+			if (cp->stmt == i && cp->from_register) {
+				struct span whole = statement_lines(src, cp->text);
+				if (whole.end > whole.begin)
+					edits_add(fetch, whole.begin, whole.end - whole.begin, "");
+				else
+					edits_add(fetch, cp->text.begin, cp->text.end - cp->text.begin, "(void)0");
+			}
+		}
+	}
+}
+
 /* Why a register plan keeps one stage, for the comment above it: the planner's reason. */
 static const char *one_stage_why(const struct kloop *l)
 {
@@ -189,6 +251,21 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 			else
 				sb_printf(sb, "%s%s%spipefy_reg%d;\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
 		}
+	for (int i = 0; i < l->nstmts; i++)
+		for (int k = 0; k < l->stmts[i].nloop_fetch; k++) {
+			CXCursor var = cursor_first_child(l->stmts[i].loop_fetch[k]);
+			char *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(var)));
+			char *reg = loop_fetch_register(l, i, k, false), *trips = copy_loop_trips(l, &l->stmts[i]);
+			if (l->stmts[i].copy_bound < 0 || l->stmts[i].copy_stride < 0) {
+				char *t = xprintf("%s > 0 ? %s : 1", trips, trips);
+				free(trips);
+				trips = t;
+			}
+			sb_printf(sb, "%s%s%s%s[%s];\n", y->I1, type, type_sep(type), reg, trips);
+			free(type);
+			free(reg);
+			free(trips);
+		}
 	for (int i = 0; i < l->nstmts; i++) {
 		/* the shadows of locals the compute uses too, once each */
 		bool again = false;
@@ -241,7 +318,7 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 	bool first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
-		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register;
+		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register && !st->nloop_fetch;
 		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
 		    st->role == ROLE_BUMP)
 			add_stmt(sb, src, fetch_edits, st, y->I1, y->U, &first);
@@ -316,6 +393,7 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 	struct edits fetch_edits = {0};
 	add_shadow_edits(l, &y.refs, &fetch_edits);
 	add_stash_edits(l, src, &y);
+	add_loop_fetch_edits(l, src, &y.stmt_edits, &fetch_edits);
 	layout_add_refs_outside_copies(&y);
 	add_copy_loop_trips(l, src, &y.stmt_edits, false);
 	add_copy_loop_trips(l, src, &fetch_edits, false);

@@ -52,8 +52,9 @@ array itself rather than the tile's name (`after_via`: one stage, as through the
 thirteenth, a local of the body the local index is computed from, stepped by a statement of its
 own (`index_step`: the step goes with the copies; refused where the compute reads the local
 too), or A's row in its tile so stepped (register staging refused); tensor copies refuse both;
-from a fourteenth, a row loop's test as `r <= TS - 1`, `r + 1 <= TS` or `BY + r < TS + BY` and
-its step a local set once (`row_test`, `row_step`);
+from a fourteenth, a row loop's test as `r <= TS - 1`, `r + 1 <= TS` or `BY + r < TS + BY`,
+its step a local set once (`row_test`, `row_step`), and A's copy through a local of its body
+(`row_fetch`: registers only);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -286,6 +287,9 @@ def draw(seed):
     rows_ok = f['form'] == 'row_loop' and f['row_loop_kind'] != 'nested'
     f['row_test'] = r14.choice(['le', 'plus_le', 'plus_lt']) if rows_ok and r14.random() < 0.6 else 'lt'
     f['row_step'] = r14.choice(['const', 'local']) if rows_ok else 'const'
+    # and A's copy through a local of the row loop's body (`TT va = A[..]; As[r][tx] = va;`):
+    # registers stage the local a trip at a time; cp.async and tensor copies take no register
+    f['row_fetch'] = rows_ok and r14.random() < 0.4
     return f
 
 
@@ -293,7 +297,7 @@ def draw(seed):
 # line of such a program names none of them)
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
-         'row_test': 'lt', 'row_step': 'const'}
+         'row_test': 'lt', 'row_step': 'const', 'row_fetch': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -380,7 +384,7 @@ def program(seed):
     elif f['mutation'] == 'computed':
         cp_async_no = 'stores a value computed'
     elif f['copy'] != 'helper':
-        if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local'):
+        if form in ('register', 'register_outside') or (form == 'vec' and f['vec'] == 'local') or f['row_fetch']:
             cp_async_no = 'stored from register value'
         elif f['convert']:
             cp_async_no = 'converts its value'
@@ -433,6 +437,9 @@ def program(seed):
     if f['mutation'] == 'computed' and expect == 'pipelined':
         for v in sm90:  # (after an exit before the loop, which is named first)
             sm90[v].append('stores a value computed')
+    if f['row_fetch'] and expect == 'pipelined':
+        for v in sm90:
+            sm90[v].append('.')  # (a register's store is no box, nor a producer's copy)
     if f['index_step'] in ('copies', 'row') and expect == 'pipelined':
         for v in sm90:  # (after an exit before the loop, which is named first)
             sm90[v].append("advances '%s'" % ('ra0' if f['index_step'] == 'row' else 'ir0'))
@@ -831,7 +838,11 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         if f['row_loop_kind'] == 'local':
             out(b + '    int c = %s + tx;' % k0)
             acol = 'c'
-        out(b + '    %s[r][tx] = %s;' % (an, load('A[(row0 + r) * K + %s%s]' % (acol, shift))))
+        if f['row_fetch']:
+            out(b + '    %s va = %s;' % (TT, load('A[(row0 + r) * K + %s%s]' % (acol, shift))))
+            out(b + '    %s[r][tx] = va;' % an)
+        else:
+            out(b + '    %s[r][tx] = %s;' % (an, load('A[(row0 + r) * K + %s%s]' % (acol, shift))))
         out(b + '    %s[r][tx] = %s;' % (bn, load('B[(%s + r) * N + col]' % k0)))
         out(b + '}')
         return
