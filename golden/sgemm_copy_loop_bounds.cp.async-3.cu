@@ -5,7 +5,9 @@
 // `r + 1 <= ROWS`, stepping by a local set once. The register variant sizes its staging
 // registers by each loop's trips, the locals replaced by their values (an array's size must be a
 // constant expression). halves tests `i / 2 < ...`, which runs twice the trips `i < ...` would:
-// register staging leaves it as written (it once sized the registers for half of them). Usage: sgemm_copy_loop_bounds [M N K] (multiples of 64, K of 32).
+// register staging leaves it as written (it once sized the registers for half of them).
+// nested copies a 2 x 2 block of each tile per thread through two loops, the inner one the outer
+// one's whole body, braced or not: registers [outer trip][inner trip]. Usage: sgemm_copy_loop_bounds [M N K] (multiples of 64, K of 32).
 // gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
@@ -161,6 +163,59 @@ __global__ void halves(const float *A, const float *B, float *C, int M, int N, i
         C[(row0 + ty + 8 * r) * N + col0 + tx] = acc[r];
 }
 
+__global__ void nested(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][TILE][TILE];
+    __shared__ float Bs[3][TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;  // 16 x 16
+    int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
+    float acc[2][2] = {};
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int i = 0; i < 2; ++i)
+                    for (int j = 0; j < 2; ++j)
+                        __pipeline_memcpy_async(&As[pipefy_dst][ty * 2 + i][tx * 2 + j], &A[(row0 + ty * 2 + i) * K + k0 + tx * 2 + j], sizeof(float));
+                for (int i = 0; i < 2; ++i) {
+#pragma unroll
+                    for (int j = 0; j < 2; j++) {
+                        __pipeline_memcpy_async(&Bs[pipefy_dst][ty * 2 + i][tx * 2 + j], &B[(k0 + ty * 2 + i) * N + col0 + tx * 2 + j], sizeof(float));
+                    }
+                }
+                k0 += TILE;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += TILE) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TILE; ++k)
+                for (int i = 0; i < 2; ++i)
+                    for (int j = 0; j < 2; ++j)
+                        acc[i][j] += As[pipefy_stage][ty * 2 + i][k] * Bs[pipefy_stage][k][tx * 2 + j];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            C[(row0 + ty * 2 + i) * N + col0 + tx * 2 + j] = acc[i][j];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -180,6 +235,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("halves", M, N, K, [&](const float *A, const float *B, float *C) {
         halves<<<dim3(N / TILE, M / TILE), 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("nested", M, N, K, [&](const float *A, const float *B, float *C) {
+        nested<<<dim3(N / TILE, M / TILE), dim3(16, 16)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

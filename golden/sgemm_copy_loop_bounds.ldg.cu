@@ -5,7 +5,9 @@
 // `r + 1 <= ROWS`, stepping by a local set once. The register variant sizes its staging
 // registers by each loop's trips, the locals replaced by their values (an array's size must be a
 // constant expression). halves tests `i / 2 < ...`, which runs twice the trips `i < ...` would:
-// register staging leaves it as written (it once sized the registers for half of them). Usage: sgemm_copy_loop_bounds [M N K] (multiples of 64, K of 32).
+// register staging leaves it as written (it once sized the registers for half of them).
+// nested copies a 2 x 2 block of each tile per thread through two loops, the inner one the outer
+// one's whole body, braced or not: registers [outer trip][inner trip]. Usage: sgemm_copy_loop_bounds [M N K] (multiples of 64, K of 32).
 // gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
@@ -194,6 +196,105 @@ __global__ void halves(const float *A, const float *B, float *C, int M, int N, i
         C[(row0 + ty + 8 * r) * N + col0 + tx] = acc[r];
 }
 
+__global__ void nested(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TILE][TILE];
+    __shared__ float Bs[2][TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;  // 16 x 16
+    int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
+    float acc[2][2] = {};
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0[2][2];
+        float pipefy_reg1[2][2];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < 2))
+                    break;
+                for (int pipefy_k = 0; pipefy_k < 2; ++pipefy_k) {
+                    int j = 0 + pipefy_k * 1;
+                    if (!(j < 2))
+                        break;
+                    pipefy_reg0[pipefy_j][pipefy_k] = A[(row0 + ty * 2 + i) * K + k0 + tx * 2 + j];
+                }
+            }
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < 2))
+                    break;
+#pragma unroll
+                for (int pipefy_k = 0; pipefy_k < 2; ++pipefy_k) {
+                    int j = 0 + pipefy_k * 1;
+                    if (!(j < 2))
+                        break;
+                    pipefy_reg1[pipefy_j][pipefy_k] = B[(k0 + ty * 2 + i) * N + col0 + tx * 2 + j];
+                }
+            }
+            k0 += TILE;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < 2))
+                    break;
+                for (int pipefy_k = 0; pipefy_k < 2; ++pipefy_k) {
+                    int j = 0 + pipefy_k * 1;
+                    if (!(j < 2))
+                        break;
+                    As[pipefy_dst][ty * 2 + i][tx * 2 + j] = pipefy_reg0[pipefy_j][pipefy_k];
+                }
+            }
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < 2))
+                    break;
+#pragma unroll
+                for (int pipefy_k = 0; pipefy_k < 2; ++pipefy_k) {
+                    int j = 0 + pipefy_k * 1;
+                    if (!(j < 2))
+                        break;
+                    Bs[pipefy_dst][ty * 2 + i][tx * 2 + j] = pipefy_reg1[pipefy_j][pipefy_k];
+                }
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TILE) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TILE; ++k)
+                for (int i = 0; i < 2; ++i)
+                    for (int j = 0; j < 2; ++j)
+                        acc[i][j] += As[pipefy_stage][ty * 2 + i][k] * Bs[pipefy_stage][k][tx * 2 + j];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            C[(row0 + ty * 2 + i) * N + col0 + tx * 2 + j] = acc[i][j];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -213,6 +314,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("halves", M, N, K, [&](const float *A, const float *B, float *C) {
         halves<<<dim3(N / TILE, M / TILE), 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("nested", M, N, K, [&](const float *A, const float *B, float *C) {
+        nested<<<dim3(N / TILE, M / TILE), dim3(16, 16)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

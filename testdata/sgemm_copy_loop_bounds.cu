@@ -5,7 +5,9 @@
 // `r + 1 <= ROWS`, stepping by a local set once. The register variant sizes its staging
 // registers by each loop's trips, the locals replaced by their values (an array's size must be a
 // constant expression). halves tests `i / 2 < ...`, which runs twice the trips `i < ...` would:
-// register staging leaves it as written (it once sized the registers for half of them). Usage: sgemm_copy_loop_bounds [M N K] (multiples of 64, K of 32).
+// register staging leaves it as written (it once sized the registers for half of them).
+// nested copies a 2 x 2 block of each tile per thread through two loops, the inner one the outer
+// one's whole body, braced or not: registers [outer trip][inner trip]. Usage: sgemm_copy_loop_bounds [M N K] (multiples of 64, K of 32).
 // gpu-runs: 64 64 0 | 64 64 32 | 64 64 64 | 64 64 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
@@ -88,6 +90,35 @@ __global__ void halves(const float *A, const float *B, float *C, int M, int N, i
         C[(row0 + ty + 8 * r) * N + col0 + tx] = acc[r];
 }
 
+__global__ void nested(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;  // 16 x 16
+    int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
+    float acc[2][2] = {};
+    for (int k0 = 0; k0 < K; k0 += TILE) {
+        for (int i = 0; i < 2; ++i)
+            for (int j = 0; j < 2; ++j)
+                As[ty * 2 + i][tx * 2 + j] = A[(row0 + ty * 2 + i) * K + k0 + tx * 2 + j];
+        for (int i = 0; i < 2; ++i) {
+#pragma unroll
+            for (int j = 0; j < 2; j++) {
+                Bs[ty * 2 + i][tx * 2 + j] = B[(k0 + ty * 2 + i) * N + col0 + tx * 2 + j];
+            }
+        }
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 2; ++j)
+                    acc[i][j] += As[ty * 2 + i][k] * Bs[k][tx * 2 + j];
+        __syncthreads();
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            C[(row0 + ty * 2 + i) * N + col0 + tx * 2 + j] = acc[i][j];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -107,6 +138,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("halves", M, N, K, [&](const float *A, const float *B, float *C) {
         halves<<<dim3(N / TILE, M / TILE), 256>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("nested", M, N, K, [&](const float *A, const float *B, float *C) {
+        nested<<<dim3(N / TILE, M / TILE), dim3(16, 16)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

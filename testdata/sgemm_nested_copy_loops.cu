@@ -1,7 +1,8 @@
 // sgemm_nested_copy_loops.cu: each thread copies STRIDE x STRIDE elements of each tile in two
 // nested loops (`for i` around `for j`). One staging register a trip of the outer loop would keep
-// only the inner loop's last copy (pipefy once staged it so: every j stored the last j's value),
-// so register staging is refused, naming the inner loop; cp.async takes the copies.
+// only the inner loop's last copy (pipefy once staged it so: every j stored the last j's value);
+// the registers are now one a trip of each loop, `pipefy_reg0[pipefy_j][pipefy_k]` (register
+// staging was refused in between, naming the inner loop); cp.async takes the copies too.
 // Usage: sgemm_nested_copy_loops [M N K] (multiples of STEP)
 // gpu-runs: 16 16 0 | 16 16 16 | 32 48 32 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 32 48 32

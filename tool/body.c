@@ -1622,7 +1622,7 @@ static bool names_var(CXCursor c, CXCursor var)
  * *n its value, -1 when the template fixes it; false when the test is none of those. A loop of
  * `i = E0 + j * S`, E0 >= 0, passes the test at most ceil(B / S) times (i + C <= N means
  * i < N - C + 1). */
-static bool copy_loop_bound(struct body_stmt *st, const struct source *src, CXCursor cond, CXCursor var,
+static bool copy_loop_bound(struct copy_loop *cl, const struct source *src, CXCursor cond, CXCursor var,
 			    CXCursor function, long *n)
 {
 	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
@@ -1653,15 +1653,15 @@ static bool copy_loop_bound(struct body_stmt *st, const struct source *src, CXCu
 		return false;
 	}
 	if (ct)
-		st->copy_bound_text = xprintf("(long long)(%s) - (long long)(%s)%s", lt, ct, op == CXBinaryOperator_LE ? " + 1" : "");
+		cl->bound_text = xprintf("(long long)(%s) - (long long)(%s)%s", lt, ct, op == CXBinaryOperator_LE ? " + 1" : "");
 	else if (op == CXBinaryOperator_LE)
-		st->copy_bound_text = xprintf("(%s) + 1", lt);
+		cl->bound_text = xprintf("(%s) + 1", lt);
 	else
-		st->copy_bound_text = xstrdup(lt);
+		cl->bound_text = xstrdup(lt);
 	free(lt);
 	free(ct);
-	st->copy_limit = limit;
-	st->copy_offset = offset;
+	cl->limit = limit;
+	cl->offset = offset;
 	*n = ok_n && ok_c ? B : -1;
 	return true;
 }
@@ -1671,9 +1671,10 @@ static bool copy_loop_bound(struct body_stmt *st, const struct source *src, CXCu
  * the register variant can stage such a loop with one register per trip. Records its numbers
  * and parts in the statement (whether its trip count means the same in front of the loop is
  * check's question). */
-static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCursor function)
+static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct source *src, CXCursor function)
 {
-	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = {0};
+	struct cursors kids = cursor_children(loop), var = {0};
+	cl->loop = loop;
 	bool add = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_CompoundAssignOperator &&
 		   clang_getCursorBinaryOperatorKind(kids.v[2]) == CXBinaryOperator_AddAssign;
 	bool inc = kids.n == 4 && clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator &&
@@ -1693,12 +1694,12 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCu
 	if (clang_Cursor_isNull(init))
 		goto done;
 	if (!unsigned_var && !never_negative(init, function, 0)) {
-		st->copy_unsure_start = cursor_span(init);
+		cl->unsure_start = cursor_span(init);
 		goto done;
 	}
 	/* the bound: a constant; the stride: a constant, or blockDim.x */
 	long N;
-	if (!copy_loop_bound(st, src, kids.v[1], var.v[0], function, &N))
+	if (!copy_loop_bound(cl, src, kids.v[1], var.v[0], function, &N))
 		goto done;
 	bool ok;
 	CXCursor step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
@@ -1711,30 +1712,46 @@ static void copy_loop_shape(struct body_stmt *st, const struct source *src, CXCu
 		char *step_text = span_text(src, cursor_span(step));
 		block_stride = strcmp(step_text, "blockDim.x") == 0;
 		free(step_text);
-		st->copy_stride_text = block_stride || S == -1 ? NULL : constant_text(src, step, function, 0);
+		cl->stride_text = block_stride || S == -1 ? NULL : constant_text(src, step, function, 0);
 	}
-	if ((S == -1 && !block_stride) || S == 0 || S < -2 || (!inc && !block_stride && !st->copy_stride_text)) {
-		free(st->copy_bound_text);
-		free(st->copy_stride_text);
-		st->copy_bound_text = st->copy_stride_text = NULL;
+	if ((S == -1 && !block_stride) || S == 0 || S < -2 || (!inc && !block_stride && !cl->stride_text)) {
+		free(cl->bound_text);
+		free(cl->stride_text);
+		cl->bound_text = cl->stride_text = NULL;
 		goto done;
 	}
-	st->copy_bound = N;
-	st->copy_stride = block_stride ? 0 : S == -2 ? -1 : S;
+	cl->bound = N;
+	cl->stride = block_stride ? 0 : S == -2 ? -1 : S;
 	/* `int i`: from the declaration's start through the variable's name */
 	unsigned name_at;
 	clang_getExpansionLocation(clang_getCursorLocation(var.v[0]), NULL, NULL, NULL, &name_at);
 	char *name = cursor_name(var.v[0]);
-	st->copy_var = (struct span){cursor_span(kids.v[0]).begin, name_at + strlen(name)};
+	cl->var = (struct span){cursor_span(kids.v[0]).begin, name_at + strlen(name)};
 	free(name);
-	st->copy_init = cursor_span(init);
-	st->copy_cond = cursor_span(kids.v[1]);
-	st->copy_body = cursor_span(kids.v[3]);
+	cl->init = cursor_span(init);
+	cl->cond = cursor_span(kids.v[1]);
+	cl->body = cursor_span(kids.v[3]);
 done:
 	free(kids.v);
 	free(var.v);
 }
 
+
+/* A copy loop whose body is one loop and nothing else (`for (i ..) { for (j ..) As[..] = ..; }`):
+ * *inner that loop. */
+static bool inner_copy_loop(CXCursor loop, CXCursor *inner)
+{
+	CXCursor body = cursor_last_child(loop);
+	if (clang_getCursorKind(body) == CXCursor_CompoundStmt) {
+		struct cursors kids = cursor_children(body);
+		body = kids.n == 1 ? kids.v[0] : clang_getNullCursor();
+		free(kids.v);
+	}
+	if (clang_Cursor_isNull(body))
+		return false;
+	*inner = cursor_unattributed(body);
+	return clang_getCursorKind(*inner) == CXCursor_ForStmt;
+}
 
 /* A computed value that reads a local a fetch loads (`As[i] = Av.x * A[k]`) is not one pipefy
  * stages: the register's value and the load's would come from two different places. */
@@ -1758,7 +1775,13 @@ void find_body_locals(struct kloop *l, const struct source *src)
 	mark_register_copies(l);
 	mark_loop_fetches(l);
 	settle_computed(l);
-	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COPY && clang_getCursorKind(cursor_unattributed(l->stmts[i].cursor)) == CXCursor_ForStmt)
-			copy_loop_shape(&l->stmts[i], src, l->function_cursor);
+	for (int i = 0; i < l->nstmts; i++) {
+		struct body_stmt *st = &l->stmts[i];
+		CXCursor loop = cursor_unattributed(st->cursor), in;
+		if (st->role != ROLE_COPY || clang_getCursorKind(loop) != CXCursor_ForStmt)
+			continue;
+		copy_loop_shape(&st->cl, loop, src, l->function_cursor);
+		if (st->cl.bound && inner_copy_loop(loop, &in))
+			copy_loop_shape(&st->inner, in, src, l->function_cursor);
+	}
 }

@@ -605,13 +605,13 @@ static char *copy_loop_block(struct reader *r, const struct body_stmt *st, long 
 	struct cursors lt = kids.n == 4 ? cursor_children(kids.v[1]) : (struct cursors){0};
 	if (var.n == 1 && lt.n == 2 && read_poly(r, cursor_last_child(var.v[0]), &init) && is_atom(r, &init, "threadIdx.x") &&
 	    read_poly(r, lt.v[0], &lhs) && lhs.n == 1 && lhs.t[0].nf == 1 && lhs.t[0].coef == 1 &&
-	    st->copy_bound == n_elems) {
+	    st->cl.bound == n_elems) {
 		char *name = cursor_name(var.v[0]);
 		if (strcmp(r->atom[lhs.t[0].f[0]], name) == 0)
-			cond = st->copy_stride == 0
+			cond = st->cl.stride == 0
 				       ? xstrdup("pipefy_block.y == 1 && pipefy_block.z == 1")
 				       : xprintf("pipefy_block.x == %ld && pipefy_block.y == 1 && pipefy_block.z == 1",
-						 st->copy_stride);
+						 st->cl.stride);
 		free(name);
 	}
 	free(var.v);
@@ -1130,7 +1130,7 @@ static bool flat_atoms(struct box_read *b)
  * copies take for granted. */
 static bool box_atoms(struct box_read *b)
 {
-	if (b->st->copy_bound > 0) {
+	if (b->st->cl.bound > 0) {
 		if (!copy_loop_atoms(b))
 			return false;
 	} else if (b->st->text.begin != b->cp->text.begin) {
@@ -1184,7 +1184,7 @@ static bool box_indices(struct box_read *b)
 		b->d0 = (struct poly){1, {{1, 1, {a0}}}};
 		b->d1 = (struct poly){1, {{1, 1, {a1}}}};
 		ok = a0 >= 0 && a1 >= 0 && read_index(r, b->index, &b->ix);
-		if (ok && b->st->copy_bound > 0) {
+		if (ok && b->st->cl.bound > 0) {
 			struct poly d;
 			ok = read_poly(r, b->dc, &d) && is_atom(r, &d, b->var);
 			if (!ok && !r->problem)

@@ -1494,29 +1494,44 @@ static bool holds_loop(CXCursor stmt)
 	return found;
 }
 
-/* Why a copy loop of the shape find reads (copy_bound set) cannot be staged; NULL when it can. */
-static const char *copy_loop_illegal(const struct kloop *l, int stmt)
+/* Why one loop of a staged copy loop (the statement's, or the one its body is) does not run the
+ * same trips in front of the loop; NULL when it does. */
+static const char *loop_trips_illegal(const struct kloop *l, const struct copy_loop *cl, bool inner)
 {
-	const struct body_stmt *st = &l->stmts[stmt];
-	for (int i = 0; i < l->ntiles && !st->copy_stride; i++)
-		if (l->tiles[i].in_loop)
-			return "it steps by blockDim.x and a tile is declared in the K-loop's body";
-	struct cursors kids = cursor_children(cursor_unattributed(st->cursor)), var = cursor_children(kids.v[0]);
+	struct cursors kids = cursor_children(cl->loop), var = cursor_children(kids.v[0]);
 	/* (the step: `i += S`'s S; `++i` has none but the variable) */
 	bool inc = clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator;
 	const char *why = NULL;
-	if (cursor_refers_within(st->copy_limit, l->body) ||
-	    (!clang_Cursor_isNull(st->copy_offset) && cursor_refers_within(st->copy_offset, l->body)))
-		why = "its bound reads what the K-loop's body declares";
+	if (cursor_refers_within(cl->limit, l->body) ||
+	    (!clang_Cursor_isNull(cl->offset) && cursor_refers_within(cl->offset, l->body)))
+		why = inner ? "the bound of the loop in its body reads what the K-loop's body declares"
+			    : "its bound reads what the K-loop's body declares";
 	else if (!inc && cursor_refers_within(cursor_last_child(kids.v[2]), l->body))
-		why = "its step reads what the K-loop's body declares";
+		why = inner ? "the step of the loop in its body reads what the K-loop's body declares"
+			    : "its step reads what the K-loop's body declares";
 	else if (cursor_writes_var(kids.v[3], var.v[0]))
-		why = "its body writes its variable";
-	else if (holds_loop(kids.v[3]))
-		why = "its body holds another loop: one staging register a trip would keep only that loop's last copy";
+		why = inner ? "the loop in its body writes its own variable" : "its body writes its variable";
 	free(kids.v);
 	free(var.v);
 	return why;
+}
+
+/* Why a copy loop of the shape find reads (cl.bound set) cannot be staged; NULL when it can.
+ * Its body may be one more such loop (inner), not strided by the block: registers [trip][trip]. */
+static const char *copy_loop_illegal(const struct kloop *l, int stmt)
+{
+	const struct body_stmt *st = &l->stmts[stmt];
+	for (int i = 0; i < l->ntiles && !st->cl.stride; i++)
+		if (l->tiles[i].in_loop)
+			return "it steps by blockDim.x and a tile is declared in the K-loop's body";
+	const char *why = loop_trips_illegal(l, &st->cl, false);
+	const char *holds = "its body holds another loop, which staging registers take only as the body's one statement, "
+			    "counted as this one is (a constant bound and step, not blockDim.x)";
+	if (why || !holds_loop(cursor_last_child(st->cl.loop)))
+		return why;
+	if (!st->inner.bound || !st->inner.stride || holds_loop(cursor_last_child(st->inner.loop)))
+		return holds;
+	return loop_trips_illegal(l, &st->inner, true);
 }
 
 /* A copy loop find read the shape of (`for (T i = E0; i < N; i += S)`, see copy_loop_shape)
@@ -1527,7 +1542,7 @@ static const char *copy_loop_illegal(const struct kloop *l, int stmt)
  * declared in the body (the fallback for other block sizes re-runs the loop as written). */
 static bool copy_loop_legal(const struct kloop *l, int stmt)
 {
-	return l->stmts[stmt].copy_bound && !copy_loop_illegal(l, stmt);
+	return l->stmts[stmt].cl.bound && !copy_loop_illegal(l, stmt);
 }
 
 struct ivar_decl {
@@ -1609,7 +1624,7 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 		return xprintf("the copy at %d:%d sits in the loop at %d:%d: staging registers need a for loop "
 			       "(`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
 			       line, col, ol, oc);
-	const char *illegal = st->copy_bound ? copy_loop_illegal(l, cp->stmt) : NULL;
+	const char *illegal = st->cl.bound ? copy_loop_illegal(l, cp->stmt) : NULL;
 	if (illegal) /* (the shape is one pipefy stages: something else is not) */
 		return xprintf("the copy loop at %d:%d cannot be staged: %s", ol, oc, illegal);
 	struct cursors kids = cursor_children(outer);
@@ -1618,8 +1633,8 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	char *test = clang_Cursor_isNull(cond) ? xstrdup("") : span_text(src, cursor_span(cond));
 	free(kids.v);
 	char *why;
-	if (st->copy_unsure_start.end > st->copy_unsure_start.begin) {
-		char *start = span_text(src, st->copy_unsure_start);
+	if (st->cl.unsure_start.end > st->cl.unsure_start.begin) {
+		char *start = span_text(src, st->cl.unsure_start);
 		why = xprintf("the copy loop at %d:%d starts at `%s`, which pipefy cannot show is never negative: "
 			      "staging registers count ceil(N / S) trips from 0", ol, oc, start);
 		free(start);
@@ -1754,7 +1769,7 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
 			l->legal[VARIANT_LDG].refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
 			l->legal[VARIANT_LDG].ok = false;
-		} else if (in_copy_loop && !st->copy_stride && !l->block_threads) {
+		} else if (in_copy_loop && !st->cl.stride && !l->block_threads) {
 			/* a copy loop strided by blockDim.x stages one register per trip: the block size
 			 * says how many */
 			l->legal[VARIANT_LDG].refusal = xprintf("the copy loop at %d:%d strides by blockDim.x and the block size is "

@@ -48,8 +48,10 @@ void model_free(struct model *m)
 			free(l->copies[j].type);
 		free(l->copies);
 		for (int j = 0; j < l->nstmts; j++) {
-			free(l->stmts[j].copy_bound_text);
-			free(l->stmts[j].copy_stride_text);
+			free(l->stmts[j].cl.bound_text);
+			free(l->stmts[j].cl.stride_text);
+			free(l->stmts[j].inner.bound_text);
+			free(l->stmts[j].inner.stride_text);
 		}
 		free(l->stmts);
 		free(l->refs);

@@ -520,6 +520,23 @@ enum stmt_role {
 	ROLE_TILE_DECL, /* a tile declared inside the loop: hoisted out of it */
 };
 
+/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)` (or a test
+ * `i <= N`, `i + C <= N`, `i + C < N`: read as `i < B`): one staging register per trip, so the
+ * trip count per thread must be bounded at compile time. */
+struct copy_loop {
+	CXCursor loop; /* the for statement */
+	long bound;   /* B; 0 when the statement is not such a loop, -1 when the template or a local
+		       * holding one value fixes it */
+	long stride;  /* S when constant (-1: fixed by the template); 0 when it is blockDim.x (the
+		       * block size decides) */
+	struct span var, init, cond, body; /* `int i`'s name, E, the test, the body */
+	char *bound_text, *stride_text; /* B and S as constant expressions in front of the loop
+					 * (S NULL for `++i`: 1) */
+	CXCursor limit, offset; /* N and C as written (C null when there is none) */
+	struct span unsure_start; /* E when pipefy cannot show it is >= 0 (the loop then runs more
+				   * than ceil(B / S) trips: bound stays 0) */
+};
+
 struct body_stmt {
 	enum stmt_role role;
 	struct span span; /* whole lines where the statement owns them */
@@ -539,23 +556,13 @@ struct body_stmt {
 	bool fetch_shadow;    /* the compute uses the variable too, only as scratch it assigns
 			       * before it reads: the fetch and the copies take a register of their
 			       * own in its place (registers.c) */
-	/* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)` (or a test
-	 * `i <= N`, `i + C <= N`, `i + C < N`: read as `i < B`): one staging register per trip, so
-	 * the trip count per thread must be bounded at compile time. */
-	long copy_bound;   /* B; 0 when the statement is not such a loop, -1 when the template or a
-			    * local holding one value fixes it */
-	long copy_stride;  /* S when constant (-1: fixed by the template); 0 when it is blockDim.x
-			    * (the block size decides) */
-	struct span copy_var, copy_init, copy_cond, copy_body; /* `int i`'s name, E, the test, the body */
-	char *copy_bound_text, *copy_stride_text; /* B and S as constant expressions in front of the
-						   * loop (S NULL for `++i`: 1) */
-	CXCursor copy_limit, copy_offset; /* N and C as written (C null when there is none) */
+	/* A copy loop the register variant stages (struct copy_loop), and the one loop its body
+	 * holds around copies, if any (inner.bound 0 when none) */
+	struct copy_loop cl, inner;
 	/* Such a loop's own fetches: `float4 v = load;` at the top of its body, v read only by
 	 * its copies (`As[..] = v.x;`, from_register): one staging register a trip each */
 	CXCursor loop_fetch[4];
 	int nloop_fetch;
-	struct span copy_unsure_start; /* such a loop's E when pipefy cannot show it is >= 0 (the loop
-					* then runs more than ceil(N / S) trips: copy_bound stays 0) */
 };
 
 struct induction {

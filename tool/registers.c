@@ -60,7 +60,10 @@ static char *staging_register(const struct kloop *l, int copy)
 	for (int i = 0; i < copy; i++)
 		n += !l->copies[i].from_register;
 	/* in a copy loop, one register per trip */
-	return l->stmts[l->copies[copy].stmt].copy_bound ? xprintf("pipefy_reg%d[pipefy_j]", n) : xprintf("pipefy_reg%d", n);
+	const struct body_stmt *st = &l->stmts[l->copies[copy].stmt];
+	return st->inner.bound ? xprintf("pipefy_reg%d[pipefy_j][pipefy_k]", n)
+	       : st->cl.bound  ? xprintf("pipefy_reg%d[pipefy_j]", n)
+			       : xprintf("pipefy_reg%d", n);
 }
 
 
@@ -227,6 +230,30 @@ static void add_fetch_edits(struct kloop *l, const struct source *src, struct ed
 	}
 }
 
+/* A staged loop's trips as an array's size (an instantiation may run it no times: never 0). */
+static char *register_trips(const struct kloop *l, const struct copy_loop *cl)
+{
+	char *trips = copy_loop_trips(l, cl);
+	if (cl->bound >= 0 && cl->stride >= 0)
+		return trips;
+	char *t = xprintf("%s > 0 ? %s : 1", trips, trips);
+	free(trips);
+	return t;
+}
+
+/* The dimensions of a copy's staging registers: none for a statement, a trip's for a copy
+ * loop, and the inner loop's trips too where its body is one ("[T][U]"). */
+static char *register_dims(const struct kloop *l, const struct body_stmt *st)
+{
+	if (!st->cl.bound)
+		return xstrdup("");
+	char *t = register_trips(l, &st->cl), *u = st->inner.bound ? register_trips(l, &st->inner) : NULL;
+	char *dims = u ? xprintf("[%s][%s]", t, u) : xprintf("[%s]", t);
+	free(t);
+	free(u);
+	return dims;
+}
+
 /* The staging registers, and the locals a fetch declaration declares (`float4 a = load;` becomes
  * `float4 a;` here and `a = load;` in the fetch). */
 static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *src, struct layout *y,
@@ -235,36 +262,19 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 	sb_printf(sb, "%s// pipefy: staging registers\n", y->I1);
 	for (int i = 0, n = 0; i < l->ncopies; i++)
 		if (!l->copies[i].from_register) {
-			const struct body_stmt *st = &l->stmts[l->copies[i].stmt];
-			if (st->copy_bound) {
-				char *trips = copy_loop_trips(l, st);
-				if (st->copy_bound < 0 || st->copy_stride < 0) {
-					/* (an instantiation may run it no times: no array of size 0) */
-					char *t = xprintf("%s > 0 ? %s : 1", trips, trips);
-					free(trips);
-					trips = t;
-				}
-				sb_printf(sb, "%s%s%spipefy_reg%d[%s];\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type),
-					  n++, trips);
-				free(trips);
-			}
-			else
-				sb_printf(sb, "%s%s%spipefy_reg%d;\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type), n++);
+			char *dims = register_dims(l, &l->stmts[l->copies[i].stmt]);
+			sb_printf(sb, "%s%s%spipefy_reg%d%s;\n", y->I1, l->copies[i].type, type_sep(l->copies[i].type), n++, dims);
+			free(dims);
 		}
 	for (int i = 0; i < l->nstmts; i++)
 		for (int k = 0; k < l->stmts[i].nloop_fetch; k++) {
 			CXCursor var = cursor_first_child(l->stmts[i].loop_fetch[k]);
 			char *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(var)));
-			char *reg = loop_fetch_register(l, i, k, false), *trips = copy_loop_trips(l, &l->stmts[i]);
-			if (l->stmts[i].copy_bound < 0 || l->stmts[i].copy_stride < 0) {
-				char *t = xprintf("%s > 0 ? %s : 1", trips, trips);
-				free(trips);
-				trips = t;
-			}
-			sb_printf(sb, "%s%s%s%s[%s];\n", y->I1, type, type_sep(type), reg, trips);
+			char *reg = loop_fetch_register(l, i, k, false), *dims = register_dims(l, &l->stmts[i]);
+			sb_printf(sb, "%s%s%s%s%s;\n", y->I1, type, type_sep(type), reg, dims);
 			free(type);
 			free(reg);
-			free(trips);
+			free(dims);
 		}
 	for (int i = 0; i < l->nstmts; i++) {
 		/* the shadows of locals the compute uses too, once each */

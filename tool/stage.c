@@ -307,34 +307,66 @@ static bool is_literal(const char *t)
 
 /* The stride of a staged copy loop as the output spells it: as written, or the block size
  * the pipelined loop is guarded by. */
-static char *copy_loop_stride(const struct kloop *l, const struct body_stmt *st)
+static char *copy_loop_stride(const struct kloop *l, const struct copy_loop *cl)
 {
-	if (!st->copy_stride)
+	if (!cl->stride)
 		return xprintf("%d", l->block_threads);
-	if (!st->copy_stride_text) /* `++i` */
+	if (!cl->stride_text) /* `++i` */
 		return xstrdup("1");
-	if (is_literal(st->copy_stride_text))
-		return xstrdup(st->copy_stride_text);
-	return xprintf("(%s)", st->copy_stride_text);
+	if (is_literal(cl->stride_text))
+		return xstrdup(cl->stride_text);
+	return xprintf("(%s)", cl->stride_text);
 }
 
 /* The trips per thread of a staged copy loop, ceil(N / S): a number when N and S are written
  * as numbers, else the expression itself, so that a macro the build redefines (`-DCHUNK=64`)
  * sizes the registers as it sizes the loop. */
-char *copy_loop_trips(const struct kloop *l, const struct body_stmt *st)
+char *copy_loop_trips(const struct kloop *l, const struct copy_loop *cl)
 {
-	long stride = st->copy_stride ? st->copy_stride : l->block_threads;
-	char *n = xstrdup(st->copy_bound_text), *s = copy_loop_stride(l, st);
+	long stride = cl->stride ? cl->stride : l->block_threads;
+	char *s = copy_loop_stride(l, cl);
 	char *r;
-	if (is_literal(n) && is_literal(s))
-		r = xprintf("%ld", (st->copy_bound + stride - 1) / stride);
+	if (is_literal(cl->bound_text) && is_literal(s))
+		r = xprintf("%ld", (cl->bound + stride - 1) / stride);
 	else if (stride == 1) /* (`++i`) */
-		r = xprintf("(%s)", n);
+		r = xprintf("(%s)", cl->bound_text);
 	else
-		r = xprintf("((%s) + %s - 1) / %s", n, s, s);
-	free(n);
+		r = xprintf("((%s) + %s - 1) / %s", cl->bound_text, s, s);
 	free(s);
 	return r;
+}
+
+/* One loop's header over its trips, counted by `counter` (see add_copy_loop_trips); `from` where
+ * the `for` starts, `end` where the statement ends. */
+static void add_trips_header(const struct kloop *l, const struct source *src, struct edits *e, const struct copy_loop *cl,
+			     size_t from, size_t end, const char *counter)
+{
+	char *indent = source_line_indent(src, from);
+	char *var = span_text(src, cl->var), *init = span_text(src, cl->init);
+	char *cond = span_text(src, cl->cond);
+	bool braces = src->text[cl->body.begin] == '{';
+	char *trips = copy_loop_trips(l, cl), *stride = copy_loop_stride(l, cl);
+	char *header = xprintf("for (int %s = 0; %s < %s; ++%s) {\n%s%s%s = %s + %s * %s;\n"
+			       "%s%sif (!(%s))\n%s%s%sbreak;%s",
+			       counter, counter, trips, counter, indent, l->unit, var, init, counter, stride, indent, l->unit,
+			       cond, indent, l->unit, l->unit, braces ? "" : "\n");
+	free(trips);
+	free(stride);
+	if (braces) {
+		edits_add(e, from, cl->body.begin + 1 - from, header);
+	} else {
+		char *rest = xprintf("%s%s%s", header, indent, l->unit);
+		edits_add(e, from, cl->body.begin - from, rest);
+		free(rest);
+		char *close = xprintf("\n%s}", indent);
+		edits_add(e, end, 0, close);
+		free(close);
+	}
+	free(header);
+	free(indent);
+	free(var);
+	free(init);
+	free(cond);
 }
 
 /* A staged copy loop becomes a loop over its trips, pipefy_j, with a bound the compiler knows,
@@ -344,43 +376,28 @@ char *copy_loop_trips(const struct kloop *l, const struct body_stmt *st)
  *         if (!(i < N))
  *             break;
  *         ...the body as written...
- * The fetch and the stash visit the same i in the same order. */
+ * The fetch and the stash visit the same i in the same order. A loop its body is (inner)
+ * becomes a loop over its trips, pipefy_k, the same way. */
 void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e, bool block_strided_only)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COPY || !st->copy_bound || (block_strided_only && st->copy_stride))
+		if (st->role != ROLE_COPY || !st->cl.bound || (block_strided_only && st->cl.stride))
 			continue;
+		/* (the inner loop's closing brace first: where both end at once, it goes inside) */
+		if (st->inner.bound && !block_strided_only) {
+			struct span in = cursor_span(st->inner.loop);
+			size_t end = in.end; /* (an expression's extent stops before its ';') */
+			while (end < src->len && (src->text[end] == ' ' || src->text[end] == '\t'))
+				end++;
+			add_trips_header(l, src, e, &st->inner, in.begin, end < src->len && src->text[end] == ';' ? end + 1 : in.end,
+					 "pipefy_k");
+		}
 		/* (from the `for`: a `#pragma unroll` before it stays, and unrolls the trips) */
 		size_t from = cursor_span(cursor_unattributed(st->cursor)).begin;
 		if (from < st->text.begin)
 			from = st->text.begin;
-		char *indent = source_line_indent(src, from);
-		char *var = span_text(src, st->copy_var), *init = span_text(src, st->copy_init);
-		char *cond = span_text(src, st->copy_cond);
-		bool braces = src->text[st->copy_body.begin] == '{';
-		char *trips = copy_loop_trips(l, st), *stride = copy_loop_stride(l, st);
-		char *header = xprintf("for (int pipefy_j = 0; pipefy_j < %s; ++pipefy_j) {\n%s%s%s = %s + pipefy_j * %s;\n"
-				       "%s%sif (!(%s))\n%s%s%sbreak;%s",
-				       trips, indent, l->unit, var, init, stride, indent, l->unit, cond, indent, l->unit,
-				       l->unit, braces ? "" : "\n");
-		free(trips);
-		free(stride);
-		if (braces) {
-			edits_add(e, from, st->copy_body.begin + 1 - from, header);
-		} else {
-			char *rest = xprintf("%s%s%s", header, indent, l->unit);
-			edits_add(e, from, st->copy_body.begin - from, rest);
-			free(rest);
-			char *close = xprintf("\n%s}", indent);
-			edits_add(e, st->text.end, 0, close);
-			free(close);
-		}
-		free(header);
-		free(indent);
-		free(var);
-		free(init);
-		free(cond);
+		add_trips_header(l, src, e, &st->cl, from, st->text.end, "pipefy_j");
 	}
 }
 
@@ -390,7 +407,7 @@ void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct
 char *block_size_guard(const struct kloop *l)
 {
 	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COPY && l->stmts[i].copy_bound && !l->stmts[i].copy_stride)
+		if (l->stmts[i].role == ROLE_COPY && l->stmts[i].cl.bound && !l->stmts[i].cl.stride)
 			return xprintf("blockDim.x == %d", l->block_threads);
 	return NULL;
 }

@@ -52,7 +52,7 @@ void add_stmt(struct strbuf *sb, const struct source *src, const struct edits *e
  * stages has a constant index; cp.async's copies unroll), or only those strided by the block
  * size; block_size_guard is the condition they hold under when S is the block size (NULL when
  * no loop strides by it). */
-char *copy_loop_trips(const struct kloop *l, const struct body_stmt *st);
+char *copy_loop_trips(const struct kloop *l, const struct copy_loop *cl);
 void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e, bool block_strided_only);
 char *block_size_guard(const struct kloop *l);
 

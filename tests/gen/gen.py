@@ -394,7 +394,6 @@ def program(seed):
             cp_async_no = 'moves %d bytes;' % WB  # (B's copy: A's moves 4 or 8)
     # (a copy loop's trip count in a kernel template is known only once it is instantiated)
     ldg_no = ('only cp.async' if f['copy'] == 'helper' else
-              'holds another loop' if f['row_loop_kind'] == 'nested' else
               "advances 'ra0', which a copy's destination reads" if f['index_step'] == 'row' else None)
     expect = 'refused: (%s)' % '|'.join(reasons) if reasons else 'pipelined'
     expect_cp = expect_ldg = None

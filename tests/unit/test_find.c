@@ -108,8 +108,8 @@ START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 	/* blockDim.x: the block size decides how many registers, and nothing says it */
 	ck_assert(!l->legal[VARIANT_LDG].ok);
 	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "strides by blockDim.x and the block size is unknown"));
-	ck_assert_int_eq(l->stmts[0].copy_bound, 512);
-	ck_assert_int_eq(l->stmts[0].copy_stride, 0);
+	ck_assert_int_eq(l->stmts[0].cl.bound, 512);
+	ck_assert_int_eq(l->stmts[0].cl.stride, 0);
 	release(&a);
 	analyze(&a, "__global__ void __launch_bounds__(256) k(const float *A, float *C, int K, int n)\n{\n"
 		    "    __shared__ float As[512];\n    float acc = 0;\n"
@@ -163,33 +163,33 @@ START_TEST(a_copy_loop_test_is_read_as_a_bound_in_front_of_the_loop)
 	struct analysis a;
 	/* i + C <= N: i < N - C + 1, in a type that cannot wrap */
 	const struct body_stmt *st = copy_loop_of(&a, "", "for (unsigned i = threadIdx.x; i + 256 <= 512; i += 256)");
-	ck_assert_int_eq(st->copy_bound, 257);
-	ck_assert_str_eq(st->copy_bound_text, "(long long)(512) - (long long)(256) + 1");
+	ck_assert_int_eq(st->cl.bound, 257);
+	ck_assert_str_eq(st->cl.bound_text, "(long long)(512) - (long long)(256) + 1");
 	ck_assert(a.model.loops[0].legal[VARIANT_LDG].ok);
 	release(&a);
 	st = copy_loop_of(&a, "", "for (int i = threadIdx.x; i <= 511; i += 256)");
-	ck_assert_int_eq(st->copy_bound, 512);
-	ck_assert_str_eq(st->copy_bound_text, "(511) + 1");
+	ck_assert_int_eq(st->cl.bound, 512);
+	ck_assert_str_eq(st->cl.bound_text, "(511) + 1");
 	release(&a);
 	/* a local set once stands for its value: an array's size must be a constant expression */
 	st = copy_loop_of(&a, "    int threads = 2 * 128;\n    int stride = threads;\n",
 			  "for (int i = threadIdx.x; i < 512; i += stride)");
-	ck_assert_int_eq(st->copy_stride, -1);
-	ck_assert_str_eq(st->copy_stride_text, "((2 * 128))");
+	ck_assert_int_eq(st->cl.stride, -1);
+	ck_assert_str_eq(st->cl.stride_text, "((2 * 128))");
 	ck_assert(a.model.loops[0].legal[VARIANT_LDG].ok);
 	release(&a);
 	/* a test that runs more trips than `i < N` would count (seen staged for half of them) */
 	st = copy_loop_of(&a, "", "for (int i = threadIdx.x; i / 2 < 256; i += 256)");
-	ck_assert_int_eq(st->copy_bound, 0);
+	ck_assert_int_eq(st->cl.bound, 0);
 	ck_assert(!a.model.loops[0].legal[VARIANT_LDG].ok);
 	release(&a);
 	/* a local written again, or a name the function declares twice, is no value */
 	st = copy_loop_of(&a, "    int stride = 256;\n    stride += n;\n", "for (int i = threadIdx.x; i < 512; i += stride)");
-	ck_assert_int_eq(st->copy_bound, 0);
+	ck_assert_int_eq(st->cl.bound, 0);
 	release(&a);
 	st = copy_loop_of(&a, "    int stride = 256;\n    { int stride = 2; acc += stride; }\n",
 			  "for (int i = threadIdx.x; i < 512; i += stride)");
-	ck_assert_int_eq(st->copy_bound, 0);
+	ck_assert_int_eq(st->cl.bound, 0);
 	release(&a);
 }
 END_TEST
