@@ -11,22 +11,71 @@
 // shape): the fill writes 'p' too. Once: "a statement that fills a tile also writes other
 // state", with no name and no place. The loader now replays the pointer's declaration and
 // its steps with the copies, so cp.async takes it; register staging, which runs the copies
-// again to store its registers, names the pointer.
+// again to store its registers, named the pointer until it declared it again there too (no
+// block size here: one register stage by default, sgemm_copy_locals.cu runs the shape).
 __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles, int ld)
 {
-    __shared__ int4 tile[64][8];
+    __shared__ int4 tile[2][64][8];
     float acc = 0.0f;
-    for (int t = 0; t < ktiles; ++t) {
-        const int4 *p = G + t * 8 + (threadIdx.x / 8) * ld + threadIdx.x % 8;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_t = 0;
+        // pipefy: the loop variables of the tile in the staging registers
+        int pipefy_tile_t = 0;
+        // pipefy: staging registers
+        int4 pipefy_reg0[2];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int t = pipefy_next_t;
+            pipefy_tile_t = t;
+            if (!(t < ktiles))
+                return false;
+            const int4 *p = G + t * 8 + (threadIdx.x / 8) * ld + threadIdx.x % 8;
 #pragma unroll
-        for (int i = 0; i < 2; ++i) {
-            tile[threadIdx.x / 8 + 32 * i][threadIdx.x % 8] = *p;
-            p += 32 * ld;
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < 2))
+                    break;
+                pipefy_reg0[pipefy_j] = *p;
+                p += 32 * ld;
+            }
+            ++t;
+            pipefy_next_t = t;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            int t = pipefy_tile_t;
+            const int4 *p = G + t * 8 + (threadIdx.x / 8) * ld + threadIdx.x % 8;
+#pragma unroll
+            for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < 2))
+                    break;
+                tile[pipefy_dst][threadIdx.x / 8 + 32 * i][threadIdx.x % 8] = pipefy_reg0[pipefy_j];
+                p += 32 * ld;
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int t = 0; t < ktiles; ++t) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < 8; ++k)
+                acc = fmaf(__int_as_float(tile[pipefy_stage][threadIdx.x % 64][k].x), __int_as_float(tile[pipefy_stage][(threadIdx.x + k) % 64][k].y), acc);
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
         }
-        __syncthreads();
-        for (int k = 0; k < 8; ++k)
-            acc = fmaf(__int_as_float(tile[threadIdx.x % 64][k].x), __int_as_float(tile[(threadIdx.x + k) % 64][k].y), acc);
-        __syncthreads();
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }

@@ -2,8 +2,8 @@
 // NVIDIA's cudaTensorCoreGemm sample copies a tile: a lane pointer into the global operand and
 // a row index into the tile, both declared in the body, moved by a statement between the
 // declaration and the copy loop and by the copy loop itself. The loader replays those
-// statements with the copies, a tile early; register staging, whose store side replays only
-// the copies, is left out. A control kernel whose compute also reads such a local keeps the
+// statements with the copies, a tile early; register staging's stores declare the locals and
+// step them again (it was left out while they replayed only the copies). A control kernel whose compute also reads such a local keeps the
 // statement that advances it in the body, so the copies may not run a tile early: it stays as
 // written (built before, pipefy replayed the declaration without that statement and every
 // rewrite of `advanced_in_compute` read the tile one row off).
@@ -11,7 +11,6 @@
 // gpu-runs: 32 32 0 | 32 32 32 | 64 64 96 | 256 256 256
 // gpu-sanitize: 64 64 96
 #include "harness.cuh"
-#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
 
 #define TILE 32
 #define LANES 8   // float4 lanes per tile row
@@ -21,56 +20,96 @@
 // row is 8 float4 lanes; a pass of the block copies 16 rows, two passes fill a tile.
 __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    __shared__ __align__(16) float As[3][TILE][TILE];
-    __shared__ __align__(16) float Bs[3][TILE][TILE];
+    __shared__ __align__(16) float As[2][TILE][TILE];
+    __shared__ __align__(16) float Bs[2][TILE][TILE];
     int tid = threadIdx.x, col = tid % TILE, row = tid / TILE;
     int row0 = blockIdx.y * TILE, col0 = blockIdx.x * TILE;
     float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
-        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
-        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
-        auto pipefy_load = [&](int pipefy_dst) {
+        // pipefy: the loop variables of the tile in the staging registers
+        int pipefy_tile_k0 = 0;
+        // pipefy: staging registers
+        float4 pipefy_reg0[(TILE / ROWS)];
+        float4 pipefy_reg1[(TILE / ROWS)];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
             int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                int a_row = tid / LANES;
-                const float4 *a_lane = (const float4 *)(A + (size_t)(row0 + a_row) * K + k0) + tid % LANES;
-                a_row += 0 * LANES;
-                for (int i = 0; i < TILE / ROWS; ++i) {
-                    __pipeline_memcpy_async(((float4 *)&As[pipefy_dst][a_row][0] + tid % LANES), a_lane, sizeof(float4));
-                    a_lane = (const float4 *)((const float *)a_lane + ROWS * K);
-                    a_row += ROWS;
-                }
-                int b_row = tid / LANES;
-                const float4 *b_lane = (const float4 *)(B + (size_t)(k0 + b_row) * N + col0) + tid % LANES;
-                for (int i = 0; i < TILE / ROWS; ++i) {
-                    __pipeline_memcpy_async(((float4 *)&Bs[pipefy_dst][b_row][0] + tid % LANES), b_lane, sizeof(float4));
-                    b_lane = (const float4 *)((const float *)b_lane + ROWS * N);
-                    b_row += ROWS;
-                }
-                k0 += TILE;
-                pipefy_next_k0 = k0;
+            pipefy_tile_k0 = k0;
+            if (!(k0 < K))
+                return false;
+            int a_row = tid / LANES + ROWS;
+            const float4 *a_lane = (const float4 *)(A + (size_t)(row0 + a_row - ROWS) * K + k0) + tid % LANES;
+            a_row -= ROWS;
+            for (int pipefy_j = 0; pipefy_j < (TILE / ROWS); ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < TILE / ROWS))
+                    break;
+                pipefy_reg0[pipefy_j] = *a_lane;
+                a_lane = (const float4 *)((const float *)a_lane + ROWS * K);
+                a_row += ROWS;
             }
-            __pipeline_commit();
+            int b_row = tid / LANES;
+            const float4 *b_lane = (const float4 *)(B + (size_t)(k0 + b_row) * N + col0) + tid % LANES;
+            for (int pipefy_j = 0; pipefy_j < (TILE / ROWS); ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < TILE / ROWS))
+                    break;
+                pipefy_reg1[pipefy_j] = *b_lane;
+                b_lane = (const float4 *)((const float *)b_lane + ROWS * N);
+                b_row += ROWS;
+            }
+            k0 += TILE;
+            pipefy_next_k0 = k0;
+            return true;
         };
-        // pipefy: prologue: start copying tiles 0..1
-        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
-            pipefy_load(pipefy_s);
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            int k0 = pipefy_tile_k0;
+            int a_row = tid / LANES + ROWS;
+            const float4 *a_lane = (const float4 *)(A + (size_t)(row0 + a_row - ROWS) * K + k0) + tid % LANES;
+            a_row -= ROWS;
+            for (int pipefy_j = 0; pipefy_j < (TILE / ROWS); ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < TILE / ROWS))
+                    break;
+                *((float4 *)&As[pipefy_dst][a_row][0] + tid % LANES) = pipefy_reg0[pipefy_j];
+                a_lane = (const float4 *)((const float *)a_lane + ROWS * K);
+                a_row += ROWS;
+            }
+            int b_row = tid / LANES;
+            const float4 *b_lane = (const float4 *)(B + (size_t)(k0 + b_row) * N + col0) + tid % LANES;
+            for (int pipefy_j = 0; pipefy_j < (TILE / ROWS); ++pipefy_j) {
+                int i = 0 + pipefy_j * 1;
+                if (!(i < TILE / ROWS))
+                    break;
+                *((float4 *)&Bs[pipefy_dst][b_row][0] + tid % LANES) = pipefy_reg1[pipefy_j];
+                b_lane = (const float4 *)((const float *)b_lane + ROWS * N);
+                b_row += ROWS;
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
-        // iterations find no tile left to start and only compute: that is the epilogue
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TILE) {
-            __pipeline_wait_prior(1); // tile t has landed for this thread...
-            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
-            pipefy_load((pipefy_stage + 2) % 3);
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 for (int r = 0; r < 8; ++r)
                     acc[r] += As[pipefy_stage][row + 4 * r][k] * Bs[pipefy_stage][k][col];
-            pipefy_stage = (pipefy_stage + 1) % 3;
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
         }
-        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     for (int r = 0; r < 8; ++r)
         C[(size_t)(row0 + row + 4 * r) * N + col0 + col] = acc[r];

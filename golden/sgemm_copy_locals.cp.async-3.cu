@@ -2,8 +2,8 @@
 // NVIDIA's cudaTensorCoreGemm sample copies a tile: a lane pointer into the global operand and
 // a row index into the tile, both declared in the body, moved by a statement between the
 // declaration and the copy loop and by the copy loop itself. The loader replays those
-// statements with the copies, a tile early; register staging, whose store side replays only
-// the copies, is left out. A control kernel whose compute also reads such a local keeps the
+// statements with the copies, a tile early; register staging's stores declare the locals and
+// step them again (it was left out while they replayed only the copies). A control kernel whose compute also reads such a local keeps the
 // statement that advances it in the body, so the copies may not run a tile early: it stays as
 // written (built before, pipefy replayed the declaration without that statement and every
 // rewrite of `advanced_in_compute` read the tile one row off).
@@ -35,9 +35,9 @@ __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float
         auto pipefy_load = [&](int pipefy_dst) {
             int k0 = pipefy_next_k0;
             if (k0 < K) {
-                int a_row = tid / LANES;
-                const float4 *a_lane = (const float4 *)(A + (size_t)(row0 + a_row) * K + k0) + tid % LANES;
-                a_row += 0 * LANES;
+                int a_row = tid / LANES + ROWS;
+                const float4 *a_lane = (const float4 *)(A + (size_t)(row0 + a_row - ROWS) * K + k0) + tid % LANES;
+                a_row -= ROWS;
                 for (int i = 0; i < TILE / ROWS; ++i) {
                     __pipeline_memcpy_async(((float4 *)&As[pipefy_dst][a_row][0] + tid % LANES), a_lane, sizeof(float4));
                     a_lane = (const float4 *)((const float *)a_lane + ROWS * K);

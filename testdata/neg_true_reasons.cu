@@ -11,7 +11,8 @@
 // shape): the fill writes 'p' too. Once: "a statement that fills a tile also writes other
 // state", with no name and no place. The loader now replays the pointer's declaration and
 // its steps with the copies, so cp.async takes it; register staging, which runs the copies
-// again to store its registers, names the pointer.
+// again to store its registers, named the pointer until it declared it again there too (no
+// block size here: one register stage by default, sgemm_copy_locals.cu runs the shape).
 __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles, int ld)
 {
     __shared__ int4 tile[64][8];

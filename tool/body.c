@@ -1768,6 +1768,67 @@ static void settle_computed(struct kloop *l)
 	}
 }
 
+/* Whether statement j, run again with each direct copy storing a register in place of its load
+ * (`dst = reg`) and each loop fetch's value replaced, still reads var. */
+static bool stores_read(const struct kloop *l, int j, CXCursor var)
+{
+	const struct body_stmt *st = &l->stmts[j];
+	struct span at[64];
+	int n = cursor_var_refs(st->cursor, var, at, 64);
+	if (n < 0)
+		return true;
+	for (int r = 0; r < n; r++) {
+		bool replaced = false;
+		for (int c = 0; c < l->ncopies && !replaced; c++) {
+			const struct copy *cp = &l->copies[c];
+			replaced = cp->stmt == j && cp->tile >= 0 && !cp->from_register && span_within(at[r], cp->text) &&
+				   !span_within(at[r], cp->dst);
+		}
+		for (int k = 0; k < st->nloop_fetch && !replaced; k++)
+			replaced = span_within(at[r], cursor_span(cursor_last_child(cursor_first_child(st->loop_fetch[k]))));
+		if (!replaced)
+			return true;
+	}
+	return false;
+}
+
+/* The locals a copy-side statement declares, or the one it advances (a step); *n of them. */
+static int copy_side_locals(const struct body_stmt *st, CXCursor *out, int max)
+{
+	int n = 0;
+	bool store;
+	if (!clang_Cursor_isNull(st->advance)) {
+		out[n++] = cursor_assigned_var(st->advance, &store);
+		return n;
+	}
+	struct cursors vars = cursor_children(st->cursor);
+	for (int v = 0; v < vars.n && n < max; v++)
+		if (clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl)
+			out[n++] = vars.v[v];
+	free(vars.v);
+	return n;
+}
+
+/* store_side: from the last statement back, a copy-side statement is needed to store the copies
+ * again when a copy statement, stored again, or a later such statement reads what it declares or
+ * advances. */
+static void mark_store_side(struct kloop *l)
+{
+	for (int i = l->nstmts - 1; i >= 0; i--) {
+		struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COPY_DECL)
+			continue;
+		CXCursor vars[16];
+		int n = copy_side_locals(st, vars, 16);
+		for (int j = i + 1; j < l->nstmts && !st->store_side; j++) {
+			const struct body_stmt *u = &l->stmts[j];
+			for (int v = 0; v < n && !st->store_side; v++)
+				st->store_side = u->role == ROLE_COPY ? stores_read(l, j, vars[v])
+						 : u->role == ROLE_COPY_DECL && u->store_side && references(u->cursor, vars[v]);
+		}
+	}
+}
+
 void find_body_locals(struct kloop *l, const struct source *src)
 {
 	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
@@ -1784,4 +1845,5 @@ void find_body_locals(struct kloop *l, const struct source *src)
 		if (st->cl.bound && inner_copy_loop(loop, &in))
 			copy_loop_shape(&st->inner, in, src, l->function_cursor);
 	}
+	mark_store_side(l);
 }

@@ -1677,9 +1677,29 @@ static bool destination_reads(const struct kloop *l, CXCursor var)
 	return false;
 }
 
+/* The body's declaration of var, run again to store the copies (store_side); -1 when var is
+ * declared elsewhere (before the loop: a step run again would advance the function's own). */
+static int stored_decl_of(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role != ROLE_COPY_DECL || !st->store_side || clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
+			continue;
+		struct cursors vars = cursor_children(st->cursor);
+		bool found = false;
+		for (int v = 0; v < vars.n && !found; v++)
+			found = clang_equalCursors(vars.v[v], var);
+		free(vars.v);
+		if (found)
+			return i;
+	}
+	return -1;
+}
+
 /* Register staging stores the registers by running the copies again after the compute, with
- * the declarations their destinations read: a copy that advances a local would be run without
- * that local's other statements, and a step a destination depends on would not run at all. */
+ * the copy-side statements they read (store_side): a local the body declares is declared again
+ * there and stepped as the fetch stepped it. A copy that advances a local declared elsewhere
+ * would advance it twice, and a step of such a local a destination depends on would not run. */
 static char *advance_ldg_refusal(const struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->nstmts; i++) {
@@ -1688,6 +1708,8 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 			continue;
 		bool store;
 		CXCursor var = cursor_assigned_var(st->advance, &store);
+		if (stored_decl_of(l, var) >= 0 && stored_decl_of(l, var) < i)
+			continue;
 		char *name = cursor_name(var), *why = NULL;
 		if (st->role == ROLE_COPY)
 			why = xprintf("the copy at %s also advances '%s', which storing the registers would advance again "
@@ -1782,6 +1804,10 @@ static void check_ldg(struct kloop *l, const struct source *src)
 			l->stash_cursor = true;
 		}
 	}
+	/* (so must a copy-side statement it runs again: `int4 *p = A + k0 * 16 + ..;`) */
+	for (int i = 0; i < l->nstmts && l->legal[VARIANT_LDG].ok; i++)
+		if (l->stmts[i].role == ROLE_COPY_DECL && l->stmts[i].store_side && stmt_reads_ivar(l, l->stmts[i].cursor))
+			l->stash_cursor = true;
 }
 
 /* A declaration in the body is hoisted in front of the loop, where it would capture every use

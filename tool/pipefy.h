@@ -543,6 +543,10 @@ struct body_stmt {
 	struct span text; /* the statement itself */
 	CXCursor cursor;
 	bool also_compute; /* a ROLE_COPY_DECL the compute reads too: kept in the body as well */
+	bool store_side;   /* a ROLE_COPY_DECL (a declaration or a step) that declares or advances a
+			    * local the copies read other than in their loads (a destination, their
+			    * loop's other statements), or that such a statement reads: storing the
+			    * copies again needs it (register staging's stash runs it again) */
 	bool writes_locals; /* a ROLE_COPY that also writes locals the body declares (a lane pointer
 			     * a copy loop advances), which the copies alone use (find) */
 	CXCursor advance;   /* such a copy's first write to one of them, or a step's (a ROLE_COPY_DECL

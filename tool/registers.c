@@ -39,20 +39,6 @@ static int first_copy_of(const struct kloop *l, int stmt)
 	return 0;
 }
 
-/* Whether a copy-side local is read by some copy's destination: the stash needs it then. */
-static bool used_by_destinations(const struct kloop *l, const struct body_stmt *st)
-{
-	bool used = false;
-	for (int i = 0; i < l->ncopies && !used; i++) {
-		CXCursor target = cursor_write_target(l->copies[i].store);
-		struct cursors kids = cursor_children(target);
-		for (int k = 0; k < kids.n && !used; k++)
-			used = cursor_refers_within(kids.v[k], st->text);
-		free(kids.v);
-	}
-	return used;
-}
-
 /* The register a direct copy is staged in: numbered among the direct copies. */
 static char *staging_register(const struct kloop *l, int copy)
 {
@@ -352,7 +338,7 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 	first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
-		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && used_by_destinations(l, st)))
+		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && st->store_side))
 			add_stmt(sb, src, &y->stmt_edits, st, y->I1, y->U, &first);
 	}
 	sb_printf(sb, "%s};\n", y->I1);

@@ -438,7 +438,9 @@ START_TEST(a_step_of_a_local_the_compute_reads_stays_and_refuses)
 }
 END_TEST
 
-/* a copy loop that steps a lane pointer declared in the body: kept, for cp.async alone */
+/* a copy loop that steps a lane pointer declared in the body: kept; register staging's stores
+ * declare it again and step it as the loader did (a pointer of the function they would step
+ * twice) */
 START_TEST(a_copy_loop_may_step_a_local_only_the_copies_use)
 {
 	struct analysis a;
@@ -455,8 +457,23 @@ START_TEST(a_copy_loop_may_step_a_local_only_the_copies_use)
 	ck_assert(loop->writes_locals);
 	ck_assert(!clang_Cursor_isNull(loop->advance));
 	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
+	ck_assert(l->legal[VARIANT_LDG].ok);
+	ck_assert(stmt_at(&a, l, "const float *p")->store_side);
+	release(&a);
+	/* a scratch local of the function, assigned in the body, that a destination reads: the
+	 * stores cannot declare it again */
+	analyze(&a, KERNEL_HEAD
+		"    int di;\n"
+		"    for (int t = 0; t < K / 16; ++t) {\n"
+		"        di = ty;\n"
+		"        As[di][tx] = A[ty * K + t * 16 + tx];\n"
+		"        Bs[ty][tx] = B[(t * 16 + ty) * 16 + tx];\n"
+		"        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n"
+		"    }\n    C[0] = acc;\n}\n");
+	l = &a.model.loops[0];
+	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
 	ck_assert(!l->legal[VARIANT_LDG].ok);
-	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "also advances 'p'"));
+	ck_assert_ptr_nonnull(strstr(l->legal[VARIANT_LDG].refusal, "advances 'di', which a copy's destination reads"));
 	release(&a);
 	/* the compute reads the lane pointer too: the loader would advance it a tile early */
 	expect_refusal("    for (int t = 0; t < K / 16; ++t) {\n"
