@@ -39,13 +39,13 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM) + (((BM * BN / TM) / BK)) - 1) / (((BM * BN / TM) / BK)); ++pipefy_j) {
-                int i = 0 + pipefy_j * (((BM * BN / TM) / BK));
+                int i = 0 + pipefy_j * (a_stride);
                 if (!(i < BM))
                     break;
                 pipefy_reg0[pipefy_j] = Ab[(a_row + i) * K + k0 + a_col];
             }
             for (int pipefy_j = 0; pipefy_j < (((long long)(BK) - (long long)(((BM * BN / TM) / BN)) + 1) + (((BM * BN / TM) / BN)) - 1) / (((BM * BN / TM) / BN)); ++pipefy_j) {
-                unsigned off = 0 + pipefy_j * (((BM * BN / TM) / BN));
+                unsigned off = 0 + pipefy_j * (b_stride);
                 if (!(off + b_stride <= BK))
                     break;
                 pipefy_reg1[pipefy_j] = Bb[(k0 + b_row + off) * N + b_col];
@@ -57,13 +57,13 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((BM) + (((BM * BN / TM) / BK)) - 1) / (((BM * BN / TM) / BK)); ++pipefy_j) {
-                int i = 0 + pipefy_j * (((BM * BN / TM) / BK));
+                int i = 0 + pipefy_j * (a_stride);
                 if (!(i < BM))
                     break;
                 As[pipefy_dst][(a_row + i) * BK + a_col] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < (((long long)(BK) - (long long)(((BM * BN / TM) / BN)) + 1) + (((BM * BN / TM) / BN)) - 1) / (((BM * BN / TM) / BN)); ++pipefy_j) {
-                unsigned off = 0 + pipefy_j * (((BM * BN / TM) / BN));
+                unsigned off = 0 + pipefy_j * (b_stride);
                 if (!(off + b_stride <= BK))
                     break;
                 Bs[pipefy_dst][(b_row + off) * BN + b_col] = pipefy_reg1[pipefy_j];
@@ -120,7 +120,7 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < (((TILE - 1) + 1) + ((8)) - 1) / ((8)); ++pipefy_j) {
-                int r = ty + pipefy_j * ((8));
+                int r = ty + pipefy_j * (stride);
                 if (!(r <= TILE - 1))
                     break;
                 pipefy_reg0[pipefy_j] = A[(row0 + r) * K + k0 + tx];
@@ -138,7 +138,7 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < (((TILE - 1) + 1) + ((8)) - 1) / ((8)); ++pipefy_j) {
-                int r = ty + pipefy_j * ((8));
+                int r = ty + pipefy_j * (stride);
                 if (!(r <= TILE - 1))
                     break;
                 As[pipefy_dst][r][tx] = pipefy_reg0[pipefy_j];

@@ -39,8 +39,6 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_bk = 0;
-        // pipefy: the loop variables of the tile in the staging registers
-        int pipefy_tile_bk = 0;
         // pipefy: staging registers
         float4 pipefy_reg0[(((long long)(BK) - (long long)(RSB) + 1) + (RSB) - 1) / (RSB)];
         float4 pipefy_reg1[(((long long)(BM) - (long long)(RSA) + 1) + (RSA) - 1) / (RSA)];
@@ -48,7 +46,6 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
         // cursor; false once the tiles run out
         auto pipefy_fetch = [&]() {
             int bk = pipefy_next_bk;
-            pipefy_tile_bk = bk;
             if (!(bk < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < (((long long)(BM) - (long long)(RSA) + 1) + (RSA) - 1) / (RSA); ++pipefy_j) {
@@ -70,7 +67,6 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
         };
         // pipefy: store the staging registers into stage pipefy_dst
         auto pipefy_stash = [&](int pipefy_dst) {
-            int bk = pipefy_tile_bk;
             for (int pipefy_j = 0; pipefy_j < (((long long)(BM) - (long long)(RSA) + 1) + (RSA) - 1) / (RSA); ++pipefy_j) {
                 int off = 0 + pipefy_j * (RSA);
                 if (!(off + RSA <= BM))

@@ -1713,6 +1713,8 @@ static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct so
 		block_stride = strcmp(step_text, "blockDim.x") == 0;
 		free(step_text);
 		cl->stride_text = block_stride || S == -1 ? NULL : constant_text(src, step, function, 0);
+		if (!block_stride)
+			cl->step = cursor_span(step);
 	}
 	if ((S == -1 && !block_stride) || S == 0 || S < -2 || (!inc && !block_stride && !cl->stride_text)) {
 		free(cl->bound_text);

@@ -1550,11 +1550,22 @@ struct ivar_decl {
 	CXCursor found;
 };
 
+/* Whether var is a copy loop's own fetch (its value becomes a register where the stores run the
+ * loop again: what it reads is not read there). */
+static bool loop_fetch_var(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		for (int k = 0; k < l->stmts[i].nloop_fetch; k++)
+			if (clang_equalCursors(cursor_first_child(l->stmts[i].loop_fetch[k]), var))
+				return true;
+	return false;
+}
+
 static enum CXChildVisitResult scan_ivar_decl(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct ivar_decl *d = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl && stmt_reads_ivar(d->l, c)) {
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && stmt_reads_ivar(d->l, c) && !loop_fetch_var(d->l, c)) {
 		d->found = c;
 		return CXChildVisit_Break;
 	}

@@ -533,6 +533,7 @@ struct copy_loop {
 	char *bound_text, *stride_text; /* B and S as constant expressions in front of the loop
 					 * (S NULL for `++i`: 1) */
 	CXCursor limit, offset; /* N and C as written (C null when there is none) */
+	struct span step;       /* S as written (empty for `++i` and blockDim.x) */
 	struct span unsure_start; /* E when pipefy cannot show it is >= 0 (the loop then runs more
 				   * than ceil(B / S) trips: bound stays 0) */
 };

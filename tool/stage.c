@@ -345,7 +345,15 @@ static void add_trips_header(const struct kloop *l, const struct source *src, st
 	char *var = span_text(src, cl->var), *init = span_text(src, cl->init);
 	char *cond = span_text(src, cl->cond);
 	bool braces = src->text[cl->body.begin] == '{';
+	/* (the trips as a constant expression; each trip's value with the step as written, so that
+	 * a local holding it stays in use) */
 	char *trips = copy_loop_trips(l, cl), *stride = copy_loop_stride(l, cl);
+	if (cl->step.end > cl->step.begin && cl->stride_text && !is_literal(cl->stride_text)) {
+		free(stride);
+		char *t = span_text(src, cl->step);
+		stride = xprintf("(%s)", t);
+		free(t);
+	}
 	char *header = xprintf("for (int %s = 0; %s < %s; ++%s) {\n%s%s%s = %s + %s * %s;\n"
 			       "%s%sif (!(%s))\n%s%s%sbreak;%s",
 			       counter, counter, trips, counter, indent, l->unit, var, init, counter, stride, indent, l->unit,
