@@ -1,6 +1,8 @@
 // sgemm_accessors.cu: tiles filled through one-line load and store functions,
 // `st(&As[..], ld(&A[..]))`. A function whose whole body is `*p = v;` is that store, one whose
-// whole body is `return *p;` that load: pipefy moves them like the plain copy they spell. Any
+// whole body is `return *p;` that load: pipefy moves them like the plain copy they spell, also
+// through a cast of the pointer to the value's type (llm.c's `ld_vec`/`st_vec`: a float4 at a
+// `float *`; the store of the registers casts as the function does). Any
 // other function handed a tile's element is named in the remark and the loop left as written
 // (one that also counts; one that stores only under a condition).
 // Usage: sgemm_accessors [M N K] (M, N multiples of 32, K of 16).
@@ -47,6 +49,36 @@ __global__ void sgemm_ld4_st4(const float *A, const float *B, float *C, int M, i
     for (int k0 = 0; k0 < K; k0 += TS) {
         st4((float4 *)&As[tid / 4][(tid % 4) * 4], ld4((const float4 *)&A[(row0 + tid / 4) * K + k0 + (tid % 4) * 4]));
         st4((float4 *)&Bs[tid / 8][(tid % 8) * 4], ld4((const float4 *)&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]));
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            for (int a = 0; a < 2; ++a)
+                for (int b = 0; b < 4; ++b)
+                    acc[a][b] += As[ty * 2 + a][k] * Bs[k][tx * 4 + b];
+        __syncthreads();
+    }
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 4; ++b)
+            C[(row0 + ty * 2 + a) * N + col0 + tx * 4 + b] = acc[a][b];
+}
+
+__device__ float4 ld_vec(const float *address) { return *reinterpret_cast<const float4 *>(address); }
+__device__ void st_vec(float *address, float4 val) { *reinterpret_cast<float4 *>(address) = val; }
+
+// sgemm_ld4_st4's tiles through the cast accessors, each thread's float4 of A and B in a copy
+// loop whose start reads a local the body declares (`int q = tid / 4;`)
+__global__ void sgemm_vec_cast(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ __align__(16) float As[32][TS];
+    __shared__ __align__(16) float Bs[TS][32];
+    int tx = threadIdx.x, ty = threadIdx.y; // tx < 8, ty < 16
+    int tid = ty * 8 + tx;
+    int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
+    float acc[2][4] = {};
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        int q = tid / 4;
+        for (int r = q; r < 32; r += 32)
+            st_vec(&As[r][(tid % 4) * 4], ld_vec(&A[(row0 + r) * K + k0 + (tid % 4) * 4]));
+        st_vec(&Bs[tid / 8][(tid % 8) * 4], ld_vec(&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]));
         __syncthreads();
         for (int k = 0; k < TS; ++k)
             for (int a = 0; a < 2; ++a)
@@ -123,6 +155,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     rc |= harness_gemm<float, float>("sgemm_ld4_st4", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_ld4_st4<<<dim3(N / 32, M / 32), dim3(8, 16)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_vec_cast", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_vec_cast<<<dim3(N / 32, M / 32), dim3(8, 16)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     rc |= harness_gemm<float, float>("sgemm_counted", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_counted<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);

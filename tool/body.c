@@ -202,16 +202,16 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	cp->dst = cursor_span(lhs);
 	cp->tile = kloop_add_tile(l, tile_decl);
 	CXCursor dst = cursor_strip(lhs), unused_addr, unused_value;
-	CXType dst_type = clang_getCursorType(lhs);
+	CXType dst_type = clang_getCursorType(lhs), stored_type;
 	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
 	    clang_getCursorUnaryOperatorKind(dst) == CXUnaryOperator_Deref) {
 		cp->dst_is_deref = true;
 		cp->dst_ptr = cursor_span(cursor_last_child(dst));
-	} else if (cursor_store_accessor(assign, &unused_addr, &unused_value)) {
-		/* `st(&As[i], v)`: lhs is the address it stores at */
+	} else if (cursor_store_accessor_cast(assign, &unused_addr, &unused_value, &stored_type, &cp->dst_cast)) {
+		/* `st(&As[i], v)`: lhs is the address it stores at, the value's type what it stores */
 		cp->dst_is_deref = cp->dst_is_address = true;
 		cp->dst_ptr = cursor_span(lhs);
-		dst_type = clang_getPointeeType(clang_getCanonicalType(dst_type));
+		dst_type = stored_type;
 	}
 	cp->type = type_spelling(dst_type);
 	cp->width = clang_Type_getSizeOf(dst_type);
@@ -1464,7 +1464,9 @@ static bool template_constant(CXCursor e, CXCursor function, int depth)
  * such with +, *, /, %, >> and &, through locals the function never assigns after their
  * initializer (`int tid = threadIdx.x;`). An unsigned type alone proves nothing: converted to
  * the loop's `int`, `threadIdx.x - 32` is negative. A copy loop starting there runs at most
- * ceil(N / S) trips, the number its staged form counts; one starting below 0 would run more. */
+ * ceil(N / S) trips, the number its staged form counts; one starting below 0 would run more.
+ * (A local declared further in, that nothing else writes, takes its initializer's value each
+ * time its declaration runs.) */
 static bool never_negative(CXCursor e, CXCursor function, int depth)
 {
 	e = cursor_strip(e);
@@ -1485,8 +1487,10 @@ static bool never_negative(CXCursor e, CXCursor function, int depth)
 	}
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(e), init = cursor_last_child(d);
+		/* (declared in a loop it runs again, with a value never negative each time) */
 		return clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
-		       clang_isExpression(clang_getCursorKind(init)) && !assigned_after_init(function, d) &&
+		       clang_isExpression(clang_getCursorKind(init)) &&
+		       (!assigned_after_init(function, d) || !cursor_writes_var(cursor_last_child(function), d)) &&
 		       never_negative(init, function, depth + 1);
 	}
 	if (k != CXCursor_BinaryOperator)

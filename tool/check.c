@@ -1141,6 +1141,74 @@ static bool stepped_scratch(const struct kloop *l, CXCursor var)
  * the rest of the body (the loop variables only by the increment and the bumps, which the
  * loader replays); and the memory they load is not written by the body, unless the pointers
  * they load through are __restrict__, the user's promise that nothing else writes it. */
+/* A write of shared memory inside a copy statement that is none of its copies: a store the
+ * loader would make a tile early (`st_wide(&As[..], v)`, a store function pipefy does not read as
+ * one, next to a copy loop's real copies). */
+struct stray_scan {
+	const struct kloop *l;
+	const struct source *src;
+	int stmt;
+	CXCursor at;
+};
+
+/* (a copy's text: its store, or its if and else for `if (g) X = load; else X = 0;`) */
+static bool is_copy_store(const struct kloop *l, int stmt, CXCursor c)
+{
+	struct span at = cursor_span(c);
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].stmt == stmt && l->copies[i].tile >= 0 && span_within(at, l->copies[i].text))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult scan_stray_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct stray_scan *s = data;
+	CXCursor target, value;
+	enum write_kind w = cursor_write_parts(c, &target, &value);
+	if (is_copy_store(s->l, s->stmt, c))
+		return CXChildVisit_Continue; /* (its value may call a load function: no write) */
+	if (w != WRITE_NONE && clang_getCursorKind(c) != CXCursor_CallExpr) {
+		CXCursor var = cursor_root_var(target);
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
+			s->at = c;
+			return CXChildVisit_Break;
+		}
+	} else if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		struct effects fx = {0};
+		effects_of(c, s->src, &fx);
+		bool shared = fx.shared;
+		effects_free(&fx);
+		if (shared) {
+			s->at = c;
+			return CXChildVisit_Break;
+		}
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static void refuse_stray_shared(struct kloop *l, const struct source *src, CXCursor at)
+{
+	size_t sat = cursor_span(at).begin;
+	int line, col;
+	pos(src, sat, &line, &col);
+	char *n = clang_getCursorKind(at) == CXCursor_CallExpr ? call_name(at) : NULL;
+	if (n && cursor_cast_store_accessor(at))
+		kloop_refuse(l, sat,
+			     "'%s' at %d:%d stores into a tile through a cast of its pointer to another type than its "
+			     "value's: pipefy reads a store accessor only as `*p = v;` or `*(V *)p = v;`, V v's type",
+			     n, line, col);
+	else if (n)
+		kloop_refuse(l, sat, "'%s' at %d:%d, among the copies, writes shared memory, and pipefy does not read it as "
+			     "a copy: the loader would run it a tile early", n, line, col);
+	else
+		kloop_refuse(l, sat, "the store at %d:%d, among the copies, writes shared memory, and pipefy does not read "
+			     "it as a copy: the loader would run it a tile early", line, col);
+	free(n);
+}
+
 static void check_effects(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	int line, col;
@@ -1178,12 +1246,17 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		if (i == l->helper.stmt)
 			continue; /* the fill helper: find read it whole */
 		if (is_copy_side(l, i) || st->role == ROLE_BUMP) {
+			struct stray_scan stray = {.l = l, .src = src, .stmt = i, .at = clang_getNullCursor()};
+			if (st->role == ROLE_COPY && e->shared)
+				clang_visitChildren(st->cursor, scan_stray_shared, &stray);
 			if (e->memory || e->unknown || e->syncs)
 				kloop_refuse(l, at, "the %s at %d:%d %s; the loader would run it a tile early",
 					     st->role == ROLE_COPY ? "copy" : "statement the copies need", line, col, e->what);
 			else if (e->shared && st->role != ROLE_COPY)
 				kloop_refuse(l, e->shared_at, "the statement at %d:%d %s; the loader would run it a tile early",
 					     line, col, e->shared_what);
+			else if (!clang_Cursor_isNull(stray.at))
+				refuse_stray_shared(l, src, stray.at);
 			continue;
 		}
 		if (e->shared) {
@@ -2361,8 +2434,9 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			char *n = call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);
 			kloop_refuse(l, cursor_span(call).begin,
-				     "'%s' at %d:%d stores into a tile through a cast of its pointer: pipefy reads a "
-				     "store accessor only as `*p = v;`, p pointing at v's type", n, line, col);
+				     "'%s' at %d:%d stores into a tile through a cast of its pointer to another type than "
+				     "its value's: pipefy reads a store accessor only as `*p = v;` or `*(V *)p = v;`, V "
+				     "v's type", n, line, col);
 			free(n);
 		} else if (!clang_Cursor_isNull(call)) {
 			char *n = call_name(call);

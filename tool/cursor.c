@@ -717,7 +717,31 @@ static CXCursor accessor_statement(CXCursor call, int n, CXCursor *def)
 	return only;
 }
 
+/* p in `*p`, or in `*(V *)p` / `*reinterpret_cast<V *>(p)`: the pointer an accessor's statement
+ * dereferences, through a cast of its parameter to a pointer to v (*cast then); null otherwise. */
+static CXCursor accessed_pointer(CXCursor target, CXType v, bool *cast)
+{
+	CXCursor e = deref_operand(target);
+	*cast = false;
+	if (clang_Cursor_isNull(e) || !cursor_kind_is_cast(clang_getCursorKind(e)))
+		return e;
+	CXType to = clang_getCanonicalType(clang_getCursorType(e));
+	if (to.kind != CXType_Pointer || !cursor_same_type(clang_getPointeeType(to), v))
+		return clang_getNullCursor();
+	while (cursor_kind_is_cast(clang_getCursorKind(e)))
+		e = cursor_strip(cursor_last_child(e));
+	*cast = true;
+	return e;
+}
+
 bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value)
+{
+	CXType stored;
+	bool cast;
+	return cursor_store_accessor_cast(call, addr, value, &stored, &cast);
+}
+
+bool cursor_store_accessor_cast(CXCursor call, CXCursor *addr, CXCursor *value, CXType *stored_type, bool *cast)
 {
 	CXCursor def, st = accessor_statement(call, 2, &def), target, stored;
 	if (clang_Cursor_isNull(st) || cursor_write_parts(st, &target, &stored) != WRITE_ASSIGN)
@@ -725,12 +749,15 @@ bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value)
 	CXCursor p = clang_Cursor_getArgument(def, 0), v = clang_Cursor_getArgument(def, 1);
 	CXType pt = clang_getCanonicalType(clang_getCursorType(p)), vt = clang_getCanonicalType(clang_getCursorType(v));
 	if (pt.kind != CXType_Pointer || vt.kind == CXType_Pointer || vt.kind == CXType_LValueReference ||
-	    vt.kind == CXType_RValueReference || !cursor_same_type(clang_getPointeeType(pt), vt))
+	    vt.kind == CXType_RValueReference || clang_isConstQualifiedType(clang_getPointeeType(pt)))
 		return false;
-	if (!refers_to(deref_operand(target), p) || !refers_to(stored, v))
+	/* `*p = v`, p pointing at v's type, or `*(V *)p = v` (llm.c's st_vec: a float4 at a float *) */
+	if (!refers_to(accessed_pointer(target, vt, cast), p) || !refers_to(stored, v) ||
+	    (!*cast && !cursor_same_type(clang_getPointeeType(pt), vt)))
 		return false;
 	*addr = clang_Cursor_getArgument(cursor_strip(call), 0);
 	*value = clang_Cursor_getArgument(cursor_strip(call), 1);
+	*stored_type = vt;
 	return true;
 }
 
@@ -742,13 +769,16 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr)
 	CXCursor p = clang_Cursor_getArgument(def, 0);
 	CXType pt = clang_getCanonicalType(clang_getCursorType(p));
 	CXType rt = clang_getCanonicalType(clang_getResultType(clang_getCursorType(def)));
-	if (pt.kind != CXType_Pointer || !cursor_same_type(clang_getPointeeType(pt), rt) ||
-	    !refers_to(deref_operand(strip_copy(cursor_first_child(st))), p))
+	bool cast;
+	/* `return *p;`, or `return *(const R *)p;` (ld_vec: a float4 from a const float *) */
+	if (pt.kind != CXType_Pointer || !refers_to(accessed_pointer(strip_copy(cursor_first_child(st)), rt, &cast), p) ||
+	    (!cast && !cursor_same_type(clang_getPointeeType(pt), rt)))
 		return false;
 	*addr = clang_Cursor_getArgument(cursor_strip(call), 0);
 	return true;
 }
 
+/* (a cast store accessor of another type, `*(int *)p = v` with v a float: not read as a copy) */
 bool cursor_cast_store_accessor(CXCursor call)
 {
 	CXCursor def, st = accessor_statement(call, 2, &def), target, stored;

@@ -353,7 +353,11 @@ enum write_kind cursor_write_parts(CXCursor c, CXCursor *target, CXCursor *value
  * the store it makes, at the address *addr, of *value. cursor_write_parts takes it for an
  * assignment whose target is that address. */
 bool cursor_store_accessor(CXCursor call, CXCursor *addr, CXCursor *value);
-/* A call to a function whose whole body is `return *p;` (or `return p[0];`): a load at *addr. */
+/* The same, with the type it stores (*stored_type, the value parameter's) and whether it stores
+ * it through a cast of the pointer (`*reinterpret_cast<float4 *>(p) = v;` at a `float *p`). */
+bool cursor_store_accessor_cast(CXCursor call, CXCursor *addr, CXCursor *value, CXType *stored_type, bool *cast);
+/* A call to a function whose whole body is `return *p;` (or `return p[0];`, or through a cast to
+ * a pointer to its result type, `return *reinterpret_cast<const float4 *>(p);`): a load at *addr. */
 bool cursor_load_accessor(CXCursor call, CXCursor *addr);
 /* A call to a function whose whole body loads through a pointer parameter at an address it
  * computes (`return Mat[row * N + col];`, `return *(p + i);`): a load pipefy does not read. */
@@ -610,6 +614,8 @@ struct copy {
 	CXCursor fill_value; /* its expression */
 	bool dst_is_deref, src_is_deref; /* `*p` forms: address is p itself */
 	bool dst_is_address; /* `st(&As[i], v)`, a store accessor: dst is the address, not the lvalue */
+	bool dst_cast;       /* such an accessor stores through a cast of the address to the value's
+			      * type (`*(float4 *)p = v` at a `float *p`): `type` is the value's */
 	struct span dst_ptr, src_ptr;    /* p in `*p`, when *_is_deref */
 	struct span src_base;            /* the pointer the load indexes: a valid fallback source */
 	int tile;

@@ -181,7 +181,9 @@ static void add_stash_edits(struct kloop *l, const struct source *src, struct la
 			continue;
 		}
 		char *dst = render(src, &y->refs, cp->dst), *reg = staging_register(l, i);
-		char *store = xprintf(cp->dst_is_address ? "*(%s) = %s%s" : "%s = %s%s", dst, reg, statement_end(cp));
+		char *store = cp->dst_cast	     ? xprintf("*(%s *)(%s) = %s%s", cp->type, dst, reg, statement_end(cp))
+			      : cp->dst_is_address ? xprintf("*(%s) = %s%s", dst, reg, statement_end(cp))
+						   : xprintf("%s = %s%s", dst, reg, statement_end(cp));
 		edits_add(&y->stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
 		free(dst);
 		free(reg);
