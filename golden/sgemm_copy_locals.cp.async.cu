@@ -3,10 +3,11 @@
 // a row index into the tile, both declared in the body, moved by a statement between the
 // declaration and the copy loop and by the copy loop itself. The loader replays those
 // statements with the copies, a tile early; register staging's stores declare the locals and
-// step them again (it was left out while they replayed only the copies). A control kernel whose compute also reads such a local keeps the
-// statement that advances it in the body, so the copies may not run a tile early: it stays as
-// written (built before, pipefy replayed the declaration without that statement and every
-// rewrite of `advanced_in_compute` read the tile one row off).
+// step them again (it was left out while they replayed only the copies). A control kernel
+// whose compute also reads such a local keeps the statement that advances it in the body, so
+// the copies may not run a tile early: it stays as written (built before, pipefy replayed the
+// declaration without that statement and every rewrite of `advanced_in_compute` read the tile
+// one row off).
 // Usage: sgemm_copy_locals [M N K] (multiples of TILE)
 // gpu-runs: 32 32 0 | 32 32 32 | 64 64 96 | 256 256 256
 // gpu-sanitize: 64 64 96

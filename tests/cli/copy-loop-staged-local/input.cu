@@ -1,6 +1,7 @@
 // A copy loop that loads four elements into a float4 local and stores them transposed (as
-// public SGEMM kernels write it): pipefy reads such a load only in the K-loop's own body, and
-// the remark says so (it once said the tile was "written from a computed value").
+// public SGEMM kernels write it): register staging takes the local a trip at a time, and the
+// remark says why cp.async does not (it once said the tile was "written from a computed
+// value", then that pipefy read such a load only in the K-loop's own body).
 #define BM 64
 #define BK 16
 
