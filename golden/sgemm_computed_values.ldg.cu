@@ -4,7 +4,9 @@
 // its fetch, which reads nothing the compute writes; cp.async and tensor copies, which move
 // bytes as they are, refuse. The negative kernels attack the facts that relies on: a value that
 // reads a tile (the loader would read it a tile early) and a value from a function of the file
-// (what it reads is not followed): both stay as written.
+// (what it reads is not followed): both stay as written. A function whose whole body returns
+// an element its pointer parameter indexes, reading nothing but its parameters (a public
+// kernel's `GetValue(A, K, r, c)`), is a load: load_function, guarded by ternaries.
 // Usage: sgemm_computed_values [M N K] (multiples of TS; K may be ragged for the guarded kernel)
 // gpu-runs: 16 16 0 | 16 16 16 | 32 32 48 | 64 64 40 | 256 256 256
 // gpu-sanitize: 32 32 48
@@ -160,6 +162,61 @@ __global__ void value_from_function(const float *A, const float *B, float *C, in
     C[row * N + col] = acc;
 }
 
+__device__ __forceinline__ float get_value(const float *m, int ld, int r, int c) { return m[r * ld + c]; }
+
+__global__ void load_function(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = k0 + tx < K ? get_value(A, K, row, k0 + tx) : 0.0f;
+            pipefy_reg1 = k0 + ty < K ? get_value(B, N, k0 + ty, col) : 0.0f;
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -179,6 +236,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("value_from_function", M, N, Kfull, [&](const float *A, const float *B, float *C) {
         value_from_function<<<grid, block>>>(A, B, C, M, N, Kfull, 1.0f, -1e30f);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("load_function", M, N, K, [&](const float *A, const float *B, float *C) {
+        load_function<<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

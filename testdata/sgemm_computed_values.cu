@@ -4,7 +4,9 @@
 // its fetch, which reads nothing the compute writes; cp.async and tensor copies, which move
 // bytes as they are, refuse. The negative kernels attack the facts that relies on: a value that
 // reads a tile (the loader would read it a tile early) and a value from a function of the file
-// (what it reads is not followed): both stay as written.
+// (what it reads is not followed): both stay as written. A function whose whole body returns
+// an element its pointer parameter indexes, reading nothing but its parameters (a public
+// kernel's `GetValue(A, K, r, c)`), is a load: load_function, guarded by ternaries.
 // Usage: sgemm_computed_values [M N K] (multiples of TS; K may be ragged for the guarded kernel)
 // gpu-runs: 16 16 0 | 16 16 16 | 32 32 48 | 64 64 40 | 256 256 256
 // gpu-sanitize: 32 32 48
@@ -92,6 +94,26 @@ __global__ void value_from_function(const float *A, const float *B, float *C, in
     C[row * N + col] = acc;
 }
 
+__device__ __forceinline__ float get_value(const float *m, int ld, int r, int c) { return m[r * ld + c]; }
+
+__global__ void load_function(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = k0 + tx < K ? get_value(A, K, row, k0 + tx) : 0.0f;
+        Bs[ty][tx] = k0 + ty < K ? get_value(B, N, k0 + ty, col) : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -111,6 +133,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("value_from_function", M, N, Kfull, [&](const float *A, const float *B, float *C) {
         value_from_function<<<grid, block>>>(A, B, C, M, N, Kfull, 1.0f, -1e30f);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("load_function", M, N, K, [&](const float *A, const float *B, float *C) {
+        load_function<<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

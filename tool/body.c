@@ -164,6 +164,9 @@ static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClie
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c)))
 		s->bad = true;
+	else if (k == CXCursor_CallExpr && cursor_load_function(c))
+		s->load = true; /* (`GetValue(A, K, r, c)`, `return Mat[r * N + c];`: its arguments are
+				 * scanned on, a tile's name among them refused) */
 	else if (k == CXCursor_CallExpr && !effects_pure_call(c))
 		s->bad = true; /* (a clock, another lane, a write: not a value to compute a tile early) */
 	else if (k == CXCursor_LambdaExpr || k == CXCursor_StmtExpr)

@@ -1040,6 +1040,13 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClient
 	CXCursor base;
 	if (cursor_global_load(c, &base))
 		add_cursor(&s->bases, base);
+	/* `GetValue(A, K, r, c)`: a load through its pointer arguments */
+	for (int i = 0; clang_getCursorKind(c) == CXCursor_CallExpr && cursor_load_function(c) &&
+			i < clang_Cursor_getNumArguments(c); i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i), v = cursor_root_var(arg);
+		if (!clang_Cursor_isNull(v) && clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer)
+			add_cursor(&s->bases, v);
+	}
 	/* `s->lda` in an address reads memory through s too (a probe: the compute's stores
 	 * through C may land there) */
 	if (clang_getCursorKind(c) == CXCursor_MemberRefExpr) {

@@ -815,6 +815,48 @@ bool cursor_indexing_accessor(CXCursor call)
 	return false;
 }
 
+/* Whether the expression e reads only parameters of def, through operators, subscripts and
+ * member reads: no call, no assignment, no other variable. */
+static bool reads_only_params(CXCursor e, CXCursor def, int depth)
+{
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (depth > 32 || k == CXCursor_CallExpr || k == CXCursor_CompoundAssignOperator || k == CXCursor_LambdaExpr ||
+	    k == CXCursor_StmtExpr)
+		return false;
+	if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(e) == CXBinaryOperator_Assign)
+		return false;
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		if (op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreDec ||
+		    op == CXUnaryOperator_PostDec)
+			return false;
+	}
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(e);
+		bool param = false;
+		for (int i = 0; i < clang_Cursor_getNumArguments(def) && !param; i++)
+			param = clang_equalCursors(d, clang_Cursor_getArgument(def, i));
+		return param || clang_getCursorKind(d) == CXCursor_EnumConstantDecl;
+	}
+	struct cursors kids = cursor_children(e);
+	bool ok = true;
+	for (int i = 0; i < kids.n && ok; i++) {
+		enum CXCursorKind ck = clang_getCursorKind(kids.v[i]);
+		ok = clang_isReference(ck) || clang_isDeclaration(ck) || reads_only_params(kids.v[i], def, depth + 1);
+	}
+	free(kids.v);
+	return ok;
+}
+
+bool cursor_load_function(CXCursor call)
+{
+	CXCursor def;
+	if (!cursor_indexing_accessor(call))
+		return false;
+	CXCursor st = accessor_statement(call, clang_Cursor_getNumArguments(cursor_strip(call)), &def);
+	return reads_only_params(strip_copy(cursor_first_child(st)), def, 0);
+}
+
 /* What an expression writes: `x = v` (a struct's operator= too), `x += v`, `++x`. Sets the
  * written operand and, for a plain assignment, the value. */
 /* A call of an operator that the template leaves unresolved (clang found overloads of it, so

@@ -362,6 +362,10 @@ bool cursor_load_accessor(CXCursor call, CXCursor *addr);
 /* A call to a function whose whole body loads through a pointer parameter at an address it
  * computes (`return Mat[row * N + col];`, `return *(p + i);`): a load pipefy does not read. */
 bool cursor_indexing_accessor(CXCursor call);
+/* Such a function that reads nothing but its parameters and the element it returns (no call,
+ * no write: `return Mat[row * N + col];`): its call is a load from global memory where its
+ * pointer argument points there. */
+bool cursor_load_function(CXCursor call);
 /* A call to a function whose whole body stores through a cast of its pointer parameter
  * (`*reinterpret_cast<float4 *>(p) = v;`): a store pipefy does not read. */
 bool cursor_cast_store_accessor(CXCursor call);

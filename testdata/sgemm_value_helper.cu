@@ -1,8 +1,10 @@
-// neg_value_helper.cu: the tiles are filled from a function of the program that takes the
-// matrix and the indices (`As[ty][tx] = get(A, K, row, k0 + tx)`, the load inside it). pipefy
-// does not look into it for the load, so it leaves the loop as written and names the function;
-// it once said the loop had no tile filled from global memory at all.
-// Usage: neg_value_helper [M N K] (multiples of TS).
+// sgemm_value_helper.cu (neg_value_helper.cu until session 26): the tiles are filled from a
+// function of the program that takes the matrix and the indices (`As[ty][tx] = get(A, K, row,
+// k0 + tx)`, the load inside it). Its whole body returns the element its pointer parameter
+// indexes, reading nothing but its parameters: a load, which register staging makes a tile
+// early (pipefy once said the loop had no tile filled from global memory at all, then left it
+// as written naming the function).
+// Usage: sgemm_value_helper [M N K] (multiples of TS).
 // gpu-runs: 32 32 0 | 32 32 16 | 32 32 48 | 256 256 256
 #include "harness.cuh"
 
@@ -32,7 +34,7 @@ int main(int argc, char **argv)
     int sz[3] = {256, 256, 256};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    return harness_gemm<float, float>("neg_value_helper", M, N, K, [&](const float *A, const float *B, float *C) {
+    return harness_gemm<float, float>("sgemm_value_helper", M, N, K, [&](const float *A, const float *B, float *C) {
         value_helper<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
 }

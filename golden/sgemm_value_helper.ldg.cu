@@ -1,0 +1,75 @@
+// sgemm_value_helper.cu (neg_value_helper.cu until session 26): the tiles are filled from a
+// function of the program that takes the matrix and the indices (`As[ty][tx] = get(A, K, row,
+// k0 + tx)`, the load inside it). Its whole body returns the element its pointer parameter
+// indexes, reading nothing but its parameters: a load, which register staging makes a tile
+// early (pipefy once said the loop had no tile filled from global memory at all, then left it
+// as written naming the function).
+// Usage: sgemm_value_helper [M N K] (multiples of TS).
+// gpu-runs: 32 32 0 | 32 32 16 | 32 32 48 | 256 256 256
+#include "harness.cuh"
+
+#define TS 16
+__device__ __forceinline__ float get(const float *Mat, int ld, int r, int c) { return Mat[r * ld + c]; }
+
+__global__ void value_helper(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = get(A, K, row, k0 + tx);
+            pipefy_reg1 = get(B, N, k0 + ty, col);
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    return harness_gemm<float, float>("sgemm_value_helper", M, N, K, [&](const float *A, const float *B, float *C) {
+        value_helper<<<dim3(N / TS, M / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
