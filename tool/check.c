@@ -377,14 +377,14 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 	char *callee = clang_Cursor_isNull(call) ? NULL : cursor_name(clang_getCursorReferenced(call));
 	if (callee && cursor_indexing_accessor(call))
 		kloop_refuse(l, cp->text.begin,
-			     "'%s' is written at %d:%d from a call of '%s', which computes the address "
-			     "it loads from: pipefy reads a load accessor only as `return *p;`, the "
-			     "address its argument", name, line, col, callee);
+			     "'%s' is written at %d:%d from a call of '%s', which reads more than its "
+			     "parameters and the element it returns: pipefy reads a load function only as "
+			     "`return *p;` or `return p[i];` of its parameters", name, line, col, callee);
 	else if (callee)
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
-			     "only where the loop spells it (`As[r][c] = A[i]`, or a one-line accessor, "
-			     "`return *p;`)", name, line, col, callee);
+			     "only where the loop spells it (`As[r][c] = A[i]`), or from a one-line function "
+			     "(`return *p;`, `return p[i];` of its parameters)", name, line, col, callee);
 	else if (staged_in_copy_loop(l, cp, reg)) {
 		/* (body.c's mark_loop_fetches took it as a fetch but for this) */
 		int dline, dcol;
