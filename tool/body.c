@@ -365,28 +365,6 @@ static void refuse_other_write(struct kloop *l, const struct source *src, CXCurs
 	free(name);
 }
 
-/* Lines the statement owns: from its line's start when only blanks precede it, through the
- * newline when only blanks (and a ';') follow. Deleting those keeps the layout clean. */
-static struct span whole_lines(const struct source *src, struct span s)
-{
-	size_t b = s.begin < src->len ? s.begin : src->len, e = s.end < src->len ? s.end : src->len;
-	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
-		e++;
-	if (e < src->len && src->text[e] == ';')
-		e++;
-	size_t text_end = e;
-	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
-		e++;
-	size_t lb = b;
-	while (lb > 0 && (src->text[lb - 1] == ' ' || src->text[lb - 1] == '\t'))
-		lb--;
-	bool own_start = lb == 0 || src->text[lb - 1] == '\n';
-	bool own_end = e >= src->len || src->text[e] == '\n';
-	if (own_start && own_end)
-		return (struct span){lb, e < src->len ? e + 1 : e};
-	return (struct span){b, text_end};
-}
-
 /* Reads no shared memory and nothing declared in the body: the same amount every trip. */
 struct invariance {
 	struct span body;
@@ -564,7 +542,7 @@ static void attach_leading_lines(const struct source *src, struct kloop *l)
 static void stmt_text(const struct source *src, CXCursor c, struct body_stmt *st)
 {
 	st->text = cursor_span(c);
-	st->span = whole_lines(src, st->text);
+	st->span = source_whole_lines(src, st->text);
 	if (st->span.end > st->text.end && src->text[st->span.end - 1] != '\n')
 		st->text.end = st->span.end;
 	else {

@@ -1143,11 +1143,6 @@ static bool stepped_scratch(const struct kloop *l, CXCursor var)
 	return false;
 }
 
-/* What every statement may do, and whether the copies can be issued a tile early: they, and
- * the locals they read, have no effect but the tile stores; what they read is not changed by
- * the rest of the body (the loop variables only by the increment and the bumps, which the
- * loader replays); and the memory they load is not written by the body, unless the pointers
- * they load through are __restrict__, the user's promise that nothing else writes it. */
 /* A write of shared memory inside a copy statement that is none of its copies: a store the
  * loader would make a tile early (`st_wide(&As[..], v)`, a store function pipefy does not read as
  * one, next to a copy loop's real copies). */
@@ -1159,7 +1154,7 @@ struct stray_scan {
 };
 
 /* (a copy's text: its store, or its if and else for `if (g) X = load; else X = 0;`) */
-static bool is_copy_store(const struct kloop *l, int stmt, CXCursor c)
+static bool in_copy_text(const struct kloop *l, int stmt, CXCursor c)
 {
 	struct span at = cursor_span(c);
 	for (int i = 0; i < l->ncopies; i++)
@@ -1174,7 +1169,7 @@ static enum CXChildVisitResult scan_stray_shared(CXCursor c, CXCursor parent, CX
 	struct stray_scan *s = data;
 	CXCursor target, value;
 	enum write_kind w = cursor_write_parts(c, &target, &value);
-	if (is_copy_store(s->l, s->stmt, c))
+	if (in_copy_text(s->l, s->stmt, c))
 		return CXChildVisit_Continue; /* (its value may call a load function: no write) */
 	if (w != WRITE_NONE && clang_getCursorKind(c) != CXCursor_CallExpr) {
 		CXCursor var = cursor_root_var(target);
@@ -1216,6 +1211,11 @@ static void refuse_stray_shared(struct kloop *l, const struct source *src, CXCur
 	free(n);
 }
 
+/* What every statement may do, and whether the copies can be issued a tile early: they, and
+ * the locals they read, have no effect but the tile stores; what they read is not changed by
+ * the rest of the body (the loop variables only by the increment and the bumps, which the
+ * loader replays); and the memory they load is not written by the body, unless the pointers
+ * they load through are __restrict__, the user's promise that nothing else writes it. */
 static void check_effects(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	int line, col;
@@ -1768,23 +1768,14 @@ static bool destination_reads(const struct kloop *l, CXCursor var)
 	return false;
 }
 
-/* The body's declaration of var, run again to store the copies (store_side); -1 when var is
- * declared elsewhere (before the loop: a step run again would advance the function's own). */
-static int stored_decl_of(const struct kloop *l, CXCursor var)
+/* Whether var is declared by a copy-side statement of the body that storing the copies runs
+ * again (store_side) before statement `before`: not a local of the function, which a step run
+ * again would advance twice. */
+static bool stored_before(const struct kloop *l, CXCursor var, int before)
 {
-	for (int i = 0; i < l->nstmts; i++) {
-		const struct body_stmt *st = &l->stmts[i];
-		if (st->role != ROLE_COPY_DECL || !st->store_side || clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
-			continue;
-		struct cursors vars = cursor_children(st->cursor);
-		bool found = false;
-		for (int v = 0; v < vars.n && !found; v++)
-			found = clang_equalCursors(vars.v[v], var);
-		free(vars.v);
-		if (found)
-			return i;
-	}
-	return -1;
+	int d = declaring_stmt(l, var);
+	return d >= 0 && d < before && l->stmts[d].role == ROLE_COPY_DECL && l->stmts[d].store_side &&
+	       clang_getCursorKind(l->stmts[d].cursor) == CXCursor_DeclStmt;
 }
 
 /* Register staging stores the registers by running the copies again after the compute, with
@@ -1799,7 +1790,7 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 			continue;
 		bool store;
 		CXCursor var = cursor_assigned_var(st->advance, &store);
-		if (stored_decl_of(l, var) >= 0 && stored_decl_of(l, var) < i)
+		if (stored_before(l, var, i))
 			continue;
 		char *name = cursor_name(var), *why = NULL;
 		if (st->role == ROLE_COPY)

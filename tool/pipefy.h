@@ -81,6 +81,9 @@ void source_line_col(const struct source *src, size_t offset, int *line, int *co
 size_t source_offset(const struct source *src, int line, int col);
 /* The whitespace that starts the line holding offset. */
 char *source_line_indent(const struct source *src, size_t offset);
+/* The lines a statement at s owns (from its line's start when only blanks precede it, through
+ * the newline when only blanks and a ';' follow); else s through its ';'. */
+struct span source_whole_lines(const struct source *src, struct span s);
 
 void edits_add(struct edits *e, size_t offset, size_t length, const char *text);
 void edits_free(struct edits *e);

@@ -52,11 +52,6 @@ static char *staging_register(const struct kloop *l, int copy)
 			       : xprintf("pipefy_reg%d", n);
 }
 
-
-
-
-
-
 /* The register of a copy loop's own fetch (loop_fetch k of statement stmt): numbered after the
  * direct copies' registers, one element a trip. */
 static char *loop_fetch_register(const struct kloop *l, int stmt, int k, bool indexed)
@@ -67,24 +62,6 @@ static char *loop_fetch_register(const struct kloop *l, int stmt, int k, bool in
 	for (int i = 0; i < stmt; i++)
 		n += l->stmts[i].nloop_fetch;
 	return indexed ? xprintf("pipefy_reg%d[pipefy_j]", n + k) : xprintf("pipefy_reg%d", n + k);
-}
-
-/* The lines an expression statement fills alone: from its line's start through the newline
- * after its ';' (empty when anything else shares them). */
-static struct span statement_lines(const struct source *src, struct span e)
-{
-	size_t b = e.begin, end = e.end;
-	while (b > 0 && (src->text[b - 1] == ' ' || src->text[b - 1] == '\t'))
-		b--;
-	while (end < src->len && (src->text[end] == ' ' || src->text[end] == '\t'))
-		end++;
-	if ((b > 0 && src->text[b - 1] != '\n') || end >= src->len || src->text[end] != ';')
-		return (struct span){0, 0};
-	for (end++; end < src->len && (src->text[end] == ' ' || src->text[end] == '\t');)
-		end++;
-	if (end >= src->len || src->text[end] != '\n')
-		return (struct span){0, 0};
-	return (struct span){b, end + 1};
 }
 
 /* A copy loop's own fetches (`float4 v = load;` in its body): the fetch loads the register
@@ -109,11 +86,8 @@ static void add_loop_fetch_edits(const struct kloop *l, const struct source *src
 		for (int c = 0; c < l->ncopies && st->nloop_fetch; c++) {
 			const struct copy *cp = &l->copies[c];
 			if (cp->stmt == i && cp->from_register) {
-				struct span whole = statement_lines(src, cp->text);
-				if (whole.end > whole.begin)
-					edits_add(fetch, whole.begin, whole.end - whole.begin, "");
-				else
-					edits_add(fetch, cp->text.begin, cp->text.end - cp->text.begin, "(void)0");
+				struct span whole = source_whole_lines(src, cp->text);
+				edits_add(fetch, whole.begin, whole.end - whole.begin, "");
 			}
 		}
 	}

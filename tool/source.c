@@ -150,6 +150,28 @@ size_t source_offset(const struct source *src, int line, int col)
 	return off > src->len ? src->len : off;
 }
 
+/* Lines the statement owns: from its line's start when only blanks precede it, through the
+ * newline when only blanks (and a ';') follow. Deleting those keeps the layout clean. */
+struct span source_whole_lines(const struct source *src, struct span s)
+{
+	size_t b = s.begin < src->len ? s.begin : src->len, e = s.end < src->len ? s.end : src->len;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	if (e < src->len && src->text[e] == ';')
+		e++;
+	size_t text_end = e;
+	while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+		e++;
+	size_t lb = b;
+	while (lb > 0 && (src->text[lb - 1] == ' ' || src->text[lb - 1] == '\t'))
+		lb--;
+	bool own_start = lb == 0 || src->text[lb - 1] == '\n';
+	bool own_end = e >= src->len || src->text[e] == '\n';
+	if (own_start && own_end)
+		return (struct span){lb, e < src->len ? e + 1 : e};
+	return (struct span){b, text_end};
+}
+
 char *source_line_indent(const struct source *src, size_t offset)
 {
 	int line, col;
