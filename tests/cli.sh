@@ -86,6 +86,14 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 		"$tmp/queue.cu" 2>&1 | awk "/entry function '_Z[0-9]*pipefy_queue0_/ { k = 1 }
 			k && /Used [0-9]+ registers/ { sub(/.*Used /, \"\"); print \$1; exit }")
 	expect "--ptxas: nvcc compiles the queue's kernel within the cap ($used of $cap)" '[ -n "$used" ] && [ "$used" -le $cap ]'
+	# a kernel template's registers are its instantiations' (the symbols ptxas names), and a
+	# register plan is then judged by them plus its staging's, not by the unmeasured limit
+	s=tests/cli/staging-registers-unmeasured/input.cu
+	"$pipefy" --ptxas --report -o /dev/null $s 2>"$tmp/err"
+	expect "--ptxas: the template's registers are measured through its instantiation" \
+		'grep -A1 "K-loop in '"'"'instantiated'"'"'" "$tmp/err" | grep -q "registers per thread (ptxas)"'
+	expect "--ptxas: 32 staging registers are weighed with the measured count" \
+		'grep -q "^$s:33:2: remark: K-loop pipelined: ldg" "$tmp/err" && ! grep -q "auto takes unmeasured" "$tmp/err"'
 fi
 
 # editor and CI integrations, clang-format style

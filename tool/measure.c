@@ -255,53 +255,96 @@ static bool eval_int_text(const struct source *src, const char *text, long *out)
 	return eval_bound(src, NULL, text, out);
 }
 
-/* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)`: the product of name's dims. */
-static bool dim3_variable(const struct source *src, const char *name, size_t before, long *out)
+/* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)` at p (name's first character):
+ * the product of its dims; 1 when read, 0 when p is no such definition, -1 when it is one that
+ * cannot be evaluated. */
+static int dim3_definition(const struct source *src, const char *p, size_t n, long *out)
 {
-	size_t n = strlen(name);
-	for (const char *p = src->text; (p = strstr(p, name)) && (size_t)(p - src->text) < before; p += n) {
-		if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-			continue;
-		const char *q = p + n;
-		while (*q == ' ')
+	if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+		return 0;
+	const char *q = p + n;
+	if (isalnum((unsigned char)*q) || *q == '_')
+		return 0;
+	while (*q == ' ')
+		q++;
+	if (*q == '.') { /* `block.x = 64;`, `block.y *= 2;`: written after its definition */
+		q++;
+		while (*q == ' ' || isalnum((unsigned char)*q) || *q == '_')
 			q++;
-		bool ctor = *q == '(';
-		bool assign = *q == '=' && q[1] != '=';
-		if (!ctor && !assign)
-			continue;
-		const char *line = p;
-		while (line > src->text && line[-1] != '\n')
-			line--;
-		char *head = xstrndup(line, (size_t)(p - line));
-		bool dim3 = strstr(head, "dim3") != NULL;
-		free(head);
-		if (!dim3)
-			continue;
-		const char *end = strchr(q, ';');
-		if (!end)
-			return false;
-		char *expr = ctor ? xprintf("dim3%.*s", (int)(end - q), q) : xstrndup(q + 1, (size_t)(end - q - 1));
-		/* a declaration list: cut at the closing parenthesis of this declarator */
-		if (ctor) {
-			int depth = 0;
-			for (char *c = expr + 4; *c; c++) {
-				depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
-				if (depth == 0) {
-					c[1] = '\0';
-					break;
-				}
+		while (*q && strchr("+-*/%<>&|^", *q)) /* (`<=` too: unread either way) */
+			q++;
+		return *q == '=' && q[1] != '=' ? -1 : 0;
+	}
+	bool ctor = *q == '(';
+	bool assign = *q == '=' && q[1] != '=';
+	if (!ctor && !assign)
+		return 0;
+	const char *line = p;
+	while (line > src->text && line[-1] != '\n')
+		line--;
+	char *head = xstrndup(line, (size_t)(p - line));
+	bool dim3 = strstr(head, "dim3") != NULL;
+	free(head);
+	if (!dim3)
+		return assign ? -1 : 0; /* (`block = ...` of another form: a value pipefy does not read) */
+	const char *end = strchr(q, ';');
+	if (!end)
+		return -1;
+	char *expr = ctor ? xprintf("dim3%.*s", (int)(end - q), q) : xstrndup(q + 1, (size_t)(end - q - 1));
+	/* a declaration list: cut at the closing parenthesis of this declarator */
+	if (ctor) {
+		int depth = 0;
+		for (char *c = expr + 4; *c; c++) {
+			depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+			if (depth == 0) {
+				c[1] = '\0';
+				break;
 			}
 		}
-		bool ok = eval_int_text(src, expr, out);
-		free(expr);
-		return ok;
 	}
-	return false;
+	bool ok = eval_int_text(src, expr, out);
+	free(expr);
+	return ok ? 1 : -1;
+}
+
+/* The block size a launch names by a dim3 variable: its one definition in the launching
+ * function before the launch, or, with none there, its one definition at file scope; false when
+ * there is none, more than one, or one pipefy cannot evaluate (a file of several host functions
+ * may give each its own `dimBlock`). */
+static bool dim3_variable(const struct source *src, const struct functions *fns, const char *name, size_t launch,
+			  long *out)
+{
+	size_t n = strlen(name);
+	CXCursor host = functions_enclosing(fns, launch);
+	size_t from = clang_Cursor_isNull(host) ? 0 : cursor_span(host).begin;
+	int found = 0, in_function = 0;
+	long v = 0;
+	for (const char *p = src->text; (p = strstr(p, name)) && (size_t)(p - src->text) < launch; p += n) {
+		size_t at = (size_t)(p - src->text);
+		bool here = at >= from && !clang_Cursor_isNull(host);
+		if (!here && !clang_Cursor_isNull(functions_enclosing(fns, at)))
+			continue; /* (another function's) */
+		long w;
+		int r = dim3_definition(src, p, n, &w);
+		if (r == 0)
+			continue;
+		if (r < 0)
+			return false;
+		if (here && !in_function++)
+			found = 0; /* (the function's own shadows the file's) */
+		if (here || !in_function) {
+			found++;
+			v = w;
+		}
+	}
+	*out = v;
+	return found == 1;
 }
 
 /* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
  * else --block-size. */
-static void block_size(struct kloop *l, const struct source *src, const struct launches *ls, int option)
+static void block_size(struct kloop *l, const struct source *src, const struct launches *ls,
+		       const struct functions *fns, int option)
 {
 	char *head = span_text(src, (struct span){l->function_span.begin, l->loop.begin});
 	char *lb = strstr(head, "__launch_bounds__(");
@@ -318,7 +361,7 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 	}
 	free(head);
 	const struct launch *at = l->block_threads ? NULL : launches_first(ls, l->function);
-	if (at && at->config[1] && (eval_int_text(src, at->config[1], &v) || dim3_variable(src, at->config[1], at->at, &v)) &&
+	if (at && at->config[1] && (eval_int_text(src, at->config[1], &v) || dim3_variable(src, fns, at->config[1], at->at, &v)) &&
 	    v > 0) {
 		int line, col;
 		source_line_col(src, at->at, &line, &col);
@@ -662,6 +705,125 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 	free(most);
 }
 
+/* ---- what register staging holds through the compute ---- */
+
+/* A copy loop's trips a thread (1 for a statement outside one), under b (NULL: none); -1 when
+ * its bound or stride does not evaluate. */
+static long copy_loop_trip_count(const struct kloop *l, const struct source *src, const struct copy_loop *cl,
+				 const struct binding *b)
+{
+	if (!cl->bound)
+		return 1;
+	long bound = cl->bound, stride = cl->stride;
+	if (bound < 0 && !(cl->bound_text && eval_bound(src, b, cl->bound_text, &bound)))
+		return -1;
+	if (stride < 0 && !(cl->stride_text && eval_bound(src, b, cl->stride_text, &stride)))
+		return -1;
+	if (stride == 0)
+		stride = l->block_threads; /* (blockDim.x: the rewrite is guarded by this size) */
+	if (bound < 0 || stride <= 0)
+		return -1;
+	return (bound + stride - 1) / stride;
+}
+
+/* A variable's bytes, its type a parameter of the template bound by b where it is one; -1
+ * unknown. */
+static long var_bytes(CXCursor var, const struct binding *b)
+{
+	CXType t = clang_getCursorType(var);
+	int param = cursor_type_param_index(t);
+	if (param >= 0)
+		return b && param < 16 && b->type_bytes[param] > 0 ? b->type_bytes[param] : -1;
+	long n = clang_Type_getSizeOf(t);
+	return n > 0 ? n : -1;
+}
+
+struct var_sum {
+	const struct binding *b;
+	long bytes;
+};
+
+static enum CXChildVisitResult sum_var_bytes(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct var_sum *s = data;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl)
+		return CXChildVisit_Continue;
+	long n = var_bytes(c, s->b);
+	s->bytes = n < 0 || s->bytes < 0 ? -1 : s->bytes + n;
+	return CXChildVisit_Continue;
+}
+
+/* The bytes register staging holds a thread under b, as registers.c declares them: a register
+ * of each direct copy's width a trip, a copy loop's own fetches a trip each, the locals a fetch
+ * declaration declares, each fetched local (or its shadow) once; -1 when one is unknown. */
+static long staged_bytes_under(const struct kloop *l, const struct source *src, const struct binding *b)
+{
+	if (l->helper.nstores > 0)
+		return -1;
+	long bytes = 0;
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->from_register)
+			continue;
+		const struct body_stmt *st = &l->stmts[cp->stmt];
+		long t = copy_loop_trip_count(l, src, &st->cl, b), u = copy_loop_trip_count(l, src, &st->inner, b);
+		if (t < 0 || u < 0 || cp->width <= 0)
+			return -1;
+		bytes += t * u * cp->width;
+	}
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		long t = copy_loop_trip_count(l, src, &st->cl, b);
+		for (int k = 0; k < st->nloop_fetch; k++) {
+			long n = var_bytes(cursor_first_child(st->loop_fetch[k]), b);
+			if (t < 0 || n < 0)
+				return -1;
+			bytes += t * n;
+		}
+		if (st->role != ROLE_FETCH_DECL)
+			continue;
+		if (st->fetch_assign) { /* (the local, or its shadow: once a variable) */
+			bool again = false;
+			for (int j = 0; j < i; j++)
+				again |= l->stmts[j].role == ROLE_FETCH_DECL && l->stmts[j].fetch_assign &&
+					 clang_equalCursors(l->stmts[j].fetch_var, st->fetch_var);
+			long n = again ? 0 : var_bytes(st->fetch_var, b);
+			if (n < 0)
+				return -1;
+			bytes += n;
+			continue;
+		}
+		struct var_sum s = {b, 0};
+		clang_visitChildren(st->cursor, sum_var_bytes, &s);
+		if (s.bytes < 0)
+			return -1;
+		bytes += s.bytes;
+	}
+	return bytes;
+}
+
+/* What register staging would hold a thread: counted as written, else, in a kernel template,
+ * the most over the instantiations the file names; -1 when neither gives a number. */
+static void staged_bytes(struct kloop *l, const struct source *src)
+{
+	l->staged_bytes = staged_bytes_under(l, src, NULL);
+	if (l->staged_bytes >= 0 || clang_getCursorKind(l->function_cursor) != CXCursor_FunctionTemplate)
+		return;
+	int n;
+	size_t unknown;
+	CXCursor *specs = uniform_instantiations(l->function_cursor, src, &n, &unknown);
+	long most = specs && n > 0 ? 0 : -1;
+	for (int s = 0; most >= 0 && s < n; s++) {
+		struct binding b;
+		long v = bind_instantiation(l->function_cursor, specs[s], &b) ? staged_bytes_under(l, src, &b) : -1;
+		most = v < 0 ? -1 : v > most ? v : most;
+		unbind(&b);
+	}
+	free(specs);
+	l->staged_bytes = most;
+}
+
 /* ---- tiles in dynamic shared memory: can every launch give them more? ---- */
 
 /* Whether the identifier at offset declares the kernel (a declaration or its definition). */
@@ -893,6 +1055,22 @@ static char *mangled_name(CXCursor fn)
 	return name;
 }
 
+/* A kernel template's instantiations in the file, by symbol (--ptxas matches them). */
+static void instance_symbols(struct kloop *l, const struct source *src)
+{
+	if (clang_getCursorKind(l->function_cursor) != CXCursor_FunctionTemplate)
+		return;
+	int n;
+	size_t unknown;
+	CXCursor *specs = uniform_instantiations(l->function_cursor, src, &n, &unknown);
+	if (specs && n > 0) {
+		l->instance_symbols = xcalloc((size_t)n, sizeof *l->instance_symbols);
+		for (int s = 0; s < n; s++)
+			l->instance_symbols[l->ninstance_symbols++] = mangled_name(specs[s]);
+	}
+	free(specs);
+}
+
 void measure_kloops(struct model *m, const struct source *src, const struct options *o)
 {
 	const struct launches *ls = &m->launches;
@@ -913,15 +1091,17 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		struct shared_sum sum = {0};
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
-		block_size(l, src, ls, o->block_size);
+		block_size(l, src, ls, &m->functions, o->block_size);
 		template_tile_sizes(l, src);
 		estimate_threads(l); /* (after: a template's tiles sized by its largest instantiation) */
 		l->launch_dyn_bytes = -1;
 		enlargeable_launches(l, src, ls);
 		tma_launch_sites(l, src, ls, &m->functions, &refs, copies);
 		count_tile_flops(l, src);
+		staged_bytes(l, src);
 		find_gather(l);
 		l->mangled = mangled_name(l->function_cursor);
+		instance_symbols(l, src);
 	}
 	kernel_refs_free(&refs);
 	/* both kernels of a launch pair, for a persistent launch's register count */

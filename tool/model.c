@@ -29,6 +29,9 @@ void model_free(struct model *m)
 		free(l->helper.refusal);
 		free(l->block_source);
 		free(l->mangled);
+		for (int k = 0; k < l->ninstance_symbols; k++)
+			free(l->instance_symbols[k]);
+		free(l->instance_symbols);
 		for (int j = 0; j < l->noptions; j++)
 			free(l->options[j].verdict);
 		free(l->indent);

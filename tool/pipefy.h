@@ -738,8 +738,15 @@ struct kloop {
 	size_t block_unread;    /* block_threads 0: offset + 1 of the file's first launch of the
 				 * function, whose block size pipefy could not read; 0 when none */
 	char *mangled;          /* the function's symbol, to match ptxas output */
+	char **instance_symbols; /* a kernel template's: its instantiations' symbols, whose most
+				  * registers ptxas gives are the kernel's */
+	int ninstance_symbols;
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
 	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
+	long staged_bytes;      /* what register staging (registers.c) holds a thread through a
+				 * tile's compute: a register for each trip of each copy's load, and
+				 * the locals its fetches declare; a template's largest over its
+				 * instantiations; -1 unknown */
 
 	int registers;          /* per thread, from ptxas (--ptxas); 0 unknown */
 	int instantiations; /* a kernel template's: tile sizes are the largest of these launches' */
@@ -817,9 +824,12 @@ struct kloop {
 		long smem;      /* static shared bytes; -1 unknown */
 		int blocks;     /* resident blocks per SM; 0 unknown */
 		int warps;
+		int staged_registers; /* 4-byte registers a thread its staging holds through the compute
+				       * (register staging); 0 none or unknown */
 		char limiter[16];
 		bool chosen;
 		bool over_static; /* rejected: its static shared memory is over the limit */
+		bool over_staging; /* rejected: its staging's registers are over the unmeasured limit */
 		char *verdict;
 	} options[24];
 	int noptions;
@@ -971,6 +981,10 @@ struct variant_rules {
 	bool overlap_launches;
 	int overlap_min_sm;
 	char overlap_evidence[200];
+	/* register staging (optional keys; no limit when absent): the most 4-byte registers a thread
+	 * its staging may hold when ptxas has not measured the kernel's registers, and why */
+	int max_staged_registers_unmeasured;
+	char staged_registers_evidence[240];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];
 };

@@ -136,6 +136,12 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		if (!regs || v->producer_registers % 8 || v->producer_registers_cp_async % 8 || v->producer_registers < 24 ||
 		    v->producer_registers_cp_async < 24)
 			v->producer_registers = v->producer_registers_cp_async = 0;
+		bool staged = true; /* (rules without it: register staging of any size) */
+		v->max_staged_registers_unmeasured = (int)get_long(variants, "ldg_max_staged_registers_unmeasured", &staged);
+		get_string(evidence, "staged_registers", v->staged_registers_evidence, sizeof v->staged_registers_evidence,
+			   &staged);
+		if (!staged)
+			v->max_staged_registers_unmeasured = 0;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -265,8 +271,11 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 		p->smem += stage_extra(l, stages, v);
 	const char *limiter = "";
 	int block = l->block_threads ? l->block_threads : l->threads_estimate;
+	if (variant_row(v)->family == FAMILY_REGISTERS && l->staged_bytes > 0)
+		p->staged_registers = (int)((l->staged_bytes + 3) / 4);
 	if (a && block) {
-		int regs = l->registers ? l->registers : vr->assumed_registers;
+		/* (measured registers gain the staging's; an assumed count is no base to add to) */
+		int regs = l->registers ? l->registers + p->staged_registers : vr->assumed_registers;
 		int threads = block + variant_row(v)->producer_threads;
 		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
 		p->warps = p->blocks * ((threads + 31) / 32);
@@ -298,6 +307,12 @@ static int min_copy_width(const struct kloop *l)
 		if (l->helper.stores[i].width < w)
 			w = (int)l->helper.stores[i].width;
 	return w;
+}
+
+/* The registers a thread can have (255 where the rules lack the architecture). */
+static int a_max_regs(const struct arch_rules *a)
+{
+	return a ? a->max_regs_per_thread : 255;
 }
 
 /* Whether an option keeps enough of the unpipelined kernel's occupancy. */
@@ -456,6 +471,10 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 	return true;
 }
 
+/* An option whose register staging auto does not weigh unmeasured, in the report and in the
+ * remark of a loop it leaves. */
+#define STAGING_OVER "%d staging registers a thread, over the %d auto takes unmeasured (--ptxas)"
+
 /* Each option is judged: the wanted variant up to the wanted stages, and for auto the
  * single-stage register plan that adds no shared memory as the fallback; it must fit the
  * static limit and, unless forced, keep the occupancy. The deepest survivor of the wanted
@@ -492,9 +511,24 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
+		if (!forced && l->registers && l->registers + p->staged_registers > a_max_regs(a)) {
+			set_verdict(p, "rejected: %d registers a thread (%d measured + %d staging) is over the %d a thread can "
+				    "have: they would spill", l->registers + p->staged_registers, l->registers,
+				    p->staged_registers, a_max_regs(a));
+			continue;
+		}
+		if (!forced && !l->registers && vr->max_staged_registers_unmeasured &&
+		    p->staged_registers > vr->max_staged_registers_unmeasured) {
+			set_verdict(p, "rejected: " STAGING_OVER ": %s", p->staged_registers,
+				    vr->max_staged_registers_unmeasured, vr->staged_registers_evidence);
+			p->over_staging = true;
+			continue;
+		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
-			set_verdict(p, "rejected: %d blocks per SM instead of %d falls off the occupancy cliff (limit: %s)",
-				    p->blocks, before->blocks, p->limiter);
+			bool staging = l->registers && p->staged_registers && strcmp(p->limiter, "registers") == 0;
+			set_verdict(p, "rejected: %d blocks per SM instead of %d falls off the occupancy cliff (limit: %s%s)",
+				    p->blocks, before->blocks, p->limiter,
+				    staging ? ", the kernel's measured and the staging's" : "");
 			continue;
 		}
 		set_verdict(p, "fits");
@@ -582,10 +616,25 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	if (!chosen) {
 		const char *why_not = "no legal plan";
+		const struct plan_option *named = NULL, *last = &l->options[l->noptions - 1];
 		for (int i = l->noptions - 1; i >= 1; i--)
 			if (l->options[i].variant == want)
-				why_not = l->options[i].verdict;
-		plan_decline(l, "no plan fits: %s %s", variant_name(want), why_not);
+				named = &l->options[i];
+		if (named)
+			why_not = named->verdict;
+		/* (the fallback's reason too when staging rules it out; the rules' evidence is the
+		 * report's) */
+		if (named && named->over_staging) /* (every register plan holds the same) */
+			plan_decline(l, "no plan fits: ldg: " STAGING_OVER, named->staged_registers,
+				     vr->max_staged_registers_unmeasured);
+		else if (last->over_staging && last != named)
+			plan_decline(l, "no plan fits: %s %s; 1 stage: " STAGING_OVER, variant_name(want), why_not,
+				     last->staged_registers, vr->max_staged_registers_unmeasured);
+		else if (last != named && !forced_variant(o) && last->variant == VARIANT_LDG && last->stages == 1 &&
+			 strncmp(last->verdict, "rejected: ", 10) == 0)
+			plan_decline(l, "no plan fits: %s %s; 1 stage: %s", variant_name(want), why_not, last->verdict + 10);
+		else
+			plan_decline(l, "no plan fits: %s %s", variant_name(want), why_not);
 		return;
 	}
 	l->variant = chosen->variant;

@@ -1,5 +1,6 @@
 /* ptxas.c: measure's registers per thread, from `nvcc -Xptxas -v` on the input as it is
- * (--ptxas): each loop's kernel and each launch pair's two, matched by their symbols. */
+ * (--ptxas): each loop's kernel (a template's most over its instantiations) and each launch
+ * pair's two, matched by their symbols. */
 #include "pipefy.h"
 
 #include <errno.h>
@@ -118,9 +119,16 @@ void measure_registers(struct model *m, const struct source *src, const struct o
 		if (e)
 			sscanf(e + strlen("Compiling entry function '"), "%511[^']", entry);
 		else if ((u = strstr(line, "Used ")) && sscanf(u, "Used %d registers", &regs) == 1 && entry[0]) {
-			for (int i = 0; i < m->nloops; i++)
-				if (m->loops[i].mangled && strcmp(m->loops[i].mangled, entry) == 0)
-					m->loops[i].registers = regs;
+			for (int i = 0; i < m->nloops; i++) {
+				struct kloop *l = &m->loops[i];
+				bool instance = false; /* (a template's: the most of its instantiations) */
+				for (int k = 0; k < l->ninstance_symbols; k++)
+					instance |= strcmp(l->instance_symbols[k], entry) == 0;
+				if (l->mangled && strcmp(l->mangled, entry) == 0)
+					l->registers = regs;
+				else if (instance && regs > l->registers)
+					l->registers = regs;
+			}
 			for (int i = 0; i < m->npairs; i++)
 				for (int k = 0; k < 2; k++)
 					if (m->pairs[i].mangled[k] && strcmp(m->pairs[i].mangled[k], entry) == 0)

@@ -2,7 +2,7 @@
 // public SGEMM kernels write it): register staging takes the local a trip at a time, and the
 // remark says why cp.async does not (it once said the tile was "written from a computed
 // value", then that pipefy read such a load only in the K-loop's own body).
-#define BM 64
+#define BM 32
 #define BK 16
 
 __global__ void transposed(const float *A, const float *B, float *C, int K)
