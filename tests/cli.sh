@@ -19,6 +19,14 @@ syntax=tests/cli/syntax-error-stdin/stdin
 expect "-o exits 0" '[ $rc = 0 ]'
 expect "-o writes the rewrite" 'cmp -s "$tmp/o.cu" $golden'
 
+# the comment over a one-stage register pipeline says why it has one stage: asked for, or the
+# planner's reason (a forced --stages=1 once said "a second stage would cost occupancy")
+"$pipefy" -q --variant=ldg --stages=1 $k -o "$tmp/one.cu"
+expect "--stages=1: the rewrite says one stage was asked for" 'grep -q "(one stage was asked for)" "$tmp/one.cu"'
+"$pipefy" -q --arch=sm_86 testdata/sgemm_smem_cliff.cu -o "$tmp/cliff.cu"
+expect "the planner's one stage: the rewrite says a second would cost occupancy" \
+	'grep -q "(a second stage would cost occupancy)" "$tmp/cliff.cu"'
+
 # -i edits in place through a temporary file and keeps the permissions
 cp $k "$tmp/inplace.cu"; cp testdata/harness.cuh "$tmp/"; chmod 640 "$tmp/inplace.cu"
 "$pipefy" -q -i "$tmp/inplace.cu"; rc=$?
