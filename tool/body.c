@@ -187,6 +187,44 @@ static bool computed_from_global(CXCursor value)
 
 
 
+static bool references(CXCursor in, CXCursor decl);
+
+/* Whether e names no shared variable but array. */
+static enum CXChildVisitResult scan_other_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor *array = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (cursor_is_shared_var(d) && !clang_equalCursors(d, *array)) {
+			*array = clang_getNullCursor();
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A view the loop's body declares (`float4 *const A4s = (float4 *)&As[ty][t4x];`, then
+ * `*A4s = *A4;`): the static __shared__ array its initializer names, and no other shared
+ * variable, is the copy's tile, reached through the view's declaration (*view; check proves
+ * that the copies alone use it). Any other store target is its own tile. */
+static CXCursor copy_view_array(const struct kloop *l, CXCursor decl, CXCursor *view)
+{
+	*view = clang_getNullCursor();
+	if (cursor_is_shared_decl(decl) || !cursor_declared_within(decl, l->body))
+		return decl;
+	CXCursor array = cursor_shared_array(decl), init = cursor_last_child(decl);
+	enum CXTypeKind k = clang_Cursor_isNull(array) ? CXType_Invalid : clang_getCanonicalType(clang_getCursorType(array)).kind;
+	if (k != CXType_ConstantArray && k != CXType_DependentSizedArray)
+		return decl;
+	CXCursor only = array;
+	clang_visitChildren(init, scan_other_shared, &only);
+	if (clang_Cursor_isNull(only) || !references(init, array))
+		return decl;
+	*view = decl;
+	return array;
+}
+
 static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_decl)
 {
 	struct kloop *l = s->loop;
@@ -203,7 +241,7 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 	cp->value = rhs_value;
 	cp->text = cursor_span(assign);
 	cp->dst = cursor_span(lhs);
-	cp->tile = kloop_add_tile(l, tile_decl);
+	cp->tile = kloop_add_tile(l, copy_view_array(l, tile_decl, &cp->view));
 	CXCursor dst = cursor_strip(lhs), unused_addr, unused_value;
 	CXType dst_type = clang_getCursorType(lhs), stored_type;
 	if (clang_getCursorKind(dst) == CXCursor_UnaryOperator &&
@@ -1833,4 +1871,9 @@ void find_body_locals(struct kloop *l, const struct source *src)
 			copy_loop_shape(&st->inner, in, src, l->function_cursor);
 	}
 	mark_store_side(l);
+	for (int c = 0; c < l->ncopies; c++) {
+		int d = clang_Cursor_isNull(l->copies[c].view) ? -1 : copy_decl_of(l, l->copies[c].view);
+		if (d >= 0)
+			l->stmts[d].declares_view = true;
+	}
 }

@@ -624,9 +624,71 @@ static void check_tile(struct kloop *l, const struct source *src, int i, bool ot
 	}
 }
 
+/* A copy through a view its body declares (struct copy's view) stores into the stage being
+ * filled, the view's declaration staged with the copies: so the copies alone may use the view,
+ * each as its destination `*V`, and its declaration must go with them. */
+struct view_use_scan {
+	const struct kloop *l;
+	CXCursor view;
+	size_t bad; /* offset + 1 of another use */
+};
+
+static enum CXChildVisitResult scan_view_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct view_use_scan *s = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), s->view))
+		return CXChildVisit_Recurse;
+	struct span at = cursor_span(c);
+	bool dst = false;
+	for (int i = 0; i < s->l->ncopies && !dst; i++) {
+		const struct copy *cp = &s->l->copies[i];
+		dst = clang_equalCursors(cp->view, s->view) && cp->dst_is_deref && !cp->dst_is_address &&
+		      span_within(at, cp->dst_ptr);
+	}
+	if (!dst) {
+		s->bad = at.begin + 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static void check_copy_views(struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		bool first = !clang_Cursor_isNull(cp->view);
+		for (int j = 0; j < i && first; j++)
+			first = !clang_equalCursors(l->copies[j].view, cp->view);
+		if (!first)
+			continue;
+		struct view_use_scan s = {.l = l, .view = cp->view};
+		clang_visitChildren(l->cursor, scan_view_use, &s);
+		size_t decl = cursor_span(cp->view).begin;
+		int stmt = -1;
+		for (int k = 0; k < l->nstmts && stmt < 0; k++)
+			if (span_within(cursor_span(cp->view), l->stmts[k].text))
+				stmt = k;
+		bool placed = stmt >= 0 && (l->stmts[stmt].role == ROLE_COPY || l->stmts[stmt].declares_view) &&
+			      !l->stmts[stmt].also_compute;
+		char *name = cursor_name(cp->view), *declared = xstrdup(where(src, decl));
+		if (s.bad)
+			kloop_refuse(l, s.bad - 1,
+				     "the view '%s' (%s) of tile '%s' is used at %s other than as a copy's destination "
+				     "(`*%s = ...`): pipefy stages it for the copies alone",
+				     name, declared, l->tiles[cp->tile].name, where(src, s.bad - 1), name);
+		else if (!placed)
+			kloop_refuse(l, decl, "the view '%s' (%s) of tile '%s' is declared with what the compute reads: "
+				     "pipefy stages it for the copies alone", name, declared, l->tiles[cp->tile].name);
+		free(name);
+		free(declared);
+	}
+}
+
 /* The copies and the tiles: what pipefy reads as a tile's load, and where each tile lives. */
 static void check_copies(struct kloop *l, const struct source *src, bool other_files)
 {
+	check_copy_views(l, src);
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0)
@@ -977,6 +1039,15 @@ static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile)
 	return n > 0 && u.handed == n;
 }
 
+/* A view the copies store through (check_copy_views proves the rest). */
+static bool copy_view(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->ncopies; i++)
+		if (clang_equalCursors(l->copies[i].view, var))
+			return true;
+	return false;
+}
+
 static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -994,7 +1065,7 @@ static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientD
 	if (!clang_Cursor_isNull(from)) {
 		CXCursor tile = shared_ref_in(from);
 		/* a value read from the tile (`float x = As[i][j]` has no pointer type) is no alias */
-		if (!clang_Cursor_isNull(tile) && !compute_view(s->l, c, tile)) {
+		if (!clang_Cursor_isNull(tile) && !compute_view(s->l, c, tile) && !copy_view(s->l, c)) {
 			s->bad = c;
 			s->tile = tile;
 			return CXChildVisit_Break;

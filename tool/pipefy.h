@@ -555,6 +555,8 @@ struct body_stmt {
 	struct span text; /* the statement itself */
 	CXCursor cursor;
 	bool also_compute; /* a ROLE_COPY_DECL the compute reads too: kept in the body as well */
+	bool declares_view; /* a ROLE_COPY_DECL declaring a copy's view (struct copy): its tiles'
+			     * names take the stage being filled */
 	bool store_side;   /* a ROLE_COPY_DECL (a declaration or a step) that declares or advances a
 			    * local the copies read other than in their loads (a destination, their
 			    * loop's other statements), or that such a statement reads: storing the
@@ -637,6 +639,9 @@ struct copy {
 	bool in_macro;       /* its sides are macros' uses (`FLOAT4(s_a[i]) = FLOAT4(a[j])`): spans as written */
 	struct span value_span; /* its right-hand side as written */
 	int stmt;            /* top-level body statement holding it */
+	CXCursor view;       /* the body's own view it stores through (`*A4s = *A4;`, `float4 *const
+			      * A4s = (float4 *)&As[ty][t4x];` in the body): tile is the array it
+			      * points into; null when none */
 };
 
 struct refusal {

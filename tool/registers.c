@@ -295,8 +295,9 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		bool stash_only = st->role == ROLE_COPY && l->copies[first_copy_of(l, i)].from_register && !st->nloop_fetch;
-		if ((st->role == ROLE_COPY && !stash_only) || st->role == ROLE_COPY_DECL || st->role == ROLE_FETCH_DECL ||
-		    st->role == ROLE_BUMP)
+		/* (a view the copies store through is the stash's: the fetch stores nothing) */
+		if ((st->role == ROLE_COPY && !stash_only) || (st->role == ROLE_COPY_DECL && !st->declares_view) ||
+		    st->role == ROLE_FETCH_DECL || st->role == ROLE_BUMP)
 			add_stmt(sb, src, fetch_edits, st, y->I1, y->U, &first);
 	}
 	add_cursor_advance(sb, y, y->I2);

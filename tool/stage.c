@@ -121,7 +121,8 @@ struct layout layout_begin(struct kloop *l, const struct source *src)
 	y.I2 = xprintf("%s%s", y.I1, y.U);
 	y.I3 = xprintf("%s%s", y.I2, y.U);
 	for (int i = 0; i < l->nrefs && y.S > 1; i++) {
-		bool in_copy = l->stmts[l->refs[i].stmt].role == ROLE_COPY;
+		const struct body_stmt *st = &l->stmts[l->refs[i].stmt];
+		bool in_copy = st->role == ROLE_COPY || st->declares_view; /* (a view the copies store through) */
 		if (staged_in_launch(l, l->refs[i].tile)) {
 			/* the tile's copy in the launch's shared memory at that stage */
 			edits_add(&y.refs, l->refs[i].at.begin, 0, NAME_STAGE_AT "(");

@@ -1,0 +1,167 @@
+// sgemm_loop_views.cu: tiles filled through views the loop's body declares, as NVIDIA's
+// globalToShmemAsyncCopy sample writes its float4 copies:
+//     float4 *const A4s = reinterpret_cast<float4 *>(&As[ty][t4x]);   then   *A4s = *A4;
+// The view points into the tile each iteration; pipefy stages it with the copies (its
+// declaration takes the stage being filled), at the top of the body and under an if whose
+// condition is the same on every tile. A view the compute reads too is left as written, with
+// a remark that names it.
+// Usage: sgemm_loop_views [M N K] (multiples of 32).
+// gpu-runs: 32 32 0 | 32 32 32 | 32 32 64 | 64 32 96 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 64 32 96
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define BS 32
+
+// 8 x 32 threads: each copies a float4 of A's tile and one of B's, and computes four outputs
+__global__ void sgemm_views(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[2][BS][BS];
+    __shared__ alignas(16) float Bs[2][BS][BS];
+    int tx = threadIdx.x, ty = threadIdx.y, t4x = tx * 4;
+    int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + t4x;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float4 pipefy_reg0;
+        float4 pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            const float4 *const A4 = reinterpret_cast<const float4 *>(&A[row * K + k0 + t4x]);
+            pipefy_reg0 = *A4;
+            const float4 *const B4 = reinterpret_cast<const float4 *>(&B[(k0 + ty) * N + col]);
+            pipefy_reg1 = *B4;
+            k0 += BS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            float4 *const As4 = reinterpret_cast<float4 *>(&As[pipefy_dst][ty][t4x]);
+            *As4 = pipefy_reg0;
+            float4 *const Bs4 = reinterpret_cast<float4 *>(&Bs[pipefy_dst][ty][t4x]);
+            *Bs4 = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += BS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < BS; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][t4x + j];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    for (int j = 0; j < 4; ++j)
+        C[row * N + col + j] = acc[j];
+}
+
+// 32 x 32 threads, the sample's shape: a quarter of them copy, under `if (t4x < BS)`
+__global__ void sgemm_views_if(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[4][BS][BS];
+    __shared__ alignas(16) float Bs[4][BS][BS];
+    int t4x = threadIdx.x * 4;
+    int row = blockIdx.y * BS + threadIdx.y, col = blockIdx.x * BS + threadIdx.x;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 4 stages: tile t+3 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                if (t4x < BS) {
+                    float4 *const A4s = reinterpret_cast<float4 *>(&As[pipefy_dst][threadIdx.y][t4x]);
+                    float4 *const B4s = reinterpret_cast<float4 *>(&Bs[pipefy_dst][threadIdx.y][t4x]);
+                    const float4 *const A4 = reinterpret_cast<const float4 *>(&A[row * K + k0 + t4x]);
+                    const float4 *const B4 = reinterpret_cast<const float4 *>(&B[(k0 + threadIdx.y) * N + blockIdx.x * BS + t4x]);
+                    __pipeline_memcpy_async(A4s, A4, sizeof(float4));
+                    __pipeline_memcpy_async(B4s, B4, sizeof(float4));
+                }
+                k0 += BS;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..2
+        for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+3, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BS) {
+            __pipeline_wait_prior(2); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 4 is free again
+            pipefy_load((pipefy_stage + 3) % 4);
+            for (int k = 0; k < BS; ++k)
+                acc += As[pipefy_stage][threadIdx.y][k] * Bs[pipefy_stage][k][threadIdx.x];
+            pipefy_stage = (pipefy_stage + 1) % 4;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    C[row * N + col] = acc;
+}
+
+// The compute reads its own four elements of A's tile through the copy's view: the view
+// would have to point into the stage being computed there and into the one being filled in
+// the copy. Left as written: "the view 'As4' (...) of tile 'As' is used at ... other than as a
+// copy's destination".
+__global__ void sgemm_view_read(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[BS][BS];
+    __shared__ alignas(16) float Bs[BS][BS];
+    int tx = threadIdx.x, ty = threadIdx.y, t4x = tx * 4;
+    int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + t4x;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k0 = 0; k0 < K; k0 += BS) {
+        float4 *const As4 = reinterpret_cast<float4 *>(&As[ty][t4x]);
+        *As4 = *reinterpret_cast<const float4 *>(&A[row * K + k0 + t4x]);
+        *reinterpret_cast<float4 *>(&Bs[ty][t4x]) = *reinterpret_cast<const float4 *>(&B[(k0 + ty) * N + col]);
+        __syncthreads();
+        for (int k = 0; k < BS; ++k) {
+            float a = k >= t4x && k < t4x + 4 ? (&As4->x)[k - t4x] : As[ty][k];
+            for (int j = 0; j < 4; ++j)
+                acc[j] += a * Bs[k][t4x + j];
+        }
+        __syncthreads();
+    }
+    for (int j = 0; j < 4; ++j)
+        C[row * N + col + j] = acc[j];
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int rc = harness_gemm<float, float>("sgemm_views", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_views<<<dim3(N / BS, M / BS), dim3(BS / 4, BS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_views_if", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_views_if<<<dim3(N / BS, M / BS), dim3(BS, BS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_view_read", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_view_read<<<dim3(N / BS, M / BS), dim3(BS / 4, BS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return rc;
+}
