@@ -2,10 +2,13 @@
 // iteration (`const float *ap = &As[ty][0];`) and hands to a function taking `const float *`,
 // the way tensor-core kernels hand `const half *tile_ptr = &smem[..][..]` to load_matrix_sync
 // (NVIDIA's cudaTensorCoreGemm sample): declared again each iteration from the tile's name,
-// which the rewrite indexes by the stage being computed, such a pointer reads that stage. The negative
-// kernels attack the facts that relies on: a pointer that can write (`float *`), and a const
-// pointer also copied into another one that outlives the iteration (a use that is not a call's
-// const argument): both stay as written.
+// which the rewrite indexes by the stage being computed, such a pointer reads that stage; so does
+// a pointer (const or not) whose every use reads what it points to (`ap[k]`, `*bp`), as
+// tpoisonooo's MMult_cuda_9 reads `float *ptrA = ashare + aidx0 + subk * SMEM_LDA;`. The
+// negative kernels attack the facts that relies on: a pointer handed where it can write
+// (`float *`), a const pointer also copied into another one that outlives the iteration (a use
+// that is not a call's const argument), a store through the pointer, and a reference bound to
+// what it points to: all stay as written.
 // Usage: sgemm_compute_views [M N K] (multiples of TS)
 // gpu-runs: 16 16 0 | 32 32 32 | 64 64 96 | 256 256 256
 // gpu-sanitize: 64 64 96
@@ -94,6 +97,73 @@ __global__ void copied_view(const float *A, const float *B, float *C, int M, int
     C[row * N + col] = acc;
 }
 
+// the pointers read what they point to, by index and by `*`, one declared in the inner loop
+__global__ void indexed_views(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        for (int k = 0; k < TS; ++k) {
+            float *bp = &Bs[0][0] + k * TS + tx;
+            acc += ap[k] * *bp;
+        }
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a store through the pointer (into the padding column nothing reads, by one thread a row):
+// a write to the tile pipefy would not see as one; left as written
+__global__ void stored_view(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS + 1];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        for (int k = 0; k < TS; ++k)
+            acc += ap[k] * Bs[k][tx];
+        if (tx == 0)
+            ap[TS] = acc;
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a reference bound to an element the pointer reaches, which could write it: left as written
+__global__ void referenced_view(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        float &first = ap[0];
+        acc += first * Bs[0][tx];
+        for (int k = 1; k < TS; ++k)
+            acc += ap[k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -109,6 +179,15 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("copied_view", M, N, K, [&](const float *A, const float *B, float *C) {
         copied_view<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("indexed_views", M, N, K, [&](const float *A, const float *B, float *C) {
+        indexed_views<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stored_view", M, N, K, [&](const float *A, const float *B, float *C) {
+        stored_view<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("referenced_view", M, N, K, [&](const float *A, const float *B, float *C) {
+        referenced_view<<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

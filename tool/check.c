@@ -345,11 +345,13 @@ static void refuse_macro_copy(struct kloop *l, const struct source *src, const s
 }
 
 /* For `As[i] = reg;`: where a statement before the copy, in the same iteration, writes reg with
- * no barrier and no compute between (*loaded), and where a use of reg keeps the fetch that
- * loads it in place (*blocker); each offset + 1, 0 when none. */
-static void register_writes(const struct kloop *l, const struct copy *cp, CXCursor reg, size_t *loaded, size_t *blocker)
+ * no barrier and no compute between (*loaded), where a use of reg keeps the fetch that
+ * loads it in place (*blocker), and where the compute (a statement reading the tiles) writes it
+ * after the last barrier before the copy (*computed); each offset + 1, 0 when none. */
+static void register_writes(const struct kloop *l, const struct copy *cp, CXCursor reg, size_t *loaded, size_t *blocker,
+			    size_t *computed)
 {
-	*loaded = *blocker = 0;
+	*loaded = *blocker = *computed = 0;
 	for (int j = 0; j < l->nstmts && j < cp->stmt; j++) {
 		if (l->stmts[j].fetch_blocker && clang_equalCursors(l->stmts[j].fetch_var, reg))
 			*blocker = l->stmts[j].fetch_blocker;
@@ -357,9 +359,13 @@ static void register_writes(const struct kloop *l, const struct copy *cp, CXCurs
 		 * between, holds this tile's value: no prefetch, a load pipefy did not read as
 		 * one; written before the compute and stored after it, it is a prefetch of the
 		 * next tile) */
-		if (l->stmts[j].role == ROLE_BARRIER || (l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j)))
+		if (l->stmts[j].role == ROLE_BARRIER)
+			*loaded = *blocker = *computed = 0;
+		else if (l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j)) {
 			*loaded = *blocker = 0; /* (the loads before it are the next tile's) */
-		else if (!*loaded && cursor_writes_var(l->stmts[j].cursor, reg))
+			if (cursor_writes_var(l->stmts[j].cursor, reg))
+				*computed = l->stmts[j].text.begin + 1;
+		} else if (!*loaded && cursor_writes_var(l->stmts[j].cursor, reg))
 			*loaded = l->stmts[j].text.begin + 1;
 	}
 }
@@ -447,10 +453,18 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
 		      cursor_span(reg).begin < l->body.begin;
 	char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
-	size_t blocker = 0, loaded = 0, early = 0;
+	size_t blocker = 0, loaded = 0, early = 0, computed = 0;
 	if (simple)
-		register_writes(l, cp, reg, &loaded, &blocker);
-	if (loaded && !blocker) {
+		register_writes(l, cp, reg, &loaded, &blocker, &computed);
+	if (computed && !loaded && !blocker) {
+		/* (`acc += As[..] * Bs[..]; ... As[..] = acc;`: the compute writes the tile) */
+		int cline, ccol;
+		pos(src, computed - 1, &cline, &ccol);
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored at %d:%d from '%s', which the compute at %d:%d writes in the same iteration: "
+			     "the compute writes the tile, which pipefy does not stage",
+			     name, line, col, value, cline, ccol);
+	} else if (loaded && !blocker) {
 		int wline, wcol;
 		pos(src, loaded - 1, &wline, &wcol);
 		size_t n = call_word(src, loaded - 1);
@@ -513,6 +527,22 @@ static void check_static_storage(struct kloop *l, const struct source *src)
  * reach into it. */
 static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i, CXType t)
 {
+	int line, col;
+	pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
+	CXCursor array = cursor_shared_array(l->tiles[i].decl);
+	if (!clang_Cursor_isNull(array) && clang_getCanonicalType(clang_getCursorType(array)).kind != CXType_IncompleteArray) {
+		/* (a view into a static array: the launch's size does not reach it) */
+		char *name = cursor_name(array);
+		int aline, acol;
+		pos(src, cursor_span(array).begin, &aline, &acol);
+		l->one_stage = xprintf("tile '%s' (%d:%d) is a pointer into the static __shared__ array '%s' (%d:%d): "
+				       "a second stage, or cp.async's, needs another copy of what it points to, "
+				       "which pipefy gives only to tiles declared as arrays",
+				       l->tiles[i].name, line, col, name, aline, acol);
+		free(name);
+		l->enlarge = false;
+		return;
+	}
 	l->enlarge = l->nlaunch_edits > 0 && !l->launch_unknown;
 	if (l->enlarge && (l->enlarge_refusal = launch_stages_problem(l, src)))
 		l->enlarge = false;
@@ -528,8 +558,6 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 		l->enlarge = false;
 		return;
 	}
-	int line, col;
-	pos(src, cursor_span(l->tiles[i].decl).begin, &line, &col);
 	l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
 			       "needs another copy of it from every launch, and %s",
 			       l->tiles[i].name, line, col,
@@ -653,6 +681,16 @@ static enum CXChildVisitResult scan_view_use(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Continue;
 }
 
+/* Whether statement i follows a statement of the compute that reads the tiles, with no barrier
+ * between. */
+static bool after_compute(const struct kloop *l, int i)
+{
+	while (--i >= 0 && l->stmts[i].role != ROLE_BARRIER)
+		if (l->stmts[i].role == ROLE_COMPUTE && refs_tile(l, i))
+			return true;
+	return false;
+}
+
 static void check_copy_views(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->ncopies; i++) {
@@ -672,7 +710,11 @@ static void check_copy_views(struct kloop *l, const struct source *src)
 		bool placed = stmt >= 0 && (l->stmts[stmt].role == ROLE_COPY || l->stmts[stmt].declares_view) &&
 			      !l->stmts[stmt].also_compute;
 		char *name = cursor_name(cp->view), *declared = xstrdup(where(src, decl));
-		if (s.bad)
+		if (after_compute(l, cp->stmt))
+			kloop_refuse(l, cp->text.begin, "the compute stores into tile '%s' at %s through '%s' (%s): the "
+				     "compute writes the tile, which pipefy does not stage", l->tiles[cp->tile].name,
+				     where(src, cp->text.begin), name, declared);
+		else if (s.bad)
 			kloop_refuse(l, s.bad - 1,
 				     "the view '%s' (%s) of tile '%s' is used at %s other than as a copy's destination "
 				     "(`*%s = ...`): pipefy stages it for the copies alone",
@@ -961,6 +1003,7 @@ static bool check_asm(struct kloop *l, const struct source *src)
 struct alias_scan {
 	const struct kloop *l;
 	CXCursor bad, tile;
+	size_t use; /* offset + 1 of the use that keeps bad from being a view, 0 when none */
 };
 
 static enum CXChildVisitResult scan_shared_ref(CXCursor c, CXCursor parent, CXClientData data)
@@ -989,11 +1032,22 @@ static bool indirect_type(CXType t)
 }
 
 /* Uses of a pointer that hand it to a function as a pointer to const (`load_matrix_sync(a,
- * p, ldm)`, whose parameter is `const half *`). */
+ * p, ldm)`, whose parameter is `const half *`), or read what it points to (`p[i]`, `*p`): the
+ * pointee accesses, and of them those written (`p[i] = v`, `p[i]++`) or whose address is
+ * taken (`&p[i]`). */
 struct view_uses {
 	CXCursor var;
 	int handed;
+	struct cursors accesses, args;
+	int changed;
+	size_t first_change; /* offset + 1 of the first access written, 0 when none */
 };
+
+static void view_changed(struct view_uses *u, CXCursor at)
+{
+	if (!u->changed++)
+		u->first_change = cursor_span(at).begin + 1;
+}
 
 static bool const_pointer(CXType t)
 {
@@ -1001,31 +1055,80 @@ static bool const_pointer(CXType t)
 	return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
+/* A parameter that may write what it is handed: a reference to non-const. */
+static bool writable_ref(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) &&
+	       !clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* `p[i]` or `*p` of the view. */
+static bool view_access(CXCursor c, CXCursor var)
+{
+	c = cursor_strip(c);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_ArraySubscriptExpr)
+		return cursor_names_var(cursor_first_child(c), var);
+	return k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref &&
+	       cursor_names_var(cursor_last_child(c), var);
+}
+
 static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct view_uses *u = data;
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (view_access(c, u->var) && clang_equalCursors(cursor_strip(c), c))
+		*VEC_PUSH(u->accesses.v, u->accesses.n, u->accesses.cap) = c;
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && view_access(target, u->var))
+		view_changed(u, c);
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf &&
+	    view_access(cursor_last_child(c), u->var))
+		view_changed(u, c);
+	/* (a reference bound to what it points to may write it later) */
+	if (k == CXCursor_VarDecl && indirect_type(clang_getCursorType(c)) && view_access(cursor_last_child(c), u->var))
+		view_changed(u, c);
+	if (k != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
 	CXType ft = clang_getCursorType(clang_getCursorReferenced(c));
 	int n = clang_Cursor_getNumArguments(c);
-	for (int i = 0; i < n; i++)
-		if (cursor_names_var(clang_Cursor_getArgument(c, (unsigned)i), u->var) && i < clang_getNumArgTypes(ft) &&
-		    const_pointer(clang_getArgType(ft, (unsigned)i)))
+	for (int i = 0; i < n; i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		bool typed = i < clang_getNumArgTypes(ft);
+		if (cursor_names_var(arg, u->var) && typed && const_pointer(clang_getArgType(ft, (unsigned)i))) {
 			u->handed++;
+			*VEC_PUSH(u->args.v, u->args.n, u->args.cap) = arg;
+		}
+		if (view_access(arg, u->var) && (!typed || writable_ref(clang_getArgType(ft, (unsigned)i))))
+			view_changed(u, arg);
+	}
 	return CXChildVisit_Recurse;
 }
 
-/* `const half *p = &As[i][k];` in the compute, every use of p an argument a function takes as a
- * pointer to const (wmma::load_matrix_sync's): declared again each iteration from the tile's
- * name, which the rewrite indexes by the stage being computed, p points into that stage and
- * only reads it. */
-static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile)
+/* `const half *p = &As[i][k];` or `float *p = As + off;` in the compute, every use of p an
+ * argument a function takes as a pointer to const (wmma::load_matrix_sync's) or a read of what
+ * it points to (`p[i]`, `*p`): declared again each iteration from the tile's name, which the
+ * rewrite indexes by the stage being computed, p points into that stage and only reads it. */
+static bool within_any(struct span at, struct cursors cs)
 {
+	for (int i = 0; i < cs.n; i++)
+		if (span_within(at, cursor_span(cs.v[i])))
+			return true;
+	return false;
+}
+
+/* (*bad: offset + 1 of the first use that keeps a pointer declared in the compute from being a
+ * view, 0 when none or when the pointer is no candidate) */
+static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile, size_t *bad)
+{
+	*bad = 0;
 	bool staged = false;
 	for (int i = 0; i < l->ntiles; i++)
 		staged |= clang_equalCursors(l->tiles[i].decl, tile);
-	if (clang_getCursorKind(var) != CXCursor_VarDecl || !const_pointer(clang_getCursorType(var)) || !staged ||
+	if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+	    clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_Pointer || !staged ||
 	    !cursor_declared_within(var, l->body))
 		return false;
 	size_t at = cursor_span(var).begin;
@@ -1036,7 +1139,13 @@ static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile)
 	int n = cursor_var_refs(l->function_cursor, var, refs, 64);
 	struct view_uses u = {.var = var};
 	clang_visitChildren(l->function_cursor, scan_view_uses, &u);
-	return n > 0 && u.handed == n;
+	*bad = u.first_change;
+	for (int i = 0; i < n && !*bad; i++)
+		if (!within_any(refs[i], u.accesses) && !within_any(refs[i], u.args))
+			*bad = refs[i].begin + 1;
+	free(u.accesses.v);
+	free(u.args.v);
+	return n > 0 && !*bad;
 }
 
 /* A view the copies store through (check_copy_views proves the rest). */
@@ -1065,7 +1174,7 @@ static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientD
 	if (!clang_Cursor_isNull(from)) {
 		CXCursor tile = shared_ref_in(from);
 		/* a value read from the tile (`float x = As[i][j]` has no pointer type) is no alias */
-		if (!clang_Cursor_isNull(tile) && !compute_view(s->l, c, tile) && !copy_view(s->l, c)) {
+		if (!clang_Cursor_isNull(tile) && !compute_view(s->l, c, tile, &s->use) && !copy_view(s->l, c)) {
 			s->bad = c;
 			s->tile = tile;
 			return CXChildVisit_Break;
@@ -1082,8 +1191,16 @@ static bool check_aliases(struct kloop *l, const struct source *src)
 		return true;
 	size_t off = cursor_span(s.bad).begin;
 	char *t = cursor_name(s.tile);
-	kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %s; pipefy does not follow aliases of a tile", t,
-		     where(src, off));
+	if (s.use) {
+		char *name = cursor_name(s.bad), *declared = xstrdup(where(src, off));
+		kloop_refuse(l, s.use - 1, "'%s' (%s) points into tile '%s' and is used at %s other than to read it: "
+			     "pipefy follows such a pointer only where the compute reads through it",
+			     name, declared, t, where(src, s.use - 1));
+		free(name);
+		free(declared);
+	} else
+		kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %s; pipefy does not follow aliases of a tile",
+			     t, where(src, off));
 	free(t);
 	return false;
 }
