@@ -356,8 +356,14 @@ static bool body_local(const struct kloop *l, CXCursor var)
  * into a local of the body (`p = p + 16;`, `idx += 8;`; not `*p = v`, nor a variable of the
  * function), which a statement that also fills a tile may only write where the copies alone use
  * it (find_body_locals). */
+static bool outer_fetch(const struct kloop *l, CXCursor c);
+
 static void note_other_write(struct store_scan *s, CXCursor c)
 {
+	/* (a copy loop's fetch into a local of the function: mark_loop_fetches proves it one, or
+	 * refuses the loop) */
+	if (outer_fetch(s->loop, c))
+		return;
 	if (!s->nother++)
 		s->first_other = c;
 	CXCursor var = register_lvalue_var(cursor_write_target(c));
@@ -1061,12 +1067,128 @@ static enum CXChildVisitResult scan_loop_fetch_uses(CXCursor c, CXCursor parent,
 	return u->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
+/* `*(float4 *)&r[i] = load;` (wangzyon's `FETCH_FLOAT4(ldg_a_reg[i]) = FETCH_FLOAT4(A[..])`):
+ * a whole assignment of a global load into a local of the kernel (an array or a value, no
+ * pointer or reference, not static) declared before the loop; the candidate for a copy loop's
+ * own fetch that mark_loop_fetches proves. */
+/* Whether var is a local of the function that holds the loop. */
+static bool in_loop_function(const struct kloop *l, CXCursor var)
+{
+	CXCursor fn = clang_getCursorSemanticParent(var);
+	enum CXCursorKind k = clang_getCursorKind(fn);
+	return (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) && span_within(l->loop, cursor_span(fn));
+}
+
+static bool outer_fetch(const struct kloop *l, CXCursor c)
+{
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) != WRITE_ASSIGN || !body_fetch_value(value))
+		return false;
+	CXCursor var = register_lvalue_var(target);
+	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
+	return !clang_Cursor_isNull(var) && clang_getCursorKind(var) == CXCursor_VarDecl &&
+	       clang_Cursor_getStorageClass(var) == CX_SC_None && !cursor_is_shared_var(var) && k != CXType_Pointer &&
+	       k != CXType_LValueReference && k != CXType_RValueReference &&
+	       in_loop_function(l, var) &&
+	       cursor_span(var).end <= l->loop.begin && !references(value, var);
+}
+
+CXCursor body_loop_fetch_value(CXCursor fetch)
+{
+	return clang_getCursorKind(fetch) == CXCursor_DeclStmt ? cursor_last_child(cursor_first_child(fetch))
+							       : cursor_last_child(cursor_strip(fetch));
+}
+
+CXCursor body_loop_fetch_var(CXCursor fetch)
+{
+	return clang_getCursorKind(fetch) == CXCursor_DeclStmt ? cursor_first_child(fetch)
+							       : register_lvalue_var(cursor_write_target(fetch));
+}
+
+CXType body_loop_fetch_type(CXCursor fetch)
+{
+	CXCursor written = clang_getCursorKind(fetch) == CXCursor_DeclStmt ? cursor_first_child(fetch)
+									   : cursor_strip(cursor_write_target(fetch));
+	return clang_getUnqualifiedType(clang_getCursorType(written));
+}
+
+/* Whether every reference to var in the loop's function is in the value a copy of statement
+ * stmt stores (the copies after the fetch), or, once, the target of the fetch itself. */
+static bool outer_fetch_uses(const struct kloop *l, int stmt, CXCursor fetch, CXCursor var)
+{
+	struct span refs[64];
+	int n = cursor_var_refs(clang_getCursorSemanticParent(var), var, refs, 64);
+	struct span target = cursor_span(cursor_write_target(fetch));
+	int in_target = 0;
+	for (int r = 0; r < n; r++) {
+		if (span_within(refs[r], target)) {
+			in_target++;
+			continue;
+		}
+		bool in_value = false;
+		for (int i = 0; i < l->ncopies && !in_value; i++) {
+			const struct copy *cp = &l->copies[i];
+			in_value = cp->stmt == stmt && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) &&
+				   cp->src.end == cp->src.begin && cursor_span(cp->value).begin >= cursor_span(fetch).end &&
+				   span_within(refs[r], cursor_span(cp->value));
+		}
+		if (!in_value)
+			return false;
+	}
+	return n > 0 && in_target == 1;
+}
+
+/* A write outer_fetch accepted (note_other_write let it through) that is none of the statement's
+ * loop fetches: *at, the first. */
+struct unproven_fetch {
+	const struct kloop *l;
+	const struct body_stmt *st;
+	CXCursor at;
+};
+
+static bool is_loop_fetch(const struct body_stmt *st, CXCursor c)
+{
+	/* (by the place of what it writes: the statement and the expression inside it are both
+	 * the assignment) */
+	struct span at = cursor_span(cursor_write_target(c));
+	for (int k = 0; k < st->nloop_fetch; k++) {
+		struct span f = cursor_span(cursor_write_target(st->loop_fetch[k]));
+		if (clang_getCursorKind(st->loop_fetch[k]) != CXCursor_DeclStmt && f.begin == at.begin && f.end == at.end)
+			return true;
+	}
+	return false;
+}
+
+static enum CXChildVisitResult scan_unproven_fetch(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct unproven_fetch *u = data;
+	if (outer_fetch(u->l, c) && !is_loop_fetch(u->st, c)) {
+		u->at = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* The copies of statement stmt that store var (or a part of it): from a register. */
+static void mark_from_register(struct kloop *l, int stmt, CXCursor var)
+{
+	for (int c = 0; c < l->ncopies; c++) {
+		struct copy *cp = &l->copies[c];
+		if (cp->stmt == stmt && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) && cp->src.end == cp->src.begin &&
+		    clang_equalCursors(cursor_root_var(cp->value), var)) {
+			cp->from_register = true;
+			cp->computed = false;
+		}
+	}
+}
+
 /* A copy loop's own fetch: `float4 v = *(const float4 *)&A[..];` among the statements of its
  * body (siboehm's `float4 tmp = ..; As[..] = tmp.x; ..`), one variable, no pointer or reference,
  * written only by its declaration and read only by the values of the loop's copies, after it.
  * The register variant stages v a trip at a time; the copies from it store registers
  * (from_register), which cp.async and tensor copies refuse. */
-static void mark_loop_fetches(struct kloop *l)
+static void mark_loop_fetches(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
@@ -1080,6 +1202,16 @@ static void mark_loop_fetches(struct kloop *l)
 												  : (struct cursors){0};
 			CXCursor var = vars.n == 1 ? vars.v[0] : clang_getNullCursor();
 			free(vars.v);
+			if (outer_fetch(l, stmts.v[s])) {
+				/* (the variable lives on after the loop: no use but the copies', which the
+				 * stash runs in their order after writing it again) */
+				var = body_loop_fetch_var(stmts.v[s]);
+				if (!outer_fetch_uses(l, i, stmts.v[s], var) || cursor_writes_var(cursor_last_child(stmts.v[s]), var))
+					continue;
+				st->loop_fetch[st->nloop_fetch++] = stmts.v[s];
+				mark_from_register(l, i, var);
+				continue;
+			}
 			enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
 			if (clang_Cursor_isNull(var) || clang_getCursorKind(var) != CXCursor_VarDecl ||
 			    clang_Cursor_getStorageClass(var) != CX_SC_None || k == CXType_LValueReference ||
@@ -1094,17 +1226,27 @@ static void mark_loop_fetches(struct kloop *l)
 			if (!u.ok)
 				continue;
 			st->loop_fetch[st->nloop_fetch++] = stmts.v[s];
-			for (int c = 0; c < l->ncopies; c++) {
-				struct copy *cp = &l->copies[c];
-				if (cp->stmt == i && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) && cp->src.end == cp->src.begin &&
-				    clang_equalCursors(cursor_root_var(cp->value), var)) {
-					cp->from_register = true;
-					cp->computed = false;
-				}
-			}
+			mark_from_register(l, i, var);
 		}
 		free(stmts.v);
 	}
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_COPY) {
+			struct unproven_fetch u = {.l = l, .st = &l->stmts[i], .at = clang_getNullCursor()};
+			clang_visitChildren(l->stmts[i].cursor, scan_unproven_fetch, &u);
+			if (outer_fetch(l, l->stmts[i].cursor) && !is_loop_fetch(u.st, l->stmts[i].cursor))
+				u.at = l->stmts[i].cursor;
+			if (clang_Cursor_isNull(u.at))
+				continue;
+			if (outer_fetch_uses(l, i, u.at, body_loop_fetch_var(u.at)))
+				refuse_other_write(l, src, l->stmts[i].cursor, u.at,
+						   ", declared outside it, from a load: pipefy stages such a fetch only as a "
+						   "statement of a copy loop's body, not under a branch or in a nested loop");
+			else
+				refuse_other_write(l, src, l->stmts[i].cursor, u.at,
+						   ", declared outside it, which its copy loop's stores do not alone read: pipefy "
+						   "moves a tile's copies only with what they alone write");
+		}
 }
 
 /* Whether statement `user` reads a variable the declaration statement `decl` declares. */
@@ -1810,7 +1952,7 @@ static bool stores_read(const struct kloop *l, int j, CXCursor var)
 				   !span_within(at[r], cp->dst);
 		}
 		for (int k = 0; k < st->nloop_fetch && !replaced; k++)
-			replaced = span_within(at[r], cursor_span(cursor_last_child(cursor_first_child(st->loop_fetch[k]))));
+			replaced = span_within(at[r], cursor_span(body_loop_fetch_value(st->loop_fetch[k])));
 		if (!replaced)
 			return true;
 	}
@@ -1859,7 +2001,7 @@ void find_body_locals(struct kloop *l, const struct source *src)
 	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
 	mark_copy_decls(l, src);
 	mark_register_copies(l);
-	mark_loop_fetches(l);
+	mark_loop_fetches(l, src);
 	settle_computed(l);
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 
+static bool loop_fetch_var(const struct kloop *l, CXCursor var);
 static void pos(const struct source *src, size_t offset, int *line, int *col)
 {
 	source_line_col(src, offset, line, col);
@@ -1481,7 +1482,9 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		for (int i = 0; i < l->nstmts && decl < 0; i++)
 			if (l->stmts[i].fetch_assign && clang_equalCursors(l->stmts[i].fetch_var, var))
 				decl = i, fetched = true;
-		if (fetched)
+		/* (a copy loop's fetch into a local of the function: its copies alone read it, after
+		 * their fetch writes it, in the order the stash keeps: body.c proves it) */
+		if (fetched || loop_fetch_var(l, var))
 			continue;
 		/* declared by the copy side, or a scratch local of the function only its steps assign:
 		 * computed again by the loader (its own inputs are in the list), with the copy side's
@@ -1824,7 +1827,7 @@ static bool loop_fetch_var(const struct kloop *l, CXCursor var)
 {
 	for (int i = 0; i < l->nstmts; i++)
 		for (int k = 0; k < l->stmts[i].nloop_fetch; k++)
-			if (clang_equalCursors(cursor_first_child(l->stmts[i].loop_fetch[k]), var))
+			if (clang_equalCursors(body_loop_fetch_var(l->stmts[i].loop_fetch[k]), var))
 				return true;
 	return false;
 }

@@ -728,14 +728,18 @@ static long copy_loop_trip_count(const struct kloop *l, const struct source *src
 
 /* A variable's bytes, its type a parameter of the template bound by b where it is one; -1
  * unknown. */
-static long var_bytes(CXCursor var, const struct binding *b)
+static long type_bytes(CXType t, const struct binding *b)
 {
-	CXType t = clang_getCursorType(var);
 	int param = cursor_type_param_index(t);
 	if (param >= 0)
 		return b && param < 16 && b->type_bytes[param] > 0 ? b->type_bytes[param] : -1;
 	long n = clang_Type_getSizeOf(t);
 	return n > 0 ? n : -1;
+}
+
+static long var_bytes(CXCursor var, const struct binding *b)
+{
+	return type_bytes(clang_getCursorType(var), b);
 }
 
 struct var_sum {
@@ -776,7 +780,7 @@ static long staged_bytes_under(const struct kloop *l, const struct source *src, 
 		const struct body_stmt *st = &l->stmts[i];
 		long t = copy_loop_trip_count(l, src, &st->cl, b);
 		for (int k = 0; k < st->nloop_fetch; k++) {
-			long n = var_bytes(cursor_first_child(st->loop_fetch[k]), b);
+			long n = type_bytes(body_loop_fetch_type(st->loop_fetch[k]), b);
 			if (t < 0 || n < 0)
 				return -1;
 			bytes += t * n;

@@ -578,7 +578,9 @@ struct body_stmt {
 	 * holds around copies, if any (inner.bound 0 when none) */
 	struct copy_loop cl, inner;
 	/* Such a loop's own fetches: `float4 v = load;` at the top of its body, v read only by
-	 * its copies (`As[..] = v.x;`, from_register): one staging register a trip each */
+	 * its copies (`As[..] = v.x;`, from_register), or `*(float4 *)&r[i] = load;` into a local r
+	 * of the function that only this fetch writes and only the loop's copies read: one staging
+	 * register a trip each (body_loop_fetch_* read either kind) */
 	CXCursor loop_fetch[4];
 	int nloop_fetch;
 };
@@ -910,6 +912,11 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 /* body.c: whether a register's initial value is fetched from global memory (`*(const float4
  * *)&A[i]`, `(float)A[i]`, `__half2float(A[i])`, `g ? load : fill`). */
 bool body_fetch_value(CXCursor init);
+/* A copy loop's own fetch (body_stmt.loop_fetch): the load it stages, the variable it writes,
+ * and the type of what it writes (the staging register's). */
+CXCursor body_loop_fetch_value(CXCursor fetch);
+CXCursor body_loop_fetch_var(CXCursor fetch);
+CXType body_loop_fetch_type(CXCursor fetch);
 /* model.c */
 void model_free(struct model *m);
 /* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */

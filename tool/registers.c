@@ -72,12 +72,13 @@ static void add_loop_fetch_edits(const struct kloop *l, const struct source *src
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		for (int k = 0; k < st->nloop_fetch; k++) {
-			CXCursor var = cursor_first_child(st->loop_fetch[k]), init = cursor_last_child(var);
+			CXCursor init = body_loop_fetch_value(st->loop_fetch[k]);
 			struct span is = cursor_span(init), ds = cursor_span(st->loop_fetch[k]);
 			char *reg = loop_fetch_register(l, i, k, true), *value = span_text(src, is);
 			edits_add(stash, is.begin, is.end - is.begin, reg);
-			/* (the declaration's span ends at its ';') */
-			char *load = xprintf("%s = %s;", reg, value);
+			/* (the declaration's span ends at its ';', an assignment's before it) */
+			char *load = xprintf(clang_getCursorKind(st->loop_fetch[k]) == CXCursor_DeclStmt ? "%s = %s;" : "%s = %s",
+					     reg, value);
 			edits_add(fetch, ds.begin, ds.end - ds.begin, load);
 			free(load);
 			free(reg);
@@ -234,8 +235,7 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 		}
 	for (int i = 0; i < l->nstmts; i++)
 		for (int k = 0; k < l->stmts[i].nloop_fetch; k++) {
-			CXCursor var = cursor_first_child(l->stmts[i].loop_fetch[k]);
-			char *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(var)));
+			char *type = type_spelling(body_loop_fetch_type(l->stmts[i].loop_fetch[k]));
 			char *reg = loop_fetch_register(l, i, k, false), *dims = register_dims(l, &l->stmts[i]);
 			sb_printf(sb, "%s%s%s%s%s;\n", y->I1, type, type_sep(type), reg, dims);
 			free(type);
