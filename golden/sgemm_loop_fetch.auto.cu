@@ -111,24 +111,76 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
 template <int TBM, int TBK>
 __global__ void scalar_t(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    __shared__ float As[TBK * TBM];  // transposed
-    __shared__ float Bs[TBK * BN];
+    __shared__ float As[2][TBK * TBM];  // transposed
+    __shared__ float Bs[2][TBK * BN];
     int tid = threadIdx.x, tr = tid / 8, tc = tid % 8;
     int row0 = blockIdx.y * TBM, col0 = blockIdx.x * BN;
     float acc[8][8] = {};
-    for (int bk = 0; bk < K; bk += TBK) {
-        for (unsigned e = tid; e < TBM * TBK; e += NT) {
-            float v = A[(row0 + e / TBK) * K + bk + e % TBK];
-            As[(e % TBK) * TBM + e / TBK] = v;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_bk = 0;
+        // pipefy: staging registers
+        float pipefy_reg0[((TBK * BN) + (NT) - 1) / (NT) > 0 ? ((TBK * BN) + (NT) - 1) / (NT) : 1];
+        float pipefy_reg1[((TBM * TBK) + (NT) - 1) / (NT) > 0 ? ((TBM * TBK) + (NT) - 1) / (NT) : 1];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int bk = pipefy_next_bk;
+            if (!(bk < K))
+                return false;
+            for (int pipefy_j = 0; pipefy_j < ((TBM * TBK) + (NT) - 1) / (NT); ++pipefy_j) {
+                unsigned e = tid + pipefy_j * (NT);
+                if (!(e < TBM * TBK))
+                    break;
+                pipefy_reg1[pipefy_j] = A[(row0 + e / TBK) * K + bk + e % TBK];
+            }
+            for (int pipefy_j = 0; pipefy_j < ((TBK * BN) + (NT) - 1) / (NT); ++pipefy_j) {
+                int e = tid + pipefy_j * (NT);
+                if (!(e < TBK * BN))
+                    break;
+                pipefy_reg0[pipefy_j] = B[(bk + e / BN) * N + col0 + e % BN];
+            }
+            bk += TBK;
+            pipefy_next_bk = bk;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            for (int pipefy_j = 0; pipefy_j < ((TBM * TBK) + (NT) - 1) / (NT); ++pipefy_j) {
+                unsigned e = tid + pipefy_j * (NT);
+                if (!(e < TBM * TBK))
+                    break;
+                float v = pipefy_reg1[pipefy_j];
+                As[pipefy_dst][(e % TBK) * TBM + e / TBK] = v;
+            }
+            for (int pipefy_j = 0; pipefy_j < ((TBK * BN) + (NT) - 1) / (NT); ++pipefy_j) {
+                int e = tid + pipefy_j * (NT);
+                if (!(e < TBK * BN))
+                    break;
+                Bs[pipefy_dst][e] = pipefy_reg0[pipefy_j];
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int bk = 0; bk < K; bk += TBK) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TBK; ++k)
+                for (int i = 0; i < 8; ++i)
+                    for (int j = 0; j < 8; ++j)
+                        acc[i][j] += As[pipefy_stage][k * TBM + tr * 8 + i] * Bs[pipefy_stage][k * BN + tc * 8 + j];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
         }
-        for (int e = tid; e < TBK * BN; e += NT)
-            Bs[e] = B[(bk + e / BN) * N + col0 + e % BN];
-        __syncthreads();
-        for (int k = 0; k < TBK; ++k)
-            for (int i = 0; i < 8; ++i)
-                for (int j = 0; j < 8; ++j)
-                    acc[i][j] += As[k * TBM + tr * 8 + i] * Bs[k * BN + tc * 8 + j];
-        __syncthreads();
     }
     for (int i = 0; i < 8; ++i)
         for (int j = 0; j < 8; ++j)

@@ -9,8 +9,8 @@
 // loop also reads, or a fetch under a branch of the copy loop, is left as written, with a remark
 // that names it.
 // Usage: sgemm_outer_fetch [M N K] (multiples of 64)
-// gpu-runs: 64 64 0 | 64 64 64 | 128 64 192 | 256 256 256 | 1024 1024 1024
-// gpu-sanitize: 128 64 192
+// gpu-runs: 64 64 0 | 64 64 64 | 128 64 192 | 128 128 8 | 256 128 200 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 256 128 200
 #include "harness.cuh"
 
 #define BM 64
@@ -145,6 +145,121 @@ __global__ void outer_fetch_trips(const float *A, const float *B, float *C, int 
         C[(blockIdx.y * BM + m) * N + blockIdx.x * BN + tid] = acc[m];
 }
 
+// wangzyon's kernel 6 as written: the fetch and B's copy through a FETCH_FLOAT4 macro, each
+// assignment broken after its '=', the register's index a division of the copy loop's counter
+// by a stride fixed at compile time (folded where the loop is unrolled: no gather)
+#define FETCH_FLOAT4(pointer) (reinterpret_cast<float4 *>(&(pointer))[0])
+#define OFFSET(row, col, ld) ((row) * (ld) + (col))
+
+// 128 x 128 x 8 tiles, 8 x 8 outputs a thread, 256 threads (wangzyon's instantiation)
+#define W_BM 128
+#define W_BN 128
+#define W_TM 8
+#define W_TN 8
+
+__global__ void outer_fetch_macro(float *A, float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[2][BK * W_BM];
+    __shared__ alignas(16) float Bs[2][BK * W_BN];
+    const int thread_num = (W_BM / W_TM) * (W_BN / W_TN);
+    const int ldg_a_num = BK * W_BM / thread_num / 4;
+    const int ldg_b_num = BK * W_BN / thread_num / 4;
+    int a_tile_row = threadIdx.x / (BK / 4), a_tile_col = threadIdx.x % (BK / 4) * 4;
+    int a_tile_stride = W_BM / ldg_a_num;
+    int b_tile_row = threadIdx.x / (W_BN / 4), b_tile_col = threadIdx.x % (W_BN / 4) * 4;
+    int b_tile_stride = BK / ldg_b_num;
+    int ty = threadIdx.x / (W_BN / W_TN) * W_TM, tx = threadIdx.x % (W_BN / W_TN) * W_TN;
+    float accum[W_TM][W_TN] = {};
+    float ldg_a_reg[4 * ldg_a_num] = {0.};
+    A = &A[blockIdx.y * W_BM * K];
+    B = &B[blockIdx.x * W_BN];
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k = 0;
+        float *pipefy_next_A = A;
+        float *pipefy_next_B = B;
+        // pipefy: staging registers
+        float4 pipefy_reg0[((BK) + ((BK / ldg_b_num)) - 1) / ((BK / ldg_b_num)) > 0 ? ((BK) + ((BK / ldg_b_num)) - 1) / ((BK / ldg_b_num)) : 1];
+        float4 pipefy_reg1[((W_BM) + ((W_BM / ldg_a_num)) - 1) / ((W_BM / ldg_a_num)) > 0 ? ((W_BM) + ((W_BM / ldg_a_num)) - 1) / ((W_BM / ldg_a_num)) : 1];
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k = pipefy_next_k;
+            float *A = pipefy_next_A;
+            float *B = pipefy_next_B;
+            if (!(k < K))
+                return false;
+            for (int pipefy_j = 0; pipefy_j < ((W_BM) + ((W_BM / ldg_a_num)) - 1) / ((W_BM / ldg_a_num)); ++pipefy_j) {
+                int i = 0 + pipefy_j * (a_tile_stride);
+                if (!(i < W_BM))
+                    break;
+                int ldg_index = i / a_tile_stride * 4;
+                pipefy_reg1[pipefy_j] = FETCH_FLOAT4(A[OFFSET(a_tile_row + i, a_tile_col, K)]);
+            }
+            for (int pipefy_j = 0; pipefy_j < ((BK) + ((BK / ldg_b_num)) - 1) / ((BK / ldg_b_num)); ++pipefy_j) {
+                int i = 0 + pipefy_j * (b_tile_stride);
+                if (!(i < BK))
+                    break;
+                pipefy_reg0[pipefy_j] = FETCH_FLOAT4(B[OFFSET(b_tile_row + i, b_tile_col, N)]);
+            }
+            A += BK;
+            B += BK * N;
+            k += BK;
+            pipefy_next_k = k;
+            pipefy_next_A = A;
+            pipefy_next_B = B;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            for (int pipefy_j = 0; pipefy_j < ((W_BM) + ((W_BM / ldg_a_num)) - 1) / ((W_BM / ldg_a_num)); ++pipefy_j) {
+                int i = 0 + pipefy_j * (a_tile_stride);
+                if (!(i < W_BM))
+                    break;
+                int ldg_index = i / a_tile_stride * 4;
+                FETCH_FLOAT4(ldg_a_reg[ldg_index]) =
+                        pipefy_reg1[pipefy_j];
+                As[pipefy_dst][OFFSET(a_tile_col, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index];
+                As[pipefy_dst][OFFSET(a_tile_col + 1, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index + 1];
+                As[pipefy_dst][OFFSET(a_tile_col + 2, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index + 2];
+                As[pipefy_dst][OFFSET(a_tile_col + 3, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index + 3];
+            }
+            for (int pipefy_j = 0; pipefy_j < ((BK) + ((BK / ldg_b_num)) - 1) / ((BK / ldg_b_num)); ++pipefy_j) {
+                int i = 0 + pipefy_j * (b_tile_stride);
+                if (!(i < BK))
+                    break;
+                FETCH_FLOAT4(Bs[pipefy_dst][OFFSET(b_tile_row + i, b_tile_col, W_BN)]) = pipefy_reg0[pipefy_j];
+            }
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k = 0; k < K; k += BK) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            A += BK;
+            B += BK * N;
+            for (int i = 0; i < BK; i++)
+                for (int m = 0; m < W_TM; m++)
+                    for (int n = 0; n < W_TN; n++)
+                        accum[m][n] += As[pipefy_stage][OFFSET(i, ty + m, W_BM)] * Bs[pipefy_stage][OFFSET(i, tx + n, W_BN)];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    for (int m = 0; m < W_TM; m++)
+        for (int n = 0; n < W_TN; n++)
+            C[(blockIdx.y * W_BM + ty + m) * N + blockIdx.x * W_BN + tx + n] = accum[m][n];
+}
+
 // the array also read after the loop (the last tile's values, added as zero times them): a
 // register the stores do not alone read; left as written
 __global__ void outer_fetch_after(const float *A, const float *B, float *C, int M, int N, int K)
@@ -188,6 +303,10 @@ int main(int argc, char **argv)
     bad |= harness_gemm<float, float>("outer_fetch_trips", M, N, K, [&](const float *A, const float *B, float *C) {
         outer_fetch_trips<<<grid, 64>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
+    if (M % W_BM == 0 && N % W_BN == 0)  // (its tiles are 128 x 128)
+        bad |= harness_gemm<float, float>("outer_fetch_macro", M, N, K, [&](const float *A, const float *B, float *C) {
+            outer_fetch_macro<<<dim3(N / W_BN, M / W_BM), 256>>>(const_cast<float *>(A), const_cast<float *>(B), C, M, N, K);
+        }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("outer_fetch_after", M, N, K, [&](const float *A, const float *B, float *C) {
         outer_fetch_after<<<grid, 64>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);

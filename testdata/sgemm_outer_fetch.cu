@@ -9,8 +9,8 @@
 // loop also reads, or a fetch under a branch of the copy loop, is left as written, with a remark
 // that names it.
 // Usage: sgemm_outer_fetch [M N K] (multiples of 64)
-// gpu-runs: 64 64 0 | 64 64 64 | 128 64 192 | 256 256 256 | 1024 1024 1024
-// gpu-sanitize: 128 64 192
+// gpu-runs: 64 64 0 | 64 64 64 | 128 64 192 | 128 128 8 | 256 128 200 | 256 256 256 | 1024 1024 1024
+// gpu-sanitize: 256 128 200
 #include "harness.cuh"
 
 #define BM 64
@@ -93,6 +93,62 @@ __global__ void outer_fetch_trips(const float *A, const float *B, float *C, int 
         C[(blockIdx.y * BM + m) * N + blockIdx.x * BN + tid] = acc[m];
 }
 
+// wangzyon's kernel 6 as written: the fetch and B's copy through a FETCH_FLOAT4 macro, each
+// assignment broken after its '=', the register's index a division of the copy loop's counter
+// by a stride fixed at compile time (folded where the loop is unrolled: no gather)
+#define FETCH_FLOAT4(pointer) (reinterpret_cast<float4 *>(&(pointer))[0])
+#define OFFSET(row, col, ld) ((row) * (ld) + (col))
+
+// 128 x 128 x 8 tiles, 8 x 8 outputs a thread, 256 threads (wangzyon's instantiation)
+#define W_BM 128
+#define W_BN 128
+#define W_TM 8
+#define W_TN 8
+
+__global__ void outer_fetch_macro(float *A, float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[BK * W_BM];
+    __shared__ alignas(16) float Bs[BK * W_BN];
+    const int thread_num = (W_BM / W_TM) * (W_BN / W_TN);
+    const int ldg_a_num = BK * W_BM / thread_num / 4;
+    const int ldg_b_num = BK * W_BN / thread_num / 4;
+    int a_tile_row = threadIdx.x / (BK / 4), a_tile_col = threadIdx.x % (BK / 4) * 4;
+    int a_tile_stride = W_BM / ldg_a_num;
+    int b_tile_row = threadIdx.x / (W_BN / 4), b_tile_col = threadIdx.x % (W_BN / 4) * 4;
+    int b_tile_stride = BK / ldg_b_num;
+    int ty = threadIdx.x / (W_BN / W_TN) * W_TM, tx = threadIdx.x % (W_BN / W_TN) * W_TN;
+    float accum[W_TM][W_TN] = {};
+    float ldg_a_reg[4 * ldg_a_num] = {0.};
+    A = &A[blockIdx.y * W_BM * K];
+    B = &B[blockIdx.x * W_BN];
+    for (int k = 0; k < K; k += BK) {
+        for (int i = 0; i < W_BM; i += a_tile_stride) {
+            int ldg_index = i / a_tile_stride * 4;
+            FETCH_FLOAT4(ldg_a_reg[ldg_index]) =
+                    FETCH_FLOAT4(A[OFFSET(a_tile_row + i, a_tile_col, K)]);
+            As[OFFSET(a_tile_col, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index];
+            As[OFFSET(a_tile_col + 1, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index + 1];
+            As[OFFSET(a_tile_col + 2, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index + 2];
+            As[OFFSET(a_tile_col + 3, i + a_tile_row, W_BM)] = ldg_a_reg[ldg_index + 3];
+        }
+        for (int i = 0; i < BK; i += b_tile_stride) {
+            FETCH_FLOAT4(Bs[OFFSET(b_tile_row + i, b_tile_col, W_BN)]) =
+                    FETCH_FLOAT4(B[OFFSET(b_tile_row + i, b_tile_col, N)]);
+        }
+        __syncthreads();
+        A += BK;
+        B += BK * N;
+        for (int i = 0; i < BK; i++)
+            for (int m = 0; m < W_TM; m++)
+                for (int n = 0; n < W_TN; n++)
+                    accum[m][n] += As[OFFSET(i, ty + m, W_BM)] * Bs[OFFSET(i, tx + n, W_BN)];
+        __syncthreads();
+    }
+    for (int m = 0; m < W_TM; m++)
+        for (int n = 0; n < W_TN; n++)
+            C[(blockIdx.y * W_BM + ty + m) * N + blockIdx.x * W_BN + tx + n] = accum[m][n];
+}
+
 // the array also read after the loop (the last tile's values, added as zero times them): a
 // register the stores do not alone read; left as written
 __global__ void outer_fetch_after(const float *A, const float *B, float *C, int M, int N, int K)
@@ -136,6 +192,10 @@ int main(int argc, char **argv)
     bad |= harness_gemm<float, float>("outer_fetch_trips", M, N, K, [&](const float *A, const float *B, float *C) {
         outer_fetch_trips<<<grid, 64>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
+    if (M % W_BM == 0 && N % W_BN == 0)  // (its tiles are 128 x 128)
+        bad |= harness_gemm<float, float>("outer_fetch_macro", M, N, K, [&](const float *A, const float *B, float *C) {
+            outer_fetch_macro<<<dim3(N / W_BN, M / W_BM), 256>>>(const_cast<float *>(A), const_cast<float *>(B), C, M, N, K);
+        }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("outer_fetch_after", M, N, K, [&](const float *A, const float *B, float *C) {
         outer_fetch_after<<<grid, 64>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);

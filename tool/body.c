@@ -132,11 +132,11 @@ static bool macro_copy(const struct source *src, CXCursor lhs, CXCursor rhs, str
 	    !side_span(src, rhs, &v))
 		return false;
 	size_t p = d.end;
-	while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
+	while (p < src->len && strchr(" \t\r\n", src->text[p]) && src->text[p])
 		p++;
 	if (p + 1 >= src->len || src->text[p] != '=' || src->text[p + 1] == '=')
 		return false;
-	for (p++; p < src->len && (src->text[p] == ' ' || src->text[p] == '\t');)
+	for (p++; p < src->len && strchr(" \t\r\n", src->text[p]) && src->text[p];)
 		p++;
 	if (p != v.begin)
 		return false;

@@ -509,11 +509,108 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 }
 
 /* A division or modulo in the copies' address arithmetic, done per element each tile (an
- * im2col gather), as opposed to a strided walk. A whole-constant expression does not count. */
+ * im2col gather), as opposed to a strided walk. A whole-constant expression does not count,
+ * nor one whose value is the same every tile (`tid / BK`, `i / stride` of a copy loop's counter:
+ * the compiler computes it once, or folds it where the copy loop is unrolled). */
 struct gather_scan {
 	size_t at;
-	struct span loop;
+	const struct kloop *l;
 };
+
+/* Whether e's value may change from tile to tile: it names one of the K-loop's induction
+ * variables, a variable of the function the loop writes, or a local of the loop whose
+ * initializer may (a copy loop's counter, stepped alike every tile, by its start). */
+struct tile_var_scan {
+	const struct kloop *l;
+	int depth;
+	bool varies;
+};
+
+static bool varies_by_tile(const struct kloop *l, CXCursor e, int depth);
+
+static bool copy_loop_counter(const struct kloop *l, CXCursor var)
+{
+	size_t at = cursor_offset(var);
+	for (int i = 0; i < l->nstmts; i++)
+		if ((at >= l->stmts[i].cl.var.begin && at < l->stmts[i].cl.var.end) ||
+		    (at >= l->stmts[i].inner.var.begin && at < l->stmts[i].inner.var.end))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult scan_tile_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct tile_var_scan *t = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind k = clang_getCursorKind(d);
+	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+		return CXChildVisit_Continue; /* (an enumerator, a function) */
+	bool local = span_within(cursor_span(d), t->l->loop);
+	for (int i = 0; i < t->l->nivars && !t->varies; i++)
+		t->varies = clang_equalCursors(t->l->ivars[i].decl, d);
+	if (!t->varies && !local)
+		t->varies = cursor_writes_var(t->l->cursor, d);
+	if (!t->varies && local) {
+		CXCursor init = cursor_last_child(d);
+		t->varies = t->depth >= 8 || (!copy_loop_counter(t->l, d) && cursor_writes_var(t->l->cursor, d)) ||
+			    (!clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
+			     varies_by_tile(t->l, init, t->depth + 1));
+	}
+	return t->varies ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool varies_by_tile(const struct kloop *l, CXCursor e, int depth)
+{
+	struct tile_var_scan t = {.l = l, .depth = depth};
+	if (scan_tile_var(e, e, &t) == CXChildVisit_Recurse)
+		clang_visitChildren(e, scan_tile_var, &t);
+	return t.varies;
+}
+
+/* Whether e is the same number in every thread and tile once the kernel is instantiated:
+ * literals, template parameters, enumerators, sizeof, and locals of the function written only by
+ * their declaration from such values. */
+struct fixed_scan {
+	CXCursor function;
+	int depth;
+	bool fixed;
+};
+
+static bool fixed_value(CXCursor function, CXCursor e, int depth);
+
+static enum CXChildVisitResult scan_fixed(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fixed_scan *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_UnaryExpr || k == CXCursor_CXXBoolLiteralExpr)
+		return CXChildVisit_Continue; /* (sizeof, alignof) */
+	if (k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr) {
+		f->fixed = false;
+		return CXChildVisit_Break;
+	}
+	if (k != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind dk = clang_getCursorKind(d);
+	CXCursor init = dk == CXCursor_VarDecl ? cursor_last_child(d) : clang_getNullCursor();
+	f->fixed = dk == CXCursor_NonTypeTemplateParameter || dk == CXCursor_EnumConstantDecl ||
+		   (dk == CXCursor_VarDecl && f->depth < 8 && clang_Cursor_getStorageClass(d) == CX_SC_None &&
+		    !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
+		    !cursor_writes_var(f->function, d) && fixed_value(f->function, init, f->depth + 1));
+	return f->fixed ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static bool fixed_value(CXCursor function, CXCursor e, int depth)
+{
+	struct fixed_scan f = {.function = function, .depth = depth, .fixed = true};
+	if (scan_fixed(e, e, &f) == CXChildVisit_Recurse)
+		clang_visitChildren(e, scan_fixed, &f);
+	return f.fixed;
+}
 
 static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -523,10 +620,15 @@ static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClient
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		bool constant;
 		cursor_evaluate_int(c, &constant);
-		/* only one that varies from copy to copy: it names a loop variable or a local of the
-		 * loop (`threadIdx.y / 2` or `row / BM` is the same every tile, computed once) */
+		/* not one the compiler takes out of the K-loop or folds (the same every tile, by a
+		 * divisor fixed at instantiation: `tid / BK`, `i / stride` of an unrolled copy loop's
+		 * counter, `threadIdx.y / 2`), nor a shift (a tile's number, `(k0 / 32) & 1`) */
+		CXCursor divisor = cursor_last_child(c);
+		bool known, fixed = fixed_value(g->l->function_cursor, divisor, 0);
+		long d = cursor_evaluate_int(divisor, &known);
+		bool shift = known && d > 0 && (d & (d - 1)) == 0;
 		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant &&
-		    cursor_refers_within(c, g->loop)) {
+		    (!fixed || (varies_by_tile(g->l, c, 0) && !shift))) {
 			g->at = cursor_span(c).begin + 1;
 			return CXChildVisit_Break;
 		}
@@ -536,7 +638,7 @@ static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClient
 
 static void find_gather(struct kloop *l)
 {
-	struct gather_scan g = {0, l->loop};
+	struct gather_scan g = {0, l};
 	for (int i = 0; i < l->nstmts && !g.at; i++)
 		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
 			clang_visitChildren(l->stmts[i].cursor, scan_gather, &g);
