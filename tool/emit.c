@@ -300,7 +300,9 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 				l->tiles[i].dynamic ? "sized by the launch" : "sized by the template's parameters");
 	}
 	long per_stage = kloop_tile_bytes(l);
-	if (per_stage >= 0)
+	if (l->ntiles == 0)
+		fprintf(out, " none read (the loop was left before its tiles were)");
+	else if (per_stage >= 0)
 		fprintf(out, " = %ld B per stage", per_stage);
 	else if (l->enlarge && l->launch_dyn_bytes > 0)
 		fprintf(out, "; per stage: a copy of the launch's %ld B of dynamic shared memory", l->launch_dyn_bytes);

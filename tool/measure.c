@@ -77,6 +77,26 @@ static bool macro_value(const struct source *src, const char *name, size_t n, in
 
 /* `constexpr int TS = 16;` or `const int TS = 16;` on a line of its own, at any depth: the
  * first such definition of the name (a kernel template's launch often names one). */
+/* Comments out of an expression's text, line breaks made blanks. */
+static void strip_comments(char *t)
+{
+	char *w = t;
+	for (char *r = t; *r;) {
+		if (r[0] == '/' && r[1] == '/') {
+			while (*r && *r != '\n')
+				r++;
+		} else if (r[0] == '/' && r[1] == '*') {
+			char *close = strstr(r + 2, "*/");
+			r = close ? close + 2 : r + strlen(r);
+			*w++ = ' ';
+		} else {
+			*w++ = *r == '\n' || *r == '\r' ? ' ' : *r;
+			r++;
+		}
+	}
+	*w = '\0';
+}
+
 static bool constant_value(const struct source *src, const char *text_name, size_t n, int depth, long *out)
 {
 	/* (the name as a string of its own: it points into the expression being evaluated; the
@@ -104,10 +124,12 @@ static bool constant_value(const struct source *src, const char *text_name, size
 			while (*eq == ' ' || *eq == '\t')
 				eq++;
 			if (word && *eq == '=' && eq[1] != '=') {
-				const char *semi = memchr(eq, ';', (size_t)(end - eq));
+				/* (the initializer may go on over lines, with comments: `= (\n A * B); // 256`) */
+				const char *semi = strchr(eq, ';');
 				if (!semi)
 					return false;
 				char *text = xstrndup(eq + 1, (size_t)(semi - eq - 1));
+				strip_comments(text);
 				return eval_definition(src, text, depth, out);
 			}
 			at += n;
