@@ -71,7 +71,6 @@ static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientDat
 	return CXChildVisit_Recurse;
 }
 
-static bool is_copy_construct(CXCursor c);
 static bool is_conversion_call(CXCursor c);
 
 /* The load inside `(float)A[i]`, `__half2float(A[i])` or a copy-construction of it by a type
@@ -82,7 +81,7 @@ static CXCursor strip_conversions(CXCursor load, bool *conversion)
 	for (load = cursor_strip(load);; load = cursor_strip(cursor_last_child(load))) {
 		if (cursor_kind_is_cast(clang_getCursorKind(load)) || is_conversion_call(load))
 			*conversion = true;
-		else if (!is_copy_construct(load) || !effects_in_system_header(clang_getCursorReferenced(load)))
+		else if (!cursor_copy_construct(load) || !effects_in_system_header(clang_getCursorReferenced(load)))
 			return load;
 	}
 }
@@ -167,6 +166,8 @@ static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClie
 	else if (k == CXCursor_CallExpr && cursor_load_function(c))
 		s->load = true; /* (`GetValue(A, K, r, c)`, `return Mat[r * N + c];`: its arguments are
 				 * scanned on, a tile's name among them refused) */
+	else if (k == CXCursor_CallExpr && cursor_plain_copy_construct(c))
+		; /* (a plain struct handed by value, `GetElement(Asub, r, c)`: its copy runs no code) */
 	else if (k == CXCursor_CallExpr && !effects_pure_call(c))
 		s->bad = true; /* (a clock, another lane, a write: not a value to compute a tile early) */
 	else if (k == CXCursor_LambdaExpr || k == CXCursor_StmtExpr)
@@ -720,18 +721,6 @@ static bool references(CXCursor in, CXCursor decl)
 	return r.found;
 }
 
-/* `float4 a = *p;` initializes through float4's copy constructor: a call of one argument. */
-static bool is_copy_construct(CXCursor c)
-{
-	c = cursor_strip(c);
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
-		return false;
-	CXCursor callee = clang_getCursorReferenced(c);
-	struct cursors cs = cursor_children(c);
-	bool r = clang_getCursorKind(callee) == CXCursor_Constructor && cs.n == 1;
-	free(cs.v);
-	return r;
-}
 
 /* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
 /* Whether a register's value is fetched from global memory: `*(const float4 *)&A[i]`,
@@ -747,7 +736,7 @@ bool body_fetch_value(CXCursor init)
 		free(cs.v);
 	}
 	while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) ||
-					      is_copy_construct(init) || is_conversion_call(cursor_strip(init))))
+					      cursor_copy_construct(init) || is_conversion_call(cursor_strip(init))))
 		init = cursor_last_child(cursor_strip(init));
 	return !clang_Cursor_isNull(init) && cursor_global_load(init, &base);
 }

@@ -375,6 +375,19 @@ static void register_writes(const struct kloop *l, const struct copy *cp, CXCurs
  * does not read), from a local a copy loop loads, or from a computed value. */
 static CXCursor shared_ref_in(CXCursor c);
 
+/* An argument of call that a copy constructor other than a plain struct's copies (code of
+ * the program's that runs where the call does); null when none. */
+static CXCursor program_copy_argument(CXCursor call)
+{
+	for (int i = 0; i < clang_Cursor_getNumArguments(call); i++) {
+		CXCursor arg = cursor_strip(clang_Cursor_getArgument(call, (unsigned)i));
+		if (cursor_copy_construct(arg) && !cursor_plain_copy_construct(arg) &&
+		    !effects_in_system_header(clang_getCursorReferenced(arg)))
+			return arg;
+	}
+	return clang_getNullCursor();
+}
+
 static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
 {
 	const char *name = l->tiles[cp->tile].name;
@@ -382,7 +395,18 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 	pos(src, cp->text.begin, &line, &col);
 	CXCursor call = clang_Cursor_isNull(cp->value) ? clang_getNullCursor() : effects_program_call(cp->value);
 	char *callee = clang_Cursor_isNull(call) ? NULL : cursor_name(clang_getCursorReferenced(call));
-	if (callee && cursor_indexing_accessor(call))
+	CXCursor copied = clang_Cursor_isNull(call) ? call : program_copy_argument(call);
+	if (callee && !clang_Cursor_isNull(copied)) {
+		/* (`GetCounted(Am, r, c)`: handing Am over runs the struct's own copy constructor) */
+		CXCursor ctor = clang_getCursorReferenced(cursor_strip(copied));
+		char *arg = span_text(src, cursor_span(copied)), *at = xstrdup(where(src, cursor_span(ctor).begin));
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is written at %d:%d from a call of '%s', whose argument '%s' is copied by the program's "
+			     "own copy constructor (%s): the loader would run it a tile early",
+			     name, line, col, callee, arg, at);
+		free(arg);
+		free(at);
+	} else if (callee && cursor_indexing_accessor(call))
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is written at %d:%d from a call of '%s', which reads more than its "
 			     "parameters and the element it returns: pipefy reads a load function only as "
@@ -1445,9 +1469,18 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 			struct stray_scan stray = {.l = l, .src = src, .stmt = i, .at = clang_getNullCursor()};
 			if (st->role == ROLE_COPY && e->shared)
 				clang_visitChildren(st->cursor, scan_stray_shared, &stray);
-			if (e->memory || e->unknown || e->syncs)
-				kloop_refuse(l, at, "the %s at %d:%d %s; the loader would run it a tile early",
-					     st->role == ROLE_COPY ? "copy" : "statement the copies need", line, col, e->what);
+			if (e->memory || e->unknown || e->syncs) {
+				/* (the statement's place, and the effect's where it is outside it: the
+				 * function the statement calls) */
+				int sline, scol;
+				pos(src, st->text.begin, &sline, &scol);
+				char *inner = at < st->text.begin || at >= st->text.end ? xprintf(" (%s)", where(src, at))
+											  : xstrdup("");
+				kloop_refuse(l, at, "the %s at %d:%d %s%s; the loader would run it a tile early",
+					     st->role == ROLE_COPY ? "copy" : "statement the copies need", sline, scol, e->what,
+					     inner);
+				free(inner);
+			}
 			else if (e->shared && st->role != ROLE_COPY)
 				kloop_refuse(l, e->shared_at, "the statement at %d:%d %s; the loader would run it a tile early",
 					     line, col, e->shared_what);

@@ -792,6 +792,41 @@ bool cursor_cast_store_accessor(CXCursor call)
 	return refers_to(e, p);
 }
 
+/* `float4 a = *p;` initializes through float4's copy constructor: a call of one argument. */
+bool cursor_copy_construct(CXCursor c)
+{
+	c = cursor_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return false;
+	CXCursor callee = clang_getCursorReferenced(c);
+	struct cursors cs = cursor_children(c);
+	bool r = clang_getCursorKind(callee) == CXCursor_Constructor && cs.n == 1;
+	free(cs.v);
+	return r;
+}
+
+/* The copy of a plain struct (POD) by the copy constructor the compiler declares: no code of
+ * the program runs. */
+bool cursor_plain_copy_construct(CXCursor c)
+{
+	CXCursor ctor = clang_getCursorReferenced(cursor_strip(c));
+	return cursor_copy_construct(c) && clang_CXXConstructor_isCopyConstructor(ctor) &&
+	       clang_CXXMethod_isDefaulted(ctor) && clang_isPODType(clang_getCursorType(c));
+}
+
+/* `P.elements`: a pointer member of the struct parameter p, which the function has by value
+ * (the CUDA guide's `GetElement(const Matrix A, int row, int col)`, `return A.elements[..];`). */
+static bool pointer_member_of(CXCursor base, CXCursor p)
+{
+	if (clang_getCursorKind(base) != CXCursor_MemberRefExpr ||
+	    clang_getCanonicalType(clang_getCursorType(base)).kind != CXType_Pointer)
+		return false;
+	CXCursor object = cursor_strip(cursor_first_child(base));
+	return clang_getCursorKind(object) == CXCursor_DeclRefExpr &&
+	       clang_equalCursors(clang_getCursorReferenced(object), p) &&
+	       clang_getCanonicalType(clang_getCursorType(object)).kind == CXType_Record;
+}
+
 bool cursor_indexing_accessor(CXCursor call)
 {
 	CXCursor def, st = accessor_statement(call, clang_Cursor_getNumArguments(cursor_strip(call)), &def);
@@ -809,7 +844,8 @@ bool cursor_indexing_accessor(CXCursor call)
 		base = cursor_strip(cursor_first_child(base));
 	for (int i = 0; i < clang_Cursor_getNumArguments(def); i++) {
 		CXCursor p = clang_Cursor_getArgument(def, i);
-		if (clang_getCanonicalType(clang_getCursorType(p)).kind == CXType_Pointer && refers_to(base, p))
+		enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(p)).kind;
+		if ((k == CXType_Pointer && refers_to(base, p)) || (k == CXType_Record && pointer_member_of(base, p)))
 			return true;
 	}
 	return false;

@@ -344,6 +344,8 @@ bool cursor_same_type(CXType a, CXType b);
 CXCursor cursor_unwrap_cache_hint(CXCursor c);
 /* An integer constant expression's value; *ok false when it is not one. */
 bool cursor_folds_to_constant(CXCursor c);
+bool cursor_copy_construct(CXCursor c);
+bool cursor_plain_copy_construct(CXCursor c);
 bool cursor_is_loop(CXCursor c);
 long cursor_evaluate_int(CXCursor c, bool *ok);
 /* Which of a function template's own parameters type e is (`T`, or a typedef of it): its index
