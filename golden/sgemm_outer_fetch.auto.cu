@@ -6,8 +6,8 @@
 // When nothing but that fetch writes the array and nothing but the loop's stores after it reads
 // it, register staging loads a staging register a trip and its stores write the array again
 // from it before they read it, in the order the loop wrote it. An array the code after the
-// loop also reads, or a fetch under a branch of the copy loop, is left as written, with a remark
-// that names it.
+// loop also reads, a fetch under a branch of the copy loop, an index that names the K-loop's
+// variable, or a store that also loads is left as written, with a remark that names it.
 // Usage: sgemm_outer_fetch [M N K] (multiples of 64)
 // gpu-runs: 64 64 0 | 64 64 64 | 128 64 192 | 128 128 8 | 256 128 200 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 256 128 200
@@ -291,6 +291,69 @@ __global__ void outer_fetch_after(const float *A, const float *B, float *C, int 
         C[(blockIdx.y * BM + m) * N + blockIdx.x * BN + tid] = acc[m] + 0.0f * r[m % 8];
 }
 
+// the register's index names the K-loop's variable (the half a tile's parity picks): the stores
+// run again a tile later, when it names the next tile's; left as written
+__global__ void outer_fetch_parity(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[BK][BM];
+    __shared__ alignas(16) float Bs[BK][BN];
+    int tid = threadIdx.x;
+    int a_row = tid / (BK / 4), a_col = tid % (BK / 4) * 4;
+    const float *Ab = A + blockIdx.y * BM * K, *Bb = B + blockIdx.x * BN;
+    float acc[BM] = {};
+    float r[8] = {};
+    int k0;  // (declared before the loop: the rewrite's stores would see the tile computed)
+    for (k0 = 0; k0 < K; k0 += BK) {
+        for (int i = 0; i < BM; i += 32) {
+            *reinterpret_cast<float4 *>(&r[(k0 / BK) % 2 * 4]) = *reinterpret_cast<const float4 *>(&Ab[(a_row + i) * K + k0 + a_col]);
+            As[a_col + 0][a_row + i] = r[(k0 / BK) % 2 * 4 + 0];
+            As[a_col + 1][a_row + i] = r[(k0 / BK) % 2 * 4 + 1];
+            As[a_col + 2][a_row + i] = r[(k0 / BK) % 2 * 4 + 2];
+            As[a_col + 3][a_row + i] = r[(k0 / BK) % 2 * 4 + 3];
+        }
+        for (int j = 0; j < BK; ++j)
+            Bs[j][tid] = Bb[(k0 + j) * N + tid];
+        __syncthreads();
+        for (int k = 0; k < BK; ++k)
+            for (int m = 0; m < BM; ++m)
+                acc[m] += As[k][m] * Bs[k][tid];
+        __syncthreads();
+    }
+    for (int m = 0; m < BM; ++m)
+        C[(blockIdx.y * BM + m) * N + blockIdx.x * BN + tid] = acc[m];
+}
+
+// a store that reads the register and loads too (`B[..] != B[..] ? 0.0f : r[..]`, B finite): its value would be
+// computed with the loads, before the stash writes the register again; left as written
+__global__ void outer_fetch_mixed(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[BK][BM];
+    __shared__ alignas(16) float Bs[BK][BN];
+    int tid = threadIdx.x;
+    int a_row = tid / (BK / 4), a_col = tid % (BK / 4) * 4;
+    const float *Ab = A + blockIdx.y * BM * K, *Bb = B + blockIdx.x * BN;
+    float acc[BM] = {};
+    float r[8] = {};
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        for (int i = 0; i < BM; i += 32) {
+            *reinterpret_cast<float4 *>(&r[i >> 3]) = *reinterpret_cast<const float4 *>(&Ab[(a_row + i) * K + k0 + a_col]);
+            As[a_col + 0][a_row + i] = Bb[k0 * N + tid] != Bb[k0 * N + tid] ? 0.0f : r[i >> 3];
+            As[a_col + 1][a_row + i] = r[(i >> 3) + 1];
+            As[a_col + 2][a_row + i] = r[(i >> 3) + 2];
+            As[a_col + 3][a_row + i] = r[(i >> 3) + 3];
+        }
+        for (int j = 0; j < BK; ++j)
+            Bs[j][tid] = Bb[(k0 + j) * N + tid];
+        __syncthreads();
+        for (int k = 0; k < BK; ++k)
+            for (int m = 0; m < BM; ++m)
+                acc[m] += As[k][m] * Bs[k][tid];
+        __syncthreads();
+    }
+    for (int m = 0; m < BM; ++m)
+        C[(blockIdx.y * BM + m) * N + blockIdx.x * BN + tid] = acc[m];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -307,6 +370,12 @@ int main(int argc, char **argv)
         bad |= harness_gemm<float, float>("outer_fetch_macro", M, N, K, [&](const float *A, const float *B, float *C) {
             outer_fetch_macro<<<dim3(N / W_BN, M / W_BM), 256>>>(const_cast<float *>(A), const_cast<float *>(B), C, M, N, K);
         }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("outer_fetch_parity", M, N, K, [&](const float *A, const float *B, float *C) {
+        outer_fetch_parity<<<grid, 64>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("outer_fetch_mixed", M, N, K, [&](const float *A, const float *B, float *C) {
+        outer_fetch_mixed<<<grid, 64>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("outer_fetch_after", M, N, K, [&](const float *A, const float *B, float *C) {
         outer_fetch_after<<<grid, 64>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);

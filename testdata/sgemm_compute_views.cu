@@ -7,8 +7,9 @@
 // tpoisonooo's MMult_cuda_9 reads `float *ptrA = ashare + aidx0 + subk * SMEM_LDA;`. The
 // negative kernels attack the facts that relies on: a pointer handed where it can write
 // (`float *`), a const pointer also copied into another one that outlives the iteration (a use
-// that is not a call's const argument), a store through the pointer, and a reference bound to
-// what it points to: all stay as written.
+// that is not a call's const argument), a store through the pointer, a reference bound to what
+// it points to, a function taking `const float *` that keeps it or casts the const away and
+// writes (the tile's address handed to it directly, too): all stay as written.
 // Usage: sgemm_compute_views [M N K] (multiples of TS)
 // gpu-runs: 16 16 0 | 32 32 32 | 64 64 96 | 256 256 256
 // gpu-sanitize: 64 64 96
@@ -164,6 +165,71 @@ __global__ void referenced_view(const float *A, const float *B, float *C, int M,
     C[row * N + col] = acc;
 }
 
+// a const pointer handed to a function that keeps it (`keep = a;` through a reference
+// parameter), read in the next iteration: as written it points at the tile refilled since;
+// staged, at the stage before. The function's parameter is used other than to read: left
+__device__ float dot_keep(const float *a, const float *b, const float *&keep)
+{
+    float s = 0.0f;
+    for (int k = 0; k < TS; ++k)
+        s += a[k] * b[k * TS];
+    keep = a;
+    return s;
+}
+
+__global__ void kept_view(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    const float *keep = nullptr;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        if (keep)
+            acc += keep[0] - As[ty][0];  // (0 as written)
+        const float *ap = &As[ty][0];
+        acc += dot_keep(ap, &Bs[0][tx], keep);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a function taking `const float *` that casts the const away and writes the padding column
+// (the tile's number, which the next tile's compute checks): it writes the tile. Handed the
+// tile's address itself, not a view: left as written either way
+__device__ float dot_mark(const float *a, const float *b, int k0)
+{
+    float s = 0.0f;
+    for (int k = 0; k < TS; ++k)
+        s += a[k] * b[k * TS];
+    if (threadIdx.x == 0)
+        const_cast<float *>(a)[TS] = (float)k0;
+    return s;
+}
+
+__global__ void cast_away(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS + 1];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        if (k0 > 0 && tx == 0)
+            acc += As[ty][TS] == (float)(k0 - TS) ? 0.0f : 1000.0f;
+        acc += dot_mark(&As[ty][0], &Bs[0][tx], k0);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -188,6 +254,12 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("referenced_view", M, N, K, [&](const float *A, const float *B, float *C) {
         referenced_view<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("kept_view", M, N, K, [&](const float *A, const float *B, float *C) {
+        kept_view<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("cast_away", M, N, K, [&](const float *A, const float *B, float *C) {
+        cast_away<<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

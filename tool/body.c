@@ -1101,30 +1101,70 @@ CXType body_loop_fetch_type(CXCursor fetch)
 	return clang_getUnqualifiedType(clang_getCursorType(written));
 }
 
-/* Whether every reference to var in the loop's function is in the value a copy of statement
- * stmt stores (the copies after the fetch), or, once, the target of the fetch itself. */
-static bool outer_fetch_uses(const struct kloop *l, int stmt, CXCursor fetch, CXCursor var)
+/* Whether what e names is there, with the tile's values, where the stash runs again: the
+ * array itself, a local of the K-loop's body (the copy loop's counter and trip locals, the
+ * body's locals the stash declares again), or a variable the K-loop never writes. The K-loop's
+ * own variables and what it bumps hold the tile being computed there, not the one stored. */
+struct stash_scan {
+	const struct kloop *l;
+	CXCursor var;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_stash_names(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct stash_scan *s = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind k = clang_getCursorKind(d);
+	if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(d, s->var) &&
+	    !span_within(cursor_span(d), s->l->body))
+		s->ok = !span_within(cursor_span(d), s->l->loop) && !cursor_writes_var(s->l->cursor, d);
+	return s->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static bool stash_names(const struct kloop *l, CXCursor e, CXCursor var)
+{
+	struct stash_scan s = {.l = l, .var = var, .ok = true};
+	clang_visitChildren(e, scan_stash_names, &s);
+	return s.ok;
+}
+
+/* Whether every reference to var in the loop's function is, once, the target of the fetch, or
+ * the whole value a copy of statement stmt after it stores (`As[..] = r[i + 1]`: a value that
+ * also loads is evaluated with the loads, before the stash writes r again); what the target and
+ * those values name, stash_names. */
+enum fetch_uses { USES_OK, USES_ELSEWHERE, USES_MIXED, USES_LOOP_NAMES };
+
+static enum fetch_uses outer_fetch_uses(const struct kloop *l, int stmt, CXCursor fetch, CXCursor var)
 {
 	struct span refs[64];
 	int n = cursor_var_refs(clang_getCursorSemanticParent(var), var, refs, 64);
-	struct span target = cursor_span(cursor_write_target(fetch));
+	CXCursor target = cursor_write_target(fetch);
 	int in_target = 0;
 	for (int r = 0; r < n; r++) {
-		if (span_within(refs[r], target)) {
+		if (span_within(refs[r], cursor_span(target))) {
 			in_target++;
 			continue;
 		}
-		bool in_value = false;
-		for (int i = 0; i < l->ncopies && !in_value; i++) {
+		const struct copy *in = NULL;
+		for (int i = 0; i < l->ncopies && !in; i++) {
 			const struct copy *cp = &l->copies[i];
-			in_value = cp->stmt == stmt && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) &&
-				   cp->src.end == cp->src.begin && cursor_span(cp->value).begin >= cursor_span(fetch).end &&
-				   span_within(refs[r], cursor_span(cp->value));
+			if (cp->stmt == stmt && cp->tile >= 0 && !clang_Cursor_isNull(cp->value) &&
+			    cp->src.end == cp->src.begin && cursor_span(cp->value).begin >= cursor_span(fetch).end &&
+			    span_within(refs[r], cursor_span(cp->value)))
+				in = cp;
 		}
-		if (!in_value)
-			return false;
+		if (!in)
+			return USES_ELSEWHERE;
+		if (!clang_equalCursors(cursor_root_var(in->value), var) || computed_from_global(in->value))
+			return USES_MIXED;
+		if (!stash_names(l, in->value, var))
+			return USES_LOOP_NAMES;
 	}
-	return n > 0 && in_target == 1;
+	return n <= 0 || in_target != 1 ? USES_ELSEWHERE : stash_names(l, target, var) ? USES_OK : USES_LOOP_NAMES;
 }
 
 /* A write outer_fetch accepted (note_other_write let it through) that is none of the statement's
@@ -1195,7 +1235,8 @@ static void mark_loop_fetches(struct kloop *l, const struct source *src)
 				/* (the variable lives on after the loop: no use but the copies', which the
 				 * stash runs in their order after writing it again) */
 				var = body_loop_fetch_var(stmts.v[s]);
-				if (!outer_fetch_uses(l, i, stmts.v[s], var) || cursor_writes_var(cursor_last_child(stmts.v[s]), var))
+				if (outer_fetch_uses(l, i, stmts.v[s], var) != USES_OK ||
+				    cursor_writes_var(cursor_last_child(stmts.v[s]), var))
 					continue;
 				st->loop_fetch[st->nloop_fetch++] = stmts.v[s];
 				mark_from_register(l, i, var);
@@ -1227,14 +1268,20 @@ static void mark_loop_fetches(struct kloop *l, const struct source *src)
 				u.at = l->stmts[i].cursor;
 			if (clang_Cursor_isNull(u.at))
 				continue;
-			if (outer_fetch_uses(l, i, u.at, body_loop_fetch_var(u.at)))
-				refuse_other_write(l, src, l->stmts[i].cursor, u.at,
-						   ", declared outside it, from a load: pipefy stages such a fetch only as a "
-						   "statement of a copy loop's body, not under a branch or in a nested loop");
-			else
-				refuse_other_write(l, src, l->stmts[i].cursor, u.at,
-						   ", declared outside it, which its copy loop's stores do not alone read: pipefy "
-						   "moves a tile's copies only with what they alone write");
+			enum fetch_uses uses = outer_fetch_uses(l, i, u.at, body_loop_fetch_var(u.at));
+			refuse_other_write(l, src, l->stmts[i].cursor, u.at,
+					   uses == USES_OK ? ", declared outside it, from a load: pipefy stages such a fetch "
+							     "only as a statement of a copy loop's body, not under a branch "
+							     "or in a nested loop"
+					   : uses == USES_MIXED ? ", declared outside it, which a copy reads with other values: "
+								  "pipefy stages such a fetch only where each store "
+								  "copies an element of it"
+					   : uses == USES_LOOP_NAMES ? ", declared outside it, with indices that name what the "
+								       "K-loop changes: pipefy stores such a fetch a tile "
+								       "later, when those hold another tile's values"
+								     : ", declared outside it, which its copy loop's stores "
+								       "do not alone read: pipefy moves a tile's copies only "
+								       "with what they alone write");
 		}
 }
 

@@ -1062,11 +1062,14 @@ static bool indirect_type(CXType t)
  * taken (`&p[i]`). */
 struct view_uses {
 	CXCursor var;
+	int depth; /* of the functions a view was handed to, followed */
 	int handed;
 	struct cursors accesses, args;
 	int changed;
 	size_t first_change; /* offset + 1 of the first access written, 0 when none */
 };
+
+static bool param_only_read(CXCursor call, int i, int depth);
 
 static void view_changed(struct view_uses *u, CXCursor at)
 {
@@ -1088,15 +1091,24 @@ static bool writable_ref(CXType t)
 	       !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
-/* `p[i]` or `*p` of the view. */
+/* p itself, or p through casts (`reinterpret_cast<const float4 *>(p)`). */
+static bool names_through_casts(CXCursor e, CXCursor var)
+{
+	for (e = cursor_strip(e); cursor_kind_is_cast(clang_getCursorKind(e)); e = cursor_strip(cursor_last_child(e)))
+		;
+	return cursor_names_var(e, var);
+}
+
+/* `p[i]` or `*p` of the view, p through casts too (`*reinterpret_cast<const float4 *>(p)`: what
+ * is read is still what p points to; a write through it counts as one). */
 static bool view_access(CXCursor c, CXCursor var)
 {
 	c = cursor_strip(c);
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_ArraySubscriptExpr)
-		return cursor_names_var(cursor_first_child(c), var);
+		return names_through_casts(cursor_first_child(c), var);
 	return k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref &&
-	       cursor_names_var(cursor_last_child(c), var);
+	       names_through_casts(cursor_last_child(c), var);
 }
 
 static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
@@ -1122,7 +1134,8 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 	for (int i = 0; i < n; i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
 		bool typed = i < clang_getNumArgTypes(ft);
-		if (cursor_names_var(arg, u->var) && typed && const_pointer(clang_getArgType(ft, (unsigned)i))) {
+		if (cursor_names_var(arg, u->var) && typed && const_pointer(clang_getArgType(ft, (unsigned)i)) &&
+		    param_only_read(c, i, u->depth)) {
 			u->handed++;
 			*VEC_PUSH(u->args.v, u->args.n, u->args.cap) = arg;
 		}
@@ -1144,6 +1157,39 @@ static bool within_any(struct span at, struct cursors cs)
 	return false;
 }
 
+/* Whether every use of var in fn reads what it points to, or hands it on where that holds
+ * too; otherwise *bad: offset + 1 of the first use that does not. */
+static bool only_read(CXCursor fn, CXCursor var, int depth, size_t *bad)
+{
+	struct span refs[64];
+	int n = cursor_var_refs(fn, var, refs, 64);
+	struct view_uses u = {.var = var, .depth = depth};
+	clang_visitChildren(fn, scan_view_uses, &u);
+	*bad = u.first_change;
+	for (int i = 0; i < n && !*bad; i++)
+		if (!within_any(refs[i], u.accesses) && !within_any(refs[i], u.args))
+			*bad = refs[i].begin + 1;
+	free(u.accesses.v);
+	free(u.args.v);
+	return n >= 0 && !*bad;
+}
+
+/* A pointer handed to parameter i of call's function as a pointer to const is only read there:
+ * the toolkit's functions (wmma::load_matrix_sync) read what they are handed; one of the
+ * program's must read through its parameter and hand it on only so (it could keep it, or cast
+ * the const away and write). */
+static bool param_only_read(CXCursor call, int i, int depth)
+{
+	CXCursor fn = clang_getCursorReferenced(call);
+	if (!clang_Cursor_isNull(fn) && effects_in_system_header(fn))
+		return true;
+	CXCursor def = clang_getCursorDefinition(fn);
+	if (clang_Cursor_isNull(def) || depth >= 4 || i >= clang_Cursor_getNumArguments(def))
+		return false;
+	size_t bad;
+	return only_read(def, clang_Cursor_getArgument(def, (unsigned)i), depth + 1, &bad);
+}
+
 /* (*bad: offset + 1 of the first use that keeps a pointer declared in the compute from being a
  * view, 0 when none or when the pointer is no candidate) */
 static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile, size_t *bad)
@@ -1160,17 +1206,7 @@ static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile, siz
 	for (int i = 0; i < l->nstmts; i++)
 		if (at >= l->stmts[i].text.begin && at < l->stmts[i].text.end && l->stmts[i].role != ROLE_COMPUTE)
 			return false;
-	struct span refs[64];
-	int n = cursor_var_refs(l->function_cursor, var, refs, 64);
-	struct view_uses u = {.var = var};
-	clang_visitChildren(l->function_cursor, scan_view_uses, &u);
-	*bad = u.first_change;
-	for (int i = 0; i < n && !*bad; i++)
-		if (!within_any(refs[i], u.accesses) && !within_any(refs[i], u.args))
-			*bad = refs[i].begin + 1;
-	free(u.accesses.v);
-	free(u.args.v);
-	return n > 0 && !*bad;
+	return cursor_var_refs(l->function_cursor, var, NULL, 0) != 0 && only_read(l->function_cursor, var, 0, bad);
 }
 
 /* A view the copies store through (check_copy_views proves the rest). */
@@ -1208,12 +1244,60 @@ static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
+/* A tile's address handed to a function in the compute (`dot(&As[ty][0], ..)`): the function
+ * must only read through it, as param_only_read shows; a copy's own calls are the copies'. */
+struct handed_scan {
+	const struct kloop *l;
+	CXCursor call, tile;
+	int arg;
+};
+
+static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct handed_scan *h = data;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	CXType ft = clang_getCursorType(clang_getCursorReferenced(c));
+	for (int i = 0; i < clang_Cursor_getNumArguments(c); i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(arg)).kind;
+		CXCursor tile = k == CXType_Pointer || k == CXType_LValueReference ? shared_ref_in(arg) : clang_getNullCursor();
+		if (clang_Cursor_isNull(tile))
+			continue;
+		bool typed = i < clang_getNumArgTypes(ft);
+		if (!typed || !const_pointer(clang_getArgType(ft, (unsigned)i)) || !param_only_read(c, i, 0)) {
+			h->call = c, h->tile = tile, h->arg = i;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool check_handed_tiles(struct kloop *l, const struct source *src)
+{
+	struct handed_scan h = {.l = l, .call = clang_getNullCursor()};
+	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(h.call); i++)
+		if (l->stmts[i].role == ROLE_COMPUTE)
+			clang_visitChildren(l->stmts[i].cursor, scan_handed, &h);
+	if (clang_Cursor_isNull(h.call))
+		return true;
+	char *t = cursor_name(h.tile), *fn = cursor_name(clang_getCursorReferenced(h.call));
+	size_t at = cursor_offset(h.call);
+	kloop_refuse(l, at, "tile '%s' is handed to '%s' at %s, which may write it or keep its address: pipefy follows "
+		     "a tile into a function only where it takes a pointer to const and reads through it",
+		     t, *fn ? fn : "a call", where(src, at));
+	free(t);
+	free(fn);
+	return false;
+}
+
 static bool check_aliases(struct kloop *l, const struct source *src)
 {
 	struct alias_scan s = {.l = l, .bad = clang_getNullCursor()};
 	clang_visitChildren(l->cursor, scan_alias, &s);
 	if (clang_Cursor_isNull(s.bad))
-		return true;
+		return check_handed_tiles(l, src);
 	size_t off = cursor_span(s.bad).begin;
 	char *t = cursor_name(s.tile);
 	if (s.use) {

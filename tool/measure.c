@@ -593,8 +593,9 @@ static bool varies_by_tile(const struct kloop *l, CXCursor e, int depth)
 }
 
 /* Whether e is the same number in every thread and tile once the kernel is instantiated:
- * literals, template parameters, enumerators, sizeof, and locals of the function written only by
- * their declaration from such values. */
+ * literals, template parameters, enumerators, sizeof, constants (`static constexpr int D = 3;`,
+ * a struct's too) and locals of the function written only by their declaration from such
+ * values. */
 struct fixed_scan {
 	CXCursor function;
 	int depth;
@@ -620,9 +621,11 @@ static enum CXChildVisitResult scan_fixed(CXCursor c, CXCursor parent, CXClientD
 	enum CXCursorKind dk = clang_getCursorKind(d);
 	CXCursor init = dk == CXCursor_VarDecl ? cursor_last_child(d) : clang_getNullCursor();
 	f->fixed = dk == CXCursor_NonTypeTemplateParameter || dk == CXCursor_EnumConstantDecl ||
-		   (dk == CXCursor_VarDecl && f->depth < 8 && clang_Cursor_getStorageClass(d) == CX_SC_None &&
-		    !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
-		    !cursor_writes_var(f->function, d) && fixed_value(f->function, init, f->depth + 1));
+		   (dk == CXCursor_VarDecl && f->depth < 8 && !clang_Cursor_isNull(init) &&
+		    clang_isExpression(clang_getCursorKind(init)) &&
+		    ((clang_Cursor_getStorageClass(d) == CX_SC_None && !cursor_writes_var(f->function, d)) ||
+		     clang_isConstQualifiedType(clang_getCursorType(d))) &&
+		    fixed_value(f->function, init, f->depth + 1));
 	return f->fixed ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 

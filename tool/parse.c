@@ -618,6 +618,15 @@ static bool parse_with_pch(struct parsed *p, const char *pch, const char **args,
 
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err)
 {
+	return parse_source_within(p, src, o, (size_t)-1, err);
+}
+
+/* parse_source, the precompiled preamble at most max_preamble bytes: validation parses the
+ * rewritten file through the input's own (the lines the rewrite adds after it, an #include of
+ * cuda_pipeline.h, then parsed with the rest), so a first run precompiles once, not twice. */
+bool parse_source_within(struct parsed *p, const struct source *src, const struct options *o, size_t max_preamble,
+			 char **err)
+{
 	memset(p, 0, sizeof *p);
 	char *dir = source_directory(src);
 	struct clang_args a = {0};
@@ -635,6 +644,8 @@ bool parse_source(struct parsed *p, const struct source *src, const struct optio
 	struct CXUnsavedFile *unsaved = a.files;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
 	size_t preamble = o->no_cache ? 0 : preamble_length(src->text, src->len);
+	if (preamble > max_preamble)
+		preamble = max_preamble;
 	/* (a file with no #include line still has CUDA's own headers, which clang includes by
 	 * itself: an empty preamble's precompiled header holds them, 375 ms a run saved to 90) */
 	char *cache = o->no_cache ? NULL : cache_dir(&p->cache_warning);

@@ -261,6 +261,8 @@ char *args_searched(const struct clang_args *a);
 void args_free(struct clang_args *a);
 /* Parses through a cached precompiled preamble when the file has one (see preamble_length). */
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err);
+bool parse_source_within(struct parsed *p, const struct source *src, const struct options *o, size_t max_preamble,
+			 char **err);
 size_t preamble_length(const char *text, size_t len);
 void parsed_free(struct parsed *p);
 
