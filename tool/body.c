@@ -390,6 +390,19 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
+/* The barrier the statement being read follows when copies come before that barrier: the
+ * statement is the compute's (index into l->stmts), or -1. */
+static int compute_barrier(const struct kloop *l)
+{
+	int i = l->nstmts - 1;
+	while (--i >= 0 && l->stmts[i].role != ROLE_BARRIER)
+		;
+	for (int j = i - 1; i >= 0 && j >= 0 && l->stmts[j].role != ROLE_BARRIER; j--)
+		if (l->stmts[j].role == ROLE_COPY)
+			return i;
+	return -1;
+}
+
 /* A statement that fills a tile and also writes something its copies may not take along (the
  * write named, with both places, and why: `why` follows the write's place). */
 static void refuse_other_write(struct kloop *l, const struct source *src, CXCursor stmt, CXCursor write, const char *why)
@@ -677,7 +690,17 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 				clang_visitChildren(c, scan_stores, &rec);
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
-			if (s.nfar > 0)
+			int barrier = compute_barrier(l);
+			if (s.nfar > 0 && barrier >= 0) {
+				/* (`__syncthreads(); .. ap[TS]++; saved = ap[TS];`: no copy but the compute's
+				 * own store) */
+				int sl, sc, bl, bc;
+				source_line_col(src, cursor_span(c).begin, &sl, &sc);
+				source_line_col(src, l->stmts[barrier].text.begin, &bl, &bc);
+				kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d, in the compute after the barrier at "
+					      "%d:%d, writes a tile: the compute writes the tile, which pipefy does not stage",
+					      sl, sc, bl, bc);
+			} else if (s.nfar > 0)
 				refuse_other_write(l, src, c, s.first_far,
 						   ", declared outside it: pipefy moves a tile's copies only with what they alone write");
 			else

@@ -706,12 +706,16 @@ static enum CXChildVisitResult scan_view_use(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Continue;
 }
 
-/* Whether statement i follows a statement of the compute that reads the tiles, with no barrier
- * between. */
+/* Whether statement i is the compute's: it follows a statement of the compute that reads the
+ * tiles with no barrier between, or the barrier after the loop's copies (`As[..] = ..;
+ * __syncthreads(); .. ap[TS] = v;`). */
 static bool after_compute(const struct kloop *l, int i)
 {
 	while (--i >= 0 && l->stmts[i].role != ROLE_BARRIER)
 		if (l->stmts[i].role == ROLE_COMPUTE && refs_tile(l, i))
+			return true;
+	while (--i >= 0 && l->stmts[i].role != ROLE_BARRIER)
+		if (l->stmts[i].role == ROLE_COPY)
 			return true;
 	return false;
 }
