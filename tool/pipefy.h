@@ -841,6 +841,7 @@ struct kloop {
 		bool chosen;
 		bool over_static; /* rejected: its static shared memory is over the limit */
 		bool over_staging; /* rejected: its staging's registers are over the unmeasured limit */
+		bool over_wanted;  /* not considered: more stages than wanted (asked for) */
 		char *verdict;
 	} options[24];
 	int noptions;

@@ -494,6 +494,7 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		struct plan_option *p = &l->options[i];
 		bool fallback = !forced && p->variant == VARIANT_LDG && p->stages == 1;
 		if (!(p->variant == want && p->stages <= want_stages) && !fallback) {
+			p->over_wanted = p->variant == want;
 			set_verdict(p, "not considered: %s", p->variant == want ? "more stages than wanted" : "another variant is preferred");
 			continue;
 		}

@@ -109,8 +109,7 @@ static const char *one_stage_why(const struct kloop *l)
 		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_static)
 			return "a second stage would not fit in static shared memory";
 	for (int i = 0; i < l->noptions; i++)
-		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].verdict &&
-		    strncmp(l->options[i].verdict, "not considered: more stages", 27) == 0)
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_wanted)
 			return "one stage was asked for";
 	return "a second stage would cost occupancy";
 }
