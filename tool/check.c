@@ -1135,7 +1135,12 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 		return CXChildVisit_Recurse;
 	CXType ft = clang_getCursorType(clang_getCursorReferenced(c));
 	int n = clang_Cursor_getNumArguments(c);
-	for (int i = 0; i < n; i++) {
+	/* (an operator a template leaves unresolved, `ap[k] * Bs[k][tx]`: its operands are read;
+	 * the assigning ones are cursor_write_parts' above) */
+	char *name = cursor_name(c);
+	bool operator = clang_Cursor_isNull(clang_getCursorReferenced(c)) && (!*name || strncmp(name, "operator", 8) == 0);
+	free(name);
+	for (int i = 0; i < n && !operator; i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
 		bool typed = i < clang_getNumArgTypes(ft);
 		if (cursor_names_var(arg, u->var) && typed && const_pointer(clang_getArgType(ft, (unsigned)i)) &&

@@ -292,6 +292,11 @@ def draw(seed):
     # and A's copy through a local of the row loop's body (`TT va = A[..]; As[r][tx] = va;`):
     # registers stage the local a trip at a time; cp.async and tensor copies take no register
     f['row_fetch'] = rows_ok and r14.random() < 0.4
+    # the fifteenth stream (2026-12-06): the compute reads A's tile row through a pointer it
+    # declares each tile (`const TT *gen_ap0 = &As[ty][0]; .. gen_ap0[k]`, tpoisonooo's
+    # `float *ptrA = ashare + ..`): a view of the stage being computed
+    r15 = random.Random(seed * 130363 + 11)
+    f['cview'] = f['compute'] in ('inline', 'unrolled') and r15.random() < 0.3
     return f
 
 
@@ -299,7 +304,7 @@ def draw(seed):
 # line of such a program names none of them)
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
-         'row_test': 'lt', 'row_step': 'const', 'row_fetch': False}
+         'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -734,10 +739,14 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
                     targs = '<TS>' if f['tile_def'] == 'template' else ''
                     out(b + '%s[%d] += dot_row%s(%s, %s, %s, %s);' % (accn, a_idx, targs, an, bn, r, c))
                 else:
+                    aref = '%s[%s][k]' % (an, r)
+                    if f['cview']:  # (A's row through a view the compute declares)
+                        out(b + 'const %s *gen_ap%d_%d = &%s[%s][0];' % (TT, i, j, an, r))
+                        aref = 'gen_ap%d_%d[k]' % (i, j)
                     if f['compute'] == 'unrolled':
                         out(b + '#pragma unroll')
                     out(b + 'for (int k = 0; k < TS; ++k)')
-                    out(b + '    %s[%d] += %s * %s;' % (accn, a_idx, value('%s[%s][k]' % (an, r)), value(bref)))
+                    out(b + '    %s[%d] += %s * %s;' % (accn, a_idx, value(aref), value(bref)))
         if votes:  # (the loop's own barriers stay as they were: this one is the compute's)
             out(b + {'count': 'votes += __syncthreads_count(%s[0] != %s[0]);',
                      'or': 'votes += __syncthreads_or(%s[0] != %s[0]);',
