@@ -75,8 +75,6 @@ static bool macro_value(const struct source *src, const char *name, size_t n, in
 	return false;
 }
 
-/* `constexpr int TS = 16;` or `const int TS = 16;` on a line of its own, at any depth: the
- * first such definition of the name (a kernel template's launch often names one). */
 /* Comments out of an expression's text, line breaks made blanks. */
 static void strip_comments(char *t)
 {
@@ -97,6 +95,8 @@ static void strip_comments(char *t)
 	*w = '\0';
 }
 
+/* `constexpr int TS = 16;` or `const int TS = 16;` on a line of its own, at any depth: the
+ * first such definition of the name (a kernel template's launch often names one). */
 static bool constant_value(const struct source *src, const char *text_name, size_t n, int depth, long *out)
 {
 	/* (the name as a string of its own: it points into the expression being evaluated; the
@@ -623,7 +623,8 @@ static enum CXChildVisitResult scan_fixed(CXCursor c, CXCursor parent, CXClientD
 	f->fixed = dk == CXCursor_NonTypeTemplateParameter || dk == CXCursor_EnumConstantDecl ||
 		   (dk == CXCursor_VarDecl && f->depth < 8 && !clang_Cursor_isNull(init) &&
 		    clang_isExpression(clang_getCursorKind(init)) &&
-		    ((clang_Cursor_getStorageClass(d) == CX_SC_None && !cursor_writes_var(f->function, d)) ||
+		    ((clang_Cursor_getStorageClass(d) == CX_SC_None && span_within(cursor_span(d), cursor_span(f->function)) &&
+		      !cursor_writes_var(f->function, d)) ||
 		     clang_isConstQualifiedType(clang_getCursorType(d))) &&
 		    fixed_value(f->function, init, f->depth + 1));
 	return f->fixed ? CXChildVisit_Continue : CXChildVisit_Break;
