@@ -75,8 +75,9 @@ wait
 same=1
 for i in 1 2 3 4; do cmp -s "$tmp/want" "$tmp/par$i" && [ ! -s "$tmp/par$i.err" ] || same=0; done
 expect "four concurrent runs on an empty cache agree" '[ $same = 1 ]'
-# one for the input's includes and one for the rewritten file's (validation parses it)
-expect "one header for the input and one for the output" '[ "$(ls "$tmp/cache" | grep -c '\''\.pch$'\'')" = 2 ]'
+# one for the input's includes, which validation parses the rewritten file through too (the
+# include of cuda_pipeline.h it adds after them is parsed with the rest)
+expect "one header serves the input and the output" '[ "$(ls "$tmp/cache" | grep -c '\''\.pch$'\'')" = 1 ]'
 
 # The cache is bounded: a month unused goes, and beyond 64 headers the least recently used.
 rm -rf "$tmp/cache"; mkdir "$tmp/cache"
