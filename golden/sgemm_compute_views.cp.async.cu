@@ -277,6 +277,92 @@ __global__ void cast_away(const float *A, const float *B, float *C, int M, int N
     C[row * N + col] = acc;
 }
 
+// the same in a kernel template: the call of the function template waits for the instantiation,
+// and pipefy follows it into the one template its name can mean; a function that only reads
+// its rows is followed (pipelined), one that casts the const away and writes is not (left)
+template <int T>
+__device__ float dot_rows(const float (*a)[T + 1], const float (*b)[T], int r, int c)
+{
+    float s = 0.0f;
+    for (int k = 0; k < T; ++k)
+        s += a[r][k] * b[k][c];
+    return s;
+}
+
+template <int T>
+__device__ float dot_rows_mark(const float (*a)[T + 1], const float (*b)[T], int r, int c, int k0)
+{
+    float s = 0.0f;
+    for (int k = 0; k < T; ++k)
+        s += a[r][k] * b[k][c];
+    if (c == 0)
+        const_cast<float *>(a[r])[T] = (float)k0;
+    return s;
+}
+
+template <int T>
+__global__ void template_rows(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                              int M, int N, int K)
+{
+    __shared__ float As[2][T][T + 1];
+    __shared__ float Bs[2][T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &A[row * K + k0 + tx], sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], &B[(k0 + ty) * N + col], sizeof(float));
+                k0 += T;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += T) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) % 2);
+            acc += dot_rows<T>(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
+            pipefy_stage = (pipefy_stage + 1) % 2;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    C[row * N + col] = acc;
+}
+
+template <int T>
+__global__ void template_rows_mark(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                                   int M, int N, int K)
+{
+    __shared__ float As[T][T + 1];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        if (k0 > 0 && tx == 0)
+            acc += As[ty][T] == (float)(k0 - T) ? 0.0f : 1000.0f;
+        acc += dot_rows_mark<T>(As, Bs, ty, tx, k0);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -307,6 +393,12 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("cast_away", M, N, K, [&](const float *A, const float *B, float *C) {
         cast_away<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("template_rows", M, N, K, [&](const float *A, const float *B, float *C) {
+        template_rows<TS><<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("template_rows_mark", M, N, K, [&](const float *A, const float *B, float *C) {
+        template_rows_mark<TS><<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

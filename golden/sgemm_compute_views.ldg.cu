@@ -300,6 +300,104 @@ __global__ void cast_away(const float *A, const float *B, float *C, int M, int N
     C[row * N + col] = acc;
 }
 
+// the same in a kernel template: the call of the function template waits for the instantiation,
+// and pipefy follows it into the one template its name can mean; a function that only reads
+// its rows is followed (pipelined), one that casts the const away and writes is not (left)
+template <int T>
+__device__ float dot_rows(const float (*a)[T + 1], const float (*b)[T], int r, int c)
+{
+    float s = 0.0f;
+    for (int k = 0; k < T; ++k)
+        s += a[r][k] * b[k][c];
+    return s;
+}
+
+template <int T>
+__device__ float dot_rows_mark(const float (*a)[T + 1], const float (*b)[T], int r, int c, int k0)
+{
+    float s = 0.0f;
+    for (int k = 0; k < T; ++k)
+        s += a[r][k] * b[k][c];
+    if (c == 0)
+        const_cast<float *>(a[r])[T] = (float)k0;
+    return s;
+}
+
+template <int T>
+__global__ void template_rows(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                              int M, int N, int K)
+{
+    __shared__ float As[2][T][T + 1];
+    __shared__ float Bs[2][T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = A[row * K + k0 + tx];
+            pipefy_reg1 = B[(k0 + ty) * N + col];
+            k0 += T;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += T) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            acc += dot_rows<T>(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+template <int T>
+__global__ void template_rows_mark(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                                   int M, int N, int K)
+{
+    __shared__ float As[T][T + 1];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        if (k0 > 0 && tx == 0)
+            acc += As[ty][T] == (float)(k0 - T) ? 0.0f : 1000.0f;
+        acc += dot_rows_mark<T>(As, Bs, ty, tx, k0);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -330,6 +428,12 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("cast_away", M, N, K, [&](const float *A, const float *B, float *C) {
         cast_away<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("template_rows", M, N, K, [&](const float *A, const float *B, float *C) {
+        template_rows<TS><<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("template_rows_mark", M, N, K, [&](const float *A, const float *B, float *C) {
+        template_rows_mark<TS><<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

@@ -230,6 +230,69 @@ __global__ void cast_away(const float *A, const float *B, float *C, int M, int N
     C[row * N + col] = acc;
 }
 
+// the same in a kernel template: the call of the function template waits for the instantiation,
+// and pipefy follows it into the one template its name can mean; a function that only reads
+// its rows is followed (pipelined), one that casts the const away and writes is not (left)
+template <int T>
+__device__ float dot_rows(const float (*a)[T + 1], const float (*b)[T], int r, int c)
+{
+    float s = 0.0f;
+    for (int k = 0; k < T; ++k)
+        s += a[r][k] * b[k][c];
+    return s;
+}
+
+template <int T>
+__device__ float dot_rows_mark(const float (*a)[T + 1], const float (*b)[T], int r, int c, int k0)
+{
+    float s = 0.0f;
+    for (int k = 0; k < T; ++k)
+        s += a[r][k] * b[k][c];
+    if (c == 0)
+        const_cast<float *>(a[r])[T] = (float)k0;
+    return s;
+}
+
+template <int T>
+__global__ void template_rows(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                              int M, int N, int K)
+{
+    __shared__ float As[T][T + 1];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        acc += dot_rows<T>(As, Bs, ty, tx);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+template <int T>
+__global__ void template_rows_mark(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                                   int M, int N, int K)
+{
+    __shared__ float As[T][T + 1];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += T) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        if (k0 > 0 && tx == 0)
+            acc += As[ty][T] == (float)(k0 - T) ? 0.0f : 1000.0f;
+        acc += dot_rows_mark<T>(As, Bs, ty, tx, k0);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -260,6 +323,12 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("cast_away", M, N, K, [&](const float *A, const float *B, float *C) {
         cast_away<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("template_rows", M, N, K, [&](const float *A, const float *B, float *C) {
+        template_rows<TS><<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("template_rows_mark", M, N, K, [&](const float *A, const float *B, float *C) {
+        template_rows_mark<TS><<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

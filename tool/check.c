@@ -1075,16 +1075,53 @@ struct view_uses {
 
 static bool param_only_read(CXCursor call, int i, int depth);
 
+/* A call of an operator a template leaves unresolved (`x * y` of dependent operands): the names
+ * it may call, hanging below it, are operators; a function's call (`dot<TS>(As, ..)`) is not. */
+static bool unresolved_operator_call(CXCursor c)
+{
+	if (!clang_Cursor_isNull(clang_getCursorReferenced(c)))
+		return false;
+	bool op = false;
+	struct cursors cs = cursor_children(c);
+	for (int i = 0; i < cs.n && !op; i++) {
+		CXCursor o = clang_getCursorKind(cs.v[i]) == CXCursor_OverloadedDeclRef ? cs.v[i] : cursor_first_child(cs.v[i]);
+		if (clang_getCursorKind(o) == CXCursor_OverloadedDeclRef) {
+			char *name = cursor_name(o);
+			op = strncmp(name, "operator", 8) == 0;
+			free(name);
+		}
+	}
+	free(cs.v);
+	return op;
+}
+
 static void view_changed(struct view_uses *u, CXCursor at)
 {
 	if (!u->changed++)
 		u->first_change = cursor_span(at).begin + 1;
 }
 
+/* A pointer to const: `const float *`, or to rows of const elements, `const double (*)[TS]`. */
 static bool const_pointer(CXType t)
 {
 	t = clang_getCanonicalType(t);
-	return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+	if (t.kind != CXType_Pointer)
+		return false;
+	CXType e = clang_getPointeeType(t);
+	if (clang_isConstQualifiedType(e))
+		return true;
+	while (clang_getArrayElementType(e).kind != CXType_Invalid)
+		e = clang_getArrayElementType(e);
+	return e.kind != clang_getPointeeType(t).kind && clang_isConstQualifiedType(e);
+}
+
+/* The type of parameter i of the function call names (a function template's one candidate's,
+ * where a template leaves the call unresolved); CXType_Invalid when there is none. */
+static CXType param_type(CXCursor call, int i)
+{
+	CXCursor fn = cursor_callee(call);
+	CXCursor p = clang_Cursor_isNull(fn) ? fn : cursor_nth_param(fn, i);
+	return clang_Cursor_isNull(p) ? (CXType){.kind = CXType_Invalid} : clang_getCursorType(p);
 }
 
 /* A parameter that may write what it is handed: a reference to non-const. */
@@ -1095,12 +1132,18 @@ static bool writable_ref(CXType t)
 	       !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
-/* p itself, or p through casts (`reinterpret_cast<const float4 *>(p)`). */
+/* p itself, or p through casts and indices (`reinterpret_cast<const float4 *>(p)`, `p[r]` of a
+ * pointer to rows, `const_cast<float *>(p[r])`). */
 static bool names_through_casts(CXCursor e, CXCursor var)
 {
-	for (e = cursor_strip(e); cursor_kind_is_cast(clang_getCursorKind(e)); e = cursor_strip(cursor_last_child(e)))
-		;
-	return cursor_names_var(e, var);
+	for (e = cursor_strip(e);; e = cursor_strip(e)) {
+		if (cursor_kind_is_cast(clang_getCursorKind(e)))
+			e = cursor_last_child(e);
+		else if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr)
+			e = cursor_first_child(e);
+		else
+			return cursor_names_var(e, var);
+	}
 }
 
 /* `p[i]` or `*p` of the view, p through casts too (`*reinterpret_cast<const float4 *>(p)`: what
@@ -1137,9 +1180,7 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 	int n = clang_Cursor_getNumArguments(c);
 	/* (an operator a template leaves unresolved, `ap[k] * Bs[k][tx]`: its operands are read;
 	 * the assigning ones are cursor_write_parts' above) */
-	char *name = cursor_name(c);
-	bool operator = clang_Cursor_isNull(clang_getCursorReferenced(c)) && (!*name || strncmp(name, "operator", 8) == 0);
-	free(name);
+	bool operator = unresolved_operator_call(c);
 	for (int i = 0; i < n && !operator; i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
 		bool typed = i < clang_getNumArgTypes(ft);
@@ -1189,14 +1230,15 @@ static bool only_read(CXCursor fn, CXCursor var, int depth, size_t *bad)
  * the const away and write). */
 static bool param_only_read(CXCursor call, int i, int depth)
 {
-	CXCursor fn = clang_getCursorReferenced(call);
+	CXCursor fn = cursor_callee(call);
 	if (!clang_Cursor_isNull(fn) && effects_in_system_header(fn))
 		return true;
-	CXCursor def = clang_getCursorDefinition(fn);
-	if (clang_Cursor_isNull(def) || depth >= 4 || i >= clang_Cursor_getNumArguments(def))
+	CXCursor def = clang_Cursor_isNull(fn) ? fn : clang_getCursorDefinition(fn);
+	CXCursor p = clang_Cursor_isNull(def) ? def : cursor_nth_param(def, i);
+	if (clang_Cursor_isNull(p) || depth >= 4)
 		return false;
 	size_t bad;
-	return only_read(def, clang_Cursor_getArgument(def, (unsigned)i), depth + 1, &bad);
+	return only_read(def, p, depth + 1, &bad);
 }
 
 /* (*bad: offset + 1 of the first use that keeps a pointer declared in the compute from being a
@@ -1261,21 +1303,50 @@ struct handed_scan {
 	int arg;
 };
 
+/* Whether the argument hands over an address inside the tile rather than an element's value:
+ * a pointer or reference, by its type; in a template, where that type may wait for the
+ * instantiation, by its form (`&As[r][c]`, `As`, `As[r]`: fewer indices than the tile has). */
+static bool hands_address(CXCursor arg, CXCursor tile)
+{
+	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(arg)).kind;
+	if (k == CXType_Pointer || k == CXType_LValueReference || k == CXType_RValueReference)
+		return true;
+	if (k != CXType_Dependent && k != CXType_Unexposed && k != CXType_Invalid && k != CXType_ConstantArray &&
+	    k != CXType_DependentSizedArray && k != CXType_IncompleteArray)
+		return false;
+	CXCursor e = cursor_strip(arg);
+	if (clang_getCursorKind(e) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf)
+		return true;
+	/* (`As[ty][j] * Bs[j][tx]`: a value; a call pipefy cannot resolve is the effects' to refuse) */
+	if (clang_getCursorKind(e) == CXCursor_BinaryOperator || unresolved_operator_call(e))
+		return false;
+	int n = 0, rank = 0;
+	for (; clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr; e = cursor_strip(cursor_first_child(e)))
+		n++;
+	if (!cursor_names_var(e, tile))
+		return true; /* (a cast, arithmetic: an address, for all pipefy can tell) */
+	CXType t = clang_getCanonicalType(clang_getCursorType(tile));
+	if (t.kind == CXType_Pointer)
+		rank++, t = clang_getCanonicalType(clang_getPointeeType(t));
+	for (; clang_getArrayElementType(t).kind != CXType_Invalid; t = clang_getCanonicalType(clang_getArrayElementType(t)))
+		rank++;
+	return n < rank;
+}
+
 static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct handed_scan *h = data;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
-	CXType ft = clang_getCursorType(clang_getCursorReferenced(c));
+	if (unresolved_operator_call(c)) /* (`As[ty][k] * Bs[k][tx]` in a template: operands, read) */
+		return CXChildVisit_Recurse;
 	for (int i = 0; i < clang_Cursor_getNumArguments(c); i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-		enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(arg)).kind;
-		CXCursor tile = k == CXType_Pointer || k == CXType_LValueReference ? shared_ref_in(arg) : clang_getNullCursor();
-		if (clang_Cursor_isNull(tile))
+		CXCursor tile = shared_ref_in(arg);
+		if (clang_Cursor_isNull(tile) || !hands_address(arg, tile))
 			continue;
-		bool typed = i < clang_getNumArgTypes(ft);
-		if (!typed || !const_pointer(clang_getArgType(ft, (unsigned)i)) || !param_only_read(c, i, 0)) {
+		if (!const_pointer(param_type(c, i)) || !param_only_read(c, i, 0)) {
 			h->call = c, h->tile = tile, h->arg = i;
 			return CXChildVisit_Break;
 		}
@@ -1291,7 +1362,7 @@ static bool check_handed_tiles(struct kloop *l, const struct source *src)
 			clang_visitChildren(l->stmts[i].cursor, scan_handed, &h);
 	if (clang_Cursor_isNull(h.call))
 		return true;
-	char *t = cursor_name(h.tile), *fn = cursor_name(clang_getCursorReferenced(h.call));
+	char *t = cursor_name(h.tile), *fn = cursor_name(cursor_callee(h.call));
 	size_t at = cursor_offset(h.call);
 	kloop_refuse(l, at, "tile '%s' is handed to '%s' at %s, which may write it or keep its address: pipefy follows "
 		     "a tile into a function only where it takes a pointer to const and reads through it",

@@ -382,7 +382,7 @@ struct view_scan {
 };
 
 /* The i-th parameter of a function or function template, in declaration order. */
-static CXCursor nth_param(CXCursor fn, int i)
+CXCursor cursor_nth_param(CXCursor fn, int i)
 {
 	struct cursors cs = cursor_children(fn);
 	CXCursor p = clang_getNullCursor();
@@ -391,6 +391,23 @@ static CXCursor nth_param(CXCursor fn, int i)
 			p = cs.v[k];
 	free(cs.v);
 	return p;
+}
+
+/* The function a call names: its declaration, or, for a call a template leaves unresolved
+ * (`dot_row<TS>(As, ..)`), the one function template the name can mean; null otherwise. */
+CXCursor cursor_callee(CXCursor call)
+{
+	CXCursor fn = clang_getCursorReferenced(call);
+	if (!clang_Cursor_isNull(fn))
+		return fn;
+	CXCursor only = clang_getNullCursor();
+	struct cursors kids = cursor_children(cursor_first_child(call));
+	*VEC_PUSH(kids.v, kids.n, kids.cap) = cursor_first_child(call);
+	for (int i = 0; i < kids.n; i++)
+		if (clang_getCursorKind(kids.v[i]) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(kids.v[i]) == 1)
+			only = clang_getOverloadedDecl(kids.v[i], 0);
+	free(kids.v);
+	return clang_getCursorKind(only) == CXCursor_FunctionTemplate ? only : clang_getNullCursor();
 }
 
 /* `f(As)` in a template, where the call is not resolved yet: every function the name may
@@ -431,7 +448,7 @@ static bool passed_by_value(CXCursor use, CXCursor call)
 		enum CXCursorKind dk = clang_getCursorKind(decls[k]);
 		if (dk != CXCursor_FunctionDecl && dk != CXCursor_FunctionTemplate)
 			return false;
-		CXCursor p = nth_param(decls[k], arg);
+		CXCursor p = cursor_nth_param(decls[k], arg);
 		enum CXTypeKind t = clang_getCursorType(p).kind;
 		if (clang_Cursor_isNull(p) || t == CXType_LValueReference || t == CXType_RValueReference ||
 		    t == CXType_Unexposed || t == CXType_Invalid)

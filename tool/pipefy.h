@@ -347,6 +347,8 @@ CXCursor cursor_unwrap_cache_hint(CXCursor c);
 /* An integer constant expression's value; *ok false when it is not one. */
 bool cursor_folds_to_constant(CXCursor c);
 bool cursor_copy_construct(CXCursor c);
+CXCursor cursor_nth_param(CXCursor fn, int i);
+CXCursor cursor_callee(CXCursor call);
 bool cursor_plain_copy_construct(CXCursor c);
 bool cursor_is_loop(CXCursor c);
 long cursor_evaluate_int(CXCursor c, bool *ok);
