@@ -1075,25 +1075,6 @@ struct view_uses {
 
 static bool param_only_read(CXCursor call, int i, int depth);
 
-/* A call of an operator a template leaves unresolved (`x * y` of dependent operands): the names
- * it may call, hanging below it, are operators; a function's call (`dot<TS>(As, ..)`) is not. */
-static bool unresolved_operator_call(CXCursor c)
-{
-	if (!clang_Cursor_isNull(clang_getCursorReferenced(c)))
-		return false;
-	bool op = false;
-	struct cursors cs = cursor_children(c);
-	for (int i = 0; i < cs.n && !op; i++) {
-		CXCursor o = clang_getCursorKind(cs.v[i]) == CXCursor_OverloadedDeclRef ? cs.v[i] : cursor_first_child(cs.v[i]);
-		if (clang_getCursorKind(o) == CXCursor_OverloadedDeclRef) {
-			char *name = cursor_name(o);
-			op = strncmp(name, "operator", 8) == 0;
-			free(name);
-		}
-	}
-	free(cs.v);
-	return op;
-}
 
 static void view_changed(struct view_uses *u, CXCursor at)
 {
@@ -1180,7 +1161,7 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 	int n = clang_Cursor_getNumArguments(c);
 	/* (an operator a template leaves unresolved, `ap[k] * Bs[k][tx]`: its operands are read;
 	 * the assigning ones are cursor_write_parts' above) */
-	bool operator = unresolved_operator_call(c);
+	bool operator = cursor_unresolved_operator(c);
 	for (int i = 0; i < n && !operator; i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
 		bool typed = i < clang_getNumArgTypes(ft);
@@ -1318,7 +1299,7 @@ static bool hands_address(CXCursor arg, CXCursor tile)
 	if (clang_getCursorKind(e) == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf)
 		return true;
 	/* (`As[ty][j] * Bs[j][tx]`: a value; a call pipefy cannot resolve is the effects' to refuse) */
-	if (clang_getCursorKind(e) == CXCursor_BinaryOperator || unresolved_operator_call(e))
+	if (clang_getCursorKind(e) == CXCursor_BinaryOperator || cursor_unresolved_operator(e))
 		return false;
 	int n = 0, rank = 0;
 	for (; clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr; e = cursor_strip(cursor_first_child(e)))
@@ -1339,7 +1320,7 @@ static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClient
 	struct handed_scan *h = data;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
-	if (unresolved_operator_call(c)) /* (`As[ty][k] * Bs[k][tx]` in a template: operands, read) */
+	if (cursor_unresolved_operator(c)) /* (`As[ty][k] * Bs[k][tx]` in a template: operands, read) */
 		return CXChildVisit_Recurse;
 	for (int i = 0; i < clang_Cursor_getNumArguments(c); i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);

@@ -937,6 +937,18 @@ static char *unresolved_operator(CXCursor call, CXCursor *callee)
 	return name ? name : xstrdup("");
 }
 
+/* Whether call is such an operator's (`x * y` of a template's dependent operands). */
+bool cursor_unresolved_operator(CXCursor call)
+{
+	CXCursor callee;
+	if (!clang_Cursor_isNull(clang_getCursorReferenced(call)))
+		return false;
+	char *name = unresolved_operator(call, &callee);
+	bool r = *name != '\0';
+	free(name);
+	return r;
+}
+
 /* What an operator of that name writes of its first operand. */
 static enum write_kind operator_writes(const char *name)
 {

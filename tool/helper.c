@@ -128,13 +128,7 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
  * remark names it: pipefy follows a fill into a function, not into a function template. */
 static void refuse_unresolved(struct helper_fill *h, CXCursor call)
 {
-	/* (the names it may call hang below the callee: `f<T>`, `ns::f<T>` after its namespace) */
-	CXCursor only = clang_getNullCursor();
-	struct cursors kids = cursor_children(cursor_first_child(call));
-	for (int i = 0; i < kids.n; i++)
-		if (clang_getCursorKind(kids.v[i]) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(kids.v[i]) == 1)
-			only = clang_getOverloadedDecl(kids.v[i], 0);
-	free(kids.v);
+	CXCursor only = cursor_callee(call);
 	if (clang_getCursorKind(only) != CXCursor_FunctionTemplate) {
 		helper_refuse(h, call, "'%s' depends on the template's parameters: the function it calls is known "
 			      "only at instantiation", h->name);

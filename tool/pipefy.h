@@ -349,6 +349,7 @@ bool cursor_folds_to_constant(CXCursor c);
 bool cursor_copy_construct(CXCursor c);
 CXCursor cursor_nth_param(CXCursor fn, int i);
 CXCursor cursor_callee(CXCursor call);
+bool cursor_unresolved_operator(CXCursor call);
 bool cursor_plain_copy_construct(CXCursor c);
 bool cursor_is_loop(CXCursor c);
 long cursor_evaluate_int(CXCursor c, bool *ok);
