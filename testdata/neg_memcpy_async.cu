@@ -1,5 +1,8 @@
-// neg_memcpy_async.cu: left alone: the tiles already arrive through cuda::memcpy_async on a
-// cuda::pipeline. Usage: neg_memcpy_async [M N K].
+// neg_memcpy_async.cu: left alone: the tiles arrive through cuda::memcpy_async on a thread-scope
+// cuda::pipeline the loop's body makes afresh each tile. pipefy stages such copies again only
+// through a pipeline declared before the loop and used by it alone
+// (testdata/sgemm_pipeline_async.cu); the remark names where this one is declared.
+// Usage: neg_memcpy_async [M N K].
 // gpu-runs: 128 128 0 | 128 128 16 | 128 128 256 | 512 512 512
 // gpu-sanitize: 64 64 48
 #include "harness.cuh"
@@ -13,9 +16,9 @@ __global__ void memcpy_async_gemm(const float *A, const float *B, float *C, int 
     __shared__ float Bs[TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
-    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
     float acc = 0.0f;
     for (int k0 = 0; k0 < K; k0 += TS) {
+        cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
         pipe.producer_acquire();
         cuda::memcpy_async(&As[ty][tx], &A[row * K + k0 + tx], sizeof(float), pipe);
         cuda::memcpy_async(&Bs[ty][tx], &B[(k0 + ty) * N + col], sizeof(float), pipe);

@@ -121,6 +121,7 @@ cpu_pch() { # DIR OPT [SOURCE: only the header SOURCE builds against]
 	[ -n "${3:-}" ] && { if grep -q -E 'half|bfloat16' "$3"; then want=half; else want=plain; fi; }
 	mkdir -p "$dir/pch"
 	cp tests/cpu/*.h "$dir/pch/"
+	cp -r tests/cpu/cuda "$dir/pch/" # (<cuda/pipeline>)
 	sed "s|#include_next \"harness.cuh\"|#include \"$PWD/testdata/harness.cuh\"|" tests/cpu/harness.cuh >"$dir/pch/harness.cuh"
 	cp -r "$dir/pch" "$dir/pch-half"
 	if [ $want != half ]; then

@@ -330,6 +330,92 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
 }
 
+/* The bytes a memcpy_async's size argument copies: an integer constant (`sizeof(float4)`), or a
+ * cuda::aligned_size_t built from one (`cuda::aligned_size_t<16>(sizeof(float4))`, also through a
+ * const local holding it); 0 when pipefy cannot read it. */
+struct int_find {
+	long value;
+	bool ok;
+	CXCursor var; /* the first const variable named on the way */
+};
+
+static enum CXChildVisitResult find_int(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct int_find *f = data;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_Cursor_isNull(f->var)) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(d) == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(d)))
+			f->var = d;
+	}
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	if (clang_isExpression(clang_getCursorKind(c)) && t.kind >= CXType_Bool && t.kind <= CXType_Int128) {
+		bool ok;
+		long v = cursor_evaluate_int(c, &ok);
+		if (ok) {
+			f->value = v, f->ok = true;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+long body_async_bytes(CXCursor size)
+{
+	CXCursor e = cursor_strip(size);
+	for (int depth = 0; depth < 2; depth++) {
+		struct int_find f = {.var = clang_getNullCursor()};
+		if (find_int(e, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
+			clang_visitChildren(e, find_int, &f);
+		if (f.ok)
+			return f.value > 0 ? f.value : 0;
+		if (clang_Cursor_isNull(f.var))
+			return 0;
+		e = cursor_last_child(f.var); /* (a const local holding it: its initializer) */
+	}
+	return 0;
+}
+
+/* `cuda::memcpy_async(&As[i][j], &A[k], size, pipe)`: a copy of size's bytes from address to
+ * address, as an integer type that wide (check proves the addresses aligned to it). */
+static void record_async_copy(struct store_scan *s, CXCursor call, CXCursor tile_decl)
+{
+	struct kloop *l = s->loop;
+	CXCursor dst, from, size, pipe;
+	cursor_async_copy(call, &dst, &from, &size, &pipe);
+	struct copy *cp = VEC_PUSH(l->copies, l->ncopies, l->capcopies);
+	cp->store = cursor_strip(call);
+	cp->value = from;
+	cp->text = cursor_span(cp->store);
+	cp->tile = kloop_add_tile(l, copy_view_array(l, tile_decl, &cp->view));
+	cp->dst = cp->dst_ptr = cursor_span(dst);
+	cp->dst_is_deref = cp->dst_is_address = cp->dst_cast = true;
+	cp->src = cp->src_ptr = cp->src_base = cp->value_span = cursor_span(from);
+	cp->src_is_deref = cp->src_cast = true;
+	cp->async = true;
+	cp->async_size = size;
+	cp->width = body_async_bytes(size);
+	/* (the tile's own element type, or its vector, as CUDA code copies them; bytes as integers
+	 * for any other element) */
+	const struct tile *t = &l->tiles[cp->tile];
+	const char *base = t->elem_type && (strcmp(t->elem_type, "float") == 0 || strcmp(t->elem_type, "double") == 0 ||
+					    strcmp(t->elem_type, "int") == 0)
+				   ? t->elem_type
+				   : "int";
+	long unit = strcmp(base, "double") == 0 ? 8 : 4;
+	if (cp->width == unit)
+		cp->type = xstrdup(base);
+	else if (cp->width > unit && cp->width <= 4 * unit && cp->width % unit == 0)
+		cp->type = xprintf("%s%ld", base, cp->width / unit);
+	else
+		cp->type = xstrdup("char"); /* (check refuses the width) */
+	if (!l->piped)
+		l->pipe = pipe;
+	l->piped = true;
+	if (cursor_from_macro(call))
+		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
+}
+
 /* Whether stmt is a declaration statement that declares var. */
 static bool declares(CXCursor stmt, CXCursor var)
 {
@@ -376,6 +462,13 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 {
 	(void)parent;
 	struct store_scan *s = data;
+	CXCursor dst, from, size, pipe;
+	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && cursor_is_shared_var(cursor_root_var(dst))) {
+		s->nstores++;
+		if (s->record)
+			record_async_copy(s, c, cursor_root_var(dst));
+		return CXChildVisit_Continue;
+	}
 	bool store;
 	CXCursor var = cursor_assigned_var(c, &store);
 	if (store) {
@@ -612,16 +705,58 @@ static void stmt_text(const struct source *src, CXCursor c, struct body_stmt *st
 	}
 }
 
+/* A pipeline call inside a statement: removed with its ';' (and its line, when it has one of its
+ * own) where it stands as a statement; elsewhere the call alone. */
+struct pipe_scan {
+	struct kloop *l;
+	const struct source *src;
+};
+
+static enum CXChildVisitResult scan_pipe_ops(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct pipe_scan *p = data;
+	CXCursor pipe;
+	if (cursor_pipeline_op(c, &pipe) < 0)
+		return CXChildVisit_Recurse;
+	const char *t = p->src->text;
+	struct span at = cursor_span(c);
+	if (clang_getCursorKind(parent) == CXCursor_CompoundStmt) {
+		size_t e = at.end;
+		while (e < p->src->len && (t[e] == ' ' || t[e] == '\t'))
+			e++;
+		if (e < p->src->len && t[e] == ';')
+			at.end = e + 1;
+		struct span line = source_whole_lines(p->src, at);
+		size_t b = line.begin;
+		while (b < at.begin && (t[b] == ' ' || t[b] == '\t'))
+			b++;
+		e = at.end;
+		while (e < line.end && (t[e] == ' ' || t[e] == '\t' || t[e] == '\n'))
+			e++;
+		if (b == at.begin && e == line.end)
+			at = line;
+	}
+	*VEC_PUSH(p->l->pipe_ops, p->l->npipe_ops, p->l->cappipe_ops) = (struct pipe_op){at, pipe};
+	return CXChildVisit_Continue;
+}
+
 void find_body(struct kloop *l, const struct source *src, CXCursor body)
 {
 	struct cursors cs = cursor_children(body);
+	l->pipe = clang_getNullCursor();
 	for (int i = 0; i < cs.n; i++) {
-		CXCursor c = cs.v[i];
+		CXCursor c = cs.v[i], pipe;
 		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
 		st->cursor = c;
 		st->advance = clang_getNullCursor();
 		stmt_text(src, c, st);
 		st->role = ROLE_COMPUTE;
+		if (cursor_pipeline_op(c, &pipe) >= 0) {
+			st->role = ROLE_PIPE_OP;
+			continue;
+		}
+		struct pipe_scan ps = {l, src};
+		clang_visitChildren(c, scan_pipe_ops, &ps);
 		if (cursor_is_barrier(c)) {
 			st->role = ROLE_BARRIER;
 			l->nbarriers++;
@@ -670,13 +805,14 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		/* An expression statement is itself the assignment: scan it too. */
 		{
 			bool store;
-			CXCursor var = cursor_assigned_var(c, &store);
+			CXCursor var = cursor_assigned_var(c, &store), dst, from, size;
 			if (store) {
 				if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var))
 					s.nstores++;
 				else
 					note_other_write(&s, c);
-			}
+			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe) && cursor_is_shared_var(cursor_root_var(dst)))
+				s.nstores++;
 		}
 		if (s.nstores > 0) {
 			st->role = ROLE_COPY;
@@ -684,8 +820,11 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			bool store;
 			CXCursor var = cursor_assigned_var(c, &store);
 			int before = l->ncopies;
+			CXCursor dst, from, size;
 			if (store && !clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
 				record_store(&rec, cursor_strip(c), var);
+			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe)) {
+				record_async_copy(&rec, c, cursor_root_var(dst));
 			} else
 				clang_visitChildren(c, scan_stores, &rec);
 			for (int k = before; k < l->ncopies; k++)

@@ -81,7 +81,10 @@ struct call_scan {
 	CXCursor pipelined;
 	CXCursor nested_barrier;
 	const struct source *src;
+	const struct kloop *piped; /* a loop whose pipeline calls and copies are plain (pipe_problem) */
 };
+
+static bool is_recorded_op(const struct kloop *l, CXCursor c);
 
 /* The name a call is made by; for a lambda's `f()` (operator() on f), the object's name. */
 static char *call_name(CXCursor c)
@@ -125,6 +128,10 @@ static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientD
 	struct call_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr) {
+		CXCursor d, f, z, p;
+		if (s->piped && ((cursor_async_copy(c, &d, &f, &z, &p) && clang_equalCursors(p, s->piped->pipe)) ||
+				 (cursor_pipeline_op(c, &p) >= 0 && is_recorded_op(s->piped, c))))
+			return CXChildVisit_Continue;
 		if (name_is(c, pipeline_calls) && clang_Cursor_isNull(s->pipelined))
 			s->pipelined = c;
 		/* any spelling of a block barrier: `block.sync()` and `cg::sync(block)` too (the
@@ -138,6 +145,287 @@ static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientD
 		free(text);
 	}
 	return CXChildVisit_Recurse;
+}
+
+/* ---- copies through a cuda::pipeline ---- */
+
+/* `cuda::memcpy_async(dst, src, size, pipe)` copies under a thread-scope cuda::pipeline, each
+ * committed and waited for before the barrier, are plain copies once the wait returns: the loop
+ * is the classic one, its pipeline's calls the rewrite's to drop. What that needs, each fact
+ * established or the loop left with the first that is not: the pipeline a local of the function,
+ * `cuda::pipeline<cuda::thread_scope_thread>` made by `cuda::make_pipeline()` (its acquire and
+ * release do nothing), named only by this loop's copies and calls; one producer_commit and one
+ * consumer_wait in the body, in no inner loop, the commit after every copy on its path (in a
+ * block holding the copy) and the wait after the commit on its path, before the first barrier;
+ * each copy's size a constant of 4, 8 or 16 bytes with both addresses aligned to it. */
+struct pipe_use_scan {
+	const struct kloop *l;
+	CXCursor pipe;
+	CXCursor stray; /* the first name of the pipeline that is none of those */
+};
+
+static bool is_recorded_op(const struct kloop *l, CXCursor c)
+{
+	struct span at = cursor_span(c);
+	for (int i = 0; i < l->npipe_ops; i++)
+		if (span_within(at, l->pipe_ops[i].at))
+			return true;
+	for (int i = 0; i < l->nstmts; i++)
+		if (l->stmts[i].role == ROLE_PIPE_OP && span_within(at, l->stmts[i].text))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult scan_pipe_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct pipe_use_scan *s = data;
+	CXCursor dst, from, size, pipe;
+	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && clang_equalCursors(pipe, s->pipe)) {
+		bool recorded = false;
+		for (int i = 0; i < s->l->ncopies; i++)
+			recorded |= s->l->copies[i].async && s->l->copies[i].text.begin == cursor_span(c).begin;
+		if (!recorded && clang_Cursor_isNull(s->stray))
+			s->stray = c;
+		clang_visitChildren(dst, scan_pipe_uses, s);
+		clang_visitChildren(from, scan_pipe_uses, s);
+		return CXChildVisit_Continue;
+	}
+	if (cursor_pipeline_op(c, &pipe) >= 0 && clang_equalCursors(pipe, s->pipe)) {
+		if (!is_recorded_op(s->l, c) && clang_Cursor_isNull(s->stray))
+			s->stray = c;
+		return CXChildVisit_Continue;
+	}
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), s->pipe) &&
+	    clang_Cursor_isNull(s->stray))
+		s->stray = c;
+	return CXChildVisit_Recurse;
+}
+
+/* The pipeline calls of kind op in the body (top-level and nested), *n of them; the last one. */
+struct op_find {
+	int op, n;
+	CXCursor last;
+	int in_loop; /* of those, inside a loop nested in the body */
+	int depth;
+};
+
+static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct op_find *f = data;
+	CXCursor pipe;
+	if (cursor_pipeline_op(c, &pipe) == f->op) {
+		f->n++;
+		f->in_loop += f->depth > 0;
+		f->last = c;
+		return CXChildVisit_Continue;
+	}
+	if (cursor_is_loop(c)) {
+		f->depth++;
+		clang_visitChildren(c, find_ops, f);
+		f->depth--;
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static struct op_find body_ops(const struct kloop *l, int op)
+{
+	struct op_find f = {.op = op, .last = clang_getNullCursor()};
+	for (int i = 0; i < l->nstmts; i++)
+		if (find_ops(l->stmts[i].cursor, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
+			clang_visitChildren(l->stmts[i].cursor, find_ops, &f);
+	return f;
+}
+
+/* The compound statements of the body from the body down to the one holding c (c's own
+ * statement in each: *within), innermost last; their number. */
+struct chain_find {
+	struct span target;
+	CXCursor compound[32], within[32];
+	int n;
+	bool found;
+};
+
+static enum CXChildVisitResult find_chain(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct chain_find *f = data;
+	struct span at = cursor_span(c);
+	if (!span_within(f->target, at))
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && f->n < 32) {
+		f->compound[f->n] = parent;
+		f->within[f->n++] = c;
+	}
+	if (at.begin == f->target.begin && at.end == f->target.end) {
+		f->found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static struct chain_find chain_to(const struct kloop *l, CXCursor body, CXCursor c)
+{
+	struct chain_find f = {.target = cursor_span(c)};
+	(void)l;
+	clang_visitChildren(body, find_chain, &f);
+	return f;
+}
+
+/* Whether op, a statement of a block holding `of` (or of a block around it), comes after of's
+ * statement there: it runs whenever `of` did, after it. */
+static bool follows(CXCursor body, CXCursor of, CXCursor op)
+{
+	struct chain_find a = chain_to(NULL, body, of), b = chain_to(NULL, body, op);
+	if (!a.found || !b.found || b.n == 0)
+		return false;
+	int k = b.n - 1; /* op's own block, which must be one of of's */
+	if (!clang_equalCursors(b.within[k], cursor_strip(op)) && cursor_span(b.within[k]).begin != cursor_span(op).begin)
+		return false; /* (op is not a statement of its block: inside an if or an expression) */
+	for (int j = 0; j < a.n; j++)
+		if (clang_equalCursors(a.compound[j], b.compound[k]))
+			return cursor_span(a.within[j]).end <= cursor_span(b.within[k]).begin;
+	return false;
+}
+
+/* The alignment an address's type guarantees: its pointee's; for `&X[i][j]` in a template, where
+ * the address's type depends on its parameters, the element type of X as declared; 0 unknown. */
+static long address_align(CXCursor e)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(e));
+	if (t.kind == CXType_Pointer) {
+		long a = clang_Type_getAlignOf(clang_getPointeeType(t));
+		return a > 0 ? a : 0;
+	}
+	CXCursor s = cursor_strip(e);
+	if (clang_getCursorKind(s) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(s) != CXUnaryOperator_AddrOf ||
+	    clang_getCursorKind(cursor_strip(cursor_first_child(s))) != CXCursor_ArraySubscriptExpr)
+		return 0;
+	CXCursor root = cursor_root_var(s);
+	if (clang_Cursor_isNull(root))
+		return 0;
+	CXType decl = clang_getCanonicalType(clang_getCursorType(root));
+	CXType elem = decl.kind == CXType_Pointer ? clang_getPointeeType(decl) : type_array_element(decl);
+	long a = clang_Type_getAlignOf(clang_getCanonicalType(elem));
+	return a > 0 ? a : 0;
+}
+
+static char *pipe_problem(const struct kloop *l, const struct source *src, CXCursor body, size_t *at)
+{
+	int line, col;
+	CXCursor pipe = l->pipe;
+	char *name = cursor_name(pipe);
+	*at = cursor_span(pipe).begin;
+	char *spelled = type_spelling(clang_getCanonicalType(clang_getCursorType(pipe)));
+	CXCursor init = cursor_last_child(pipe);
+	bool made = cursor_is_call_named(init, "make_pipeline") && clang_Cursor_getNumArguments(cursor_strip(init)) == 0;
+	if (!made) {
+		/* (`= cuda::make_pipeline()` shows as the copy's construction around the call) */
+		struct cursors cs = cursor_children(init);
+		for (int i = 0; i < cs.n && !made; i++)
+			made = cursor_is_call_named(cs.v[i], "make_pipeline") && clang_Cursor_getNumArguments(cursor_strip(cs.v[i])) == 0;
+		free(cs.v);
+	}
+	char *r = NULL;
+	pos(src, *at, &line, &col);
+	if (!cursor_declared_within(pipe, l->function_span) || cursor_declared_within(pipe, l->loop))
+		r = xprintf("their pipeline '%s' (%d:%d) is not a local of '%s' declared before the loop", name, line, col, l->function);
+	else if (!strstr(spelled, "pipeline<") || !strstr(spelled, "thread_scope_thread"))
+		r = xprintf("their pipeline '%s' (%d:%d) is not a cuda::pipeline<cuda::thread_scope_thread>", name, line, col);
+	else if (!made)
+		r = xprintf("their pipeline '%s' (%d:%d) is not made by cuda::make_pipeline()", name, line, col);
+	free(spelled);
+	if (r) {
+		free(name);
+		return r;
+	}
+	struct pipe_use_scan us = {.l = l, .pipe = pipe, .stray = clang_getNullCursor()};
+	clang_visitChildren(l->function_cursor, scan_pipe_uses, &us);
+	for (int i = 0; i < l->ncopies; i++) {
+		CXCursor d, f, z, p;
+		if (l->copies[i].async && cursor_async_copy(l->copies[i].store, &d, &f, &z, &p) && !clang_equalCursors(p, pipe)) {
+			char *other = cursor_name(p);
+			*at = cursor_span(l->copies[i].store).begin;
+			pos(src, *at, &line, &col);
+			r = xprintf("the one at %d:%d goes through another pipeline, '%s'", line, col, other);
+			free(other);
+			free(name);
+			return r;
+		}
+	}
+	for (int i = 0; i < l->nstmts + l->npipe_ops && clang_Cursor_isNull(us.stray); i++) {
+		/* (every call the rewrite drops is on this pipeline) */
+		CXCursor p = clang_getNullCursor(), op = clang_getNullCursor();
+		if (i < l->nstmts && l->stmts[i].role == ROLE_PIPE_OP)
+			cursor_pipeline_op(op = l->stmts[i].cursor, &p);
+		else if (i >= l->nstmts)
+			p = l->pipe_ops[i - l->nstmts].pipe;
+		if (!clang_Cursor_isNull(p) && !clang_equalCursors(p, pipe)) {
+			char *other = cursor_name(p);
+			*at = i < l->nstmts ? cursor_span(op).begin : l->pipe_ops[i - l->nstmts].at.begin;
+			pos(src, *at, &line, &col);
+			r = xprintf("the loop also calls another pipeline, '%s' (%d:%d)", other, line, col);
+			free(other);
+			free(name);
+			return r;
+		}
+	}
+	if (!clang_Cursor_isNull(us.stray)) {
+		*at = cursor_span(us.stray).begin;
+		pos(src, *at, &line, &col);
+		r = xprintf("their pipeline '%s' is named at %d:%d other than by the loop's copies and calls", name, line, col);
+		free(name);
+		return r;
+	}
+	struct op_find commit = body_ops(l, PIPE_OP_COMMIT), wait = body_ops(l, PIPE_OP_WAIT);
+	if (commit.in_loop || wait.in_loop) {
+		*at = cursor_span(commit.in_loop ? commit.last : wait.last).begin;
+		pos(src, *at, &line, &col);
+		r = xprintf("'%s' %s inside an inner loop (%d:%d): tiles in flight across iterations, a pipeline already",
+			    name, commit.in_loop ? "commits" : "waits", line, col);
+	} else if (commit.n != 1 || wait.n != 1) {
+		r = xprintf("'%s' is committed %d and waited for %d times an iteration, not once", name, commit.n, wait.n);
+		free(name);
+		return r;
+	}
+	int first_barrier = -1;
+	for (int i = 0; i < l->nstmts && first_barrier < 0; i++)
+		if (l->stmts[i].role == ROLE_BARRIER)
+			first_barrier = i;
+	size_t wait_at = cursor_span(wait.last).begin;
+	for (int i = 0; i < l->ncopies && !r; i++) {
+		const struct copy *cp = &l->copies[i];
+		*at = cursor_span(cp->store).begin;
+		pos(src, *at, &line, &col);
+		CXCursor d, f, z, p;
+		cursor_async_copy(cp->store, &d, &f, &z, &p);
+		CXType dt = clang_getCanonicalType(clang_getCursorType(d)), ft = clang_getCanonicalType(clang_getCursorType(f));
+		long align = 0;
+		char *zt = type_spelling(clang_getCanonicalType(clang_getCursorType(z)));
+		char *promise = strstr(zt, "aligned_size_t<");
+		if (promise)
+			align = strtol(promise + strlen("aligned_size_t<"), NULL, 10);
+		free(zt);
+		/* (without a promise, what the pointers' types guarantee) */
+		long a = address_align(d), b = address_align(f), natural = a < b ? a : b;
+		align = align > natural ? align : natural;
+		(void)dt, (void)ft;
+		if (cp->width != 4 && cp->width != 8 && cp->width != 16)
+			r = xprintf("the one at %d:%d copies %s (pipefy stages 4, 8 or 16)", line, col,
+				    cp->width ? "another number of bytes" : "a number of bytes pipefy cannot evaluate");
+		else if (align < cp->width)
+			r = xprintf("the one at %d:%d copies %ld bytes at addresses aligned to %ld only "
+				    "(cuda::aligned_size_t<%ld> would promise more)", line, col, cp->width, align, cp->width);
+		else if (!follows(body, cp->store, commit.last))
+			r = xprintf("the one at %d:%d is not committed after it on its path by '%s'", line, col, name);
+		else if (!follows(body, commit.last, wait.last))
+			r = xprintf("the producer_commit of '%s' is not waited for after it on its path", name);
+		else if (first_barrier < 0 || wait_at >= l->stmts[first_barrier].text.begin)
+			r = xprintf("the consumer_wait of '%s' does not come before the loop's first barrier", name);
+	}
+	free(name);
+	return r;
 }
 
 /* ---- the loop ---- */
@@ -804,7 +1092,8 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 	struct var_refs *v = data;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		if (clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl) {
+		if ((clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl) &&
+		    !(v->loop->piped && clang_equalCursors(d, v->loop->pipe))) {
 			if ((v->writer = written_by_compute(v->loop, d)) >= 0) {
 				v->bad = c;
 				return CXChildVisit_Break;
@@ -836,6 +1125,8 @@ static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClie
 	 * checks of what the compute writes see to those) */
 	if (k != CXCursor_ParmDecl && !(k == CXCursor_VarDecl && effects_is_local(d)))
 		return CXChildVisit_Continue;
+	if (e->l->piped && clang_equalCursors(d, e->l->pipe))
+		return CXChildVisit_Continue; /* (its calls are dropped: pipe_problem) */
 	for (int i = 0; i < e->nseen; i++)
 		if (clang_equalCursors(e->seen[i], d))
 			return CXChildVisit_Continue;
@@ -1314,6 +1605,27 @@ static bool hands_address(CXCursor arg, CXCursor tile)
 	return n < rank;
 }
 
+/* A call its template leaves unresolved, every function it may mean the toolkit's, each taking
+ * a pointer to const as parameter i (or too few parameters to be the one): it only reads
+ * through that argument (`wmma::load_matrix_sync(a_frag, &As[r][0], BK)`). */
+static bool toolkit_overloads_read(CXCursor call, int i)
+{
+	CXCursor ref = cursor_overloaded_ref(call);
+	unsigned n = clang_Cursor_isNull(ref) ? 0 : clang_getNumOverloadedDecls(ref), took = 0;
+	for (unsigned k = 0; k < n; k++) {
+		CXCursor fn = clang_getOverloadedDecl(ref, k);
+		if (!effects_in_system_header(fn))
+			return false;
+		CXCursor p = cursor_nth_param(fn, i);
+		if (clang_Cursor_isNull(p))
+			continue;
+		if (!const_pointer(clang_getCursorType(p)))
+			return false;
+		took++;
+	}
+	return took > 0;
+}
+
 static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -1327,7 +1639,7 @@ static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClient
 		CXCursor tile = shared_ref_in(arg);
 		if (clang_Cursor_isNull(tile) || !hands_address(arg, tile))
 			continue;
-		if (!const_pointer(param_type(c, i)) || !param_only_read(c, i, 0)) {
+		if ((!const_pointer(param_type(c, i)) || !param_only_read(c, i, 0)) && !toolkit_overloads_read(c, i)) {
 			h->call = c, h->tile = tile, h->arg = i;
 			return CXChildVisit_Break;
 		}
@@ -1343,7 +1655,10 @@ static bool check_handed_tiles(struct kloop *l, const struct source *src)
 			clang_visitChildren(l->stmts[i].cursor, scan_handed, &h);
 	if (clang_Cursor_isNull(h.call))
 		return true;
-	char *t = cursor_name(h.tile), *fn = cursor_name(cursor_callee(h.call));
+	CXCursor callee = cursor_callee(h.call);
+	if (clang_Cursor_isNull(callee))
+		callee = cursor_overloaded_ref(h.call); /* (the name a template leaves unresolved) */
+	char *t = cursor_name(h.tile), *fn = clang_Cursor_isNull(callee) ? xstrdup("") : cursor_name(callee);
 	size_t at = cursor_offset(h.call);
 	kloop_refuse(l, at, "tile '%s' is handed to '%s' at %s, which may write it or keep its address: pipefy follows "
 		     "a tile into a function only where it takes a pointer to const and reads through it",
@@ -1662,8 +1977,8 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 				decl = i, fetched = true;
 		/* (a copy loop's fetch into a local of the function: its copies alone read it, after
 		 * their fetch writes it, in the order the stash keeps: body.c proves it) */
-		if (fetched || loop_fetch_var(l, var))
-			continue;
+		if (fetched || loop_fetch_var(l, var) || (l->piped && clang_equalCursors(var, l->pipe)))
+			continue; /* (a pipeline the copies went through: its calls are dropped) */
 		/* declared by the copy side, or a scratch local of the function only its steps assign:
 		 * computed again by the loader (its own inputs are in the list), with the copy side's
 		 * writes of it in their order; only a write the compute keeps would be missed */
@@ -2180,6 +2495,9 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 static bool branch_of_loads(const struct kloop *l, int stmt, CXCursor c, int *n)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor pipe;
+	if (l->piped && cursor_pipeline_op(c, &pipe) >= 0)
+		return true; /* (a call on the copies' pipeline: dropped) */
 	if (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) {
 		struct cursors kids = cursor_children(c);
 		bool ok = k == CXCursor_CompoundStmt || kids.n == 2 || kids.n == 3;
@@ -2200,16 +2518,17 @@ static bool branch_of_loads(const struct kloop *l, int stmt, CXCursor c, int *n)
 }
 
 /* Whether statement stmt is an if around loads only: `if (g) copy;`, `if (g) { copy; copy; }
- * else copy;` (check_partial_fills has shown each g the same on every tile): the fetch loads
- * the registers under the conditions, and the stash, running the statement again, stores them
- * under the same ones. */
+ * else copy;` (check_partial_fills has shown each g the same on every tile), or a block of them,
+ * `{ copy; copy; }`: the fetch loads the registers under the conditions, and the stash, running
+ * the statement again, stores them under the same ones. */
 static bool plain_if_copies(const struct kloop *l, int stmt)
 {
 	CXCursor outer = cursor_unattributed(l->stmts[stmt].cursor);
+	enum CXCursorKind k = clang_getCursorKind(outer);
 	int n = 0, copies = 0;
 	for (int i = 0; i < l->ncopies; i++)
 		copies += l->copies[i].stmt == stmt;
-	return clang_getCursorKind(outer) == CXCursor_IfStmt && branch_of_loads(l, stmt, outer, &n) && n == copies &&
+	return (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) && branch_of_loads(l, stmt, outer, &n) && n == copies &&
 	       copies > 0;
 }
 
@@ -2724,6 +3043,19 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 {
 	int line, col;
 	struct effects *fx = NULL; /* each statement's, once read */
+	const struct kloop *piped = NULL;
+	if (l->piped && !l->function_has_errors) {
+		/* (first: copies already asynchronous that are no plain copies are the loop's obstacle) */
+		size_t at;
+		char *why = pipe_problem(l, src, cursor_last_child(l->cursor), &at);
+		if (why) {
+			pos(src, cursor_span(l->copies[0].store).begin, &line, &col);
+			kloop_refuse(l, at, "its copies are asynchronous already ('memcpy_async' at %d:%d) and %s", line, col, why);
+			free(why);
+			return;
+		}
+		piped = l;
+	}
 	/* what find could not read (the header, the body's file, a statement it cannot split) */
 	for (int i = 0; i < l->nunknowns; i++)
 		kloop_refuse(l, l->unknowns[i].offset, "%s", l->unknowns[i].reason);
@@ -2744,9 +3076,10 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
 		return;
 	for (int i = 0; i < l->nstmts; i++) {
-		if (l->stmts[i].role == ROLE_BARRIER)
+		if (l->stmts[i].role == ROLE_BARRIER || l->stmts[i].role == ROLE_PIPE_OP)
 			continue;
-		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
+		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
+				       .piped = piped};
 		CXCursor c = l->stmts[i].cursor;
 		scan_calls(c, c, &cs);
 		clang_visitChildren(c, scan_calls, &cs);

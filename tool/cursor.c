@@ -1335,3 +1335,91 @@ bool cursor_call_through_pointer(CXCursor call)
 		t = clang_getCanonicalType(clang_getPointeeType(t));
 	return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
 }
+
+/* ---- cuda::pipeline's asynchronous copies ---- */
+
+CXCursor cursor_overloaded_ref(CXCursor call)
+{
+	struct cursors kids = cursor_children(cursor_first_child(call));
+	*VEC_PUSH(kids.v, kids.n, kids.cap) = cursor_first_child(call);
+	CXCursor ref = clang_getNullCursor();
+	for (int i = 0; i < kids.n; i++)
+		if (clang_getCursorKind(kids.v[i]) == CXCursor_OverloadedDeclRef)
+			ref = kids.v[i];
+	free(kids.v);
+	return ref;
+}
+
+/* Whether fn is declared in namespace cuda (or one of its inline namespaces, `cuda::__4`). */
+static bool in_namespace_cuda(CXCursor fn)
+{
+	for (CXCursor p = clang_getCursorSemanticParent(fn); !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p));
+	     p = clang_getCursorSemanticParent(p)) {
+		if (clang_getCursorKind(p) != CXCursor_Namespace)
+			continue;
+		char *n = cursor_name(p);
+		bool cuda = strcmp(n, "cuda") == 0;
+		free(n);
+		if (cuda)
+			return true;
+	}
+	return false;
+}
+
+/* The variable e names, when e is only its name. */
+static CXCursor named_var(CXCursor e)
+{
+	e = cursor_strip(e);
+	if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+		return clang_getNullCursor();
+	CXCursor d = clang_getCursorReferenced(e);
+	return clang_getCursorKind(d) == CXCursor_VarDecl ? d : clang_getNullCursor();
+}
+
+bool cursor_async_copy(CXCursor c, CXCursor *dst, CXCursor *from, CXCursor *size, CXCursor *pipe)
+{
+	c = cursor_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 4)
+		return false;
+	CXCursor fn = clang_getCursorReferenced(c);
+	if (clang_Cursor_isNull(fn)) {
+		/* (in a template, a call its arguments leave unresolved, `cuda::memcpy_async(&As[..],
+		 * ..)` with As's size a parameter: every function the name may mean is cuda's) */
+		CXCursor ref = cursor_overloaded_ref(c);
+		unsigned n = clang_Cursor_isNull(ref) ? 0 : clang_getNumOverloadedDecls(ref);
+		char *name = n ? cursor_name(ref) : xstrdup("");
+		bool ok = strcmp(name, "memcpy_async") == 0;
+		free(name);
+		for (unsigned i = 0; i < n && ok; i++)
+			ok = in_namespace_cuda(clang_getOverloadedDecl(ref, i));
+		if (!ok)
+			return false;
+	} else if (!cursor_is_call_named(c, "memcpy_async") || !in_namespace_cuda(fn))
+		return false;
+	*dst = clang_Cursor_getArgument(c, 0);
+	*from = clang_Cursor_getArgument(c, 1);
+	*size = clang_Cursor_getArgument(c, 2);
+	*pipe = named_var(clang_Cursor_getArgument(c, 3));
+	return !clang_Cursor_isNull(*pipe);
+}
+
+static const char *const pipeline_ops[] = {"producer_acquire", "producer_commit", "consumer_wait", "consumer_release", NULL};
+
+int cursor_pipeline_op(CXCursor c, CXCursor *pipe)
+{
+	c = cursor_strip(c);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 0)
+		return -1;
+	CXCursor fn = clang_getCursorReferenced(c), member = cursor_first_child(c);
+	if (clang_Cursor_isNull(fn) || clang_getCursorKind(fn) != CXCursor_CXXMethod || !in_namespace_cuda(fn) ||
+	    clang_getCursorKind(member) != CXCursor_MemberRefExpr)
+		return -1;
+	char *name = cursor_name(c);
+	int op = -1;
+	for (int i = 0; pipeline_ops[i] && op < 0; i++)
+		if (strcmp(name, pipeline_ops[i]) == 0)
+			op = i;
+	free(name);
+	*pipe = named_var(cursor_first_child(member));
+	return clang_Cursor_isNull(*pipe) ? -1 : op;
+}

@@ -673,9 +673,16 @@ static bool names_a_callee(CXCursor c)
 static void scan_one(CXCursor c, struct fx_scan *s)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
-	CXCursor target, value;
+	CXCursor target, value, from, size, pipe;
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE)
 		record_write(s, target, c);
+	else if (cursor_async_copy(c, &target, &from, &size, &pipe) &&
+		 clang_getCursorKind(cursor_strip(target)) == CXCursor_UnaryOperator &&
+		 clang_getCursorUnaryOperatorKind(cursor_strip(target)) == CXUnaryOperator_AddrOf)
+		record_write(s, cursor_first_child(cursor_strip(target)), c); /* (a copy into *target) */
+	else if (cursor_pipeline_op(c, &pipe) >= 0)
+		add_var(s->fx, pipe); /* (a cuda::pipeline local's call changes that local: its count of the
+				       * thread's copies committed and waited for) */
 	else if (k == CXCursor_CallExpr && !cursor_is_barrier(c)) {
 		char *name = cursor_name(c);
 		/* operators and conversions of builtin types resolve to nothing: they are arithmetic;

@@ -58,6 +58,7 @@ void model_free(struct model *m)
 		}
 		free(l->stmts);
 		free(l->refs);
+		free(l->pipe_ops);
 		for (int j = 0; j < l->nrefusals; j++)
 			free(l->refusals[j].reason);
 		for (int j = 0; j < l->nunknowns; j++)

@@ -352,6 +352,15 @@ CXCursor cursor_callee(CXCursor call);
 bool cursor_unresolved_operator(CXCursor call);
 bool cursor_plain_copy_construct(CXCursor c);
 bool cursor_is_loop(CXCursor c);
+/* The names a call its template leaves unresolved may mean (`wmma::load_matrix_sync(f, &As[..],
+ * ld)` with a dependent argument): its OverloadedDeclRef; null when there is none. */
+CXCursor cursor_overloaded_ref(CXCursor call);
+/* `cuda::memcpy_async(dst, from, size, pipe)`, pipe a variable (a cuda::pipeline): its parts. */
+bool cursor_async_copy(CXCursor c, CXCursor *dst, CXCursor *from, CXCursor *size, CXCursor *pipe);
+/* `pipe.producer_acquire()`, `.producer_commit()`, `.consumer_wait()`, `.consumer_release()` on a
+ * cuda::pipeline variable: PIPE_OP_*, and the variable; -1 for any other expression. */
+enum { PIPE_OP_ACQUIRE, PIPE_OP_COMMIT, PIPE_OP_WAIT, PIPE_OP_RELEASE };
+int cursor_pipeline_op(CXCursor c, CXCursor *pipe);
 long cursor_evaluate_int(CXCursor c, bool *ok);
 /* Which of a function template's own parameters type e is (`T`, or a typedef of it): its index
  * among them; -1 when it is none. */
@@ -536,6 +545,9 @@ enum stmt_role {
 			 * locals (`row += 16;`): moved into the loader */
 	ROLE_FETCH_DECL, /* a local loaded from global memory that copies store into a tile */
 	ROLE_TILE_DECL, /* a tile declared inside the loop: hoisted out of it */
+	ROLE_PIPE_OP,   /* a call on the cuda::pipeline the copies went through (`pipe.consumer_wait();`):
+			 * dropped, the copies being the rewrite's own (check proves it a pipeline of
+			 * these copies alone, each waited for before the barrier) */
 };
 
 /* A copy loop the register variant stages, `for (T i = E0; i < N; i += S)` (or a test
@@ -648,6 +660,10 @@ struct copy {
 	bool in_macro;       /* its sides are macros' uses (`FLOAT4(s_a[i]) = FLOAT4(a[j])`): spans as written */
 	struct span value_span; /* its right-hand side as written */
 	int stmt;            /* top-level body statement holding it */
+	bool async;          /* `cuda::memcpy_async(&As[i], &A[j], size, pipe)`: dst and src are the
+			      * addresses (dst_cast, src_cast), type an integer type of size's bytes */
+	CXCursor async_size; /* (its size argument) */
+	bool src_cast;       /* the load reads `type` through a cast of src_ptr: `*(const T *)(src)` */
 	CXCursor view;       /* the body's own view it stores through (`*A4s = *A4;`, `float4 *const
 			      * A4s = (float4 *)&As[ty][t4x];` in the body): tile is the array it
 			      * points into; null when none */
@@ -656,6 +672,11 @@ struct copy {
 struct refusal {
 	size_t offset;
 	char *reason;
+};
+
+struct pipe_op {
+	struct span at;  /* the call, through its ';' (and its line) where it stands as a statement */
+	CXCursor pipe;   /* the pipeline it is called on */
 };
 
 /* A tile fill inside a __device__ helper the loop calls (`load_tile(As, Bs, A, B, k0)`). The
@@ -735,6 +756,12 @@ struct kloop {
 	int nrefs, caprefs;
 	int nbarriers;
 	int nwarp_syncs;   /* top-level __syncwarp() calls */
+	bool piped;         /* the copies go through a cuda::pipeline (memcpy_async) */
+	CXCursor pipe;      /* that pipeline's variable */
+	struct pipe_op *pipe_ops; /* the body's calls on a cuda::pipeline nested inside other statements
+				   * (`{ pipe.producer_acquire(); .. }`): removed where the statement
+				   * is rendered */
+	int npipe_ops, cappipe_ops;
 	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
 	struct helper_fill helper; /* that call, when its callee only copies into the tiles */
 	struct refusal *unknowns;     /* what find could not read, for check to refuse */
@@ -920,6 +947,8 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 /* body.c: whether a register's initial value is fetched from global memory (`*(const float4
  * *)&A[i]`, `(float)A[i]`, `__half2float(A[i])`, `g ? load : fill`). */
 bool body_fetch_value(CXCursor init);
+/* The bytes a memcpy_async size argument copies; 0 when pipefy cannot read it. */
+long body_async_bytes(CXCursor size);
 /* A copy loop's own fetch (body_stmt.loop_fetch): the load it stages, the variable it writes,
  * and the type of what it writes (the staging register's). */
 CXCursor body_loop_fetch_value(CXCursor fetch);

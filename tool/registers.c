@@ -187,6 +187,10 @@ static void add_fetch_edits(struct kloop *l, const struct source *src, struct ed
 			free(guard);
 			free(from);
 			free(fill);
+		} else if (cp->src_cast) {
+			char *from = span_text(src, cp->src_ptr);
+			load = xprintf("%s = *(const %s *)(%s)", reg, cp->type, from);
+			free(from);
 		} else
 			load = xprintf("%s = %s", reg, value);
 		edits_add(fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
@@ -367,6 +371,7 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 	(void)m, (void)index, (void)needs;
 	struct layout y = layout_begin(l, src);
 	struct edits fetch_edits = {0};
+	layout_drop_pipe_ops(l, &fetch_edits);
 	add_shadow_edits(l, &y.refs, &fetch_edits);
 	add_stash_edits(l, src, &y);
 	add_loop_fetch_edits(l, src, &y.stmt_edits, &fetch_edits);

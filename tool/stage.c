@@ -131,7 +131,16 @@ struct layout layout_begin(struct kloop *l, const struct source *src)
 		} else
 			edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
 	}
+	layout_drop_pipe_ops(l, &y.stmt_edits);
 	return y;
+}
+
+/* The calls on the pipeline the loop's memcpy_async copies went through, removed: the copies are
+ * the rewrite's own now (check proved that pipeline theirs alone). */
+void layout_drop_pipe_ops(const struct kloop *l, struct edits *e)
+{
+	for (int i = 0; i < l->npipe_ops; i++)
+		edits_add(e, l->pipe_ops[i].at.begin, l->pipe_ops[i].at.end - l->pipe_ops[i].at.begin, "");
 }
 
 /* Tile names outside the copies the variant replaced keep their plain stage index. */

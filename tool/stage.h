@@ -25,6 +25,7 @@ struct layout {
 struct layout layout_begin(struct kloop *l, const struct source *src);
 /* Tile names outside the copies the variant replaced keep their plain stage index. */
 void layout_add_refs_outside_copies(struct layout *y);
+void layout_drop_pipe_ops(const struct kloop *l, struct edits *e);
 void layout_end(struct layout *y);
 
 /* `{`, the tiles declared in the body (hoisted) and the cursor: the loop variables of the next
