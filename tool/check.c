@@ -265,10 +265,9 @@ static enum CXChildVisitResult find_chain(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-static struct chain_find chain_to(const struct kloop *l, CXCursor body, CXCursor c)
+static struct chain_find chain_to(CXCursor body, CXCursor c)
 {
 	struct chain_find f = {.target = cursor_span(c)};
-	(void)l;
 	clang_visitChildren(body, find_chain, &f);
 	return f;
 }
@@ -277,7 +276,7 @@ static struct chain_find chain_to(const struct kloop *l, CXCursor body, CXCursor
  * statement there: it runs whenever `of` did, after it. */
 static bool follows(CXCursor body, CXCursor of, CXCursor op)
 {
-	struct chain_find a = chain_to(NULL, body, of), b = chain_to(NULL, body, op);
+	struct chain_find a = chain_to(body, of), b = chain_to(body, op);
 	if (!a.found || !b.found || b.n == 0)
 		return false;
 	int k = b.n - 1; /* op's own block, which must be one of of's */
@@ -400,7 +399,6 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		pos(src, *at, &line, &col);
 		CXCursor d, f, z, p;
 		cursor_async_copy(cp->store, &d, &f, &z, &p);
-		CXType dt = clang_getCanonicalType(clang_getCursorType(d)), ft = clang_getCanonicalType(clang_getCursorType(f));
 		long align = 0;
 		char *zt = type_spelling(clang_getCanonicalType(clang_getCursorType(z)));
 		char *promise = strstr(zt, "aligned_size_t<");
@@ -410,7 +408,6 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		/* (without a promise, what the pointers' types guarantee) */
 		long a = address_align(d), b = address_align(f), natural = a < b ? a : b;
 		align = align > natural ? align : natural;
-		(void)dt, (void)ft;
 		if (cp->width != 4 && cp->width != 8 && cp->width != 16)
 			r = xprintf("the one at %d:%d copies %s (pipefy stages 4, 8 or 16)", line, col,
 				    cp->width ? "another number of bytes" : "a number of bytes pipefy cannot evaluate");
