@@ -331,31 +331,28 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 }
 
 /* The bytes a memcpy_async's size argument copies: an integer constant (`sizeof(float4)`), or a
- * cuda::aligned_size_t built from one (`cuda::aligned_size_t<16>(sizeof(float4))`, also through a
- * const local holding it); 0 when pipefy cannot read it. */
-struct int_find {
-	long value;
-	bool ok;
-	CXCursor var; /* the first const variable named on the way */
+ * cuda::aligned_size_t built from one (`cuda::aligned_size_t<16>(sizeof(float4))`: the value its
+ * constructor is handed, not the alignment its template argument promises), also through a
+ * const local holding it; 0 when pipefy cannot read it. */
+static bool integral(CXCursor e)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(e));
+	return t.kind >= CXType_Bool && t.kind <= CXType_Int128;
+}
+
+/* The argument of the one-argument constructor call inside e (`aligned_size_t<A>(N)`: N). */
+struct ctor_find {
+	CXCursor arg;
 };
 
-static enum CXChildVisitResult find_int(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_ctor_arg(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct int_find *f = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_Cursor_isNull(f->var)) {
-		CXCursor d = clang_getCursorReferenced(c);
-		if (clang_getCursorKind(d) == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(d)))
-			f->var = d;
-	}
-	CXType t = clang_getCanonicalType(clang_getCursorType(c));
-	if (clang_isExpression(clang_getCursorKind(c)) && t.kind >= CXType_Bool && t.kind <= CXType_Int128) {
-		bool ok;
-		long v = cursor_evaluate_int(c, &ok);
-		if (ok) {
-			f->value = v, f->ok = true;
-			return CXChildVisit_Break;
-		}
+	struct ctor_find *f = data;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1 &&
+	    integral(clang_Cursor_getArgument(c, 0))) {
+		f->arg = clang_Cursor_getArgument(c, 0);
+		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -363,15 +360,35 @@ static enum CXChildVisitResult find_int(CXCursor c, CXCursor parent, CXClientDat
 long body_async_bytes(CXCursor size)
 {
 	CXCursor e = cursor_strip(size);
-	for (int depth = 0; depth < 2; depth++) {
-		struct int_find f = {.var = clang_getNullCursor()};
-		if (find_int(e, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
-			clang_visitChildren(e, find_int, &f);
-		if (f.ok)
-			return f.value > 0 ? f.value : 0;
-		if (clang_Cursor_isNull(f.var))
+	for (int depth = 0; depth < 3; depth++) {
+		bool ok;
+		if (integral(e)) {
+			long v = cursor_evaluate_int(e, &ok);
+			return ok && v > 0 ? v : 0;
+		}
+		if (clang_getCursorKind(e) == CXCursor_DeclRefExpr) {
+			/* (a const local holding it: its initializer) */
+			CXCursor d = clang_getCursorReferenced(e);
+			if (clang_getCursorKind(d) != CXCursor_VarDecl || !clang_isConstQualifiedType(clang_getCursorType(d)))
+				return 0;
+			e = cursor_strip(cursor_last_child(d));
+			continue;
+		}
+		/* (the aligned_size_t, or its copy into the parameter: the constructor's argument, or the
+		 * object it copies) */
+		struct ctor_find f = {clang_getNullCursor()};
+		if (find_ctor_arg(e, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
+			clang_visitChildren(e, find_ctor_arg, &f);
+		if (!clang_Cursor_isNull(f.arg)) {
+			long v = cursor_evaluate_int(f.arg, &ok);
+			return ok && v > 0 ? v : 0;
+		}
+		struct cursors kids = cursor_children(e);
+		CXCursor only = kids.n == 1 ? cursor_strip(kids.v[0]) : clang_getNullCursor();
+		free(kids.v);
+		if (clang_Cursor_isNull(only))
 			return 0;
-		e = cursor_last_child(f.var); /* (a const local holding it: its initializer) */
+		e = only;
 	}
 	return 0;
 }
@@ -458,11 +475,25 @@ static void note_other_write(struct store_scan *s, CXCursor c)
 		s->first_far = c;
 }
 
+static bool record_if_copy(struct store_scan *s, CXCursor ifstmt);
+
 static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct store_scan *s = data;
 	CXCursor dst, from, size, pipe;
+	/* (`if (g) X = load; else X = 0;` inside a statement, a copy loop's body: one guarded copy, as
+	 * at the top of the body) */
+	if (s->record && clang_getCursorKind(c) == CXCursor_IfStmt && record_if_copy(s, c)) {
+		struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+		size_t e = cp->text.end; /* (through its ';': its replacement ends the statement) */
+		while (e < s->src->len && (s->src->text[e] == ' ' || s->src->text[e] == '\t'))
+			e++;
+		if (e < s->src->len && s->src->text[e] == ';')
+			cp->text.end = e + 1;
+		s->nstores++;
+		return CXChildVisit_Continue;
+	}
 	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && cursor_is_shared_var(cursor_root_var(dst))) {
 		s->nstores++;
 		if (s->record)

@@ -310,6 +310,54 @@ static long address_align(CXCursor e)
 	return a > 0 ? a : 0;
 }
 
+/* Offset + 1 of the first asynchronous copy or group operation in fn (or a function of the
+ * program it calls, 3 deep) that is not one of the loop's recorded ones; 0 when none. */
+struct async_scan {
+	const struct kloop *l;
+	int depth;
+	size_t found;
+};
+
+static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth);
+
+static enum CXChildVisitResult scan_other_async(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct async_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d, f, z, p;
+	if (k == CXCursor_CallExpr) {
+		bool ours = (cursor_async_copy(c, &d, &f, &z, &p) && clang_equalCursors(p, s->l->pipe) &&
+			     span_within(cursor_span(c), s->l->body)) ||
+			    (cursor_pipeline_op(c, &p) >= 0 && clang_equalCursors(p, s->l->pipe) && is_recorded_op(s->l, c));
+		if (ours)
+			return CXChildVisit_Continue;
+		if (name_is(c, pipeline_calls)) {
+			s->found = cursor_span(c).begin + 1;
+			return CXChildVisit_Break;
+		}
+		CXCursor named = clang_getCursorReferenced(c), callee = clang_getCursorDefinition(named);
+		bool program = !clang_Cursor_isNull(named) && !effects_in_system_header(named) &&
+			       clang_getCursorKind(named) != CXCursor_Constructor;
+		/* (a function of the program's whose body pipefy cannot see, or that copies so) */
+		if (program && (clang_Cursor_isNull(callee) || s->depth >= 3 || other_async_copy(s->l, callee, s->depth + 1))) {
+			s->found = cursor_span(c).begin + 1;
+			return CXChildVisit_Break;
+		}
+	} else if ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && effects_asm_mentions(c, "cp.async")) {
+		s->found = cursor_span(c).begin + 1;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth)
+{
+	struct async_scan s = {.l = l, .depth = depth};
+	clang_visitChildren(fn, scan_other_async, &s);
+	return s.found;
+}
+
 static char *pipe_problem(const struct kloop *l, const struct source *src, CXCursor body, size_t *at)
 {
 	int line, col;
@@ -377,6 +425,15 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		free(name);
 		return r;
 	}
+	size_t other = other_async_copy(l, l->function_cursor, 0);
+	if (other) {
+		/* (its wait would complete them too: the rewrite, which drops the wait, must not) */
+		*at = other - 1;
+		pos(src, *at, &line, &col);
+		r = xprintf("the function also copies asynchronously at %d:%d, which the wait of '%s' may complete", line, col, name);
+		free(name);
+		return r;
+	}
 	struct op_find commit = body_ops(l, PIPE_OP_COMMIT), wait = body_ops(l, PIPE_OP_WAIT);
 	if (commit.in_loop || wait.in_loop) {
 		*at = cursor_span(commit.in_loop ? commit.last : wait.last).begin;
@@ -408,7 +465,16 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		/* (without a promise, what the pointers' types guarantee) */
 		long a = address_align(d), b = address_align(f), natural = a < b ? a : b;
 		align = align > natural ? align : natural;
-		if (cp->width != 4 && cp->width != 8 && cp->width != 16)
+		CXCursor from = cursor_strip(f), base;
+		bool global = clang_getCursorKind(from) == CXCursor_UnaryOperator &&
+			      clang_getCursorUnaryOperatorKind(from) == CXUnaryOperator_AddrOf &&
+			      cursor_global_load(cursor_strip(cursor_first_child(from)), &base);
+		if (!global) {
+			char *text = span_squeezed(src, cursor_span(f));
+			r = xprintf("the one at %d:%d copies from '%s', which pipefy does not read as global memory", line,
+				    col, text);
+			free(text);
+		} else if (cp->width != 4 && cp->width != 8 && cp->width != 16)
 			r = xprintf("the one at %d:%d copies %s (pipefy stages 4, 8 or 16)", line, col,
 				    cp->width ? "another number of bytes" : "a number of bytes pipefy cannot evaluate");
 		else if (align < cp->width)
@@ -760,6 +826,17 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	int line, col;
 	pos(src, cp->text.begin, &line, &col);
 	CXCursor reg = cursor_root_var(cp->value);
+	if (!clang_Cursor_isNull(reg) && cursor_is_shared_var(reg)) {
+		/* (`As[i] = Tab[..]`: shared memory to shared memory, no register) */
+		char *v = span_text(src, cursor_span(cp->value)), *arr = cursor_name(reg);
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored at %d:%d from '%s', in the __shared__ array '%s', not loaded from global "
+			     "memory: pipefy stages the tiles' loads from global memory",
+			     name, line, col, v, arr);
+		free(v);
+		free(arr);
+		return;
+	}
 	bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
 		      cursor_span(reg).begin < l->body.begin;
 	char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
@@ -910,9 +987,29 @@ static char *element_assignment(const struct kloop *l, const struct source *src,
 	CXCursor *specs = uniform_instantiations(l->function_cursor, src, &n, at);
 	char *why = NULL;
 	if (!specs) {
+		/* (launched only from host templates that deduce it: their calls bind it) */
+		int nt;
+		size_t host_at = *at;
+		CXType *types = uniform_deduced_types(l->function_cursor, index, src, &nt, &host_at);
+		for (int t = 0; t < nt && !why; t++)
+			if (!effects_assigns_bytes(types[t])) {
+				char *tn = type_spelling(types[t]);
+				why = xprintf("tile '%s' holds '%s', which a launch of '%s' binds to '%s', whose assignment runs "
+					      "user code (declared at %d:%d)", tile->name, tile->elem_type, l->function, tn, line, col);
+				free(tn);
+			}
+		free(types);
+		if (types)
+			return why;
+		*at = host_at;
 		pos(src, *at, &line, &col);
+		size_t end = *at; /* (the name mentioned there: the kernel's, or a host template's that launches it) */
+		while (end < src->len && (isalnum((unsigned char)src->text[end]) || src->text[end] == '_'))
+			end++;
 		why = xprintf("tile '%s' holds '%s', a parameter of the kernel template, and pipefy cannot read what "
-			      "the mention of '%s' at %d:%d binds it to", tile->name, tile->elem_type, l->function, line, col);
+			      "the mention of '%.*s' at %d:%d binds it to", tile->name, tile->elem_type,
+			      end > *at ? (int)(end - *at) : (int)strlen(l->function), end > *at ? src->text + *at : l->function,
+			      line, col);
 	} else if (n == 0)
 		why = xprintf("tile '%s' holds '%s', a parameter of the kernel template, which no launch in this file "
 			      "binds (declared at %d:%d)", tile->name, tile->elem_type, line, col);
@@ -2166,8 +2263,8 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->from_register) {
 			char *value = span_text(src, cursor_span(cp->value));
-			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("'%s' is stored from register value '%s' at %d:%d, not copied from global memory",
-						      l->tiles[cp->tile].name, value, line, col);
+			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("'%s' is stored from register value '%s' at %d:%d; cp.async copies "
+								     "memory, not registers", l->tiles[cp->tile].name, value, line, col);
 			free(value);
 			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->conversion) {
@@ -2830,7 +2927,9 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 			      (k == CXCursor_BinaryOperator &&
 			       (clang_getCursorBinaryOperatorKind(a) == CXBinaryOperator_LAnd ||
 				clang_getCursorBinaryOperatorKind(a) == CXBinaryOperator_LOr));
-		if (!branch || (k == CXCursor_IfStmt && clang_equalCursors(a, own_if)))
+		/* (the guarded copy's own if, found by another walk: by its extent) */
+		if (!branch || (k == CXCursor_IfStmt && !clang_Cursor_isNull(own_if) &&
+				clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(own_if))))
 			continue;
 		/* every part of the statement but the branch the store is in */
 		struct cursors kids = cursor_children(a);
@@ -2887,6 +2986,23 @@ static void partial_fill_refuse(struct kloop *l, const struct source *src, size_
 	free(reads);
 }
 
+/* The if statement that begins where a guarded copy's text does. */
+struct if_find {
+	struct span at;
+	CXCursor found;
+};
+
+static enum CXChildVisitResult find_if_at(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct if_find *f = data;
+	if (clang_getCursorKind(c) == CXCursor_IfStmt && cursor_span(c).begin == f->at.begin) {
+		f->found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
 static void check_partial_fills(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->ncopies && l->nrefusals == 0; i++) {
@@ -2896,7 +3012,14 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 		CXCursor st = l->stmts[cp->stmt].cursor, cond;
 		struct cond_ctx x = {.l = l, .scope = l->cursor, .scope_span = l->body, .call = clang_getNullCursor(),
 				     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
-		if (!store_every_tile(&x, st, cp->store, cp->guard_is_if ? st : clang_getNullCursor(), &cond))
+		CXCursor own = clang_getNullCursor();
+		if (cp->guard_is_if) { /* (the if of `if (g) X = load; else X = 0;`, the statement or inside it) */
+			struct if_find f = {.at = cp->text, .found = clang_getNullCursor()};
+			if (find_if_at(st, st, &f) == CXChildVisit_Recurse)
+				clang_visitChildren(st, find_if_at, &f);
+			own = clang_Cursor_isNull(f.found) ? st : f.found;
+		}
+		if (!store_every_tile(&x, st, cp->store, own, &cond))
 			partial_fill_refuse(l, src, cp->text.begin, cond, &x, "");
 	}
 	const struct helper_fill *h = &l->helper;
@@ -3033,6 +3156,38 @@ static void check_participation(struct kloop *l, const struct source *src, bool 
 	free(why);
 }
 
+/* The fill helper's own copies asynchronous already (`fill(&As[..], &A[..], pipe)` whose body is
+ * a cuda::memcpy_async, or cp.async in asm): refused so, naming the call inside. */
+static bool helper_copies_async(struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].text.begin != l->helper_fill - 1)
+			continue;
+		CXCursor call = cursor_strip(l->stmts[i].cursor);
+		CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
+		if (clang_Cursor_isNull(def))
+			return false;
+		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
+		clang_visitChildren(def, scan_calls, &cs);
+		if (clang_Cursor_isNull(cs.pipelined))
+			return false;
+		char *fn = cursor_name(def), *what = call_name(cs.pipelined);
+		int line, col;
+		CXSourceLocation loc = clang_getCursorLocation(cs.pipelined);
+		unsigned ul, uc;
+		clang_getExpansionLocation(loc, NULL, &ul, &uc, NULL);
+		pos(src, l->stmts[i].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[i].text.begin,
+			     "its copies are asynchronous already ('%s' in '%s', called at %d:%d, at %u:%u), which pipefy "
+			     "does not stage again",
+			     *what ? what : "cp.async", fn, line, col, ul, uc);
+		free(fn);
+		free(what);
+		return true;
+	}
+	return false;
+}
+
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
 static void check_ws_cp_async(struct kloop *l, const struct source *src);
 
@@ -3073,7 +3228,8 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
 		return;
 	for (int i = 0; i < l->nstmts; i++) {
-		if (l->stmts[i].role == ROLE_BARRIER || l->stmts[i].role == ROLE_PIPE_OP)
+		/* (a pipeline's calls are dropped only where its copies are proven plain ones) */
+		if (l->stmts[i].role == ROLE_BARRIER || (piped && l->stmts[i].role == ROLE_PIPE_OP))
 			continue;
 		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
 				       .piped = piped};
@@ -3102,6 +3258,8 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			     "no block barrier: a warp-synchronous loop (__syncwarp) shares no tile across the block");
 		return;
 	}
+	if (l->ncopies == 0 && l->helper_fill && helper_copies_async(l, src))
+		return;
 	if (l->ncopies == 0 && l->helper_fill && l->helper.refusal) {
 		pos(src, l->helper.refusal_at, &line, &col);
 		kloop_refuse(l, l->helper.refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",

@@ -949,6 +949,14 @@ bool cursor_unresolved_operator(CXCursor call)
 	return r;
 }
 
+char *cursor_operator_name(CXCursor call)
+{
+	CXCursor callee;
+	if (clang_getCursorKind(call) != CXCursor_CallExpr || !clang_Cursor_isNull(clang_getCursorReferenced(call)))
+		return xstrdup("");
+	return unresolved_operator(call, &callee);
+}
+
 /* What an operator of that name writes of its first operand. */
 static enum write_kind operator_writes(const char *name)
 {

@@ -407,6 +407,8 @@ struct sync_scan {
 	CXCursor candidate; /* the first K-loop candidate inside, or null */
 	CXCursor via_pointer; /* the first store of a global load through a pointer, or null */
 	bool shared_write;
+	CXCursor asm_store; /* the first asm that stores to shared memory (`st.shared`), or null */
+	CXCursor asm_load;  /* the first asm that loads from global memory (`ld.global`), or null */
 };
 
 static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
@@ -416,6 +418,13 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	CXCursor target, value;
 	if (clang_Cursor_isNull(s->barrier) && cursor_is_barrier(c))
 		s->barrier = c;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		if (clang_Cursor_isNull(s->asm_store) && effects_asm_mentions(c, "st.shared"))
+			s->asm_store = c;
+		if (clang_Cursor_isNull(s->asm_load) && effects_asm_mentions(c, "ld.global"))
+			s->asm_load = c;
+	}
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE) {
 		CXCursor root = cursor_root_var(target);
 		CXType t = clang_getCanonicalType(clang_getCursorType(root));
@@ -440,12 +449,14 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
 	CXCursor body = clang_getCursorKind(loop) == CXCursor_DoStmt ? cursor_first_child(loop) : cursor_last_child(loop);
-	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), false};
+	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), false,
+			      clang_getNullCursor(), clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
 	/* (a write through a pointer may be to shared memory: a helper's `float *buf`) */
-	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs, writes = s.shared_write || fx.shared || fx.memory;
+	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs,
+	     writes = s.shared_write || fx.shared || fx.memory || !clang_Cursor_isNull(s.asm_store);
 	effects_free(&fx);
 	if (!syncs || !writes)
 		return;
@@ -480,9 +491,9 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 				      "change: pipefy takes a pointer for a tile only when it is set once, to an address "
 				      "inside a __shared__ array", pl, pc, name, ul, uc);
 		} else
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which is not "
-				      "set to an address inside a __shared__ array (`float *As = smem + 256;`), so "
-				      "pipefy cannot tell that it points into shared memory", pl, pc, name);
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which pipefy "
+				      "cannot trace to an address inside a __shared__ array (as it can `float *As = "
+				      "smem + 256;`), so it cannot tell that it points into shared memory", pl, pc, name);
 		free(name);
 	} else if (!is_for)
 		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines `for` loops whose body fills tiles from global "
@@ -493,7 +504,15 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	else if (clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
 		kloop_unknown(l, l->loop.begin, "its barrier (%d:%d) is nested inside a statement, not at the top of the "
 			      "loop body", line, col);
-	else
+	else if (!clang_Cursor_isNull(s.asm_store) || !clang_Cursor_isNull(s.asm_load)) {
+		/* (copies written in PTX: `ld.global.nc` into a register, `st.shared` to an address) */
+		bool store = !clang_Cursor_isNull(s.asm_store);
+		int al, ac;
+		source_line_col(f->src, cursor_span(store ? s.asm_store : s.asm_load).begin, &al, &ac);
+		kloop_unknown(l, l->loop.begin, "the asm at %d:%d %s ('%s'), which pipefy does not read as a tile's %s", al,
+			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
+			      store ? "copy" : "load");
+	} else
 		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (it only moves data "
 			      "within shared memory)");
 }

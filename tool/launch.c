@@ -20,57 +20,79 @@ static int by_kernel_then_place(const void *a, const void *b)
 	return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
+/* The launch whose chevrons start at q, added to ls (nothing when q starts none). */
+static void add_launch(struct launches *ls, const char *text, const char *q)
+{
+	const char *p = q, *targs_end = NULL, *targs = NULL;
+	while (p > text && isspace((unsigned char)p[-1]))
+		p--;
+	if (p > text && p[-1] == '>') { /* template arguments: back to their '<' */
+		targs_end = p - 1;
+		int depth = 0;
+		while (p > text) {
+			p--;
+			depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		targs = p + 1;
+		while (p > text && isspace((unsigned char)p[-1]))
+			p--;
+	}
+	const char *end = p;
+	while (p > text && ident_char(p[-1]))
+		p--;
+	const char *close = strstr(q + 3, ">>>");
+	if (p == end || !close)
+		return;
+	struct launch *l = VEC_PUSH(ls->v, ls->n, ls->cap);
+	l->kernel = xstrndup(p, (size_t)(end - p));
+	l->at = (size_t)(p - text);
+	l->targs = targs && targs_end >= targs ? xstrtrim(targs, targs_end) : NULL;
+	/* the configuration arguments, split at top-level commas */
+	const char *cut[5] = {q + 3};
+	int n = 1, depth = 0;
+	for (const char *c = q + 3; c < close && n < 4; c++) {
+		depth += *c == '(' || *c == '{' || *c == '[' ? 1 : *c == ')' || *c == '}' || *c == ']' ? -1 : 0;
+		if (*c == ',' && depth == 0)
+			cut[n++] = c + 1;
+	}
+	cut[n] = close + 1;
+	for (int i = 0; i < n; i++)
+		l->config[i] = xstrtrim(cut[i], cut[i + 1] - 1);
+	if (n > 2) {
+		const char *b = cut[2], *e = cut[3] - 1;
+		while (b < e && isspace((unsigned char)*b))
+			b++;
+		while (e > b && isspace((unsigned char)e[-1]))
+			e--;
+		l->shared_span = (struct span){(size_t)(b - text), (size_t)(e - text)};
+	}
+	l->chevrons_end = (size_t)(close + 3 - text);
+}
+
 struct launches launches_index(const struct source *src)
 {
 	struct launches ls = {0};
 	const char *text = src->text;
-	for (const char *q = text; (q = strstr(q, "<<<")); q += 3) {
-		const char *p = q, *targs_end = NULL, *targs = NULL;
-		while (p > text && isspace((unsigned char)p[-1]))
-			p--;
-		if (p > text && p[-1] == '>') { /* template arguments: back to their '<' */
-			targs_end = p - 1;
-			int depth = 0;
-			while (p > text) {
-				p--;
-				depth += *p == '>' ? 1 : *p == '<' ? -1 : 0;
-				if (depth == 0)
-					break;
-			}
-			targs = p + 1;
-			while (p > text && isspace((unsigned char)p[-1]))
-				p--;
-		}
-		const char *end = p;
-		while (p > text && ident_char(p[-1]))
-			p--;
-		const char *close = strstr(q + 3, ">>>");
-		if (p == end || !close)
-			continue;
-		struct launch *l = VEC_PUSH(ls.v, ls.n, ls.cap);
-		l->kernel = xstrndup(p, (size_t)(end - p));
-		l->at = (size_t)(p - text);
-		l->targs = targs && targs_end >= targs ? xstrtrim(targs, targs_end) : NULL;
-		/* the configuration arguments, split at top-level commas */
-		const char *cut[5] = {q + 3};
-		int n = 1, depth = 0;
-		for (const char *c = q + 3; c < close && n < 4; c++) {
-			depth += *c == '(' || *c == '{' || *c == '[' ? 1 : *c == ')' || *c == '}' || *c == ']' ? -1 : 0;
-			if (*c == ',' && depth == 0)
-				cut[n++] = c + 1;
-		}
-		cut[n] = close + 1;
-		for (int i = 0; i < n; i++)
-			l->config[i] = xstrtrim(cut[i], cut[i + 1] - 1);
-		if (n > 2) {
-			const char *b = cut[2], *e = cut[3] - 1;
-			while (b < e && isspace((unsigned char)*b))
-				b++;
-			while (e > b && isspace((unsigned char)e[-1]))
-				e--;
-			l->shared_span = (struct span){(size_t)(b - text), (size_t)(e - text)};
-		}
-		l->chevrons_end = (size_t)(close + 3 - text);
+	/* (in code only: a launch written in a comment or a string is none) */
+	for (const char *q = text; *q;) {
+		if (q[0] == '/' && q[1] == '/') {
+			while (*q && *q != '\n')
+				q++;
+		} else if (q[0] == '/' && q[1] == '*') {
+			const char *c = strstr(q + 2, "*/");
+			q = c ? c + 2 : q + strlen(q);
+		} else if (*q == '"' || *q == '\'') {
+			char quote = *q++;
+			while (*q && *q != quote && *q != '\n')
+				q += q[0] == '\\' && q[1] ? 2 : 1;
+			q += *q != '\0';
+		} else if (strncmp(q, "<<<", 3) == 0) {
+			add_launch(&ls, text, q);
+			q += 3;
+		} else
+			q++;
 	}
 	if (ls.n)
 		qsort(ls.v, (size_t)ls.n, sizeof *ls.v, by_kernel_then_place);

@@ -471,6 +471,11 @@ static bool has_multiply(CXCursor c)
 	c = cursor_strip(c);
 	if (clang_getCursorKind(c) == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Mul)
 		return true;
+	char *op = cursor_operator_name(c); /* (`a * b` of a template's parameter type) */
+	bool mul = strcmp(op, "operator*") == 0;
+	free(op);
+	if (mul)
+		return true;
 	struct cursors cs = cursor_children(c);
 	bool r = false;
 	for (int i = 0; i < cs.n && !r; i++)
@@ -503,6 +508,11 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Recurse;
 	}
 	case CXCursor_CallExpr: {
+		/* (`acc += a * b` of a template's parameter type: an operator the instantiation resolves) */
+		char *op = cursor_operator_name(c);
+		if ((strcmp(op, "operator+=") == 0 || strcmp(op, "operator-=") == 0) && has_multiply(cursor_last_child(c)))
+			f->flops += 2 * f->multiplier;
+		free(op);
 		char *name = cursor_name(c);
 		if (strcmp(name, "mma_sync") == 0)
 			f->flops += 2.0 * 16 * 16 * 16 / 32 * f->multiplier; /* one warp-wide m16n16k16 */
@@ -788,6 +798,20 @@ static enum CXChildVisitResult sum_bound_shared(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Continue;
 }
 
+/* Whether a function template has one template parameter, a type. */
+static bool one_type_param(CXCursor fn)
+{
+	struct cursors cs = cursor_children(fn);
+	int types = 0, others = 0;
+	for (int i = 0; i < cs.n; i++) {
+		enum CXCursorKind k = clang_getCursorKind(cs.v[i]);
+		types += k == CXCursor_TemplateTypeParameter;
+		others += k == CXCursor_NonTypeTemplateParameter || k == CXCursor_TemplateTemplateParameter;
+	}
+	free(cs.v);
+	return types == 1 && others == 0;
+}
+
 /* Tiles of a kernel template sized by its parameters: each gets its largest size over the
  * kernel's instantiations (those its calls in the file name), and the function's static shared
  * memory its largest total, so that a plan that fits those fits every instantiation (the
@@ -803,11 +827,19 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 	int n;
 	size_t unknown;
 	CXCursor *specs = uniform_instantiations(l->function_cursor, src, &n, &unknown);
+	/* (a kernel of one type parameter launched from host templates that deduce it: the types
+	 * their calls bind) */
+	CXType *deduced = specs || !one_type_param(l->function_cursor)
+				  ? NULL
+				  : uniform_deduced_types(l->function_cursor, 0, src, &n, &unknown);
 	long *most = xcalloc((size_t)l->ntiles, sizeof *most), shared = 0;
-	bool ok = specs && n > 0;
+	bool ok = (specs || deduced) && n > 0;
 	for (int s = 0; ok && s < n; s++) {
-		struct binding b;
-		ok = bind_instantiation(l->function_cursor, specs[s], &b);
+		struct binding b = {0};
+		if (deduced)
+			b.type_bytes[0] = clang_Type_getSizeOf(deduced[s]);
+		else
+			ok = bind_instantiation(l->function_cursor, specs[s], &b);
 		for (int i = 0; ok && i < l->ntiles; i++) {
 			long v = l->tiles[i].dynamic ? 0 : bound_bytes(src, l->tiles[i].decl, &b);
 			ok = v >= 0;
@@ -830,6 +862,7 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 		l->instantiations = n;
 	}
 	free(specs);
+	free(deduced);
 	free(most);
 }
 

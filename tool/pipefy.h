@@ -350,6 +350,9 @@ bool cursor_copy_construct(CXCursor c);
 CXCursor cursor_nth_param(CXCursor fn, int i);
 CXCursor cursor_callee(CXCursor call);
 bool cursor_unresolved_operator(CXCursor call);
+/* The operator a call its template leaves unresolved names (`operator+=` of `acc += a * b` with
+ * acc of a parameter's type); "" for any other call. */
+char *cursor_operator_name(CXCursor call);
 bool cursor_plain_copy_construct(CXCursor c);
 bool cursor_is_loop(CXCursor c);
 /* The names a call its template leaves unresolved may mean (`wmma::load_matrix_sync(f, &As[..],
@@ -426,6 +429,11 @@ char *uniform_participation(CXCursor function, CXCursor loop, const struct sourc
  * them); NULL, with *unknown_at where a use shows it, when they are not all known (its address
  * taken, a call another template resolves, an explicit instantiation, a name in a macro). */
 CXCursor *uniform_instantiations(CXCursor function, const struct source *src, int *n, size_t *unknown_at);
+/* A kernel template's type parameter `index` where the file launches it only from host function
+ * templates that deduce it from their own (`template <typename T> void run(T *a) { k<<<g,
+ * b>>>(a); }`) and calls those with arguments of known types: the types so bound (*n); NULL,
+ * with *at where reading stopped, otherwise. */
+CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *src, int *n, size_t *at);
 
 /* ---- deps.c: what a kernel may touch in global memory, as code (facts for check.c and queue.c) ---- */
 

@@ -297,6 +297,124 @@ CXCursor *uniform_instantiations(CXCursor function, const struct source *src, in
 	return NULL;
 }
 
+/* ---- a kernel template's type, deduced in a host function template's launch ---- */
+
+/* The host function template defined in the main file whose text holds offset, and the launch
+ * there whose callee's name starts at offset. */
+struct host_find {
+	size_t offset;
+	CXCursor host, launch;
+};
+
+static enum CXChildVisitResult find_launch_at(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct host_find *h = data;
+	if (!span_within((struct span){h->offset, h->offset + 1}, cursor_span(c)))
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr && cursor_span(cursor_first_child(c)).begin == h->offset) {
+		h->launch = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_host(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct host_find *h = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (!cursor_in_main_file(c) || !span_within((struct span){h->offset, h->offset + 1}, cursor_span(c)))
+		return CXChildVisit_Continue;
+	if (k == CXCursor_Namespace)
+		return CXChildVisit_Recurse;
+	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c)) {
+		h->host = c;
+		clang_visitChildren(c, find_launch_at, h);
+	}
+	return CXChildVisit_Break;
+}
+
+/* The types a kernel template's type parameter `index` takes where every mention of the kernel
+ * but its declarations is a launch in a host function template that deduces it from one of its
+ * own parameters (`template <typename T> void run(T *a, ..) { k<<<g, b>>>(a, ..); }`, the
+ * kernel's parameter `T *`, a's `U *` with U the host's), and every mention of each such host
+ * template is a call in the file that binds U (`run(a, b, c, n)`, a `double *`): those types,
+ * *n of them; NULL, with *at where reading stopped, otherwise. */
+CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *src, int *n, size_t *at)
+{
+	*n = 0;
+	int j = -1; /* the kernel's parameter typed `T *` */
+	for (int p = 0; j < 0; p++) { /* (a template's parameters: cursor_nth_param) */
+		CXCursor parm = cursor_nth_param(kernel, p);
+		if (clang_Cursor_isNull(parm))
+			break;
+		CXType t = clang_getCanonicalType(clang_getCursorType(parm));
+		if (t.kind == CXType_Pointer && cursor_type_param_index(clang_getPointeeType(t)) == index)
+			j = p;
+	}
+	if (j < 0)
+		return NULL;
+	char *name = cursor_name(kernel);
+	size_t offs[64];
+	int m = source_identifiers(src, (struct span){0, src->len}, name, offs, 64);
+	free(name);
+	CXType *types = NULL;
+	int cap = 0;
+	bool ok = m > 0 && m <= 64;
+	CXCursor tu = clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(kernel));
+	for (int i = 0; i < m && ok; i++) {
+		*at = offs[i];
+		if (offs[i] == cursor_offset(kernel))
+			continue; /* (the kernel's own name, where it is defined) */
+		struct host_find h = {.offset = offs[i], .host = clang_getNullCursor(), .launch = clang_getNullCursor()};
+		clang_visitChildren(tu, find_host, &h);
+		/* a launch deducing the kernel's arguments (no `<..>` after the name), argument j the
+		 * host's parameter of type `U *` */
+		ok = !clang_Cursor_isNull(h.launch) && clang_Cursor_getNumArguments(h.launch) > j;
+		CXCursor arg = ok ? cursor_strip(clang_Cursor_getArgument(h.launch, (unsigned)j)) : clang_getNullCursor();
+		CXCursor parm = ok && clang_getCursorKind(arg) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(arg)
+										       : clang_getNullCursor();
+		CXType pt = clang_getCanonicalType(clang_getCursorType(parm));
+		int u = clang_getCursorKind(parm) == CXCursor_ParmDecl && pt.kind == CXType_Pointer
+				? cursor_type_param_index(clang_getPointeeType(pt))
+				: -1;
+		name = cursor_name(kernel);
+		size_t after = offs[i] + strlen(name);
+		free(name);
+		while (after < src->len && (src->text[after] == ' ' || src->text[after] == '\t'))
+			after++;
+		ok = u >= 0 && after + 3 <= src->len && strncmp(src->text + after, "<<<", 3) == 0;
+		int ns = 0;
+		size_t unknown = 0;
+		CXCursor *specs = ok ? uniform_instantiations(h.host, src, &ns, &unknown) : NULL;
+		ok = specs && ns > 0;
+		for (int s2 = 0; s2 < ns && ok; s2++) {
+			ok = clang_Cursor_getTemplateArgumentKind(specs[s2], (unsigned)u) == CXTemplateArgumentKind_Type;
+			if (ok)
+				*VEC_PUSH(types, *n, cap) = clang_Cursor_getTemplateArgumentType(specs[s2], (unsigned)u);
+		}
+		if (!ok && specs == NULL && unknown)
+			*at = unknown;
+		else if (!ok && specs) {
+			/* (no call of the host template binds it: the first other mention of its name) */
+			char *host = cursor_name(h.host);
+			size_t hat[8];
+			int nh = source_identifiers(src, (struct span){0, src->len}, host, hat, 8);
+			for (int k = nh < 8 ? nh : 8; k-- > 0;)
+				if (hat[k] != cursor_offset(h.host))
+					*at = hat[k];
+			free(host);
+		}
+		free(specs);
+	}
+	if (ok && *n > 0)
+		return types;
+	free(types);
+	*n = 0;
+	return NULL;
+}
+
 /* Where param stands among function's parameters; -1 when it is not one. */
 static int param_index(CXCursor function, CXCursor param)
 {
