@@ -430,6 +430,7 @@ struct flop_count {
 	double multiplier;
 	double flops;
 	bool unknown;
+	bool runtime;  /* a compute loop's trip count is known only at run time (`i < blockDim.x`) */
 	int depth;
 };
 
@@ -458,6 +459,51 @@ static long trip_count(CXCursor loop)
 	}
 	free(cs.v);
 	return r;
+}
+
+/* Whether e names a value known only at run time: a parameter, a variable that is not a constant
+ * (blockDim's and the other built-ins' included), rather than a template's parameter or a
+ * constant, which each instantiation fixes. */
+struct runtime_scan {
+	struct span loop; /* (its own counter is no bound) */
+	bool runtime;
+};
+
+static enum CXChildVisitResult scan_runtime(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct runtime_scan *r = data;
+	bool *runtime = &r->runtime;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind k = clang_getCursorKind(d);
+	if (k == CXCursor_ParmDecl)
+		*runtime = true;
+	else if (k == CXCursor_VarDecl && cursor_declared_within(d, r->loop))
+		;
+	else if (k == CXCursor_VarDecl) {
+		CXCursor init = cursor_last_child(d);
+		bool constant = clang_isConstQualifiedType(clang_getCursorType(d)) && !clang_Cursor_isNull(init) &&
+				clang_isExpression(clang_getCursorKind(init));
+		if (constant)
+			clang_visitChildren(init, scan_runtime, r);
+		else
+			*runtime = true;
+	}
+	return *runtime ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool bound_at_run_time(CXCursor loop)
+{
+	struct cursors cs = cursor_children(loop);
+	struct runtime_scan r = {.loop = cursor_span(loop)};
+	if (cs.n == 4) {
+		if (scan_runtime(cs.v[1], loop, &r) == CXChildVisit_Recurse)
+			clang_visitChildren(cs.v[1], scan_runtime, &r);
+	}
+	free(cs.v);
+	return r.runtime;
 }
 
 static void count_in(struct flop_count *f, CXCursor c)
@@ -493,6 +539,7 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 		long trips = trip_count(c);
 		if (trips < 0) {
 			f->unknown = true;
+			f->runtime |= bound_at_run_time(c);
 			return CXChildVisit_Continue;
 		}
 		double saved = f->multiplier;
@@ -688,6 +735,7 @@ static void count_tile_flops(struct kloop *l, const struct source *src)
 		if (l->stmts[i].role == ROLE_COMPUTE)
 			count_in(&f, l->stmts[i].cursor);
 	l->flops_per_thread = f.unknown ? -1 : f.flops;
+	l->compute_runtime_trips = f.runtime;
 }
 
 struct shared_sum {

@@ -791,6 +791,7 @@ struct kloop {
 				  * registers ptxas gives are the kernel's */
 	int ninstance_symbols;
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
+	bool compute_runtime_trips; /* a compute loop runs a number of trips known only at run time */
 	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 	long staged_bytes;      /* what register staging (registers.c) holds a thread through a
 				 * tile's compute: a register for each trip of each copy's load, and
@@ -1041,6 +1042,8 @@ struct variant_rules {
 	/* register staging (optional keys; no limit when absent): the most 4-byte registers a thread
 	 * its staging may hold when ptxas has not measured the kernel's registers, and why */
 	int max_staged_registers_unmeasured;
+	int max_ldg_stages_unknown_compute; /* 0: no limit */
+	char unknown_compute_evidence[240];
 	char staged_registers_evidence[240];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];

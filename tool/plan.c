@@ -142,6 +142,12 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 			   &staged);
 		if (!staged)
 			v->max_staged_registers_unmeasured = 0;
+		bool unknown = true; /* (rules without it: any number of register stages) */
+		v->max_ldg_stages_unknown_compute = (int)get_long(variants, "ldg_max_stages_unknown_compute", &unknown);
+		get_string(evidence, "unknown_compute", v->unknown_compute_evidence, sizeof v->unknown_compute_evidence,
+			   &unknown);
+		if (!unknown)
+			v->max_ldg_stages_unknown_compute = 0;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -523,6 +529,12 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 			set_verdict(p, "rejected: " STAGING_OVER ": %s", p->staged_registers,
 				    vr->max_staged_registers_unmeasured, vr->staged_registers_evidence);
 			p->over_staging = true;
+			continue;
+		}
+		if (!forced && vr->max_ldg_stages_unknown_compute && p->variant == VARIANT_LDG &&
+		    p->stages > vr->max_ldg_stages_unknown_compute && l->compute_runtime_trips) {
+			set_verdict(p, "rejected: a compute loop's trip count is known only at run time, and such a loop "
+				    "lost with %d register stages: %s", p->stages, vr->unknown_compute_evidence);
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {

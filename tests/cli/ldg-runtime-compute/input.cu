@@ -1,0 +1,48 @@
+// A tiled product whose compute loop runs blockDim.x trips (known only at run time): auto
+// stages its registers once (rules/variants.json, ldg_max_stages_unknown_compute); the same
+// loop with a constant trip count gets two stages.
+#define N 1024
+#define T 32
+
+__global__ void runtime_trips(const int *a, const int *b, int *c)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    __shared__ int s_a[T * T];
+    __shared__ int s_b[T * T];
+    int tmp = 0;
+    for (int i = 0; i < N; i += blockDim.x) {
+        s_a[threadIdx.y * blockDim.x + threadIdx.x] = a[row * N + i + threadIdx.x];
+        s_b[threadIdx.y * blockDim.x + threadIdx.x] = b[i * N + threadIdx.y * N + col];
+        __syncthreads();
+        for (int j = 0; j < blockDim.x; j++)
+            tmp += s_a[threadIdx.y * blockDim.x + j] * s_b[j * blockDim.x + threadIdx.x];
+        __syncthreads();
+    }
+    c[row * N + col] = tmp;
+}
+
+__global__ void constant_trips(const int *a, const int *b, int *c)
+{
+    int row = blockIdx.y * T + threadIdx.y;
+    int col = blockIdx.x * T + threadIdx.x;
+    __shared__ int s_a[T * T];
+    __shared__ int s_b[T * T];
+    int tmp = 0;
+    for (int i = 0; i < N; i += T) {
+        s_a[threadIdx.y * T + threadIdx.x] = a[row * N + i + threadIdx.x];
+        s_b[threadIdx.y * T + threadIdx.x] = b[i * N + threadIdx.y * N + col];
+        __syncthreads();
+        for (int j = 0; j < T; j++)
+            tmp += s_a[threadIdx.y * T + j] * s_b[j * T + threadIdx.x];
+        __syncthreads();
+    }
+    c[row * N + col] = tmp;
+}
+
+void run(const int *a, const int *b, int *c)
+{
+    dim3 threads(T, T), blocks(N / T, N / T);
+    runtime_trips<<<blocks, threads>>>(a, b, c);
+    constant_trips<<<blocks, threads>>>(a, b, c);
+}
