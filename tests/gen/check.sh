@@ -131,12 +131,13 @@ for seed in $(seq "$first" "$last"); do
 	done
 done
 # nvcc compiles every original and rewrite (to PTX for sm_80: cp.async), as one translation unit with
-# each program in a namespace of its own (as tests/gpu/fuzz_prepare.sh batches them): clang
-# parsed the rewrites in validation, the compiler that builds them is nvcc
+# each program in a namespace of its own (as tests/gpu/fuzz_prepare.sh batches them; the headers any
+# program includes first, <cuda/pipeline> for gen.py's sixteenth stream): clang parsed the
+# rewrites in validation, the compiler that builds them is nvcc
 nvcc=${CUDA_HOME:-/usr/local/cuda}/bin/nvcc
 if [ -x "$nvcc" ] && ls "$tmp"/nv/*.cu >/dev/null 2>&1; then
 	{
-		printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cooperative_groups.h>\n#include <cuda.h>\n#include <cudaTypedefs.h>\n'
+		printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cuda/pipeline>\n#include <cooperative_groups.h>\n#include <cuda.h>\n#include <cudaTypedefs.h>\n'
 		for f in "$tmp"/nv/*.cu; do
 			printf 'namespace %s {\n#define main gen_main\n' "$(basename "$f" .cu)"
 			grep -v '^#include' "$f"

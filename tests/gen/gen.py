@@ -55,7 +55,11 @@ too), or A's row in its tile so stepped (register staging's stores step it again
 copies refuse both;
 from a fourteenth, a row loop's test as `r <= TS - 1`, `r + 1 <= TS` or `BY + r < TS + BY`,
 its step a local set once (`row_test`, `row_step`), and A's copy through a local of its body
-(`row_fetch`: registers only);
+(`row_fetch`: registers only); from a sixteenth, the plain copies written through a one-stage
+thread-scope cuda::pipeline made before the loop (`cuda::memcpy_async(&As[..], &A[..], size, pipe)`
+between producer_acquire and producer_commit, consumer_wait before the barrier, the CUDA samples'
+shape: `pipe`, staged as the plain copies; tensor copies and producer warps refuse it), or with
+its wait in a helper or its commit in an inner loop (`pipe_neg`: refused by every variant);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -297,6 +301,45 @@ def draw(seed):
     # `float *ptrA = ashare + ..`): a view of the stage being computed
     r15 = random.Random(seed * 130363 + 11)
     f['cview'] = f['compute'] in ('inline', 'unrolled') and r15.random() < 0.3
+    # the sixteenth stream (session 29): the plain copies written through a one-stage
+    # thread-scope cuda::pipeline made before the loop, the CUDA samples' globalToShmemAsyncCopy
+    # (`pipe.producer_acquire(); cuda::memcpy_async(&As[..], &A[..], SIZE, pipe); ..
+    # pipe.producer_commit(); pipe.consumer_wait();` before the first barrier): once the wait
+    # returns each copy is a plain one, which pipefy stages as it would the plain copy (the
+    # pipeline's calls dropped). Only where every copy is one element of 4 or 8 bytes moved
+    # as it is (memcpy_async moves 4, 8 or 16 bytes for pipefy) into static tiles; SIZE
+    # `sizeof(TT)`, a const local `shape` (cuda::aligned_size_t<alignof(TT)>(sizeof(TT))) or that
+    # written in the call (`pipe`); the pipeline made right before the loop or at the kernel's
+    # top (`pipe_at`); the copies and the commit in a block of their own, the wait after it
+    # (`pipe_block`); a consumer_release after the compute or at the end of the body
+    # (`pipe_release`); and, now and then, what makes the copies a pipeline pipefy must leave as
+    # it is (`pipe_neg`): the wait in a helper of the program (`gen_drain(pipe)`, the pipeline
+    # named other than by the loop's own calls) or the copies and their commit in an inner loop
+    # of one trip (tiles in flight across iterations, as far as pipefy can tell)
+    r16 = random.Random(seed * 86028121 + 47)
+    pipe_ok = (f['form'] == 'scalar' and f['copy'] in ('direct', 'local_index', 'bumps') and f['guard'] == 'none' and
+               f['elem'] == 'same' and f['type'] in ('float', 'double', 'int') and not f['convert'] and
+               not f['accessor'] and f['tiles'] == 'static' and f['mutation'] == 'none' and f['wide'] == 'none' and
+               not f['scratch'] and not f['tile_after'] and f['participation'] == 'all' and
+               f['index_step'] == 'none' and f['fill_first'] == 'none' and not f['rotated'] and
+               f['structure'] != 'two_loops' and not f['independent'])
+    # (one K-loop a kernel: another loop's asynchronous copies in the same function are ones a
+    # loop's wait may complete, which pipefy leaves as written, 'the function also copies')
+    pipe = r16.random() < 0.85
+    size = r16.choice(['sizeof', 'sizeof', 'shape', 'shape', 'inline'])
+    at = r16.choice(['loop', 'loop', 'top'])
+    block = r16.random() < 0.4
+    release = r16.choice(['none', 'none', 'compute', 'end'])
+    neg = r16.choice(['drain', 'inner_commit']) if r16.random() < 0.15 else 'none'
+    if pipe and pipe_ok:
+        # (no block around local indices: pipefy's register staging takes a block the copies and
+        # their index declarations sit in for a loop, 'the copy .. sits in the loop at', and
+        # refuses; plain copies so written alike)
+        block = block and neg != 'inner_commit' and f['copy'] != 'local_index'
+        f['pipe'], f['pipe_block'], f['pipe_release'], f['pipe_neg'] = size, block, release, neg
+        f['pipe_at'] = at
+    else:
+        f['pipe'], f['pipe_at'], f['pipe_block'], f['pipe_release'], f['pipe_neg'] = 'none', 'loop', False, 'none', 'none'
     return f
 
 
@@ -304,7 +347,8 @@ def draw(seed):
 # line of such a program names none of them)
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
-         'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False}
+         'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
+         'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -378,7 +422,12 @@ def program(seed):
                            # (as the loop's last barrier, a vote is a call that may write memory too)
                            'may point at it' if f['vote'] == 'end_or' and not f['restrict'] else None,
                            "runs the asm instruction 'bar.sync'" if f['vote'] == 'asm' else None,
-                           "the copies read 'ir0', which the compute" if f['index_step'] == 'compute' else None]
+                           "the copies read 'ir0', which the compute" if f['index_step'] == 'compute' else None,
+                           # (the pipeline's copies are a pipeline already: its wait elsewhere, or its
+                           # commit in an inner loop)
+                           "asynchronous already .*named at [0-9:]+ other than by the loop's copies and calls"
+                           if f['pipe_neg'] == 'drain' else None,
+                           "asynchronous already .*commits inside an inner loop" if f['pipe_neg'] == 'inner_commit' else None]
                if x]
     # what each variant can take: cp.async moves 4, 8 or 16 bytes unconverted from global
     # memory; registers stage copies that sit in no branch
@@ -437,6 +486,9 @@ def program(seed):
     if f['mutation'] == 'computed' and expect == 'pipelined':
         for v in sm90:  # (after an exit before the loop, which is named first)
             sm90[v].append('stores a value computed')
+    if f['pipe'] != 'none' and expect == 'pipelined':
+        for v in sm90:  # (the pipeline's copy is taken for an accessor's store: 'stores through an accessor')
+            sm90[v].append('.')
     if f['row_fetch'] and expect == 'pipelined':
         for v in sm90:
             sm90[v].append('.')  # (a register's store is no box, nor a producer's copy)
@@ -466,6 +518,8 @@ def program(seed):
     out('// gpu-runs: ' + ' | '.join('%d %d %d' % (M, N, k) for k in K))
     out('// gpu-sanitize: %d %d %d' % (M, N, 2 * TS + (3 if partial else 0)))
     out('#include "harness.cuh"')
+    if f['pipe'] != 'none':
+        out('#include <cuda/pipeline>')
     if f['barrier'] != 'syncthreads':
         out('#include <cooperative_groups.h>')
         out('namespace cg = cooperative_groups;')
@@ -480,6 +534,9 @@ def program(seed):
     if f['accessor']:
         out('__device__ __forceinline__ %s gen_ld(const %s *p) { return *p; }' % (TG, TG))
         out('__device__ __forceinline__ void gen_st(%s *p, %s v) { *p = v; }' % (TT, TT))
+        out('')
+    if f['pipe_neg'] == 'drain':  # (the loop's wait, in a function of the program's)
+        out('__device__ void gen_drain(cuda::pipeline<cuda::thread_scope_thread> &p) { p.consumer_wait(); }')
         out('')
     if f['copy'] == 'helper':
         tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
@@ -651,6 +708,16 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     else:
         out('    int tx = threadIdx.x, ty = threadIdx.y;')
     ind = '    '
+    TTs = 'sizeof(%s)' % TT
+    size = {'none': None, 'sizeof': TTs, 'shape': 'shape',
+            'inline': 'cuda::aligned_size_t<alignof(%s)>(%s)' % (TT, TTs)}[f['pipe']]
+
+    def make_pipe(ind, name):             # the loop's pipeline (and the copies' size), before it
+        out(ind + 'cuda::pipeline<cuda::thread_scope_thread> %s = cuda::make_pipeline();' % name)
+        if f['pipe'] == 'shape':
+            out(ind + 'const auto shape = cuda::aligned_size_t<alignof(%s)>(%s);' % (TT, TTs))
+    if f['pipe'] != 'none' and f['pipe_at'] == 'top':
+        make_pipe(ind, 'pipe')
     if f['structure'] == 'persistent':
         CW = '(%d * TS)' % W if WV else 'TS'  # (a wide B's block: W columns a thread)
         out('    int tiles_n = N / %s, tiles = (M / TS) * tiles_n;' % CW)
@@ -689,6 +756,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         if f['copy'] == 'bumps':
             out(ind + 'const %s *a = A + (row0 + ty) * K + tx;' % TG)
             out(ind + 'const %s *b = B + ty * N + col;' % TG)
+        pn = 'pipe2' if li else 'pipe'     # (each loop its own pipeline)
+        if f['pipe'] != 'none' and f['pipe_at'] == 'loop':
+            make_pipe(ind, pn)
         if f['participation'] == 'bounds_if':
             out(ind + 'if (col < N) { // (every thread, where N is a multiple of TS; a test of the thread)')
         if f['ivar_more'] == 'size_t':
@@ -708,7 +778,23 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         if f['mutation'] == 'dependent':
             out(b + 'int shift = off;')
         rn = 'r2' if f['independent'] and li else 'r'  # registers of their own
-        copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W if WV else 0)
+        bc = b
+        if f['pipe_neg'] == 'inner_commit':  # (the copies and their commit in a loop of one trip)
+            out(b + 'for (int gen_s = 0; gen_s < 1; ++gen_s) {')
+            bc = b + '    '
+        elif f['pipe_block']:
+            out(b + '{')
+            bc = b + '    '
+        if f['pipe'] != 'none':
+            out(bc + '%s.producer_acquire();' % pn)
+        copies(f, out, bc, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W if WV else 0,
+               (pn, size) if f['pipe'] != 'none' else None)
+        if f['pipe'] != 'none':
+            out(bc + '%s.producer_commit();' % pn)
+        if bc != b:
+            out(b + '}')
+        if f['pipe'] != 'none':
+            out(b + ('gen_drain(%s);' if f['pipe_neg'] == 'drain' else '%s.consumer_wait();') % pn)
         bumps = ['a += TS;', 'b += TS * N;'] if f['copy'] == 'bumps' else []
         if f['bump_at'] == 'before':
             for x in bumps:
@@ -757,6 +843,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             out(b + 'off += acc[0] > 1e30;')
         elif f['mutation'] == 'dependent':
             out(b + 'off = acc[0] > 1e30 ? 1 : 0;')
+        if f['pipe_release'] == 'compute':
+            out(b + '%s.consumer_release();' % pn)
         if f['mutation'] == 'break':
             out(b + 'if (acc[0] > 1e30)')
             out(b + '    break;')
@@ -772,6 +860,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         elif f['bump_at'] == 'after':
             for x in bumps:
                 out(b + x)
+        if f['pipe_release'] == 'end':
+            out(b + '%s.consumer_release();' % pn)
         out(ind + '}')
         if f['participation'] == 'bounds_if':
             out(ind + '}')
@@ -804,8 +894,14 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     out('')
 
 
-def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W=0):
+def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W=0, pipe=None):
     form = f['form']
+
+    def put(dst, src):                    # a plain copy, or through the loop's cuda::pipeline
+        if pipe:
+            out(b + 'cuda::memcpy_async(&%s, &%s, %s, %s);' % (dst, src, pipe[1], pipe[0]))
+        else:
+            out(b + '%s = %s;' % (dst, src))
     shift = ' + shift' if f['mutation'] == 'dependent' else ''
     if form == 'vec':
         for t, src in ((an, 'A[(row0 + ty) * K + %s + tx * %d%s]' % (k0, VW, shift)), (bn, 'B[(%s + ty) * N + col0 + tx * %d]' % (k0, VW))):
@@ -874,8 +970,8 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
                 out(b + 'load_tiles%s(%s, %s, A, B, row0 + ty, col, %s, N, K);' % (targs, an, bn, k0))
             continue
         if f['copy'] == 'bumps':
-            out(b + '%s[ty][tx] = %s;' % (an, load('a[0]')))
-            out(b + '%s[ty][tx] = %s;' % (bn, load('b[0]')))
+            put('%s[ty][tx]' % an, load('a[0]'))
+            put('%s[ty][tx]' % bn, load('b[0]'))
             continue
         ar = r  # (A's row in its tile)
         if f['copy'] == 'local_index':
@@ -928,7 +1024,7 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         elif f['accessor']:
             out(b + 'gen_st(&%s[%s][tx], %s);' % (an, r, load('gen_ld(&%s)' % src_a)))
         else:
-            out(b + '%s[%s][tx] = %s;' % (an, ar, load(src_a)))
+            put('%s[%s][tx]' % (an, ar), load(src_a))
         if f['guard'] == 'ternary':
             out(b + '%s[%s][tx] = %s + %s < K ? %s : %s;' % (bn, r, k0, r, load(src_b), zero))
         elif f['guard'] == 'if_else':
@@ -939,7 +1035,7 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         elif f['accessor']:
             out(b + 'gen_st(&%s[%s][tx], %s);' % (bn, r, load('gen_ld(&%s)' % src_b)))
         else:
-            out(b + '%s[%s][tx] = %s;' % (bn, r, load(src_b)))
+            put('%s[%s][tx]' % (bn, r), load(src_b))
 
 
 def stats(first, last):

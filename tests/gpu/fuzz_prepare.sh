@@ -50,7 +50,7 @@ for seed in $(seq "$first" "$last"); do
 		if [ $((n % 40)) = 0 ]; then
 			batch=$((batch + 1))
 			f=$(printf '%s/batch%03d.cu' "$out" $batch)
-			printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cooperative_groups.h>\n#include <cstring>\n#include <cuda.h>\n#include <cudaTypedefs.h>\n' >"$f"
+			printf '#include "harness.cuh"\n#include <cuda_pipeline.h>\n#include <cuda/pipeline>\n#include <cooperative_groups.h>\n#include <cstring>\n#include <cuda.h>\n#include <cudaTypedefs.h>\n' >"$f"
 		fi
 		entry=g${seed}_${v//./_}
 		{
