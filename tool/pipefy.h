@@ -881,6 +881,7 @@ struct kloop {
 		bool over_static; /* rejected: its static shared memory is over the limit */
 		bool over_staging; /* rejected: its staging's registers are over the unmeasured limit */
 		bool over_wanted;  /* not considered: more stages than wanted (asked for) */
+		bool runtime_trips; /* rejected: the compute's trip count is known only at run time */
 		char *verdict;
 	} options[24];
 	int noptions;

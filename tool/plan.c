@@ -535,6 +535,7 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		    p->stages > vr->max_ldg_stages_unknown_compute && l->compute_runtime_trips) {
 			set_verdict(p, "rejected: a compute loop's trip count is known only at run time, and such a loop "
 				    "lost with %d register stages: %s", p->stages, vr->unknown_compute_evidence);
+			p->runtime_trips = true;
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
