@@ -739,6 +739,35 @@ static CXCursor program_copy_argument(CXCursor call)
 	return clang_getNullCursor();
 }
 
+static bool path_to(CXCursor from, CXCursor target, CXCursor *path, int *n, int max);
+
+/* A constant stored under an if (`if (g) { As[..] = A[..]; Bs[..] = B[..]; } else { As[..] = 0;
+ * Bs[..] = 0; }`): the if is no guarded copy pipefy reads, which takes one store a branch. */
+static bool refuse_constant_branch(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
+{
+	if (clang_Cursor_isNull(cp->value) || !cursor_folds_to_constant(cp->value))
+		return false;
+	CXCursor path[64];
+	int n = 1;
+	path[0] = l->stmts[cp->stmt].cursor;
+	if (!path_to(path[0], cp->store, path, &n, 64))
+		return false;
+	for (int i = n - 1; i >= 0; i--)
+		if (clang_getCursorKind(path[i]) == CXCursor_IfStmt) {
+			int line, col, il, ic;
+			pos(src, cp->text.begin, &line, &col);
+			pos(src, cursor_span(path[i]).begin, &il, &ic);
+			char *v = span_text(src, cursor_span(cp->value));
+			kloop_refuse(l, cp->text.begin,
+				     "'%s' is set to the constant '%s' at %d:%d under the if at %d:%d: pipefy reads an "
+				     "if/else as a guarded copy only with one store of the same element a branch (a load "
+				     "in one, a constant in the other)", name, v, line, col, il, ic);
+			free(v);
+			return true;
+		}
+	return false;
+}
+
 static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
 {
 	const char *name = l->tiles[cp->tile].name;
@@ -791,7 +820,7 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 		else if (sname)
 			kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a value read from '%s', which is "
 				     "__shared__, not from global memory", name, line, col, sname);
-		else
+		else if (!refuse_constant_branch(l, src, cp, name))
 			kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
 		free(sname);
 	}
