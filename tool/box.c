@@ -948,6 +948,7 @@ static bool box_copy_plain(struct box_read *b)
 	const char *why = cp->guard.end > cp->guard.begin ? "is guarded: a box is copied whole, or not at all"
 			  : cp->conversion			  ? "converts its value"
 			  : cp->from_register		  ? "stores a register, not a load"
+			  : cp->async ? "is a cuda::memcpy_async, whose addresses pipefy does not read as a box"
 			  : cp->dst_is_address		  ? "stores through an accessor"
 			  : b->V < 1 || cp->width % b->tile->elem_bytes ? "moves part of an element"
 			  : b->flat && b->V != 1		  ? "stores a vector into a flat tile"

@@ -75,6 +75,15 @@ static enum CXChildVisitResult scan_flow(CXCursor c, CXCursor parent, CXClientDa
 	}
 }
 
+/* What a copy writes: its assignment's target, or a memcpy_async's destination address. */
+static CXCursor copy_target(const struct copy *cp)
+{
+	CXCursor d, f, z, p;
+	if (cp->async && cursor_async_copy(cp->store, &d, &f, &z, &p))
+		return d;
+	return cursor_write_target(cp->store);
+}
+
 /* ---- calls that show the loop is already pipelined, and nested barriers ---- */
 
 struct call_scan {
@@ -2215,7 +2224,7 @@ static bool destination_stepped(const struct kloop *l, const struct copy *cp, CX
 {
 	if (clang_Cursor_isNull(l->stmts[cp->stmt].advance))
 		return false; /* (the loop advances no local of the body) */
-	struct step_scan s = {.target = cursor_write_target(cp->store)};
+	struct step_scan s = {.target = copy_target(cp)};
 	struct cursors kids = cursor_children(loop);
 	if (kids.n > 0)
 		clang_visitChildren(kids.v[kids.n - 1], scan_constant_step, &s);
@@ -2237,7 +2246,7 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 		CXCursor holder = l->stmts[a->stmt].cursor;
 		pos(src, a->text.begin, &line, &col);
 		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !one_trip(holder, src) &&
-		    !cursor_refers_within(cursor_write_target(a->store), cursor_span(holder)) &&
+		    !cursor_refers_within(copy_target(a), cursor_span(holder)) &&
 		    !destination_stepped(l, a, holder))
 			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
 				      "copies to one address land in no fixed order", line, col, l->tiles[a->tile].name);
@@ -2518,6 +2527,9 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 			       "statements, copies guarded by if/else or ?: with a value for either side, or ifs around "
 			       "loads only",
 			       line, col, ol, oc);
+	if (k == CXCursor_CompoundStmt)
+		return xprintf("the copy at %d:%d sits in the block at %d:%d with other statements: staging registers "
+			       "take a block that holds copies alone", line, col, ol, oc);
 	if (k != CXCursor_ForStmt)
 		return xprintf("the copy at %d:%d sits in the loop at %d:%d: staging registers need a for loop "
 			       "(`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
@@ -2570,7 +2582,7 @@ static bool destination_reads(const struct kloop *l, CXCursor var)
 {
 	struct span at[1];
 	for (int i = 0; i < l->ncopies; i++)
-		if (cursor_var_refs(cursor_write_target(l->copies[i].store), var, at, 1) != 0)
+		if (cursor_var_refs(copy_target(&l->copies[i]), var, at, 1) != 0)
 			return true;
 	return false;
 }
@@ -2681,7 +2693,7 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		if (!cp->guard_is_if && !in_copy_loop && !in_plain_if && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
 			l->legal[VARIANT_LDG].refusal = unstaged_copy_why(l, src, cp);
 			l->legal[VARIANT_LDG].ok = false;
-		} else if (stmt_reads_ivar(l, cursor_write_target(cp->store))) {
+		} else if (stmt_reads_ivar(l, copy_target(cp))) {
 			l->legal[VARIANT_LDG].refusal = xprintf("the destination of the copy at %d:%d moves with the loop variables", line, col);
 			l->legal[VARIANT_LDG].ok = false;
 		} else if (in_copy_loop && !st->cl.stride && !l->block_threads) {
