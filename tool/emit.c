@@ -77,12 +77,12 @@ static bool closes_clause(const char *p)
 }
 
 /* Where the last clause of msg that ends before `limit` ends: a "; ", ": " or " (" outside
- * parentheses, brackets and quotes, past the remark's head (up to its first ": "); else the
- * last ", " there; 0: none. */
+ * parentheses, brackets and quotes, past the remark's head (up to its first ": "), but not the
+ * ": " of a short lead-in after a "; " (`; 1 stage: `); else the last ", " there; 0: none. */
 static size_t clause_end(const char *msg, size_t limit)
 {
 	const char *head = strstr(msg, ": ");
-	size_t from = head ? (size_t)(head - msg) + 2 : 0, best = 0, comma = 0;
+	size_t from = head ? (size_t)(head - msg) + 2 : 0, best = 0, comma = 0, semi = 0;
 	int depth = 0;
 	char quote = 0;
 	for (size_t i = 0; msg[i] && i < limit; i++) {
@@ -97,7 +97,10 @@ static size_t clause_end(const char *msg, size_t limit)
 			quote = c;
 			continue;
 		}
-		if (depth == 0 && i >= from && msg[i + 1] == ' ' && (c == ';' || c == ':'))
+		/* (not the ':' after a clause's short lead-in, `; 1 stage: ..`: cut before the lead-in) */
+		if (depth == 0 && i >= from && msg[i + 1] == ' ' && c == ';')
+			best = semi = i;
+		else if (depth == 0 && i >= from && msg[i + 1] == ' ' && c == ':' && !(semi && i - semi < 26))
 			best = i;
 		if (depth == 0 && i >= from && c == ' ' && msg[i + 1] == '(' && closes_clause(msg + i + 1))
 			best = i;

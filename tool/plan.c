@@ -649,6 +649,18 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			plan_decline(l, "no plan fits: %s %s; 1 stage: %s", variant_name(want), why_not, last->verdict + 10);
 		else
 			plan_decline(l, "no plan fits: %s %s", variant_name(want), why_not);
+		/* (another variant that would fit was not weighed: say why, and that the plans
+		 * that fail are the wanted variant's) */
+		const struct plan_option *other = NULL;
+		for (int i = 1; i < l->noptions && !other; i++)
+			if (l->options[i].variant != want && strstr(l->options[i].verdict, "another variant is preferred"))
+				other = &l->options[i];
+		if (other && !forced_variant(o) && strncmp(l->declined, "no plan fits: ", 14) == 0) {
+			char *d = xprintf("no %s plan fits: %s; %s is not taken: %s", variant_name(want), l->declined + 14,
+					  variant_name(other->variant), why);
+			free(l->declined);
+			l->declined = d;
+		}
 		return;
 	}
 	l->variant = chosen->variant;
