@@ -257,7 +257,7 @@ static char *option_name(const struct plan_option *p)
  * planned: its ratio is no measurement). */
 static bool ratio_known(const struct kloop *l)
 {
-	return l->ratio >= 0 && l->flops_per_thread >= 0 && l->block_threads > 0 && kloop_tile_bytes(l) > 0;
+	return kloop_ratio(l) >= 0; /* (computed here too: a loop left before planning has no l->ratio) */
 }
 
 
@@ -322,7 +322,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	fputc('\n', out);
 	if (ratio_known(l))
 		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
-			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), l->ratio);
+			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), kloop_ratio(l));
 	else
 		fprintf(out, "  ratio:    unknown (%s)\n",
 			l->flops_per_thread < 0 ? "a compute loop has no constant trip count"
@@ -335,7 +335,7 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 			char *name = option_name(p);
 			char smem[32], blocks[32], warps[32];
 			snprintf(smem, sizeof smem, p->smem >= 0 ? "%.1f KB" : "?", p->smem / 1024.0);
-			snprintf(blocks, sizeof blocks, p->blocks ? "%d" : "?", p->blocks);
+			snprintf(blocks, sizeof blocks, p->blocks && l->block_threads ? "%d" : "?", p->blocks);
 			snprintf(warps, sizeof warps, p->warps ? "%d" : "?", p->warps);
 			fprintf(out, "  %-14s %11s %10s %9s  %s\n", name, smem, blocks, warps, p->verdict ? p->verdict : "");
 			free(name);
@@ -446,7 +446,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 	json_object_set_new(o, "tile_bytes_per_stage", kloop_tile_bytes(l) >= 0 ? json_integer(kloop_tile_bytes(l)) : json_null());
 	json_object_set_new(o, "shared_bytes_before", l->shared_bytes >= 0 ? json_integer(l->shared_bytes) : json_null());
 	json_object_set_new(o, "flops_per_thread_per_tile", l->flops_per_thread >= 0 ? json_real(l->flops_per_thread) : json_null());
-	json_object_set_new(o, "ratio_flop_per_byte", ratio_known(l) ? json_real(l->ratio) : json_null());
+	json_object_set_new(o, "ratio_flop_per_byte", ratio_known(l) ? json_real(kloop_ratio(l)) : json_null());
 	json_t *tiles = json_array();
 	for (int i = 0; i < l->ntiles; i++) {
 		json_t *t = json_object();

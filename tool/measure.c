@@ -436,26 +436,44 @@ struct flop_count {
 
 static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
 
-/* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C. */
+/* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
+ * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
+ * that multiplies or shifts, say). */
 static long trip_count(CXCursor loop)
 {
 	struct cursors cs = cursor_children(loop);
 	long r = -1;
 	if (cs.n == 4) {
 		CXCursor init = cs.v[0], cond = cursor_strip(cs.v[1]), inc = cursor_strip(cs.v[2]);
-		bool ok1 = false, ok2 = false, ok3 = true;
+		bool ok1 = false, ok2 = false, ok3 = false, down = false;
 		long a = 0, b = 0, step = 1;
 		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
 			a = cursor_evaluate_int(cursor_last_child(cursor_first_child(init)), &ok1);
-		if (clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
-		    clang_getCursorBinaryOperatorKind(cond) == CXBinaryOperator_LT)
+		enum CXBinaryOperatorKind op = clang_getCursorKind(cond) == CXCursor_BinaryOperator
+						       ? clang_getCursorBinaryOperatorKind(cond)
+						       : CXBinaryOperator_Invalid;
+		if (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_NE ||
+		    op == CXBinaryOperator_GT || op == CXBinaryOperator_GE)
 			b = cursor_evaluate_int(cursor_last_child(cond), &ok2);
-		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator)
+		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator) {
+			enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(inc);
 			step = cursor_evaluate_int(cursor_last_child(inc), &ok3);
-		else if (clang_getCursorKind(inc) != CXCursor_UnaryOperator)
-			ok3 = false;
-		if (ok1 && ok2 && ok3 && step > 0)
-			r = b > a ? (b - a + step - 1) / step : 0;
+			ok3 &= k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign;
+			down = k == CXBinaryOperator_SubAssign;
+		} else if (clang_getCursorKind(inc) == CXCursor_UnaryOperator) {
+			enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(inc);
+			ok3 = k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreDec ||
+			      k == CXUnaryOperator_PostDec;
+			down = k == CXUnaryOperator_PreDec || k == CXUnaryOperator_PostDec;
+		}
+		bool up_test = op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_NE;
+		bool down_test = op == CXBinaryOperator_GT || op == CXBinaryOperator_GE || op == CXBinaryOperator_NE;
+		if (ok1 && ok2 && ok3 && step > 0 && (down ? down_test : up_test)) {
+			long span = down ? a - b + (op == CXBinaryOperator_GE) : b - a + (op == CXBinaryOperator_LE);
+			/* (`!=` counts only where the steps land on the bound) */
+			if (op != CXBinaryOperator_NE || (span >= 0 && span % step == 0))
+				r = span > 0 ? (span + step - 1) / step : 0;
+		}
 	}
 	free(cs.v);
 	return r;
@@ -548,6 +566,10 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 		f->multiplier = saved;
 		return CXChildVisit_Continue;
 	}
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+		f->unknown = true; /* (how often it runs: unknown) */
+		return CXChildVisit_Continue;
 	case CXCursor_CompoundAssignOperator: {
 		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
 		if ((op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) && has_multiply(cursor_last_child(c)))
@@ -561,6 +583,9 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 			f->flops += 2 * f->multiplier;
 		free(op);
 		char *name = cursor_name(c);
+		if (strcmp(name, "fmaf") == 0 || strcmp(name, "fma") == 0 || strcmp(name, "__fmaf_rn") == 0 ||
+		    strcmp(name, "__fma_rn") == 0)
+			f->flops += 2 * f->multiplier; /* (one multiply-add) */
 		if (strcmp(name, "mma_sync") == 0)
 			f->flops += 2.0 * 16 * 16 * 16 / 32 * f->multiplier; /* one warp-wide m16n16k16 */
 		CXCursor callee = clang_getCursorReferenced(c);

@@ -14,6 +14,16 @@ long kloop_tile_bytes(const struct kloop *l)
 	return sum;
 }
 
+/* Flops a thread computes per tile times the block's threads, per byte of tile loaded; -1 when
+ * a part is unknown. */
+double kloop_ratio(const struct kloop *l)
+{
+	long bytes = kloop_tile_bytes(l);
+	return l->flops_per_thread >= 0 && l->block_threads > 0 && bytes > 0
+		       ? l->flops_per_thread * l->block_threads / (double)bytes
+		       : -1;
+}
+
 void model_free(struct model *m)
 {
 	for (int i = 0; i < m->nloops; i++) {

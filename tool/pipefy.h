@@ -970,6 +970,7 @@ void model_free(struct model *m);
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
+double kloop_ratio(const struct kloop *l); /* flops per byte of tile; -1 unknown */
 /* Something find could not read; check refuses the loop for it. */
 void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

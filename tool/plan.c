@@ -572,10 +572,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	size_t hint_at = 0;
 	if (!apply_hints(l, src, file_off_at, &o, &hinted, &hint_at))
 		return;
-	long bytes = kloop_tile_bytes(l);
-	l->ratio = l->flops_per_thread >= 0 && l->block_threads && bytes > 0
-			   ? l->flops_per_thread * l->block_threads / (double)bytes
-			   : -1;
+	l->ratio = kloop_ratio(l);
 
 	add_options(l, o, a, vr);
 	/* what is wanted: forced by the user, or the rules' preference */
