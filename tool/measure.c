@@ -380,6 +380,13 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 			l->block_source = xstrdup("__launch_bounds__");
 		}
 		free(text);
+		if (arg[n] == ',') { /* (its minimum blocks an SM: the compiler caps the registers for it) */
+			char *second = arg + n + 1;
+			char *min = xstrndup(second, strcspn(second, ",)"));
+			if (eval_int_text(src, min, &v) && v > 0)
+				l->min_blocks = (int)v;
+			free(min);
+		}
 	}
 	free(head);
 	const struct launch *at = l->block_threads ? NULL : launches_first(ls, l->function);

@@ -792,6 +792,7 @@ struct kloop {
 	int ninstance_symbols;
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
 	bool compute_runtime_trips; /* a compute loop runs a number of trips known only at run time */
+	int min_blocks;      /* __launch_bounds__'s minimum blocks an SM; 0 when none */
 	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 	long staged_bytes;      /* what register staging (registers.c) holds a thread through a
 				 * tile's compute: a register for each trip of each copy's load, and

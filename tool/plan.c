@@ -263,7 +263,7 @@ static long static_shared_limit(const struct rules *r, const struct arch_rules *
 	return limit;
 }
 
-static struct plan_option *add_option(struct kloop *l, const struct arch_rules *a, const struct variant_rules *vr,
+static struct plan_option *add_option(struct kloop *l, const struct arch_rules *a,
 				      enum variant v, int stages)
 {
 	if (l->noptions == (int)(sizeof l->options / sizeof *l->options))
@@ -281,7 +281,7 @@ static struct plan_option *add_option(struct kloop *l, const struct arch_rules *
 		p->staged_registers = (int)((l->staged_bytes + 3) / 4);
 	if (a && block) {
 		/* (measured registers gain the staging's; an assumed count is no base to add to) */
-		int regs = l->registers ? l->registers + p->staged_registers : vr->assumed_registers;
+		int regs = l->registers ? l->registers + p->staged_registers : l->assumed_registers;
 		int threads = block + variant_row(v)->producer_threads;
 		p->blocks = occupancy_blocks(a, threads, regs, p->smem, &limiter);
 		p->warps = p->blocks * ((threads + 31) / 32);
@@ -400,7 +400,7 @@ struct want {
 static void add_options(struct kloop *l, const struct options *o, const struct arch_rules *a,
 			const struct variant_rules *vr)
 {
-	struct plan_option *before = add_option(l, a, vr, VARIANT_AUTO, 1);
+	struct plan_option *before = add_option(l, a, VARIANT_AUTO, 1);
 	set_verdict(before, "the loop as written");
 	int max_cp = o->stages > 4 ? o->stages : 4; /* the report lists the depths worth weighing */
 	int nrows;
@@ -413,11 +413,11 @@ static void add_options(struct kloop *l, const struct options *o, const struct a
 		if (v->min_stages == 1) { /* (the single stage that adds no shared memory comes last) */
 			for (int S = top; S >= 1; S--)
 				if (S == 1 || !l->one_stage)
-					add_option(l, a, vr, v->id, S);
+					add_option(l, a, v->id, S);
 			continue;
 		}
 		for (int S = v->min_stages; S <= max_cp && S <= top; S++)
-			add_option(l, a, vr, v->id, S);
+			add_option(l, a, v->id, S);
 	}
 }
 
@@ -563,6 +563,13 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	const struct arch_rules *a = rules_arch(r, o->arch);
 	const struct variant_rules *vr = &r->variants;
 	l->assumed_registers = vr->assumed_registers;
+	if (l->min_blocks && l->block_threads) {
+		/* (`__launch_bounds__(256, 8)`: the compiler keeps a thread to what 8 blocks leave it) */
+		int cap = 65536 / (l->block_threads * l->min_blocks);
+		cap -= cap % 8;
+		if (cap >= 8 && cap < l->assumed_registers)
+			l->assumed_registers = cap;
+	}
 	if (o->variant == VARIANT_NO_LOADS) {
 		l->variant = VARIANT_NO_LOADS;
 		l->stages = 1;
