@@ -1361,8 +1361,8 @@ CXCursor cursor_overloaded_ref(CXCursor call)
 /* Whether fn is declared in namespace cuda (or one of its inline namespaces, `cuda::__4`). */
 static bool in_namespace_cuda(CXCursor fn)
 {
-	for (CXCursor p = clang_getCursorSemanticParent(fn); !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p));
-	     p = clang_getCursorSemanticParent(p)) {
+	for (CXCursor p = clang_getCursorSemanticParent(fn);
+	     !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p)); p = clang_getCursorSemanticParent(p)) {
 		if (clang_getCursorKind(p) != CXCursor_Namespace)
 			continue;
 		char *n = cursor_name(p);
@@ -1411,7 +1411,8 @@ bool cursor_async_copy(CXCursor c, CXCursor *dst, CXCursor *from, CXCursor *size
 	return !clang_Cursor_isNull(*pipe);
 }
 
-static const char *const pipeline_ops[] = {"producer_acquire", "producer_commit", "consumer_wait", "consumer_release", NULL};
+static const char *const pipeline_ops[] = {"producer_acquire", "producer_commit", "consumer_wait",
+					   "consumer_release", NULL};
 
 int cursor_pipeline_op(CXCursor c, CXCursor *pipe)
 {

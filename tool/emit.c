@@ -335,7 +335,8 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 			char *name = option_name(p);
 			char smem[32], blocks[32], warps[32];
 			snprintf(smem, sizeof smem, p->smem >= 0 ? "%.1f KB" : "?", p->smem / 1024.0);
-			snprintf(blocks, sizeof blocks, p->blocks && p->warps ? "%d" : "?", p->blocks); /* (no threads, assumed or known: no count) */
+			/* (no threads, assumed or known: no count) */
+			snprintf(blocks, sizeof blocks, p->blocks && p->warps ? "%d" : "?", p->blocks);
 			snprintf(warps, sizeof warps, p->warps ? "%d" : "?", p->warps);
 			fprintf(out, "  %-14s %11s %10s %9s  %s\n", name, smem, blocks, warps, p->verdict ? p->verdict : "");
 			free(name);
