@@ -3272,6 +3272,17 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		/* (a pipeline's calls are dropped only where its copies are proven plain ones) */
 		if (l->stmts[i].role == ROLE_BARRIER || (piped && l->stmts[i].role == ROLE_PIPE_OP))
 			continue;
+		if (l->stmts[i].role == ROLE_PIPE_OP && l->ncopies > 0) {
+			/* (plain copies, and a pipeline's calls that no copy goes through) */
+			char *op = call_name(cursor_strip(l->stmts[i].cursor));
+			pos(src, l->stmts[i].text.begin, &line, &col);
+			kloop_refuse(l, l->stmts[i].text.begin,
+				     "the loop calls a cuda::pipeline ('%s' at %d:%d) that none of its copies goes through: "
+				     "pipefy drops a pipeline's calls only with the memcpy_async copies it makes plain ones",
+				     op, line, col);
+			free(op);
+			return;
+		}
 		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
 				       .piped = piped};
 		CXCursor c = l->stmts[i].cursor;

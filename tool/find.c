@@ -407,6 +407,7 @@ struct sync_scan {
 	CXCursor candidate; /* the first K-loop candidate inside, or null */
 	CXCursor via_pointer; /* the first store of a global load through a pointer, or null */
 	bool shared_write;
+	CXCursor pipefy_call; /* a call of pipefy's own loaders (`pipefy_fetch()`): its output */
 	CXCursor asm_store; /* the first asm that stores to shared memory (`st.shared`), or null */
 	CXCursor asm_load;  /* the first asm that loads from global memory (`ld.global`), or null */
 };
@@ -419,6 +420,13 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	if (clang_Cursor_isNull(s->barrier) && cursor_is_barrier(c))
 		s->barrier = c;
 	enum CXCursorKind k = clang_getCursorKind(c);
+	if (clang_Cursor_isNull(s->pipefy_call) && k == CXCursor_DeclRefExpr) {
+		/* (the lambdas pipefy's rewrite calls) */
+		char *n = cursor_name(c);
+		if (strcmp(n, "pipefy_fetch") == 0 || strcmp(n, "pipefy_stash") == 0 || strcmp(n, "pipefy_load") == 0)
+			s->pipefy_call = c;
+		free(n);
+	}
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
 		if (clang_Cursor_isNull(s->asm_store) && effects_asm_mentions(c, "st.shared"))
 			s->asm_store = c;
@@ -450,7 +458,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
 	CXCursor body = clang_getCursorKind(loop) == CXCursor_DoStmt ? cursor_first_child(loop) : cursor_last_child(loop);
 	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), false,
-			      clang_getNullCursor(), clang_getNullCursor()};
+			      clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
@@ -504,7 +512,13 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	else if (clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
 		kloop_unknown(l, l->loop.begin, "its barrier (%d:%d) is nested inside a statement, not at the top of the "
 			      "loop body", line, col);
-	else if (!clang_Cursor_isNull(s.asm_store) || !clang_Cursor_isNull(s.asm_load)) {
+	else if (!clang_Cursor_isNull(s.pipefy_call)) {
+		int pl, pc;
+		char *n = cursor_name(s.pipefy_call);
+		source_line_col(f->src, cursor_span(s.pipefy_call).begin, &pl, &pc);
+		kloop_unknown(l, l->loop.begin, "already pipelined by pipefy ('%s' at %d:%d)", n, pl, pc);
+		free(n);
+	} else if (!clang_Cursor_isNull(s.asm_store) || !clang_Cursor_isNull(s.asm_load)) {
 		/* (copies written in PTX: `ld.global.nc` into a register, `st.shared` to an address) */
 		bool store = !clang_Cursor_isNull(s.asm_store);
 		int al, ac;
