@@ -449,8 +449,9 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		pos(src, *at, &line, &col);
 		r = xprintf("'%s' %s inside an inner loop (%d:%d): tiles in flight across iterations, a pipeline already",
 			    name, commit.in_loop ? "commits" : "waits", line, col);
-	} else if (commit.n != 1 || wait.n != 1) {
+	} else if (commit.n != 1 || wait.n != 1)
 		r = xprintf("'%s' is committed %d and waited for %d times an iteration, not once", name, commit.n, wait.n);
+	if (r) {
 		free(name);
 		return r;
 	}
