@@ -3233,6 +3233,49 @@ static bool helper_copies_async(struct kloop *l, const struct source *src)
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
 static void check_ws_cp_async(struct kloop *l, const struct source *src);
 
+/* The calls of the body's statements: a pipeline's calls that no copy goes through, copies
+ * asynchronous already, barriers nested in a statement; false when refused outright. */
+static bool check_calls(struct kloop *l, const struct source *src, const struct kloop *piped)
+{
+	int line, col;
+	for (int i = 0; i < l->nstmts; i++) {
+		/* (a pipeline's calls are dropped only where its copies are proven plain ones) */
+		if (l->stmts[i].role == ROLE_BARRIER || (piped && l->stmts[i].role == ROLE_PIPE_OP))
+			continue;
+		if (l->stmts[i].role == ROLE_PIPE_OP && l->ncopies > 0) {
+			/* (plain copies, and a pipeline's calls that no copy goes through) */
+			char *op = call_name(cursor_strip(l->stmts[i].cursor));
+			pos(src, l->stmts[i].text.begin, &line, &col);
+			kloop_refuse(l, l->stmts[i].text.begin,
+				     "the loop calls a cuda::pipeline ('%s' at %d:%d) that none of its copies goes through: "
+				     "pipefy drops a pipeline's calls only with the memcpy_async copies it makes plain ones",
+				     op, line, col);
+			free(op);
+			return false;
+		}
+		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
+				       .piped = piped};
+		CXCursor c = l->stmts[i].cursor;
+		scan_calls(c, c, &cs);
+		clang_visitChildren(c, scan_calls, &cs);
+		if (!clang_Cursor_isNull(cs.pipelined)) {
+			size_t off = cursor_span(cs.pipelined).begin;
+			pos(src, off, &line, &col);
+			char *n = call_name(cs.pipelined);
+			kloop_refuse(l, off, "its copies are asynchronous already ('%s' at %d:%d), which pipefy does not stage again",
+				     *n ? n : "cp.async", line, col);
+			free(n);
+			return false;
+		}
+		if (!clang_Cursor_isNull(cs.nested_barrier)) {
+			size_t off = cursor_span(cs.nested_barrier).begin;
+			pos(src, off, &line, &col);
+			kloop_refuse(l, off, "the barrier at %d:%d sits under a condition or inner statement", line, col);
+		}
+	}
+	return true;
+}
+
 static void check_loop(struct kloop *l, const struct source *src, bool other_files)
 {
 	int line, col;
@@ -3269,41 +3312,8 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	}
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))
 		return;
-	for (int i = 0; i < l->nstmts; i++) {
-		/* (a pipeline's calls are dropped only where its copies are proven plain ones) */
-		if (l->stmts[i].role == ROLE_BARRIER || (piped && l->stmts[i].role == ROLE_PIPE_OP))
-			continue;
-		if (l->stmts[i].role == ROLE_PIPE_OP && l->ncopies > 0) {
-			/* (plain copies, and a pipeline's calls that no copy goes through) */
-			char *op = call_name(cursor_strip(l->stmts[i].cursor));
-			pos(src, l->stmts[i].text.begin, &line, &col);
-			kloop_refuse(l, l->stmts[i].text.begin,
-				     "the loop calls a cuda::pipeline ('%s' at %d:%d) that none of its copies goes through: "
-				     "pipefy drops a pipeline's calls only with the memcpy_async copies it makes plain ones",
-				     op, line, col);
-			free(op);
-			return;
-		}
-		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
-				       .piped = piped};
-		CXCursor c = l->stmts[i].cursor;
-		scan_calls(c, c, &cs);
-		clang_visitChildren(c, scan_calls, &cs);
-		if (!clang_Cursor_isNull(cs.pipelined)) {
-			size_t off = cursor_span(cs.pipelined).begin;
-			pos(src, off, &line, &col);
-			char *n = call_name(cs.pipelined);
-			kloop_refuse(l, off, "its copies are asynchronous already ('%s' at %d:%d), which pipefy does not stage again",
-				     *n ? n : "cp.async", line, col);
-			free(n);
-			return;
-		}
-		if (!clang_Cursor_isNull(cs.nested_barrier)) {
-			size_t off = cursor_span(cs.nested_barrier).begin;
-			pos(src, off, &line, &col);
-			kloop_refuse(l, off, "the barrier at %d:%d sits under a condition or inner statement", line, col);
-		}
-	}
+	if (!check_calls(l, src, piped))
+		return;
 	if (l->nrefusals > 0)
 		return;
 	if (l->nbarriers == 0) {
