@@ -393,6 +393,21 @@ long body_async_bytes(CXCursor size)
 	return 0;
 }
 
+/* A memcpy_async destination pipefy reads as a tile's element: `&As[i][j]` (or `&As[i]`) of a
+ * __shared__ array, which the rewrite can index by stage; not a pointer variable. */
+static bool async_tile_address(CXCursor dst)
+{
+	CXCursor e = cursor_strip(dst);
+	if (clang_getCursorKind(e) != CXCursor_UnaryOperator || clang_getCursorUnaryOperatorKind(e) != CXUnaryOperator_AddrOf)
+		return false;
+	CXCursor x = cursor_strip(cursor_first_child(e));
+	if (clang_getCursorKind(x) != CXCursor_ArraySubscriptExpr)
+		return false;
+	while (clang_getCursorKind(x) == CXCursor_ArraySubscriptExpr)
+		x = cursor_strip(cursor_first_child(x));
+	return clang_getCursorKind(x) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(x));
+}
+
 /* `cuda::memcpy_async(&As[i][j], &A[k], size, pipe)`: a copy of size's bytes from address to
  * address, as an integer type that wide (check proves the addresses aligned to it). */
 static void record_async_copy(struct store_scan *s, CXCursor call, CXCursor tile_decl)
@@ -494,7 +509,7 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 		s->nstores++;
 		return CXChildVisit_Continue;
 	}
-	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && cursor_is_shared_var(cursor_root_var(dst))) {
+	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && async_tile_address(dst)) {
 		s->nstores++;
 		if (s->record)
 			record_async_copy(s, c, cursor_root_var(dst));
@@ -842,7 +857,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 					s.nstores++;
 				else
 					note_other_write(&s, c);
-			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe) && cursor_is_shared_var(cursor_root_var(dst)))
+			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe) && async_tile_address(dst))
 				s.nstores++;
 		}
 		if (s.nstores > 0) {
@@ -854,7 +869,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			CXCursor dst, from, size;
 			if (store && !clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
 				record_store(&rec, cursor_strip(c), var);
-			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe)) {
+			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe) && async_tile_address(dst)) {
 				record_async_copy(&rec, c, cursor_root_var(dst));
 			} else
 				clang_visitChildren(c, scan_stores, &rec);

@@ -427,6 +427,19 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 			return r;
 		}
 	}
+	CXCursor sd, sf, sz, sp;
+	if (!clang_Cursor_isNull(us.stray) && cursor_async_copy(us.stray, &sd, &sf, &sz, &sp) &&
+	    span_within(cursor_span(us.stray), l->body)) {
+		/* (a memcpy_async of the loop into what pipefy does not read as a tile's element) */
+		*at = cursor_span(us.stray).begin;
+		pos(src, *at, &line, &col);
+		char *d = span_squeezed(src, cursor_span(sd));
+		r = xprintf("the one at %d:%d copies into '%s', which pipefy does not read as a tile's element (`&As[i][j]`)",
+			    line, col, d);
+		free(d);
+		free(name);
+		return r;
+	}
 	if (!clang_Cursor_isNull(us.stray)) {
 		*at = cursor_span(us.stray).begin;
 		pos(src, *at, &line, &col);
