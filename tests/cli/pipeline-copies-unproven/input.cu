@@ -84,10 +84,35 @@ __global__ void early_group(const float *A, const float *B, float *C, int M, int
     C[row * N + col] = acc;
 }
 
+// A's copies through a pointer into its tile, not `&As[ty][tx]`: pipefy cannot index that by stage
+__global__ void pointer_destination(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int ty = threadIdx.y, tx = threadIdx.x;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+    float *as = &As[ty][tx];
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        pipe.producer_acquire();
+        cuda::memcpy_async(as, &A[row * K + k0 + tx], sizeof(float), pipe);
+        cuda::memcpy_async(&Bs[ty][tx], &B[(k0 + ty) * N + col], sizeof(float), pipe);
+        pipe.producer_commit();
+        pipe.consumer_wait();
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 void run(const float *A, const float *B, float *C, int M, int N, int K)
 {
     dim3 grid(N / TS, M / TS), block(TS, TS);
     promise_4<<<grid, block>>>(A, B, C, M, N, K);
     shared_source<<<grid, block>>>(A, C, M, N, K);
     early_group<<<grid, block>>>(A, B, C, M, N, K);
+    pointer_destination<<<grid, block>>>(A, B, C, M, N, K);
 }
