@@ -423,9 +423,8 @@ static void record_async_copy(struct store_scan *s, CXCursor call, CXCursor tile
 	cp->dst = cp->dst_ptr = cursor_span(dst);
 	cp->dst_is_deref = cp->dst_is_address = cp->dst_cast = true;
 	cp->src = cp->src_ptr = cp->src_base = cp->value_span = cursor_span(from);
-	cp->src_is_deref = cp->src_cast = true;
+	cp->src_is_deref = true;
 	cp->async = true;
-	cp->async_size = size;
 	cp->width = body_async_bytes(size);
 	/* (the tile's own element type, or its vector, as CUDA code copies them; bytes as integers
 	 * for any other element) */

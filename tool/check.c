@@ -248,52 +248,28 @@ static struct op_find body_ops(const struct kloop *l, int op)
 	return f;
 }
 
-/* The compound statements of the body from the body down to the one holding c (c's own
- * statement in each: *within), innermost last; their number. */
-struct chain_find {
-	struct span target;
-	CXCursor compound[32], within[32];
-	int n;
-	bool found;
-};
-
-static enum CXChildVisitResult find_chain(CXCursor c, CXCursor parent, CXClientData data)
-{
-	struct chain_find *f = data;
-	struct span at = cursor_span(c);
-	if (!span_within(f->target, at))
-		return CXChildVisit_Continue;
-	if (clang_getCursorKind(parent) == CXCursor_CompoundStmt && f->n < 32) {
-		f->compound[f->n] = parent;
-		f->within[f->n++] = c;
-	}
-	if (at.begin == f->target.begin && at.end == f->target.end) {
-		f->found = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
-static struct chain_find chain_to(CXCursor body, CXCursor c)
-{
-	struct chain_find f = {.target = cursor_span(c)};
-	clang_visitChildren(body, find_chain, &f);
-	return f;
-}
+static bool path_to(CXCursor from, CXCursor target, CXCursor *path, int *n, int max);
 
 /* Whether op, a statement of a block holding `of` (or of a block around it), comes after of's
- * statement there: it runs whenever `of` did, after it. */
+ * statement there: it runs whenever `of` did, after it. (Blocks compared by extent: path_to's
+ * walks give other cursors for one node.) */
 static bool follows(CXCursor body, CXCursor of, CXCursor op)
 {
-	struct chain_find a = chain_to(body, of), b = chain_to(body, op);
-	if (!a.found || !b.found || b.n == 0)
+	CXCursor a[64], b[64];
+	int na = 1, nb = 1;
+	a[0] = b[0] = body;
+	if (!path_to(body, of, a, &na, 64) || !path_to(body, op, b, &nb, 64))
 		return false;
-	int k = b.n - 1; /* op's own block, which must be one of of's */
-	if (!clang_equalCursors(b.within[k], cursor_strip(op)) && cursor_span(b.within[k]).begin != cursor_span(op).begin)
+	int k = nb - 2; /* op's block: the nearest, with nothing but wrappers of op below it */
+	while (k >= 0 && clang_getCursorKind(b[k]) != CXCursor_CompoundStmt &&
+	       cursor_span(b[k]).begin == cursor_span(op).begin)
+		k--;
+	if (k < 0 || clang_getCursorKind(b[k]) != CXCursor_CompoundStmt)
 		return false; /* (op is not a statement of its block: inside an if or an expression) */
-	for (int j = 0; j < a.n; j++)
-		if (clang_equalCursors(a.compound[j], b.compound[k]))
-			return cursor_span(a.within[j]).end <= cursor_span(b.within[k]).begin;
+	for (int j = 0; j + 1 < na; j++)
+		if (clang_getCursorKind(a[j]) == CXCursor_CompoundStmt &&
+		    clang_equalRanges(clang_getCursorExtent(a[j]), clang_getCursorExtent(b[k])))
+			return cursor_span(a[j + 1]).end <= cursor_span(b[k + 1]).begin;
 	return false;
 }
 
@@ -762,7 +738,6 @@ static CXCursor program_copy_argument(CXCursor call)
 	return clang_getNullCursor();
 }
 
-static bool path_to(CXCursor from, CXCursor target, CXCursor *path, int *n, int max);
 
 /* A constant stored under an if (`if (g) { As[..] = A[..]; Bs[..] = B[..]; } else { As[..] = 0;
  * Bs[..] = 0; }`): the if is no guarded copy pipefy reads, which takes one store a branch. */

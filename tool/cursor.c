@@ -400,13 +400,9 @@ CXCursor cursor_callee(CXCursor call)
 	CXCursor fn = clang_getCursorReferenced(call);
 	if (!clang_Cursor_isNull(fn))
 		return fn;
-	CXCursor only = clang_getNullCursor();
-	struct cursors kids = cursor_children(cursor_first_child(call));
-	*VEC_PUSH(kids.v, kids.n, kids.cap) = cursor_first_child(call);
-	for (int i = 0; i < kids.n; i++)
-		if (clang_getCursorKind(kids.v[i]) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(kids.v[i]) == 1)
-			only = clang_getOverloadedDecl(kids.v[i], 0);
-	free(kids.v);
+	CXCursor ref = cursor_overloaded_ref(call);
+	CXCursor only = !clang_Cursor_isNull(ref) && clang_getNumOverloadedDecls(ref) == 1 ? clang_getOverloadedDecl(ref, 0)
+											      : clang_getNullCursor();
 	return clang_getCursorKind(only) == CXCursor_FunctionTemplate ? only : clang_getNullCursor();
 }
 

@@ -76,18 +76,11 @@ struct launches launches_index(const struct source *src)
 	struct launches ls = {0};
 	const char *text = src->text;
 	/* (in code only: a launch written in a comment or a string is none) */
-	for (const char *q = text; *q;) {
-		if (q[0] == '/' && q[1] == '/') {
-			while (*q && *q != '\n')
-				q++;
-		} else if (q[0] == '/' && q[1] == '*') {
-			const char *c = strstr(q + 2, "*/");
-			q = c ? c + 2 : q + strlen(q);
-		} else if (*q == '"' || *q == '\'') {
-			char quote = *q++;
-			while (*q && *q != quote && *q != '\n')
-				q += q[0] == '\\' && q[1] ? 2 : 1;
-			q += *q != '\0';
+	const char *end = text + src->len;
+	for (const char *q = text; q < end;) {
+		const char *past = source_skip_noncode(q, end);
+		if (past != q) {
+			q = past;
 		} else if (strncmp(q, "<<<", 3) == 0) {
 			add_launch(&ls, text, q);
 			q += 3;

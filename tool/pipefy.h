@@ -274,6 +274,9 @@ struct span {
 /* How often name stands as an identifier in the text of in, outside comments, strings and
  * character literals; the first max offsets go to at. */
 int source_identifiers(const struct source *src, struct span in, const char *name, size_t *at, int max);
+/* Past the comment, string or character literal p starts (before end); p itself when it starts
+ * none. */
+const char *source_skip_noncode(const char *p, const char *end);
 
 struct cursors {
 	CXCursor *v;
@@ -669,9 +672,8 @@ struct copy {
 	struct span value_span; /* its right-hand side as written */
 	int stmt;            /* top-level body statement holding it */
 	bool async;          /* `cuda::memcpy_async(&As[i], &A[j], size, pipe)`: dst and src are the
-			      * addresses (dst_cast, src_cast), type an integer type of size's bytes */
-	CXCursor async_size; /* (its size argument) */
-	bool src_cast;       /* the load reads `type` through a cast of src_ptr: `*(const T *)(src)` */
+			      * addresses (dst_cast; the load reads `type` through a cast of src_ptr,
+			      * `*(const T *)(src)`), type one of size's bytes */
 	CXCursor view;       /* the body's own view it stores through (`*A4s = *A4;`, `float4 *const
 			      * A4s = (float4 *)&As[ty][t4x];` in the body): tile is the array it
 			      * points into; null when none */

@@ -190,7 +190,7 @@ static void add_fetch_edits(struct kloop *l, const struct source *src, struct ed
 			free(guard);
 			free(from);
 			free(fill);
-		} else if (cp->src_cast) {
+		} else if (cp->async) { /* (a load through a cast of its source address) */
 			char *from = span_text(src, cp->src_ptr);
 			load = xprintf("%s = *(const %s *)(%s)", reg, cp->type, from);
 			free(from);

@@ -247,23 +247,33 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+const char *source_skip_noncode(const char *p, const char *end)
+{
+	if (p[0] == '/' && p + 1 < end && p[1] == '/') {
+		while (p < end && *p != '\n')
+			p++;
+	} else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
+		const char *c = strstr(p + 2, "*/");
+		p = c && c + 2 <= end ? c + 2 : end;
+	} else if (*p == '"' || *p == '\'') {
+		char q = *p++;
+		while (p < end && *p != q && *p != '\n')
+			p += *p == '\\' ? 2 : 1;
+		if (p < end)
+			p++;
+	}
+	return p < end ? p : end;
+}
+
 int source_identifiers(const struct source *src, struct span in, const char *name, size_t *at, int max)
 {
 	size_t n = strlen(name);
 	int count = 0;
 	const char *t = src->text, *end = src->text + (in.end < src->len ? in.end : src->len);
 	for (const char *p = t + in.begin; p < end;) {
-		if (p[0] == '/' && p + 1 < end && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-		} else if (p[0] == '/' && p + 1 < end && p[1] == '*') {
-			const char *c = strstr(p + 2, "*/");
-			p = c ? c + 2 : end;
-		} else if (*p == '"' || *p == '\'') {
-			char q = *p++;
-			while (p < end && *p != q && *p != '\n')
-				p += *p == '\\' ? 2 : 1;
-			p++;
+		const char *q = source_skip_noncode(p, end);
+		if (q != p) {
+			p = q;
 		} else if (ident_char(*p)) {
 			const char *b = p;
 			while (p < end && ident_char(*p))

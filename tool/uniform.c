@@ -356,7 +356,7 @@ CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *s
 	if (j < 0)
 		return NULL;
 	char *name = cursor_name(kernel);
-	size_t offs[64];
+	size_t offs[64], name_len = strlen(name);
 	int m = source_identifiers(src, (struct span){0, src->len}, name, offs, 64);
 	free(name);
 	CXType *types = NULL;
@@ -379,9 +379,7 @@ CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *s
 		int u = clang_getCursorKind(parm) == CXCursor_ParmDecl && pt.kind == CXType_Pointer
 				? cursor_type_param_index(clang_getPointeeType(pt))
 				: -1;
-		name = cursor_name(kernel);
-		size_t after = offs[i] + strlen(name);
-		free(name);
+		size_t after = offs[i] + name_len;
 		while (after < src->len && (src->text[after] == ' ' || src->text[after] == '\t'))
 			after++;
 		ok = u >= 0 && after + 3 <= src->len && strncmp(src->text + after, "<<<", 3) == 0;
