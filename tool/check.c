@@ -4027,6 +4027,130 @@ static void check_ws_cp_async(struct kloop *l, const struct source *src)
 	l->legal[VARIANT_WS_CP_ASYNC].ok = true;
 }
 
+/* ---- static tiles past the static limit: into the launch's dynamic shared memory ---- */
+
+/* An extern __shared__ array the function or a function it calls declares (those of the system
+ * headers are taken not to): it would be where the moved tiles are. A call pipefy cannot follow
+ * (no body in sight, or through a pointer) leaves the fact unknown. */
+struct extern_scan {
+	CXCursor found;  /* the declaration, or the call that could not be followed */
+	bool unseen;
+	CXCursor seen[32];
+	int nseen;
+};
+
+static enum CXChildVisitResult scan_extern_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct extern_scan *s = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_VarDecl && cursor_is_shared_var(c) && extern_array(c)) {
+		s->found = c;
+		return CXChildVisit_Break;
+	}
+	if (k != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	CXCursor callee = clang_getCursorReferenced(c);
+	if (!clang_Cursor_isNull(callee) && effects_in_system_header(callee))
+		return CXChildVisit_Recurse;
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) || s->nseen == (int)(sizeof s->seen / sizeof *s->seen)) {
+		s->found = c;
+		s->unseen = true;
+		return CXChildVisit_Break;
+	}
+	for (int i = 0; i < s->nseen; i++)
+		if (clang_equalCursors(s->seen[i], def))
+			return CXChildVisit_Recurse;
+	s->seen[s->nseen++] = def;
+	clang_visitChildren(def, scan_extern_shared, s);
+	return clang_Cursor_isNull(s->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+struct decl_stmt_find {
+	CXCursor var;
+	CXCursor stmt;
+	int declarators;
+};
+
+static enum CXChildVisitResult find_decl_stmt(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct decl_stmt_find *f = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclStmt)
+		return CXChildVisit_Recurse;
+	struct cursors kids = cursor_children(c);
+	bool mine = false;
+	for (int i = 0; i < kids.n; i++)
+		mine |= clang_equalCursors(kids.v[i], f->var);
+	if (mine) {
+		f->stmt = c;
+		f->declarators = kids.n;
+	}
+	free(kids.v);
+	return mine ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Why tile i's declaration cannot become a reference into the launch's shared memory, or NULL
+ * (its statement, from the first character to the ';', in *stmt). */
+static char *promote_decl_problem(const struct kloop *l, const struct source *src, int i, struct span *stmt)
+{
+	const struct tile *t = &l->tiles[i];
+	int line, col;
+	pos(src, cursor_span(t->decl).begin, &line, &col);
+	struct decl_stmt_find f = {.var = t->decl, .stmt = clang_getNullCursor()};
+	clang_visitChildren(l->function_cursor, find_decl_stmt, &f);
+	if (t->in_loop || clang_Cursor_isNull(f.stmt))
+		return xprintf("tile '%s' (%d:%d) is declared %s", t->name, line, col,
+			       t->in_loop ? "inside the loop" : "outside the kernel's body");
+	if (f.declarators != 1)
+		return xprintf("tile '%s' (%d:%d) shares its declaration with another variable", t->name, line, col);
+	if (t->bytes <= 0 || t->elem_bytes <= 0 || t->elem_bytes > 128)
+		return xprintf("tile '%s' (%d:%d) has no size pipefy can count", t->name, line, col);
+	*stmt = cursor_span(f.stmt);
+	struct span var = cursor_span(t->decl);
+	size_t n = strlen(t->name);
+	if (stmt->end == 0 || src->text[stmt->end - 1] != ';' || var.end <= t->name_end || t->name_end < n ||
+	    strncmp(src->text + t->name_end - n, t->name, n) != 0 || src->text[t->name_end] != '[')
+		return xprintf("tile '%s' (%d:%d) is declared in a form pipefy does not rewrite", t->name, line, col);
+	return NULL;
+}
+
+/* Whether loop i's static tiles may move into the launch's dynamic shared memory: l->promote,
+ * or the first fact not established in promote_refusal. */
+static void check_promote(struct model *m, int i, const struct source *src)
+{
+	struct kloop *l = &m->loops[i];
+	if (l->ntiles == 0 || l->nrefusals > 0)
+		return;
+	for (int t = 0; t < l->ntiles; t++)
+		if (l->tiles[t].dynamic)
+			return; /* (the launch's already: enlarge) */
+	char *why = l->launch_unknown ? xstrdup(l->launch_unknown) : NULL;
+	for (int j = 0; j < m->nloops && !why; j++)
+		if (j != i && m->loops[j].function_span.end && m->loops[j].function_span.begin == l->function_span.begin)
+			why = xprintf("'%s' holds more than one loop with a barrier", l->function);
+	l->promote_decls = xcalloc((size_t)l->ntiles, sizeof *l->promote_decls);
+	for (int t = 0; t < l->ntiles && !why; t++)
+		why = promote_decl_problem(l, src, t, &l->promote_decls[t]);
+	if (!why) {
+		struct extern_scan s = {.found = clang_getNullCursor()};
+		clang_visitChildren(l->function_cursor, scan_extern_shared, &s);
+		if (!clang_Cursor_isNull(s.found)) {
+			int line, col;
+			pos(src, cursor_span(s.found).begin, &line, &col);
+			char *name = s.unseen ? call_name(s.found) : cursor_name(s.found);
+			why = s.unseen ? xprintf("'%s' calls '%s' (%d:%d), whose body pipefy cannot see", l->function,
+						 *name ? name : "a function", line, col)
+				       : xprintf("'%s' (%d:%d) is extern __shared__: the launch's dynamic shared memory is "
+						 "in use", name, line, col);
+			free(name);
+		}
+	}
+	l->promote = !why;
+	l->promote_refusal = why;
+}
+
 void check_kloops(struct model *m, const struct source *src)
 {
 	for (int i = 0; i < m->nloops; i++) {
@@ -4041,6 +4165,8 @@ void check_kloops(struct model *m, const struct source *src)
 				     "(--launches=queue); the kernel it copies is where its loops are pipelined", l->function);
 		check_loop(l, src, m->other_files);
 	}
+	for (int i = 0; i < m->nloops; i++)
+		check_promote(m, i, src);
 	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];

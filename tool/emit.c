@@ -320,6 +320,12 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	else if (l->instantiations)
 		fprintf(out, " (the largest of the %d instantiations launched in the file)", l->instantiations);
 	fputc('\n', out);
+	bool over_static = false;
+	for (int i = 1; i < l->noptions; i++)
+		over_static |= l->options[i].over_static;
+	if (over_static && l->promote_refusal)
+		fprintf(out, "  static:   the tiles cannot move into dynamic shared memory past the static limit: %s\n",
+			l->promote_refusal);
 	if (ratio_known(l))
 		fprintf(out, "  ratio:    %.0f flop per thread x %d threads / %ld B = %.1f flop per byte loaded\n",
 			l->flops_per_thread, l->block_threads, kloop_tile_bytes(l), kloop_ratio(l));

@@ -1100,13 +1100,16 @@ static bool on_directive_line(const struct source *src, size_t offset)
 /* A kernel whose tiles live in dynamic shared memory gets more stages only by bigger launches:
  * every launch must be one pipefy rewrites, so the kernel must be this file's own (internal
  * linkage: static, or in an unnamed namespace), not a template, and named nowhere but in its
- * declarations and in launches `k<<<grid, block, bytes>>>` whose bytes pipefy can evaluate. */
+ * declarations and in launches `k<<<grid, block, bytes>>>` whose bytes pipefy can evaluate.
+ * A kernel whose tiles are static arrays has the same facts established for moving its tiles
+ * into dynamic shared memory (past the 48 KB static limit): its launches must ask for none
+ * (`k<<<grid, block>>>`, or bytes that evaluate to 0), so that the tiles are all it holds. */
 static void enlargeable_launches(struct kloop *l, const struct source *src, const struct launches *ls)
 {
 	bool dynamic = false;
 	for (int i = 0; i < l->ntiles; i++)
 		dynamic |= l->tiles[i].dynamic;
-	if (!dynamic)
+	if (!dynamic && l->ntiles == 0)
 		return;
 	CXCursor fn = l->function_cursor;
 	enum CXLinkageKind link = clang_getCursorLinkage(fn);
@@ -1143,13 +1146,23 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 			l->launch_unknown = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
 		else if (hit && on_directive_line(src, at[u]))
 			l->launch_unknown = xprintf("the launch at %d:%d is in a macro", line, col);
-		else if (hit && !hit->config[2])
+		else if (hit && !hit->config[2] && dynamic)
 			l->launch_unknown = xprintf("the launch at %d:%d asks for no dynamic shared memory", line, col);
-		else if (hit) {
+		else if (hit && !hit->config[2]) {
+			/* (static tiles: `, bytes` goes before the `>>>`) */
+			size_t close = hit->chevrons_end - 3;
+			*VEC_PUSH(l->launch_edits, l->nlaunch_edits, l->caplaunch_edits) =
+				(struct launch_edit){.shared = {close, close}, .insert = true};
+			if (l->launch_dyn_bytes < 0)
+				l->launch_dyn_bytes = 0;
+		} else if (hit) {
 			long v;
-			if (!eval_int_text(src, hit->config[2], &v) || v <= 0)
+			if (!eval_int_text(src, hit->config[2], &v) || v < 0 || (v == 0 && dynamic))
 				l->launch_unknown = xprintf("the launch at %d:%d asks for '%s' bytes, which pipefy cannot "
 							     "evaluate", line, col, hit->config[2]);
+			else if (!dynamic && v > 0)
+				l->launch_unknown = xprintf("the launch at %d:%d asks for %ld bytes of dynamic shared memory, "
+							     "which the tiles would share", line, col, v);
 			else {
 				if (v > l->launch_dyn_bytes)
 					l->launch_dyn_bytes = v;

@@ -24,6 +24,17 @@ double kloop_ratio(const struct kloop *l)
 		       : -1;
 }
 
+/* Where static tile `tile` starts, staged S times, in the launch's dynamic shared memory its
+ * tiles move to: each tile's stages together, 128-byte aligned, in declaration order; tile ==
+ * ntiles gives the bytes they take. */
+long kloop_promoted_offset(const struct kloop *l, int S, int tile)
+{
+	long at = 0;
+	for (int i = 0; i < tile && i < l->ntiles; i++)
+		at += (S * l->tiles[i].bytes + 127) / 128 * 128;
+	return at;
+}
+
 void model_free(struct model *m)
 {
 	for (int i = 0; i < m->nloops; i++) {
@@ -81,6 +92,8 @@ void model_free(struct model *m)
 		free(l->launch_edits);
 		free(l->launch_unknown);
 		free(l->enlarge_refusal);
+		free(l->promote_refusal);
+		free(l->promote_decls);
 		for (int j = 0; j < l->nboxes; j++) {
 			free(l->boxes[j].pointer);
 			free(l->boxes[j].row_elems);

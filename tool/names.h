@@ -10,6 +10,7 @@
 #define NAME_PROLOGUE_STAGE "pipefy_s" /* the prologue's loop over the first stages */
 #define NAME_STAGE_AT "pipefy_at"      /* a tile's stage in the launch's dynamic shared memory */
 #define NAME_STRIDE "pipefy_stride"    /* the bytes between two such stages */
+#define NAME_PROMOTED "pipefy_shared"  /* the launch's dynamic shared memory static tiles moved to */
 
 /* the lambdas of a pipelined block */
 #define NAME_LOAD "pipefy_load"   /* starts the copies of the tile at the cursor */

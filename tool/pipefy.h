@@ -178,6 +178,8 @@ enum variant_family { FAMILY_NONE, FAMILY_REGISTERS, FAMILY_CP_ASYNC, FAMILY_TEN
 struct file_needs {
 	bool pipeline; /* <cuda_pipeline.h> */
 	bool tma, bulk, named, regs;
+	bool launch_stages; /* tiles in the launch's dynamic shared memory, a copy a stage */
+	bool launch_bytes;  /* launches given more dynamic shared memory (those, and moved tiles) */
 };
 
 struct variant_row {
@@ -807,6 +809,7 @@ struct kloop {
 	 * all of the kernel's (measure), or why it cannot */
 	struct launch_edit {
 		struct span shared;   /* bytes, in `k<<<g, b, bytes>>>` */
+		bool insert;          /* none asked for: `shared` is where `, bytes` goes */
 	} *launch_edits;
 	int nlaunch_edits, caplaunch_edits;
 	long launch_dyn_bytes;      /* the largest launch's dynamic shared memory; -1 unknown */
@@ -848,6 +851,13 @@ struct kloop {
 	bool enlarge;      /* dynamic tiles: every launch (measure's launch_edits) may be given a
 			    * copy of the layout a stage */
 	char *enlarge_refusal; /* why not, where measure established every launch */
+	/* static tiles: may they move into the launch's dynamic shared memory (past the static
+	 * limit)? Every launch one of measure's launch_edits, asking for none; no extern __shared__
+	 * in the kernel or what it calls; each tile declared alone, before the loop, in the one loop
+	 * with a barrier of its function. promote_decls: each tile's declaration statement. */
+	bool promote;
+	char *promote_refusal; /* the first of those facts not established; NULL when promote */
+	struct span *promote_decls;
 	long ws_chunk;              /* ws-cp.async: the bytes of each of its cp.async copies */
 	char *tma_collective;       /* the compute's first instruction a whole warp executes
 				     * together (mma.sync, ldmatrix, wmma::...), or NULL */
@@ -863,6 +873,8 @@ struct kloop {
 	int assumed_registers;  /* what the occupancy counted with when registers is 0 (rules) */
 	double ratio;           /* flops per byte of tile loaded; < 0 unknown */
 	int launch_stages;      /* the stages the launches give (the kernel's most: plan_launch_stages) */
+	long promoted_bytes;    /* > 0: the static tiles, staged, are this much of the launch's dynamic
+				 * shared memory (check's promote; kloop_promoted_offset lays them out) */
 	/* ws and ws-cp.async: the threads added to the block, a warp (32), or on sm_90a a warpgroup
 	 * (128) that hands registers to the kernel's threads (setmaxnreg): the kernel is built for
 	 * regs_blocks blocks an SM of its threads and the producer's, regs_entry registers a
@@ -885,6 +897,7 @@ struct kloop {
 		bool over_staging; /* rejected: its staging's registers are over the unmeasured limit */
 		bool over_wanted;  /* not considered: more stages than wanted (asked for) */
 		bool runtime_trips; /* rejected: the compute's trip count is known only at run time */
+		bool promote;       /* its static tiles move into the launch's dynamic shared memory */
 		char *verdict;
 	} options[24];
 	int noptions;
@@ -974,6 +987,7 @@ struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
 double kloop_ratio(const struct kloop *l); /* flops per byte of tile; -1 unknown */
+long kloop_promoted_offset(const struct kloop *l, int S, int tile);
 /* Something find could not read; check refuses the loop for it. */
 void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -507,10 +507,18 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		long st = static_with_stages(l, p->stages < 1 ? 1 : p->stages);
 		if (st >= 0)
 			st += stage_extra(l, p->stages, p->variant);
-		if (st > static_limit) {
+		/* (past the static limit, static tiles may move into the launch's dynamic shared
+		 * memory where check proved it; the tensor copies' launchers keep their own) */
+		p->promote = st > static_limit && l->promote && a && variant_row(p->variant)->family != FAMILY_TENSOR;
+		if (st > static_limit && !p->promote) {
 			p->over_static = true;
 			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
+			continue;
+		}
+		if (p->promote && p->smem > a->smem_per_block_optin) {
+			set_verdict(p, "rejected: %.1f KB of shared memory per block is over the %ld KB sm_%d allows",
+				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
 		if (a && dynamic_stages(l) && p->smem > a->smem_per_block_optin) {
@@ -669,6 +677,12 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	l->variant = chosen->variant;
 	l->stages = chosen->stages;
+	if (chosen->promote) {
+		l->promoted_bytes = kloop_promoted_offset(l, chosen->stages, l->ntiles);
+		size_t n = strlen(why);
+		snprintf(why + n, sizeof why - n, "; the tiles' %.1f KB move into the launch's dynamic shared memory, past "
+			 "the %ld KB static limit", l->promoted_bytes / 1024.0, static_shared_limit(r, a) / 1024);
+	}
 	l->plan_reason = xstrdup(why);
 	plan_producer(l, o, a, vr, chosen->smem);
 	if (l->regs_note) {

@@ -183,8 +183,9 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 	return any;
 }
 
-/* The helpers the launch-staged tiles use, once, where the pipeline include goes. */
-static const char launch_helpers[] =
+/* The helpers the launch-staged tiles use, once, where the pipeline include goes; the launches'
+ * helper also serves static tiles moved into the launch's memory. */
+static const char launch_stage_helpers[] =
 	"// pipefy: tiles in a launch's dynamic shared memory get one copy of its layout per stage:\n"
 	"// pipefy_launch_bytes gives a launch that much (allowing it above 48 KB), pipefy_at finds a\n"
 	"// tile's copy at a stage\n"
@@ -197,7 +198,8 @@ static const char launch_helpers[] =
 	"template <class T> static __device__ __forceinline__ T *pipefy_at(T *tile, int stage, unsigned stride)\n"
 	"{\n"
 	"    return (T *)((char *)tile + stage * stride);\n"
-	"}\n"
+	"}\n";
+static const char launch_bytes_helper[] =
 	"template <class K> static size_t pipefy_launch_bytes(K *kernel, size_t bytes, int stages)\n"
 	"{\n"
 	"    size_t total = (size_t)stages * ((bytes + 127) / 128 * 128);\n"
@@ -210,9 +212,10 @@ static const char launch_helpers[] =
  * last #include that every compile sees, before the first rewritten loop: outside any
  * #if/#ifdef and any block comment; at the top of a file without one, after its byte-order
  * mark. The include is skipped when the file already has it. */
-static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out, bool include,
-				 bool helpers, bool tma, bool bulk, bool named, bool regs, bool overlap, bool trigger)
+static void add_pipeline_include(const struct model *m, const struct source *src, struct edits *out,
+				 const struct file_needs *needs, bool overlap, bool trigger)
 {
+	bool include = needs->pipeline;
 	size_t first = src->len;
 	for (int i = 0; i < m->nloops; i++)
 		if (m->loops[i].rewritten && m->loops[i].loop.begin < first)
@@ -267,11 +270,15 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 				at = (size_t)(end - src->text);
 		}
 	}
-	char *tensor = tensor_helpers(tma, bulk, named, regs);
-	char *line = xprintf("%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
-			     tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
-				   "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
-			     helpers ? launch_helpers : "", tensor, overlap ? rewrite_overlap_helpers : "",
+	char *tensor = tensor_helpers(needs->tma, needs->bulk, needs->named, needs->regs);
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+			     needs->tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
+					  "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
+			     needs->launch_stages ? launch_stage_helpers : "",
+			     !needs->launch_stages && needs->launch_bytes
+				     ? "// pipefy: pipefy_launch_bytes gives a launch the dynamic shared memory the tiles moved\n"
+				       "// there take (allowing it above 48 KB)\n" : "",
+			     needs->launch_bytes ? launch_bytes_helper : "", tensor, overlap ? rewrite_overlap_helpers : "",
 			     trigger ? rewrite_overlap_trigger : "", overlap ? rewrite_overlap_launcher : "");
 	if (*line)
 		edits_add(out, at, 0, line);
@@ -312,6 +319,14 @@ static void add_launch_edits(const struct model *m, const struct source *src, st
 			free(text);
 			free(bytes);
 		}
+		/* (static tiles moved into the launch's memory: every launch asked for none) */
+		for (int k = 0; l->promoted_bytes > 0 && l->rewritten && k < l->nlaunch_edits; k++) {
+			const struct launch_edit *le = &l->launch_edits[k];
+			char *text = xprintf("%spipefy_launch_bytes(%s, %ld, 1)", le->insert ? ", " : "", l->function,
+					     l->promoted_bytes);
+			edits_add(e, le->shared.begin, le->shared.end - le->shared.begin, text);
+			free(text);
+		}
 	}
 }
 
@@ -326,17 +341,17 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 		variant_row(l->variant)->rewrite(l, m, i, src, e, &needs);
 		l->rewritten = true;
 	}
-	bool launch_staged = false;
-	for (int i = 0; i < m->nloops; i++)
-		launch_staged |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
-	if (launch_staged)
+	for (int i = 0; i < m->nloops; i++) {
+		needs.launch_stages |= m->loops[i].launch_stages > 0 && m->loops[i].rewritten;
+		needs.launch_bytes |= (m->loops[i].launch_stages > 0 || m->loops[i].promoted_bytes > 0) && m->loops[i].rewritten;
+	}
+	if (needs.launch_bytes)
 		add_launch_edits(m, src, e);
 	bool trigger = false;
 	bool overlap = rewrite_launch_pairs(m, src, e, &trigger);
 	rewrite_launch_queues(m, src, e);
-	if (needs.pipeline || launch_staged || needs.tma || needs.bulk || needs.named || overlap)
-		add_pipeline_include(m, src, e, needs.pipeline, launch_staged, needs.tma, needs.bulk, needs.named, needs.regs,
-				     overlap, trigger);
+	if (needs.pipeline || needs.launch_bytes || needs.tma || needs.bulk || needs.named || overlap)
+		add_pipeline_include(m, src, e, &needs, overlap, trigger);
 	match_line_endings(src, e);
 }
 

@@ -269,6 +269,38 @@ void add_compute(struct strbuf *sb, struct layout *y)
 	}
 }
 
+/* A static tile the plan moved into the launch's dynamic shared memory: its declaration
+ * becomes a reference to its stages there, of the type it would have had as a static array,
+ * the first one after the extern array (check proved each declared alone, before the loop). */
+static void promote_declaration(struct layout *y, int i, struct edits *out)
+{
+	const struct kloop *l = y->l;
+	const struct tile *t = &l->tiles[i];
+	struct span stmt = l->promote_decls[i];
+	size_t b = stmt.begin;
+	while (b > 0 && (y->src->text[b - 1] == ' ' || y->src->text[b - 1] == '\t'))
+		b--;
+	char *indent = xstrndup(y->src->text + b, stmt.begin - b);
+	char *dims = span_text(y->src, (struct span){t->name_end, cursor_span(t->decl).end});
+	struct strbuf sb = {0};
+	bool first = true; /* (the earliest declared encloses the others: all enclose the loop) */
+	for (int j = 0; j < l->ntiles; j++)
+		first &= l->promote_decls[j].begin >= stmt.begin;
+	if (first)
+		sb_printf(&sb, "extern __shared__ __align__(128) unsigned char " NAME_PROMOTED "[]; // pipefy: the tiles' "
+			       "stages, %.1f KB, are the launch's dynamic shared memory\n%s",
+			  l->promoted_bytes / 1024.0, indent);
+	sb_printf(&sb, "%s (&%s)[%d]%s = *reinterpret_cast<%s (*)[%d]%s>(" NAME_PROMOTED " + %ld);\n", t->elem_type,
+		  t->name, y->S, dims, t->elem_type, y->S, dims, kloop_promoted_offset(l, y->S, i));
+	sb_printf(&sb, "%sstatic_assert(sizeof(%s[%d]%s) == %ld, \"pipefy: the size pipefy laid '%s' out with\");", indent,
+		  t->elem_type, y->S, dims, y->S * t->bytes, t->name);
+	char *text = sb_take(&sb);
+	edits_add(out, stmt.begin, stmt.end - stmt.begin, text);
+	free(text);
+	free(dims);
+	free(indent);
+}
+
 void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out)
 {
 	struct kloop *l = y->l;
@@ -301,7 +333,9 @@ void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out)
 	free(block);
 	char *dim = xprintf("[%d]", y->S);
 	for (int i = 0; i < l->ntiles && y->S > 1; i++)
-		if (!l->tiles[i].in_loop && !staged_in_launch(l, i))
+		if (l->promoted_bytes > 0)
+			promote_declaration(y, i, out);
+		else if (!l->tiles[i].in_loop && !staged_in_launch(l, i))
 			edits_add(out, l->tiles[i].name_end, 0, dim);
 	free(dim);
 }
