@@ -423,6 +423,14 @@ static void add_options(struct kloop *l, const struct options *o, const struct a
 
 /* What auto wants of a loop: the rules' preference among the legal variants, and why; false
  * when the planner leaves the loop (l->declined says why). */
+/* Whether auto weighs register staging at all: its registers measured (--ptxas), or no more
+ * than the rules take unmeasured (else registers cannot take the copies, and cp.async can). */
+static bool staging_weighed(const struct kloop *l, const struct variant_rules *vr)
+{
+	long regs = l->staged_bytes > 0 ? (l->staged_bytes + 3) / 4 : 0;
+	return l->registers || !vr->max_staged_registers_unmeasured || regs <= vr->max_staged_registers_unmeasured;
+}
+
 static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
 		      struct want *w)
 {
@@ -442,7 +450,7 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 		snprintf(w->why, sizeof w->why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
 			 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", width, l->ratio,
 			 vr->wide_tma_evidence);
-	} else if (wide && deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) {
+	} else if (wide && deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok && staging_weighed(l, vr)) {
 		w->variant = VARIANT_LDG;
 		w->stages = 2;
 		snprintf(w->why, sizeof w->why,
@@ -452,7 +460,11 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 	} else if (wide) {
 		w->variant = VARIANT_CP_ASYNC;
 		w->stages = deep ? vr->deep_stages : vr->default_stages;
-		snprintf(w->why, sizeof w->why, "%d-byte copies go straight to shared memory with cp.async%s", width,
+		char staging[160] = "";
+		if (deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) /* (!staging_weighed) */
+			snprintf(staging, sizeof staging, " (registers would stage %ld a thread, over the %d auto takes "
+				 "unmeasured)", (l->staged_bytes + 3) / 4, vr->max_staged_registers_unmeasured);
+		snprintf(w->why, sizeof w->why, "%d-byte copies go straight to shared memory with cp.async%s%s", width, staging,
 			 deep ? "; a tile's compute is short (low ratio), so more tiles in flight hide the load latency" : "");
 	} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
 		int line, col;
