@@ -4167,22 +4167,18 @@ void check_kloops(struct model *m, const struct source *src)
 	}
 	for (int i = 0; i < m->nloops; i++)
 		check_promote(m, i, src);
-	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop */
+	/* a kernel gets one tensor-copy copy, and one set of entry pointers, for one K-loop (the
+	 * tensor family's variants: tma, bulk, ws, ws-cp.async) */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		for (int j = 0; j < m->nloops && (l->legal[VARIANT_TMA].ok || l->legal[VARIANT_BULK].ok || l->legal[VARIANT_WS].ok || l->legal[VARIANT_WS_CP_ASYNC].ok); j++)
-			if (j != i && m->loops[j].function_span.end &&
-			    m->loops[j].function_span.begin == l->function_span.begin) {
-				if (l->legal[VARIANT_TMA].ok)
-					l->legal[VARIANT_TMA].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				if (l->legal[VARIANT_BULK].ok)
-					l->legal[VARIANT_BULK].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				if (l->legal[VARIANT_WS].ok)
-					l->legal[VARIANT_WS].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
-				if (l->legal[VARIANT_WS_CP_ASYNC].ok)
-					l->legal[VARIANT_WS_CP_ASYNC].refusal =
-						xprintf("'%s' holds more than one loop with a barrier", l->function);
-				l->legal[VARIANT_TMA].ok = l->legal[VARIANT_BULK].ok = l->legal[VARIANT_WS].ok = l->legal[VARIANT_WS_CP_ASYNC].ok = false;
+		bool shared = false;
+		for (int j = 0; j < m->nloops && !shared; j++)
+			shared = j != i && m->loops[j].function_span.end &&
+				 m->loops[j].function_span.begin == l->function_span.begin;
+		for (int v = 0; v < VARIANT_COUNT && shared; v++)
+			if (variant_is_tensor((enum variant)v) && l->legal[v].ok) {
+				l->legal[v].ok = false;
+				l->legal[v].refusal = xprintf("'%s' holds more than one loop with a barrier", l->function);
 			}
 	}
 }
