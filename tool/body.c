@@ -1905,6 +1905,33 @@ static bool never_negative(CXCursor e, CXCursor function, int depth)
 	       never_negative(cursor_first_child(e), function, depth) && never_negative(cursor_last_child(e), function, depth);
 }
 
+/* Whether e is threadIdx.x, or a local set to it once: below blockDim.x in every thread. */
+static bool thread_index_x(const struct source *src, CXCursor e, CXCursor function, int depth)
+{
+	e = cursor_strip(e);
+	if (clang_Cursor_isNull(e) || depth > 8)
+		return false;
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_MemberRefExpr) { /* (the member is a property: its text names it) */
+		CXCursor base = cursor_strip(cursor_first_child(e));
+		char *name = clang_getCursorKind(base) == CXCursor_DeclRefExpr ? cursor_name(base) : xstrdup("");
+		char *text = span_text(src, cursor_span(e));
+		size_t n = strlen(text);
+		bool x = strcmp(name, "threadIdx") == 0 && n > 2 && strcmp(text + n - 2, ".x") == 0 &&
+			 effects_in_system_header(clang_getCursorReferenced(base));
+		free(name);
+		free(text);
+		return x;
+	}
+	if (k != CXCursor_DeclRefExpr)
+		return false;
+	CXCursor d = clang_getCursorReferenced(e), init = cursor_last_child(d);
+	return clang_getCursorKind(d) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
+	       clang_isExpression(clang_getCursorKind(init)) &&
+	       (!assigned_after_init(function, d) || !cursor_writes_var(cursor_last_child(function), d)) &&
+	       thread_index_x(src, init, function, depth + 1);
+}
+
 /* Whether the function declares no other variable named as d: a name written in front of the
  * K-loop then means d there too. */
 static bool name_unique(CXCursor function, CXCursor d)
@@ -2105,6 +2132,7 @@ static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct so
 		cl->unsure_start = cursor_span(init);
 		goto done;
 	}
+	cl->thread_start = thread_index_x(src, init, function, 0);
 	/* the bound: a constant; the stride: a constant, or blockDim.x */
 	long N;
 	if (!copy_loop_bound(cl, src, kids.v[1], var.v[0], function, &N))

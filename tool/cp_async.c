@@ -149,11 +149,13 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
 	if (!test_break("barrier"))
 		sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
-	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y.I2, S - 1, S);
+	/* (a power of two wraps with a mask: `%` of a signed int costs a sign fix-up) */
+	bool mask = (S & (S - 1)) == 0;
+	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %s %d);\n", y.I2, S - 1, mask ? "&" : "%", mask ? S - 1 : S);
 	if (index == 0 && test_break("clangerror")) /* (an error in the first loop's rewrite alone) */
 		sb_printf(&sb, "%spipefy_undeclared = 0;\n", y.I2);
 	add_compute(&sb, &y);
-	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y.I2, S);
+	sb_printf(&sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %s %d;\n", y.I2, mask ? "&" : "%", mask ? S - 1 : S);
 	sb_printf(&sb, "%s}\n", y.I1);
 	/* the last iterations read stages without a barrier after them: a second run of the loop
 	 * (in an outer loop) or the code after it must not refill one while others still read */

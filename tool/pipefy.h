@@ -579,6 +579,7 @@ struct copy_loop {
 	struct span step;       /* S as written (empty for `++i` and blockDim.x) */
 	struct span unsure_start; /* E when pipefy cannot show it is >= 0 (the loop then runs more
 				   * than ceil(B / S) trips: bound stays 0) */
+	bool thread_start;        /* E is threadIdx.x (or a local set to it once): below blockDim.x */
 };
 
 struct body_stmt {
@@ -896,7 +897,7 @@ struct kloop {
 		bool over_static; /* rejected: its static shared memory is over the limit */
 		bool over_staging; /* rejected: its staging's registers are over the unmeasured limit */
 		bool over_wanted;  /* not considered: more stages than wanted (asked for) */
-		bool runtime_trips; /* rejected: the compute's trip count is known only at run time */
+		bool large_block;   /* rejected: a second register stage lost with blocks this large */
 		bool promote;       /* its static tiles move into the launch's dynamic shared memory */
 		char *verdict;
 	} options[24];
@@ -1061,8 +1062,11 @@ struct variant_rules {
 	/* register staging (optional keys; no limit when absent): the most 4-byte registers a thread
 	 * its staging may hold when ptxas has not measured the kernel's registers, and why */
 	int max_staged_registers_unmeasured;
-	int max_ldg_stages_unknown_compute; /* 0: no limit */
+	bool leave_unknown_compute; /* auto leaves a loop whose compute's trip count is unknown */
 	char unknown_compute_evidence[240];
+	int ldg_one_stage_from_threads; /* blocks of this many threads or more: one register stage
+					 * (0: no limit) */
+	char large_blocks_evidence[300];
 	char staged_registers_evidence[240];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];

@@ -142,12 +142,16 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 			   &staged);
 		if (!staged)
 			v->max_staged_registers_unmeasured = 0;
-		bool unknown = true; /* (rules without it: any number of register stages) */
-		v->max_ldg_stages_unknown_compute = (int)get_long(variants, "ldg_max_stages_unknown_compute", &unknown);
+		/* (rules without them: such loops weighed as any other) */
+		bool unknown = true, large = true;
+		v->leave_unknown_compute = json_is_true(json_object_get(variants, "leave_unknown_compute"));
 		get_string(evidence, "unknown_compute", v->unknown_compute_evidence, sizeof v->unknown_compute_evidence,
 			   &unknown);
-		if (!unknown)
-			v->max_ldg_stages_unknown_compute = 0;
+		v->leave_unknown_compute &= unknown;
+		v->ldg_one_stage_from_threads = (int)get_long(variants, "ldg_one_stage_from_block_threads", &large);
+		get_string(evidence, "large_blocks", v->large_blocks_evidence, sizeof v->large_blocks_evidence, &large);
+		if (!large)
+			v->ldg_one_stage_from_threads = 0;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -434,6 +438,11 @@ static bool staging_weighed(const struct kloop *l, const struct variant_rules *v
 static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
 		      struct want *w)
 {
+	if (vr->leave_unknown_compute && l->compute_runtime_trips) {
+		plan_decline(l, "a compute loop's trip count is known only at run time; of two such kernels measured, one "
+			     "lost with every variant, the other gained 2 %% at best (%s)", vr->unknown_compute_evidence);
+		return false;
+	}
 	bool tma = usable(l, o, variant_row(VARIANT_TMA));
 	int width = min_copy_width(l);
 	bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
@@ -551,11 +560,11 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 			p->over_staging = true;
 			continue;
 		}
-		if (!forced && vr->max_ldg_stages_unknown_compute && p->variant == VARIANT_LDG &&
-		    p->stages > vr->max_ldg_stages_unknown_compute && l->compute_runtime_trips) {
-			set_verdict(p, "rejected: a compute loop's trip count is known only at run time, and such a loop "
-				    "lost with %d register stages: %s", p->stages, vr->unknown_compute_evidence);
-			p->runtime_trips = true;
+		if (!forced && vr->ldg_one_stage_from_threads && p->variant == VARIANT_LDG && p->stages > 1 &&
+		    l->block_threads >= vr->ldg_one_stage_from_threads) {
+			set_verdict(p, "rejected: with blocks of %d threads a second register stage lost to one (%s)",
+				    l->block_threads, vr->large_blocks_evidence);
+			p->large_block = true;
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {

@@ -112,8 +112,8 @@ static const char *one_stage_why(const struct kloop *l)
 		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_wanted)
 			return "one stage was asked for";
 	for (int i = 0; i < l->noptions; i++)
-		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].runtime_trips)
-			return "a compute loop's trip count is known only at run time";
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].large_block)
+			return "a second register stage lost to one with blocks this large";
 	return "a second stage would cost occupancy";
 }
 

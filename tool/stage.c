@@ -398,10 +398,17 @@ static void add_trips_header(const struct kloop *l, const struct source *src, st
 		stride = xprintf("(%s)", t);
 		free(t);
 	}
-	char *header = xprintf("for (int %s = 0; %s < %s; ++%s) {\n%s%s%s = %s + %s * %s;\n"
-			       "%s%sif (!(%s))\n%s%s%sbreak;%s",
-			       counter, counter, trips, counter, indent, l->unit, var, init, counter, stride, indent, l->unit,
-			       cond, indent, l->unit, l->unit, braces ? "" : "\n");
+	/* (the test cannot fail where the loop is strided by the block, starts at threadIdx.x,
+	 * below blockDim.x, and its bound is a multiple of the block size the pipeline is guarded
+	 * by: every trip of every thread is in range) */
+	bool exact = !cl->stride && cl->thread_start && cl->bound > 0 && l->block_threads > 0 &&
+		     cl->bound % l->block_threads == 0;
+	char *test = exact ? xstrdup(braces ? "" : "\n")
+			   : xprintf("\n%s%sif (!(%s))\n%s%s%sbreak;%s", indent, l->unit, cond, indent, l->unit, l->unit,
+				     braces ? "" : "\n");
+	char *header = xprintf("for (int %s = 0; %s < %s; ++%s) {\n%s%s%s = %s + %s * %s;%s", counter, counter, trips,
+			       counter, indent, l->unit, var, init, counter, stride, test);
+	free(test);
 	free(trips);
 	free(stride);
 	if (braces) {

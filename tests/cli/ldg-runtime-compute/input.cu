@@ -1,6 +1,6 @@
 // A tiled product whose compute loop runs blockDim.x trips (known only at run time): auto
-// stages its registers once (rules/variants.json, ldg_max_stages_unknown_compute); the same
-// loop with a constant trip count gets two stages.
+// leaves it (rules/variants.json, leave_unknown_compute); the same loop with a constant trip
+// count is pipelined, one register stage for its 1024-thread blocks (ldg_one_stage_from_...).
 #define N 1024
 #define T 32
 
