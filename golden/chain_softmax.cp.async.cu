@@ -41,10 +41,10 @@ __global__ void qk(const float *Q, const float *Km, float *S, int M, int N, int 
         for (int k0 = 0; k0 < D; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += Qs[pipefy_stage][ty][k] * Ks[pipefy_stage][tx][k];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -46,15 +46,11 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM * BK / 8) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BM * BK / 8))
-                    break;
                 int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
                 pipefy_reg0[pipefy_j] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
             }
             for (int pipefy_j = 0; pipefy_j < ((BK * BN / 8) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BK * BN / 8))
-                    break;
                 int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
                 pipefy_reg1[pipefy_j] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
             }
@@ -66,15 +62,11 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((BM * BK / 8) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BM * BK / 8))
-                    break;
                 int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
                 *(int4 *)&As[pipefy_dst][r][c] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((BK * BN / 8) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BK * BN / 8))
-                    break;
                 int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
                 *(int4 *)&Bs[pipefy_dst][r][c] = pipefy_reg1[pipefy_j];
             }

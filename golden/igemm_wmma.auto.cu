@@ -41,15 +41,11 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((BM * BK / 16) + 256 - 1) / 256; ++pipefy_j) {
                     int i = tid + pipefy_j * 256;
-                    if (!(i < BM * BK / 16))
-                        break;
                     int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
                     __pipeline_memcpy_async((int4 *)&As[pipefy_dst][r][c], (const int4 *)&A[(size_t)(bm + r) * K + k0 + c], sizeof(int4));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((BK * BN / 16) + 256 - 1) / 256; ++pipefy_j) {
                     int i = tid + pipefy_j * 256;
-                    if (!(i < BK * BN / 16))
-                        break;
                     int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
                     __pipeline_memcpy_async((int4 *)&Bs[pipefy_dst][r][c], (const int4 *)&B[(size_t)(k0 + r) * N + bn + c], sizeof(int4));
                 }
@@ -66,7 +62,7 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
         for (int k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int kk = 0; kk < BK; kk += 16) {
                 wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa[4];
                 wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::row_major> fb[2];
@@ -78,7 +74,7 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
                     for (int j = 0; j < 2; j++)
                         wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {

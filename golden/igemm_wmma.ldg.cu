@@ -44,15 +44,11 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM * BK / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BM * BK / 16))
-                    break;
                 int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
                 pipefy_reg0[pipefy_j] = *(const int4 *)&A[(size_t)(bm + r) * K + k0 + c];
             }
             for (int pipefy_j = 0; pipefy_j < ((BK * BN / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BK * BN / 16))
-                    break;
                 int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
                 pipefy_reg1[pipefy_j] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
             }
@@ -64,15 +60,11 @@ igemm_wmma(const signed char *__restrict__ A, const signed char *__restrict__ B,
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((BM * BK / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BM * BK / 16))
-                    break;
                 int r = i / (BK / 16), c = (i % (BK / 16)) * 16;
                 *(int4 *)&As[pipefy_dst][r][c] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((BK * BN / 16) + 256 - 1) / 256; ++pipefy_j) {
                 int i = tid + pipefy_j * 256;
-                if (!(i < BK * BN / 16))
-                    break;
                 int r = i / (BN / 16), c = (i % (BN / 16)) * 16;
                 *(int4 *)&Bs[pipefy_dst][r][c] = pipefy_reg1[pipefy_j];
             }

@@ -58,7 +58,7 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
         for (int k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
 #pragma unroll
             for (int kk = 0; kk < BK; kk += 16) {
                 unsigned a[2][4], b[4][2];
@@ -83,7 +83,7 @@ mma_bf16(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ 
                                      : "r"(a[mi][0]), "r"(a[mi][1]), "r"(a[mi][2]), "r"(a[mi][3]),
                                        "r"(b[ni][0]), "r"(b[ni][1]));
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -48,11 +48,11 @@ __global__ void copy_loop_locals(const float *A, const float *B, float *C, int M
         for (int k0 = 0; k0 < K; k0 += TILE) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int r = 0; r < 4; ++r)
                 for (int k = 0; k < TILE; ++k)
                     acc[r] += As[pipefy_stage][ty + 8 * r][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -97,11 +97,11 @@ __global__ void copy_loop_locals_outer(const float *A, const float *B, float *C,
         for (k0 = 0; k0 < K; k0 += TILE) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int r = 0; r < 4; ++r)
                 for (int k = 0; k < TILE; ++k)
                     acc[r] += As[pipefy_stage][ty + 8 * r][k ^ ((k0 / TILE) & 1)] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -46,11 +46,11 @@ __global__ void __launch_bounds__(256) shifted_start(const float *A, const float
         for (int t = 0; t < K / TILE; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TILE; ++k)
                 for (int r = 0; r < 4; ++r)
                     acc[r] += As[pipefy_stage][row + 8 * r][k] * Bs[pipefy_stage][k][col];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -94,11 +94,11 @@ __global__ void __launch_bounds__(256) reassigned_start(const float *A, const fl
         for (int t = 0; t < K / TILE; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TILE; ++k)
                 for (int r = 0; r < 4; ++r)
                     acc[r] += As[pipefy_stage][row + 8 * r][k] * Bs[pipefy_stage][k][col];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -90,10 +90,10 @@ __global__ void block_guard(const float *A, const float *B, float *C, int M, int
             for (int i = 0; i < tiles; i++) {
                 __pipeline_wait_prior(0); // tile t has landed for this thread...
                 __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-                pipefy_load((pipefy_stage + 1) % 2);
+                pipefy_load((pipefy_stage + 1) & 1);
                 for (int k = 0; k < TS; k++)
                     t += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-                pipefy_stage = (pipefy_stage + 1) % 2;
+                pipefy_stage = (pipefy_stage + 1) & 1;
             }
             __syncthreads(); // pipefy: every thread is done with the last tile
         }
@@ -137,10 +137,10 @@ __global__ void block_return(const float *A, const float *B, float *C, int M, in
         for (int i = 0; i < K / TS; i++) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; k++)
                 t += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

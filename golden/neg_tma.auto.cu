@@ -9,10 +9,11 @@
 // transposed: thread (x, y) stores As[x][y], the box's element (y, x)
 __global__ void transposed(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -29,27 +30,25 @@ __global__ void transposed(const float *A, const float *B, float *C, int N, int 
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][tx][ty] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[tx][ty] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
@@ -110,11 +109,12 @@ __global__ void two_copies(const float *A, const float *B, float *C, int N, int 
 // the rows are gridDim.x * 32 apart: the host could not build the tensor map
 __global__ void grid_stride(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int ld = gridDim.x * T;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -131,27 +131,25 @@ __global__ void grid_stride(const float *A, const float *B, float *C, int N, int
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
@@ -160,10 +158,11 @@ __global__ void grid_stride(const float *A, const float *B, float *C, int N, int
 // guarded copies fill zeros where the operand ends
 __global__ void guarded(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * T + ty;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -180,27 +179,25 @@ __global__ void guarded(const float *A, const float *B, float *C, int M, int N, 
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     if (row < M)
@@ -262,10 +259,11 @@ __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int
 template <int TS>
 __global__ void templated(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][TS][TS];
+    __shared__ float As[TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -282,27 +280,25 @@ __global__ void templated(const float *A, const float *B, float *C, int N, int K
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += TS) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * TS + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * TS + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
@@ -311,10 +307,11 @@ __global__ void templated(const float *A, const float *B, float *C, int N, int K
 // C linkage: a second kernel of the same name could not be told apart
 extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -331,27 +328,25 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
@@ -409,13 +404,14 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
 // 'base' takes off's value before off moves: the loader must not read off again
 __global__ void stale_local(const float *A, const float *B, float *C, int N, int K, int shift)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int off = blockIdx.y * T;
     int base = off * K;
     off += shift;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -432,27 +428,25 @@ __global__ void stale_local(const float *A, const float *B, float *C, int N, int
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(off + ty) * N + blockIdx.x * T + tx] = acc;
@@ -461,12 +455,13 @@ __global__ void stale_local(const float *A, const float *B, float *C, int N, int
 // 'first' is the loop variable's value before the loop: 0, not the tile's
 __global__ void stale_loop_variable(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     int k0 = 0;
     int first = k0;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = k0;
@@ -483,27 +478,25 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
@@ -512,12 +505,13 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
 // A moved under a condition: how far it has moved is not one polynomial
 __global__ void moved_in_branch(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     if (blockIdx.x > 0)
         A += K;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -534,27 +528,25 @@ __global__ void moved_in_branch(const float *A, const float *B, float *C, int N,
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;
@@ -563,11 +555,12 @@ __global__ void moved_in_branch(const float *A, const float *B, float *C, int N,
 // the bump comes before the copy, which reads the moved pointer
 __global__ void bump_before_copy(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     const float *a = A + (blockIdx.y * T + ty) * K + tx - T;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -588,28 +581,26 @@ __global__ void bump_before_copy(const float *A, const float *B, float *C, int N
             pipefy_next_a = a;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             a += T;
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;

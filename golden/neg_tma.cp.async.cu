@@ -36,10 +36,10 @@ __global__ void transposed(const float *A, const float *B, float *C, int N, int 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -76,10 +76,10 @@ __global__ void two_copies(const float *A, const float *B, float *C, int N, int 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -116,10 +116,10 @@ __global__ void grid_stride(const float *A, const float *B, float *C, int N, int
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -155,10 +155,10 @@ __global__ void guarded(const float *A, const float *B, float *C, int M, int N, 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -197,10 +197,10 @@ __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int
         for (int k0 = 0; k0 < K; k0 += 2) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < 2; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * 2 + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -237,10 +237,10 @@ __global__ void templated(const float *A, const float *B, float *C, int N, int K
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * TS + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -276,10 +276,10 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -315,10 +315,10 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -357,10 +357,10 @@ __global__ void stale_local(const float *A, const float *B, float *C, int N, int
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -398,10 +398,10 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
         for (; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -439,10 +439,10 @@ __global__ void moved_in_branch(const float *A, const float *B, float *C, int N,
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -483,11 +483,11 @@ __global__ void bump_before_copy(const float *A, const float *B, float *C, int N
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             a += T;
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -45,10 +45,10 @@ __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles,
         for (int t = 0; t < ktiles; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < 8; ++k)
                 acc = fmaf(__int_as_float(tile[pipefy_stage][threadIdx.x % 64][k].x), __int_as_float(tile[pipefy_stage][(threadIdx.x + k) % 64][k].y), acc);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -110,10 +110,10 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

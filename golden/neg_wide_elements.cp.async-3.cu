@@ -135,14 +135,10 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
             if (k0 < (K + TS - 1) / TS * TS) {
                 for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                     int i = tid + pipefy_j * 64;
-                    if (!(i < TS * TS / 4))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i / (TS / 4)][i % (TS / 4)], (k0 + 4 * (i % (TS / 4)) < K) ? &A[(blockIdx.y * TS + i / (TS / 4)) * (K / 4) + k0 / 4 + i % (TS / 4)] : A, sizeof(float4), (k0 + 4 * (i % (TS / 4)) < K) ? 0 : sizeof(float4));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                     int i = tid + pipefy_j * 64;
-                    if (!(i < TS * TS / 4))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / (TS / 4)][i % (TS / 4)], (k0 + i / (TS / 4) < K) ? &B[(k0 + i / (TS / 4)) * (N / 4) + c0 + i % (TS / 4)] : B, sizeof(float4), (k0 + i / (TS / 4) < K) ? 0 : sizeof(float4));
                 }
                 k0 += TS;

@@ -46,7 +46,7 @@ __global__ void sgemm_float4_tiles(const float *A, const float *B, float *C, int
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k) {
                 float a = reinterpret_cast<const float *>(As[pipefy_stage][ty])[k];
                 float4 b = Bs[pipefy_stage][k][tx];
@@ -55,7 +55,7 @@ __global__ void sgemm_float4_tiles(const float *A, const float *B, float *C, int
                 acc.z += a * b.z;
                 acc.w += a * b.w;
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -94,7 +94,7 @@ __global__ void sgemm_float4_operands(const float4 *A, const float4 *B, float4 *
         for (int k0 = 0; k0 < K / 4; k0 += TS / 4) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k) {
                 float a = reinterpret_cast<const float *>(As[pipefy_stage][ty])[k];
                 float4 b = Bs[pipefy_stage][k][tx];
@@ -103,7 +103,7 @@ __global__ void sgemm_float4_operands(const float4 *A, const float4 *B, float4 *
                 acc.z += a * b.z;
                 acc.w += a * b.w;
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -133,14 +133,10 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
             if (k0 < (K + TS - 1) / TS * TS) {
                 for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                     int i = tid + pipefy_j * 64;
-                    if (!(i < TS * TS / 4))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i / (TS / 4)][i % (TS / 4)], (k0 + 4 * (i % (TS / 4)) < K) ? &A[(blockIdx.y * TS + i / (TS / 4)) * (K / 4) + k0 / 4 + i % (TS / 4)] : A, sizeof(float4), (k0 + 4 * (i % (TS / 4)) < K) ? 0 : sizeof(float4));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                     int i = tid + pipefy_j * 64;
-                    if (!(i < TS * TS / 4))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / (TS / 4)][i % (TS / 4)], (k0 + i / (TS / 4) < K) ? &B[(k0 + i / (TS / 4)) * (N / 4) + c0 + i % (TS / 4)] : B, sizeof(float4), (k0 + i / (TS / 4) < K) ? 0 : sizeof(float4));
                 }
                 k0 += TS;
@@ -156,7 +152,7 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
         for (int k0 = 0; k0 < (K + TS - 1) / TS * TS; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k) {
                 float a = reinterpret_cast<const float *>(As[pipefy_stage][ty])[k];
                 float4 b = Bs[pipefy_stage][k][tx];
@@ -165,7 +161,7 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
                 acc.z += a * b.z;
                 acc.w += a * b.w;
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {

@@ -160,16 +160,12 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                 int i = tid + pipefy_j * 64;
-                if (!(i < TS * TS / 4))
-                    break;
                 pipefy_reg0[pipefy_j] = k0 + 4 * (i % (TS / 4)) < K
                                                      ? A[(blockIdx.y * TS + i / (TS / 4)) * (K / 4) + k0 / 4 + i % (TS / 4)]
                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
             for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                 int i = tid + pipefy_j * 64;
-                if (!(i < TS * TS / 4))
-                    break;
                 pipefy_reg1[pipefy_j] = k0 + i / (TS / 4) < K ? B[(k0 + i / (TS / 4)) * (N / 4) + c0 + i % (TS / 4)]
                                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
@@ -181,14 +177,10 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                 int i = tid + pipefy_j * 64;
-                if (!(i < TS * TS / 4))
-                    break;
                 As[pipefy_dst][i / (TS / 4)][i % (TS / 4)] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
                 int i = tid + pipefy_j * 64;
-                if (!(i < TS * TS / 4))
-                    break;
                 Bs[pipefy_dst][i / (TS / 4)][i % (TS / 4)] = pipefy_reg1[pipefy_j];
             }
         };

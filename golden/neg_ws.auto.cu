@@ -34,14 +34,10 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -52,14 +48,10 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -126,14 +118,10 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -144,14 +132,10 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -217,14 +201,10 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -235,14 +215,10 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -309,14 +285,10 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -327,14 +299,10 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -400,14 +368,10 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -418,14 +382,10 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -471,12 +431,13 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
 // launched with 1024 threads: no room for the producer warp
 __global__ void full_block(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T * T];
-    __shared__ float Bs[2][T][T];
+    __shared__ float As[T * T];
+    __shared__ float Bs[T][T];
     const int r0 = blockIdx.y * T, c0 = blockIdx.x * T;
     const int tx = threadIdx.x % T, ty = threadIdx.x / T;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     // pipefy: the staging registers are sized for 1024 threads (launch at 193:5); other block
     // sizes run the loop as written
     if (blockDim.x == 1024) {
@@ -493,64 +454,54 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
             pipefy_next_k0 = k0;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
-                As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
+                As[i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
-                Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
+                Bs[i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
-                    acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
+                    acc[j] += As[(ty + 8 * j) * T + k] * Bs[k][tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     } else {
         for (int k0 = 0; k0 < K; k0 += T) {
             for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                As[0][i] = A[(r0 + i / T) * K + k0 + i % T];
+                As[i] = A[(r0 + i / T) * K + k0 + i % T];
             for (int i = threadIdx.x; i < T * T; i += blockDim.x)
-                Bs[0][i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
+                Bs[i / T][i % T] = B[(k0 + i / T) * N + c0 + i % T];
             __syncthreads();
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
-                    acc[j] += As[0][(ty + 8 * j) * T + k] * Bs[0][k][tx];
+                    acc[j] += As[(ty + 8 * j) * T + k] * Bs[k][tx];
             __syncthreads();
         }
     }
@@ -584,14 +535,10 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                     return false;
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
                 }
                 k0 += T;
@@ -602,14 +549,10 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
             auto pipefy_stash = [&](int pipefy_dst) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
                 }
             };

@@ -31,14 +31,10 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -102,14 +98,10 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -172,14 +164,10 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -243,14 +231,10 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -313,14 +297,10 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -385,14 +365,10 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 1024;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 1024;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -455,14 +431,10 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                 if (k0 < K) {
                     for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                         int i = threadIdx.x + pipefy_j * 256;
-                        if (!(i < T * T))
-                            break;
                         __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                     }
                     for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                         int i = threadIdx.x + pipefy_j * 256;
-                        if (!(i < T * T))
-                            break;
                         __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                     }
                     k0 += T;

@@ -31,14 +31,10 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -54,11 +50,11 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -101,14 +97,10 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -124,11 +116,11 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -170,14 +162,10 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -193,11 +181,11 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -240,14 +228,10 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -263,11 +247,11 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -309,14 +293,10 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -332,11 +312,11 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -380,14 +360,10 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 1024;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 1024;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -403,11 +379,11 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -449,14 +425,10 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                 if (k0 < K) {
                     for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                         int i = threadIdx.x + pipefy_j * 256;
-                        if (!(i < T * T))
-                            break;
                         __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                     }
                     for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                         int i = threadIdx.x + pipefy_j * 256;
-                        if (!(i < T * T))
-                            break;
                         __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                     }
                     k0 += T;
@@ -472,11 +444,11 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
             for (int k0 = 0; k0 < K; k0 += T) {
                 __pipeline_wait_prior(0); // tile t has landed for this thread...
                 __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-                pipefy_load((pipefy_stage + 1) % 2);
+                pipefy_load((pipefy_stage + 1) & 1);
                 for (int k = 0; k < T; ++k)
                     for (int j = 0; j < 4; ++j)
                         acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-                pipefy_stage = (pipefy_stage + 1) % 2;
+                pipefy_stage = (pipefy_stage + 1) & 1;
             }
             __syncthreads(); // pipefy: every thread is done with the last tile
         } else {

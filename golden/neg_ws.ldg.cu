@@ -34,14 +34,10 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -52,14 +48,10 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -126,14 +118,10 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -144,14 +132,10 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -217,14 +201,10 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -235,14 +215,10 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -309,14 +285,10 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -327,14 +299,10 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -400,14 +368,10 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -418,14 +382,10 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -493,14 +453,10 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -511,14 +467,10 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 1024;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -584,14 +536,10 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                     return false;
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
                 }
                 k0 += T;
@@ -602,14 +550,10 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
             auto pipefy_stash = [&](int pipefy_dst) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
                 }
             };

@@ -38,14 +38,10 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -115,14 +111,10 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -183,14 +175,10 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -254,14 +242,10 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;

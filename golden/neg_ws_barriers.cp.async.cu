@@ -38,14 +38,10 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -61,11 +57,11 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -114,14 +110,10 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -137,10 +129,10 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             half_tile(acc, As[pipefy_stage], Bs[pipefy_stage], tx, ty, 0);
             half_tile(acc, As[pipefy_stage], Bs[pipefy_stage], tx, ty, T / 2);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -181,14 +173,10 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -204,12 +192,12 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
             votes += __syncthreads_or(acc[0] != acc[0]);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -251,14 +239,10 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &A[(r0 + i / T) * K + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -274,11 +258,11 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {

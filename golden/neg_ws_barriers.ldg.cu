@@ -41,14 +41,10 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -59,14 +55,10 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -139,14 +131,10 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -157,14 +145,10 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -228,14 +212,10 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -246,14 +226,10 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };
@@ -320,14 +296,10 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = A[(r0 + i / T) * K + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -338,14 +310,10 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };

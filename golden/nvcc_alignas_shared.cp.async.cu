@@ -46,11 +46,11 @@ __global__ void nvcc_alignas_shared(const float *__restrict__ A, const float *__
         for (int k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < BK; ++k)
                 for (int j = 0; j < 8; ++j)
                     acc[j] += As[pipefy_stage][r][k] * Bs[pipefy_stage][k][c + j];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

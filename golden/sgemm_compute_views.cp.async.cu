@@ -66,11 +66,11 @@ __global__ void views(const float *A, const float *B, float *C, int M, int N, in
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             const float *ap = &As[pipefy_stage][ty][0];
             const float *bp = &Bs[pipefy_stage][0][tx];
             acc += dot_row(ap, bp);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -154,13 +154,13 @@ __global__ void indexed_views(const float *A, const float *B, float *C, int M, i
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             float *ap = &As[pipefy_stage][ty][0];
             for (int k = 0; k < TS; ++k) {
                 float *bp = &Bs[pipefy_stage][0][0] + k * TS + tx;
                 acc += ap[k] * *bp;
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -333,9 +333,9 @@ __global__ void template_rows(const float *__restrict__ A, const float *__restri
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             acc += dot_rows<T>(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -64,11 +64,11 @@ __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float
         for (int k0 = 0; k0 < K; k0 += TILE) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TILE; ++k)
                 for (int r = 0; r < 8; ++r)
                     acc[r] += As[pipefy_stage][row + 4 * r][k] * Bs[pipefy_stage][k][col];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -112,10 +112,10 @@ __global__ void advanced_index(const float *A, const float *B, float *C, int M, 
         for (int k0 = 0; k0 < K; k0 += 16) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < 16; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

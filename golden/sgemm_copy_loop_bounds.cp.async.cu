@@ -49,11 +49,11 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
         for (int k0 = 0; k0 < K; k0 += TILE) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int r = 0; r < ROWS; ++r)
                 for (int k = 0; k < TILE; ++k)
                     acc[r] += As[pipefy_stage][ty + 8 * r][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -94,11 +94,11 @@ __global__ void halves(const float *A, const float *B, float *C, int M, int N, i
         for (int k0 = 0; k0 < K; k0 += TILE) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int r = 0; r < ROWS; ++r)
                 for (int k = 0; k < TILE; ++k)
                     acc[r] += As[pipefy_stage][(ty + 8 * r) * TILE + k] * Bs[pipefy_stage][k * TILE + tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -144,12 +144,12 @@ __global__ void nested(const float *A, const float *B, float *C, int M, int N, i
         for (int k0 = 0; k0 < K; k0 += TILE) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TILE; ++k)
                 for (int i = 0; i < 2; ++i)
                     for (int j = 0; j < 2; ++j)
                         acc[i][j] += As[pipefy_stage][ty * 2 + i][k] * Bs[pipefy_stage][k][tx * 2 + j];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

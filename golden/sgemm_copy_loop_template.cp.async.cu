@@ -51,13 +51,13 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
         for (int k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < BK; ++k) {
                 float b = Bs[pipefy_stage][k * BN + tx];
                 for (int m = 0; m < TM; ++m)
                     acc[m] += As[pipefy_stage][(ty + m) * BK + k] * b;
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

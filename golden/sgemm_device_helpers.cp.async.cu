@@ -64,9 +64,9 @@ __global__ void sgemm_compute_helper(const float *A, const float *B, float *C, i
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             acc += dot_tile(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -103,9 +103,9 @@ __global__ void sgemm_load_helper(const float *A, const float *B, float *C, int 
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             acc += dot_tile(As[pipefy_stage], Bs[pipefy_stage], ty, tx);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

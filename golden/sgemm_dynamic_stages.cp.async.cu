@@ -68,10 +68,10 @@ static __global__ void sgemm_views(const float *__restrict__ A, const float *__r
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += pipefy_at(As, pipefy_stage, pipefy_stride)[ty * TS + k] * pipefy_at(Bs, pipefy_stage, pipefy_stride)[k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -116,12 +116,12 @@ __global__ void sgemm_vec(const float *__restrict__ A, const float *__restrict__
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 for (int a = 0; a < 2; ++a)
                     for (int b = 0; b < 4; ++b)
                         acc[a][b] += reinterpret_cast<const float *>(pipefy_at(sm4, pipefy_stage, pipefy_stride))[(ty * 2 + a) * TS + k] * pipefy_at(Bs, pipefy_stage, pipefy_stride)[k][tx * 4 + b];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -44,10 +44,10 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -95,12 +95,12 @@ __global__ void fill_first_blocked(const float *A, const float *B, float *C, int
         for (k = 0; k < K; k += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int tk = 0; tk < TS; tk++)
                 for (int r = 0; r < RB; r++)
                     for (int s = 0; s < RB; s++)
                         c[r][s] += as[pipefy_stage][bi + r][tk] * bs[pipefy_stage][tk][bj + s];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

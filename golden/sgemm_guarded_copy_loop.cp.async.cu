@@ -48,11 +48,11 @@ __global__ void guarded_copy_loop(const float *A, const float *B, float *C, int 
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 for (int i = 0; i < 4; ++i)
                     acc[i] += As[pipefy_stage][ty + 8 * i][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

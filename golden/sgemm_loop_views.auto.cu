@@ -112,10 +112,10 @@ __global__ void sgemm_views_if(const float *A, const float *B, float *C, int M, 
         for (int k0 = 0; k0 < K; k0 += BS) {
             __pipeline_wait_prior(2); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 4 is free again
-            pipefy_load((pipefy_stage + 3) % 4);
+            pipefy_load((pipefy_stage + 3) & 3);
             for (int k = 0; k < BS; ++k)
                 acc += As[pipefy_stage][threadIdx.y][k] * Bs[pipefy_stage][k][threadIdx.x];
-            pipefy_stage = (pipefy_stage + 1) % 4;
+            pipefy_stage = (pipefy_stage + 1) & 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -49,11 +49,11 @@ __global__ void sgemm_views(const float *A, const float *B, float *C, int M, int
         for (int k0 = 0; k0 < K; k0 += BS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < BS; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][t4x + j];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -99,10 +99,10 @@ __global__ void sgemm_views_if(const float *A, const float *B, float *C, int M, 
         for (int k0 = 0; k0 < K; k0 += BS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < BS; ++k)
                 acc += As[pipefy_stage][threadIdx.y][k] * Bs[pipefy_stage][k][threadIdx.x];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -49,12 +49,12 @@ __global__ void nested_copy_loops(int M, int N, int K, const float *A, const flo
         for (int k0 = 0; k0 < K; k0 += STEP) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int i = 0; i < STRIDE; ++i)
                 for (int j = 0; j < STRIDE; ++j)
                     for (int q = 0; q < STEP; ++q)
                         sum[i][j] += as[pipefy_stage][ty * STRIDE + i][q] * bs[pipefy_stage][q][tx * STRIDE + j];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

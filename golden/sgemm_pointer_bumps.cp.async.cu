@@ -48,12 +48,12 @@ __global__ void bump_before_barrier(const float *A, const float *B, float *C, in
         for (int k0 = 0; k0 < K; k0 += TS) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             A += TS;
             B += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -100,12 +100,12 @@ __global__ void bump_after_first_barrier(const float *A, const float *B, float *
         for (int t = 0; t < K / TS; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             a += TS;
             b += TS * N;
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -153,13 +153,13 @@ __global__ void bump_after_second_barrier(const float *A, const float *B, float 
         for (; k0 < K; ) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             a += TS;
             b += TS * N;
             k0 += TS;
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -17,10 +17,11 @@ __global__ void MatrixMulCUDA(float *C, const float *A, const float *B, int wA, 
     int bStep = BLOCK_SIZE * wB;
     float Csub = 0;
 
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
-        __shared__ float As[2][BLOCK_SIZE][BLOCK_SIZE];
-        __shared__ float Bs[2][BLOCK_SIZE][BLOCK_SIZE];
+        __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
+        __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_a = aBegin;
         int pipefy_next_b = bBegin;
@@ -41,30 +42,28 @@ __global__ void MatrixMulCUDA(float *C, const float *A, const float *B, int wA, 
             pipefy_next_b = b;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
-            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
+            Bs[ty][tx] = pipefy_reg1;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int k = 0; k < BLOCK_SIZE; ++k) {
-                Csub += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+                Csub += As[ty][k] * Bs[k][tx];
             }
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
 

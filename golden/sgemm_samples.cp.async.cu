@@ -47,12 +47,12 @@ __global__ void MatrixMulCUDA(float *C, const float *A, const float *B, int wA, 
         for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
 #pragma unroll
             for (int k = 0; k < BLOCK_SIZE; ++k) {
                 Csub += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

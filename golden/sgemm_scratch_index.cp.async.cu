@@ -46,10 +46,10 @@ __global__ void scratch_index(const float *A, const float *B, float *C, int n)
         for (int t = 0; t < n / TS; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][threadIdx.y][k] * Bs[pipefy_stage][k][threadIdx.x];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

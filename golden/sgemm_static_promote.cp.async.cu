@@ -66,12 +66,12 @@ static __global__ void sgemm_static_big(const float *__restrict__ A, const float
         for (int k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < BK; ++k)
                 for (int a = 0; a < 4; ++a)
                     for (int b = 0; b < 4; ++b)
                         acc[a][b] += As[pipefy_stage][ty * 4 + a][k] * Bs[pipefy_stage][k][tx * 4 + b];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -58,7 +58,7 @@ __global__ void __launch_bounds__((BM * BN) / TM)
         for (int k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
 #pragma unroll
             for (int k = 0; k < BK; ++k) {
                 const float b = Bs[pipefy_stage][k][threadCol];
@@ -66,7 +66,7 @@ __global__ void __launch_bounds__((BM * BN) / TM)
                 for (int t = 0; t < TM; ++t)
                     acc[t] += As[pipefy_stage][threadRow * TM + t][k] * b;
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

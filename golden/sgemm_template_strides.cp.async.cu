@@ -63,14 +63,14 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN))
         for (uint k0 = 0; k0 < K; k0 += BK) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             A += BK;
             B += BK * N;
             for (uint k = 0; k < BK; ++k)
                 for (uint m = 0; m < TM; ++m)
                     for (uint n = 0; n < TN; ++n)
                         acc[m * TN + n] += As[pipefy_stage][(thread_row * TM + m) * BK + k] * Bs[pipefy_stage][k * BN + thread_col * TN + n];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -9,13 +9,14 @@
 
 __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    __shared__ float As[2][TILE][TILE];
-    __shared__ float Bs[2][TILE][TILE];
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TILE + ty;
     int col = blockIdx.x * TILE + tx;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_t = 0;
@@ -34,28 +35,26 @@ __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int
             pipefy_next_t = t;
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
-            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
+            Bs[ty][tx] = pipefy_reg1;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch())
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int t = 0; t < K / TILE; ++t) {
             bool pipefy_more = pipefy_fetch();
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
-                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+                acc += As[ty][k] * Bs[k][tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[row * N + col] = acc;

@@ -83,14 +83,10 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &S[(r0 + i / T) * lda + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;

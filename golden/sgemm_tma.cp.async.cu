@@ -49,10 +49,10 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }
@@ -82,14 +82,10 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             if (k0 < K) {
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&As[pipefy_dst][i], &S[(r0 + i / T) * lda + k0 + i % T], sizeof(float));
                 }
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                     int i = threadIdx.x + pipefy_j * 256;
-                    if (!(i < T * T))
-                        break;
                     __pipeline_memcpy_async(&Bs[pipefy_dst][i / T][i % T], &B[(k0 + i / T) * N + c0 + i % T], sizeof(float));
                 }
                 k0 += T;
@@ -105,11 +101,11 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
                     acc[j] += As[pipefy_stage][(ty + 8 * j) * T + k] * Bs[pipefy_stage][k][tx];
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {
@@ -164,10 +160,10 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
             for (int k0 = 0; k0 < K; k0 += T) {
                 __pipeline_wait_prior(0); // tile t has landed for this thread...
                 __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-                pipefy_load((pipefy_stage + 1) % 2);
+                pipefy_load((pipefy_stage + 1) & 1);
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
-                pipefy_stage = (pipefy_stage + 1) % 2;
+                pipefy_stage = (pipefy_stage + 1) & 1;
             }
             __syncthreads(); // pipefy: every thread is done with the last tile
         }

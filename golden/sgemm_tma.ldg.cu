@@ -97,14 +97,10 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg0[pipefy_j] = S[(r0 + i / T) * lda + k0 + i % T];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
             k0 += T;
@@ -115,14 +111,10 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         auto pipefy_stash = [&](int pipefy_dst) {
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 As[pipefy_dst][i] = pipefy_reg0[pipefy_j];
             }
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
                 int i = threadIdx.x + pipefy_j * 256;
-                if (!(i < T * T))
-                    break;
                 Bs[pipefy_dst][i / T][i % T] = pipefy_reg1[pipefy_j];
             }
         };

@@ -47,12 +47,12 @@ __global__ void sgemm_vector_macros(const float *A, const float *B, float *C, in
         for (int t = 0; t < K / TILE; ++t) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int k = 0; k < TILE; ++k)
                 for (int i = 0; i < 2; ++i)
                     for (int j = 0; j < 2; ++j)
                         acc[i][j] += ELEM(As[pipefy_stage], threadIdx.y * 2 + i, k) * HALVES(Bs[pipefy_stage][k][threadIdx.x * 2 + j]);
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     }

@@ -59,14 +59,14 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
         for (int k0 = 0; k0 < K; k0 += T) {
             __pipeline_wait_prior(0); // tile t has landed for this thread...
             __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
-            pipefy_load((pipefy_stage + 1) % 2);
+            pipefy_load((pipefy_stage + 1) & 1);
             for (int j = 0; j < OUTS; ++j) {
                 int o = threadIdx.x + j * blockDim.x;
                 if (o < T * T)
                     for (int k = 0; k < T; ++k)
                         acc[j] += As[pipefy_stage][o / T][k] * Bs[pipefy_stage][k][o % T];
             }
-            pipefy_stage = (pipefy_stage + 1) % 2;
+            pipefy_stage = (pipefy_stage + 1) & 1;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
     } else {

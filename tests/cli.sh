@@ -236,7 +236,7 @@ PY
 	expect "--report=yaml: a file name with a quote, a colon and a hash is read back as it was" \
 		'[ $rc = 0 ] && [ "$(sed -n 1p "$tmp/yaml.out")" = "testdata/it'\''s: #1.cu" ]'
 	expect "--report=yaml: each record's first Args entry is its message as a String" \
-		'sed -n 2p "$tmp/yaml.out" | grep -q "^K-loop pipelined: ldg, 2 stages: 4-byte copies"'
+		'sed -n 2p "$tmp/yaml.out" | grep -q "^K-loop pipelined: ldg, 1 stage: 4-byte copies"'
 	# a name that is not UTF-8 (JSON's "file" gets U+FFFD for the byte; YAML escapes it)
 	"$pipefy" -q --report=yaml --assume-filename=$'testdata/\xff.cu' <$k >/dev/null 2>"$tmp/report.yaml"; rc=$?
 	python3 - "$tmp/report.yaml" >"$tmp/yaml.out" 2>&1 <<'PY'

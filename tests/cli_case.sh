@@ -12,7 +12,11 @@
 # gives all cases (the precompiled headers are the same for most: a case's own would build
 # them again, about a second each).
 #   tests/cli_case.sh PIPEFY tests/cli/NAME
+#   tests/cli_case.sh --update PIPEFY tests/cli/NAME   writes what this run gives into the case's
+#                                                      expected-* files that exist (review the diff)
 set -u
+update=0
+[ "${1:-}" = --update ] && update=1 && shift
 cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 case=${2%/}
@@ -42,7 +46,9 @@ for what in stdout stderr rc; do
 	want=$case/expected-$what
 	[ "$what" = rc ] && [ ! -f "$want" ] && want=$tmp/expected-rc
 	[ -f "$want" ] || continue
-	if ! cmp -s "$want" "$tmp/$what"; then
+	if [ $update = 1 ] && [ -f "$case/expected-$what" ]; then
+		cp "$tmp/$what" "$case/expected-$what"
+	elif ! cmp -s "$want" "$tmp/$what"; then
 		echo "[FAIL] $case: $what differs (expected, then got):"
 		diff "$want" "$tmp/$what" | head -n 20
 		failed=1

@@ -446,6 +446,44 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
  * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
  * that multiplies or shifts, say). */
+/* `v = v + S` or `v = S + v`, S a constant (parentheses allowed): its step. */
+static bool assign_step(CXCursor inc, long *step)
+{
+	if (clang_getCursorKind(inc) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(inc) != CXBinaryOperator_Assign)
+		return false;
+	CXCursor lhs = cursor_strip(cursor_first_child(inc)), rhs = cursor_strip(cursor_last_child(inc));
+	if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || clang_getCursorKind(rhs) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(rhs) != CXBinaryOperator_Add)
+		return false;
+	CXCursor var = clang_getCursorReferenced(lhs), a = cursor_strip(cursor_first_child(rhs)),
+		 b = cursor_strip(cursor_last_child(rhs));
+	bool a_var = clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(a), var);
+	bool b_var = clang_getCursorKind(b) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(b), var);
+	bool ok = false;
+	if (a_var != b_var)
+		*step = cursor_evaluate_int(a_var ? b : a, &ok);
+	return ok;
+}
+
+/* `s + C` or `C + s` for a start `s` that names a variable: C, the span from s (a start the
+ * loop's test adds a constant to, `for (i = s; i < s + 32; ..)`). */
+static bool offset_bound(CXCursor start, CXCursor bound, long *c)
+{
+	start = cursor_strip(start);
+	bound = cursor_strip(bound);
+	if (clang_getCursorKind(start) != CXCursor_DeclRefExpr || clang_getCursorKind(bound) != CXCursor_BinaryOperator ||
+	    clang_getCursorBinaryOperatorKind(bound) != CXBinaryOperator_Add)
+		return false;
+	CXCursor var = clang_getCursorReferenced(start), a = cursor_strip(cursor_first_child(bound)),
+		 b = cursor_strip(cursor_last_child(bound));
+	bool a_var = clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(a), var);
+	bool b_var = clang_getCursorKind(b) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(b), var);
+	bool ok = false;
+	if (a_var != b_var)
+		*c = cursor_evaluate_int(a_var ? b : a, &ok);
+	return ok;
+}
+
 static long trip_count(CXCursor loop)
 {
 	struct cursors cs = cursor_children(loop);
@@ -456,17 +494,26 @@ static long trip_count(CXCursor loop)
 		long a = 0, b = 0, step = 1;
 		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
 			a = cursor_evaluate_int(cursor_last_child(cursor_first_child(init)), &ok1);
+		else if (clang_getCursorKind(cursor_strip(init)) == CXCursor_BinaryOperator &&
+			 clang_getCursorBinaryOperatorKind(cursor_strip(init)) == CXBinaryOperator_Assign &&
+			 clang_getCursorKind(cursor_strip(cursor_first_child(cursor_strip(init)))) == CXCursor_DeclRefExpr)
+			a = cursor_evaluate_int(cursor_last_child(cursor_strip(init)), &ok1); /* (`for (k = 0; ..)`) */
 		enum CXBinaryOperatorKind op = clang_getCursorKind(cond) == CXCursor_BinaryOperator
 						       ? clang_getCursorBinaryOperatorKind(cond)
 						       : CXBinaryOperator_Invalid;
 		if (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_NE ||
 		    op == CXBinaryOperator_GT || op == CXBinaryOperator_GE)
 			b = cursor_evaluate_int(cursor_last_child(cond), &ok2);
+		if (!ok1 && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE) && clang_getCursorKind(init) == CXCursor_DeclStmt &&
+		    offset_bound(cursor_last_child(cursor_first_child(init)), cursor_last_child(cond), &b))
+			ok1 = ok2 = true; /* (`for (i = s; i < s + 32; ..)`: from 0 to 32) */
 		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator) {
 			enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(inc);
 			step = cursor_evaluate_int(cursor_last_child(inc), &ok3);
 			ok3 &= k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign;
 			down = k == CXBinaryOperator_SubAssign;
+		} else if (assign_step(inc, &step)) { /* (`i = (i + 16)`) */
+			ok3 = true;
 		} else if (clang_getCursorKind(inc) == CXCursor_UnaryOperator) {
 			enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(inc);
 			ok3 = k == CXUnaryOperator_PreInc || k == CXUnaryOperator_PostInc || k == CXUnaryOperator_PreDec ||
@@ -491,6 +538,7 @@ static long trip_count(CXCursor loop)
  * constant, which each instantiation fixes. */
 struct runtime_scan {
 	struct span loop; /* (its own counter is no bound) */
+	CXCursor counter; /* (nor is it where it is declared before the loop: `tk++` of `for (tk = 0; ..)`) */
 	bool runtime;
 };
 
@@ -505,7 +553,7 @@ static enum CXChildVisitResult scan_runtime(CXCursor c, CXCursor parent, CXClien
 	enum CXCursorKind k = clang_getCursorKind(d);
 	if (k == CXCursor_ParmDecl)
 		*runtime = true;
-	else if (k == CXCursor_VarDecl && cursor_declared_within(d, r->loop))
+	else if (k == CXCursor_VarDecl && (cursor_declared_within(d, r->loop) || clang_equalCursors(d, r->counter)))
 		;
 	else if (k == CXCursor_VarDecl) {
 		CXCursor init = cursor_last_child(d);
@@ -522,8 +570,15 @@ static enum CXChildVisitResult scan_runtime(CXCursor c, CXCursor parent, CXClien
 static bool bound_at_run_time(CXCursor loop)
 {
 	struct cursors cs = cursor_children(loop);
-	struct runtime_scan r = {.loop = cursor_span(loop)};
+	struct runtime_scan r = {.loop = cursor_span(loop), .counter = clang_getNullCursor()};
 	if (cs.n == 4) {
+		CXCursor inc = cursor_strip(cs.v[2]);
+		CXCursor var = cursor_strip(cursor_first_child(inc));
+		long step;
+		if ((clang_getCursorKind(inc) == CXCursor_UnaryOperator ||
+		     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator || assign_step(inc, &step)) &&
+		    clang_getCursorKind(var) == CXCursor_DeclRefExpr)
+			r.counter = clang_getCursorReferenced(var);
 		if (scan_runtime(cs.v[1], loop, &r) == CXChildVisit_Recurse)
 			clang_visitChildren(cs.v[1], scan_runtime, &r);
 	}

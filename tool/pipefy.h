@@ -899,6 +899,7 @@ struct kloop {
 		bool over_wanted;  /* not considered: more stages than wanted (asked for) */
 		bool large_block;   /* rejected: a second register stage lost with blocks this large */
 		bool promote;       /* its static tiles move into the launch's dynamic shared memory */
+		enum { JUDGED_NOT_CONSIDERED = 1, JUDGED_REJECTED, JUDGED_FITS, JUDGED_CHOSEN } judged;
 		char *verdict;
 	} options[24];
 	int noptions;

@@ -307,6 +307,20 @@ static void set_verdict(struct plan_option *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An option ruled out, its verdict "rejected: " and why. */
+#define REJECTED "rejected: "
+static void reject(struct plan_option *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reject(struct plan_option *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *why = vxprintf(fmt, ap);
+	va_end(ap);
+	p->judged = JUDGED_REJECTED;
+	set_verdict(p, REJECTED "%s", why);
+	free(why);
+}
+
 static int min_copy_width(const struct kloop *l)
 {
 	int w = 1 << 30;
@@ -439,8 +453,8 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 		      struct want *w)
 {
 	if (vr->leave_unknown_compute && l->compute_runtime_trips) {
-		plan_decline(l, "a compute loop's trip count is known only at run time; of two such kernels measured, one "
-			     "lost with every variant, the other gained 2 %% at best (%s)", vr->unknown_compute_evidence);
+		plan_decline(l, "a compute loop's trip count is known only at run time; of five such kernels measured, three "
+			     "ran below their original at some size or block of their own (%s)", vr->unknown_compute_evidence);
 		return false;
 	}
 	bool tma = usable(l, o, variant_row(VARIANT_TMA));
@@ -522,6 +536,7 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		bool fallback = !forced && p->variant == VARIANT_LDG && p->stages == 1;
 		if (!(p->variant == want && p->stages <= want_stages) && !fallback) {
 			p->over_wanted = p->variant == want;
+			p->judged = JUDGED_NOT_CONSIDERED;
 			set_verdict(p, "not considered: %s", p->variant == want ? "more stages than wanted" : "another variant is preferred");
 			continue;
 		}
@@ -533,47 +548,48 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		p->promote = st > static_limit && l->promote && a && variant_row(p->variant)->family != FAMILY_TENSOR;
 		if (st > static_limit && !p->promote) {
 			p->over_static = true;
-			set_verdict(p, "rejected: %.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
+			reject(p, "%.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
 				    static_limit / 1024);
 			continue;
 		}
 		if (p->promote && p->smem > a->smem_per_block_optin) {
-			set_verdict(p, "rejected: %.1f KB of shared memory per block is over the %ld KB sm_%d allows",
+			reject(p, "%.1f KB of shared memory per block is over the %ld KB sm_%d allows",
 				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
 		if (a && dynamic_stages(l) && p->smem > a->smem_per_block_optin) {
-			set_verdict(p, "rejected: %.1f KB of shared memory per block is over the %ld KB sm_%d allows",
+			reject(p, "%.1f KB of shared memory per block is over the %ld KB sm_%d allows",
 				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
 		if (!forced && l->registers && l->registers + p->staged_registers > a_max_regs(a)) {
-			set_verdict(p, "rejected: %d registers a thread (%d measured + %d staging) is over the %d a thread can "
+			reject(p, "%d registers a thread (%d measured + %d staging) is over the %d a thread can "
 				    "have: they would spill", l->registers + p->staged_registers, l->registers,
 				    p->staged_registers, a_max_regs(a));
 			continue;
 		}
 		if (!forced && !l->registers && vr->max_staged_registers_unmeasured &&
 		    p->staged_registers > vr->max_staged_registers_unmeasured) {
-			set_verdict(p, "rejected: " STAGING_OVER ": %s", p->staged_registers,
+			reject(p, "" STAGING_OVER ": %s", p->staged_registers,
 				    vr->max_staged_registers_unmeasured, vr->staged_registers_evidence);
 			p->over_staging = true;
 			continue;
 		}
 		if (!forced && vr->ldg_one_stage_from_threads && p->variant == VARIANT_LDG && p->stages > 1 &&
 		    l->block_threads >= vr->ldg_one_stage_from_threads) {
-			set_verdict(p, "rejected: with blocks of %d threads a second register stage lost to one (%s)",
+			reject(p, "with blocks of %d threads a second register stage lost to one (%s)",
 				    l->block_threads, vr->large_blocks_evidence);
 			p->large_block = true;
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
 			bool staging = l->registers && p->staged_registers && strcmp(p->limiter, "registers") == 0;
-			set_verdict(p, "rejected: %d blocks per SM instead of %d falls off the occupancy cliff (limit: %s%s)",
+			reject(p, "%d blocks per SM instead of %d falls off the occupancy cliff (limit: %s%s)",
 				    p->blocks, before->blocks, p->limiter,
 				    staging ? ", the kernel's measured and the staging's" : "");
 			continue;
 		}
+		p->judged = JUDGED_FITS;
 		set_verdict(p, "fits");
 		int rank = (p->variant == want ? 100 : 0) + p->stages;
 		if (rank > best_rank) {
@@ -654,10 +670,11 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 		struct plan_option *p = &l->options[i];
 		if (p == chosen) {
 			p->chosen = true;
+			p->judged = JUDGED_CHOSEN;
 			if (p->variant != want) /* (the fallback: why is the wanted variant's reason) */
 				snprintf(why, sizeof why, "the fallback, one register stage, adds no shared memory");
 			set_verdict(p, "chosen: %s", why);
-		} else if (strcmp(p->verdict, "fits") == 0) {
+		} else if (p->judged == JUDGED_FITS) {
 			set_verdict(p, "fits, but the chosen plan overlaps more");
 		}
 	}
@@ -678,18 +695,20 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			plan_decline(l, "no plan fits: %s %s; 1 stage: " STAGING_OVER, variant_name(want), why_not,
 				     last->staged_registers, vr->max_staged_registers_unmeasured);
 		else if (last != named && !forced_variant(o) && last->variant == VARIANT_LDG && last->stages == 1 &&
-			 strncmp(last->verdict, "rejected: ", 10) == 0)
-			plan_decline(l, "no plan fits: %s %s; 1 stage: %s", variant_name(want), why_not, last->verdict + 10);
+			 last->judged == JUDGED_REJECTED)
+			plan_decline(l, "no plan fits: %s %s; 1 stage: %s", variant_name(want), why_not,
+				     last->verdict + strlen(REJECTED));
 		else
 			plan_decline(l, "no plan fits: %s %s", variant_name(want), why_not);
 		/* (another variant that would fit was not weighed: say why, and that the plans
 		 * that fail are the wanted variant's) */
 		const struct plan_option *other = NULL;
 		for (int i = 1; i < l->noptions && !other; i++)
-			if (l->options[i].variant != want && strstr(l->options[i].verdict, "another variant is preferred"))
+			if (l->options[i].variant != want && l->options[i].judged == JUDGED_NOT_CONSIDERED)
 				other = &l->options[i];
-		if (other && !forced_variant(o) && strncmp(l->declined, "no plan fits: ", 14) == 0) {
-			char *d = xprintf("no %s plan fits: %s; %s is not taken: %s", variant_name(want), l->declined + 14,
+		if (other && !forced_variant(o)) { /* (each declined above as "no plan fits: ..") */
+			char *d = xprintf("no %s plan fits: %s; %s is not taken: %s", variant_name(want),
+					  l->declined + strlen("no plan fits: "),
 					  variant_name(other->variant), why);
 			free(l->declined);
 			l->declined = d;
