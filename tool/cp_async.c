@@ -3,7 +3,7 @@
  * is computed, and __pipeline_wait_prior with one barrier an iteration keeps the stages apart;
  * a fill helper gets an asynchronous copy of its own. Its validation reads the main loop back. */
 #include "stage.h"
-#include "validate.h"
+#include "region.h"
 
 #include <stdlib.h>
 

@@ -3,7 +3,7 @@
  * stage (pipefy_stash) after the compute; with one stage, between two barriers. Its
  * validation reads the main loop back. */
 #include "stage.h"
-#include "validate.h"
+#include "region.h"
 
 #include <stdlib.h>
 

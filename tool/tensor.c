@@ -3,7 +3,7 @@
  * ws-cp.async) into 128-byte aligned stages; mbarriers (or named barriers) say when a stage is
  * full and when it is free again. Its validation reads the main loop back. */
 #include "stage.h"
-#include "validate.h"
+#include "region.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,7 @@
  * read by the compute only at the stage being computed, the variant's barriers in their
  * places; and the file must have no more clang errors than the input had. A loop that fails
  * is left as written, with a remark that says why. */
-#include "validate.h"
+#include "region.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -65,14 +65,6 @@ static bool in_lambda(const struct region *r, size_t at)
 	return false;
 }
 
-void problem(struct region *r, size_t at, const char *what)
-{
-	if (!r->problem) {
-		r->problem = what;
-		r->problem_at = at;
-	}
-}
-
 /* The compound statement that starts the block, its lambdas and its main loop. */
 static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -87,27 +79,6 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
-}
-
-bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
-
-/* How much of squeezed text (blanks taken out) matches code as pipefy writes it, blanks and
- * all; -1 where they differ. */
-static long code_match(const char *squeezed, const char *code)
-{
-	const char *s = squeezed;
-	for (const char *c = code; *c; c++)
-		if (!isspace((unsigned char)*c) && *s++ != *c)
-			return -1;
-	return s - squeezed;
-}
-
-bool code_starts(const char *squeezed, const char *code) { return code_match(squeezed, code) >= 0; }
-
-bool code_is(const char *squeezed, const char *code)
-{
-	long n = code_match(squeezed, code);
-	return n >= 0 && squeezed[n] == '\0';
 }
 
 static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
@@ -190,37 +161,6 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 	if (tile && s->l->stages > 1 && !at_stage)
 		problem(s->r, at.begin, "the compute reads a tile at another stage than the one it computes");
 	return CXChildVisit_Continue;
-}
-
-/* The top-level statements of a compound statement, as text with blanks squeezed out. */
-char *stmt_text(const struct source *out, CXCursor c) { return span_squeezed(out, cursor_span(c)); }
-
-/* The block barrier right after the pipelined loop, which lets the code after it (or the next
- * run of the loop) write a stage that others still read. */
-void barrier_after(struct region *r, size_t at)
-{
-	CXCursor block = r->block_cursor;
-	if (clang_getCursorKind(block) == CXCursor_IfStmt) { /* `if (guard) { ... } else { as written }` */
-		struct cursors cs = cursor_children(block);
-		if (cs.n >= 2)
-			block = cs.v[1];
-		free(cs.v);
-	}
-	struct cursors blk = cursor_children(block);
-	bool after = false;
-	struct span ml = cursor_span(r->main_loop);
-	for (int i = 0; i + 1 < blk.n; i++) {
-		struct span s = cursor_span(blk.v[i]); /* the loop, or `#pragma ...` and the loop */
-		if (s.begin <= ml.begin && s.end >= ml.end) {
-			char *t = stmt_text(r->out, blk.v[i + 1]);
-			after = cursor_is_barrier(blk.v[i + 1]) ||
-				(!clang_Cursor_isNull(r->producer) && code_is(t, SNIP_WARPGROUP_DONE));
-			free(t);
-		}
-	}
-	free(blk.v);
-	if (!after)
-		problem(r, at, "no barrier after the pipelined loop");
 }
 
 /* The barriers of the variant, read by its family: the main loop's statements, the first four

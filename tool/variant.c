@@ -5,7 +5,7 @@
  * validation of the rewrite. The rows are in the order the planner weighs them (and the report
  * lists them); a new variant is a row here, a family file (or a row in one), rules and tests. */
 #include "stage.h"
-#include "validate.h"
+#include "region.h"
 
 /* What the tensor family's rows share: tiles copied as boxes into 128-byte aligned stages. */
 #define TENSOR_FAMILY \

@@ -2,7 +2,7 @@
  * reading of the statements pipefy writes (names.h, validate.c's code_is / code_starts). */
 #include <stdlib.h>
 #include "suites.h"
-#include "validate.h"
+#include "region.h"
 
 START_TEST(table_names_and_limits)
 {

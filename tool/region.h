@@ -1,7 +1,9 @@
-/* validate.h: what validation reads of a rewritten loop (validate.c), for the variant families'
- * own readings of their main loops (registers.c, cp_async.c, tensor.c). */
-#ifndef PIPEFY_VALIDATE_H
-#define PIPEFY_VALIDATE_H
+/* region.h: a rewritten loop as validation finds it in the output, and the readers of it that
+ * validate.c and the variant families' own readings of their main loops (registers.c,
+ * cp_async.c, tensor.c) share (region.c): the layer under both, so that no family reads
+ * through the validation stage. */
+#ifndef PIPEFY_REGION_H
+#define PIPEFY_REGION_H
 
 #include "names.h"
 #include "pipefy.h"
