@@ -446,23 +446,29 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
  * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
  * that multiplies or shifts, say). */
-/* `v = v + S` or `v = S + v`, S a constant (parentheses allowed): its step. */
-static bool assign_step(CXCursor inc, long *step)
+/* `var + C` or `C + var`, C a constant (parentheses allowed): C. */
+static bool plus_constant(CXCursor e, CXCursor var, long *c)
 {
-	if (clang_getCursorKind(inc) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(inc) != CXBinaryOperator_Assign)
+	e = cursor_strip(e);
+	if (clang_getCursorKind(e) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Add)
 		return false;
-	CXCursor lhs = cursor_strip(cursor_first_child(inc)), rhs = cursor_strip(cursor_last_child(inc));
-	if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || clang_getCursorKind(rhs) != CXCursor_BinaryOperator ||
-	    clang_getCursorBinaryOperatorKind(rhs) != CXBinaryOperator_Add)
-		return false;
-	CXCursor var = clang_getCursorReferenced(lhs), a = cursor_strip(cursor_first_child(rhs)),
-		 b = cursor_strip(cursor_last_child(rhs));
+	CXCursor a = cursor_strip(cursor_first_child(e)), b = cursor_strip(cursor_last_child(e));
 	bool a_var = clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(a), var);
 	bool b_var = clang_getCursorKind(b) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(b), var);
 	bool ok = false;
 	if (a_var != b_var)
-		*step = cursor_evaluate_int(a_var ? b : a, &ok);
+		*c = cursor_evaluate_int(a_var ? b : a, &ok);
 	return ok;
+}
+
+/* `v = v + S` or `v = S + v`: its step S. */
+static bool assign_step(CXCursor inc, long *step)
+{
+	if (clang_getCursorKind(inc) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(inc) != CXBinaryOperator_Assign)
+		return false;
+	CXCursor lhs = cursor_strip(cursor_first_child(inc));
+	return clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+	       plus_constant(cursor_last_child(inc), clang_getCursorReferenced(lhs), step);
 }
 
 /* `s + C` or `C + s` for a start `s` that names a variable: C, the span from s (a start the
@@ -470,18 +476,8 @@ static bool assign_step(CXCursor inc, long *step)
 static bool offset_bound(CXCursor start, CXCursor bound, long *c)
 {
 	start = cursor_strip(start);
-	bound = cursor_strip(bound);
-	if (clang_getCursorKind(start) != CXCursor_DeclRefExpr || clang_getCursorKind(bound) != CXCursor_BinaryOperator ||
-	    clang_getCursorBinaryOperatorKind(bound) != CXBinaryOperator_Add)
-		return false;
-	CXCursor var = clang_getCursorReferenced(start), a = cursor_strip(cursor_first_child(bound)),
-		 b = cursor_strip(cursor_last_child(bound));
-	bool a_var = clang_getCursorKind(a) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(a), var);
-	bool b_var = clang_getCursorKind(b) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(b), var);
-	bool ok = false;
-	if (a_var != b_var)
-		*c = cursor_evaluate_int(a_var ? b : a, &ok);
-	return ok;
+	return clang_getCursorKind(start) == CXCursor_DeclRefExpr &&
+	       plus_constant(bound, clang_getCursorReferenced(start), c);
 }
 
 static long trip_count(CXCursor loop)
