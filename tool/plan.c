@@ -439,8 +439,6 @@ static void add_options(struct kloop *l, const struct options *o, const struct a
 	}
 }
 
-/* What auto wants of a loop: the rules' preference among the legal variants, and why; false
- * when the planner leaves the loop (l->declined says why). */
 /* Whether auto weighs register staging at all: its registers measured (--ptxas), or no more
  * than the rules take unmeasured (else registers cannot take the copies, and cp.async can). */
 static bool staging_weighed(const struct kloop *l, const struct variant_rules *vr)
@@ -449,6 +447,8 @@ static bool staging_weighed(const struct kloop *l, const struct variant_rules *v
 	return l->registers || !vr->max_staged_registers_unmeasured || regs <= vr->max_staged_registers_unmeasured;
 }
 
+/* What auto wants of a loop: the rules' preference among the legal variants, and why; false
+ * when the planner leaves the loop (l->declined says why). */
 static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
 		      struct want *w)
 {
@@ -549,44 +549,44 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		if (st > static_limit && !p->promote) {
 			p->over_static = true;
 			reject(p, "%.1f KB of static shared memory is over the %ld KB limit", st / 1024.0,
-				    static_limit / 1024);
+			       static_limit / 1024);
 			continue;
 		}
 		if (p->promote && p->smem > a->smem_per_block_optin) {
 			reject(p, "%.1f KB of shared memory per block is over the %ld KB sm_%d allows",
-				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
+			       p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
 		if (a && dynamic_stages(l) && p->smem > a->smem_per_block_optin) {
 			reject(p, "%.1f KB of shared memory per block is over the %ld KB sm_%d allows",
-				    p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
+			       p->smem / 1024.0, a->smem_per_block_optin / 1024, a->sm);
 			continue;
 		}
 		if (!forced && l->registers && l->registers + p->staged_registers > a_max_regs(a)) {
 			reject(p, "%d registers a thread (%d measured + %d staging) is over the %d a thread can "
-				    "have: they would spill", l->registers + p->staged_registers, l->registers,
-				    p->staged_registers, a_max_regs(a));
+			       "have: they would spill", l->registers + p->staged_registers, l->registers,
+			       p->staged_registers, a_max_regs(a));
 			continue;
 		}
 		if (!forced && !l->registers && vr->max_staged_registers_unmeasured &&
 		    p->staged_registers > vr->max_staged_registers_unmeasured) {
-			reject(p, "" STAGING_OVER ": %s", p->staged_registers,
-				    vr->max_staged_registers_unmeasured, vr->staged_registers_evidence);
+			reject(p, STAGING_OVER ": %s", p->staged_registers, vr->max_staged_registers_unmeasured,
+			       vr->staged_registers_evidence);
 			p->over_staging = true;
 			continue;
 		}
 		if (!forced && vr->ldg_one_stage_from_threads && p->variant == VARIANT_LDG && p->stages > 1 &&
 		    l->block_threads >= vr->ldg_one_stage_from_threads) {
 			reject(p, "with blocks of %d threads a second register stage lost to one (%s)",
-				    l->block_threads, vr->large_blocks_evidence);
+			       l->block_threads, vr->large_blocks_evidence);
 			p->large_block = true;
 			continue;
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
 			bool staging = l->registers && p->staged_registers && strcmp(p->limiter, "registers") == 0;
 			reject(p, "%d blocks per SM instead of %d falls off the occupancy cliff (limit: %s%s)",
-				    p->blocks, before->blocks, p->limiter,
-				    staging ? ", the kernel's measured and the staging's" : "");
+			       p->blocks, before->blocks, p->limiter,
+			       staging ? ", the kernel's measured and the staging's" : "");
 			continue;
 		}
 		p->judged = JUDGED_FITS;
