@@ -1,7 +1,8 @@
 #!/bin/bash
 # fuzz_prepare.sh: the sources of `make gpu-fuzz`, made here (pipefy needs libclang): for each
-# seed, the generated program and every distinct rewrite pipefy accepts (auto, cp.async, ldg,
-# tma, bulk and ws planned for sm_90, and a chain's launches as one persistent launch, queue),
+# seed, the generated program and every distinct rewrite pipefy accepts (auto, and every variant
+# `pipefy --list-variants` lists, forced as tests/lib.sh's read_variants forces it: the tensor
+# copies planned for sm_90; and a chain's launches as one persistent launch, queue),
 # batched 40 programs to a translation unit (each in a namespace of its own, its main renamed)
 # so that the GPU machine compiles a few large files instead of thousands of small ones.
 # Writes OUT/batchNNN.cu and OUT/manifest.tsv (batch, entry, seed, variant, sizes, sanitize size).
@@ -13,19 +14,28 @@ mkdir -p "$out"
 rm -f "$out"/batch*.cu "$out/manifest.tsv"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
+. tests/lib.sh
+read_variants "$pipefy" || { echo "fuzz_prepare.sh: pipefy --list-variants lists nothing" >&2; exit 1; }
+# each variant and the arguments that force it, as one word (`cp.async=--variant=cp.async`,
+# `tma=--variant=tma,--arch=sm_90`), for the workers (an associative array does not export)
+plans="auto=--variant=auto"
+for v in "${variant_names[@]}"; do
+	a=${variant_args[$v]}
+	plans+=" $v=${a// /,}"
+done
+plans+=" queue=--launches=queue"
 # each seed's program and its distinct rewrites, made on every core (SEED_DIR/VARIANT.cu and
-# SEED_DIR/variants, in the order auto, cp.async, ldg after orig)
+# SEED_DIR/variants, in the order of $plans after orig)
 one_seed() { # SEED
-	local seed=$1 d=$tmp/s$1 v o dup vs=(orig)
+	local seed=$1 d=$tmp/s$1 v o dup p args vs=(orig)
 	mkdir -p "$d"
 	python3 tests/gen/gen.py "$seed" >"$d/orig.cu"
-	for v in auto cp.async ldg tma bulk ws queue; do
-		local args=(--variant=$v)
-		[ $v = tma ] || [ $v = bulk ] || [ $v = ws ] && args+=(--arch=sm_90)
+	for p in $plans; do
+		v=${p%%=*}
+		IFS=, read -ra args <<<"${p#*=}"
 		# (the two launches of a chain as one persistent launch, where the program has a chain)
-		if [ $v = queue ]; then
+		if [ "$v" = queue ]; then
 			grep -q '^// gen-expect-launch:' "$d/orig.cu" || continue
-			args=(--launches=queue)
 		fi
 		"$pipefy" -q "${args[@]}" --assume-filename=testdata/gen$seed.cu <"$d/orig.cu" >"$d/$v.cu" 2>/dev/null || continue
 		cmp -s "$d/$v.cu" "$d/orig.cu" && continue
@@ -36,7 +46,7 @@ one_seed() { # SEED
 	echo "${vs[*]}" >"$d/variants"
 }
 export -f one_seed
-export pipefy tmp
+export pipefy tmp plans
 # (the cache built once first, so that parallel runs do not all build it)
 one_seed "$first"
 seq "$((first + 1))" "$last" | xargs -P "$(nproc)" -I{} bash -c 'one_seed {}'
