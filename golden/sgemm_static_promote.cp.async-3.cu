@@ -3,7 +3,7 @@
 // all here and ask for no dynamic shared memory, pipefy moves the staged tiles into the launch's
 // dynamic shared memory and gives every launch that much; a kernel other files could launch,
 // and one whose launch asks for dynamic shared memory of its own, keep their tiles static, and
-// so fewer stages.
+// so fewer stages. One kernel fills its tiles with copy loops strided by the block.
 // Usage: sgemm_static_promote [M N K] (M, N multiples of 64; K a multiple of 64)
 // gpu-runs: 64 64 0 | 64 64 64 | 128 64 128 | 64 128 192 | 256 256 512 | 1024 1024 1024
 // gpu-sanitize: 128 64 128
@@ -113,6 +113,88 @@ __global__ void sgemm_shared_big(const float *__restrict__ A, const float *__res
             C[(row0 + ty * 4 + a) * N + col0 + tx * 4 + b] = acc[a][b];
 }
 
+// the same tiles filled by copy loops strided by the block (`i += blockDim.x`): the pipelined
+// loop runs under `blockDim.x == 256` (__launch_bounds__), the loop as written otherwise, both
+// on the moved tiles
+static __global__ void __launch_bounds__(256)
+sgemm_static_strided(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C, int M, int N,
+                     int K)
+{
+    extern __shared__ __align__(128) unsigned char pipefy_shared[]; // pipefy: the tiles' stages, 96.0 KB, are the launch's dynamic shared memory
+    float (&As)[3][BM][BK] = *reinterpret_cast<float (*)[3][BM][BK]>(pipefy_shared + 0);
+    static_assert(sizeof(float[3][BM][BK]) == 49152, "pipefy: the size pipefy laid 'As' out with");
+    float (&Bs)[3][BK][BN] = *reinterpret_cast<float (*)[3][BK][BN]>(pipefy_shared + 49152);
+    static_assert(sizeof(float[3][BK][BN]) == 49152, "pipefy: the size pipefy laid 'Bs' out with");
+    int tid = threadIdx.x;
+    int tx = tid % 16, ty = tid / 16;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    float acc[4][4] = {};
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    // pipefy: the copy loops are unrolled for 256 threads (__launch_bounds__); other block sizes
+    // run the loop as written
+    if (blockDim.x == 256) {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                for (int pipefy_j = 0; pipefy_j < ((BM * BK / 4) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = tid + pipefy_j * 256;
+                    int r = i / (BK / 4), c = (i % (BK / 4)) * 4;
+                    __pipeline_memcpy_async(reinterpret_cast<float4 *>(&As[pipefy_dst][r][c]), reinterpret_cast<const float4 *>(&A[(row0 + r) * K + k0 + c]), sizeof(float4));
+                }
+                for (int pipefy_j = 0; pipefy_j < ((BK * BN / 4) + 256 - 1) / 256; ++pipefy_j) {
+                    int i = tid + pipefy_j * 256;
+                    int r = i / (BN / 4), c = (i % (BN / 4)) * 4;
+                    __pipeline_memcpy_async(reinterpret_cast<float4 *>(&Bs[pipefy_dst][r][c]), reinterpret_cast<const float4 *>(&B[(k0 + r) * N + col0 + c]), sizeof(float4));
+                }
+                k0 += BK;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < BK; ++k)
+                for (int a = 0; a < 4; ++a)
+                    for (int b = 0; b < 4; ++b)
+                        acc[a][b] += As[pipefy_stage][ty * 4 + a][k] * Bs[pipefy_stage][k][tx * 4 + b];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            for (int i = tid; i < BM * BK / 4; i += blockDim.x) {
+                int r = i / (BK / 4), c = (i % (BK / 4)) * 4;
+                *reinterpret_cast<float4 *>(&As[0][r][c]) = *reinterpret_cast<const float4 *>(&A[(row0 + r) * K + k0 + c]);
+            }
+            for (int i = tid; i < BK * BN / 4; i += blockDim.x) {
+                int r = i / (BN / 4), c = (i % (BN / 4)) * 4;
+                *reinterpret_cast<float4 *>(&Bs[0][r][c]) = *reinterpret_cast<const float4 *>(&B[(k0 + r) * N + col0 + c]);
+            }
+            __syncthreads();
+            for (int k = 0; k < BK; ++k)
+                for (int a = 0; a < 4; ++a)
+                    for (int b = 0; b < 4; ++b)
+                        acc[a][b] += As[0][ty * 4 + a][k] * Bs[0][k][tx * 4 + b];
+            __syncthreads();
+        }
+    }
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            C[(row0 + ty * 4 + a) * N + col0 + tx * 4 + b] = acc[a][b];
+}
+
 namespace {
 // the launch gives dynamic shared memory of its own (a row of partial sums in the epilogue):
 // the tiles would share it, so they stay static
@@ -164,6 +246,9 @@ int main(int argc, char **argv)
     cudaStream_t stream = 0;
     rc |= harness_gemm<float, float>("sgemm_static_big_stream", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_static_big<<<grid, 256, pipefy_launch_bytes(sgemm_static_big, 98304, 1), stream>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_static_strided", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_static_strided<<<grid, 256, pipefy_launch_bytes(sgemm_static_strided, 98304, 1)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     rc |= harness_gemm<float, float>("sgemm_shared_big", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_shared_big<<<grid, 256>>>(A, B, C, M, N, K);
