@@ -486,6 +486,69 @@ START_TEST(a_copy_loop_may_step_a_local_only_the_copies_use)
 }
 END_TEST
 
+/* Static tiles that may move into the launch's dynamic shared memory past the 48 KB static
+ * limit (check's promote): proven for a kernel of the file's own launched here with no bytes;
+ * not where the kernel declares an extern __shared__ array, or other files could launch it. */
+#define LAUNCH_DECLS                                                                              \
+	"# 1 \"/pipefy-compat/launch_prelude.h\" 3\n"                                               \
+	"extern \"C\" __device__ void __syncthreads(void);\n" /* (as the CUDA headers give it) */       \
+	"struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };\n" \
+	"extern \"C\" int cudaConfigureCall(dim3, dim3, unsigned long = 0, void * = 0);\n"        \
+	"extern \"C\" unsigned __cudaPushCallConfiguration(dim3, dim3, unsigned long = 0, void * = 0);\n" \
+	"# 9 \"snippet.cu\"\n"
+#define PROMOTE_LOOP                                                              \
+	"    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n"           \
+	"    float acc = 0.0f;\n"                                                        \
+	"    for (int t = 0; t < K; t += 16) {\n"                                        \
+	"        As[threadIdx.y][threadIdx.x] = A[threadIdx.y * K + t + threadIdx.x];\n"  \
+	"        Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * 16 + threadIdx.x];\n" \
+	"        __syncthreads();\n"                                                     \
+	"        for (int k = 0; k < 16; ++k)\n"                                         \
+	"            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n"                  \
+	"        __syncthreads();\n    }\n    C[threadIdx.y * 16 + threadIdx.x] = acc;\n}\n"
+#define PROMOTE_HOST "void host(const float *A, const float *B, float *C, int K) { tiles<<<1, dim3(16, 16)>>>(A, B, C, K); }\n"
+
+START_TEST(static_tiles_may_move_for_a_kernel_of_the_files_own)
+{
+	struct analysis a;
+	analyze(&a, LAUNCH_DECLS "static __global__ void tiles(const float *A, const float *B, float *C, int K)\n{\n" PROMOTE_LOOP
+		    PROMOTE_HOST);
+	ck_assert_int_eq(a.model.nloops, 1);
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert_msg(l->promote, "not proven: %s", l->promote_refusal ? l->promote_refusal : "(no reason)");
+	ck_assert_int_eq(l->nlaunch_edits, 1);
+	ck_assert(l->launch_edits[0].insert);
+	release(&a);
+}
+END_TEST
+
+START_TEST(static_tiles_stay_where_the_kernel_declares_extern_shared)
+{
+	struct analysis a;
+	analyze(&a, LAUNCH_DECLS "static __global__ void tiles(const float *A, const float *B, float *C, int K)\n{\n"
+		    "    extern __shared__ float spare[];\n" PROMOTE_LOOP PROMOTE_HOST);
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert(!l->promote);
+	ck_assert_ptr_nonnull(l->promote_refusal);
+	ck_assert_msg(strstr(l->promote_refusal, "'spare'") && strstr(l->promote_refusal, "extern __shared__"), "%s",
+		      l->promote_refusal);
+	release(&a);
+}
+END_TEST
+
+START_TEST(static_tiles_stay_where_other_files_may_launch_the_kernel)
+{
+	struct analysis a;
+	analyze(&a, LAUNCH_DECLS "__global__ void tiles(const float *A, const float *B, float *C, int K)\n{\n" PROMOTE_LOOP
+		    PROMOTE_HOST);
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert(!l->promote);
+	ck_assert_ptr_nonnull(l->promote_refusal);
+	ck_assert_msg(strstr(l->promote_refusal, "can be launched from other files"), "%s", l->promote_refusal);
+	release(&a);
+}
+END_TEST
+
 Suite *find_suite(void)
 {
 	Suite *s = suite_create("find");
@@ -505,6 +568,9 @@ Suite *find_suite(void)
 	tcase_add_test(tc, a_step_of_a_local_only_the_copies_read_goes_with_them);
 	tcase_add_test(tc, a_step_of_a_local_the_compute_reads_stays_and_refuses);
 	tcase_add_test(tc, a_copy_loop_may_step_a_local_only_the_copies_use);
+	tcase_add_test(tc, static_tiles_may_move_for_a_kernel_of_the_files_own);
+	tcase_add_test(tc, static_tiles_stay_where_the_kernel_declares_extern_shared);
+	tcase_add_test(tc, static_tiles_stay_where_other_files_may_launch_the_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }
