@@ -1138,6 +1138,25 @@ static bool declares(CXCursor fn, size_t offset)
 	return same;
 }
 
+/* Whether the identifier at offset is compiled code that names something else than the kernel:
+ * a variable, a parameter or a member of the same spelling (`for (int k = 0; ..)` in a file
+ * whose kernel is `k`). Text the parse did not read (a branch of #if) is not known to. */
+static bool names_another(CXCursor fn, size_t offset)
+{
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
+	CXFile file;
+	clang_getSpellingLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
+	CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
+		c = clang_getCursorReferenced(c);
+	else if (cursor_offset(c) != offset)
+		return false; /* (a declaration's name must be where it starts) */
+	k = clang_getCursorKind(c);
+	return (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_FieldDecl) &&
+	       !clang_equalCursors(clang_getCanonicalCursor(c), clang_getCanonicalCursor(fn));
+}
+
 static bool on_directive_line(const struct source *src, size_t offset)
 {
 	size_t b = offset;
@@ -1193,7 +1212,7 @@ static void enlargeable_launches(struct kloop *l, const struct source *src, cons
 				hit = x;
 		if (u >= 64)
 			l->launch_unknown = xprintf("'%s' is named too often to follow", l->function);
-		else if (!hit && !declares(fn, at[u]))
+		else if (!hit && !declares(fn, at[u]) && !names_another(fn, at[u]))
 			l->launch_unknown = xprintf("'%s' is named at %d:%d other than in a launch", l->function, line, col);
 		else if (hit && on_directive_line(src, at[u]))
 			l->launch_unknown = xprintf("the launch at %d:%d is in a macro", line, col);

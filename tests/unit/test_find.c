@@ -506,12 +506,12 @@ END_TEST
 	"        for (int k = 0; k < 16; ++k)\n"                                         \
 	"            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n"                  \
 	"        __syncthreads();\n    }\n    C[threadIdx.y * 16 + threadIdx.x] = acc;\n}\n"
-#define PROMOTE_HOST "void host(const float *A, const float *B, float *C, int K) { tiles<<<1, dim3(16, 16)>>>(A, B, C, K); }\n"
+#define PROMOTE_HOST "void host(const float *A, const float *B, float *C, int K) { k<<<1, dim3(16, 16)>>>(A, B, C, K); }\n"
 
 START_TEST(static_tiles_may_move_for_a_kernel_of_the_files_own)
 {
 	struct analysis a;
-	analyze(&a, LAUNCH_DECLS "static __global__ void tiles(const float *A, const float *B, float *C, int K)\n{\n" PROMOTE_LOOP
+	analyze(&a, LAUNCH_DECLS "static __global__ void k(const float *A, const float *B, float *C, int K)\n{\n" PROMOTE_LOOP
 		    PROMOTE_HOST);
 	ck_assert_int_eq(a.model.nloops, 1);
 	const struct kloop *l = &a.model.loops[0];
@@ -525,7 +525,7 @@ END_TEST
 START_TEST(static_tiles_stay_where_the_kernel_declares_extern_shared)
 {
 	struct analysis a;
-	analyze(&a, LAUNCH_DECLS "static __global__ void tiles(const float *A, const float *B, float *C, int K)\n{\n"
+	analyze(&a, LAUNCH_DECLS "static __global__ void k(const float *A, const float *B, float *C, int K)\n{\n"
 		    "    extern __shared__ float spare[];\n" PROMOTE_LOOP PROMOTE_HOST);
 	const struct kloop *l = &a.model.loops[0];
 	ck_assert(!l->promote);
@@ -539,7 +539,7 @@ END_TEST
 START_TEST(static_tiles_stay_where_other_files_may_launch_the_kernel)
 {
 	struct analysis a;
-	analyze(&a, LAUNCH_DECLS "__global__ void tiles(const float *A, const float *B, float *C, int K)\n{\n" PROMOTE_LOOP
+	analyze(&a, LAUNCH_DECLS "__global__ void k(const float *A, const float *B, float *C, int K)\n{\n" PROMOTE_LOOP
 		    PROMOTE_HOST);
 	const struct kloop *l = &a.model.loops[0];
 	ck_assert(!l->promote);
