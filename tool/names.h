@@ -35,6 +35,18 @@
 #define NAME_REGS_DEC "pipefy_regs_dec"
 #define NAME_REGS_INC "pipefy_regs_inc"
 
+/* persistent launches (--launches=queue): queue.c writes them, validate.c reads them back; the
+ * kernel, launcher, take and ready names are printf formats (the queue's number first) */
+#define NAME_QUEUE_KERNEL "pipefy_queue%d_%s_%s" /* and the two kernels' names */
+#define NAME_QUEUE_LAUNCHER "pipefy_launch_queue%d"
+#define NAME_QUEUE_TAKE "pipefy_queue%d_take"
+#define NAME_QUEUE_READY "pipefy_queue%d_ready"
+#define NAME_QUEUE_DONE "pipefy_queue_done"
+#define SNIP_QUEUE_ACQUIRE "pipefy_queue_acquire();"
+#define SNIP_QUEUE_HAND_OUT "return pipefy_items1 + pipefy_c;"
+#define SNIP_QUEUE_WAIT_FIRST "pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);"
+#define SNIP_QUEUE_EVERY_ROW "pipefy_r <= pipefy_memo->hi; pipefy_r++)"
+
 /* overlapped launches */
 #define NAME_LAUNCH_DEPENDENT "pipefy_launch_dependent"
 #define NAME_GRID_WAIT "pipefy_grid_wait"

@@ -22,6 +22,7 @@
  *     rows' writes lie in order (else every item of the second waits for all of the first);
  *     and the launches as written otherwise.
  * The first launch becomes a call to the launcher; the second goes. */
+#include "names.h"
 #include "pipefy.h"
 
 #include <ctype.h>
@@ -43,7 +44,7 @@ const char queue_helpers[] =
 	"{\n"
 	"    return make_uint3((unsigned)(i % g.x), (unsigned)(i / g.x % g.y), (unsigned)(i / ((unsigned long long)g.x * g.y)));\n"
 	"}\n"
-	"static __device__ __forceinline__ void pipefy_queue_done(unsigned long long *counter)\n"
+	"static __device__ __forceinline__ void " NAME_QUEUE_DONE "(unsigned long long *counter)\n"
 	"{\n"
 	"    __threadfence(); // (after a block barrier: the item's writes, every thread's, come first)\n"
 	"    atomicAdd(counter, 1ULL);\n"
@@ -334,13 +335,13 @@ static void queue_code_init(struct queue_code *c, const struct launch_pair *p, i
 	*c = (struct queue_code){.p = p, .q = q, .src = src};
 	c->item1 = queue_item_name(p, q, false);
 	c->item2 = queue_item_name(p, q, true);
-	c->kernel = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second);
-	c->launcher = xprintf("pipefy_launch_queue%d", q);
+	c->kernel = xprintf(NAME_QUEUE_KERNEL, q, p->first, p->second);
+	c->launcher = xprintf(NAME_QUEUE_LAUNCHER, q);
 	/* (PIPEFY_TEST_BREAK=queuewait: no wait, the bug validation must catch; never in normal use) */
 	bool break_wait = test_break("queuewait");
 	c->flags1 = write_flags(&c->w1, &p->deps[0]);
 	c->flags2 = write_flags(&c->w2, &p->deps[1]);
-	c->ready = xprintf(break_wait ? "(void)" : "pipefy_queue%d_ready", q);
+	c->ready = xprintf(break_wait ? "(void)" : NAME_QUEUE_READY, q);
 	c->why = deps_pair_why(p, src);
 	c->exact = !c->why;
 	c->row = "xyz"[p->deps[0].rows];
@@ -498,7 +499,7 @@ static void add_queue_ready(struct queue_code *c)
 	sb_printf(&c->out,
 		  "// pipefy: whether item c of '%s' may start (pipefy_wait: once it may): the blocks of '%s' in the rows\n"
 		  "// it reads are done, all of them where pipefy_rows is 0 or the rows are not told\n"
-		  "static __device__ bool pipefy_queue%d_ready(unsigned long long pipefy_c, bool pipefy_wait,\n"
+		  "static __device__ bool " NAME_QUEUE_READY "(unsigned long long pipefy_c, bool pipefy_wait,\n"
 		  "    const unsigned long long *pipefy_counters, const unsigned long long pipefy_rows, pipefy_queue_memo *pipefy_memo,\n"
 		  "    %s)\n"
 		  "{\n"
@@ -509,10 +510,10 @@ static void add_queue_ready(struct queue_code *c)
 		  "    }\n"
 		  "    if (pipefy_memo->all) {\n"
 		  "        if (pipefy_wait)\n"
-		  "            pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);\n"
+		  "            " SNIP_QUEUE_WAIT_FIRST "\n"
 		  "        return pipefy_queue_met(&pipefy_counters[2], pipefy_items1);\n"
 		  "    }\n"
-		  "    for (long long pipefy_r = pipefy_memo->lo; pipefy_r <= pipefy_memo->hi; pipefy_r++) {\n"
+		  "    for (long long pipefy_r = pipefy_memo->lo; " SNIP_QUEUE_EVERY_ROW " {\n"
 		  "        if (pipefy_wait)\n"
 		  "            pipefy_queue_wait(&pipefy_counters[3 + pipefy_r], pipefy_items1 / pipefy_rows);\n"
 		  "        else if (!pipefy_queue_met(&pipefy_counters[3 + pipefy_r], pipefy_items1 / pipefy_rows))\n"
@@ -533,7 +534,7 @@ static void add_queue_take(struct queue_code *c)
 		  "// start; once every item of '%s' is taken, it waits for it. Every item a wait depends on was then\n"
 		  "// taken by a running block and waits for nothing: no wait outlasts its blocks at any grid size\n"
 		  "// or occupancy. A ticket past both kernels' items says there is none left.\n"
-		  "static __device__ unsigned long long pipefy_queue%d_take(unsigned long long *pipefy_counters,\n"
+		  "static __device__ unsigned long long " NAME_QUEUE_TAKE "(unsigned long long *pipefy_counters,\n"
 		  "    const unsigned long long pipefy_rows, pipefy_queue_memo *pipefy_memo, %s)\n"
 		  "{\n"
 		  "    const unsigned long long pipefy_items1 = (unsigned long long)pipefy_grid1.x * pipefy_grid1.y * pipefy_grid1.z;\n"
@@ -546,10 +547,10 @@ static void add_queue_take(struct queue_code *c)
 		  "            pipefy_memo->none_left = true;\n"
 		  "    }\n"
 		  "    const unsigned long long pipefy_c = pipefy_memo->pending;\n"
-		  "    if (pipefy_c != ~0ULL && pipefy_queue%d_ready(pipefy_c, false, pipefy_counters, pipefy_rows, pipefy_memo, %s)) {\n"
-		  "        pipefy_queue_acquire();\n"
+		  "    if (pipefy_c != ~0ULL && " NAME_QUEUE_READY "(pipefy_c, false, pipefy_counters, pipefy_rows, pipefy_memo, %s)) {\n"
+		  "        " SNIP_QUEUE_ACQUIRE "\n"
 		  "        pipefy_memo->pending = ~0ULL;\n"
-		  "        return pipefy_items1 + pipefy_c;\n"
+		  "        " SNIP_QUEUE_HAND_OUT "\n"
 		  "    }\n"
 		  "    const unsigned long long pipefy_p = atomicAdd(&pipefy_counters[0], 1ULL);\n"
 		  "    if (pipefy_p < pipefy_items1)\n"
@@ -557,9 +558,9 @@ static void add_queue_take(struct queue_code *c)
 		  "    if (pipefy_c == ~0ULL)\n"
 		  "        return pipefy_items1 + pipefy_items2;\n"
 		  "    %s(pipefy_c, true, pipefy_counters, pipefy_rows, pipefy_memo, %s); // (every item of '%s' is taken)\n"
-		  "    pipefy_queue_acquire();\n"
+		  "    " SNIP_QUEUE_ACQUIRE "\n"
 		  "    pipefy_memo->pending = ~0ULL;\n"
-		  "    return pipefy_items1 + pipefy_c;\n"
+		  "    " SNIP_QUEUE_HAND_OUT "\n"
 		  "}\n",
 		  c->p->second, c->p->first, c->p->first, c->q, c->hp, c->q, c->ha, c->ready, c->ha, c->p->first);
 }
@@ -599,7 +600,7 @@ static void add_queue_kernel(struct queue_code *c)
 		  "    pipefy_queue_memo pipefy_memo = {~0ULL, false, 0, -1, ~0ULL, false};\n"
 		  "    for (;;) {\n"
 		  "        if (threadIdx.x == 0)\n"
-		  "            pipefy_ticket = pipefy_queue%d_take(pipefy_counters, pipefy_rows, &pipefy_memo, %s);\n"
+		  "            pipefy_ticket = " NAME_QUEUE_TAKE "(pipefy_counters, pipefy_rows, &pipefy_memo, %s);\n"
 		  "        __syncthreads();\n"
 		  "        const unsigned long long pipefy_item = pipefy_ticket;\n"
 		  "        __syncthreads(); // (every thread has its item, and is done with the last)\n"
@@ -610,7 +611,7 @@ static void add_queue_kernel(struct queue_code *c)
 		  "            %s(%s%spipefy_b, pipefy_grid1, pipefy_queue_index(threadIdx.x, pipefy_block1), pipefy_block1);\n"
 		  "            __syncthreads(); // every thread is done with the item\n"
 		  "            if (threadIdx.x == 0)\n"
-		  "                pipefy_queue_done(&pipefy_counters[pipefy_rows ? 3 + pipefy_b.%c : 2]);\n"
+		  "                " NAME_QUEUE_DONE "(&pipefy_counters[pipefy_rows ? 3 + pipefy_b.%c : 2]);\n"
 		  "        } else // (thread 0 took it once what it reads was done: the barrier above orders the rest after)\n"
 		  "            %s(%s%spipefy_queue_index(pipefy_item - pipefy_items1, pipefy_grid2), pipefy_grid2,\n"
 		  "                pipefy_queue_index(threadIdx.x, pipefy_block2), pipefy_block2);\n"

@@ -477,7 +477,7 @@ static char *function_text(const struct top_level *top, const struct source *out
 /* After a readiness check or wait in the take function, an acquire before it hands the item out. */
 static bool acquired_before_return(const char *at)
 {
-	const char *acquire = strstr(at, "pipefy_queue_acquire();"), *ret = strstr(at, "return pipefy_items1 + pipefy_c;");
+	const char *acquire = strstr(at, SNIP_QUEUE_ACQUIRE), *ret = strstr(at, SNIP_QUEUE_HAND_OUT);
 	return acquire && ret && acquire < ret;
 }
 
@@ -496,8 +496,8 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 	    strncmp(iv, queue_intervals, strlen(queue_intervals)) != 0)
 		return "pipefy's helpers for persistent launches are not in the file as pipefy writes them";
 	char *item1 = queue_item_name(p, q, false), *item2 = queue_item_name(p, q, true);
-	char *kname = xprintf("pipefy_queue%d_%s_%s", q, p->first, p->second), *launcher = xprintf("pipefy_launch_queue%d", q);
-	char *tname = xprintf("pipefy_queue%d_take", q), *rname = xprintf("pipefy_queue%d_ready", q);
+	char *kname = xprintf(NAME_QUEUE_KERNEL, q, p->first, p->second), *launcher = xprintf(NAME_QUEUE_LAUNCHER, q);
+	char *tname = xprintf(NAME_QUEUE_TAKE, q), *rname = xprintf(NAME_QUEUE_READY, q);
 	const char *problem = NULL;
 	for (int i = 0; i < 2 && !problem; i++) {
 		CXCursor item = top_function(top, i ? item2 : item1);
@@ -522,7 +522,7 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 	if (!problem) {
 		char *c1 = xprintf("%s(", item1), *c2 = xprintf("%s(", item2), *take = xprintf("= %s(", tname);
 		char *late = xprintf("%s(pipefy_c, true,", rname), *early = xprintf("%s(pipefy_c, false,", rname);
-		const char *i1 = strstr(kt, c1), *i2 = strstr(kt, c2), *done = strstr(kt, "pipefy_queue_done(");
+		const char *i1 = strstr(kt, c1), *i2 = strstr(kt, c2), *done = strstr(kt, NAME_QUEUE_DONE "(");
 		const char *took = strstr(kt, take), *ready = strstr(tt, early), *waited = strstr(tt, late);
 		*at = cursor_span(top_function(top, kname)).begin;
 		if (!i1 || !i2 || !done || done < i1)
@@ -531,8 +531,7 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 			problem = "the persistent kernel does not take its items from the take function";
 		else if (!ready || !waited || !acquired_before_return(ready) || !acquired_before_return(waited))
 			problem = "the take function hands out an item of the second kernel before it may start";
-		else if (!strstr(rt, "pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);") ||
-			 !strstr(rt, "pipefy_r <= pipefy_memo->hi; pipefy_r++)"))
+		else if (!strstr(rt, SNIP_QUEUE_WAIT_FIRST) || !strstr(rt, SNIP_QUEUE_EVERY_ROW))
 			problem = "the ready function does not wait for every row an item reads";
 		free(c1);
 		free(c2);
