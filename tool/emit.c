@@ -148,10 +148,11 @@ static void emit_remark(FILE *out, const struct source *src, size_t offset, bool
 	free(msg);
 }
 
-/* Why a loop is left as written: check's first refusal, else the planner's reason. */
+/* Why a loop is left as written: check's first refusal, else validation's verdict on its
+ * rewrite, else the planner's reason. */
 static const char *why_not(const struct kloop *l)
 {
-	return l->nrefusals ? l->refusals[0].reason : l->declined;
+	return l->nrefusals ? l->refusals[0].reason : l->invalid ? l->invalid : l->declined;
 }
 
 /* Why a pair is not one persistent launch: check's refusal (or validation's), else the planner's. */

@@ -93,6 +93,7 @@ void model_free(struct model *m)
 		free(l->launch_unknown);
 		free(l->enlarge_refusal);
 		free(l->promote_refusal);
+		free(l->invalid);
 		free(l->promote_decls);
 		for (int j = 0; j < l->nboxes; j++) {
 			free(l->boxes[j].pointer);

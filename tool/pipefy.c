@@ -132,8 +132,6 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		lap("validate");
 		if (done)
 			break;
-		for (int i = 0; i < model.nloops; i++)
-			model.loops[i].rewritten = false;
 	}
 
 	/* Errors block only the functions that hold them. */

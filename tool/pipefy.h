@@ -904,8 +904,11 @@ struct kloop {
 	} options[24];
 	int noptions;
 
-	/* rewrite (validate clears it for a loop whose output is not its pipeline) */
+	/* rewrite: whether this round's output holds its pipeline */
 	bool rewritten;
+	/* validate (validate.c): why its rewrite did not come back as its pipeline; a later round
+	 * rewrites it no more, and it is left as written with this remark */
+	char *invalid;
 };
 
 /* Two launches one stream runs back to back in a host function (launch.c): the second may

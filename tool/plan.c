@@ -853,7 +853,7 @@ void plan_launch_stages(struct model *m)
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		l->launch_stages = 0;
-		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range || l->stages < 2 ||
+		if (l->nrefusals > 0 || l->invalid || l->variant == VARIANT_AUTO || l->out_of_range || l->stages < 2 ||
 		    !l->enlarge)
 			continue;
 		bool dynamic = false;

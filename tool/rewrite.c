@@ -336,7 +336,8 @@ void rewrite_kloops(struct model *m, const struct source *src, struct edits *e)
 	struct file_needs needs = {0};
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
-		if (l->nrefusals > 0 || l->variant == VARIANT_AUTO || l->out_of_range)
+		l->rewritten = false;
+		if (l->nrefusals > 0 || l->invalid || l->variant == VARIANT_AUTO || l->out_of_range)
 			continue;
 		variant_row(l->variant)->rewrite(l, m, i, src, e, &needs);
 		l->rewritten = true;

@@ -668,10 +668,10 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 				source_line_col(&out, r.problem_at, &line, &col);
 				at = xprintf(" (output %d:%d)", line, col);
 			}
-			kloop_refuse(l, l->loop.begin, "the rewrite failed validation: %s%s; the loop is left as written",
-				     r.problem, at ? at : "");
+			free(l->invalid);
+			l->invalid = xprintf("the rewrite failed validation: %s%s; the loop is left as written", r.problem,
+					     at ? at : "");
 			free(at);
-			l->rewritten = false;
 			failed++;
 		}
 		free(own);
