@@ -161,10 +161,11 @@ static const char *queue_why_not(const struct launch_pair *p)
 	return p->queue_refusal ? p->queue_refusal : p->queue_declined;
 }
 
-/* Why a pair's launch is kept as written: check's refusal (or validation's), else the planner's. */
+/* Why a pair's launch is kept as written: check's refusal, validation's verdict, else the
+ * planner's. */
 static const char *pair_why_not(const struct launch_pair *p)
 {
-	return queue_why_not(p) ? queue_why_not(p) : p->refusal ? p->refusal : p->reason;
+	return queue_why_not(p) ? queue_why_not(p) : p->refusal ? p->refusal : p->invalid ? p->invalid : p->reason;
 }
 
 /* What a queued pair's launches became (--launches=queue). */

@@ -110,7 +110,7 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 	for (int i = 0; i < m->npairs; i++) {
 		struct launch_pair *p = &m->pairs[i];
 		p->rewritten = false;
-		if (p->refusal || !p->overlap || p->out_of_range)
+		if (p->refusal || p->invalid || !p->overlap || p->out_of_range)
 			continue;
 		char *a = span_text(src, p->args);
 		bool empty = true;

@@ -438,12 +438,10 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 			source_line_col(out, at, &line, &col);
 			where = xprintf(" (output %d:%d)", line, col);
 		}
-		free(p->refusal);
-		p->refusal = NULL;
-		launch_pair_refuse(p, p->call.begin, "the rewrite failed validation: %s%s; the launch is left as written", problem,
-				   where ? where : "");
+		free(p->invalid);
+		p->invalid = xprintf("the rewrite failed validation: %s%s; the launch is left as written", problem,
+				     where ? where : "");
 		free(where);
-		p->rewritten = false;
 		failed++;
 	}
 	return failed;
