@@ -155,10 +155,11 @@ static const char *why_not(const struct kloop *l)
 	return l->nrefusals ? l->refusals[0].reason : l->invalid ? l->invalid : l->declined;
 }
 
-/* Why a pair is not one persistent launch: check's refusal (or validation's), else the planner's. */
+/* Why a pair is not one persistent launch: check's refusal, validation's verdict, else the
+ * planner's. */
 static const char *queue_why_not(const struct launch_pair *p)
 {
-	return p->queue_refusal ? p->queue_refusal : p->queue_declined;
+	return p->queue_refusal ? p->queue_refusal : p->queue_invalid ? p->queue_invalid : p->queue_declined;
 }
 
 /* Why a pair's launch is kept as written: check's refusal, validation's verdict, else the

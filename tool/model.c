@@ -132,6 +132,7 @@ void model_free(struct model *m)
 		free(p->refusal);
 		free(p->queue_refusal);
 		free(p->invalid);
+		free(p->queue_invalid);
 		free(p->queue_declined);
 		queue_accesses_free(&p->deps[0]);
 		queue_accesses_free(&p->deps[1]);

@@ -958,9 +958,9 @@ struct launch_pair {
 	int queue_registers;     /* at most this many a thread for the persistent kernel; 0: no cap */
 	/* rewrite */
 	bool rewritten;
-	/* validate: why the overlapped launch did not come back as pipefy writes it; a later round
-	 * keeps the launch as written */
-	char *invalid;
+	/* validate: why the overlapped launch, or the persistent one, did not come back as pipefy
+	 * writes it; a later round keeps the launches as written */
+	char *invalid, *queue_invalid;
 };
 
 struct model {

@@ -788,7 +788,7 @@ bool rewrite_launch_queues(struct model *m, const struct source *src, struct edi
 	size_t first = src->len;
 	for (int i = 0; i < m->npairs; i++) {
 		const struct launch_pair *p = &m->pairs[i];
-		if (p->queue && !p->queue_refusal && !p->out_of_range && cursor_span(p->host).begin < first)
+		if (p->queue && !p->queue_refusal && !p->queue_invalid && !p->out_of_range && cursor_span(p->host).begin < first)
 			first = cursor_span(p->host).begin;
 	}
 	if (first == src->len)
@@ -802,7 +802,7 @@ bool rewrite_launch_queues(struct model *m, const struct source *src, struct edi
 	int q = 0;
 	for (int i = 0; i < m->npairs; i++) {
 		struct launch_pair *p = &m->pairs[i];
-		if (!p->queue || p->queue_refusal || p->out_of_range)
+		if (!p->queue || p->queue_refusal || p->queue_invalid || p->out_of_range)
 			continue;
 		rewrite_queue(p, q++, src, e);
 		p->rewritten = true;

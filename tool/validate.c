@@ -572,10 +572,9 @@ static int validate_queues(struct model *m, const struct source *src, const stru
 			continue;
 		int line, col;
 		source_line_col(out, at, &line, &col);
-		p->queue_refusal = xprintf("the rewrite failed validation: %s (output %d:%d); the launches are left as written",
+		free(p->queue_invalid);
+		p->queue_invalid = xprintf("the rewrite failed validation: %s (output %d:%d); the launches are left as written",
 					   problem, line, col);
-		p->queue = false;
-		p->rewritten = false;
 		failed++;
 	}
 	return failed;
