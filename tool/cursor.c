@@ -1428,3 +1428,12 @@ int cursor_pipeline_op(CXCursor c, CXCursor *pipe)
 	*pipe = named_var(cursor_first_child(member));
 	return clang_Cursor_isNull(*pipe) ? -1 : op;
 }
+
+/* The cursor at an offset of the main file of the translation unit `near` belongs to. */
+CXCursor cursor_at_offset(CXCursor near, size_t offset)
+{
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(near);
+	CXFile file;
+	clang_getSpellingLocation(clang_getCursorLocation(near), &file, NULL, NULL, NULL);
+	return clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+}

@@ -1125,10 +1125,7 @@ static void staged_bytes(struct kloop *l, const struct source *src)
 /* Whether the identifier at offset declares the kernel (a declaration or its definition). */
 static bool declares(CXCursor fn, size_t offset)
 {
-	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
-	CXFile file;
-	clang_getSpellingLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
-	CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+	CXCursor c = cursor_at_offset(fn, offset);
 	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || cursor_offset(c) != offset)
 		return false;
 	CXString a = clang_getCursorUSR(c), b = clang_getCursorUSR(fn);
@@ -1143,10 +1140,7 @@ static bool declares(CXCursor fn, size_t offset)
  * whose kernel is `k`). Text the parse did not read (a branch of #if) is not known to. */
 static bool names_another(CXCursor fn, size_t offset)
 {
-	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
-	CXFile file;
-	clang_getSpellingLocation(clang_getCursorLocation(fn), &file, NULL, NULL, NULL);
-	CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+	CXCursor c = cursor_at_offset(fn, offset);
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
 		c = clang_getCursorReferenced(c);

@@ -248,10 +248,7 @@ static void callers_free(struct callers *cl)
  * libclang has no cursor, nor text it parsed as nothing. */
 static bool name_read(CXCursor function, size_t offset)
 {
-	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(function);
-	CXFile file;
-	clang_getSpellingLocation(clang_getCursorLocation(function), &file, NULL, NULL, NULL);
-	CXCursor c = clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
+	CXCursor c = cursor_at_offset(function, offset);
 	enum CXCursorKind k = clang_getCursorKind(c);
 	return !clang_isInvalid(k) && k != CXCursor_TranslationUnit && k != CXCursor_UnexposedDecl;
 }
