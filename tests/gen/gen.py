@@ -60,6 +60,9 @@ thread-scope cuda::pipeline made before the loop (`cuda::memcpy_async(&As[..], &
 between producer_acquire and producer_commit, consumer_wait before the barrier, the CUDA samples'
 shape: `pipe`, staged as the plain copies; tensor copies and producer warps refuse it), or with
 its wait in a helper or its commit in an inner loop (`pipe_neg`: refused by every variant);
+from a seventeenth, A's static tile given rows past its use in a kernel only the file can
+launch, so that two stages of the tiles are over 48 KB of static shared memory (`big`: the
+forced variants move them into the launch's dynamic shared memory);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -340,6 +343,18 @@ def draw(seed):
         f['pipe_at'] = at
     else:
         f['pipe'], f['pipe_at'], f['pipe_block'], f['pipe_release'], f['pipe_neg'] = 'none', 'loop', False, 'none', 'none'
+    # the seventeenth stream (session 30): A's static tile given rows past its use, so that two
+    # stages of the tiles are over the 48 KB of static shared memory, in a kernel only this file
+    # can launch (`static`): the forced variants move the staged tiles into the launch's dynamic
+    # shared memory (`big`; auto's plans count the occupancy, and may take one register stage)
+    r17 = random.Random(seed * 2654435761 + 29)
+    big_ok = (f['tiles'] == 'static' and not f['scratch'] and f['tile_def'] != 'template' and
+              f['structure'] != 'two_loops' and not f['independent'] and not f['box'] and
+              f['participation'] == 'all' and not f['tile_after'] and f['pipe'] == 'none' and
+              f['mutation'] == 'none' and f['copy'] != 'helper' and f['wide'] == 'none')
+    f['big'] = big_ok and r17.random() < 0.2
+    if f['big']:
+        f['static_kernel'] = True
     return f
 
 
@@ -348,7 +363,8 @@ def draw(seed):
 NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, 'after_via': 'name',
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
-         'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none'}
+         'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
+         'big': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -356,6 +372,7 @@ VOTES = ('count', 'or', 'and', 'helper_and')  # a vote in the compute: a barrier
 
 
 VEC = {'float': ('float4', 4), 'double': ('double2', 2), 'int': ('int4', 4)}
+SIZEOF = {'float': 4, 'int': 4, 'double': 8, 'half': 2, '__nv_bfloat16': 2, 'signed char': 1}
 TO_ACC = {'half': '__half2float(%s)', '__nv_bfloat16': '__bfloat162float(%s)', 'signed char': '(int)%s'}
 ACC = {'half': 'float', '__nv_bfloat16': 'float', 'signed char': 'int'}
 ZERO = {'half': '__float2half(0.0f)', '__nv_bfloat16': '__float2bfloat16(0.0f)'}
@@ -696,7 +713,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         out('    %s (*Bs)[TS] = reinterpret_cast<%s (*)[TS]>(gen_smem + TS * TS * sizeof(%s));' % (TT, TT, TT))
     else:
         for an, bn, _ in names[:loops if f['independent'] else 1]:
-            out('    __shared__ %s%s %s[TS][TS];' % (align, TT, an))
+            # (`big`: rows past TS, never read, so that A's tile alone is over 24 KB a stage)
+            rows = 'TS + %d' % (24 * 1024 // (f['ts'] * SIZEOF[TT]) + 1) if f['big'] else 'TS'
+            out('    __shared__ %s%s %s[%s][TS];' % (align, TT, an, rows))
             if f['scratch']:
                 out('    %s (*%s)[TS] = reinterpret_cast<%s (*)[TS]>(gen_scratch + (blockIdx.y * gridDim.x + blockIdx.x) * TS * TS);' % (TT, bn, TT))
             else:
