@@ -884,7 +884,7 @@ static void plan_queue(struct launch_pair *p, const struct model *m, const struc
 			continue;
 		bool mine = l->function_span.begin == cursor_span(p->kernel).begin ||
 			    l->function_span.begin == cursor_span(p->first_kernel).begin;
-		if (mine && (variant_is_tensor(l->variant) || (l->enlarge && l->stages > 1))) {
+		if (mine && (variant_is_tensor(l->variant) || (l->enlarge && l->stages > 1) || l->promoted_bytes > 0)) {
 			p->queue_declined = xprintf("the launches of '%s' are rewritten for its K-loop's %s", l->function,
 						   variant_name(l->variant));
 			return;
@@ -947,7 +947,7 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 					    p->second, variant_name(l->variant));
 			return;
 		}
-		if (l->enlarge && l->stages > 1) {
+		if ((l->enlarge && l->stages > 1) || l->promoted_bytes > 0) {
 			p->reason = xprintf("the launch's shared memory is rewritten for the stages of '%s'", p->second);
 			return;
 		}
