@@ -4053,13 +4053,8 @@ static enum CXChildVisitResult scan_extern_shared(CXCursor c, CXCursor parent, C
 	CXCursor callee = clang_getCursorReferenced(c);
 	if (!clang_Cursor_isNull(callee) && effects_in_system_header(callee))
 		return CXChildVisit_Recurse;
-	if (clang_Cursor_isNull(callee)) { /* (an operator's call of a builtin type: no callee, no name) */
-		char *n = cursor_name(c);
-		bool named = *n != 0;
-		free(n);
-		if (!named)
-			return CXChildVisit_Recurse;
-	}
+	if (cursor_builtin_operator_call(c))
+		return CXChildVisit_Recurse;
 	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
 	if (clang_Cursor_isNull(def) || s->nseen == (int)(sizeof s->seen / sizeof *s->seen)) {
 		s->found = c;

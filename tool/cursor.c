@@ -1437,3 +1437,15 @@ CXCursor cursor_at_offset(CXCursor near, size_t offset)
 	clang_getSpellingLocation(clang_getCursorLocation(near), &file, NULL, NULL, NULL);
 	return clang_getCursor(tu, clang_getLocationForOffset(tu, file, (unsigned)offset));
 }
+
+/* A call with no callee and no name: an operator's call of a builtin type, which reaches
+ * nothing of the program's. */
+bool cursor_builtin_operator_call(CXCursor call)
+{
+	if (!clang_Cursor_isNull(clang_getCursorReferenced(call)))
+		return false;
+	char *n = cursor_name(call);
+	bool unnamed = *n == 0;
+	free(n);
+	return unnamed;
+}

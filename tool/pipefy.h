@@ -296,6 +296,8 @@ bool cursor_in_main_file(CXCursor c);
 void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
 /* The cursor at an offset of the main file of the translation unit `near` belongs to. */
 CXCursor cursor_at_offset(CXCursor near, size_t offset);
+/* A call with no callee and no name: an operator's call of a builtin type. */
+bool cursor_builtin_operator_call(CXCursor call);
 /* True when the cursor's text comes out of a macro expansion, where no edit can go. */
 bool cursor_from_macro(CXCursor c);
 /* A cursor's tokens written in the main file, also as a macro's argument (`s_a` in

@@ -118,15 +118,10 @@ static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClien
 		}
 		if (!clang_Cursor_isNull(callee) && effects_in_system_header(callee))
 			return CXChildVisit_Recurse;
-		if (clang_Cursor_isNull(callee)) {
-			/* a call through a pointer, or one only an instantiation resolves: what it reaches
-			 * cannot be read (an operator's call of a builtin type has no callee and no name) */
-			char *n = cursor_name(c);
-			bool named = *n != 0;
-			free(n);
-			if (!named)
-				return CXChildVisit_Recurse;
-		}
+		/* (no callee: a call through a pointer, or one only an instantiation resolves, whose
+		 * reach cannot be read; but for an operator's call of a builtin type) */
+		if (cursor_builtin_operator_call(c))
+			return CXChildVisit_Recurse;
 		CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
 		if (clang_Cursor_isNull(def)) {
 			CXCursor pattern = clang_Cursor_isNull(callee) ? callee : clang_getSpecializedCursorTemplate(callee);
