@@ -51,26 +51,6 @@ int kloop_add_tile(struct kloop *l, CXCursor decl)
 	return l->ntiles - 1;
 }
 
-/* The span of the DeclRefExpr naming decl inside c, for a source that stays valid. */
-struct ref_find {
-	CXCursor decl;
-	struct span found;
-	bool ok;
-};
-
-static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct ref_find *rf = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-	    clang_equalCursors(clang_getCursorReferenced(c), rf->decl)) {
-		rf->found = cursor_span(c);
-		rf->ok = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 static bool is_conversion_call(CXCursor c);
 
 /* The load inside `(float)A[i]`, `__half2float(A[i])` or a copy-construction of it by a type
@@ -312,9 +292,8 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 			cp->src_is_deref = true;
 			cp->src_ptr = cursor_span(cursor_last_child(load));
 		}
-		struct ref_find rf = {.decl = base};
-		clang_visitChildren(load, find_ref, &rf);
-		cp->src_base = rf.ok ? rf.found : cp->src;
+		if (!cursor_first_ref(load, base, (struct span){0, 0}, &cp->src_base))
+			cp->src_base = cp->src;
 		/* `p.a[i]`: the valid address is the member, not the struct */
 		CXCursor ptr = cursor_strip(clang_getCursorKind(load) == CXCursor_ArraySubscriptExpr ? cursor_first_child(load)
 											 : cursor_last_child(load));
@@ -1043,30 +1022,10 @@ static bool names(CXCursor e, CXCursor var)
 	       references(e, var);
 }
 
-struct loop_only {
-	CXCursor var;
-	struct span body;
-	bool ok;
-};
-
-static enum CXChildVisitResult scan_loop_only(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct loop_only *u = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), u->var) &&
-	    !(cursor_offset(c) >= u->body.begin && cursor_offset(c) < u->body.end)) {
-		u->ok = false;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* Whether the function names var only inside the loop's body. */
 static bool in_loop_only(const struct kloop *l, CXCursor var)
 {
-	struct loop_only u = {var, l->body, true};
-	clang_visitChildren(l->function_cursor, scan_loop_only, &u);
-	return u.ok;
+	return !cursor_first_ref(l->function_cursor, var, l->body, NULL);
 }
 
 static enum touch first_touch_seq(const CXCursor *v, int n, CXCursor var)

@@ -1322,6 +1322,33 @@ int cursor_var_refs(CXCursor c, CXCursor var, struct span *out, int max)
 	return r.ok ? r.n : -1;
 }
 
+struct first_ref {
+	CXCursor decl;
+	struct span skip, at;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_first_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct first_ref *r = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), r->decl) ||
+	    (cursor_offset(c) >= r->skip.begin && cursor_offset(c) < r->skip.end))
+		return CXChildVisit_Recurse;
+	r->at = cursor_span(c);
+	r->found = true;
+	return CXChildVisit_Break;
+}
+
+bool cursor_first_ref(CXCursor c, CXCursor decl, struct span skip, struct span *at)
+{
+	struct first_ref r = {.decl = decl, .skip = skip};
+	clang_visitChildren(c, scan_first_ref, &r);
+	if (r.found && at)
+		*at = r.at;
+	return r.found;
+}
+
 /* A call whose target is a value, not a function: `hook(0)` of a parameter, a local or a member
  * holding a function's address, `(*hook)(0)`. (A call of an object's operator() names the
  * operator; an overloaded operator of a builtin type has no callee and is not a function value.) */

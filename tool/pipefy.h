@@ -349,6 +349,9 @@ bool cursor_refers_within(CXCursor c, struct span s);
  * spans into out, their number; -1 when one lies in a macro's body (no edit can reach it) or
  * there are more. */
 int cursor_var_refs(CXCursor c, CXCursor var, struct span *out, int max);
+/* The first name of decl inside c's children that lies outside skip (an empty span skips
+ * nothing), into *at; false when there is none. */
+bool cursor_first_ref(CXCursor c, CXCursor decl, struct span skip, struct span *at);
 /* The same type once qualifiers and sugar are gone. */
 bool cursor_same_type(CXType a, CXType b);
 /* `__ldg(&A[i])` and the other cache-hinted loads: A[i]; any other expression: itself. */
