@@ -412,11 +412,36 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 
 /* The main loop fetches first and synchronizes after storing the next tile (with one stage,
  * also before it). */
+/* The main loop's last statements as add_loops writes them: two stages store the next tile into
+ * the stage the compute does not read, synchronize, then swap; one stage synchronizes, stores
+ * over the tile it read, and synchronizes again. */
+static bool registers_tail(const struct region *r, const struct kloop *l, const struct loop_view *v)
+{
+	static const char *const two[] = {"if (" NAME_MORE ") " NAME_STASH "(" STAGE_READ " ^ 1)", NULL,
+					  STAGE_READ " ^= 1"};
+	static const char *const one[] = {NULL, "if (" NAME_MORE ") " NAME_STASH "()", NULL};
+	const char *const *want = l->stages == 1 ? one : two;
+	if (v->body.n < 3)
+		return false;
+	bool ok = true;
+	for (int i = 0; i < 3 && ok; i++) {
+		CXCursor c = v->body.v[v->body.n - 3 + i];
+		if (!want[i]) {
+			ok = cursor_is_barrier(c);
+			continue;
+		}
+		char *text = stmt_text(r->out, c);
+		ok = code_is(text, want[i]);
+		free(text);
+	}
+	return ok;
+}
+
 void validate_registers(struct region *r, const struct kloop *l, const struct loop_view *v)
 {
 	int want = l->stages == 1 ? 2 : 1;
-	bool last_sync = v->body.n > 0 && cursor_is_barrier(v->body.v[v->body.n - (l->stages == 1 ? 1 : 2)]);
 	if (v->body.n < 2 || !v->first[0] || !code_starts(v->first[0], SNIP_FETCH_FIRST) ||
-	    v->nbarriers != want || !last_sync)
-		problem(r, v->at, "the main loop does not fetch first and synchronize after storing the next tile");
+	    v->nbarriers != want || !registers_tail(r, l, v))
+		problem(r, v->at, l->stages == 1 ? "the main loop does not fetch first, then sync, store over the tile and sync again"
+						  : "the main loop does not fetch first, store into the stage it does not read, sync and swap");
 }

@@ -12,6 +12,7 @@ int main(void)
 	srunner_add_suite(sr, emit_suite());
 	srunner_add_suite(sr, variant_suite());
 	srunner_add_suite(sr, gate_suite());
+	srunner_add_suite(sr, validate_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -12,4 +12,5 @@ Suite *parse_suite(void);
 Suite *emit_suite(void);
 Suite *variant_suite(void);
 Suite *gate_suite(void);
+Suite *validate_suite(void);
 #endif

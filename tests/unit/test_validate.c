@@ -1,0 +1,204 @@
+/* test_validate.c: validation's readers (validate.c, region.c and the families' readings) on
+ * a real rewrite of a small kernel, then on the same output with one thing broken in place (a
+ * span replaced by text of the same length, so the rewrite's offsets still hold): each break
+ * must fail the loop's validation, naming what is wrong, and leave every other loop alone. */
+#include <stdlib.h>
+#include "suites.h"
+
+/* __syncthreads from a system header, as the CUDA headers give it */
+#define PRELUDE \
+	"# 1 \"/pipefy-compat/validate_prelude.h\" 3\nextern \"C\" __device__ void __syncthreads(void);\n# 3 \"snippet.cu\"\n"
+
+#define KERNEL(name)                                                                             \
+	"__global__ void __attribute__((launch_bounds(256))) " name "(const float *A, const float *B, float *C, int K)\n" \
+	"{\n"                                                                                    \
+	"    __shared__ float As[16][16];\n"                                                     \
+	"    __shared__ float Bs[16][16];\n"                                                     \
+	"    int tx = threadIdx.x, ty = threadIdx.y;\n"                                          \
+	"    float acc = 0.0f;\n"                                                                \
+	"    for (int t = 0; t < K / 16; ++t) {\n"                                               \
+	"        As[ty][tx] = A[ty * K + t * 16 + tx];\n"                                        \
+	"        Bs[ty][tx] = B[(t * 16 + ty) * 16 + tx];\n"                                     \
+	"        __syncthreads();\n"                                                             \
+	"        for (int k = 0; k < 16; ++k)\n"                                                 \
+	"            acc += As[ty][k] * Bs[k][tx];\n"                                            \
+	"        __syncthreads();\n"                                                             \
+	"    }\n"                                                                                \
+	"    C[ty * 16 + tx] = acc;\n"                                                           \
+	"}\n"
+
+struct rewritten {
+	struct source src;
+	struct parsed parsed;
+	struct model model;
+	struct options o;
+	struct edits edits;
+	char *output;
+};
+
+/* Two kernels, k and other, rewritten with one variant, their output as pipefy writes it. */
+static void rewrite_with(struct rewritten *w, enum variant v)
+{
+	static const char code[] = PRELUDE KERNEL("k") KERNEL("other");
+	memset(w, 0, sizeof *w);
+	source_init_text(&w->src, "snippet.cu", code, strlen(code));
+	/* (cp.async's output includes cuda_pipeline.h: the toolkit's headers, as a user's run) */
+	w->o = (struct options){.arch = 80, .variant = v, .length = -1, .cuda_path = v == VARIANT_LDG ? "/nonexistent" : NULL};
+	char *err = NULL;
+	ck_assert_msg(parse_source(&w->parsed, &w->src, &w->o, &err), "%s", err ? err : "");
+	ck_assert_msg(w->parsed.ndiags == 0, "%d:%d: %s", w->parsed.diags[0].line, w->parsed.diags[0].col, w->parsed.diags[0].message);
+	struct rules rules;
+	ck_assert_msg(rules_load(&rules, NULL, &err), "%s", err ? err : "");
+	find_kloops(&w->model, &w->parsed, &w->src);
+	find_launches(&w->model, &w->parsed, &w->src);
+	measure_kloops(&w->model, &w->src, &w->o);
+	check_kloops(&w->model, &w->src);
+	plan_kloops(&w->model, &w->o, &rules, &w->src);
+	plan_launch_stages(&w->model);
+	rewrite_kloops(&w->model, &w->src, &w->edits);
+	ck_assert_int_eq(w->model.nloops, 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(w->model.loops[i].rewritten, "loop %d not rewritten: %s; %s", i,
+			      w->model.loops[i].nrefusals ? w->model.loops[i].refusals[0].reason : "-",
+			      w->model.loops[i].declined ? w->model.loops[i].declined : "-");
+	ck_assert_msg(edits_apply(&w->edits, &w->src, &w->output, &err), "%s", err ? err : "");
+}
+
+static void release(struct rewritten *w)
+{
+	free(w->output);
+	edits_free(&w->edits);
+	model_free(&w->model);
+	parsed_free(&w->parsed);
+	source_free(&w->src);
+}
+
+/* The output with the first occurrence of `was` after the start of the first kernel's main
+ * loop (at `after`, text that starts it) replaced by `now`, of the same length. */
+static char *broken(const char *output, const char *after, const char *was, const char *now)
+{
+	ck_assert_uint_eq(strlen(was), strlen(now));
+	char *out = xstrdup(output);
+	char *from = strstr(out, after);
+	ck_assert_msg(from != NULL, "no '%s' in the output", after);
+	char *at = strstr(from, was);
+	ck_assert_msg(at != NULL, "no '%s' after '%s'", was, after);
+	memcpy(at, now, strlen(now));
+	return out;
+}
+
+/* Validation of output: how many loops failed, the first loop's reason in *why. */
+static int validate(struct rewritten *w, const char *output, const char **why)
+{
+	for (int i = 0; i < w->model.nloops; i++) {
+		free(w->model.loops[i].invalid);
+		w->model.loops[i].invalid = NULL;
+	}
+	int failed = validate_rewrite(&w->model, &w->src, &w->o, &w->edits, output, w->parsed.ndiags);
+	*why = w->model.loops[0].invalid ? w->model.loops[0].invalid : "";
+	ck_assert_msg(w->model.loops[1].invalid == NULL, "the other loop failed too: %s", w->model.loops[1].invalid);
+	return failed;
+}
+
+#define LDG_MAIN "for (int t = 0; t < K / 16; ++t) {\n            bool pipefy_more"
+
+START_TEST(registers_output_as_written_passes)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_LDG);
+	const char *why;
+	ck_assert_int_eq(validate(&w, w.output, &why), 0);
+	release(&w);
+}
+END_TEST
+
+START_TEST(registers_main_loop_without_its_barrier_fails)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_LDG);
+	char *out = broken(w.output, LDG_MAIN, "__syncthreads();", "__syncwarp();   ");
+	const char *why;
+	ck_assert_int_eq(validate(&w, out, &why), 1);
+	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
+	free(out);
+	release(&w);
+}
+END_TEST
+
+START_TEST(registers_stash_into_the_stage_being_read_fails)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_LDG);
+	char *out = broken(w.output, LDG_MAIN, "pipefy_stash(pipefy_stage ^ 1)", "pipefy_stash(pipefy_stage ^ 0)");
+	const char *why;
+	ck_assert_int_eq(validate(&w, out, &why), 1);
+	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
+	free(out);
+	release(&w);
+}
+END_TEST
+
+START_TEST(registers_compute_of_another_stage_fails)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_LDG);
+	char *out = broken(w.output, LDG_MAIN, "As[pipefy_stage][ty][k]", "As[0           ][ty][k]");
+	const char *why;
+	ck_assert_int_eq(validate(&w, out, &why), 1);
+	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
+	free(out);
+	release(&w);
+}
+END_TEST
+
+START_TEST(cp_async_output_as_written_passes)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_CP_ASYNC);
+	const char *why;
+	ck_assert_int_eq(validate(&w, w.output, &why), 0);
+	release(&w);
+}
+END_TEST
+
+START_TEST(cp_async_main_loop_without_its_wait_fails)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_CP_ASYNC);
+	char *out = broken(w.output, "// pipefy: main loop", "__pipeline_wait_prior(0);", "                         ");
+	const char *why;
+	ck_assert_int_eq(validate(&w, out, &why), 1);
+	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
+	free(out);
+	release(&w);
+}
+END_TEST
+
+START_TEST(a_clang_error_inside_a_loop_fails_that_loop_alone)
+{
+	struct rewritten w;
+	rewrite_with(&w, VARIANT_LDG);
+	char *out = broken(w.output, LDG_MAIN, "pipefy_stage ^= 1;", "pipefy_stage ^= x;");
+	const char *why;
+	ck_assert_int_eq(validate(&w, out, &why), 1);
+	ck_assert_msg(strstr(why, "its replacement has a clang error") != NULL, "%s", why);
+	free(out);
+	release(&w);
+}
+END_TEST
+
+Suite *validate_suite(void)
+{
+	Suite *s = suite_create("validate");
+	TCase *tc = tcase_create("readers");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, registers_output_as_written_passes);
+	tcase_add_test(tc, registers_main_loop_without_its_barrier_fails);
+	tcase_add_test(tc, registers_stash_into_the_stage_being_read_fails);
+	tcase_add_test(tc, registers_compute_of_another_stage_fails);
+	tcase_add_test(tc, cp_async_output_as_written_passes);
+	tcase_add_test(tc, cp_async_main_loop_without_its_wait_fails);
+	tcase_add_test(tc, a_clang_error_inside_a_loop_fails_that_loop_alone);
+	suite_add_tcase(s, tc);
+	return s;
+}
