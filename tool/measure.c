@@ -18,6 +18,11 @@ struct int_eval {
 	int depth;
 	bool ok;
 	const struct binding *bind; /* template parameters' values, or NULL */
+	/* where the text is in the file, for the parse to say what its names name: text0 starts
+	 * it at offset off0 (NULL: text of no place, its names looked up by spelling) */
+	const char *text0;
+	size_t off0;
+	CXCursor near; /* any cursor of the file */
 };
 
 /* A kernel template's parameters as one instantiation binds them: the non-type ones' values by
@@ -138,6 +143,34 @@ static bool constant_value(const struct source *src, const char *text_name, size
 	return false;
 }
 
+/* What the parse says a name at offset names: a constant (a const or constexpr variable whose
+ * initializer clang evaluates), something that is not one (a parameter, a variable that may
+ * change: no value), or a macro's expansion or a template's parameter, which the text's own
+ * lookups read by spelling. A local `const int BS = 256;` is the one its launch sees, not
+ * another function's `constexpr int BS = 32;` of the same name. */
+enum name_kind { NAME_RESOLVED, NAME_UNKNOWN, NAME_BY_SPELLING };
+
+static enum name_kind resolve_name(const struct int_eval *e, size_t offset, long *out)
+{
+	CXCursor c = cursor_at_offset(e->near, offset);
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_DeclRefExpr)
+		return NAME_BY_SPELLING;
+	CXCursor d = clang_getCursorReferenced(c);
+	enum CXCursorKind dk = clang_getCursorKind(d);
+	if (dk == CXCursor_NonTypeTemplateParameter || clang_Cursor_isNull(d))
+		return NAME_BY_SPELLING;
+	if (dk != CXCursor_VarDecl || !clang_isConstQualifiedType(clang_getCursorType(d)))
+		return NAME_UNKNOWN;
+	CXEvalResult r = clang_Cursor_Evaluate(d);
+	bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
+	if (ok)
+		*out = clang_EvalResult_getAsLongLong(r);
+	if (r)
+		clang_EvalResult_dispose(r);
+	return ok ? NAME_RESOLVED : NAME_UNKNOWN;
+}
+
 static long eval_atom(struct int_eval *e)
 {
 	skip_blanks(e);
@@ -214,10 +247,19 @@ static long eval_atom(struct int_eval *e)
 				e->ok = false;
 			return prod;
 		}
+		long v;
+		switch (e->text0 ? resolve_name(e, e->off0 + (size_t)(b - e->text0), &v) : NAME_BY_SPELLING) {
+		case NAME_RESOLVED:
+			return v;
+		case NAME_UNKNOWN:
+			e->ok = false;
+			return 0;
+		case NAME_BY_SPELLING:
+			break;
+		}
 		for (int i = 0; e->bind && i < e->bind->n; i++)
 			if (strlen(e->bind->name[i]) == n && strncmp(e->bind->name[i], b, n) == 0)
 				return e->bind->value[i];
-		long v;
 		if (macro_value(e->src, b, n, e->depth, &v) || constant_value(e->src, b, n, e->depth, &v))
 			return v;
 	}
@@ -275,6 +317,18 @@ static bool eval_bound(const struct source *src, const struct binding *bind, con
 static bool eval_int_text(const struct source *src, const char *text, long *out)
 {
 	return eval_bound(src, NULL, text, out);
+}
+
+/* eval_int_text of the file's own text at offset, its names as the parse resolves them. */
+static bool eval_int_at(const struct source *src, CXCursor near, size_t offset, const char *text, long *out)
+{
+	struct int_eval e = {.src = src, .p = text, .ok = true, .text0 = text, .off0 = offset, .near = near};
+	long v = eval_sum(&e);
+	skip_blanks(&e);
+	if (!e.ok || *e.p != '\0')
+		return false;
+	*out = v;
+	return true;
 }
 
 /* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)` at p (name's first character):
@@ -363,6 +417,16 @@ static bool dim3_variable(const struct source *src, const struct functions *fns,
 	return found == 1;
 }
 
+/* The launch's block size, its second configuration argument, where it is an integer. */
+static bool block_config(const struct source *src, CXCursor near, const struct launch *at, long *out)
+{
+	const char *chevrons = strstr(src->text + at->at, "<<<");
+	const char *text = chevrons ? strstr(chevrons, at->config[1]) : NULL;
+	if (!text || text >= src->text + at->chevrons_end)
+		return eval_int_text(src, at->config[1], out);
+	return eval_int_at(src, near, (size_t)(text - src->text), at->config[1], out);
+}
+
 /* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
  * else --block-size. */
 static void block_size(struct kloop *l, const struct source *src, const struct launches *ls,
@@ -375,7 +439,7 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 		char *arg = lb + strlen("__launch_bounds__(");
 		size_t n = strcspn(arg, ",)");
 		char *text = xstrndup(arg, n);
-		if (eval_int_text(src, text, &v) && v > 0) {
+		if (eval_int_at(src, l->function_cursor, l->function_span.begin + (size_t)(arg - head), text, &v) && v > 0) {
 			l->block_threads = (int)v;
 			l->block_source = xstrdup("__launch_bounds__");
 		}
@@ -383,14 +447,15 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 		if (arg[n] == ',') { /* (its minimum blocks an SM: the compiler caps the registers for it) */
 			char *second = arg + n + 1;
 			char *min = xstrndup(second, strcspn(second, ",)"));
-			if (eval_int_text(src, min, &v) && v > 0)
+			if (eval_int_at(src, l->function_cursor, l->function_span.begin + (size_t)(second - head), min, &v) &&
+			    v > 0)
 				l->min_blocks = (int)v;
 			free(min);
 		}
 	}
 	free(head);
 	const struct launch *at = l->block_threads ? NULL : launches_first(ls, l->function);
-	if (at && at->config[1] && (eval_int_text(src, at->config[1], &v) || dim3_variable(src, fns, at->config[1], at->at, &v)) &&
+	if (at && at->config[1] && (block_config(src, l->function_cursor, at, &v) || dim3_variable(src, fns, at->config[1], at->at, &v)) &&
 	    v > 0) {
 		int line, col;
 		source_line_col(src, at->at, &line, &col);

@@ -1,0 +1,50 @@
+// The block size a launch names is the constant its own function declares, not another
+// function's of the same name; a variable that is not constant gives no block size.
+constexpr int BS = 32;
+
+template <int N>
+__global__ void k(const float *A, float *C, int K)
+{
+    __shared__ float As[N];
+    float acc = 0;
+    for (int t = 0; t < K; t += N) {
+        As[threadIdx.x] = A[t + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < N; ++j)
+            acc += As[j];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
+
+__global__ void g(const float *A, float *C, int K)
+{
+    __shared__ float As[32];
+    float acc = 0;
+    for (int t = 0; t < K; t += 32) {
+        As[threadIdx.x] = A[t + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < 32; ++j)
+            acc += As[j];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
+
+void launch_small(const float *A, float *C, int K)
+{
+    constexpr int BLOCK_SIZE = 32;
+    (void)BLOCK_SIZE;
+}
+
+void launch_k(const float *A, float *C, int K)
+{
+    const int BLOCK_SIZE = 256;
+    k<BLOCK_SIZE><<<1, BLOCK_SIZE>>>(A, C, K);
+}
+
+void launch_g(const float *A, float *C, int K, int n)
+{
+    int BS = n;
+    g<<<1, BS>>>(A, C, K);
+}
