@@ -1433,6 +1433,9 @@ static bool check_asm(struct kloop *l, const struct source *src)
 	if (s.kind == ASM_ASYNC)
 		kloop_refuse(l, off, "its copies are asynchronous already ('%s' in the asm at %s), which pipefy does not stage again",
 			     s.instruction, where(src, off));
+	else if (strcmp(s.instruction, "asm") == 0) /* (effects_asm: its text could not be read) */
+		kloop_refuse(l, off, "the asm at %s is written where pipefy cannot read its instruction (a macro's template "
+			     "handed in as an argument)", where(src, off));
 	else
 		kloop_refuse(l, off, "the asm at %s runs '%s', which pipefy cannot see through", where(src, off), s.instruction);
 	free(s.instruction);
@@ -3008,8 +3011,9 @@ static void partial_fill_refuse(struct kloop *l, const struct source *src, size_
 	const char *kind = k == CXCursor_IfStmt ? "the if" : k == CXCursor_ForStmt ? "the copy loop" : "the condition";
 	kloop_refuse(l, at,
 		     "the tile store at %d:%d%s is made on some tiles and not on others (%s at %d:%d depends on %s): "
-		     "where it is skipped, the loop as written computes with the previous tile's value, which a "
-		     "second stage would not hold; write the element on every tile (`g ? load : 0`, or an else)",
+		     "where it is skipped the tile keeps an earlier tile's value, which a second stage would not "
+		     "hold, and pipefy cannot show the compute never reads it; write the element on every tile "
+		     "(`g ? load : 0`, or an else)",
 		     line, col, where_helper, kind, cl, cc, reads);
 	free(what);
 	free(via);
@@ -3116,7 +3120,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	}
 	if (k == CXCursor_CallExpr) {
 		if (!effects_pure_call(c)) {
-			h->bad = c, h->why = "calls a function whose value is not its arguments' alone";
+			h->bad = c, h->why = "calls a function pipefy cannot show depends on its arguments alone";
 			return CXChildVisit_Break;
 		}
 	}

@@ -177,19 +177,45 @@ char *span_squeezed(const struct source *src, struct span s)
 
 const char *const cursor_builtin_names[4] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 
-int cursor_builtin(const struct source *src, CXCursor e, char *component)
+/* `threadIdx.x` (blanks squeezed out) and the others: which, or -1. */
+static int builtin_text(const char *text, char *component)
 {
-	char *text = span_squeezed(src, cursor_span(e));
-	int found = -1;
-	for (int b = 0; b < 4 && found < 0; b++) {
+	for (int b = 0; b < 4; b++) {
 		size_t n = strlen(cursor_builtin_names[b]);
 		if (strncmp(text, cursor_builtin_names[b], n) == 0 && text[n] == '.' && strchr("xyz", text[n + 1]) && !text[n + 2]) {
-			found = b;
 			*component = text[n + 1];
+			return b;
 		}
 	}
-	free(text);
-	return found;
+	return -1;
+}
+
+int cursor_builtin(const struct source *src, CXCursor e, char *component)
+{
+	if (cursor_in_main_file(e)) {
+		char *text = span_squeezed(src, cursor_span(e));
+		int found = builtin_text(text, component);
+		free(text);
+		return found;
+	}
+	/* a header's: its own file's text (the main file's offsets would read other code) */
+	CXSourceRange r = clang_getCursorExtent(e);
+	CXFile fb, fe;
+	unsigned ob, oe;
+	clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+	clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+	size_t size;
+	const char *text = fb && clang_File_isEqual(fb, fe) ? clang_getFileContents(clang_Cursor_getTranslationUnit(e), fb, &size)
+							     : NULL;
+	if (!text || oe < ob || oe > size || oe - ob > 64)
+		return -1;
+	char squeezed[80];
+	size_t n = 0;
+	for (unsigned i = ob; i < oe && n + 1 < sizeof squeezed; i++)
+		if (!isspace((unsigned char)text[i]))
+			squeezed[n++] = text[i];
+	squeezed[n] = '\0';
+	return builtin_text(squeezed, component);
 }
 
 char *cursor_name(CXCursor c)

@@ -206,6 +206,32 @@ static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
 /* ---- asm ---- */
 
 /* The asm statement as spelled: inside a macro's definition when it comes from one. */
+/* `asm volatile("ldmatrix ..." : "=r"(R) : "r"(addr))` in a macro's body whose operands are the
+ * macro's arguments (the statement's end is spelled at the macro's use): its text up to the
+ * first ':' when only string literals, blanks and line continuations come before it, the
+ * instruction then written in the body; NULL otherwise (a template handed in as an argument). */
+static char *macro_asm_spelling(const char *text, size_t size)
+{
+	const char *p = text, *end = text + size;
+	while (p < end && (isalpha((unsigned char)*p) || *p == '_' || isspace((unsigned char)*p)))
+		p++; /* asm, __asm__, volatile */
+	if (p == end || *p != '(')
+		return NULL;
+	bool literal = false;
+	for (p++; p < end && *p != ':'; p++) {
+		if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p == end)
+				return NULL;
+			literal = true;
+		} else if (!isspace((unsigned char)*p) && *p != '\\')
+			return NULL;
+	}
+	return p < end && literal ? xstrndup(text, (size_t)(p - text)) : NULL;
+}
+
 static char *asm_spelling(CXCursor c)
 {
 	CXSourceRange r = clang_getCursorExtent(c);
@@ -213,11 +239,13 @@ static char *asm_spelling(CXCursor c)
 	unsigned ob, oe;
 	clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
 	clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
-	if (!fb || !clang_File_isEqual(fb, fe) || oe < ob)
-		return NULL;
 	size_t size;
-	const char *text = clang_getFileContents(clang_Cursor_getTranslationUnit(c), fb, &size);
-	if (!text || oe > size)
+	const char *text = fb ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), fb, &size) : NULL;
+	if (!text || ob >= size)
+		return NULL;
+	if (!clang_File_isEqual(fb, fe) || oe < ob)
+		return macro_asm_spelling(text + ob, size - ob);
+	if (oe > size)
 		return NULL;
 	/* the extent ends at the last token's start: take in the ')' */
 	size_t end = oe;

@@ -498,6 +498,17 @@ static bool uni_var(struct uni *u, CXCursor d)
 	return ok;
 }
 
+/* d is a parameter or a local of fn, by what the parse says declares it (fn may be a header's,
+ * whose offsets say nothing about the main file's spans). */
+static bool declared_in(CXCursor d, CXCursor fn)
+{
+	for (CXCursor x = clang_getCursorSemanticParent(d);
+	     !clang_Cursor_isNull(x) && clang_getCursorKind(x) != CXCursor_TranslationUnit; x = clang_getCursorSemanticParent(x))
+		if (clang_equalCursors(x, fn))
+			return true;
+	return false;
+}
+
 /* A function of the program (proof.of) that computes from its arguments alone: no memory, no
  * thread index, no asm, no call but to such functions and pure library ones. */
 
@@ -514,7 +525,7 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 	else if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !cursor_declared_within(d, cursor_span(p->of))) {
+		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, p->of)) {
 			CXType t = clang_getCursorType(d);
 			if (!clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
 				p->ok = false;
