@@ -101,89 +101,65 @@ static int validate(struct rewritten *w, const char *output, const char **why)
 }
 
 #define LDG_MAIN "for (int t = 0; t < K / 16; ++t) {\n            bool pipefy_more"
+#define FAILED "the rewrite failed validation: "
 
-START_TEST(registers_output_as_written_passes)
+/* The variant's output, with `was` after `after` made `now`, must fail the first loop alone,
+ * its reason starting with (or, not at its start, holding) want. */
+static void expect_failure(enum variant v, const char *after, const char *was, const char *now, const char *want)
 {
 	struct rewritten w;
-	rewrite_with(&w, VARIANT_LDG);
+	rewrite_with(&w, v);
+	char *out = broken(w.output, after, was, now);
+	const char *why;
+	ck_assert_int_eq(validate(&w, out, &why), 1);
+	ck_assert_msg(strstr(why, want) != NULL, "%s", why);
+	free(out);
+	release(&w);
+}
+
+static void expect_pass(enum variant v)
+{
+	struct rewritten w;
+	rewrite_with(&w, v);
 	const char *why;
 	ck_assert_int_eq(validate(&w, w.output, &why), 0);
 	release(&w);
 }
+
+START_TEST(registers_output_as_written_passes) { expect_pass(VARIANT_LDG); }
 END_TEST
 
 START_TEST(registers_main_loop_without_its_barrier_fails)
 {
-	struct rewritten w;
-	rewrite_with(&w, VARIANT_LDG);
-	char *out = broken(w.output, LDG_MAIN, "__syncthreads();", "__syncwarp();   ");
-	const char *why;
-	ck_assert_int_eq(validate(&w, out, &why), 1);
-	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
-	free(out);
-	release(&w);
+	expect_failure(VARIANT_LDG, LDG_MAIN, "__syncthreads();", "__syncwarp();   ", FAILED);
 }
 END_TEST
 
 START_TEST(registers_stash_into_the_stage_being_read_fails)
 {
-	struct rewritten w;
-	rewrite_with(&w, VARIANT_LDG);
-	char *out = broken(w.output, LDG_MAIN, "pipefy_stash(pipefy_stage ^ 1)", "pipefy_stash(pipefy_stage ^ 0)");
-	const char *why;
-	ck_assert_int_eq(validate(&w, out, &why), 1);
-	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
-	free(out);
-	release(&w);
+	expect_failure(VARIANT_LDG, LDG_MAIN, "pipefy_stash(pipefy_stage ^ 1)", "pipefy_stash(pipefy_stage ^ 0)", FAILED);
 }
 END_TEST
 
 START_TEST(registers_compute_of_another_stage_fails)
 {
-	struct rewritten w;
-	rewrite_with(&w, VARIANT_LDG);
-	char *out = broken(w.output, LDG_MAIN, "As[pipefy_stage][ty][k]", "As[0           ][ty][k]");
-	const char *why;
-	ck_assert_int_eq(validate(&w, out, &why), 1);
-	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
-	free(out);
-	release(&w);
+	expect_failure(VARIANT_LDG, LDG_MAIN, "As[pipefy_stage][ty][k]", "As[0           ][ty][k]", FAILED);
 }
 END_TEST
 
-START_TEST(cp_async_output_as_written_passes)
-{
-	struct rewritten w;
-	rewrite_with(&w, VARIANT_CP_ASYNC);
-	const char *why;
-	ck_assert_int_eq(validate(&w, w.output, &why), 0);
-	release(&w);
-}
+START_TEST(cp_async_output_as_written_passes) { expect_pass(VARIANT_CP_ASYNC); }
 END_TEST
 
 START_TEST(cp_async_main_loop_without_its_wait_fails)
 {
-	struct rewritten w;
-	rewrite_with(&w, VARIANT_CP_ASYNC);
-	char *out = broken(w.output, "// pipefy: main loop", "__pipeline_wait_prior(0);", "                         ");
-	const char *why;
-	ck_assert_int_eq(validate(&w, out, &why), 1);
-	ck_assert_msg(strstr(why, "the rewrite failed validation: ") == why, "%s", why);
-	free(out);
-	release(&w);
+	expect_failure(VARIANT_CP_ASYNC, "// pipefy: main loop", "__pipeline_wait_prior(0);", "                         ",
+		       FAILED);
 }
 END_TEST
 
 START_TEST(a_clang_error_inside_a_loop_fails_that_loop_alone)
 {
-	struct rewritten w;
-	rewrite_with(&w, VARIANT_LDG);
-	char *out = broken(w.output, LDG_MAIN, "pipefy_stage ^= 1;", "pipefy_stage ^= x;");
-	const char *why;
-	ck_assert_int_eq(validate(&w, out, &why), 1);
-	ck_assert_msg(strstr(why, "its replacement has a clang error") != NULL, "%s", why);
-	free(out);
-	release(&w);
+	expect_failure(VARIANT_LDG, LDG_MAIN, "pipefy_stage ^= 1;", "pipefy_stage ^= x;", "its replacement has a clang error");
 }
 END_TEST
 
