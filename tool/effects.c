@@ -292,13 +292,21 @@ static const char *const async_ptx[] = {
 	"cp.async", "cp.reduce.async", "mbarrier", "wgmma", "tensormap", "griddepcontrol", NULL,
 };
 
-bool effects_asm_mentions(CXCursor c, const char *what)
+char *effects_asm_template(CXCursor c)
 {
 	char *text = asm_spelling(c);
 	if (!text)
-		return true; /* (a template pipefy cannot read may say anything) */
+		return NULL;
 	char *tpl = asm_template(text);
 	free(text);
+	return tpl;
+}
+
+bool effects_asm_mentions(CXCursor c, const char *what)
+{
+	char *tpl = effects_asm_template(c);
+	if (!tpl)
+		return true; /* (a template pipefy cannot read may say anything) */
 	bool found = false; /* (as a word: `bar.sync`, not `mbarrier.arrive`'s `barrier.arrive`) */
 	for (const char *p = tpl; !found && (p = strstr(p, what)); p++)
 		found = p == tpl || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');

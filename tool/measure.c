@@ -722,10 +722,13 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Recurse;
 	}
 	case CXCursor_GCCAsmStmt: {
-		char *text = span_text(f->src, cursor_span(c));
-		const char *mma = strstr(text, "mma.sync");
+		/* (the template as effects.c reads it: a macro's asm is spelled in its body) */
+		char *text = effects_asm_template(c);
+		const char *mma = text ? strstr(text, "mma.sync") : NULL;
 		int m, n, k;
-		if (mma && (mma = strstr(mma, ".m")) && sscanf(mma, ".m%dn%dk%d", &m, &n, &k) == 3)
+		if (!text)
+			f->unknown = true;
+		else if (mma && (mma = strstr(mma, ".m")) && sscanf(mma, ".m%dn%dk%d", &m, &n, &k) == 3)
 			f->flops += 2.0 * m * n * k / 32 * f->multiplier;
 		free(text);
 		return CXChildVisit_Continue;

@@ -496,6 +496,9 @@ enum asm_kind effects_asm(CXCursor c, char **instruction);
 /* Whether an asm statement's instructions (read through macros) hold what, starting a word;
  * true where pipefy cannot read them. */
 bool effects_asm_mentions(CXCursor c, const char *what);
+/* An asm statement's instruction template (its string literals, also where a macro's body
+ * writes them), or NULL when pipefy cannot read it. */
+char *effects_asm_template(CXCursor c);
 /* Add what stmt may do to fx (helpers followed into their definitions). */
 void effects_of(CXCursor stmt, const struct source *src, struct effects *fx);
 bool effects_writes_var(const struct effects *fx, CXCursor var);
