@@ -4,7 +4,8 @@
 // at the top of the body (registers load `g ? A[..] : 0.0f`; cp.async zero-fills). The
 // negative leaves A's else out and zeroes its tile once before the loop instead, so that an
 // element out of range keeps the zero (or the previous tile's value): a second stage would be
-// neither, and the remark names the store before the loop.
+// neither. The store before the loop keeps the tiles to one stage; the remark names the store
+// made on some tiles only.
 // Usage: sgemm_guarded_copy_loop [M N K]
 // gpu-runs: 32 32 0 | 32 32 32 | 40 72 50 | 256 256 256 | 1000 1000 1000
 // gpu-sanitize: 40 72 50

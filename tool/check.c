@@ -1,6 +1,7 @@
 /* check.c: legality. A loop is left alone, with a reason that names the statement, unless
  * the rewrite provably keeps its meaning. */
 #include "pipefy.h"
+#include "names.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -919,7 +920,9 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 }
 
 /* Static tiles: every access outside the loop's names of them (a helper naming a tile declared
- * at file scope too) would see one stage of several. */
+ * at file scope too) would see one stage of several, so such a loop keeps one stage, as a
+ * dynamic tile does (dynamic_tile_stages): its tiles stay where and what they were, written
+ * between the same barriers, and the code before and after the loop sees what it saw. */
 static void check_static_storage(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->ntiles; i++)
@@ -927,8 +930,8 @@ static void check_static_storage(struct kloop *l, const struct source *src)
 			return;
 	size_t at = 0;
 	char *why = storage_outside(l, src, &at);
-	if (why)
-		kloop_refuse(l, at, "%s", why);
+	if (why && !l->one_stage)
+		l->one_stage = xprintf("%s: with a second stage it would see the first stage's copy only", why);
 	free(why);
 }
 
@@ -3268,6 +3271,55 @@ static bool check_calls(struct kloop *l, const struct source *src, const struct 
 	return true;
 }
 
+/* `if (blockDim.x == 256 ...) { pipelined } else { the loop }`, pipefy's own specialization
+ * (stage.c): the loop as written, kept for other block sizes, is the else of an if whose then
+ * branch holds pipefy's names (names.h). Where the pipelined block starts, or 0. */
+struct fallback_find {
+	struct span loop;
+	size_t found;
+};
+
+static enum CXChildVisitResult scan_pipefy_name(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	size_t *at = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+		char *n = cursor_name(c);
+		bool ours = strcmp(n, STAGE_READ) == 0 || strcmp(n, NAME_LOAD) == 0 || strcmp(n, NAME_FETCH) == 0;
+		free(n);
+		if (ours) {
+			*at = cursor_span(c).begin;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_fallback(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fallback_find *f = data;
+	struct span s = cursor_span(c);
+	if (s.end <= f->loop.begin || s.begin > f->loop.begin)
+		return CXChildVisit_Continue;
+	if (clang_getCursorKind(c) == CXCursor_IfStmt) {
+		struct cursors kids = cursor_children(c);
+		if (kids.n == 3 && span_within(f->loop, cursor_span(kids.v[2])))
+			clang_visitChildren(kids.v[1], scan_pipefy_name, &f->found);
+		free(kids.v);
+		if (f->found)
+			return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static size_t pipefy_fallback(const struct kloop *l)
+{
+	struct fallback_find f = {l->loop, 0};
+	clang_visitChildren(l->function_cursor, scan_fallback, &f);
+	return f.found;
+}
+
 static void check_loop(struct kloop *l, const struct source *src, bool other_files)
 {
 	int line, col;
@@ -3300,6 +3352,12 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			     "'%s' is the kernel as written, which pipefy keeps beside its %s copy '%s_pipefy_%s' "
 			     "for launches from other files and as the launcher's fallback",
 			     l->function, tma ? "tensor-copy" : "producer-warp", l->function, l->copy_defined);
+		return;
+	}
+	size_t piped_at = pipefy_fallback(l);
+	if (piped_at) { /* pipefy's own output again: its loop as written for other block sizes */
+		kloop_refuse(l, l->loop.begin, "already pipelined by pipefy: this is the loop as written, which its "
+			     "pipeline at %s keeps for the other block sizes", where(src, piped_at));
 		return;
 	}
 	if (!check_header_macro(l, src) || !check_directives(l, src) || !check_asm(l, src))

@@ -210,7 +210,7 @@ def draw(seed):
     if f['participation'] == 'bounds_if' and (f['structure'] != 'plain' or f['independent']):
         f['participation'] = 'all'
     # and the last tile read after the loop (B's first row, against B itself: zero when it is
-    # the last tile's): a static tile is then left as written, a dynamic one keeps one stage
+    # the last tile's): the tiles, static or dynamic, keep one stage
     f['tile_after'] = (r8.random() < 0.3 and f['form'] == 'scalar' and f['copy'] == 'direct' and f['rows'] == 1 and
                        not f['convert'] and f['guard'] == 'none' and f['structure'] == 'plain' and
                        not f['independent'] and not f['scratch'] and f['participation'] == 'all' and
@@ -411,8 +411,9 @@ def program(seed):
         'break': "'break' at",
         'global_store': "may point at it",
     }[f['mutation']]
-    # known limits, recorded in tests/gpu/FUZZ.md: pipefy pipelines a loop only when its tiles
-    # are its own (two K-loops over the same tiles are left alone), cannot resolve a call to a
+    # known limits, recorded in tests/gpu/FUZZ.md: pipefy stages a loop's tiles only when they
+    # are its own (two K-loops over the same static tiles keep one stage each; over the launch's
+    # shared memory they are left alone), cannot resolve a call to a
     # function template inside a kernel template (nor any call handed the template's tiles), moves a helper's copies only by cp.async,
     # stages no copy loop holding another loop in registers, and keeps tiles in
     # dynamic shared memory to one register stage; with several reasons the remark names the
@@ -425,14 +426,14 @@ def program(seed):
                            'made on some tiles and not on others' if f['no_else'] else None,
                            'set to a constant at' if f['fill_first'] == 'apart' else None,
                            mutation_reason,
-                           'also used outside the loop' if f['structure'] == 'two_loops' else None,
+                           # (static tiles another loop also names keep one stage: cp.async below)
+                           'also used outside the loop' if f['structure'] == 'two_loops' and f['tiles'] != 'static' else None,
                            # registers declared before two loops: each loop sees the other's use
                            'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
                            'is a function template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
                            'may not be reached by every thread' if f['participation'] != 'all' else None,
-                           'also used outside the loop' if f['tile_after'] and f['tiles'] == 'static' else None,
                            # (a vote in the compute counts as a write of memory the copies may read)
                            'may point at it' if f['vote'] in VOTES and not f['restrict'] else None,
                            'only one block barrier' if f['vote'] == 'end_or' else None,
@@ -454,6 +455,9 @@ def program(seed):
     elif f['tiles'] == 'extern' and f['tile_after']:
         # one stage: a second would be read as the first
         cp_async_no = 'also used outside the loop' if f['after_via'] == 'name' else 'by another name than the loop'
+    elif f['tiles'] == 'static' and (f['tile_after'] or f['structure'] == 'two_loops'):
+        # one stage, as a dynamic tile's: the code outside the loop sees the tile itself
+        cp_async_no = 'also used outside the loop'
     elif f['mutation'] == 'computed':
         cp_async_no = 'stores a value computed'
     elif f['copy'] != 'helper':
@@ -486,6 +490,9 @@ def program(seed):
     # sm_90's variants, where the loop is otherwise pipelined: each a list of what its remark may
     # name first ('.': whatever it names first)
     sm90 = {'tma': [], 'bulk': [], 'ws': [], 'ws-cp.async': []}
+    if f['tiles'] == 'static' and (f['tile_after'] or f['structure'] == 'two_loops') and expect == 'pipelined':
+        for v in sm90:  # (one stage: no tensor copies)
+            sm90[v].append('.')
     if f['exit'] and expect == 'pipelined':
         for v in ('tma', 'bulk', 'ws'):
             sm90[v].append('may end threads before the loop runs')

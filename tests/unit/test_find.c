@@ -364,11 +364,23 @@ START_TEST(refusals)
 		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
 		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n    }\n",
 		       "only one block barrier");
-	expect_refusal("    for (int t = 0; t < K; t += 16) {\n"
-		       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
-		       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n    }\n"
-		       "    acc += As[0][0];\n",
-		       "tile 'As' is also used outside the loop");
+}
+END_TEST
+
+/* A static tile the code after the loop reads keeps one stage (registers), no refusal. */
+START_TEST(static_tile_used_after_the_loop_keeps_one_stage)
+{
+	struct analysis a;
+	analyze(&a, KERNEL_HEAD "    for (int t = 0; t < K; t += 16) {\n"
+			       "        As[ty][tx] = A[t + tx];\n        Bs[ty][tx] = B[t + ty];\n"
+			       "        __syncthreads();\n        acc += As[ty][0] * Bs[0][tx];\n        __syncthreads();\n    }\n"
+			       "    acc += As[0][0];\n    C[ty * 16 + tx] = acc;\n}\n");
+	const struct kloop *l = &a.model.loops[0];
+	ck_assert_int_eq(l->nrefusals, 0);
+	ck_assert_msg(l->one_stage && strstr(l->one_stage, "tile 'As' is also used outside the loop"), "%s",
+		      l->one_stage ? l->one_stage : "(none)");
+	ck_assert(!l->legal[VARIANT_CP_ASYNC].ok);
+	release(&a);
 }
 END_TEST
 
@@ -564,6 +576,7 @@ Suite *find_suite(void)
 	tcase_add_test(tc, guarded_copies_both_forms);
 	tcase_add_test(tc, a_gather_is_a_division_that_varies_per_tile);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, static_tile_used_after_the_loop_keeps_one_stage);
 	tcase_add_test(tc, function_with_errors_is_left_alone);
 	tcase_add_test(tc, a_step_of_a_local_only_the_copies_read_goes_with_them);
 	tcase_add_test(tc, a_step_of_a_local_the_compute_reads_stays_and_refuses);
