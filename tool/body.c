@@ -531,7 +531,11 @@ static void refuse_other_write(struct kloop *l, const struct source *src, CXCurs
 	int sl, sc, wl, wc;
 	source_line_col(src, cursor_span(cursor_unattributed(stmt)).begin, &sl, &sc);
 	source_line_col(src, at, &wl, &wc);
-	if (name)
+	size_t stmt_at = cursor_span(cursor_unattributed(stmt)).begin, n = source_call_word(src, stmt_at);
+	if (!cursor_written_in_file(write) && n > 0) /* (`LOAD(1)`: the write is the macro's, not the file's) */
+		kloop_unknown(l, at, "the statement at %d:%d fills a tile inside the expansion of '%.*s', whose body "
+			      "pipefy cannot rewrite", sl, sc, (int)n, src->text + stmt_at);
+	else if (name)
 		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes '%s' (%d:%d)%s", sl, sc, name, wl,
 			      wc, why);
 	else

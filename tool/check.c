@@ -626,17 +626,6 @@ static char *launch_stages_problem(const struct kloop *l, const struct source *s
 	return r;
 }
 
-/* The length of a name called at offset (`LOAD(` of `LOAD(As, ...)`: a macro, where the
- * statement comes out of one); 0 when the text there is no call. */
-static size_t call_word(const struct source *src, size_t offset)
-{
-	size_t n = 0;
-	while (offset + n < src->len && (isalnum((unsigned char)src->text[offset + n]) || src->text[offset + n] == '_'))
-		n++;
-	return n > 0 && offset + n < src->len && src->text[offset + n] == '(' ? n : 0;
-}
-
-
 /* A store from a local that a copy loop of the body declares from a load of global memory
  * (`float4 tmp = ...&A[i]...; As[..] = tmp.x;` inside `for (offset ...)`). */
 static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CXCursor reg)
@@ -688,7 +677,7 @@ static void refuse_macro_copy(struct kloop *l, const struct source *src, const s
 	int line, col;
 	pos(src, cp->text.begin, &line, &col);
 	/* (the macro named where the copy starts with one: `LOAD(As, ...)`, `LDST128BITS(s_a[..]) = ...`) */
-	size_t n = call_word(src, cp->text.begin);
+	size_t n = source_call_word(src, cp->text.begin);
 	if (n > 0)
 		kloop_refuse(l, cp->text.begin, "the copy at %d:%d sits inside a macro expansion ('%.*s')", line, col,
 			     (int)n, src->text + cp->text.begin);
@@ -882,7 +871,7 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	} else if (loaded && !blocker) {
 		int wline, wcol;
 		pos(src, loaded - 1, &wline, &wcol);
-		size_t n = call_word(src, loaded - 1);
+		size_t n = source_call_word(src, loaded - 1);
 		char *mname = n > 0 ? xprintf(" (it starts with '%.*s')", (int)n, src->text + loaded - 1) : xstrdup("");
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is stored from register '%s' at %d:%d, which the statement at %d:%d writes "
@@ -3629,7 +3618,7 @@ static char *macro_copy_refusal(const struct kloop *l, const struct source *src)
 	for (int i = 0; i < l->ncopies; i++)
 		if (l->copies[i].in_macro) {
 			int line, col;
-			size_t at = l->copies[i].text.begin, n = call_word(src, at);
+			size_t at = l->copies[i].text.begin, n = source_call_word(src, at);
 			pos(src, at, &line, &col);
 			return xprintf("the copy at %d:%d is written through a macro ('%.*s'): a box is read only from a copy "
 				       "written out", line, col, (int)n, src->text + at);

@@ -78,6 +78,9 @@ void source_free(struct source *src);
 size_t utf8_invalid_at(const char *text, size_t len);
 /* 1-based line and byte column of an offset, as compilers print them. */
 void source_line_col(const struct source *src, size_t offset, int *line, int *col);
+/* The length of a name called at offset (`LOAD(` of `LOAD(As, ...)`: a macro, where the
+ * statement comes out of one); 0 when the text there is no call. */
+size_t source_call_word(const struct source *src, size_t offset);
 size_t source_offset(const struct source *src, int line, int col);
 /* The whitespace that starts the line holding offset. */
 char *source_line_indent(const struct source *src, size_t offset);

@@ -128,6 +128,14 @@ void source_free(struct source *src)
 	memset(src, 0, sizeof *src);
 }
 
+size_t source_call_word(const struct source *src, size_t offset)
+{
+	size_t n = 0;
+	while (offset + n < src->len && (isalnum((unsigned char)src->text[offset + n]) || src->text[offset + n] == '_'))
+		n++;
+	return n > 0 && offset + n < src->len && src->text[offset + n] == '(' ? n : 0;
+}
+
 void source_line_col(const struct source *src, size_t offset, int *line, int *col)
 {
 	int lo = 0, hi = src->nlines - 1;
