@@ -177,6 +177,26 @@ char *span_squeezed(const struct source *src, struct span s)
 
 const char *const cursor_builtin_names[4] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
 
+struct file_text cursor_file_text(CXCursor c)
+{
+	struct file_text t = {0};
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile fb, fe;
+	unsigned ob, oe;
+	clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
+	clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
+	size_t size;
+	const char *text = fb ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), fb, &size) : NULL;
+	if (!text || ob >= size)
+		return t;
+	t.text = text;
+	t.size = size;
+	t.begin = ob;
+	t.one_file = clang_File_isEqual(fb, fe) && oe >= ob && oe <= size;
+	t.end = t.one_file ? oe : ob;
+	return t;
+}
+
 /* `threadIdx.x` (blanks squeezed out) and the others: which, or -1. */
 static int builtin_text(const char *text, char *component)
 {
@@ -199,19 +219,14 @@ int cursor_builtin(const struct source *src, CXCursor e, char *component)
 		return found;
 	}
 	/* a header's: its own file's text (the main file's offsets would read other code) */
-	CXSourceRange r = clang_getCursorExtent(e);
-	CXFile fb, fe;
-	unsigned ob, oe;
-	clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
-	clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
-	size_t size;
-	const char *text = fb && clang_File_isEqual(fb, fe) ? clang_getFileContents(clang_Cursor_getTranslationUnit(e), fb, &size)
-							     : NULL;
-	if (!text || oe < ob || oe > size || oe - ob > 64)
+	struct file_text t = cursor_file_text(e);
+	if (!t.text || !t.one_file || t.end - t.begin > 64)
 		return -1;
+	const char *text = t.text;
+	size_t ob = t.begin, oe = t.end;
 	char squeezed[80];
 	size_t n = 0;
-	for (unsigned i = ob; i < oe && n + 1 < sizeof squeezed; i++)
+	for (size_t i = ob; i < oe && n + 1 < sizeof squeezed; i++)
 		if (!isspace((unsigned char)text[i]))
 			squeezed[n++] = text[i];
 	squeezed[n] = '\0';

@@ -234,24 +234,16 @@ static char *macro_asm_spelling(const char *text, size_t size)
 
 static char *asm_spelling(CXCursor c)
 {
-	CXSourceRange r = clang_getCursorExtent(c);
-	CXFile fb, fe;
-	unsigned ob, oe;
-	clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &ob);
-	clang_getSpellingLocation(clang_getRangeEnd(r), &fe, NULL, NULL, &oe);
-	size_t size;
-	const char *text = fb ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), fb, &size) : NULL;
-	if (!text || ob >= size)
+	struct file_text t = cursor_file_text(c);
+	if (!t.text)
 		return NULL;
-	if (!clang_File_isEqual(fb, fe) || oe < ob)
-		return macro_asm_spelling(text + ob, size - ob);
-	if (oe > size)
-		return NULL;
+	if (!t.one_file)
+		return macro_asm_spelling(t.text + t.begin, t.size - t.begin);
 	/* the extent ends at the last token's start: take in the ')' */
-	size_t end = oe;
-	while (end < size && text[end] != ')' && text[end] != ';' && text[end] != '\n')
+	size_t end = t.end;
+	while (end < t.size && t.text[end] != ')' && t.text[end] != ';' && t.text[end] != '\n')
 		end++;
-	return xstrndup(text + ob, end - ob + (end < size && text[end] == ')'));
+	return xstrndup(t.text + t.begin, end - t.begin + (end < t.size && t.text[end] == ')'));
 }
 
 /* The instruction template: the string literals before the first ':' outside them. */

@@ -313,8 +313,18 @@ bool cursor_macro_use(const struct source *src, CXCursor c, struct span *out);
 char *span_text(const struct source *src, struct span s);
 /* The text with its blanks squeezed out: `a [ i ]` reads `a[i]`. */
 char *span_squeezed(const struct source *src, struct span s);
+/* The text of the file a cursor's extent starts in (spelled: a macro's body where it comes out
+ * of one), the extent's start in it, and its end where the extent ends in the same file
+ * (one_file); text NULL when the file's contents are not at hand. */
+struct file_text {
+	const char *text;
+	size_t size, begin, end;
+	bool one_file;
+};
+struct file_text cursor_file_text(CXCursor c);
 /* `threadIdx.x` and the like, as written: 0 threadIdx, 1 blockIdx, 2 blockDim, 3 gridDim (the
- * names in cursor_builtin_names), the component in *component; -1 for anything else. */
+ * names in cursor_builtin_names), the component in *component; -1 for anything else. A cursor
+ * of another file (a header's function) is read in that file's own text. */
 extern const char *const cursor_builtin_names[4];
 int cursor_builtin(const struct source *src, CXCursor e, char *component);
 char *cursor_name(CXCursor c);
