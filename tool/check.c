@@ -3092,6 +3092,7 @@ static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXCli
  * as written never loads would be loaded, perhaps past the end of an array. */
 struct header_scan {
 	const struct kloop *l;
+	const struct source *src;
 	CXCursor bad;
 	const char *why;
 	CXCursor memory; /* the first read of memory */
@@ -3111,7 +3112,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Recurse;
 	}
 	if (k == CXCursor_CallExpr) {
-		if (!effects_pure_call(c)) {
+		if (!uniform_pure_call(c, h->src)) {
 			h->bad = c, h->why = "calls a function pipefy cannot show depends on its arguments alone";
 			return CXChildVisit_Break;
 		}
@@ -3136,7 +3137,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 static void check_header(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	struct cursors kids = cursor_children(l->cursor);
-	struct header_scan h = {.l = l, .bad = clang_getNullCursor(), .memory = clang_getNullCursor()};
+	struct header_scan h = {.l = l, .src = src, .bad = clang_getNullCursor(), .memory = clang_getNullCursor()};
 	for (int i = 0; i + 1 < kids.n && clang_Cursor_isNull(h.bad); i++) {
 		struct span s = cursor_span(kids.v[i]);
 		if (span_within(s, l->cond) || span_within(s, l->inc))

@@ -445,6 +445,9 @@ char *storage_outside(const struct kloop *l, const struct source *src, size_t *a
 
 /* expr, in function, holds the same value in every thread of a block (proven, not assumed). */
 bool uniform_value(CXCursor function, CXCursor expr, const struct source *src);
+/* A call whose value depends on its arguments alone (a pure library function, or one of the
+ * program's that reads no memory, no thread index and calls only such functions). */
+bool uniform_pure_call(CXCursor call, const struct source *src);
 /* Why not every thread of a block reaches loop and runs it as often as the others (a condition
  * on the way, a jump out of a loop around it, a return before it, the loop's own header that
  * depends on the thread), in words, with *at; NULL when every thread does. */

@@ -551,6 +551,8 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 	return p->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
+static bool pure_call(struct uni *u, CXCursor c);
+
 static bool uni_call(struct uni *u, CXCursor c)
 {
 	CXCursor callee = clang_getCursorReferenced(c);
@@ -560,6 +562,14 @@ static bool uni_call(struct uni *u, CXCursor c)
 	for (int i = 0; i < n; i++)
 		if (!uni_expr(u, clang_Cursor_getArgument(c, (unsigned)i)))
 			return false;
+	return pure_call(u, c);
+}
+
+/* A call whose value is its arguments' alone: a pure library function, or one of the program's
+ * whose body scan_pure proves reads nothing else. */
+static bool pure_call(struct uni *u, CXCursor c)
+{
+	CXCursor callee = clang_getCursorReferenced(c);
 	if (effects_pure_call(c))
 		return true;
 	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || effects_in_system_header(callee))
@@ -572,6 +582,14 @@ static bool uni_call(struct uni *u, CXCursor c)
 	clang_visitChildren(def, scan_pure, &p);
 	u->depth--;
 	return p.ok;
+}
+
+bool uniform_pure_call(CXCursor call, const struct source *src)
+{
+	struct uni u = {.src = src, .function = clang_getNullCursor(), .other_files = true};
+	bool r = !clang_Cursor_isNull(clang_getCursorReferenced(call)) && pure_call(&u, call);
+	free(u.known);
+	return r;
 }
 
 /* A pointer to const: a load through it at a uniform address reads one value for every thread

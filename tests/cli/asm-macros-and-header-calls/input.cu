@@ -1,7 +1,8 @@
 // What pipefy reads of asm written in macros and of functions in a header: a load's macro, and
-// a tile count from a header function of uniform arguments, pipeline (k_ok); a template handed
-// to the macro, a store's macro, and tile counts from a function of threadIdx or of a global do
-// not; nor does a call in the loop's own test, evaluated a tile early (k_test_call).
+// a tile count from a header function of uniform arguments, pipeline (k_ok), also called in the
+// loop's own test, which the loader evaluates a tile early (k_test_call); a template handed to
+// the macro, a store's macro, tile counts from a function of threadIdx or of a global, and a test
+// calling a function that reads memory (k_test_memory, whose value the body could change) do not.
 #include "facts.cuh"
 
 __global__ void k_ok(const float *A, float *C, int K)
@@ -107,6 +108,20 @@ __global__ void k_test_call(const float *A, float *C, int K)
             LD_SHARED(r, a);
             acc += __uint_as_float(r);
         }
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
+
+__global__ void k_test_memory(const float *A, float *C, int K, const int *counts)
+{
+    __shared__ float As[32];
+    float acc = 0;
+    for (int t = 0; t < tiles_at(counts); ++t) {
+        As[threadIdx.x] = A[t * 32 + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < 32; ++j)
+            acc += As[j];
         __syncthreads();
     }
     C[threadIdx.x] = acc;
