@@ -1067,7 +1067,7 @@ static void check_tile(struct kloop *l, const struct source *src, int i, bool ot
 			     "which may point elsewhere each iteration", tile->name, line, col);
 	} else if (tile->dynamic && !l->one_stage)
 		dynamic_tile_stages(l, src, i, t);
-	else if (tile->bytes < 0 && !tile->dynamic && !l->one_stage) {
+	else if (tile_bytes(tile) < 0 && !tile->dynamic && !l->one_stage) {
 		/* the rewrite is one text for every instantiation: more stages only when each
 		 * one's size is known (measure.c reads them from the file's launches) */
 		pos(src, at, &line, &col);
@@ -4159,7 +4159,7 @@ static char *promote_decl_problem(const struct kloop *l, const struct source *sr
 			       t->in_loop ? "inside the loop" : "outside the kernel's body");
 	if (f.declarators != 1)
 		return xprintf("tile '%s' (%d:%d) shares its declaration with another variable", t->name, line, col);
-	if (t->bytes <= 0 || t->elem_bytes <= 0 || t->elem_bytes > 128)
+	if (tile_bytes(t) <= 0 || t->elem_bytes <= 0 || t->elem_bytes > 128)
 		return xprintf("tile '%s' (%d:%d) has no size pipefy can count", t->name, line, col);
 	*stmt = cursor_span(f.stmt);
 	struct span var = cursor_span(t->decl);

@@ -1056,7 +1056,7 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 	if (ok) {
 		for (int i = 0; i < l->ntiles; i++)
 			if (!l->tiles[i].dynamic)
-				l->tiles[i].bytes = most[i];
+				l->tiles[i].instance_bytes = most[i];
 		l->shared_bytes = shared;
 		l->instantiations = n;
 	}

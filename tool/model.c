@@ -3,13 +3,15 @@
 
 #include <stdlib.h>
 
+long tile_bytes(const struct tile *t) { return t->bytes >= 0 ? t->bytes : t->instance_bytes; }
+
 long kloop_tile_bytes(const struct kloop *l)
 {
 	long sum = 0;
 	for (int i = 0; i < l->ntiles; i++) {
-		if (l->tiles[i].bytes < 0)
+		if (tile_bytes(&l->tiles[i]) < 0)
 			return -1;
-		sum += l->tiles[i].bytes;
+		sum += tile_bytes(&l->tiles[i]);
 	}
 	return sum;
 }
@@ -31,7 +33,7 @@ long kloop_promoted_offset(const struct kloop *l, int S, int tile)
 {
 	long at = 0;
 	for (int i = 0; i < tile && i < l->ntiles; i++)
-		at += (S * l->tiles[i].bytes + 127) / 128 * 128;
+		at += (S * tile_bytes(&l->tiles[i]) + 127) / 128 * 128;
 	return at;
 }
 

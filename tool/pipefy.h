@@ -658,7 +658,8 @@ struct tile {
 	size_t name_end;    /* where the stage dimension is inserted */
 	char *elem_type;
 	long elem_bytes;
-	long bytes;         /* one stage; -1 when the size depends on a template */
+	long bytes;         /* one stage as declared (find); -1 when the size depends on a template */
+	long instance_bytes;/* measure: then the largest of the file's instantiations; -1 unknown */
 	bool in_loop;       /* declared in the loop body */
 	bool dynamic;       /* a view (`float *As = sm + 256;`) or an extern __shared__ array: its
 			     * size is the launch's, so the rewrite keeps it one stage */
@@ -1020,6 +1021,9 @@ void model_free(struct model *m);
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
+/* One stage of a tile: as declared, else as the file's largest instantiation makes it (after
+ * measure); -1 unknown. */
+long tile_bytes(const struct tile *t);
 double kloop_ratio(const struct kloop *l); /* flops per byte of tile; -1 unknown */
 long kloop_promoted_offset(const struct kloop *l, int S, int tile);
 /* Something find could not read; check refuses the loop for it. */

@@ -293,7 +293,7 @@ static void promote_declaration(struct layout *y, int i, struct edits *out)
 	sb_printf(&sb, "%s (&%s)[%d]%s = *reinterpret_cast<%s (*)[%d]%s>(" NAME_PROMOTED " + %ld);\n", t->elem_type,
 		  t->name, y->S, dims, t->elem_type, y->S, dims, kloop_promoted_offset(l, y->S, i));
 	sb_printf(&sb, "%sstatic_assert(sizeof(%s[%d]%s) == %ld, \"pipefy: the size pipefy laid '%s' out with\");", indent,
-		  t->elem_type, y->S, dims, y->S * t->bytes, t->name);
+		  t->elem_type, y->S, dims, y->S * tile_bytes(t), t->name);
 	char *text = sb_take(&sb);
 	edits_add(out, stmt.begin, stmt.end - stmt.begin, text);
 	free(text);
