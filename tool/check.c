@@ -1426,8 +1426,8 @@ static bool check_asm(struct kloop *l, const struct source *src)
 		kloop_refuse(l, off, "its copies are asynchronous already ('%s' in the asm at %s), which pipefy does not stage again",
 			     s.instruction, where(src, off));
 	else if (strcmp(s.instruction, "asm") == 0) /* (effects_asm: its text could not be read) */
-		kloop_refuse(l, off, "the asm at %s is written where pipefy cannot read its instruction (a macro's template "
-			     "handed in as an argument)", where(src, off));
+		kloop_refuse(l, off, "the asm at %s takes its instruction from what pipefy cannot read (not string literals "
+			     "written in its statement or its macro's body)", where(src, off));
 	else
 		kloop_refuse(l, off, "the asm at %s runs '%s', which pipefy cannot see through", where(src, off), s.instruction);
 	free(s.instruction);
@@ -1439,6 +1439,7 @@ static bool check_asm(struct kloop *l, const struct source *src)
 struct alias_scan {
 	const struct kloop *l;
 	CXCursor bad, tile;
+	bool carried; /* bad keeps the address in a variable declared before the loop */
 	size_t use; /* offset + 1 of the use that keeps bad from being a view, 0 when none */
 };
 
@@ -1657,6 +1658,53 @@ static bool copy_view(const struct kloop *l, CXCursor var)
 	return false;
 }
 
+/* Whether e's value is an address inside a tile, however it is cast or offset: `&As[r][c]`,
+ * `(size_t)As + 4`, `__cvta_generic_to_shared(&As[r][0])`; a value read through one (`*(const
+ * float4 *)&As[r][c]`, `As[r][c]`) is not. */
+static bool tile_address_value(CXCursor e)
+{
+	for (int depth = 0; depth < 16; depth++) {
+		e = cursor_strip(e);
+		enum CXCursorKind k = clang_getCursorKind(e);
+		enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(e)).kind;
+		if (k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr || k == CXCursor_CXXStaticCastExpr ||
+		    k == CXCursor_CXXFunctionalCastExpr) {
+			e = cursor_last_child(e);
+			continue;
+		}
+		if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(e) == CXUnaryOperator_AddrOf)
+			return !clang_Cursor_isNull(shared_ref_in(e));
+		if (k == CXCursor_BinaryOperator) { /* (an address and an offset) */
+			struct cursors kids = cursor_children(e);
+			bool r = kids.n == 2 && (tile_address_value(kids.v[0]) || tile_address_value(kids.v[1]));
+			free(kids.v);
+			return r;
+		}
+		if (k == CXCursor_CallExpr) {
+			char *n = cursor_name(e);
+			bool cvta = strncmp(n, "__cvta_", 7) == 0;
+			free(n);
+			if (!cvta || clang_Cursor_getNumArguments(e) != 1)
+				return false;
+			e = clang_Cursor_getArgument(e, 0);
+			continue;
+		}
+		/* the tile, or a row of it, where it decays to its address */
+		return (t == CXType_Pointer || t == CXType_ConstantArray || t == CXType_IncompleteArray) &&
+		       (k == CXCursor_DeclRefExpr || k == CXCursor_ArraySubscriptExpr) && !clang_Cursor_isNull(shared_ref_in(e));
+	}
+	return false;
+}
+
+/* An assignment in the loop of an address inside a tile to a variable declared before it. */
+static bool carried_address(const struct kloop *l, CXCursor target, CXCursor value)
+{
+	CXCursor var = cursor_root_var(target);
+	if (clang_getCursorKind(var) != CXCursor_VarDecl || cursor_declared_within(var, l->body))
+		return false;
+	return tile_address_value(value);
+}
+
 static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -1668,8 +1716,17 @@ static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientD
 			from = init;
 	} else {
 		CXCursor target, value;
-		if (cursor_write_parts(c, &target, &value) == WRITE_ASSIGN && indirect_type(clang_getCursorType(target)))
+		enum write_kind w = cursor_write_parts(c, &target, &value);
+		if (w == WRITE_ASSIGN && indirect_type(clang_getCursorType(target)))
 			from = value;
+		else if (w == WRITE_ASSIGN && carried_address(s->l, target, value)) {
+			/* (an address kept as a number, `a = (size_t)&As[r][0]`, in a variable that lives
+			 * on to the next tile: that tile's compute would read this one's stage) */
+			s->bad = c;
+			s->tile = shared_ref_in(value);
+			s->carried = true;
+			return CXChildVisit_Break;
+		}
 	}
 	if (!clang_Cursor_isNull(from)) {
 		CXCursor tile = shared_ref_in(from);
@@ -1799,6 +1856,13 @@ static bool check_aliases(struct kloop *l, const struct source *src)
 			     name, declared, t, where(src, s.use - 1));
 		free(name);
 		free(declared);
+	} else if (s.carried) {
+		CXCursor target, value;
+		cursor_write_parts(s.bad, &target, &value);
+		char *name = cursor_name(cursor_root_var(target));
+		kloop_refuse(l, off, "the address of '%s' is kept at %s in '%s', declared before the loop: the next "
+			     "tile would read it where this tile's stage was", t, where(src, off), name);
+		free(name);
 	} else
 		kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %s; pipefy does not follow aliases of a tile",
 			     t, where(src, off));
@@ -3093,6 +3157,7 @@ static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXCli
 struct header_scan {
 	const struct kloop *l;
 	const struct source *src;
+	bool init;       /* reading the loop's init, which the rewrite evaluates twice */
 	CXCursor bad;
 	const char *why;
 	CXCursor memory; /* the first read of memory */
@@ -3107,9 +3172,17 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) ||
 	    (k == CXCursor_MemberRefExpr && !clang_Cursor_isNull(cursor_first_child(c)) &&
 	     clang_getCanonicalType(clang_getCursorType(cursor_first_child(c))).kind == CXType_Pointer)) {
-		if (clang_Cursor_isNull(h->memory))
-			h->memory = c; /* (fine when the body writes no memory: see check_header) */
+		if (clang_Cursor_isNull(h->memory) && !h->init)
+			h->memory = c; /* (fine when the body writes no memory: see check_header; the init
+					* runs before the loop, both times) */
 		return CXChildVisit_Recurse;
+	}
+	CXCursor target, value;
+	if (h->init && cursor_write_parts(c, &target, &value) != WRITE_NONE &&
+	    !is_ivar(h->l, cursor_root_var(target))) {
+		/* (the loader's cursor starts from the init, and the loop still runs it: twice) */
+		h->bad = c, h->why = "writes something other than the loop's variables";
+		return CXChildVisit_Break;
 	}
 	if (k == CXCursor_CallExpr) {
 		if (!uniform_pure_call(c, h->src)) {
@@ -3140,7 +3213,8 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 	struct header_scan h = {.l = l, .src = src, .bad = clang_getNullCursor(), .memory = clang_getNullCursor()};
 	for (int i = 0; i + 1 < kids.n && clang_Cursor_isNull(h.bad); i++) {
 		struct span s = cursor_span(kids.v[i]);
-		if (span_within(s, l->cond) || span_within(s, l->inc))
+		h.init = l->init.end > l->init.begin && s.begin >= l->init.begin && s.begin < l->init.end;
+		if (span_within(s, l->cond) || span_within(s, l->inc) || h.init)
 			if (scan_header(kids.v[i], kids.v[i], &h) == CXChildVisit_Recurse)
 				clang_visitChildren(kids.v[i], scan_header, &h);
 	}
@@ -3159,7 +3233,10 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 	kloop_refuse(l, cursor_span(h.bad).begin,
 		     "the loop's %s %s ('%s' at %d:%d): pipefy starts the next tile's copies before this tile's "
 		     "compute, so whether there is a next tile must not depend on it",
-		     span_within(cursor_span(h.bad), l->cond) ? "test" : "step", h.why, what, line, col);
+		     span_within(cursor_span(h.bad), l->cond)   ? "test"
+		     : cursor_span(h.bad).begin < l->cond.begin ? "start"
+								 : "step",
+		     h.why, what, line, col);
 	free(what);
 }
 

@@ -246,7 +246,9 @@ static char *asm_spelling(CXCursor c)
 	return xstrndup(t.text + t.begin, end - t.begin + (end < t.size && t.text[end] == ')'));
 }
 
-/* The instruction template: the string literals before the first ':' outside them. */
+/* The instruction template: the string literals before the first ':' outside them; NULL where
+ * anything else stands there (`asm(STS_F32 : ...)`, a macro or a name whose text is not the
+ * template: what it runs is unknown). */
 static char *asm_template(const char *text)
 {
 	struct strbuf sb = {0};
@@ -264,8 +266,12 @@ static char *asm_template(const char *text)
 			}
 			if (*p)
 				p++;
-		} else
+		} else if (isspace((unsigned char)*p) || *p == '\\') {
 			p++;
+		} else {
+			free(sb.data);
+			return NULL;
+		}
 	}
 	return sb.data ? sb_take(&sb) : xstrdup("");
 }
@@ -316,6 +322,10 @@ enum asm_kind effects_asm(CXCursor c, char **instruction)
 	}
 	char *tpl = asm_template(text);
 	free(text);
+	if (!tpl) {
+		*instruction = xstrdup("asm");
+		return ASM_OTHER;
+	}
 	enum asm_kind kind = ASM_READS;
 	for (const char *const *a = async_ptx; *a && kind == ASM_READS; a++)
 		if (strstr(tpl, *a)) {

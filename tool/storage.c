@@ -159,6 +159,26 @@ static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClien
 	return CXChildVisit_Recurse;
 }
 
+/* A tile of file scope named in another function of the file (`sizeof(As)` in another kernel
+ * too: a second stage changes the declaration every function sees). */
+static enum CXChildVisitResult scan_other_functions(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct storage_scan *s = data;
+	struct span at = cursor_span(c);
+	if (span_within(at, s->l->function_span))
+		return CXChildVisit_Continue; /* (the function's own: scan_storage read them) */
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && tile_of(s->l, clang_getCursorReferenced(c)) >= 0 &&
+	    !in_tile_decl(s->l, at)) {
+		int t = tile_of(s->l, clang_getCursorReferenced(c)), line, col;
+		source_line_col(s->src, at.begin, &line, &col);
+		s->why = xprintf("tile '%s' is also used outside the loop at %d:%d", s->l->tiles[t].name, line, col);
+		s->at = at.begin;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
 char *storage_outside(const struct kloop *l, const struct source *src, size_t *at)
 {
 	struct storage_scan s = {.l = l, .src = src, .call = clang_getNullCursor()};
@@ -167,6 +187,8 @@ char *storage_outside(const struct kloop *l, const struct source *src, size_t *a
 		s.file_scope |= !cursor_declared_within(l->tiles[i].decl, l->function_span);
 	}
 	clang_visitChildren(l->function_cursor, scan_storage, &s);
+	if (!s.why && s.file_scope)
+		cursor_visit_file(clang_Cursor_getTranslationUnit(l->function_cursor), scan_other_functions, &s);
 	*at = s.at;
 	return s.why;
 }

@@ -447,6 +447,8 @@ static bool uni_param(struct uni *u, CXCursor param)
 	return ok;
 }
 
+static bool thread_index_var(CXCursor d);
+
 static bool uni_var(struct uni *u, CXCursor d)
 {
 	enum CXCursorKind k = clang_getCursorKind(d);
@@ -454,7 +456,7 @@ static bool uni_var(struct uni *u, CXCursor d)
 		return true;
 	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
 		return false;
-	if (cursor_is_shared_decl(d))
+	if (cursor_is_shared_decl(d) || thread_index_var(d))
 		return false;
 	CXCursor parent = clang_getCursorSemanticParent(d);
 	bool local = clang_equalCursors(parent, u->function) || cursor_declared_within(d, cursor_span(u->function));
@@ -509,6 +511,43 @@ static bool declared_in(CXCursor d, CXCursor fn)
 	return false;
 }
 
+/* `threadIdx` by any spelling (`(threadIdx).x`, `::threadIdx.x`, a macro's): the toolkit's
+ * variable itself, which the text of `threadIdx.x` alone does not always show. */
+static bool thread_index_var(CXCursor d)
+{
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || !effects_in_system_header(d))
+		return false;
+	char *n = cursor_name(d);
+	bool r = strcmp(n, "threadIdx") == 0;
+	free(n);
+	return r;
+}
+
+/* `c->x`: a member read through a pointer, which is memory. */
+static bool member_through_pointer(CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
+		return false;
+	CXCursor base = cursor_first_child(c);
+	return !clang_Cursor_isNull(base) && clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer;
+}
+
+/* A library function whose value is the same in every thread given the same arguments: the
+ * math and conversion functions of the toolkit's and the C++ library's math headers (the
+ * others, cooperative groups' thread_rank or laneid, may read the thread's own state). */
+static bool library_alike(CXCursor callee)
+{
+	CXFile f;
+	clang_getSpellingLocation(clang_getCursorLocation(callee), &f, NULL, NULL, NULL);
+	CXString name = clang_getFileName(f);
+	const char *path = clang_getCString(name), *base = path ? strrchr(path, '/') : NULL;
+	base = base ? base + 1 : path ? path : "";
+	bool r = strstr(base, "math") || strstr(base, "stl_algobase") || strstr(base, "cuda_fp16") ||
+		 strstr(base, "cuda_bf16") || strstr(base, "device_functions");
+	clang_disposeString(name);
+	return r;
+}
+
 /* A function of the program (proof.of) that computes from its arguments alone: no memory, no
  * thread index, no asm, no call but to such functions and pure library ones. */
 
@@ -520,12 +559,14 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 	char comp;
 	if (k == CXCursor_AsmStmt || k == CXCursor_ArraySubscriptExpr || k == CXCursor_LambdaExpr ||
 	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_Deref) ||
-	    (k == CXCursor_MemberRefExpr && cursor_builtin(p->u->src, c, &comp) == 0))
+	    (k == CXCursor_MemberRefExpr && cursor_builtin(p->u->src, c, &comp) == 0) || member_through_pointer(c))
 		p->ok = false;
 	else if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, p->of)) {
+		if (thread_index_var(d))
+			p->ok = false;
+		else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, p->of)) {
 			CXType t = clang_getCursorType(d);
 			if (!clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
 				p->ok = false;
@@ -535,7 +576,9 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 		CXCursor callee = clang_getCursorReferenced(c);
 		if (clang_Cursor_isNull(callee) || !(effects_pure_call(c) || clang_getCursorKind(callee) == CXCursor_FunctionDecl))
 			p->ok = false;
-		else if (!effects_pure_call(c)) {
+		else if (effects_pure_call(c))
+			p->ok = library_alike(callee);
+		else {
 			CXCursor def = clang_getCursorDefinition(callee);
 			if (clang_Cursor_isNull(def) || effects_in_system_header(callee) || p->u->depth >= 3)
 				p->ok = false;
@@ -571,7 +614,7 @@ static bool pure_call(struct uni *u, CXCursor c)
 {
 	CXCursor callee = clang_getCursorReferenced(c);
 	if (effects_pure_call(c))
-		return true;
+		return library_alike(callee);
 	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || effects_in_system_header(callee))
 		return false;
 	CXCursor def = clang_getCursorDefinition(callee);
