@@ -576,11 +576,12 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 		CXCursor callee = clang_getCursorReferenced(c);
 		if (clang_Cursor_isNull(callee) || !(effects_pure_call(c) || clang_getCursorKind(callee) == CXCursor_FunctionDecl))
 			p->ok = false;
-		else if (effects_pure_call(c))
-			p->ok = library_alike(callee);
+		else if (effects_pure_call(c) && library_alike(callee))
+			p->ok = true;
 		else {
 			CXCursor def = clang_getCursorDefinition(callee);
-			if (clang_Cursor_isNull(def) || effects_in_system_header(callee) || p->u->depth >= 3)
+			if (clang_Cursor_isNull(def) || clang_getCursorKind(callee) != CXCursor_FunctionDecl || p->u->depth >= 3 ||
+			    (!effects_pure_call(c) && effects_in_system_header(callee)))
 				p->ok = false;
 			else {
 				p->u->depth++;
@@ -613,9 +614,13 @@ static bool uni_call(struct uni *u, CXCursor c)
 static bool pure_call(struct uni *u, CXCursor c)
 {
 	CXCursor callee = clang_getCursorReferenced(c);
-	if (effects_pure_call(c))
-		return library_alike(callee);
-	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || effects_in_system_header(callee))
+	bool pure = effects_pure_call(c);
+	if (pure && library_alike(callee))
+		return true;
+	/* (a system header's that effects.c finds pure, but not a math function's: a header's
+	 * found where include discovery makes it a system one, or the toolkit's: its body is read;
+	 * one it does not, `clock64`, is not) */
+	if (clang_getCursorKind(callee) != CXCursor_FunctionDecl || (!pure && effects_in_system_header(callee)))
 		return false;
 	CXCursor def = clang_getCursorDefinition(callee);
 	if (clang_Cursor_isNull(def) || u->depth >= 3)
