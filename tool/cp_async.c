@@ -99,11 +99,10 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 	 * `blockDim.x == 256` (the launches' size) a compile-time number of trips, which the
 	 * compiler unrolls, computing no trip count per tile; other block sizes run the loop as
 	 * written (on the H200, hgemm_wmma's cp.async x2 1.05-1.06x faster so) */
-	if (l->block_threads > 0 && (y.guard = block_size_guard(l))) {
-		add_copy_loop_trips(l, src, &y.stmt_edits, true);
-		y.guard_why = xprintf("%s// pipefy: the copy loops are unrolled for %d threads (%s); other block sizes\n"
-				      "%s// run the loop as written\n",
-				      y.I0, l->block_threads, l->block_source ? l->block_source : "", y.I0);
+	if (l->block_threads > 0) {
+		layout_block_guard(&y, "the copy loops are unrolled", false);
+		if (y.guard)
+			add_copy_loop_trips(l, src, &y.stmt_edits, true);
 	}
 	if (l->helper.stmt >= 0) {
 		char *async = helper_async_name(&l->helper);

@@ -23,6 +23,7 @@ struct int_eval {
 	const char *text0;
 	size_t off0;
 	CXCursor near; /* any cursor of the file */
+	long dims[3];  /* the components of the last `dim3(x, y, z)` read (1 where not written) */
 };
 
 /* A kernel template's parameters as one instantiation binds them: the non-type ones' values by
@@ -150,6 +151,19 @@ static bool constant_value(const struct source *src, const char *text_name, size
  * another function's `constexpr int BS = 32;` of the same name. */
 enum name_kind { NAME_RESOLVED, NAME_UNKNOWN, NAME_BY_SPELLING };
 
+/* A local of a function (`int THREADS = 32;` in main) that nothing in the function writes after
+ * its declaration, nor lets write (its address, a reference): its initializer is its value. */
+static bool unchanged_local(CXCursor var)
+{
+	CXCursor fn = clang_getCursorSemanticParent(var);
+	enum CXCursorKind k = clang_getCursorKind(fn);
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod)
+		return false;
+	if (clang_Cursor_getStorageClass(var) == CX_SC_Static)
+		return false; /* (a static local keeps what earlier calls left) */
+	return !cursor_writes_var(fn, var);
+}
+
 static enum name_kind resolve_name(const struct int_eval *e, size_t offset, long *out)
 {
 	CXCursor c = cursor_at_offset(e->near, offset);
@@ -160,7 +174,7 @@ static enum name_kind resolve_name(const struct int_eval *e, size_t offset, long
 	enum CXCursorKind dk = clang_getCursorKind(d);
 	if (dk == CXCursor_NonTypeTemplateParameter || clang_Cursor_isNull(d))
 		return NAME_BY_SPELLING;
-	if (dk != CXCursor_VarDecl || !clang_isConstQualifiedType(clang_getCursorType(d)))
+	if (dk != CXCursor_VarDecl || !(clang_isConstQualifiedType(clang_getCursorType(d)) || unchanged_local(d)))
 		return NAME_UNKNOWN;
 	CXEvalResult r = clang_Cursor_Evaluate(d);
 	bool ok = r && clang_EvalResult_getKind(r) == CXEval_Int;
@@ -232,15 +246,21 @@ static long eval_atom(struct int_eval *e)
 				return 0;
 			}
 			e->p++;
-			long prod = 1;
-			for (;;) {
-				prod *= eval_sum(e);
+			long prod = 1, dims[3] = {1, 1, 1};
+			for (int i = 0;; i++) {
+				long v = eval_sum(e);
+				prod *= v;
+				if (i < 3)
+					dims[i] = v;
+				else
+					e->ok = false;
 				skip_blanks(e);
 				if (*e->p == ',')
 					e->p++;
 				else
 					break;
 			}
+			memcpy(e->dims, dims, sizeof dims);
 			if (*e->p == ')')
 				e->p++;
 			else
@@ -331,10 +351,54 @@ static bool eval_int_at(const struct source *src, CXCursor near, size_t offset, 
 	return true;
 }
 
+/* A block configuration as read: its threads, and its shape where the text is one
+ * `dim3(x, y, z)` or an integer (dims 0 otherwise: `dim3(16, 16) * 2` is no shape). */
+struct block_read {
+	long threads;
+	long dims[3];
+};
+
+/* Whether text is `dim3(...)` and nothing else. */
+static bool one_dim3(const char *t)
+{
+	t += strspn(t, " \t");
+	if (strncmp(t, "dim3", 4) != 0)
+		return false;
+	t += 4 + strspn(t + 4, " \t");
+	if (*t != '(')
+		return false;
+	for (int depth = 0; *t; t++) {
+		depth += *t == '(' ? 1 : *t == ')' ? -1 : 0;
+		if (depth == 0)
+			return strspn(t + 1, " \t") == strlen(t + 1);
+	}
+	return false;
+}
+
+/* eval_int_at of a block configuration (near null: by spelling alone, as eval_int_text). */
+static bool eval_block_at(const struct source *src, CXCursor near, size_t offset, const char *text, struct block_read *out)
+{
+	struct int_eval e = {.src = src, .p = text, .ok = true, .near = near};
+	if (!clang_Cursor_isNull(near)) {
+		e.text0 = text;
+		e.off0 = offset;
+	}
+	long v = eval_sum(&e);
+	skip_blanks(&e);
+	if (!e.ok || *e.p != '\0')
+		return false;
+	*out = (struct block_read){.threads = v};
+	if (e.dims[0] == 0) /* (no dim3: an integer, the x of a 1-D block) */
+		memcpy(out->dims, (long[3]){v, 1, 1}, sizeof out->dims);
+	else if (one_dim3(text))
+		memcpy(out->dims, e.dims, sizeof out->dims);
+	return true;
+}
+
 /* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)` at p (name's first character):
  * the product of its dims; 1 when read, 0 when p is no such definition, -1 when it is one that
  * cannot be evaluated. */
-static int dim3_definition(const struct source *src, const char *p, size_t n, long *out)
+static int dim3_definition(const struct source *src, CXCursor near, const char *p, size_t n, struct block_read *out)
 {
 	if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
 		return 0;
@@ -367,6 +431,8 @@ static int dim3_definition(const struct source *src, const char *p, size_t n, lo
 	if (!end)
 		return -1;
 	char *expr = ctor ? xprintf("dim3%.*s", (int)(end - q), q) : xstrndup(q + 1, (size_t)(end - q - 1));
+	/* (where the text is in the file: `dim3` stands in for the 4 characters before `(`) */
+	size_t offset = (size_t)(q - src->text) + (ctor ? 0 : 1) - (ctor ? 4 : 0);
 	/* a declaration list: cut at the closing parenthesis of this declarator */
 	if (ctor) {
 		int depth = 0;
@@ -378,7 +444,7 @@ static int dim3_definition(const struct source *src, const char *p, size_t n, lo
 			}
 		}
 	}
-	bool ok = eval_int_text(src, expr, out);
+	bool ok = eval_block_at(src, near, offset, expr, out);
 	free(expr);
 	return ok ? 1 : -1;
 }
@@ -387,21 +453,21 @@ static int dim3_definition(const struct source *src, const char *p, size_t n, lo
  * function before the launch, or, with none there, its one definition at file scope; false when
  * there is none, more than one, or one pipefy cannot evaluate (a file of several host functions
  * may give each its own `dimBlock`). */
-static bool dim3_variable(const struct source *src, const struct functions *fns, const char *name, size_t launch,
-			  long *out)
+static bool dim3_variable(const struct source *src, CXCursor near, const struct functions *fns, const char *name,
+			  size_t launch, struct block_read *out)
 {
 	size_t n = strlen(name);
 	CXCursor host = functions_enclosing(fns, launch);
 	size_t from = clang_Cursor_isNull(host) ? 0 : cursor_span(host).begin;
 	int found = 0, in_function = 0;
-	long v = 0;
+	struct block_read v = {0};
 	for (const char *p = src->text; (p = strstr(p, name)) && (size_t)(p - src->text) < launch; p += n) {
 		size_t at = (size_t)(p - src->text);
 		bool here = at >= from && !clang_Cursor_isNull(host);
 		if (!here && !clang_Cursor_isNull(functions_enclosing(fns, at)))
 			continue; /* (another function's) */
-		long w;
-		int r = dim3_definition(src, p, n, &w);
+		struct block_read w;
+		int r = dim3_definition(src, near, p, n, &w);
 		if (r == 0)
 			continue;
 		if (r < 0)
@@ -417,20 +483,23 @@ static bool dim3_variable(const struct source *src, const struct functions *fns,
 	return found == 1;
 }
 
-/* The launch's block size, its second configuration argument, where it is an integer. */
-static bool block_config(const struct source *src, CXCursor near, const struct launch *at, long *out)
+/* The launch's block, its second configuration argument as written (an integer, `dim3(..)`),
+ * or the dim3 variable it names. */
+static bool block_config(const struct source *src, CXCursor near, const struct functions *fns, const struct launch *at,
+			 struct block_read *out)
 {
 	const char *chevrons = strstr(src->text + at->at, "<<<");
 	const char *text = chevrons ? strstr(chevrons, at->config[1]) : NULL;
-	if (!text || text >= src->text + at->chevrons_end)
-		return eval_int_text(src, at->config[1], out);
-	return eval_int_at(src, near, (size_t)(text - src->text), at->config[1], out);
+	bool in_place = text && text < src->text + at->chevrons_end;
+	return eval_block_at(src, in_place ? near : clang_getNullCursor(), in_place ? (size_t)(text - src->text) : 0,
+			     at->config[1], out) ||
+	       dim3_variable(src, near, fns, at->config[1], at->at, out);
 }
 
 /* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
  * else --block-size. */
 static void block_size(struct kloop *l, const struct source *src, const struct launches *ls,
-		       const struct functions *fns, int option)
+		       const struct functions *fns, const struct block_option *option)
 {
 	char *head = span_text(src, (struct span){l->function_span.begin, l->loop.begin});
 	char *lb = strstr(head, "__launch_bounds__(");
@@ -454,19 +523,28 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 		}
 	}
 	free(head);
-	const struct launch *at = l->block_threads ? NULL : launches_first(ls, l->function);
-	if (at && at->config[1] && (block_config(src, l->function_cursor, at, &v) || dim3_variable(src, fns, at->config[1], at->at, &v)) &&
-	    v > 0) {
+	/* (the launch gives the block's shape also where __launch_bounds__ gives its threads) */
+	const struct launch *at = launches_first(ls, l->function);
+	struct block_read b;
+	bool read = at && at->config[1] && block_config(src, l->function_cursor, fns, at, &b) && b.threads > 0;
+	if (read && !l->block_threads) {
 		int line, col;
 		source_line_col(src, at->at, &line, &col);
-		l->block_threads = (int)v;
+		l->block_threads = (int)b.threads;
 		l->block_source = xprintf("launch at %d:%d", line, col);
-	} else if (at)
+	} else if (at && !l->block_threads)
 		l->block_unread = at->at + 1;
-	if (!l->block_threads && option) {
-		l->block_threads = option;
+	if (!l->block_threads && option->threads) {
+		l->block_threads = option->threads;
 		l->block_source = xstrdup("--block-size");
+		b = (struct block_read){.threads = option->threads};
+		for (int i = 0; i < 3; i++)
+			b.dims[i] = option->dims[i];
+		read = true;
 	}
+	if (read && b.threads == l->block_threads && b.dims[0] > 0 && b.dims[0] * b.dims[1] * b.dims[2] == b.threads)
+		for (int i = 0; i < 3; i++)
+			l->block_dim[i] = (int)b.dims[i];
 }
 
 /* Without a block size: about how many threads fill the tiles, where every copy is a statement
@@ -495,6 +573,14 @@ static void estimate_threads(struct kloop *l)
 
 /* ---- flops per tile, gathers, shared memory ---- */
 
+/* What a trip count may read besides constants: the block's shape, where the launch gives it
+ * (`j < blockDim.x`); dim names the first blockDim it read. */
+struct block_view {
+	const struct source *src;
+	const int *dims; /* x y z; NULL or 0: unknown */
+	const char *dim; /* the first `blockDim.?` read, or NULL */
+};
+
 /* Flops one thread does per tile: multiply-adds, wmma::mma_sync and mma.sync in asm, times
  * the trip counts of the loops around them. -1 when a loop's trip count is not constant. */
 struct flop_count {
@@ -502,8 +588,10 @@ struct flop_count {
 	double multiplier;
 	double flops;
 	bool unknown;
-	bool runtime;  /* a compute loop's trip count is known only at run time (`i < blockDim.x`) */
+	bool runtime;  /* a compute loop's trip count is known only at run time (`i < a_param`) */
 	int depth;
+	struct block_view block; /* the block's shape, which a trip count may read */
+	const char *block_only;  /* a runtime trip count that a known block would fix: its blockDim */
 };
 
 static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
@@ -511,8 +599,45 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
  * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
  * that multiplies or shifts, say). */
+/* e's value: a constant clang folds, or one of blockDim's components under b, or + - * / of
+ * those. */
+static long value_of(struct block_view *b, CXCursor e, bool *ok)
+{
+	long v = cursor_evaluate_int(e, ok);
+	if (*ok || !b || !b->dims || !b->dims[0])
+		return v;
+	e = cursor_strip(e);
+	char component;
+	if (cursor_builtin(b->src, e, &component) == 2 && component >= 'x' && component <= 'z') {
+		static const char *const names[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
+		if (!b->dim)
+			b->dim = names[component - 'x'];
+		*ok = true;
+		return b->dims[component - 'x'];
+	}
+	if (clang_getCursorKind(e) != CXCursor_BinaryOperator)
+		return 0;
+	bool ok1, ok2;
+	long x = value_of(b, cursor_first_child(e), &ok1), y = value_of(b, cursor_last_child(e), &ok2);
+	*ok = ok1 && ok2;
+	switch (clang_getCursorBinaryOperatorKind(e)) {
+	case CXBinaryOperator_Add:
+		return x + y;
+	case CXBinaryOperator_Sub:
+		return x - y;
+	case CXBinaryOperator_Mul:
+		return x * y;
+	case CXBinaryOperator_Div:
+		*ok &= y != 0;
+		return y ? x / y : 0;
+	default:
+		*ok = false;
+		return 0;
+	}
+}
+
 /* `var + C` or `C + var`, C a constant (parentheses allowed): C. */
-static bool plus_constant(CXCursor e, CXCursor var, long *c)
+static bool plus_constant(struct block_view *bv, CXCursor e, CXCursor var, long *c)
 {
 	e = cursor_strip(e);
 	if (clang_getCursorKind(e) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(e) != CXBinaryOperator_Add)
@@ -522,30 +647,30 @@ static bool plus_constant(CXCursor e, CXCursor var, long *c)
 	bool b_var = clang_getCursorKind(b) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(b), var);
 	bool ok = false;
 	if (a_var != b_var)
-		*c = cursor_evaluate_int(a_var ? b : a, &ok);
+		*c = value_of(bv, a_var ? b : a, &ok);
 	return ok;
 }
 
 /* `v = v + S` or `v = S + v`: its step S. */
-static bool assign_step(CXCursor inc, long *step)
+static bool assign_step(struct block_view *bv, CXCursor inc, long *step)
 {
 	if (clang_getCursorKind(inc) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(inc) != CXBinaryOperator_Assign)
 		return false;
 	CXCursor lhs = cursor_strip(cursor_first_child(inc));
 	return clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
-	       plus_constant(cursor_last_child(inc), clang_getCursorReferenced(lhs), step);
+	       plus_constant(bv, cursor_last_child(inc), clang_getCursorReferenced(lhs), step);
 }
 
 /* `s + C` or `C + s` for a start `s` that names a variable: C, the span from s (a start the
  * loop's test adds a constant to, `for (i = s; i < s + 32; ..)`). */
-static bool offset_bound(CXCursor start, CXCursor bound, long *c)
+static bool offset_bound(struct block_view *bv, CXCursor start, CXCursor bound, long *c)
 {
 	start = cursor_strip(start);
 	return clang_getCursorKind(start) == CXCursor_DeclRefExpr &&
-	       plus_constant(bound, clang_getCursorReferenced(start), c);
+	       plus_constant(bv, bound, clang_getCursorReferenced(start), c);
 }
 
-static long trip_count(CXCursor loop)
+static long trip_count(struct block_view *bv, CXCursor loop)
 {
 	struct cursors cs = cursor_children(loop);
 	long r = -1;
@@ -554,26 +679,26 @@ static long trip_count(CXCursor loop)
 		bool ok1 = false, ok2 = false, ok3 = false, down = false;
 		long a = 0, b = 0, step = 1;
 		if (clang_getCursorKind(init) == CXCursor_DeclStmt)
-			a = cursor_evaluate_int(cursor_last_child(cursor_first_child(init)), &ok1);
+			a = value_of(bv, cursor_last_child(cursor_first_child(init)), &ok1);
 		else if (clang_getCursorKind(cursor_strip(init)) == CXCursor_BinaryOperator &&
 			 clang_getCursorBinaryOperatorKind(cursor_strip(init)) == CXBinaryOperator_Assign &&
 			 clang_getCursorKind(cursor_strip(cursor_first_child(cursor_strip(init)))) == CXCursor_DeclRefExpr)
-			a = cursor_evaluate_int(cursor_last_child(cursor_strip(init)), &ok1); /* (`for (k = 0; ..)`) */
+			a = value_of(bv, cursor_last_child(cursor_strip(init)), &ok1); /* (`for (k = 0; ..)`) */
 		enum CXBinaryOperatorKind op = clang_getCursorKind(cond) == CXCursor_BinaryOperator
 						       ? clang_getCursorBinaryOperatorKind(cond)
 						       : CXBinaryOperator_Invalid;
 		if (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE || op == CXBinaryOperator_NE ||
 		    op == CXBinaryOperator_GT || op == CXBinaryOperator_GE)
-			b = cursor_evaluate_int(cursor_last_child(cond), &ok2);
+			b = value_of(bv, cursor_last_child(cond), &ok2);
 		if (!ok1 && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE) && clang_getCursorKind(init) == CXCursor_DeclStmt &&
-		    offset_bound(cursor_last_child(cursor_first_child(init)), cursor_last_child(cond), &b))
+		    offset_bound(bv, cursor_last_child(cursor_first_child(init)), cursor_last_child(cond), &b))
 			ok1 = ok2 = true; /* (`for (i = s; i < s + 32; ..)`: from 0 to 32) */
 		if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator) {
 			enum CXBinaryOperatorKind k = clang_getCursorBinaryOperatorKind(inc);
-			step = cursor_evaluate_int(cursor_last_child(inc), &ok3);
+			step = value_of(bv, cursor_last_child(inc), &ok3);
 			ok3 &= k == CXBinaryOperator_AddAssign || k == CXBinaryOperator_SubAssign;
 			down = k == CXBinaryOperator_SubAssign;
-		} else if (assign_step(inc, &step)) { /* (`i = (i + 16)`) */
+		} else if (assign_step(bv, inc, &step)) { /* (`i = (i + 16)`) */
 			ok3 = true;
 		} else if (clang_getCursorKind(inc) == CXCursor_UnaryOperator) {
 			enum CXUnaryOperatorKind k = clang_getCursorUnaryOperatorKind(inc);
@@ -637,7 +762,7 @@ static bool bound_at_run_time(CXCursor loop)
 		CXCursor var = cursor_strip(cursor_first_child(inc));
 		long step;
 		if ((clang_getCursorKind(inc) == CXCursor_UnaryOperator ||
-		     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator || assign_step(inc, &step)) &&
+		     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator || assign_step(NULL, inc, &step)) &&
 		    clang_getCursorKind(var) == CXCursor_DeclRefExpr)
 			r.counter = clang_getCursorReferenced(var);
 		if (scan_runtime(cs.v[1], loop, &r) == CXChildVisit_Recurse)
@@ -677,10 +802,13 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 	struct flop_count *f = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_ForStmt: {
-		long trips = trip_count(c);
+		long trips = trip_count(&f->block, c);
 		if (trips < 0) {
 			f->unknown = true;
 			f->runtime |= bound_at_run_time(c);
+			struct block_view any = {.src = f->src, .dims = (const int[3]){1, 1, 1}};
+			if (!f->block_only && trip_count(&any, c) >= 0)
+				f->block_only = any.dim;
 			return CXChildVisit_Continue;
 		}
 		double saved = f->multiplier;
@@ -881,12 +1009,15 @@ static void find_gather(struct kloop *l)
 
 static void count_tile_flops(struct kloop *l, const struct source *src)
 {
-	struct flop_count f = {.src = src, .multiplier = 1};
+	struct flop_count f = {.src = src, .multiplier = 1, .block = {.src = src, .dims = l->block_dim}};
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COMPUTE)
 			count_in(&f, l->stmts[i].cursor);
 	l->flops_per_thread = f.unknown ? -1 : f.flops;
 	l->compute_runtime_trips = f.runtime;
+	/* (trips counted from the launch's block hold under the guard that block; a count that
+	 * only the block's shape keeps unknown is named for the remark) */
+	l->compute_block_dim = f.runtime ? f.block_only : f.block.dim;
 }
 
 struct shared_sum {
@@ -1080,7 +1211,7 @@ static long copy_loop_trip_count(const struct kloop *l, const struct source *src
 	if (stride < 0 && !(cl->stride_text && eval_bound(src, b, cl->stride_text, &stride)))
 		return -1;
 	if (stride == 0)
-		stride = l->block_threads; /* (blockDim.x: the rewrite is guarded by this size) */
+		stride = kloop_block_x(l); /* (blockDim.x: the rewrite is guarded by this size) */
 	if (bound < 0 || stride <= 0)
 		return -1;
 	return (bound + stride - 1) / stride;
@@ -1481,7 +1612,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		struct shared_sum sum = {0};
 		clang_visitChildren(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
-		block_size(l, src, ls, &m->functions, o->block_size);
+		block_size(l, src, ls, &m->functions, &o->block);
 		template_tile_sizes(l, src);
 		estimate_threads(l); /* (after: a template's tiles sized by its largest instantiation) */
 		l->launch_dyn_bytes = -1;

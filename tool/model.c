@@ -16,6 +16,8 @@ long kloop_tile_bytes(const struct kloop *l)
 	return sum;
 }
 
+int kloop_block_x(const struct kloop *l) { return l->block_dim[0] > 0 ? l->block_dim[0] : l->block_threads; }
+
 /* Flops a thread computes per tile times the block's threads, per byte of tile loaded; -1 when
  * a part is unknown. */
 double kloop_ratio(const struct kloop *l)

@@ -38,8 +38,8 @@ const char options_usage[] =
 	"                          blocks after every block of the first\n"
 	"  --arch=sm_XX            target architecture (default sm_80, or the compile\n"
 	"                          database's): occupancy and budgets\n"
-	"  --block-size=N          threads per block when neither __launch_bounds__ nor a\n"
-	"                          launch in the file says\n"
+	"  --block-size=N|XxY[xZ]  the block (threads, or its shape) when neither\n"
+	"                          __launch_bounds__ nor a launch in the file says\n"
 	"  --ptxas                 registers per thread from nvcc -Xptxas -v, for occupancy\n"
 	"  --report[=FORMAT]       per-loop budget, ratio and choice on standard error, one\n"
 	"                          document for the run: text (default), yaml, json or html\n"
@@ -252,10 +252,28 @@ static char *set_jobs(struct options *o, const char *v)
 	return NULL;
 }
 
+/* N, or a shape XxY or XxYxZ (`32x8`), of 1..1024 threads. */
 static char *set_block_size(struct options *o, const char *v)
 {
-	if (!parse_int(v, &o->block_size) || o->block_size < 1 || o->block_size > 1024)
-		return xprintf("--block-size must be 1..1024, not '%s'", v);
+	int dims[3] = {1, 1, 1}, n = 0;
+	const char *p = v;
+	for (; n < 3; n++) {
+		char *end;
+		long d = strtol(p, &end, 10);
+		if (end == p || d < 1 || d > 1024 || (*end && *end != 'x'))
+			break;
+		dims[n] = (int)d;
+		p = end + (*end == 'x');
+		if (!*end) {
+			n++;
+			break;
+		}
+	}
+	long threads = (long)dims[0] * dims[1] * dims[2];
+	if (n == 0 || *p || p[-1] == 'x' || threads > 1024)
+		return xprintf("--block-size must be N or XxY[xZ], 1..1024 threads, not '%s'", v);
+	o->block.threads = (int)threads;
+	memcpy(o->block.dims, dims, sizeof dims);
 	return NULL;
 }
 

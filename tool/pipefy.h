@@ -131,7 +131,10 @@ struct options {
 	int nextra;
 	bool help, version;
 	bool list_variants;      /* --list-variants: the variants, their architectures and stages */
-	int block_size;          /* --block-size: threads per block when the source does not say */
+	struct block_option {    /* --block-size=N or XxY[xZ]: the block when the source does not say */
+		int threads;     /* 0: not given */
+		int dims[3];     /* its shape (N: N x 1 x 1) */
+	} block;
 	const char *rules_dir;   /* --rules: instead of the rules compiled in */
 	const char *report;      /* --report[=text|yaml|json], or --report-file's format: NULL for none */
 	const char *report_file; /* --report-file: the report goes there instead of standard error */
@@ -812,6 +815,8 @@ struct kloop {
 	/* measure (measure.c; ptxas.c: registers) */
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
 	int block_threads;      /* 0: unknown */
+	int block_dim[3];       /* its shape, x y z, where a launch or --block-size gives one of
+				 * block_threads threads; 0 unknown */
 	int threads_estimate;   /* when unknown, the threads that would fill the tiles (a stage's
 				 * bytes over the bytes each thread copies): the planner's occupancy
 				 * only; 0 none */
@@ -824,6 +829,11 @@ struct kloop {
 	int ninstance_symbols;
 	double flops_per_thread; /* per tile; < 0 when the compute could not be counted */
 	bool compute_runtime_trips; /* a compute loop runs a number of trips known only at run time */
+	const char *compute_block_dim; /* a compute loop's trips counted from block_dim: "blockDim.x"
+					* (the first such bound); they hold only under the block-shape
+					* guard (block_size_guard); NULL when none. When block_dim is
+					* unknown and a bound is blockDim alone: that name, with
+					* compute_runtime_trips */
 	int min_blocks;      /* __launch_bounds__'s minimum blocks an SM; 0 when none */
 	size_t gather_at;       /* offset + 1 of a copy-side division or modulo by a variable; 0 none */
 	long staged_bytes;      /* what register staging (registers.c) holds a thread through a
@@ -1025,6 +1035,9 @@ long kloop_tile_bytes(const struct kloop *l);
  * measure); -1 unknown. */
 long tile_bytes(const struct tile *t);
 double kloop_ratio(const struct kloop *l); /* flops per byte of tile; -1 unknown */
+/* blockDim.x where the pipelined loop runs (block_size_guard): the launch's shape's x, else the
+ * block's threads (a 1-D block, which the guard then asks for); 0 unknown. */
+int kloop_block_x(const struct kloop *l);
 long kloop_promoted_offset(const struct kloop *l, int S, int tile);
 /* Something find could not read; check refuses the loop for it. */
 void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

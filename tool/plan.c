@@ -452,12 +452,20 @@ static bool staging_weighed(const struct kloop *l, const struct variant_rules *v
 static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
 		      struct want *w)
 {
+	if (vr->leave_unknown_compute && l->compute_runtime_trips && l->compute_block_dim) {
+		plan_decline(l, "a compute loop's trip count depends on '%s', and no launch in this file gives the block's shape "
+			     "(--block-size=XxY sets it); of five such kernels measured, three ran below their original at "
+			     "some size or block of their own (%s)", l->compute_block_dim, vr->unknown_compute_evidence);
+		return false;
+	}
 	if (vr->leave_unknown_compute && l->compute_runtime_trips) {
 		plan_decline(l, "a compute loop's trip count is known only at run time; of five such kernels measured, three "
 			     "ran below their original at some size or block of their own (%s)", vr->unknown_compute_evidence);
 		return false;
 	}
-	bool tma = usable(l, o, variant_row(VARIANT_TMA));
+	/* (a compute loop counted from the launch's block shape runs its fixed trips under the
+	 * shape's guard, which register staging and cp.async write and the tensor copies do not) */
+	bool tma = !l->compute_block_dim && usable(l, o, variant_row(VARIANT_TMA));
 	int width = min_copy_width(l);
 	bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
 	bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;

@@ -385,11 +385,7 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 
 	struct strbuf sb = {0};
 	bool two = y.S == 2;
-	y.guard = block_size_guard(l);
-	if (y.guard)
-		y.guard_why = xprintf("%s// pipefy: the staging registers are sized for %d threads (%s); other block\n"
-				      "%s// sizes run the loop as written\n",
-				      y.I0, l->block_threads, l->block_source ? l->block_source : "", y.I0);
+	layout_block_guard(&y, "the staging registers are sized", true);
 	char *what = two ? xstrdup("registers, 2 stages: tile t+1 is loaded into registers while tile t is computed")
 			 : xprintf("registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
 				   "// then stored over it (%s)", one_stage_why(l));

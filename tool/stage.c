@@ -354,7 +354,7 @@ static bool is_literal(const char *t)
 static char *copy_loop_stride(const struct kloop *l, const struct copy_loop *cl)
 {
 	if (!cl->stride)
-		return xprintf("%d", l->block_threads);
+		return xprintf("%d", kloop_block_x(l));
 	if (!cl->stride_text) /* `++i` */
 		return xstrdup("1");
 	if (is_literal(cl->stride_text))
@@ -367,7 +367,7 @@ static char *copy_loop_stride(const struct kloop *l, const struct copy_loop *cl)
  * sizes the registers as it sizes the loop. */
 char *copy_loop_trips(const struct kloop *l, const struct copy_loop *cl)
 {
-	long stride = cl->stride ? cl->stride : l->block_threads;
+	long stride = cl->stride ? cl->stride : kloop_block_x(l);
 	char *s = copy_loop_stride(l, cl);
 	char *r;
 	if (is_literal(cl->bound_text) && is_literal(s))
@@ -401,8 +401,8 @@ static void add_trips_header(const struct kloop *l, const struct source *src, st
 	/* (the test cannot fail where the loop is strided by the block, starts at threadIdx.x,
 	 * below blockDim.x, and its bound is a multiple of the block size the pipeline is guarded
 	 * by: every trip of every thread is in range) */
-	bool exact = !cl->stride && cl->thread_start && cl->bound > 0 && l->block_threads > 0 &&
-		     cl->bound % l->block_threads == 0;
+	bool exact = !cl->stride && cl->thread_start && cl->bound > 0 && kloop_block_x(l) > 0 &&
+		     cl->bound % kloop_block_x(l) == 0;
 	char *test = exact ? xstrdup(braces ? "" : "\n")
 			   : xprintf("\n%s%sif (!(%s))\n%s%s%sbreak;%s", indent, l->unit, cond, indent, l->unit, l->unit,
 				     braces ? "" : "\n");
@@ -460,13 +460,44 @@ void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct
 	}
 }
 
+/* y->guard (block_size_guard) and the comment above it: copies says what the block size fixes
+ * for the copies ("the copy loops are unrolled", "the staging registers are sized"; wrap_early
+ * breaks its first line one word sooner). */
+void layout_block_guard(struct layout *y, const char *copies, bool wrap_early)
+{
+	const struct kloop *l = y->l;
+	y->guard = block_size_guard(l);
+	if (!y->guard)
+		return;
+	const char *from = l->block_source ? l->block_source : "";
+	bool shaped = strchr(y->guard, '&') != NULL;
+	if (!shaped && l->block_dim[1] * l->block_dim[2] <= 1)
+		y->guard_why = xprintf("%s// pipefy: %s for %d threads (%s); other block%s\n"
+				       "%s// %srun the loop as written\n",
+				       y->I0, copies, kloop_block_x(l), from, wrap_early ? "" : " sizes", y->I0,
+				       wrap_early ? "sizes " : "");
+	else if (!shaped)
+		y->guard_why = xprintf("%s// pipefy: %s for blockDim.x == %d (%s); other block sizes\n"
+				       "%s// run the loop as written\n",
+				       y->I0, copies, kloop_block_x(l), from, y->I0);
+	else
+		y->guard_why = xprintf("%s// pipefy: the compute's loops over %s run a fixed number of trips in a %dx%dx%d\n"
+				       "%s// block (%s), which the compiler unrolls; other blocks run the loop as written\n",
+				       y->I0, l->compute_block_dim, l->block_dim[0], l->block_dim[1], l->block_dim[2], y->I0, from);
+}
+
 /* Staging registers sized by the block size (a copy loop strided by blockDim.x) hold only for
- * that block size; the pipelined loop runs under `blockDim.x == B`, the loop as written
- * (reading stage 0) otherwise. NULL when the sizes do not depend on the block. */
+ * that block size, and a compute loop counted from the block's shape (`j < blockDim.x`) runs a
+ * compile-time number of trips only for that shape: the pipelined loop runs under `blockDim.x
+ * == B` (the shape, `blockDim.x == X && blockDim.y == Y && blockDim.z == Z`, for the compute),
+ * the loop as written (reading stage 0) otherwise. NULL when neither depends on the block. */
 char *block_size_guard(const struct kloop *l)
 {
+	if (l->compute_block_dim && !l->compute_runtime_trips && l->block_dim[0] > 0)
+		return xprintf("blockDim.x == %d && blockDim.y == %d && blockDim.z == %d", l->block_dim[0], l->block_dim[1],
+			       l->block_dim[2]);
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY && l->stmts[i].cl.bound && !l->stmts[i].cl.stride)
-			return xprintf("blockDim.x == %d", l->block_threads);
+			return xprintf("blockDim.x == %d", kloop_block_x(l));
 	return NULL;
 }

@@ -56,6 +56,7 @@ void add_stmt(struct strbuf *sb, const struct source *src, const struct edits *e
 char *copy_loop_trips(const struct kloop *l, const struct copy_loop *cl);
 void add_copy_loop_trips(const struct kloop *l, const struct source *src, struct edits *e, bool block_strided_only);
 char *block_size_guard(const struct kloop *l);
+void layout_block_guard(struct layout *y, const char *copies, bool wrap_early);
 
 /* Text of a span with the edits inside it applied. */
 char *render(const struct source *src, const struct edits *e, struct span s);

@@ -62,7 +62,9 @@ shape: `pipe`, staged as the plain copies; tensor copies and producer warps refu
 its wait in a helper or its commit in an inner loop (`pipe_neg`: refused by every variant);
 from a seventeenth, A's static tile given rows past its use in a kernel only the file can
 launch, so that two stages of the tiles are over 48 KB of static shared memory (`big`: the
-forced variants move them into the launch's dynamic shared memory);
+forced variants move them into the launch's dynamic shared memory); from an eighteenth, the
+compute's loop bounded by `k < blockDim.x` where the launch's block is TS wide (`kdim`: counted
+from the launch's dim3, and run under pipefy's guard on the block's shape);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -355,6 +357,14 @@ def draw(seed):
     f['big'] = big_ok and r17.random() < 0.2
     if f['big']:
         f['static_kernel'] = True
+    # the eighteenth stream (session 32): the compute's loop `for (k = 0; k < blockDim.x; ++k)`,
+    # the course-code habit, where the launch's block is TS threads wide (a dim3 of the file's
+    # own constants): pipefy counts its trips from the launch and guards the pipelined loop by
+    # the block's shape
+    r18 = random.Random(seed * 40503 + 53)
+    kdim_ok = (not f['block1d'] and f['form'] != 'vec' and f['tile_def'] != 'template' and
+               f['compute'] in ('inline', 'unrolled') and f['wide'] == 'none')
+    f['kdim'] = kdim_ok and r18.random() < 0.3
     return f
 
 
@@ -364,7 +374,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
-         'big': False}
+         'big': False, 'kdim': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -857,7 +867,7 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
                         aref = 'gen_ap%d_%d[k]' % (i, j)
                     if f['compute'] == 'unrolled':
                         out(b + '#pragma unroll')
-                    out(b + 'for (int k = 0; k < TS; ++k)')
+                    out(b + 'for (int k = 0; k < %s; ++k)' % ('blockDim.x' if f['kdim'] else 'TS'))
                     out(b + '    %s[%d] += %s * %s;' % (accn, a_idx, value(aref), value(bref)))
         if votes:  # (the loop's own barriers stay as they were: this one is the compute's)
             out(b + {'count': 'votes += __syncthreads_count(%s[0] != %s[0]);',
