@@ -1,5 +1,7 @@
 // The block size a launch names is the constant its own function declares, not another
-// function's of the same name; a variable that is not constant gives no block size.
+// function's of the same name, also through a dim3 variable (`dim3 block(WIDTH)`); a local
+// nothing writes after its declaration (`int THREADS = 16;`) is its initializer; a variable
+// that may change gives no block size.
 constexpr int BS = 32;
 
 template <int N>
@@ -31,6 +33,34 @@ __global__ void g(const float *A, float *C, int K)
     C[threadIdx.x] = acc;
 }
 
+__global__ void h(const float *A, float *C, int K)
+{
+    __shared__ float As[32];
+    float acc = 0;
+    for (int t = 0; t < K; t += 32) {
+        As[threadIdx.x] = A[t + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < 32; ++j)
+            acc += As[j];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
+
+__global__ void c(const float *A, float *C, int K)
+{
+    __shared__ float As[32];
+    float acc = 0;
+    for (int t = 0; t < K; t += 32) {
+        As[threadIdx.x] = A[t + threadIdx.x];
+        __syncthreads();
+        for (int j = 0; j < 32; ++j)
+            acc += As[j];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
+
 void launch_small(const float *A, float *C, int K)
 {
     constexpr int BLOCK_SIZE = 32;
@@ -47,4 +77,25 @@ void launch_g(const float *A, float *C, int K, int n)
 {
     int BS = n;
     g<<<1, BS>>>(A, C, K);
+}
+
+void launch_h_small(const float *A, float *C, int K)
+{
+    const int WIDTH = 64;
+    dim3 block(WIDTH);
+    (void)block;
+}
+
+void launch_h(const float *A, float *C, int K)
+{
+    const int WIDTH = 128;
+    dim3 block(WIDTH);
+    h<<<1, block>>>(A, C, K);
+}
+
+void launch_c(const float *A, float *C, int K)
+{
+    int THREADS = 16;
+    dim3 threads(THREADS, THREADS);
+    c<<<1, threads>>>(A, C, K);
 }
