@@ -491,9 +491,28 @@ static bool block_config(const struct source *src, CXCursor near, const struct f
 	const char *chevrons = strstr(src->text + at->at, "<<<");
 	const char *text = chevrons ? strstr(chevrons, at->config[1]) : NULL;
 	bool in_place = text && text < src->text + at->chevrons_end;
-	return eval_block_at(src, in_place ? near : clang_getNullCursor(), in_place ? (size_t)(text - src->text) : 0,
-			     at->config[1], out) ||
-	       dim3_variable(src, near, fns, at->config[1], at->at, out);
+	if (eval_block_at(src, in_place ? near : clang_getNullCursor(), in_place ? (size_t)(text - src->text) : 0,
+			  at->config[1], out))
+		return true;
+	if (!in_place) /* (a launch in a macro's expansion: its names by spelling) */
+		return dim3_variable(src, near, fns, at->config[1], at->at, out);
+	/* a name: the variable the parse says it names, at its own declaration (a parameter, or
+	 * one written after its declaration, `block.x = 64`, has no value here) */
+	CXCursor c = cursor_strip(cursor_at_offset(near, (size_t)(text - src->text)));
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return false;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || !cursor_in_main_file(d))
+		return false;
+	CXCursor scope = clang_getCursorSemanticParent(d);
+	if (clang_getCursorKind(scope) == CXCursor_TranslationUnit || clang_getCursorKind(scope) == CXCursor_Namespace)
+		scope = clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(d));
+	if (cursor_writes_var(scope, d))
+		return false;
+	char *name = cursor_name(d);
+	int r = dim3_definition(src, near, src->text + cursor_offset(d), strlen(name), out);
+	free(name);
+	return r == 1;
 }
 
 /* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
