@@ -501,6 +501,71 @@ static bool refs_tile(const struct kloop *l, int stmt)
 	return false;
 }
 
+/* A call of the compute whose function (defined in this file) names a tile itself, a
+ * file-scope __shared__ array, rather than through an argument: its callee, at *at. */
+struct tile_naming_call {
+	const struct kloop *l;
+	CXCursor callee;
+	size_t at;
+	int depth;
+};
+
+static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth);
+
+static enum CXChildVisitResult scan_tile_names(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct tile_naming_call *t = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		for (int i = 0; i < t->l->ntiles; i++)
+			if (clang_equalCursors(d, t->l->tiles[i].decl)) {
+				t->at = 1;
+				return CXChildVisit_Break;
+			}
+	}
+	if (k == CXCursor_CallExpr && t->depth < 4) {
+		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+		if (!clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, t->depth + 1)) {
+			t->at = 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth)
+{
+	struct tile_naming_call t = {.l = l, .depth = depth};
+	clang_visitChildren(fn, scan_tile_names, &t);
+	return t.at != 0;
+}
+
+static enum CXChildVisitResult scan_compute_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct tile_naming_call *t = data;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
+		if (!clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, 1)) {
+			t->callee = fn;
+			t->at = cursor_span(c).begin + 1;
+			return CXChildVisit_Break;
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
+{
+	struct tile_naming_call t = {.l = l, .callee = clang_getNullCursor()};
+	for (int i = 0; i < l->nstmts && !t.at; i++)
+		if (l->stmts[i].role == ROLE_COMPUTE)
+			clang_visitChildren(l->stmts[i].cursor, scan_compute_calls, &t);
+	return t;
+}
+
 static void check_shape(struct kloop *l, const struct source *src)
 {
 	int first_copy = -1, last_copy = -1, first_read = -1, last_read = -1;
@@ -537,7 +602,15 @@ static void check_shape(struct kloop *l, const struct source *src)
 		return;
 	}
 	if (first_read < 0) {
-		kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
+		struct tile_naming_call t = compute_call_naming_tiles(l);
+		if (t.at) {
+			char *name = cursor_name(t.callee);
+			pos(src, t.at - 1, &line, &col);
+			kloop_refuse(l, t.at - 1, "the compute reads the tiles only inside '%s' (%d:%d), which names them "
+				     "itself rather than through an argument; pipefy stages tiles the loop's statements name", name, line, col);
+			free(name);
+		} else
+			kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
 		return;
 	}
 	if (first_read < last_copy) {
@@ -808,7 +881,15 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 		else if (sname)
 			kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a value read from '%s', which is "
 				     "__shared__, not from global memory", name, line, col, sname);
-		else if (!refuse_constant_branch(l, src, cp, name))
+		else if (refuse_constant_branch(l, src, cp, name))
+			;
+		else if (!clang_Cursor_isNull(cp->value) && cursor_folds_to_constant(cp->value)) {
+			char *v = span_text(src, cursor_span(cp->value));
+			kloop_refuse(l, cp->text.begin, "'%s' is set to the constant '%s' at %d:%d, not as the fill of a "
+				     "guarded copy: pipefy stages a tile only where the loop fills it from global memory",
+				     name, v, line, col);
+			free(v);
+		} else
 			kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
 		free(sname);
 	}

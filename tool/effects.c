@@ -246,6 +246,43 @@ static char *asm_spelling(CXCursor c)
 	return xstrndup(t.text + t.begin, end - t.begin + (end < t.size && t.text[end] == ')'));
 }
 
+/* How many output operands the asm statement has (`: "=f"(x), "=r"(y) :` two); -1 when its
+ * text cannot be read so (its operands are then all taken for outputs). */
+static int asm_outputs(CXCursor c)
+{
+	struct file_text t = cursor_file_text(c);
+	if (!t.text)
+		return -1;
+	const char *p = t.text + t.begin, *end = t.text + t.size;
+	while (p < end && *p != '(')
+		p++;
+	int depth = 0, count = -1;
+	bool entry = false;
+	for (; p < end; p++) {
+		if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			entry = true;
+			continue;
+		}
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if (*p == ')' || *p == ']') {
+			if (--depth == 0) /* (the statement's end: outputs only, or no operands) */
+				return count < 0 ? 0 : count + entry;
+		} else if (depth == 1 && *p == ':') {
+			if (count >= 0) /* (the inputs start) */
+				return count + entry;
+			count = 0, entry = false;
+		} else if (depth == 1 && *p == ',' && count >= 0) {
+			count++, entry = false;
+		} else if (depth == 1 && count >= 0 && !isspace((unsigned char)*p) && *p != '\\')
+			entry = true;
+	}
+	return -1;
+}
+
 /* The instruction template: the string literals before the first ':' outside them; NULL where
  * anything else stands there (`asm(STS_F32 : ...)`, a macro or a name whose text is not the
  * template: what it runs is unknown). */
@@ -743,12 +780,15 @@ static void scan_one(CXCursor c, struct fx_scan *s)
 		char *aligned = asm_aligned(c);
 		if (aligned)
 			note_collective(s->fx, c, aligned);
-		/* its operands may be outputs */
+		/* its outputs come first among its operands (all of them where pipefy cannot count
+		 * them); an input, `"l"(&A[i])`, is read */
 		struct cursors ops = cursor_children(c);
-		for (int i = 0; i < ops.n; i++) {
+		int outputs = asm_outputs(c);
+		for (int i = 0; i < (outputs < 0 || outputs > ops.n ? ops.n : outputs); i++) {
 			bool through = false;
 			CXCursor var = lvalue_root(ops.v[i], &through);
-			if (!clang_Cursor_isNull(var) && !through)
+			/* (a __shared__ array's element, `"=f"(As[ty][tx])`, is shared memory written) */
+			if (!clang_Cursor_isNull(var) && !through && !cursor_is_shared_var(var))
 				add_var(s->fx, var);
 			else if (!clang_Cursor_isNull(var))
 				record_write(s, ops.v[i], c);
