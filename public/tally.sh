@@ -17,7 +17,7 @@
 # (# comments); they are passed after the file, and run from public/src/<probe>/, so a
 # relative -I names a folder of the probe's copy.  Each pipefy runs under nice -n 10,
 # one at a time, with a 300 s limit; PIPEFY_CACHE_DIR defaults to /work/corpus/cache.
-# TALLY_RAW=DIR keeps each run's stderr as DIR/<probe>.<config>.txt; with TALLY_REUSE=1 a
+# TALLY_RAW=DIR keeps each run's stderr as DIR/<probe>.<path, / and blanks as _>.<config>.txt; with TALLY_REUSE=1 a
 # run whose output is already in DIR is not repeated (same binary assumed).
 set -u
 [ $# -ge 1 ] || { echo "usage: $0 PIPEFY [PROBE...]" >&2; exit 2; }
@@ -60,17 +60,18 @@ opts() {
 }
 while IFS=$'\t' read -r probe path; do
   dir=$SRC/$probe
+  key=$probe.${path//[\/ ]/_} # (a probe may hold several files: one run each)
   if [ ! -f "$dir/$path" ]; then
-    echo "missing" >"$RAW/$probe.missing"
+    echo "missing" >"$RAW/$key.missing"
     continue
   fi
   args=$(awk -v p="$probe" '$1 == p { $1 = ""; print }' "$HERE/args" 2>/dev/null)
   for c in $CONFIGS; do
-    [ "${TALLY_REUSE:-}" = 1 ] && [ -s "$RAW/$probe.$c.rc" ] && continue
+    [ "${TALLY_REUSE:-}" = 1 ] && [ -s "$RAW/$key.$c.rc" ] && continue
     # shellcheck disable=SC2046,SC2086
     (cd "$dir" && timeout 300 nice -n 10 "$PIPEFY" $(opts $c) "$path" -o /dev/null -- $args) \
-      >"$RAW/$probe.$c.txt" 2>&1
-    echo "$?" >"$RAW/$probe.$c.rc"
+      >"$RAW/$key.$c.txt" 2>&1
+    echo "$?" >"$RAW/$key.$c.rc"
   done
 done <"$RAW/.probes"
 
@@ -89,10 +90,13 @@ def norm(reason):
     s = re.sub(r"\([^()]*\)", "(..)", s)
     return s[:110]
 
+def key(probe, path):
+    return probe + "." + re.sub(r"[/ ]", "_", path)
+
 def parse(probe, path, cfg):
-    fn = os.path.join(raw, "%s.%s.txt" % (probe, cfg))
+    fn = os.path.join(raw, "%s.%s.txt" % (key(probe, path), cfg))
     lines = open(fn, encoding="utf-8", errors="replace").read().splitlines()
-    rc = open(os.path.join(raw, "%s.%s.rc" % (probe, cfg))).read().strip()
+    rc = open(os.path.join(raw, "%s.%s.rc" % (key(probe, path), cfg))).read().strip()
     try:
         srclines = open(os.path.join(src, probe, path), encoding="utf-8", errors="replace").read().splitlines()
     except OSError:
@@ -131,7 +135,7 @@ cfg_tally = {c: collections.Counter() for c in configs}
 notes = []
 for probe, path in sorted(probes):
     print("== %s  %s" % (probe, path))
-    if os.path.exists(os.path.join(raw, probe + ".missing")):
+    if os.path.exists(os.path.join(raw, key(probe, path) + ".missing")):
         print("   (not in public/src: run public/fetch.py)")
         notes.append("%s: not in public/src" % probe)
         continue
