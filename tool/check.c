@@ -802,6 +802,26 @@ static CXCursor program_copy_argument(CXCursor call)
 }
 
 
+/* The first statement of an if's branches that is no store (`const int off = ..;`, a call);
+ * null when each statement of both is a store. */
+static CXCursor branch_extra(CXCursor ifstmt)
+{
+	struct cursors cs = cursor_children(ifstmt);
+	CXCursor found = clang_getNullCursor();
+	for (int b = 1; b < cs.n && clang_Cursor_isNull(found); b++) {
+		struct cursors st = clang_getCursorKind(cs.v[b]) == CXCursor_CompoundStmt ? cursor_children(cs.v[b])
+											  : (struct cursors){0};
+		for (int i = 0; i < st.n && clang_Cursor_isNull(found); i++) {
+			CXCursor t, v;
+			if (cursor_write_parts(cursor_strip(st.v[i]), &t, &v) != WRITE_ASSIGN)
+				found = st.v[i];
+		}
+		free(st.v);
+	}
+	free(cs.v);
+	return found;
+}
+
 /* A constant stored under an if (`if (g) { As[..] = A[..]; Bs[..] = B[..]; } else { As[..] = 0;
  * Bs[..] = 0; }`): the if is no guarded copy pipefy reads, which takes one store a branch. */
 static bool refuse_constant_branch(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
@@ -819,10 +839,23 @@ static bool refuse_constant_branch(struct kloop *l, const struct source *src, co
 			pos(src, cp->text.begin, &line, &col);
 			pos(src, cursor_span(path[i]).begin, &il, &ic);
 			char *v = span_text(src, cursor_span(cp->value));
-			kloop_refuse(l, cp->text.begin,
-				     "'%s' is set to the constant '%s' at %d:%d under the if at %d:%d: pipefy reads an "
-				     "if/else as a guarded copy only with one store of the same element a branch (a load "
-				     "in one, a constant in the other)", name, v, line, col, il, ic);
+			/* (what else a branch holds, where one does: `const int off = ..;` before its store) */
+			CXCursor extra = branch_extra(path[i]);
+			if (!clang_Cursor_isNull(extra)) {
+				int xl, xc;
+				pos(src, cursor_span(extra).begin, &xl, &xc);
+				char *x = span_text(src, cursor_span(extra));
+				x[strcspn(x, "\n")] = '\0';
+				kloop_refuse(l, cp->text.begin,
+					     "the if at %d:%d, which stores '%s' into '%s', holds '%s' (%d:%d) besides a store: "
+					     "pipefy reads an if/else as a guarded copy only when each branch is one store",
+					     il, ic, v, name, x, xl, xc);
+				free(x);
+			} else
+				kloop_refuse(l, cp->text.begin,
+					     "'%s' is set to the constant '%s' at %d:%d under the if at %d:%d: pipefy reads an "
+					     "if/else as a guarded copy only with one store of the same element a branch (a load "
+					     "in one, a constant in the other)", name, v, line, col, il, ic);
 			free(v);
 			return true;
 		}
@@ -885,8 +918,8 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 			;
 		else if (!clang_Cursor_isNull(cp->value) && cursor_folds_to_constant(cp->value)) {
 			char *v = span_text(src, cursor_span(cp->value));
-			kloop_refuse(l, cp->text.begin, "'%s' is set to the constant '%s' at %d:%d, not as the fill of a "
-				     "guarded copy: pipefy stages a tile only where the loop fills it from global memory",
+			kloop_refuse(l, cp->text.begin, "'%s' is set to the constant '%s' at %d:%d, which pipefy does not "
+				     "read as the fill of a guarded copy (`if (g) As[..] = A[..]; else As[..] = 0;`)",
 				     name, v, line, col);
 			free(v);
 		} else
@@ -2541,14 +2574,41 @@ static const char *loop_trips_illegal(const struct kloop *l, const struct copy_l
 	return why;
 }
 
+static enum CXChildVisitResult scan_label(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_LabelStmt) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* l->twice: why the loop as written cannot appear twice in its function, as the fallback of a
+ * guard on the block's size writes it: a tile declared in its body (the fallback reads stage 0
+ * of the hoisted one), a label (defined twice). */
+static void check_twice(struct kloop *l)
+{
+	for (int i = 0; i < l->ntiles && !l->twice; i++)
+		if (l->tiles[i].in_loop)
+			l->twice = xprintf("the loop's body declares the tile '%s'", l->tiles[i].name);
+	CXCursor label = clang_getNullCursor();
+	clang_visitChildren(cursor_last_child(l->cursor), scan_label, &label);
+	if (!l->twice && !clang_Cursor_isNull(label)) {
+		char *n = cursor_name(label);
+		l->twice = xprintf("the loop's body holds the label '%s'", n);
+		free(n);
+	}
+}
+
 /* Why a copy loop of the shape find reads (cl.bound set) cannot be staged; NULL when it can.
  * Its body may be one more such loop (inner), not strided by the block: registers [trip][trip]. */
 static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 {
 	const struct body_stmt *st = &l->stmts[stmt];
-	for (int i = 0; i < l->ntiles && !st->cl.stride; i++)
-		if (l->tiles[i].in_loop)
-			return "it steps by blockDim.x and a tile is declared in the K-loop's body";
+	if (!st->cl.stride && l->twice)
+		return "it steps by blockDim.x, and the loop as written, which other block sizes run, cannot appear "
+		       "twice in the function";
 	const char *why = loop_trips_illegal(l, &st->cl, false);
 	const char *holds = "its body holds another loop, which staging registers take only as the body's one statement, "
 			    "counted as this one is (a constant bound and step, not blockDim.x)";
@@ -3578,6 +3638,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	}
 	if (l->nrefusals == 0)
 		check_participation(l, src, other_files);
+	check_twice(l);
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);

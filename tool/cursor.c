@@ -1225,6 +1225,63 @@ bool cursor_escapes(CXCursor in, CXCursor var)
 	return w.written;
 }
 
+/* cursor_only_read: every name of var below c is read, proven from its ancestors (a few of them,
+ * innermost last). */
+struct read_walk {
+	CXCursor var;
+	CXCursor up[3]; /* parent, grandparent, great-grandparent; null where there are fewer */
+	bool ok;
+};
+
+static bool copy_construct_call(CXCursor c)
+{
+	CXCursor ctor = clang_getCursorReferenced(c);
+	return clang_getCursorKind(c) == CXCursor_CallExpr && clang_getCursorKind(ctor) == CXCursor_Constructor &&
+	       clang_CXXConstructor_isCopyConstructor(ctor);
+}
+
+/* A name read as a value: under an implicit conversion (an lvalue read, unexposed in libclang),
+ * copied by a copy constructor (a dim3 passed by value), or a member of it read so; parentheses
+ * are looked through. */
+static bool read_in_place(const CXCursor *up, int n)
+{
+	int i = 0;
+	while (i < n && clang_getCursorKind(up[i]) == CXCursor_ParenExpr)
+		i++;
+	if (i < n && clang_getCursorKind(up[i]) == CXCursor_MemberRefExpr)
+		i++;
+	while (i < n && clang_getCursorKind(up[i]) == CXCursor_ParenExpr)
+		i++;
+	return i < n && (clang_getCursorKind(up[i]) == CXCursor_UnexposedExpr || copy_construct_call(up[i]));
+}
+
+static void walk_reads(CXCursor c, struct read_walk *w)
+{
+	if (!w->ok)
+		return;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+		w->ok = read_in_place(w->up, 3);
+		return;
+	}
+	struct cursors kids = cursor_children(c);
+	CXCursor saved[3];
+	memcpy(saved, w->up, sizeof saved);
+	w->up[2] = saved[1], w->up[1] = saved[0], w->up[0] = c;
+	for (int i = 0; i < kids.n && w->ok; i++)
+		walk_reads(kids.v[i], w);
+	memcpy(w->up, saved, sizeof saved);
+	free(kids.v);
+}
+
+bool cursor_only_read(CXCursor in, CXCursor var)
+{
+	struct read_walk w = {.var = var, .ok = true};
+	for (int i = 0; i < 3; i++)
+		w.up[i] = clang_getNullCursor();
+	walk_reads(in, &w);
+	return w.ok;
+}
+
 bool cursor_writes_var(CXCursor in, CXCursor var)
 {
 	bool store;

@@ -290,6 +290,10 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	else
 		fprintf(out, "  block:    %s", unknown);
 	free(unknown);
+	if (l->block_dim[0] && l->block_shape_source && strcmp(l->block_shape_source, l->block_source ? l->block_source : "") != 0)
+		fprintf(out, ", shaped %dx%dx%d (%s)", l->block_dim[0], l->block_dim[1], l->block_dim[2], l->block_shape_source);
+	else if (l->block_dim[0])
+		fprintf(out, ", shaped %dx%dx%d", l->block_dim[0], l->block_dim[1], l->block_dim[2]);
 	if (l->registers)
 		fprintf(out, "; %d registers per thread (ptxas)\n", l->registers);
 	else if (l->assumed_registers) /* (the planner's; a loop check refused was never planned) */
@@ -451,6 +455,10 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 		json_object_set_new(o, "note", json_string(l->plan_note));
 	json_object_set_new(o, "block_threads", l->block_threads ? json_integer(l->block_threads) : json_null());
 	json_object_set_new(o, "block_source", l->block_source ? json_string(l->block_source) : json_null());
+	json_t *shape = json_null();
+	if (l->block_dim[0])
+		shape = json_pack("[iii]", l->block_dim[0], l->block_dim[1], l->block_dim[2]);
+	json_object_set_new(o, "block_shape", shape);
 	json_object_set_new(o, "registers", l->registers ? json_integer(l->registers) : json_null());
 	/* (null: a size a template parameter or the launch sets) */
 	json_object_set_new(o, "tile_bytes_per_stage", kloop_tile_bytes(l) >= 0 ? json_integer(kloop_tile_bytes(l)) : json_null());

@@ -526,9 +526,12 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "the asm at %d:%d %s ('%s'), which pipefy does not read as a tile's %s", al,
 			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
 			      store ? "copy" : "load");
-	} else
-		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (it only moves data "
-			      "within shared memory)");
+	} else if (!cursor_loads_global(body))
+		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (pipefy sees no load of "
+			      "global memory in its statements)");
+	else
+		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop: pipefy finds no store "
+			      "of a global load into a __shared__ array (`As[i][j] = A[k]`, also in a helper handed the tile)");
 }
 
 struct loop_scan {

@@ -161,7 +161,7 @@ static bool unchanged_local(CXCursor var)
 		return false;
 	if (clang_Cursor_getStorageClass(var) == CX_SC_Static)
 		return false; /* (a static local keeps what earlier calls left) */
-	return !cursor_writes_var(fn, var);
+	return cursor_only_read(fn, var);
 }
 
 static enum name_kind resolve_name(const struct int_eval *e, size_t offset, long *out)
@@ -507,7 +507,7 @@ static bool block_config(const struct source *src, CXCursor near, const struct f
 	CXCursor scope = clang_getCursorSemanticParent(d);
 	if (clang_getCursorKind(scope) == CXCursor_TranslationUnit || clang_getCursorKind(scope) == CXCursor_Namespace)
 		scope = clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(d));
-	if (cursor_writes_var(scope, d))
+	if (!cursor_only_read(scope, d))
 		return false;
 	char *name = cursor_name(d);
 	int r = dim3_definition(src, near, src->text + cursor_offset(d), strlen(name), out);
@@ -515,8 +515,10 @@ static bool block_config(const struct source *src, CXCursor near, const struct f
 	return r == 1;
 }
 
+static char *launch_place(const struct source *src, const struct launch *at);
+
 /* Threads per block: __launch_bounds__ on the function, else the first launch in the file,
- * else --block-size. */
+ * else --block-size; the block's shape from the launch, else --block-size. */
 static void block_size(struct kloop *l, const struct source *src, const struct launches *ls,
 		       const struct functions *fns, const struct block_option *option)
 {
@@ -542,28 +544,45 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 		}
 	}
 	free(head);
-	/* (the launch gives the block's shape also where __launch_bounds__ gives its threads) */
+	/* (the launch gives the block's shape also where __launch_bounds__ gives its threads: the
+	 * most the kernel takes, so the launch's may be fewer) */
+	bool bounds = l->block_threads > 0;
 	const struct launch *at = launches_first(ls, l->function);
 	struct block_read b;
 	bool read = at && at->config[1] && block_config(src, l->function_cursor, fns, at, &b) && b.threads > 0;
+	char *launch = at ? launch_place(src, at) : NULL;
 	if (read && !l->block_threads) {
-		int line, col;
-		source_line_col(src, at->at, &line, &col);
 		l->block_threads = (int)b.threads;
-		l->block_source = xprintf("launch at %d:%d", line, col);
-	} else if (at && !l->block_threads)
+		l->block_source = xstrdup(launch);
+	} else if (at && !read)
 		l->block_unread = at->at + 1;
-	if (!l->block_threads && option->threads) {
-		l->block_threads = option->threads;
-		l->block_source = xstrdup("--block-size");
+	const char *shape_from = launch;
+	if (!read && option->threads) {
+		if (!l->block_threads) {
+			l->block_threads = option->threads;
+			l->block_source = xstrdup("--block-size");
+		}
 		b = (struct block_read){.threads = option->threads};
 		for (int i = 0; i < 3; i++)
 			b.dims[i] = option->dims[i];
 		read = true;
+		shape_from = "--block-size";
 	}
-	if (read && b.threads == l->block_threads && b.dims[0] > 0 && b.dims[0] * b.dims[1] * b.dims[2] == b.threads)
+	bool fits = b.threads == l->block_threads || (bounds && b.threads <= l->block_threads);
+	if (read && fits && b.dims[0] > 0 && b.dims[0] * b.dims[1] * b.dims[2] == b.threads) {
 		for (int i = 0; i < 3; i++)
 			l->block_dim[i] = (int)b.dims[i];
+		l->block_shape_source = xstrdup(shape_from);
+	}
+	free(launch);
+}
+
+/* "launch at LINE:COL" */
+static char *launch_place(const struct source *src, const struct launch *at)
+{
+	int line, col;
+	source_line_col(src, at->at, &line, &col);
+	return xprintf("launch at %d:%d", line, col);
 }
 
 /* Without a block size: about how many threads fill the tiles, where every copy is a statement
@@ -618,6 +637,34 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
  * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
  * that multiplies or shifts, say). */
+/* `blockDim.x` by any spelling (a macro's, `(blockDim).y`): a member of the toolkit's variable
+ * itself; its component in *component. */
+static bool block_dim_member(CXCursor e, char *component)
+{
+	if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+		return false;
+	CXCursor object = cursor_strip(cursor_first_child(e));
+	CXCursor var = clang_getCursorKind(object) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(object)
+									  : clang_getNullCursor();
+	if (clang_getCursorKind(var) != CXCursor_VarDecl || !effects_in_system_header(var))
+		return false;
+	char *n = cursor_name(var);
+	bool r = strcmp(n, "blockDim") == 0;
+	free(n);
+	/* (libclang names no member of the toolkit's property: the component is read where the
+	 * member is spelled, `.x` after the object, in a macro's body too) */
+	struct file_text t = cursor_file_text(e);
+	if (!r || !t.text)
+		return false;
+	const char *p = t.text + t.begin, *end = t.text + t.size;
+	while (p < end && (isalnum((unsigned char)*p) || *p == '_' || *p == ':' || *p == '(' || *p == ')' || *p == ' '))
+		p++;
+	if (p + 1 >= end || *p != '.' || !strchr("xyz", p[1]) || isalnum((unsigned char)p[2]) || p[2] == '_')
+		return false;
+	*component = p[1];
+	return true;
+}
+
 /* e's value: a constant clang folds, or one of blockDim's components under b, or + - * / of
  * those. */
 static long value_of(struct block_view *b, CXCursor e, bool *ok)
@@ -626,8 +673,12 @@ static long value_of(struct block_view *b, CXCursor e, bool *ok)
 	if (*ok || !b || !b->dims || !b->dims[0])
 		return v;
 	e = cursor_strip(e);
+	if (clang_getCursorKind(e) == CXCursor_CStyleCastExpr && clang_getCursorType(e).kind >= CXType_Char_U &&
+	    clang_getCursorType(e).kind <= CXType_LongLong) /* (`(int)blockDim.x`) */
+		return value_of(b, cursor_last_child(e), ok);
 	char component;
-	if (cursor_builtin(b->src, e, &component) == 2 && component >= 'x' && component <= 'z') {
+	if ((cursor_builtin(b->src, e, &component) == 2 || block_dim_member(e, &component)) && component >= 'x' &&
+	    component <= 'z') {
 		static const char *const names[] = {"blockDim.x", "blockDim.y", "blockDim.z"};
 		if (!b->dim)
 			b->dim = names[component - 'x'];

@@ -53,6 +53,8 @@ void model_free(struct model *m)
 		free(l->helper.name);
 		free(l->helper.refusal);
 		free(l->block_source);
+		free(l->block_shape_source);
+		free(l->twice);
 		free(l->mangled);
 		for (int k = 0; k < l->ninstance_symbols; k++)
 			free(l->instance_symbols[k]);

@@ -426,6 +426,9 @@ CXCursor cursor_assigned_var(CXCursor c, bool *is_store);
 /* Whether e (parentheses and implicit casts aside) names var. */
 bool cursor_names_var(CXCursor e, CXCursor var);
 bool cursor_writes_var(CXCursor in, CXCursor var);
+/* Every mention of var in `in` reads its value (an lvalue read, a copy, a member read), so that
+ * nothing there can change it: no assignment, no address, no reference bound to it. */
+bool cursor_only_read(CXCursor in, CXCursor var);
 /* Whether `in` takes var's address, binds a reference to it or gives it to a non-const reference
  * parameter or member function: a write through a pointer may change it from then on. */
 bool cursor_escapes(CXCursor in, CXCursor var);
@@ -816,7 +819,8 @@ struct kloop {
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
 	int block_threads;      /* 0: unknown */
 	int block_dim[3];       /* its shape, x y z, where a launch or --block-size gives one of
-				 * block_threads threads; 0 unknown */
+				 * block_threads threads (or fewer, under __launch_bounds__); 0 unknown */
+	char *block_shape_source; /* where block_dim came from ("launch at 12:5", "--block-size") */
 	int threads_estimate;   /* when unknown, the threads that would fill the tiles (a stage's
 				 * bytes over the bytes each thread copies): the planner's occupancy
 				 * only; 0 none */
@@ -884,6 +888,9 @@ struct kloop {
 	 * named barriers) from the boxes and the kernel's launches */
 	struct legality legal[VARIANT_COUNT];
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
+	char *twice;       /* why the loop as written cannot appear twice in the function, as a
+			    * guard on the block's size writes it (block_size_guard): "the loop's
+			    * body declares the tile 'As'", a label; NULL when it can */
 	bool stash_cursor; /* registers: a staged copy loop declares a local from the loop variables,
 			    * so the stash takes the fetched tile's values of them */
 	bool enlarge;      /* dynamic tiles: every launch (measure's launch_edits) may be given a

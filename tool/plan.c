@@ -447,20 +447,44 @@ static bool staging_weighed(const struct kloop *l, const struct variant_rules *v
 	return l->registers || !vr->max_staged_registers_unmeasured || regs <= vr->max_staged_registers_unmeasured;
 }
 
+/* Why the block's shape is unknown (measure.c's block_size found none). */
+static char *shape_unknown(const struct kloop *l, const struct source *src)
+{
+	int line, col;
+	if (l->block_unread) {
+		source_line_col(src, l->block_unread - 1, &line, &col);
+		return xprintf("the launch at %d:%d gives a block whose shape pipefy cannot show is constant "
+			       "(--block-size=XxY sets it)", line, col);
+	}
+	if (l->block_source && strncmp(l->block_source, "launch", 6) == 0)
+		return xprintf("the %s gives a block of %d threads but not its shape as constants (--block-size=XxY sets it)",
+			       l->block_source, l->block_threads);
+	return xstrdup("no launch in this file gives the block's shape (--block-size=XxY sets it)");
+}
+
 /* What auto wants of a loop: the rules' preference among the legal variants, and why; false
  * when the planner leaves the loop (l->declined says why). */
 static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
 		      struct want *w)
 {
 	if (vr->leave_unknown_compute && l->compute_runtime_trips && l->compute_block_dim) {
-		plan_decline(l, "a compute loop's trip count depends on '%s', and no launch in this file gives the block's shape "
-			     "(--block-size=XxY sets it); of five such kernels measured, three ran below their original at "
-			     "some size or block of their own (%s)", l->compute_block_dim, vr->unknown_compute_evidence);
+		char *why = shape_unknown(l, src);
+		plan_decline(l, "a compute loop's trip count depends on '%s', and %s; of five such kernels measured, three ran "
+			     "below their original at some size or block of their own (%s)", l->compute_block_dim, why,
+			     vr->unknown_compute_evidence);
+		free(why);
 		return false;
 	}
 	if (vr->leave_unknown_compute && l->compute_runtime_trips) {
 		plan_decline(l, "a compute loop's trip count is known only at run time; of five such kernels measured, three "
 			     "ran below their original at some size or block of their own (%s)", vr->unknown_compute_evidence);
+		return false;
+	}
+	if (vr->leave_unknown_compute && l->compute_block_dim && l->twice) {
+		plan_decline(l, "%s, so it cannot be written twice, guarded on the block's shape and as written, and a "
+			     "compute loop's trip count depends on '%s'; of five such kernels measured, three ran below their "
+			     "original at some size or block of their own (%s)", l->twice, l->compute_block_dim,
+			     vr->unknown_compute_evidence);
 		return false;
 	}
 	/* (a compute loop counted from the launch's block shape runs its fixed trips under the
@@ -592,9 +616,13 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 		}
 		if (!forced && !keeps_occupancy(before, p, vr->min_occupancy_fraction)) {
 			bool staging = l->registers && p->staged_registers && strcmp(p->limiter, "registers") == 0;
-			reject(p, "%d blocks per SM instead of %d falls off the occupancy cliff (limit: %s%s)",
-			       p->blocks, before->blocks, p->limiter,
-			       staging ? ", the kernel's measured and the staging's" : "");
+			if (!l->block_threads && !l->threads_estimate) /* (shared memory alone counted: see add_option) */
+				reject(p, "the block's size is unknown, and by shared memory alone %d blocks per SM instead "
+				       "of %d would fall off the occupancy cliff", p->blocks, before->blocks);
+			else
+				reject(p, "%d blocks per SM instead of %d falls off the occupancy cliff (limit: %s%s)",
+				       p->blocks, before->blocks, p->limiter,
+				       staging ? ", the kernel's measured and the staging's" : "");
 			continue;
 		}
 		p->judged = JUDGED_FITS;

@@ -483,7 +483,8 @@ void layout_block_guard(struct layout *y, const char *copies, bool wrap_early)
 	else
 		y->guard_why = xprintf("%s// pipefy: the compute's loops over %s run a fixed number of trips in a %dx%dx%d\n"
 				       "%s// block (%s), which the compiler unrolls; other blocks run the loop as written\n",
-				       y->I0, l->compute_block_dim, l->block_dim[0], l->block_dim[1], l->block_dim[2], y->I0, from);
+				       y->I0, l->compute_block_dim, l->block_dim[0], l->block_dim[1], l->block_dim[2], y->I0,
+				       l->block_shape_source ? l->block_shape_source : from);
 }
 
 /* Staging registers sized by the block size (a copy loop strided by blockDim.x) hold only for
@@ -493,7 +494,7 @@ void layout_block_guard(struct layout *y, const char *copies, bool wrap_early)
  * the loop as written (reading stage 0) otherwise. NULL when neither depends on the block. */
 char *block_size_guard(const struct kloop *l)
 {
-	if (l->compute_block_dim && !l->compute_runtime_trips && l->block_dim[0] > 0)
+	if (l->compute_block_dim && !l->compute_runtime_trips && l->block_dim[0] > 0 && !l->twice)
 		return xprintf("blockDim.x == %d && blockDim.y == %d && blockDim.z == %d", l->block_dim[0], l->block_dim[1],
 			       l->block_dim[2]);
 	for (int i = 0; i < l->nstmts; i++)

@@ -70,3 +70,58 @@ __global__ void constant_after_compute(const float *A, const float *B, float *C,
     }
     C[row * N + col] = acc + As[ty][tx];
 }
+
+// tiles filled through a view's operator() inside a helper (mdspan's shape): pipefy sees no
+// global load in the loop's statements (the build before said the loop only moved data within
+// shared memory)
+struct View {
+    float *p;
+    int ld;
+    __device__ float &operator()(int r, int c) const { return p[r * ld + c]; }
+};
+
+__device__ void load_tile(View m, int r, int c, View t, int ty, int tx) { t(ty, tx) = m(r, c); }
+
+__global__ void view_fill(float *A, float *B, float *C, int N, int K)
+{
+    extern __shared__ float sm[];
+    View At{sm, TILE}, Bt{sm + TILE * TILE, TILE}, a{A, K}, b{B, N};
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    float acc = 0.0f;
+    for (int t = 0; t < K / TILE; ++t) {
+        load_tile(a, row, t * TILE + tx, At, ty, tx);
+        load_tile(b, t * TILE + ty, col, Bt, ty, tx);
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += At(ty, k) * Bt(k, tx);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a guarded copy whose branch declares the offset it loads from: each branch stores once, the
+// then-branch also declares (the build before said a branch held more than one store)
+__global__ void offset_in_branch(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    float acc = 0.0f;
+    for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
+        int a_col = t * TILE + tx;
+        if (a_col < K && row < M) {
+            const int offset = a_col * M + row;
+            As[ty][tx] = A[offset];
+        } else {
+            As[ty][tx] = 0.0f;
+        }
+        Bs[ty][tx] = B[(t * TILE + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
