@@ -20,7 +20,7 @@ __global__ void sgemm_tile_reused_after(const float *A, const float *B, float *C
     Bs[ty][tx] = 0.0f;
     float acc = 0.0f;
     // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
-    // then stored over it (a second stage might not fit every instantiation of the template)
+    // then stored over it (tile 'As' is also used outside the loop at 19:5: with a second stage it would see the first stage's copy only)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_t = 0;

@@ -1461,11 +1461,91 @@ static size_t directive_in(const struct source *src, size_t from, size_t to, boo
 	return 0;
 }
 
+/* What code the parse may skip in [from, to) could do that pipefy must see: synchronize, leave
+ * the loop, run asm or an atomic, or write memory (an assignment or ++/-- whose target ends in
+ * `]` or `)`, or starts with `*`, `.` or `->`): the first such word or operator, or NULL. A
+ * check of the text, which is all there is of code the preprocessor drops. */
+static const char *skipped_code_effect(const struct source *src, size_t from, size_t to)
+{
+	static const char *const words[] = {"asm", "__asm__", "return", "goto", "break", "continue", NULL};
+	const char *t = src->text;
+	for (size_t i = from; i < to; i++) {
+		if (isalpha((unsigned char)t[i]) || t[i] == '_') {
+			size_t b = i;
+			while (i < to && (isalnum((unsigned char)t[i]) || t[i] == '_'))
+				i++;
+			char w[64];
+			size_t n = i - b < sizeof w - 1 ? i - b : sizeof w - 1;
+			memcpy(w, t + b, n);
+			w[n] = '\0';
+			if (strstr(w, "sync") || strncmp(w, "atomic", 6) == 0 || strstr(w, "fence"))
+				return "a synchronization or an atomic";
+			for (const char *const *k = words; *k; k++)
+				if (strcmp(w, *k) == 0)
+					return *k;
+			i--;
+			continue;
+		}
+		bool shift = i >= 2 && t[i - 1] == t[i - 2] && (t[i - 1] == '<' || t[i - 1] == '>'); /* (`<<=`) */
+		bool assign = t[i] == '=' && t[i + 1] != '=' && (i == 0 || shift || !strchr("=!<>", t[i - 1]));
+		bool step = (t[i] == '+' && t[i + 1] == '+') || (t[i] == '-' && t[i + 1] == '-');
+		if (!assign && !step)
+			continue;
+		size_t j = i;
+		while (j > from && strchr("+-*/%&|^<> \t", t[j - 1]) && !(step && j < i)) /* (the operator's own) */
+			j--;
+		while (j > from && (t[j - 1] == ' ' || t[j - 1] == '\t'))
+			j--;
+		char before = j > from ? t[j - 1] : ' ';
+		if (before == ']' || before == ')')
+			return "a store to memory";
+		while (j > from && (isalnum((unsigned char)t[j - 1]) || t[j - 1] == '_'))
+			j--;
+		while (j > from && (t[j - 1] == ' ' || t[j - 1] == '\t'))
+			j--;
+		if (j > from && (t[j - 1] == '*' || t[j - 1] == '.' || t[j - 1] == '>'))
+			return "a store to memory";
+		if (step)
+			i++;
+	}
+	return NULL;
+}
+
 /* A preprocessor line inside the loop: the rewrite moves and copies statements, so any
- * directive but a #pragma (which travels with its statement) would be split or dropped. */
+ * directive but a #pragma (which travels with its statement) would be split or dropped; one
+ * inside a statement of the compute stays in its text (one stage). */
 static bool check_directives(struct kloop *l, const struct source *src)
 {
-	size_t d = directive_in(src, l->loop.begin, l->loop.end, true);
+	/* (one inside a compute statement travels with its text, which no stage edits where the
+	 * loop keeps one stage: the code the parse skips may name the tiles) */
+	size_t d = directive_in(src, l->loop.begin, l->loop.end, true), first = d;
+	while (d) {
+		int in = -1;
+		for (int i = 0; i < l->nstmts && in < 0; i++)
+			if (l->stmts[i].role == ROLE_COMPUTE && d - 1 > l->stmts[i].text.begin && d - 1 < l->stmts[i].text.end)
+				in = i;
+		if (in < 0)
+			break;
+		const char *effect = skipped_code_effect(src, l->stmts[in].text.begin, l->stmts[in].text.end);
+		if (effect) {
+			int line_no, col;
+			pos(src, d - 1, &line_no, &col);
+			kloop_refuse(l, d - 1, "the compute holds a preprocessor branch at %d:%d, and its text holds %s, which "
+				     "pipefy cannot check in code the parse skips", line_no, col, effect);
+			return false;
+		}
+		d = directive_in(src, d, l->loop.end, true);
+	}
+	if (first && !d) {
+		const char *n = src->text + first;
+		int line_no, col;
+		pos(src, first - 1, &line_no, &col);
+		if (!l->one_stage)
+			l->one_stage = xprintf("the compute holds a preprocessor branch ('#%.*s' at %d:%d), whose code the "
+					       "parse skips may name the tiles where no stage index is written",
+					       (int)strcspn(n, " \t\n("), n, line_no, col);
+		return true;
+	}
 	if (!d)
 		return true;
 	const char *name = src->text + d;
@@ -1537,8 +1617,8 @@ static bool check_asm(struct kloop *l, const struct source *src)
 		return true;
 	size_t off = cursor_span(s.bad).begin;
 	if (s.kind == ASM_ASYNC)
-		kloop_refuse(l, off, "its copies are asynchronous already ('%s' in the asm at %s), which pipefy does not stage again",
-			     s.instruction, where(src, off));
+		kloop_refuse(l, off, "its copies are asynchronous already ('%s' in the asm at %s), and pipefy does not "
+			     "restage asm copies, in one stage or several", s.instruction, where(src, off));
 	else if (strcmp(s.instruction, "asm") == 0) /* (effects_asm: its text could not be read) */
 		kloop_refuse(l, off, "the asm at %s takes its instruction from what pipefy cannot read (not string literals "
 			     "written in its statement or its macro's body)", where(src, off));

@@ -103,8 +103,8 @@ static const char *one_stage_why(const struct kloop *l)
 	for (int i = 0; i < l->nrefs; i++)
 		if (l->refs[i].in_macro)
 			return "a tile is named inside a macro's expansion, where no stage index can be written";
-	if (l->one_stage)
-		return "a second stage might not fit every instantiation of the template";
+	if (l->one_stage) /* (check's reason) */
+		return l->one_stage;
 	for (int i = 0; i < l->noptions; i++)
 		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_static)
 			return "a second stage would not fit in static shared memory";
