@@ -125,3 +125,21 @@ __global__ void offset_in_branch(const float *A, const float *B, float *C, int M
     }
     C[row * N + col] = acc;
 }
+
+// one barrier a tile, and a fill shorter on the last tile: the single barrier, a race as
+// written, is named first (the build before named the partial fill)
+__global__ void one_barrier_partial(const int *A, const int *x, int *b, int N)
+{
+    extern __shared__ int xs[];
+    int t = threadIdx.x + blockIdx.x * blockDim.x;
+    int acc = 0;
+    for (int k = 0; k < N / 256 + 1; k++) {
+        int v_max = k == N / 256 ? N % 256 : 256;
+        if (threadIdx.x < v_max)
+            xs[threadIdx.x] = x[threadIdx.x + 256 * k];
+        __syncthreads();
+        for (int j = 0; j < v_max; j++)
+            acc += A[t * N + j + 256 * k] * xs[j];
+    }
+    b[t] = acc;
+}
