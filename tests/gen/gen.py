@@ -462,6 +462,11 @@ def program(seed):
     cp_async_no = None
     if f['tiles'] == 'extern' and not (f['static_kernel'] and f['tile_def'] != 'template'):
         cp_async_no = 'sized by the launch'  # one register stage, in the shared memory the launch gives
+    elif f['tiles'] == 'extern' and f['cview']:
+        # the compute's view of A's row is one more pointer into the launch's shared memory, which
+        # a second stage in a bigger launch would leave reading the first (pipefy does not follow
+        # a view of a view)
+        cp_async_no = 'sized by the launch'  # (the remark's first clause; --report names the view)
     elif f['tiles'] == 'extern' and f['tile_after']:
         # one stage: a second would be read as the first
         cp_async_no = 'also used outside the loop' if f['after_via'] == 'name' else 'by another name than the loop'
