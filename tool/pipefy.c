@@ -167,5 +167,6 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		edits_free(&edits);
 	model_free(&model);
 	parsed_free(&parsed);
+	lap("free");
 	return r;
 }
