@@ -128,130 +128,49 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
     float acc = 0.0f;
-    for (int k0 = 0; k0 < K; k0 += T) {
-        As[ty][tx] = S[row * lda + k0 + tx];
-        Bs[ty][tx] = B[(k0 + ty) * N + col];
-        __syncthreads();
-        for (int k = 0; k < T; ++k)
-            acc += As[ty][k] * Bs[k][tx];
-        __syncthreads();
-    }
-    C[row * N + col] = acc;
-}
-
-// pipefy: 'sgemm_view' with sm_90 tensor copies; only pipefy_launch_sgemm_view below launches it
-static __global__ void sgemm_view_pipefy_tma(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M,
-                           int N, int K, int lda,
-    const __grid_constant__ CUtensorMap pipefy_map_As,
-    const __grid_constant__ CUtensorMap pipefy_map_Bs)
-{
-    __shared__ alignas(128) float As[4][T][T];
-    __shared__ alignas(128) float Bs[4][T][T];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
-    float acc = 0.0f;
-    // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tiles to t+2 are copied while tile t is computed, t+3 after it
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
-        // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
-        // stage s has landed, empty[s] when every thread is done computing it
-        __shared__ alignas(8) unsigned long long pipefy_full[4], pipefy_empty[4];
-        const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
-        unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 4
-        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-            for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
-                pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
-                pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
-            }
-            pipefy_mbar_fence_init();
-        }
-        __syncthreads();
-        // pipefy: the rows of 'As's operand that end within its 32-bit index
-        const long long pipefy_rows_As = (long long)lda > 0 ? 2147483648LL / (long long)lda : 0;
-        // pipefy: the rows of 'Bs's operand that end within its 32-bit index
-        const long long pipefy_rows_Bs = (long long)N > 0 ? 2147483648LL / (long long)N : 0;
-        // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
-        // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
-        // one thread, which arrives for all; where a box reaches outside its operand every thread
-        // copies as written and arrives for itself
-        auto pipefy_load = [&](int pipefy_dst) {
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
             int k0 = pipefy_next_k0;
-            if (k0 < K) {
-                const long long pipefy_col_As = (long long)k0, pipefy_row_As = 32LL * blockIdx.y;
-                const long long pipefy_col_Bs = 32LL * blockIdx.x, pipefy_row_Bs = (long long)k0;
-                if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)lda &&
-                    pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL && pipefy_row_As + 32 <= pipefy_rows_As &&
-                    pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                    pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
-                    if (threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1) { // the block's last thread
-                        if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
-                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
-                        pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
-                        pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
-                        pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
-                        pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
-                                           &pipefy_full[pipefy_dst]);
-                        pipefy_tma_load_2d(&Bs[pipefy_dst], &pipefy_map_Bs, (int)pipefy_col_Bs, (int)pipefy_row_Bs,
-                                           &pipefy_full[pipefy_dst]);
-                    }
-                } else {
-                    if (pipefy_loads >= 4)
-                        pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
-                    As[pipefy_dst][ty][tx] = S[row * lda + k0 + tx];
-                    Bs[pipefy_dst][ty][tx] = B[(k0 + ty) * N + col];
-                    pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
-                }
-                ++pipefy_loads;
-                k0 += T;
-                pipefy_next_k0 = k0;
-            }
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = S[row * lda + k0 + tx];
+            pipefy_reg1 = B[(k0 + ty) * N + col];
+            k0 += T;
+            pipefy_next_k0 = k0;
+            return true;
         };
-        // pipefy: prologue: start loading tiles 0..2
-        for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
-            pipefy_load(pipefy_s);
-        int pipefy_stage = 0;       // the stage that holds tile t
-        unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-        // pipefy: main loop: wait for tile t, compute it, say so, then start tile t+3 into stage
-        // (t-1) % 4 (whose tile every thread is done with as a rule by then); the last iterations
-        // find no tile left to start and only compute: that is the epilogue
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
+            Bs[ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into the tiles
+        if (pipefy_fetch())
+            pipefy_stash();
+        __syncthreads();
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
-            pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
-            pipefy_load((pipefy_stage + 3) % 4);
-            pipefy_stage = (pipefy_stage + 1) % 4;
-            pipefy_phase ^= pipefy_stage == 0;
+                acc += As[ty][k] * Bs[k][tx];
+            __syncthreads(); // every thread is done reading tile t
+            if (pipefy_more)
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
-        __syncthreads(); // pipefy: every thread is done with the last tile
-        if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-            for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
-                pipefy_mbar_inval(&pipefy_full[pipefy_s]);
-                pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
-            }
     }
     C[row * N + col] = acc;
-}
-
-// pipefy: the launches of 'sgemm_view' in this file: with sm_90's tensor copies where the device has
-// them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
-// the copy's registers and shared memory let a block of that size run; the kernel as written
-// otherwise
-static void pipefy_launch_sgemm_view(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
-    const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
-{
-    CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
-    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_view_pipefy_tma) &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, sgemm_view_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
-        pipefy_resident > 0 &&
-        pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
-        pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
-        sgemm_view_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
-    else
-        sgemm_view<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda);
 }
 
 // the same product by 256 threads, each copying four elements of each tile and computing four
@@ -409,134 +328,50 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
         float acc = 0.0f;
-        for (int k0 = 0; k0 < K; k0 += T) {
-            As[ty * T + tx] = S[row * lda + k0 + tx];
-            Bs[ty * T + tx] = B[(k0 + ty) * N + col];
-            __syncthreads();
-            for (int k = 0; k < T; ++k)
-                acc += As[ty * T + k] * Bs[k * T + tx];
-            __syncthreads();
-        }
-        C[row * N + col] = acc;
-    }
-}
-
-// pipefy: 'sgemm_persistent' with sm_90 tensor copies; only pipefy_launch_sgemm_persistent below launches it
-static __global__ void sgemm_persistent_pipefy_tma(const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C,
-                                 int M, int N, int K, int lda,
-    const __grid_constant__ CUtensorMap pipefy_map_As,
-    const __grid_constant__ CUtensorMap pipefy_map_Bs)
-{
-    __shared__ alignas(128) float As[4][T * T];
-    __shared__ alignas(128) float Bs[4][T * T];
-    const int tx = threadIdx.x, ty = threadIdx.y;
-    const int tiles_x = N / T, tiles = tiles_x * (M / T);
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        int row = tile / tiles_x * T + ty, col = tile % tiles_x * T + tx;
-        float acc = 0.0f;
-        // pipefy: K-loop pipelined with tensor copies (sm_90), 4 stages: tiles to t+2 are copied while tile t is computed, t+3 after it
+        // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+        // then stored over it (a second register stage lost to one with blocks this large)
         {
             // pipefy: the loop variables of the next tile to load
             int pipefy_next_k0 = 0;
-            // pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when
-            // stage s has landed, empty[s] when every thread is done computing it
-            __shared__ alignas(8) unsigned long long pipefy_full[4], pipefy_empty[4];
-            const unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;
-            unsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads % 4
-            if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-                for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
-                    pipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);
-                    pipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);
-                }
-                pipefy_mbar_fence_init();
-            }
-            __syncthreads();
-            // pipefy: the rows of 'As's operand that end within its 32-bit index
-            const long long pipefy_rows_As = (long long)lda > 0 ? 2147483648LL / (long long)lda : 0;
-            // pipefy: the rows of 'Bs's operand that end within its 32-bit index
-            const long long pipefy_rows_Bs = (long long)N > 0 ? 2147483648LL / (long long)N : 0;
-            // pipefy: load the tile at the cursor into stage pipefy_dst once every thread is done with
-            // the tile it held, and advance the cursor: each tile is one box of its operand, issued by
-            // one thread, which arrives for all; where a box reaches outside its operand every thread
-            // copies as written and arrives for itself
-            auto pipefy_load = [&](int pipefy_dst) {
+            // pipefy: staging registers
+            float pipefy_reg0;
+            float pipefy_reg1;
+            // pipefy: load the tile at the cursor into the staging registers and advance the
+            // cursor; false once the tiles run out
+            auto pipefy_fetch = [&]() {
                 int k0 = pipefy_next_k0;
-                if (k0 < K) {
-                    const long long pipefy_col_As = (long long)k0, pipefy_row_As = 32LL * ((long long)tile / (long long)((long long)N / 32LL));
-                    const long long pipefy_col_Bs = 32LL * ((long long)tile % (long long)((long long)N / 32LL)), pipefy_row_Bs = (long long)k0;
-                    if (pipefy_col_As >= 0 && pipefy_col_As + 32 <= (long long)lda &&
-                        pipefy_row_As >= 0 && pipefy_row_As + 32 <= 2147483647LL && pipefy_row_As + 32 <= pipefy_rows_As &&
-                        pipefy_col_Bs >= 0 && pipefy_col_Bs + 32 <= (long long)N &&
-                        pipefy_row_Bs >= 0 && pipefy_row_Bs + 32 <= 2147483647LL && pipefy_row_Bs + 32 <= pipefy_rows_Bs) {
-                        if (threadIdx.x == blockDim.x - 1 && threadIdx.y == blockDim.y - 1 && threadIdx.z == blockDim.z - 1) { // the block's last thread
-                            if (pipefy_loads >= 4) // the stage's last tile, pipefy_loads - 4, is computed
-                                pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
-                            pipefy_fence_proxy_async(); // the threads' reads of the stage before the copy engine's writes
-                            pipefy_mbar_expect_tx(&pipefy_full[pipefy_dst], 8192);
-                            pipefy_mbar_arrive(&pipefy_full[pipefy_dst], pipefy_threads);
-                            pipefy_tma_load_2d(&As[pipefy_dst], &pipefy_map_As, (int)pipefy_col_As, (int)pipefy_row_As,
-                                               &pipefy_full[pipefy_dst]);
-                            pipefy_tma_load_2d(&Bs[pipefy_dst], &pipefy_map_Bs, (int)pipefy_col_Bs, (int)pipefy_row_Bs,
-                                               &pipefy_full[pipefy_dst]);
-                        }
-                    } else {
-                        if (pipefy_loads >= 4)
-                            pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 4 - 1) & 1);
-                        As[pipefy_dst][ty * T + tx] = S[row * lda + k0 + tx];
-                        Bs[pipefy_dst][ty * T + tx] = B[(k0 + ty) * N + col];
-                        pipefy_mbar_arrive(&pipefy_full[pipefy_dst], 1);
-                    }
-                    ++pipefy_loads;
-                    k0 += T;
-                    pipefy_next_k0 = k0;
-                }
+                if (!(k0 < K))
+                    return false;
+                pipefy_reg0 = S[row * lda + k0 + tx];
+                pipefy_reg1 = B[(k0 + ty) * N + col];
+                k0 += T;
+                pipefy_next_k0 = k0;
+                return true;
             };
-            // pipefy: prologue: start loading tiles 0..2
-            for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
-                pipefy_load(pipefy_s);
-            int pipefy_stage = 0;       // the stage that holds tile t
-            unsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t
-            // pipefy: main loop: wait for tile t, compute it, say so, then start tile t+3 into stage
-            // (t-1) % 4 (whose tile every thread is done with as a rule by then); the last iterations
-            // find no tile left to start and only compute: that is the epilogue
+            // pipefy: store the staging registers into the tiles
+            auto pipefy_stash = [&]() {
+                As[ty * T + tx] = pipefy_reg0;
+                Bs[ty * T + tx] = pipefy_reg1;
+            };
+            // pipefy: prologue: tile 0 into the tiles
+            if (pipefy_fetch())
+                pipefy_stash();
+            __syncthreads();
+            // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+            // over it between two barriers
             for (int k0 = 0; k0 < K; k0 += T) {
-                pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase); // tile t has landed
+                bool pipefy_more = pipefy_fetch();
+                __syncwarp(); // pipefy: the loads above stay ahead of the compute
                 for (int k = 0; k < T; ++k)
-                    acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];
-                pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1); // this thread is done with tile t
-                pipefy_load((pipefy_stage + 3) % 4);
-                pipefy_stage = (pipefy_stage + 1) % 4;
-                pipefy_phase ^= pipefy_stage == 0;
+                    acc += As[ty * T + k] * Bs[k * T + tx];
+                __syncthreads(); // every thread is done reading tile t
+                if (pipefy_more)
+                    pipefy_stash();
+                __syncthreads(); // tile t+1 is in place
             }
-            __syncthreads(); // pipefy: every thread is done with the last tile
-            if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-                for (int pipefy_s = 0; pipefy_s < 4; ++pipefy_s) {
-                    pipefy_mbar_inval(&pipefy_full[pipefy_s]);
-                    pipefy_mbar_inval(&pipefy_empty[pipefy_s]);
-                }
         }
         C[row * N + col] = acc;
     }
-}
-
-// pipefy: the launches of 'sgemm_persistent' in this file: with sm_90's tensor copies where the device has
-// them and the kernel's code was compiled for them, the block is the shape the copies assume
-// and every operand makes a tensor map (16-byte aligned, rows a multiple of 16 bytes), and
-// the copy's registers and shared memory let a block of that size run; the kernel as written
-// otherwise
-static void pipefy_launch_sgemm_persistent(dim3 pipefy_grid, dim3 pipefy_block, size_t pipefy_smem, cudaStream_t pipefy_stream,
-    const float *__restrict__ S, const float *__restrict__ B, float *__restrict__ C, int M, int N, int K, int lda)
-{
-    CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
-    if (pipefy_block.x == 32 && pipefy_block.y == 32 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)sgemm_persistent_pipefy_tma) &&
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, sgemm_persistent_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
-        pipefy_resident > 0 &&
-        pipefy_tensor_map_2d(&pipefy_map_As, S, 4, (long long)lda, 32, 32) &&
-        pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 32, 32))
-        sgemm_persistent_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda, pipefy_map_As, pipefy_map_Bs);
-    else
-        sgemm_persistent<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(S, B, C, M, N, K, lda);
 }
 
 // S: the view's storage, (M - 1) * lda + K floats (so rows overlap when lda < K)
@@ -564,9 +399,9 @@ static int check(const char *name, int M, int N, int K, int lda, int kernel)
         if (kernel == 1)
             pipefy_launch_sgemm_flat(dim3(N / T, M / T), 256, 0, 0, dS, dB, dC, M, N, K, lda);
         else if (kernel == 2) // (fewer blocks than tiles: each takes several)
-            pipefy_launch_sgemm_persistent(3, dim3(T, T), 0, 0, dS, dB, dC, M, N, K, lda);
+            sgemm_persistent<<<3, dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
         else
-            pipefy_launch_sgemm_view(dim3(N / T, M / T), dim3(T, T), 0, 0, dS, dB, dC, M, N, K, lda);
+            sgemm_view<<<dim3(N / T, M / T), dim3(T, T)>>>(dS, dB, dC, M, N, K, lda);
     };
     launch();
     CHECK(cudaGetLastError());

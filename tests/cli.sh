@@ -94,6 +94,16 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 		"$tmp/queue.cu" 2>&1 | awk "/entry function '_Z[0-9]*pipefy_queue0_/ { k = 1 }
 			k && /Used [0-9]+ registers/ { sub(/.*Used /, \"\"); print \$1; exit }")
 	expect "--ptxas: nvcc compiles the queue's kernel within the cap ($used of $cap)" '[ -n "$used" ] && [ "$used" -le $cap ]'
+	# tensor copies of a 1024-thread block are held to the two blocks an SM the plan counted with
+	# the measured registers (their bookkeeping took this kernel from 32 registers to 39: one block)
+	t=testdata/sgemm_tma_registers.cu
+	"$pipefy" --arch=sm_90 --ptxas $t -o "$tmp/tma.cu" 2>"$tmp/err"
+	expect "--ptxas: the tensor-copy kernel of a 1024-thread block carries __launch_bounds__(1024, 2)" \
+		'grep -q "__launch_bounds__(1024, 2) /\* pipefy" "$tmp/tma.cu"'
+	used=$("${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" -c -std=c++17 -arch=sm_90 -I testdata -Xptxas -v -o /dev/null \
+		"$tmp/tma.cu" 2>&1 | awk "/entry function '_Z[0-9]*sgemm_tma_registers_pipefy_tma/ { k = 1 }
+			k && /Used [0-9]+ registers/ { sub(/.*Used /, \"\"); print \$1; exit }")
+	expect "--ptxas: nvcc fits the tensor-copy kernel in 32 registers, two blocks an SM ($used)" '[ -n "$used" ] && [ "$used" -le 32 ]'
 	# a kernel template's registers are its instantiations' (the symbols ptxas names), and a
 	# register plan is then judged by them plus its staging's, not by the unmeasured limit
 	s=tests/cli/staging-registers-unmeasured/input.cu

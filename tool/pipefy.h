@@ -928,6 +928,11 @@ struct kloop {
 	int producer_threads;
 	int regs_blocks, regs_entry, regs_producer, regs_consumer;
 	char *regs_note;
+	/* tma and bulk: the resident blocks an SM the plan counted with the kernel's measured
+	 * registers (--ptxas), which the tensor-copy kernel's __launch_bounds__ holds it to (its
+	 * copies' bookkeeping took a 1024-thread block from 32 registers to 39, one block an SM,
+	 * on a public kernel); 0 when the registers were not measured */
+	int keep_blocks;
 	struct plan_option {
 		enum variant variant;
 		int stages;
@@ -1123,6 +1128,8 @@ struct variant_rules {
 	char unknown_compute_evidence[240];
 	int ldg_one_stage_from_threads; /* blocks of this many threads or more: one register stage
 					 * (0: no limit) */
+	int tma_measured_from_threads;  /* blocks of this many threads or more: auto takes tensor
+					 * copies only with measured registers (0: no limit) */
 	char large_blocks_evidence[300];
 	char staged_registers_evidence[240];
 	/* the measurements the remarks quote (variants.json's evidence) */

@@ -152,6 +152,10 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		get_string(evidence, "large_blocks", v->large_blocks_evidence, sizeof v->large_blocks_evidence, &large);
 		if (!large)
 			v->ldg_one_stage_from_threads = 0;
+		bool measured = true;
+		v->tma_measured_from_threads = (int)get_long(variants, "tma_measured_from_block_threads", &measured);
+		if (!measured)
+			v->tma_measured_from_threads = 0;
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
@@ -490,6 +494,14 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 	/* (a compute loop counted from the launch's block shape runs its fixed trips under the
 	 * shape's guard, which register staging and cp.async write and the tensor copies do not) */
 	bool tma = !l->compute_block_dim && usable(l, o, variant_row(VARIANT_TMA));
+	/* (the tensor-copy kernel's bookkeeping costs registers, and with blocks of 1024 threads 33
+	 * registers a thread halve the blocks an SM: unmeasured, auto keeps to the kernel's own
+	 * code; jehyun's week6_1 matmul, 32 registers as written, 39 as tma x4, ran 0.93x its
+	 * original at its own 1024^3 on the H100) */
+	bool unmeasured = tma && !l->registers && vr->tma_measured_from_threads &&
+			  l->block_threads >= vr->tma_measured_from_threads && o->arch >= vr->tma_min_sm;
+	if (unmeasured)
+		tma = false;
 	int width = min_copy_width(l);
 	bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
 	bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
@@ -536,6 +548,11 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 			snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
 		else
 			snprintf(w->why, sizeof w->why, "cp.async cannot take these copies (%s)", l->legal[VARIANT_CP_ASYNC].refusal);
+		if (unmeasured) {
+			size_t n = strlen(w->why);
+			snprintf(w->why + n, sizeof w->why - n, "; tensor copies wait for --ptxas with blocks of %d threads, "
+				 "where their registers may halve the blocks an SM", l->block_threads);
+		}
 	} else { /* only cp.async is legal (check refused loops where neither is) */
 		plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
 			     vr->narrow_cp_async_evidence, l->legal[VARIANT_LDG].refusal);
@@ -753,6 +770,8 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	l->variant = chosen->variant;
 	l->stages = chosen->stages;
+	if ((chosen->variant == VARIANT_TMA || chosen->variant == VARIANT_BULK) && l->registers && chosen->blocks > 0)
+		l->keep_blocks = chosen->blocks;
 	if (chosen->promote) {
 		l->promoted_bytes = kloop_promoted_offset(l, chosen->stages, l->ntiles);
 		size_t n = strlen(why);

@@ -284,6 +284,13 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 				      l->block_threads, l->regs_blocks, name);
 		edits_add(out, l->kernel_name_at, strlen(l->function), named);
 		free(named);
+	} else if (!variant_row(l->variant)->producer_threads && l->keep_blocks > 0 && l->block_threads > 0 && !(lb && lb < src->text + l->kernel_name_at)) {
+		/* (the blocks an SM the plan counted with the kernel's measured registers: ptxas holds the
+		 * copies' bookkeeping to them) */
+		char *named = xprintf("__launch_bounds__(%d, %d) /* pipefy: the blocks an SM its plan counted */\n%s",
+				      l->block_threads, l->keep_blocks, name);
+		edits_add(out, l->kernel_name_at, strlen(l->function), named);
+		free(named);
 	} else
 		edits_add(out, l->kernel_name_at, strlen(l->function), name);
 	struct strbuf maps = {0}, decl = {0}, make = {0}, names = {0};
