@@ -630,6 +630,7 @@ struct flop_count {
 	int depth;
 	struct block_view block; /* the block's shape, which a trip count may read */
 	const char *block_only;  /* a runtime trip count that a known block would fix: its blockDim */
+	bool other_runtime;      /* one that no block would fix (`j < w`, w a parameter) */
 };
 
 static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
@@ -877,8 +878,11 @@ static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClient
 			f->unknown = true;
 			f->runtime |= bound_at_run_time(c);
 			struct block_view any = {.src = f->src, .dims = (const int[3]){1, 1, 1}};
-			if (!f->block_only && trip_count(&any, c) >= 0)
-				f->block_only = any.dim;
+			if (trip_count(&any, c) >= 0) {
+				if (!f->block_only)
+					f->block_only = any.dim;
+			} else
+				f->other_runtime |= bound_at_run_time(c);
 			return CXChildVisit_Continue;
 		}
 		double saved = f->multiplier;
@@ -1087,7 +1091,7 @@ static void count_tile_flops(struct kloop *l, const struct source *src)
 	l->compute_runtime_trips = f.runtime;
 	/* (trips counted from the launch's block hold under the guard that block; a count that
 	 * only the block's shape keeps unknown is named for the remark) */
-	l->compute_block_dim = f.runtime ? f.block_only : f.block.dim;
+	l->compute_block_dim = !f.runtime ? f.block.dim : f.other_runtime ? NULL : f.block_only;
 }
 
 struct shared_sum {
