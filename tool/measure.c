@@ -617,6 +617,7 @@ struct block_view {
 	const struct source *src;
 	const int *dims; /* x y z; NULL or 0: unknown */
 	const char *dim; /* the first `blockDim.?` read, or NULL */
+	int depth;       /* locals followed to their initializers */
 };
 
 /* Flops one thread does per tile: multiply-adds, wmma::mma_sync and mma.sync in asm, times
@@ -677,6 +678,22 @@ static long value_of(struct block_view *b, CXCursor e, bool *ok)
 	if (clang_getCursorKind(e) == CXCursor_CStyleCastExpr && clang_getCursorType(e).kind >= CXType_Char_U &&
 	    clang_getCursorType(e).kind <= CXType_LongLong) /* (`(int)blockDim.x`) */
 		return value_of(b, cursor_last_child(e), ok);
+	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && b->depth < 4) {
+		/* a local of the function set once from such values (`int tile = blockDim.x;`) and only
+		 * read after: its initializer's value */
+		CXCursor var = clang_getCursorReferenced(e), fn = clang_getCursorSemanticParent(var);
+		CXCursor init = clang_getCursorKind(var) == CXCursor_VarDecl ? cursor_last_child(var) : clang_getNullCursor();
+		*ok = false;
+		if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
+		    clang_Cursor_getStorageClass(var) == CX_SC_Static ||
+		    (clang_getCursorKind(fn) != CXCursor_FunctionDecl && clang_getCursorKind(fn) != CXCursor_FunctionTemplate) ||
+		    !cursor_only_read(fn, var))
+			return 0;
+		b->depth++;
+		v = value_of(b, init, ok);
+		b->depth--;
+		return v;
+	}
 	char component;
 	if ((cursor_builtin(b->src, e, &component) == 2 || block_dim_member(e, &component)) && component >= 'x' &&
 	    component <= 'z') {

@@ -2,7 +2,8 @@
 // dim3, read only where nothing can change it (a reference to it, a function taking an int by
 // reference through a pointer: shape unknown, and the remark names the launch); the loop written
 // twice by the guard (a label in the body: refused with that reason); blockDim spelled through a
-// macro or a cast (counted); __launch_bounds__ above the launch's threads (the launch's shape).
+// macro, a cast or a local set once from it (counted); __launch_bounds__ above the launch's
+// threads (the launch's shape).
 #define BDX blockDim.x
 __global__ void through_reference(const float *A, const float *B, float *C, int N, int K)
 {
@@ -113,6 +114,25 @@ __global__ void __launch_bounds__(512) bounds_above_launch(const float *A, const
     C[row * N + col] = acc;
 }
 
+// the count through a local set once from blockDim (`int w = blockDim.x;`, course code's habit)
+__global__ void local_bound(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[32 * 32];
+    __shared__ float Bs[32 * 32];
+    int w = blockDim.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += w) {
+        As[threadIdx.y * w + threadIdx.x] = A[row * K + k0 + threadIdx.x];
+        Bs[threadIdx.y * w + threadIdx.x] = B[(k0 + threadIdx.y) * N + col];
+        __syncthreads();
+        for (int k = 0; k < w; ++k)
+            acc += As[threadIdx.y * w + k] * Bs[k * w + threadIdx.x];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 static void set_to(int &t, int v) { t = v; }
 
 void run(const float *A, const float *B, float *C, int N, int K)
@@ -130,4 +150,5 @@ void run(const float *A, const float *B, float *C, int N, int K)
     macro_bound<<<grid, dim3(16, 16)>>>(A, B, C, N, K);
     cast_bound<<<grid, dim3(16, 16)>>>(A, B, C, N, K);
     bounds_above_launch<<<grid, dim3(16, 16)>>>(A, B, C, N, K);
+    local_bound<<<grid, dim3(16, 16)>>>(A, B, C, N, K);
 }
