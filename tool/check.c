@@ -501,13 +501,15 @@ static bool refs_tile(const struct kloop *l, int stmt)
 	return false;
 }
 
-/* A call of the compute whose function (defined in this file) names a tile itself, a
- * file-scope __shared__ array, rather than through an argument: its callee, at *at. */
+/* A call of the compute whose function (defined in this file, or one it calls, 4 deep) names a
+ * tile itself, a file-scope __shared__ array, rather than through an argument: its callee, and
+ * the call at offset at - 1 (0: none). */
 struct tile_naming_call {
 	const struct kloop *l;
 	CXCursor callee;
 	size_t at;
 	int depth;
+	bool names; /* (names_a_tile's answer) */
 };
 
 static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth);
@@ -519,19 +521,15 @@ static enum CXChildVisitResult scan_tile_names(CXCursor c, CXCursor parent, CXCl
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		for (int i = 0; i < t->l->ntiles; i++)
-			if (clang_equalCursors(d, t->l->tiles[i].decl)) {
-				t->at = 1;
-				return CXChildVisit_Break;
-			}
+		for (int i = 0; i < t->l->ntiles && !t->names; i++)
+			t->names = clang_equalCursors(d, t->l->tiles[i].decl);
 	}
 	if (k == CXCursor_CallExpr && t->depth < 4) {
 		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
-		if (!clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, t->depth + 1)) {
-			t->at = 1;
-			return CXChildVisit_Break;
-		}
+		t->names = !clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, t->depth + 1);
 	}
+	if (t->names)
+		return CXChildVisit_Break;
 	return CXChildVisit_Recurse;
 }
 
@@ -539,7 +537,7 @@ static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth)
 {
 	struct tile_naming_call t = {.l = l, .depth = depth};
 	clang_visitChildren(fn, scan_tile_names, &t);
-	return t.at != 0;
+	return t.names;
 }
 
 static enum CXChildVisitResult scan_compute_calls(CXCursor c, CXCursor parent, CXClientData data)
@@ -3679,10 +3677,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	check_dependences(l, src);
 	check_escapes(l, src);
 	/* (one barrier in the body races as written, which check_shape says first) */
-	int top_barriers = 0;
-	for (int i = 0; i < l->nstmts; i++)
-		top_barriers += l->stmts[i].role == ROLE_BARRIER;
-	if (l->nrefusals == 0 && top_barriers != 1)
+	if (l->nrefusals == 0 && l->nbarriers != 1)
 		check_partial_fills(l, src);
 	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0) {
 		/* say what does write the tiles, when a call is handed one */

@@ -339,18 +339,6 @@ static bool eval_int_text(const struct source *src, const char *text, long *out)
 	return eval_bound(src, NULL, text, out);
 }
 
-/* eval_int_text of the file's own text at offset, its names as the parse resolves them. */
-static bool eval_int_at(const struct source *src, CXCursor near, size_t offset, const char *text, long *out)
-{
-	struct int_eval e = {.src = src, .p = text, .ok = true, .text0 = text, .off0 = offset, .near = near};
-	long v = eval_sum(&e);
-	skip_blanks(&e);
-	if (!e.ok || *e.p != '\0')
-		return false;
-	*out = v;
-	return true;
-}
-
 /* A block configuration as read: its threads, and its shape where the text is one
  * `dim3(x, y, z)` or an integer (dims 0 otherwise: `dim3(16, 16) * 2` is no shape). */
 struct block_read {
@@ -392,6 +380,16 @@ static bool eval_block_at(const struct source *src, CXCursor near, size_t offset
 		memcpy(out->dims, (long[3]){v, 1, 1}, sizeof out->dims);
 	else if (one_dim3(text))
 		memcpy(out->dims, e.dims, sizeof out->dims);
+	return true;
+}
+
+/* eval_int_text of the file's own text at offset, its names as the parse resolves them. */
+static bool eval_int_at(const struct source *src, CXCursor near, size_t offset, const char *text, long *out)
+{
+	struct block_read b;
+	if (!eval_block_at(src, near, offset, text, &b))
+		return false;
+	*out = b.threads;
 	return true;
 }
 
@@ -681,13 +679,10 @@ static long value_of(struct block_view *b, CXCursor e, bool *ok)
 	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && b->depth < 4) {
 		/* a local of the function set once from such values (`int tile = blockDim.x;`) and only
 		 * read after: its initializer's value */
-		CXCursor var = clang_getCursorReferenced(e), fn = clang_getCursorSemanticParent(var);
+		CXCursor var = clang_getCursorReferenced(e);
 		CXCursor init = clang_getCursorKind(var) == CXCursor_VarDecl ? cursor_last_child(var) : clang_getNullCursor();
 		*ok = false;
-		if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) ||
-		    clang_Cursor_getStorageClass(var) == CX_SC_Static ||
-		    (clang_getCursorKind(fn) != CXCursor_FunctionDecl && clang_getCursorKind(fn) != CXCursor_FunctionTemplate) ||
-		    !cursor_only_read(fn, var))
+		if (clang_Cursor_isNull(init) || !clang_isExpression(clang_getCursorKind(init)) || !unchanged_local(var))
 			return 0;
 		b->depth++;
 		v = value_of(b, init, ok);

@@ -928,7 +928,7 @@ struct kloop {
 	int producer_threads;
 	int regs_blocks, regs_entry, regs_producer, regs_consumer;
 	char *regs_note;
-	/* tma and bulk: the resident blocks an SM the plan counted with the kernel's measured
+	/* tma: the resident blocks an SM the plan counted with the kernel's measured
 	 * registers (--ptxas), which the tensor-copy kernel's __launch_bounds__ holds it to (its
 	 * copies' bookkeeping took a 1024-thread block from 32 registers to 39, one block an SM,
 	 * on a public kernel); 0 when the registers were not measured */

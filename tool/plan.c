@@ -770,7 +770,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	l->variant = chosen->variant;
 	l->stages = chosen->stages;
-	if ((chosen->variant == VARIANT_TMA || chosen->variant == VARIANT_BULK) && l->registers && chosen->blocks > 0)
+	if (chosen->variant == VARIANT_TMA && l->registers && chosen->blocks > 0) /* (its own kernel: tensor.c) */
 		l->keep_blocks = chosen->blocks;
 	if (chosen->promote) {
 		l->promoted_bytes = kloop_promoted_offset(l, chosen->stages, l->ntiles);

@@ -279,12 +279,13 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 			      l->function, internal ? "" : "static ");
 	edits_add(out, l->function_span.begin, 0, front);
 	const char *lb = strstr(src->text + l->function_span.begin, "__launch_bounds__(");
-	if (l->producer_threads == 128 && !(lb && lb < src->text + l->kernel_name_at)) {
+	bool bounded = lb && lb < src->text + l->kernel_name_at; /* (the kernel's own __launch_bounds__) */
+	if (l->producer_threads == 128 && !bounded) {
 		char *named = xprintf("__launch_bounds__(%d + 128 /* pipefy: the producer warpgroup */, %d)\n%s",
 				      l->block_threads, l->regs_blocks, name);
 		edits_add(out, l->kernel_name_at, strlen(l->function), named);
 		free(named);
-	} else if (!variant_row(l->variant)->producer_threads && l->keep_blocks > 0 && l->block_threads > 0 && !(lb && lb < src->text + l->kernel_name_at)) {
+	} else if (!variant_row(l->variant)->producer_threads && l->keep_blocks > 0 && l->block_threads > 0 && !bounded) {
 		/* (the blocks an SM the plan counted with the kernel's measured registers: ptxas holds the
 		 * copies' bookkeeping to them) */
 		char *named = xprintf("__launch_bounds__(%d, %d) /* pipefy: the blocks an SM its plan counted */\n%s",
