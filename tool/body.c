@@ -607,6 +607,62 @@ static CXCursor only_stmt(CXCursor c)
 	return r;
 }
 
+/* One local a branch declares before its store (stmts[i] .. the store after it): set from
+ * arithmetic, changed nowhere after, read only where an edit can reach; each of its uses after
+ * recorded in values as its value, `((int)(r * K + c))`. */
+static bool take_branch_local(const struct source *src, CXCursor var, const struct cursors *stmts, int i,
+			      struct edits *values)
+{
+	CXCursor init = clang_getCursorKind(var) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(var)
+								       : clang_getNullCursor();
+	bool ok = !clang_Cursor_isNull(init) && cursor_is_arithmetic(init);
+	for (int j = i; ok && j < stmts->n; j++)
+		ok = !cursor_writes_var(stmts->v[j], var) && !cursor_escapes(stmts->v[j], var);
+	/* (its value as the locals before it are: their uses in its initializer replaced) */
+	char *v = NULL, *err = NULL;
+	struct span is = cursor_span(init);
+	if (ok && !edits_apply_range(values, src->text, is.begin, is.end, &v, &err))
+		ok = false;
+	free(err);
+	char *t = ok ? type_spelling(clang_getUnqualifiedType(clang_getCursorType(var))) : NULL;
+	char *value = ok ? xprintf("((%s)(%s))", t, v) : NULL;
+	struct span at[64];
+	for (int j = i; ok && j < stmts->n; j++) {
+		int n = cursor_var_refs(stmts->v[j], var, at, 64);
+		ok = n >= 0;
+		for (int r = 0; r < n; r++)
+			if (!span_within(at[r], cursor_span(var))) /* (not its own declaration) */
+				edits_add(values, at[r].begin, at[r].end - at[r].begin, value);
+	}
+	free(t);
+	free(value);
+	free(v);
+	return ok;
+}
+
+/* `{ const int off = r * K + c; X = A[off]; }`: the load branch of a guarded fill may declare
+ * locals its store reads (take_branch_local); the copy is rewritten as one expression, where
+ * the declarations are not in scope, so each use is recorded in values as the local's value.
+ * Returns the store, or null when the branch holds anything else. */
+static CXCursor store_after_locals(const struct source *src, CXCursor branch, struct edits *values)
+{
+	if (clang_getCursorKind(branch) != CXCursor_CompoundStmt)
+		return branch;
+	struct cursors cs = cursor_children(branch);
+	CXCursor store = cs.n > 0 ? cs.v[cs.n - 1] : clang_getNullCursor();
+	for (int i = 0; i + 1 < cs.n && !clang_Cursor_isNull(store); i++) {
+		bool ok = clang_getCursorKind(cs.v[i]) == CXCursor_DeclStmt && !cursor_from_macro(cs.v[i]);
+		struct cursors vars = ok ? cursor_children(cs.v[i]) : (struct cursors){0};
+		for (int d = 0; ok && d < vars.n; d++)
+			ok = take_branch_local(src, vars.v[d], &cs, i, values);
+		free(vars.v);
+		if (!ok)
+			store = clang_getNullCursor();
+	}
+	free(cs.v);
+	return store;
+}
+
 /* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`;
  * and `if (g) X = fill; else X = load;` the same as `X = !(g) ? load : fill`. */
 static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
@@ -614,7 +670,9 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 	struct cursors cs = cursor_children(ifstmt);
 	bool ok = false, negated = false;
 	if (cs.n == 3) {
-		CXCursor then_store = only_stmt(cs.v[1]), else_store = only_stmt(cs.v[2]);
+		struct edits values = {0};
+		CXCursor then_store = store_after_locals(s->src, cs.v[1], &values),
+			 else_store = store_after_locals(s->src, cs.v[2], &values);
 		CXCursor t_dst, t_val, e_dst, e_val, base;
 		if (!clang_Cursor_isNull(then_store) && !clang_Cursor_isNull(else_store) &&
 		    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
@@ -640,6 +698,15 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 			free(a);
 			free(b);
 		}
+		/* (a branch's locals only in the load: the element stored and the fill as written) */
+		for (int i = 0; ok && i < values.n; i++) {
+			struct span at = {values.v[i].offset, values.v[i].offset + values.v[i].length};
+			ok = !span_within(at, cursor_span(t_dst)) && !span_within(at, cursor_span(e_dst)) &&
+			     !span_within(at, cursor_span(e_val));
+		}
+		for (int i = 0; ok && i < values.n; i++)
+			edits_add(&s->loop->local_values, values.v[i].offset, values.v[i].length, values.v[i].text);
+		edits_free(&values);
 		if (ok) {
 			record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
 			struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];

@@ -820,6 +820,62 @@ static CXCursor branch_extra(CXCursor ifstmt)
 	return found;
 }
 
+/* Why extra, a statement of a branch of ifstmt besides its store, keeps the if from being read
+ * as a guarded copy (body.c's store_after_locals takes declarations of locals set from
+ * arithmetic, changed nowhere after, that only the load reads): what follows "the if at L:C,
+ * which stores .. into ..,". */
+static char *branch_local_problem(const struct source *src, CXCursor ifstmt, CXCursor extra)
+{
+	int xl, xc;
+	pos(src, cursor_span(extra).begin, &xl, &xc);
+	if (clang_getCursorKind(extra) != CXCursor_DeclStmt || cursor_from_macro(extra)) {
+		char *x = span_text(src, cursor_span(extra));
+		x[strcspn(x, "\n")] = '\0';
+		char *r = xprintf("holds '%s' (%d:%d) besides a store%s", x, xl, xc,
+				  cursor_from_macro(extra) ? ", from a macro's expansion, which pipefy does not rewrite"
+							   : ": pipefy reads an if/else as a guarded copy when a branch "
+							     "holds one store, after locals that its load alone reads");
+		free(x);
+		return r;
+	}
+	CXCursor branch = extra;
+	struct cursors cs = cursor_children(ifstmt);
+	for (int b = 1; b < cs.n; b++)
+		if (span_within(cursor_span(extra), cursor_span(cs.v[b])))
+			branch = cs.v[b];
+	free(cs.v);
+	CXCursor last = cursor_strip(cursor_last_child(branch)), t, v;
+	bool store = cursor_write_parts(last, &t, &v) == WRITE_ASSIGN;
+	struct cursors vars = cursor_children(extra);
+	char *why = NULL;
+	for (int i = 0; i < vars.n && !why; i++) {
+		CXCursor var = vars.v[i], init = clang_Cursor_getVarDeclInitializer(var);
+		char *n = cursor_name(var);
+		struct span at[1];
+		if (clang_getCursorKind(var) != CXCursor_VarDecl)
+			why = xprintf("declares '%s' (%d:%d), not a local: pipefy takes only locals into a guarded copy's load",
+				      n, xl, xc);
+		else if (clang_Cursor_isNull(init) || !cursor_is_arithmetic(init))
+			why = xprintf("declares '%s' (%d:%d) from what may read memory or call a function: pipefy takes a "
+				      "branch's locals into its load only when each is arithmetic on locals and parameters",
+				      n, xl, xc);
+		else if (cursor_writes_var(branch, var) || cursor_escapes(branch, var))
+			why = xprintf("declares '%s' (%d:%d) and changes it after, or takes its address: pipefy takes a "
+				      "branch's locals into its load only when each is set once", n, xl, xc);
+		else if (cursor_var_refs(branch, var, at, 1) < 0)
+			why = xprintf("reads '%s' (%d:%d) inside a macro's expansion, which pipefy does not rewrite", n, xl, xc);
+		else if (store && cursor_var_refs(t, var, at, 1) != 0)
+			why = xprintf("declares '%s' (%d:%d) and chooses the element stored with it: pipefy reads an if/else "
+				      "as a guarded copy only where both branches name the element alike", n, xl, xc);
+		free(n);
+	}
+	free(vars.v);
+	return why ? why
+		   : xprintf("declares locals at %d:%d: pipefy reads an if/else as a guarded copy when one branch "
+			     "stores a load, after locals that the load alone reads, and the other stores a constant",
+			     xl, xc);
+}
+
 /* A constant stored under an if (`if (g) { As[..] = A[..]; Bs[..] = B[..]; } else { As[..] = 0;
  * Bs[..] = 0; }`): the if is no guarded copy pipefy reads, which takes one store a branch. */
 static bool refuse_constant_branch(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
@@ -840,15 +896,10 @@ static bool refuse_constant_branch(struct kloop *l, const struct source *src, co
 			/* (what else a branch holds, where one does: `const int off = ..;` before its store) */
 			CXCursor extra = branch_extra(path[i]);
 			if (!clang_Cursor_isNull(extra)) {
-				int xl, xc;
-				pos(src, cursor_span(extra).begin, &xl, &xc);
-				char *x = span_text(src, cursor_span(extra));
-				x[strcspn(x, "\n")] = '\0';
-				kloop_refuse(l, cp->text.begin,
-					     "the if at %d:%d, which stores '%s' into '%s', holds '%s' (%d:%d) besides a store: "
-					     "pipefy reads an if/else as a guarded copy only when each branch is one store",
-					     il, ic, v, name, x, xl, xc);
-				free(x);
+				char *why = branch_local_problem(src, path[i], extra);
+				kloop_refuse(l, cp->text.begin, "the if at %d:%d, which stores '%s' into '%s', %s", il, ic, v,
+					     name, why);
+				free(why);
 			} else
 				kloop_refuse(l, cp->text.begin,
 					     "'%s' is set to the constant '%s' at %d:%d under the if at %d:%d: pipefy reads an "

@@ -1574,3 +1574,67 @@ bool cursor_builtin_operator_call(CXCursor call)
 	free(n);
 	return unnamed;
 }
+
+/* ---- arithmetic: a value computed from locals, parameters and constants alone ---- */
+
+/* A function's own scalar local (not static, not __shared__) or a by-value parameter. */
+static bool local_scalar(CXCursor d)
+{
+	enum CXCursorKind k = clang_getCursorKind(d), p = clang_getCursorKind(clang_getCursorSemanticParent(d));
+	enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
+	if (t == CXType_LValueReference || t == CXType_RValueReference || t == CXType_ConstantArray ||
+	    t == CXType_IncompleteArray || t == CXType_Record)
+		return false;
+	if (k == CXCursor_ParmDecl)
+		return true;
+	enum CX_StorageClass sc = clang_Cursor_getStorageClass(d);
+	return k == CXCursor_VarDecl && sc != CX_SC_Static && sc != CX_SC_Extern && !cursor_is_shared_decl(d) &&
+	       (p == CXCursor_FunctionDecl || p == CXCursor_FunctionTemplate || p == CXCursor_CXXMethod ||
+		p == CXCursor_LambdaExpr);
+}
+
+static enum CXChildVisitResult scan_arithmetic(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	bool *ok = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor t, v;
+	if (cursor_write_parts(c, &t, &v) != WRITE_NONE)
+		*ok = false;
+	else if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		char *type = type_spelling(clang_getCursorType(d));
+		bool coordinates = strstr(type, "__cuda_builtin_") != NULL; /* (threadIdx, blockIdx, ...) */
+		free(type);
+		*ok = coordinates || local_scalar(d) || dk == CXCursor_EnumConstantDecl || dk == CXCursor_NonTypeTemplateParameter ||
+		      (dk == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(d)) && !cursor_is_shared_decl(d) &&
+		       clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Record);
+	} else if (k == CXCursor_CallExpr) {
+		char *name = cursor_name(c);
+		*ok = strncmp(name, "__fetch_builtin", 15) == 0;
+		free(name);
+	} else if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		*ok = op != CXUnaryOperator_Deref && op != CXUnaryOperator_AddrOf;
+	} else if (k == CXCursor_MemberRefExpr) {
+		/* (threadIdx.x: a property of the coordinates, read through __fetch_builtin_x) */
+		CXCursor base = cursor_strip(cursor_first_child(c));
+		char *of = type_spelling(clang_getCursorType(base));
+		*ok = clang_getCursorKind(base) == CXCursor_DeclRefExpr && strstr(of, "__cuda_builtin_") != NULL;
+		free(of);
+	} else if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_LambdaExpr ||
+		   k == CXCursor_StmtExpr || k == CXCursor_CXXThisExpr || k == CXCursor_CXXNewExpr ||
+		   k == CXCursor_CXXDeleteExpr || k == CXCursor_CXXThrowExpr || k == CXCursor_AsmStmt) {
+		*ok = false;
+	}
+	return *ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+bool cursor_is_arithmetic(CXCursor e)
+{
+	bool ok = true;
+	if (scan_arithmetic(e, e, &ok) == CXChildVisit_Recurse)
+		clang_visitChildren(e, scan_arithmetic, &ok);
+	return ok;
+}

@@ -77,6 +77,7 @@ void model_free(struct model *m)
 		for (int j = 0; j < l->ncopies; j++)
 			free(l->copies[j].type);
 		free(l->copies);
+		edits_free(&l->local_values);
 		for (int j = 0; j < l->nstmts; j++) {
 			free(l->stmts[j].cl.bound_text);
 			free(l->stmts[j].cl.stride_text);

@@ -437,6 +437,10 @@ bool cursor_escapes(CXCursor in, CXCursor var);
 bool cursor_global_load(CXCursor c, CXCursor *base);
 /* Whether e is, or holds anywhere inside it, such a read of global memory. */
 bool cursor_loads_global(CXCursor e);
+/* Whether e computes its value from the function's scalar locals and by-value parameters,
+ * constants and the block's coordinates alone: it reads no memory through a pointer, an array
+ * or a member, calls nothing and writes nothing. */
+bool cursor_is_arithmetic(CXCursor e);
 
 /* ---- storage.c: where a loop's tiles' storage is reached (facts for check.c) ---- */
 
@@ -796,6 +800,8 @@ struct kloop {
 	int ntiles, captiles;
 	struct copy *copies;
 	int ncopies, capcopies;
+	struct edits local_values; /* a guarded fill's branch locals (`{ const int off = ..; X = A[off]; }`):
+				    * each use inside the copy -> `((int)(..))`, its value */
 	struct body_stmt *stmts;
 	int nstmts, capstmts;
 	struct tile_ref *refs;

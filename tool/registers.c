@@ -179,12 +179,14 @@ static void add_fetch_edits(struct kloop *l, const struct source *src, struct ed
 		const struct copy *cp = &l->copies[i];
 		if (cp->from_register)
 			continue;
-		char *value = span_text(src, cp->value_span), *reg = staging_register(l, i);
+		/* (the value with a guarded fill's branch locals as their values: the load runs where
+		 * they are not declared) */
+		char *value = render(src, &l->local_values, cp->value_span), *reg = staging_register(l, i);
 		char *load;
 		if (cp->guard_is_if) {
 			/* (the value as the then-branch stores it, conversion included) */
 			char *g = span_text(src, cp->guard), *guard = load_condition(cp, g);
-			char *from = span_text(src, cp->value_span), *fill = span_text(src, cp->fill);
+			char *from = xstrdup(value), *fill = span_text(src, cp->fill);
 			load = xprintf("%s = %s ? %s : %s%s", reg, guard, from, fill, statement_end(cp));
 			free(g);
 			free(guard);

@@ -131,6 +131,9 @@ struct layout layout_begin(struct kloop *l, const struct source *src)
 		} else
 			edits_add(&y.refs, l->refs[i].at.end, 0, in_copy ? "[" STAGE_FILL "]" : "[" STAGE_READ "]");
 	}
+	/* (a guarded fill's branch locals: the copy, one expression, names their values) */
+	for (int i = 0; i < l->local_values.n; i++)
+		edits_add(&y.refs, l->local_values.v[i].offset, l->local_values.v[i].length, l->local_values.v[i].text);
 	layout_drop_pipe_ops(l, &y.stmt_edits);
 	return y;
 }
