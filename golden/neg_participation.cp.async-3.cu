@@ -2,10 +2,12 @@
 // textbook kernel whose K-loop sits inside its bounds check: where N is not a multiple of the
 // tile, the edge blocks hold threads that never reach the barriers (the loop as written reads
 // elements no thread wrote that tile; the build before this program gave it tensor copies
-// whose mbarriers wait for the whole block: it hung). The second leaves through a return
-// under the same test. Both must be left as written, for every variant, with the condition
-// named. The last two put the loop under conditions every thread of a block shares (the
-// block's index, the arguments): pipelined.
+// whose mbarriers wait for the whole block: it hung): left as written, for every variant, with
+// the condition named. The second leaves through a return under the same test: the threads
+// that return have ended, and __syncthreads() waits only for the others, so registers and
+// cp.async pipeline it; tensor copies, whose mbarriers count every thread, must refuse it,
+// naming the return. The last two put the loop under conditions every thread of a block shares
+// (the block's index, the arguments): pipelined.
 // pipefy-args: --arch=sm_90
 // pipefy-golden: tma ws ws-cp.async
 // Usage: neg_participation [M N K] (multiples of 16, as the kernels as written need).
@@ -38,20 +40,44 @@ __global__ void bounds_check(const float *A, const float *B, float *C, int M, in
 
 __global__ void early_return(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    __shared__ float As[TS][TS];
-    __shared__ float Bs[TS][TS];
+    __shared__ float As[3][TS][TS];
+    __shared__ float Bs[3][TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     if (row >= M || col >= N)
         return;
     float t = 0;
-    for (int i = 0; i < K / TS; i++) {
-        As[ty][tx] = A[row * K + i * TS + tx];
-        Bs[ty][tx] = B[(i * TS + ty) * N + col];
-        __syncthreads();
-        for (int k = 0; k < TS; k++)
-            t += As[ty][k] * Bs[k][tx];
-        __syncthreads();
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_i = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int i = pipefy_next_i;
+            if (i < K / TS) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty][tx], &A[row * K + i * TS + tx], sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty][tx], &B[(i * TS + ty) * N + col], sizeof(float));
+                i++;
+                pipefy_next_i = i;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int i = 0; i < K / TS; i++) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TS; k++)
+                t += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[row * N + col] = t;
 }

@@ -2,10 +2,12 @@
 // textbook kernel whose K-loop sits inside its bounds check: where N is not a multiple of the
 // tile, the edge blocks hold threads that never reach the barriers (the loop as written reads
 // elements no thread wrote that tile; the build before this program gave it tensor copies
-// whose mbarriers wait for the whole block: it hung). The second leaves through a return
-// under the same test. Both must be left as written, for every variant, with the condition
-// named. The last two put the loop under conditions every thread of a block shares (the
-// block's index, the arguments): pipelined.
+// whose mbarriers wait for the whole block: it hung): left as written, for every variant, with
+// the condition named. The second leaves through a return under the same test: the threads
+// that return have ended, and __syncthreads() waits only for the others, so registers and
+// cp.async pipeline it; tensor copies, whose mbarriers count every thread, must refuse it,
+// naming the return. The last two put the loop under conditions every thread of a block shares
+// (the block's index, the arguments): pipelined.
 // pipefy-args: --arch=sm_90
 // pipefy-golden: tma ws ws-cp.async
 // Usage: neg_participation [M N K] (multiples of 16, as the kernels as written need).
@@ -37,20 +39,55 @@ __global__ void bounds_check(const float *A, const float *B, float *C, int M, in
 
 __global__ void early_return(const float *A, const float *B, float *C, int M, int N, int K)
 {
-    __shared__ float As[TS][TS];
-    __shared__ float Bs[TS][TS];
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     if (row >= M || col >= N)
         return;
     float t = 0;
-    for (int i = 0; i < K / TS; i++) {
-        As[ty][tx] = A[row * K + i * TS + tx];
-        Bs[ty][tx] = B[(i * TS + ty) * N + col];
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_i = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int i = pipefy_next_i;
+            if (!(i < K / TS))
+                return false;
+            pipefy_reg0 = A[row * K + i * TS + tx];
+            pipefy_reg1 = B[(i * TS + ty) * N + col];
+            i++;
+            pipefy_next_i = i;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
         __syncthreads();
-        for (int k = 0; k < TS; k++)
-            t += As[ty][k] * Bs[k][tx];
-        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int i = 0; i < K / TS; i++) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TS; k++)
+                t += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
     }
     C[row * N + col] = t;
 }

@@ -2,10 +2,12 @@
 // textbook kernel whose K-loop sits inside its bounds check: where N is not a multiple of the
 // tile, the edge blocks hold threads that never reach the barriers (the loop as written reads
 // elements no thread wrote that tile; the build before this program gave it tensor copies
-// whose mbarriers wait for the whole block: it hung). The second leaves through a return
-// under the same test. Both must be left as written, for every variant, with the condition
-// named. The last two put the loop under conditions every thread of a block shares (the
-// block's index, the arguments): pipelined.
+// whose mbarriers wait for the whole block: it hung): left as written, for every variant, with
+// the condition named. The second leaves through a return under the same test: the threads
+// that return have ended, and __syncthreads() waits only for the others, so registers and
+// cp.async pipeline it; tensor copies, whose mbarriers count every thread, must refuse it,
+// naming the return. The last two put the loop under conditions every thread of a block shares
+// (the block's index, the arguments): pipelined.
 // pipefy-args: --arch=sm_90
 // pipefy-golden: tma ws ws-cp.async
 // Usage: neg_participation [M N K] (multiples of 16, as the kernels as written need).

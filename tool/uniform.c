@@ -749,6 +749,7 @@ struct jump_scan {
 	int loops, switches; /* inner ones (a continue in a switch is the loop's) */
 	size_t before; /* only returns and gotos before this offset, at any depth (0: every jump) */
 	CXCursor bad;
+	bool returns_end; /* a return ends the thread (the kernel's own, before the loop): no jump */
 };
 
 static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
@@ -770,7 +771,7 @@ static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientD
 	bool jump = exit || (k == CXCursor_BreakStmt && j->loops == 0 && j->switches == 0) ||
 		    (k == CXCursor_ContinueStmt && j->loops == 0);
 	if (j->before) /* (a goto anywhere may jump back to before the loop and run it again) */
-		jump = go || (exit && cursor_span(c).begin < j->before);
+		jump = go || (exit && cursor_span(c).begin < j->before && !(j->returns_end && k == CXCursor_ReturnStmt));
 	if (jump) {
 		CXCursor cond;
 		if (!uni_control(j->u, c, &cond))
@@ -897,7 +898,7 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 			bool assumed = false;
 			for (int a = 0; a < u->nassumed; a++)
 				assumed |= same_node(u->assumed[a], anc);
-			struct jump_scan j = {u, 0, 0, 0, clang_getNullCursor()};
+			struct jump_scan j = {u, 0, 0, 0, clang_getNullCursor(), false};
 			if (!assumed && u->nassumed == 16)
 				j.bad = anc; /* (too deep to read) */
 			else if (!assumed) {
@@ -980,8 +981,12 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 		free(text);
 		return why;
 	}
-	/* a return (or goto) before the loop under a condition that depends on the thread */
-	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor()};
+	/* a return (or goto) before the loop under a condition that depends on the thread; a
+	 * kernel's own return ends the thread, and __syncthreads() waits only for threads that have
+	 * not ended (PTX's bar.sync: "non-exited threads"), so the loop's barriers are every
+	 * remaining thread's (the tensor copies' mbarriers count threads: check.c's exit_refusal) */
+	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor(), false};
+	j.returns_end = is_kernel(u->function);
 	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
 	if (clang_Cursor_isNull(j.bad))
 		return NULL;

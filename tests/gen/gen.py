@@ -206,7 +206,9 @@ def draw(seed):
     f['exit'] = r7.random() < 0.15
     # an eighth stream (session 17): the K-loop reached by some threads of a block only, as far
     # as pipefy can prove: a return under a test of the thread's index (never true, but a
-    # thread's), or the loop inside such a bounds check; every variant must refuse it
+    # thread's), or the loop inside such a bounds check; every variant must refuse the bounds
+    # check (session 33: a kernel's return ends the thread, which __syncthreads() does not wait
+    # for, so registers and cp.async take the return; the mbarrier variants name it)
     r8 = random.Random(seed * 2147483647 + 17)
     f['participation'] = r8.choice(['all'] * 17 + ['thread_return', 'bounds_if', 'bounds_if'])
     if f['participation'] == 'bounds_if' and (f['structure'] != 'plain' or f['independent']):
@@ -443,7 +445,7 @@ def program(seed):
                            'is a function template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
-                           'may not be reached by every thread' if f['participation'] != 'all' else None,
+                           'may not be reached by every thread' if f['participation'] == 'bounds_if' else None,
                            # (a vote in the compute counts as a write of memory the copies may read)
                            'may point at it' if f['vote'] in VOTES and not f['restrict'] else None,
                            'only one block barrier' if f['vote'] == 'end_or' else None,
@@ -508,11 +510,13 @@ def program(seed):
     if f['tiles'] == 'static' and (f['tile_after'] or f['structure'] == 'two_loops') and expect == 'pipelined':
         for v in sm90:  # (one stage: no tensor copies)
             sm90[v].append('.')
-    if f['exit'] and expect == 'pipelined':
-        for v in ('tma', 'bulk', 'ws'):
+    if (f['exit'] or f['participation'] == 'thread_return') and expect == 'pipelined':
+        # (the producer warp with cp.async counts threads at its named barriers too: a thread's
+        # return is refused, the block's own is not)
+        for v in ('tma', 'bulk', 'ws') + (('ws-cp.async',) if f['participation'] == 'thread_return' else ()):
             sm90[v].append('may end threads before the loop runs')
     if f['compute_sync'] and expect == 'pipelined':
-        for v in ('ws-cp.async',) if f['exit'] else ('ws', 'ws-cp.async'):
+        for v in ('ws-cp.async',) if f['exit'] or f['participation'] == 'thread_return' else ('ws', 'ws-cp.async'):
             sm90[v].append('.')  # (whatever it names first: no producer warp)
     if f['vote'] in VOTES and expect == 'pipelined':
         for v in ('ws', 'ws-cp.async'):

@@ -440,12 +440,29 @@ START_TEST(participation_under_thread_index_test_is_refused)
 }
 END_TEST
 
-START_TEST(participation_return_on_thread_test_before_the_loop)
+/* a kernel's return ends the thread, and __syncthreads() waits only for threads that have not
+ * ended: the loop's barriers are every remaining thread's */
+START_TEST(participation_kernel_return_on_thread_test_before_the_loop_ends_threads)
 {
 	struct snippet s;
 	size_t at;
 	load(&s, HEAD(", int N") "    if (blockIdx.x * 16 + threadIdx.x >= N)\n        return;\n" KLOOP("    ", "K / 16") TAIL);
-	says_at(&s, participation(&s, "k", &at), &at,
+	says_nothing(participation(&s, "k", &at));
+	unload(&s);
+}
+END_TEST
+
+/* a __device__ function's return goes back to its caller, which goes on: refused */
+START_TEST(participation_helper_return_on_thread_test_before_the_loop)
+{
+	struct snippet s;
+	size_t at;
+	load(&s, "__device__ void d(const float *A, const float *B, float *C, int K, int N)\n{\n"
+		 "    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n    float acc = 0.0f;\n"
+		 "    if (blockIdx.x * 16 + threadIdx.x >= N)\n        return;\n" KLOOP("    ", "K / 16") TAIL
+		 "__global__ void k(const float *A, const float *B, float *C, int K, int N)\n{\n"
+		 "    d(A, B, C, K, N);\n}\n");
+	says_at(&s, participation(&s, "d", &at), &at,
 		"the 'return' at L:C may end some threads of a block before the loop and not others", "return;");
 	unload(&s);
 }
@@ -869,7 +886,8 @@ Suite *gate_suite(void)
 	tcase_add_test(pt, participation_plain_loop_is_uniform);
 	tcase_add_test(pt, participation_under_block_index_test_is_uniform);
 	tcase_add_test(pt, participation_under_thread_index_test_is_refused);
-	tcase_add_test(pt, participation_return_on_thread_test_before_the_loop);
+	tcase_add_test(pt, participation_kernel_return_on_thread_test_before_the_loop_ends_threads);
+	tcase_add_test(pt, participation_helper_return_on_thread_test_before_the_loop);
 	tcase_add_test(pt, participation_return_on_block_test_is_uniform);
 	tcase_add_test(pt, participation_break_on_a_persistent_loops_counter_is_uniform);
 	tcase_add_test(pt, participation_break_on_a_thread_test_in_a_persistent_loop);

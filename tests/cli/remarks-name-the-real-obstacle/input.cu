@@ -100,32 +100,6 @@ __global__ void view_fill(float *A, float *B, float *C, int N, int K)
     C[row * N + col] = acc;
 }
 
-// a guarded copy whose branch declares the offset it loads from: each branch stores once, the
-// then-branch also declares (the build before said a branch held more than one store)
-__global__ void offset_in_branch(const float *A, const float *B, float *C, int M, int N, int K)
-{
-    __shared__ float As[TILE][TILE];
-    __shared__ float Bs[TILE][TILE];
-    int tx = threadIdx.x, ty = threadIdx.y;
-    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
-    float acc = 0.0f;
-    for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
-        int a_col = t * TILE + tx;
-        if (a_col < K && row < M) {
-            const int offset = a_col * M + row;
-            As[ty][tx] = A[offset];
-        } else {
-            As[ty][tx] = 0.0f;
-        }
-        Bs[ty][tx] = B[(t * TILE + ty) * N + col];
-        __syncthreads();
-        for (int k = 0; k < TILE; ++k)
-            acc += As[ty][k] * Bs[k][tx];
-        __syncthreads();
-    }
-    C[row * N + col] = acc;
-}
-
 // one barrier a tile, and a fill shorter on the last tile: the single barrier, a race as
 // written, is named first (the build before named the partial fill)
 __global__ void one_barrier_partial(const int *A, const int *x, int *b, int N)

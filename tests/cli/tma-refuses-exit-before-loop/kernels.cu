@@ -1,8 +1,10 @@
 // Threads that may end before a K-loop: __syncthreads() counts a thread that has ended as
 // arrived, an mbarrier does not, so the tensor-copy variants' waits would never end (and where
 // thread 0 has ended, no barrier is initialized and no box is copied). Where the return
-// depends on the thread (the first two), every variant leaves the loop: not every thread of a
-// block reaches its barriers; where it is the whole block's, only the mbarrier variants do.
+// before the loop depends on the thread (the first), the tensor copies leave the loop naming
+// it (registers and cp.async take it: the threads that ended are not waited for); a return in
+// a loop around the K-loop (the second) ends threads between tiles, and every variant leaves
+// that loop; where the return is the whole block's, only the mbarrier variants do.
 #define TILE 32
 
 // a bounds check that ends threads before the loop
