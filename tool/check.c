@@ -564,6 +564,49 @@ static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
 	return t;
 }
 
+/* Whether the copies of statements [from, to) write tile t. */
+static bool copies_write_tile(const struct kloop *l, int from, int to, int t)
+{
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && l->copies[i].tile == t)
+			return true;
+	return false;
+}
+
+/* A barrier the loop's order does not rest on, which the rewrite (whose own barriers keep the
+ * stages apart, none of the loop's) may leave out: one right after another barrier
+ * (`__syncthreads(); __syncthreads();`), or one between two groups of copies (`As[..] = A[..];
+ * __syncthreads(); Bs[..] = B[..];`) where only copies and their locals stand on either side
+ * (which read no tile and write none but the copies' destinations), and the copies after it
+ * write no tile the copies before it write (else it orders two stores to one tile). */
+enum barrier_use { BARRIER_NEEDED, BARRIER_REDUNDANT, BARRIER_ORDERS_COPIES };
+
+static enum barrier_use barrier_use(const struct kloop *l, int b)
+{
+	if (b > 0 && l->stmts[b - 1].role == ROLE_BARRIER)
+		return BARRIER_REDUNDANT;
+	int from = b, to = b;
+	while (from > 0 && (l->stmts[from - 1].role == ROLE_COPY || l->stmts[from - 1].role == ROLE_COPY_DECL))
+		from--;
+	while (to + 1 < l->nstmts && (l->stmts[to + 1].role == ROLE_COPY || l->stmts[to + 1].role == ROLE_COPY_DECL))
+		to++;
+	bool before = false, after = false;
+	for (int i = from; i < b; i++)
+		before |= l->stmts[i].role == ROLE_COPY;
+	for (int i = b + 1; i <= to; i++)
+		after |= l->stmts[i].role == ROLE_COPY;
+	if (!before || !after)
+		return BARRIER_NEEDED;
+	/* (a copy's value reads global memory and no tile; a local of the copies names none) */
+	for (int i = from; i <= to; i++)
+		if (l->stmts[i].role == ROLE_COPY_DECL && refs_tile(l, i))
+			return BARRIER_ORDERS_COPIES;
+	for (int t = 0; t < l->ntiles; t++)
+		if (copies_write_tile(l, from, b, t) && copies_write_tile(l, b + 1, to + 1, t))
+			return BARRIER_ORDERS_COPIES;
+	return BARRIER_REDUNDANT;
+}
+
 static void check_shape(struct kloop *l, const struct source *src)
 {
 	int first_copy = -1, last_copy = -1, first_read = -1, last_read = -1;
@@ -575,7 +618,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				first_copy = i;
 			last_copy = i;
 		} else if (r == ROLE_BARRIER) {
-			if (nb < 64)
+			if (nb < 64 && barrier_use(l, i) != BARRIER_REDUNDANT)
 				barriers[nb++] = i;
 		} else if (r == ROLE_COMPUTE && refs_tile(l, i)) {
 			if (first_read < 0)
@@ -595,8 +638,20 @@ static void check_shape(struct kloop *l, const struct source *src)
 	}
 	if (nb > 2) {
 		pos(src, l->stmts[barriers[2]].text.begin, &line, &col);
-		kloop_refuse(l, l->stmts[barriers[2]].text.begin, "more than two block barriers in the body (third at %d:%d)",
-			     line, col);
+		int orders = -1;
+		for (int b = 0; b < nb && orders < 0; b++)
+			if (barrier_use(l, barriers[b]) == BARRIER_ORDERS_COPIES)
+				orders = barriers[b];
+		if (orders >= 0) {
+			int ol, oc;
+			pos(src, l->stmts[orders].text.begin, &ol, &oc);
+			kloop_refuse(l, l->stmts[barriers[2]].text.begin,
+				     "more than two block barriers in the body (third at %d:%d): the one at %d:%d orders the "
+				     "copies on either side of it (those after it store into a tile those before it fill, or "
+				     "a local of theirs reads one)", line, col, ol, oc);
+		} else
+			kloop_refuse(l, l->stmts[barriers[2]].text.begin, "more than two block barriers in the body (third at %d:%d)",
+				     line, col);
 		return;
 	}
 	if (first_read < 0) {
