@@ -64,7 +64,10 @@ from a seventeenth, A's static tile given rows past its use in a kernel only the
 launch, so that two stages of the tiles are over 48 KB of static shared memory (`big`: the
 forced variants move them into the launch's dynamic shared memory); from an eighteenth, the
 compute's loop bounded by `k < blockDim.x` where the launch's block is TS wide (`kdim`: counted
-from the launch's dim3, and run under pipefy's guard on the block's shape);
+from the launch's dim3, and run under pipefy's guard on the block's shape); from a nineteenth,
+B's if/else fill declaring the offset it loads from in its load branch (`blocal`: `{ const long
+long gen_boff = ..; Bs[..] = B[gen_boff]; }`, the copy reading the local's value), and a barrier
+the rewrite leaves out (`xbar`: one between A's copy and B's, or a second at the tile's end);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -367,6 +370,20 @@ def draw(seed):
     kdim_ok = (not f['block1d'] and f['form'] != 'vec' and f['tile_def'] != 'template' and
                f['compute'] in ('inline', 'unrolled') and f['wide'] == 'none')
     f['kdim'] = kdim_ok and r18.random() < 0.3
+    # the nineteenth stream (session 33): B's if/else fill declaring its offset in the load
+    # branch; a barrier the rewrite leaves out (between A's copy and B's, which write two tiles
+    # and read none; or a second one at the tile's end)
+    r19 = random.Random(seed * 1000003 + 59)
+    f['blocal'] = f['guard'] == 'if_else' and f['form'] == 'scalar' and not f['accessor'] and r19.random() < 0.5
+    xbar_between_ok = (f['form'] == 'scalar' and f['rows'] == 1 and f['fill_first'] == 'none' and
+                       not f['accessor'] and f['mutation'] == 'none' and f['pipe'] == 'none' and
+                       f['copy'] in ('direct', 'local_index'))
+    xbar = r19.choice(['none', 'none', 'none', 'between', 'twice'])
+    if xbar == 'between' and not xbar_between_ok:
+        xbar = 'none'
+    if xbar == 'twice' and (f['rotated'] or f['vote'] != 'none' or f['mutation'] != 'none'):
+        xbar = 'none'
+    f['xbar'] = xbar
     return f
 
 
@@ -376,7 +393,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
-         'big': False, 'kdim': False}
+         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -899,6 +916,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             # (the end of the tile's barrier, or it as a vote; the bumps after it either way:
             # seed 1334's original read its first tile over and over without them)
             out(b + ('if (__syncthreads_or(0)) {}' if f['vote'] == 'end_or' else sync + ';'))
+            if f['xbar'] == 'twice':  # (a second barrier right after the first)
+                out(b + sync + ';')
             if f['bump_at'] == 'after':
                 for x in bumps:
                     out(b + x)
@@ -941,6 +960,7 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
 
 def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W=0, pipe=None):
     form = f['form']
+    sync = {'syncthreads': '__syncthreads()', 'block_sync': 'block.sync()', 'cg_sync': 'cg::sync(block)'}[f['barrier']]
 
     def put(dst, src):                    # a plain copy, or through the loop's cuda::pipeline
         if pipe:
@@ -1070,7 +1090,16 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + 'gen_st(&%s[%s][tx], %s);' % (an, r, load('gen_ld(&%s)' % src_a)))
         else:
             put('%s[%s][tx]' % (an, ar), load(src_a))
-        if f['guard'] == 'ternary':
+        if f['xbar'] == 'between':  # (orders nothing: B's copy writes another tile, reads none)
+            out(b + sync + ';')
+        if f['guard'] == 'if_else' and f['blocal'] and src_b.startswith('B[') and src_b.endswith(']'):
+            out(b + 'if (%s + %s < K) {' % (k0, r))
+            out(b + '    const long long gen_boff = %s;' % src_b[2:-1])
+            out(b + '    %s[%s][tx] = %s;' % (bn, r, load('B[gen_boff]')))
+            out(b + '} else {')
+            out(b + '    %s[%s][tx] = %s;' % (bn, r, zero))
+            out(b + '}')
+        elif f['guard'] == 'ternary':
             out(b + '%s[%s][tx] = %s + %s < K ? %s : %s;' % (bn, r, k0, r, load(src_b), zero))
         elif f['guard'] == 'if_else':
             out(b + 'if (%s + %s < K)' % (k0, r))
