@@ -1113,6 +1113,7 @@ struct variant_rules {
 	/* tensor copies (optional keys; off when absent): for copies narrower than
 	 * cp_async_min_copy_bytes on sm_<tma_min_sm> and up, tma with tma_stages */
 	bool tma_for_narrow_copies;
+	int tma_narrow_max_copy_bytes; /* the widest copies that rule was measured on (0: any) */
 	int tma_min_sm, tma_stages;
 	char narrow_tma_evidence[160];
 	/* setmaxnreg (optional keys; off when 0): what a producer warpgroup keeps, tensor copies
@@ -1140,6 +1141,7 @@ struct variant_rules {
 	char staged_registers_evidence[240];
 	/* the measurements the remarks quote (variants.json's evidence) */
 	char short_tiles_evidence[160], narrow_gathers_evidence[160], narrow_cp_async_evidence[160];
+	char narrow_cp_async_8_evidence[200]; /* 8-byte copies (from cp_async_min_copy_bytes 16) */
 };
 
 struct rules {

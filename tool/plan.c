@@ -103,6 +103,10 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		v->leave_narrow_gathers_alone = json_is_true(json_object_get(variants, "leave_narrow_gathers_alone"));
 		v->short_tiles_prefer_ldg = json_is_true(json_object_get(variants, "short_tiles_prefer_ldg"));
 		v->tma_for_narrow_copies = json_is_true(json_object_get(variants, "tma_for_narrow_copies"));
+		bool bounded = true;
+		v->tma_narrow_max_copy_bytes = (int)get_long(variants, "tma_narrow_max_copy_bytes", &bounded);
+		if (!bounded)
+			v->tma_narrow_max_copy_bytes = 0;
 		bool have = true;
 		v->tma_min_sm = (int)get_long(variants, "tma_min_sm", &have);
 		v->tma_stages = (int)get_long(variants, "tma_stages", &have);
@@ -159,6 +163,10 @@ bool rules_load(struct rules *r, const char *dir, char **err)
 		get_string(evidence, "short_tiles", v->short_tiles_evidence, sizeof v->short_tiles_evidence, &ok);
 		get_string(evidence, "narrow_gathers", v->narrow_gathers_evidence, sizeof v->narrow_gathers_evidence, &ok);
 		get_string(evidence, "narrow_cp_async", v->narrow_cp_async_evidence, sizeof v->narrow_cp_async_evidence, &ok);
+		bool said8 = true; /* (rules from before it: the narrow copies' evidence) */
+		get_string(evidence, "narrow_cp_async_8", v->narrow_cp_async_8_evidence, sizeof v->narrow_cp_async_8_evidence, &said8);
+		if (!said8)
+			snprintf(v->narrow_cp_async_8_evidence, sizeof v->narrow_cp_async_8_evidence, "%s", v->narrow_cp_async_evidence);
 		if (!ok)
 			*err = xprintf("%s/variants.json: error: a rule is missing, not a number, or negative (or an evidence "
 				       "string missing or too long)",
@@ -505,7 +513,8 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 	int width = min_copy_width(l);
 	bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
 	bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
-	if (!wide && tma && vr->tma_for_narrow_copies && o->arch >= vr->tma_min_sm && !l->gather_at) {
+	bool measured_narrow = !vr->tma_narrow_max_copy_bytes || width <= vr->tma_narrow_max_copy_bytes;
+	if (!wide && tma && vr->tma_for_narrow_copies && measured_narrow && o->arch >= vr->tma_min_sm && !l->gather_at) {
 		w->variant = VARIANT_TMA;
 		w->stages = vr->tma_stages;
 		snprintf(w->why, sizeof w->why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
@@ -544,7 +553,10 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 	} else if (l->legal[VARIANT_LDG].ok) {
 		w->variant = VARIANT_LDG;
 		w->stages = 2;
-		if (l->legal[VARIANT_CP_ASYNC].ok)
+		if (l->legal[VARIANT_CP_ASYNC].ok && width >= 8)
+			snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of 8-byte copies lost to register staging on "
+				 "the H100 (%s)", width, vr->narrow_cp_async_8_evidence);
+		else if (l->legal[VARIANT_CP_ASYNC].ok)
 			snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
 		else
 			snprintf(w->why, sizeof w->why, "cp.async cannot take these copies (%s)", l->legal[VARIANT_CP_ASYNC].refusal);
@@ -555,7 +567,8 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 		}
 	} else { /* only cp.async is legal (check refused loops where neither is) */
 		plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
-			     vr->narrow_cp_async_evidence, l->legal[VARIANT_LDG].refusal);
+			     width >= 8 ? vr->narrow_cp_async_8_evidence : vr->narrow_cp_async_evidence,
+			     l->legal[VARIANT_LDG].refusal);
 		return false;
 	}
 	return true;

@@ -23,9 +23,13 @@ START_TEST(builtin_rules_cover_every_architecture)
 	ck_assert_int_eq(a->smem_per_sm, 100 * 1024);
 	ck_assert_int_eq(a->max_warps, 48);
 	ck_assert_int_eq(a->smem_reserved, 1024);
-	ck_assert_int_eq(rules.variants.cp_async_min_copy_bytes, 8);
-	/* tensor copies for narrow copies and for wide ones from ratio 100, from sm_90, four stages (rules/variants.json) */
+	/* cp.async for 16-byte copies alone: 4 and 8-byte copies lost to registers (rules/variants.json) */
+	ck_assert_int_eq(rules.variants.cp_async_min_copy_bytes, 16);
+	ck_assert(strstr(rules.variants.narrow_cp_async_8_evidence, "colaws") != NULL);
+	/* tensor copies for narrow copies (4-byte, as measured) and for wide ones from ratio 100,
+	 * from sm_90, four stages */
 	ck_assert(rules.variants.tma_for_narrow_copies);
+	ck_assert_int_eq(rules.variants.tma_narrow_max_copy_bytes, 4);
 	ck_assert_int_eq(rules.variants.tma_min_sm, 90);
 	ck_assert_int_eq(rules.variants.tma_stages, 4);
 	ck_assert_double_eq(rules.variants.tma_wide_min_ratio, 100);
