@@ -564,11 +564,23 @@ static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
 	return t;
 }
 
-/* Whether the copies of statements [from, to) write tile t. */
+/* Whether the copies of statements [from, to) write tile t (a copy check refuses keeps its
+ * tile as -1 - t). */
 static bool copies_write_tile(const struct kloop *l, int from, int to, int t)
 {
-	for (int i = 0; i < l->ncopies; i++)
-		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && l->copies[i].tile == t)
+	for (int i = 0; i < l->ncopies; i++) {
+		int ct = l->copies[i].tile < 0 ? -1 - l->copies[i].tile : l->copies[i].tile;
+		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && ct == t)
+			return true;
+	}
+	return false;
+}
+
+/* Whether statement i fills a tile through copies pipefy read (not a call into a helper). */
+static bool has_copies(const struct kloop *l, int i)
+{
+	for (int c = 0; c < l->ncopies; c++)
+		if (l->copies[c].stmt == i)
 			return true;
 	return false;
 }
@@ -597,9 +609,11 @@ static enum barrier_use barrier_use(const struct kloop *l, int b)
 		after |= l->stmts[i].role == ROLE_COPY;
 	if (!before || !after)
 		return BARRIER_NEEDED;
-	/* (a copy's value reads global memory and no tile; a local of the copies names none) */
+	/* (a copy's value reads global memory and no tile; a local of the copies names none; a
+	 * helper's fill writes what pipefy did not read as copies) */
 	for (int i = from; i <= to; i++)
-		if (l->stmts[i].role == ROLE_COPY_DECL && refs_tile(l, i))
+		if ((l->stmts[i].role == ROLE_COPY_DECL && refs_tile(l, i)) ||
+		    (l->stmts[i].role == ROLE_COPY && !has_copies(l, i)))
 			return BARRIER_ORDERS_COPIES;
 	for (int t = 0; t < l->ntiles; t++)
 		if (copies_write_tile(l, from, b, t) && copies_write_tile(l, b + 1, to + 1, t))
