@@ -2,7 +2,8 @@
 // convolutions and generated code write them: a barrier between A's copies and B's (`As = ..;
 // __syncthreads(); Bs = ..;`), which orders nothing (the copies after it write another tile and
 // read none), and a barrier right after another one. The rewrite's own barriers keep the
-// stages apart, and it leaves these out. neg: a barrier between copies into one tile, or before
+// stages apart, and it leaves these out (three barriers a tile each, so that the SASS check
+// reads one tile an iteration of the original). neg: a barrier between copies into one tile, or before
 // a local of B's copies that reads A's tile, orders them (tests/cli/barriers-between-copies).
 // pipefy-golden: tma bulk ws ws-cp.async
 // pipefy-args: --arch=sm_90
@@ -43,7 +44,6 @@ __global__ void sgemm_barrier_twice(const float *A, const float *B, float *C, in
     for (int t = 0; t < K / TS; ++t) {
         As[ty][tx] = A[row * K + t * TS + tx];
         Bs[ty][tx] = B[(t * TS + ty) * N + col];
-        __syncthreads();
         __syncthreads();
         for (int k = 0; k < TS; ++k)
             acc += As[ty][k] * Bs[k][tx];

@@ -457,10 +457,15 @@ static bool same_per_tile(const struct loop_report *r, const struct loop_report 
 	 * cp.async loop (two or more arrive-only named barriers) syncs on one named barrier a tile
 	 * and arrives on another: one iteration, one tile (against an original the compiler
 	 * unrolled, per two barriers) */
+	/* (an original with an odd number of barriers an iteration, 3: one tile an iteration with a
+	 * barrier the rewrite left out, `__syncthreads(); __syncthreads();` or one between two
+	 * groups of copies; an even number is read as two a tile, the usual loop) */
+	bool one_tile = ob >= 3 && ob % 2 == 1;
 	if ((b == 0 && (r->counts[OP_TENSOR] > 0 || r->counts[OP_BULK] > 0)) ||
 	    (r->counts[OP_ASYNC] > 0 && r->counts[OP_ARRIVE] >= 2) || r->producer_apart)
-		return ob > 0 ? c * ob == 2 * oc : c == oc;
-	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b);
+		return ob > 0 ? c * ob == 2 * oc || (one_tile && c == oc) : c == oc;
+	return (c == oc && b == ob) || c * ob == 2 * oc * b || (r->counts[OP_LDG] > 0 && b > 1 && c * ob == oc * b) ||
+	       (one_tile && c == oc * b);
 }
 
 /* Two listings' names for one function. A kernel in an unnamed namespace is mangled with a
