@@ -983,8 +983,10 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 	}
 	/* a return (or goto) before the loop under a condition that depends on the thread; a
 	 * kernel's own return ends the thread, and __syncthreads() waits only for threads that have
-	 * not ended (PTX's bar.sync: "non-exited threads"), so the loop's barriers are every
-	 * remaining thread's (the tensor copies' mbarriers count threads: check.c's exit_refusal) */
+	 * not ended (PTX's bar.sync: "non-exited threads"; __syncwarp() too, which register staging
+	 * issues: "all non-exited threads named in mask", the programming guide), so the loop's
+	 * barriers are every remaining thread's (the tensor copies' mbarriers count threads:
+	 * check.c's exit_refusal) */
 	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor(), false};
 	j.returns_end = is_kernel(u->function);
 	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
