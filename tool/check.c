@@ -609,15 +609,33 @@ static enum barrier_use barrier_use(const struct kloop *l, int b)
 		after |= l->stmts[i].role == ROLE_COPY;
 	if (!before || !after)
 		return BARRIER_NEEDED;
-	/* (a copy's value reads global memory and no tile; a local of the copies names none; a
-	 * helper's fill writes what pipefy did not read as copies) */
+	/* (a local of the copies names no tile; a helper's fill writes what pipefy did not read as
+	 * copies; a copy through a view, or into a tile that is a pointer, may reach the storage of
+	 * another tile) */
 	for (int i = from; i <= to; i++)
 		if ((l->stmts[i].role == ROLE_COPY_DECL && refs_tile(l, i)) ||
 		    (l->stmts[i].role == ROLE_COPY && !has_copies(l, i)))
 			return BARRIER_ORDERS_COPIES;
+	for (int c = 0; c < l->ncopies; c++) {
+		int t = l->copies[c].tile < 0 ? -1 - l->copies[c].tile : l->copies[c].tile;
+		if (l->copies[c].stmt >= from && l->copies[c].stmt <= to &&
+		    (!clang_Cursor_isNull(l->copies[c].view) || l->tiles[t].dynamic ||
+		     (clang_getCursorType(l->tiles[t].decl).kind != CXType_ConstantArray &&
+		      clang_getCursorType(l->tiles[t].decl).kind != CXType_DependentSizedArray)))
+			return BARRIER_ORDERS_COPIES;
+	}
 	for (int t = 0; t < l->ntiles; t++)
 		if (copies_write_tile(l, from, b, t) && copies_write_tile(l, b + 1, to + 1, t))
 			return BARRIER_ORDERS_COPIES;
+	/* (a statement on one side that names a tile the copies on the other side write reads it:
+	 * a copy's index, guard or value, `Bs[..] = B[s_idx[ty] * N + col]`) */
+	for (int r = 0; r < l->nrefs; r++) {
+		int i = l->refs[r].stmt, t = l->refs[r].tile;
+		if (i < from || i > to || i == b)
+			continue;
+		if ((i < b && copies_write_tile(l, b + 1, to + 1, t)) || (i > b && copies_write_tile(l, from, b, t)))
+			return BARRIER_ORDERS_COPIES;
+	}
 	return BARRIER_REDUNDANT;
 }
 
@@ -661,8 +679,8 @@ static void check_shape(struct kloop *l, const struct source *src)
 			pos(src, l->stmts[orders].text.begin, &ol, &oc);
 			kloop_refuse(l, l->stmts[barriers[2]].text.begin,
 				     "more than two block barriers in the body (third at %d:%d): the one at %d:%d orders the "
-				     "copies on either side of it (those after it store into a tile those before it fill, or "
-				     "a local of theirs reads one)", line, col, ol, oc);
+				     "copies on either side of it (one side stores into a tile the other fills or reads, or "
+				     "through a pointer that may reach one)", line, col, ol, oc);
 		} else
 			kloop_refuse(l, l->stmts[barriers[2]].text.begin, "more than two block barriers in the body (third at %d:%d)",
 				     line, col);
@@ -920,10 +938,16 @@ static char *branch_local_problem(const struct source *src, CXCursor ifstmt, CXC
 	for (int i = 0; i < vars.n && !why; i++) {
 		CXCursor var = vars.v[i], init = clang_Cursor_getVarDeclInitializer(var);
 		char *n = cursor_name(var);
-		struct span at[1];
+		struct span at[64];
+		enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(var)).kind;
 		if (clang_getCursorKind(var) != CXCursor_VarDecl)
 			why = xprintf("declares '%s' (%d:%d), not a local: pipefy takes only locals into a guarded copy's load",
 				      n, xl, xc);
+		else if ((!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr) ||
+			 tk == CXType_ConstantArray || tk == CXType_Record || tk == CXType_LValueReference ||
+			 tk == CXType_RValueReference)
+			why = xprintf("declares '%s' (%d:%d) as an array, a struct or a reference, or with braces: pipefy takes "
+				      "a branch's locals into its load only as scalars or pointers set by `=`", n, xl, xc);
 		else if (clang_Cursor_isNull(init) || !cursor_is_arithmetic(init))
 			why = xprintf("declares '%s' (%d:%d) from what may read memory or call a function: pipefy takes a "
 				      "branch's locals into its load only when each is arithmetic on locals and parameters",
@@ -931,9 +955,9 @@ static char *branch_local_problem(const struct source *src, CXCursor ifstmt, CXC
 		else if (cursor_writes_var(branch, var) || cursor_escapes(branch, var))
 			why = xprintf("declares '%s' (%d:%d) and changes it after, or takes its address: pipefy takes a "
 				      "branch's locals into its load only when each is set once", n, xl, xc);
-		else if (cursor_var_refs(branch, var, at, 1) < 0)
+		else if (cursor_var_refs(branch, var, at, 64) < 0)
 			why = xprintf("reads '%s' (%d:%d) inside a macro's expansion, which pipefy does not rewrite", n, xl, xc);
-		else if (store && cursor_var_refs(t, var, at, 1) != 0)
+		else if (store && cursor_var_refs(t, var, at, 64) != 0)
 			why = xprintf("declares '%s' (%d:%d) and chooses the element stored with it: pipefy reads an if/else "
 				      "as a guarded copy only where both branches name the element alike", n, xl, xc);
 		free(n);

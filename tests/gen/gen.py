@@ -375,7 +375,10 @@ def draw(seed):
     # and read none; or a second one at the tile's end)
     r19 = random.Random(seed * 1000003 + 59)
     f['blocal'] = f['guard'] == 'if_else' and f['form'] == 'scalar' and not f['accessor'] and r19.random() < 0.5
+    # (between copies into arrays only: two pointers into the launch's extern array may reach
+    # one element, so pipefy keeps a barrier between copies through them)
     xbar_between_ok = (f['form'] == 'scalar' and f['rows'] == 1 and f['fill_first'] == 'none' and
+                       f['tiles'] == 'static' and
                        not f['accessor'] and f['mutation'] == 'none' and f['pipe'] == 'none' and
                        f['copy'] in ('direct', 'local_index'))
     xbar = r19.choice(['none', 'none', 'none', 'between', 'twice'])
