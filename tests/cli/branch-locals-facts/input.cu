@@ -214,3 +214,31 @@ __global__ void coords(const float *A, float *C, int M, int K)
     }
     C[row * TS + threadIdx.x] = acc;
 }
+
+// 11: the local set with braces (`int o{..}`): refused by name (the build before rendered
+// `((int)({..}))`, which validation refused with a clang error)
+__global__ void k_form(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int t = 0; t < K; t += TS) {
+        if (row < M && t + tx < K) {
+            int o{row * K + t + tx};
+            As[ty][tx] = A[o];
+        } else
+            As[ty][tx] = 0.0f;
+        if (col < N && t + ty < K)
+            Bs[ty][tx] = B[(t + ty) * N + col];
+        else
+            Bs[ty][tx] = 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
