@@ -613,13 +613,8 @@ static CXCursor only_stmt(CXCursor c)
 static bool take_branch_local(const struct source *src, CXCursor var, const struct cursors *stmts, int i,
 			      struct edits *values)
 {
-	CXCursor init = clang_getCursorKind(var) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(var)
-								       : clang_getNullCursor();
-	/* (a scalar or a pointer set by `=` or `( )`: its value fits `((T)(init))`) */
-	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(var)).kind;
-	bool ok = !clang_Cursor_isNull(init) && clang_getCursorKind(init) != CXCursor_InitListExpr &&
-		  tk != CXType_ConstantArray && tk != CXType_Record && tk != CXType_LValueReference &&
-		  tk != CXType_RValueReference && cursor_is_arithmetic(init);
+	CXCursor init;
+	bool ok = cursor_value_local(var, &init) && cursor_is_arithmetic(init);
 	for (int j = i; ok && j < stmts->n; j++)
 		ok = !cursor_writes_var(stmts->v[j], var) && !cursor_escapes(stmts->v[j], var);
 	/* (its value as the locals before it are: their uses in its initializer replaced) */

@@ -564,15 +564,15 @@ static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
 	return t;
 }
 
-/* Whether the copies of statements [from, to) write tile t (a copy check refuses keeps its
- * tile as -1 - t). */
+/* The tile a copy stores into (one check must refuse keeps it as -1 - t: body.c). */
+static int copy_tile(const struct copy *cp) { return cp->tile < 0 ? -1 - cp->tile : cp->tile; }
+
+/* Whether the copies of statements [from, to) write tile t. */
 static bool copies_write_tile(const struct kloop *l, int from, int to, int t)
 {
-	for (int i = 0; i < l->ncopies; i++) {
-		int ct = l->copies[i].tile < 0 ? -1 - l->copies[i].tile : l->copies[i].tile;
-		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && ct == t)
+	for (int i = 0; i < l->ncopies; i++)
+		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && copy_tile(&l->copies[i]) == t)
 			return true;
-	}
 	return false;
 }
 
@@ -617,7 +617,7 @@ static enum barrier_use barrier_use(const struct kloop *l, int b)
 		    (l->stmts[i].role == ROLE_COPY && !has_copies(l, i)))
 			return BARRIER_ORDERS_COPIES;
 	for (int c = 0; c < l->ncopies; c++) {
-		int t = l->copies[c].tile < 0 ? -1 - l->copies[c].tile : l->copies[c].tile;
+		int t = copy_tile(&l->copies[c]);
 		if (l->copies[c].stmt >= from && l->copies[c].stmt <= to &&
 		    (!clang_Cursor_isNull(l->copies[c].view) || l->tiles[t].dynamic ||
 		     (clang_getCursorType(l->tiles[t].decl).kind != CXType_ConstantArray &&
@@ -936,19 +936,17 @@ static char *branch_local_problem(const struct source *src, CXCursor ifstmt, CXC
 	struct cursors vars = cursor_children(extra);
 	char *why = NULL;
 	for (int i = 0; i < vars.n && !why; i++) {
-		CXCursor var = vars.v[i], init = clang_Cursor_getVarDeclInitializer(var);
+		CXCursor var = vars.v[i], init;
+		bool value = cursor_value_local(var, &init);
 		char *n = cursor_name(var);
 		struct span at[64];
-		enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(var)).kind;
 		if (clang_getCursorKind(var) != CXCursor_VarDecl)
 			why = xprintf("declares '%s' (%d:%d), not a local: pipefy takes only locals into a guarded copy's load",
 				      n, xl, xc);
-		else if ((!clang_Cursor_isNull(init) && clang_getCursorKind(init) == CXCursor_InitListExpr) ||
-			 tk == CXType_ConstantArray || tk == CXType_Record || tk == CXType_LValueReference ||
-			 tk == CXType_RValueReference)
+		else if (!value && !clang_Cursor_isNull(init))
 			why = xprintf("declares '%s' (%d:%d) as an array, a struct or a reference, or with braces: pipefy takes "
 				      "a branch's locals into its load only as scalars or pointers set by `=`", n, xl, xc);
-		else if (clang_Cursor_isNull(init) || !cursor_is_arithmetic(init))
+		else if (!value || !cursor_is_arithmetic(init))
 			why = xprintf("declares '%s' (%d:%d) from what may read memory or call a function: pipefy takes a "
 				      "branch's locals into its load only when each is arithmetic on locals and parameters",
 				      n, xl, xc);

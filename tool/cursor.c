@@ -1577,13 +1577,26 @@ bool cursor_builtin_operator_call(CXCursor call)
 
 /* ---- arithmetic: a value computed from locals, parameters and constants alone ---- */
 
+bool cursor_scalar_type(CXType type)
+{
+	enum CXTypeKind t = clang_getCanonicalType(type).kind;
+	return t != CXType_LValueReference && t != CXType_RValueReference && t != CXType_ConstantArray &&
+	       t != CXType_IncompleteArray && t != CXType_Record;
+}
+
+bool cursor_value_local(CXCursor var, CXCursor *init)
+{
+	*init = clang_getCursorKind(var) == CXCursor_VarDecl ? clang_Cursor_getVarDeclInitializer(var)
+							      : clang_getNullCursor();
+	return !clang_Cursor_isNull(*init) && clang_getCursorKind(*init) != CXCursor_InitListExpr &&
+	       cursor_scalar_type(clang_getCursorType(var));
+}
+
 /* A function's own scalar local (not static, not __shared__) or a by-value parameter. */
 static bool local_scalar(CXCursor d)
 {
 	enum CXCursorKind k = clang_getCursorKind(d), p = clang_getCursorKind(clang_getCursorSemanticParent(d));
-	enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
-	if (t == CXType_LValueReference || t == CXType_RValueReference || t == CXType_ConstantArray ||
-	    t == CXType_IncompleteArray || t == CXType_Record)
+	if (!cursor_scalar_type(clang_getCursorType(d)))
 		return false;
 	if (k == CXCursor_ParmDecl)
 		return true;

@@ -441,6 +441,11 @@ bool cursor_loads_global(CXCursor e);
  * constants and the block's coordinates alone: it reads no memory through a pointer, an array
  * or a member, calls nothing and writes nothing. */
 bool cursor_is_arithmetic(CXCursor e);
+/* A scalar or a pointer: no reference, array or struct. */
+bool cursor_scalar_type(CXType type);
+/* A local declaration whose value `((T)(init))` stands for it: a scalar or pointer variable set
+ * by `=` or `( )` (not braces); its initializer in *init (null when it has none). */
+bool cursor_value_local(CXCursor var, CXCursor *init);
 
 /* ---- storage.c: where a loop's tiles' storage is reached (facts for check.c) ---- */
 

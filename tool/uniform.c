@@ -987,8 +987,7 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 	 * issues: "all non-exited threads named in mask", the programming guide), so the loop's
 	 * barriers are every remaining thread's (the tensor copies' mbarriers count threads:
 	 * check.c's exit_refusal) */
-	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor(), false};
-	j.returns_end = is_kernel(u->function);
+	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor(), is_kernel(u->function)};
 	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
 	if (clang_Cursor_isNull(j.bad))
 		return NULL;
