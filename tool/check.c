@@ -639,6 +639,50 @@ static enum barrier_use barrier_use(const struct kloop *l, int b)
 	return BARRIER_REDUNDANT;
 }
 
+/* A local declared before the loop that a copy's destination reads and the body assigns
+ * (`shareA[offset][..] = ..;` ... `offset = !offset;`): the tiles are filled at another place
+ * each iteration, a buffer swapped by hand. */
+struct moving_slot {
+	const struct kloop *l;
+	CXCursor var;
+};
+
+static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct moving_slot *m = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	/* (an integer: a tile's own elements are written too, and are no slot) */
+	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(d)).kind;
+	bool integer = (k >= CXType_Bool && k <= CXType_Int128) && k != CXType_Float && k != CXType_Double;
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || cursor_declared_within(d, m->l->body) || !integer)
+		return CXChildVisit_Continue;
+	for (int i = 0; i < m->l->nstmts; i++)
+		if (cursor_writes_var(m->l->stmts[i].cursor, d)) {
+			m->var = d;
+			return CXChildVisit_Break;
+		}
+	return CXChildVisit_Continue;
+}
+
+/* The copy whose destination moves that way (its index in l->copies), or -1; *var the local. */
+static int hand_swapped_copy(const struct kloop *l, CXCursor *var)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		if (l->copies[i].tile < 0)
+			continue;
+		struct moving_slot m = {l, clang_getNullCursor()};
+		clang_visitChildren(copy_target(&l->copies[i]), scan_moving_slot, &m);
+		if (!clang_Cursor_isNull(m.var)) {
+			*var = m.var;
+			return i;
+		}
+	}
+	return -1;
+}
+
 static void check_shape(struct kloop *l, const struct source *src)
 {
 	int first_copy = -1, last_copy = -1, first_read = -1, last_read = -1;
@@ -661,6 +705,24 @@ static void check_shape(struct kloop *l, const struct source *src)
 	int line, col;
 	if (first_copy < 0)
 		return;
+	CXCursor slot;
+	int swapped = nb == 1 ? hand_swapped_copy(l, &slot) : -1;
+	if (swapped >= 0) {
+		/* (one barrier and a slot the body moves: the loop's own double buffer, not a race) */
+		const struct copy *cp = &l->copies[swapped];
+		int wl = 0, wc = 0;
+		for (int i = 0; i < l->nstmts && !wl; i++)
+			if (cursor_writes_var(l->stmts[i].cursor, slot))
+				pos(src, l->stmts[i].text.begin, &wl, &wc);
+		pos(src, cp->text.begin, &line, &col);
+		char *name = cursor_name(slot);
+		kloop_refuse(l, cp->text.begin,
+			     "the copy at %d:%d stores at '%s', which the body changes at %d:%d: the tiles move each "
+			     "iteration (buffers the loop swaps itself), and pipefy stages tiles filled in one place",
+			     line, col, name, wl, wc);
+		free(name);
+		return;
+	}
 	if (nb == 1) {
 		pos(src, l->stmts[barriers[0]].text.begin, &line, &col);
 		kloop_refuse(l, l->stmts[barriers[0]].text.begin,
@@ -1128,9 +1190,8 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 		size_t n = source_call_word(src, loaded - 1);
 		char *mname = n > 0 ? xprintf(" (it starts with '%.*s')", (int)n, src->text + loaded - 1) : xstrdup("");
 		kloop_refuse(l, cp->text.begin,
-			     "'%s' is stored from register '%s' at %d:%d, which the statement at %d:%d writes "
-			     "earlier in the same iteration%s: pipefy does not read that statement as a load from "
-			     "global memory, which it would start a tile early",
+			     "'%s' is stored from register '%s' at %d:%d, set at %d:%d by what pipefy does not read as a "
+			     "load from global memory%s, so it cannot start the tile early",
 			     name, value, line, col, wline, wcol, mname);
 		free(mname);
 	} else if (blocker && copy_before_fetch(l, reg, blocker - 1, &early, &loaded)) {

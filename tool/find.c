@@ -406,10 +406,13 @@ struct sync_scan {
 	CXCursor barrier;   /* the first block barrier inside, or null */
 	CXCursor candidate; /* the first K-loop candidate inside, or null */
 	CXCursor via_pointer; /* the first store of a global load through a pointer, or null */
+	CXCursor pointer_store; /* the first store of anything through a pointer, or null */
+	CXCursor ldg;         /* the first load intrinsic (`__ldg(p)`), or null */
 	bool shared_write;
 	CXCursor pipefy_call; /* a call of pipefy's own loaders (`pipefy_fetch()`): its output */
 	CXCursor asm_store; /* the first asm that stores to shared memory (`st.shared`), or null */
 	CXCursor asm_load;  /* the first asm that loads from global memory (`ld.global`), or null */
+	CXCursor async_copy; /* the first asynchronous copy (`cuda::memcpy_async`, `__pipeline_memcpy_async`) */
 };
 
 static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
@@ -427,7 +430,13 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 			s->pipefy_call = c;
 		free(n);
 	}
+	CXCursor d, from, size, pipe;
+	if (clang_Cursor_isNull(s->async_copy) && k == CXCursor_CallExpr &&
+	    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async")))
+		s->async_copy = c;
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		if (clang_Cursor_isNull(s->async_copy) && effects_asm_mentions(c, "cp.async"))
+			s->async_copy = c;
 		if (clang_Cursor_isNull(s->asm_store) && effects_asm_mentions(c, "st.shared"))
 			s->asm_store = c;
 		if (clang_Cursor_isNull(s->asm_load) && effects_asm_mentions(c, "ld.global"))
@@ -436,10 +445,22 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE) {
 		CXCursor root = cursor_root_var(target);
 		CXType t = clang_getCanonicalType(clang_getCursorType(root));
+		/* (a pointer, or an array of them: `to_As[i][0] = v;`) */
+		bool pointer = t.kind == CXType_Pointer ||
+			       (t.kind == CXType_ConstantArray &&
+				clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_Pointer);
 		if (cursor_is_shared_var(root))
 			s->shared_write = true;
-		else if (clang_Cursor_isNull(s->via_pointer) && t.kind == CXType_Pointer && cursor_loads_global(value))
+		else if (clang_Cursor_isNull(s->via_pointer) && pointer && cursor_loads_global(value))
 			s->via_pointer = c;
+		else if (clang_Cursor_isNull(s->pointer_store) && pointer && clang_getCursorKind(root) == CXCursor_VarDecl)
+			s->pointer_store = c;
+	}
+	if (clang_Cursor_isNull(s->ldg) && k == CXCursor_CallExpr) {
+		char *n = cursor_name(c);
+		if (strncmp(n, "__ld", 4) == 0)
+			s->ldg = c;
+		free(n);
 	}
 	if (clang_Cursor_isNull(s->candidate) && clang_getCursorKind(c) == CXCursor_ForStmt) {
 		CXCursor body = cursor_last_child(c);
@@ -457,8 +478,11 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
 	CXCursor body = clang_getCursorKind(loop) == CXCursor_DoStmt ? cursor_first_child(loop) : cursor_last_child(loop);
-	struct sync_scan s = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), false,
-			      clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
+	struct sync_scan s = {.barrier = clang_getNullCursor(), .candidate = clang_getNullCursor(),
+			      .via_pointer = clang_getNullCursor(), .pointer_store = clang_getNullCursor(),
+			      .ldg = clang_getNullCursor(), .pipefy_call = clang_getNullCursor(),
+			      .asm_store = clang_getNullCursor(), .asm_load = clang_getNullCursor(),
+			      .async_copy = clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
@@ -466,7 +490,17 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs,
 	     writes = s.shared_write || fx.shared || fx.memory || !clang_Cursor_isNull(s.asm_store);
 	effects_free(&fx);
-	if (!syncs || !writes)
+	const struct diag *error = NULL; /* (the function's first: what it cannot read may be the copies) */
+	bool error_inside = false;       /* (one in the loop: what it does there is unknown) */
+	for (int i = 0; i < f->parsed->ndiags; i++) {
+		const struct diag *d = &f->parsed->diags[i];
+		if (d->is_error && d->offset != (size_t)-1 && d->offset >= f->function_span.begin &&
+		    d->offset < f->function_span.end) {
+			error = error ? error : d;
+			error_inside |= d->offset >= cursor_span(loop).begin && d->offset < cursor_span(loop).end;
+		}
+	}
+	if (!syncs || (!writes && !error_inside))
 		return;
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
 	l->cursor = loop;
@@ -482,10 +516,16 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "it sits inside the K-loop at %s, whose remark says what became of it", within);
 	else if (!clang_Cursor_isNull(s.candidate))
 		kloop_unknown(l, l->loop.begin, "it holds the K-loop at %d:%d, which is the candidate", line, col);
-	else if (!clang_Cursor_isNull(s.via_pointer)) {
+	else if (error)
+		kloop_unknown(l, l->loop.begin, "'%s' has parse errors (first at %d:%d: %s)", f->function_name, error->line,
+			      error->col, error->message);
+	else if (!clang_Cursor_isNull(s.via_pointer) ||
+		 (!clang_Cursor_isNull(s.pointer_store) && (!clang_Cursor_isNull(s.ldg) || cursor_loads_global(body)))) {
+		/* (a store through a pointer, of a load or, where the loop loads, of a local) */
+		CXCursor store = !clang_Cursor_isNull(s.via_pointer) ? s.via_pointer : s.pointer_store;
 		int pl, pc;
-		source_line_col(f->src, cursor_span(s.via_pointer).begin, &pl, &pc);
-		CXCursor var = cursor_root_var(cursor_write_target(s.via_pointer)), use = clang_getNullCursor();
+		source_line_col(f->src, cursor_span(store).begin, &pl, &pc);
+		CXCursor var = cursor_root_var(cursor_write_target(store)), use = clang_getNullCursor();
 		char *name = cursor_name(var);
 		if (clang_getCursorKind(var) == CXCursor_VarDecl)
 			cursor_view_problem(var, &use);
@@ -518,6 +558,14 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		source_line_col(f->src, cursor_span(s.pipefy_call).begin, &pl, &pc);
 		kloop_unknown(l, l->loop.begin, "already pipelined by pipefy ('%s' at %d:%d)", n, pl, pc);
 		free(n);
+	} else if (!clang_Cursor_isNull(s.async_copy)) {
+		int al, ac;
+		bool in_asm = clang_getCursorKind(s.async_copy) != CXCursor_CallExpr;
+		char *n = in_asm ? xstrdup("cp.async") : cursor_name(s.async_copy);
+		source_line_col(f->src, cursor_span(s.async_copy).begin, &al, &ac);
+		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already ('%s'%s at %d:%d), which pipefy does not "
+			      "stage again", n, in_asm ? " in the asm" : "", al, ac);
+		free(n);
 	} else if (!clang_Cursor_isNull(s.asm_store) || !clang_Cursor_isNull(s.asm_load)) {
 		/* (copies written in PTX: `ld.global.nc` into a register, `st.shared` to an address) */
 		bool store = !clang_Cursor_isNull(s.asm_store);
@@ -526,7 +574,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "the asm at %d:%d %s ('%s'), which pipefy does not read as a tile's %s", al,
 			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
 			      store ? "copy" : "load");
-	} else if (!cursor_loads_global(body))
+	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg))
 		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (pipefy sees no load of "
 			      "global memory in its statements)");
 	else
