@@ -1458,8 +1458,13 @@ static void mark_loop_fetches(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
+		/* (or a branch with no else, `if (tid < 128) { float4 v = load; As[..] = v.x; .. }`: a
+		 * loop of one trip or none, whose fetch is not indexed) */
 		CXCursor loop = cursor_unattributed(st->cursor);
-		if (st->role != ROLE_COPY || clang_getCursorKind(loop) != CXCursor_ForStmt)
+		enum CXCursorKind lk = clang_getCursorKind(loop);
+		struct cursors parts = lk == CXCursor_IfStmt ? cursor_children(loop) : (struct cursors){0};
+		free(parts.v);
+		if (st->role != ROLE_COPY || (lk != CXCursor_ForStmt && (lk != CXCursor_IfStmt || parts.n != 2)))
 			continue;
 		CXCursor body = cursor_last_child(loop);
 		struct cursors stmts = clang_getCursorKind(body) == CXCursor_CompoundStmt ? cursor_children(body) : (struct cursors){0};

@@ -1378,8 +1378,8 @@ static void check_tile(struct kloop *l, const struct source *src, int i, bool ot
 	if (tile->dynamic && tile->in_loop) {
 		pos(src, at, &line, &col);
 		kloop_refuse(l, at,
-			     "tile '%s' points into shared memory from a declaration inside the loop (%d:%d), "
-			     "which may point elsewhere each iteration", tile->name, line, col);
+			     "tile '%s' is a pointer declared inside the loop (%d:%d): pipefy stages a pointer tile only "
+			     "when it is declared before the loop", tile->name, line, col);
 	} else if (tile->dynamic && !l->one_stage)
 		dynamic_tile_stages(l, src, i, t);
 	else if (tile_bytes(tile) < 0 && !tile->dynamic && !l->one_stage) {
@@ -2799,6 +2799,12 @@ static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor parent, CXClie
 		const struct body_stmt *st = &u->loop->stmts[i];
 		if (st->role == ROLE_COPY_DECL && ds.begin >= st->text.begin && ds.end <= st->text.end)
 			u->uses = stmt_reads_ivar(u->loop, st->cursor);
+		/* (a local a copy's branch declares, `if (g) { int r = ..; As[r][c] = ..; }`: its value;
+		 * a copy loop's locals are the stash's own, copy_loop_ivar_decl) */
+		else if (st->role == ROLE_COPY && clang_getCursorKind(d) == CXCursor_VarDecl &&
+			 clang_getCursorKind(cursor_unattributed(st->cursor)) == CXCursor_IfStmt &&
+			 ds.begin >= st->text.begin && ds.end <= st->text.end)
+			u->uses = stmt_reads_ivar(u->loop, d);
 	}
 	return u->uses ? CXChildVisit_Break : CXChildVisit_Continue;
 }
@@ -2982,6 +2988,124 @@ static bool names_template_param(CXCursor e)
 	return t.found;
 }
 
+/* A local a copy's branch declares, `int r = tid / 2;`: a scalar set from arithmetic on what the
+ * loop body does not change, on the loop variables (the stash reads the fetched tile's: *ivars),
+ * or on the branch's earlier locals; the stash computes it again, to the same value. */
+struct branch_local_scan {
+	const struct kloop *l;
+	struct span branch;
+	bool ok, ivars;
+	CXCursor changed; /* the variable the loop changes that a local reads, when that is why */
+};
+
+static enum CXChildVisitResult scan_branch_local(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct branch_local_scan *b = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (cursor_declared_within(d, b->branch))
+		return CXChildVisit_Continue;
+	for (int i = 0; i < b->l->nivars; i++)
+		if (clang_equalCursors(b->l->ivars[i].decl, d)) {
+			b->ivars = true;
+			return CXChildVisit_Continue;
+		}
+	for (int i = 0; i < b->l->nstmts && b->ok; i++)
+		b->ok = !cursor_writes_var(b->l->stmts[i].cursor, d);
+	if (!b->ok)
+		b->changed = d;
+	return b->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static bool branch_locals_read(const struct kloop *l, int stmt, CXCursor decl, bool *ivars, CXCursor *changed)
+{
+	struct cursors vars = cursor_children(decl);
+	struct branch_local_scan b = {l, l->stmts[stmt].text, vars.n > 0, false, clang_getNullCursor()};
+	for (int i = 0; i < vars.n && b.ok; i++) {
+		CXCursor init;
+		b.ok = clang_getCursorKind(vars.v[i]) == CXCursor_VarDecl && cursor_value_local(vars.v[i], &init) &&
+		       cursor_is_arithmetic(init);
+		if (b.ok)
+			clang_visitChildren(init, scan_branch_local, &b);
+	}
+	free(vars.v);
+	*ivars |= b.ivars;
+	*changed = b.changed;
+	return b.ok;
+}
+
+static bool branch_locals(const struct kloop *l, int stmt, CXCursor decl, bool *ivars)
+{
+	CXCursor changed;
+	return branch_locals_read(l, stmt, decl, ivars, &changed);
+}
+
+/* What reading a branch of copies finds: the copies it holds (n), whether its locals read the
+ * loop variables, and the first statement that is neither a copy nor such a local (bad). */
+struct branch_read {
+	const struct kloop *l;
+	int stmt, n;
+	bool ivars;
+	CXCursor bad;
+};
+
+static bool branch_of_loads(struct branch_read *b, CXCursor c)
+{
+	const struct kloop *l = b->l;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor pipe;
+	if (l->piped && cursor_pipeline_op(c, &pipe) >= 0)
+		return true; /* (a call on the copies' pipeline: dropped) */
+	for (int i = 0; i < l->stmts[b->stmt].nloop_fetch; i++) /* (`float4 v = load;`: the fetch's) */
+		if (clang_equalCursors(l->stmts[b->stmt].loop_fetch[i], c))
+			return true;
+	bool ok = false;
+	if (k == CXCursor_DeclStmt) {
+		ok = branch_locals(l, b->stmt, c, &b->ivars);
+	} else if (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) {
+		struct cursors kids = cursor_children(c);
+		ok = k == CXCursor_CompoundStmt || kids.n == 2 || kids.n == 3;
+		for (int i = k == CXCursor_IfStmt; i < kids.n && ok; i++) /* (an if's condition is no branch) */
+			ok = branch_of_loads(b, kids.v[i]);
+		free(kids.v);
+		return ok;
+	} else {
+		struct span at = cursor_span(c);
+		for (int i = 0; i < l->ncopies; i++) {
+			const struct copy *cp = &l->copies[i];
+			if (cp->stmt == b->stmt && cp->text.begin == at.begin && cp->text.end == at.end) {
+				b->n++;
+				/* (a load, or a part of the branch's own fetch: `As[..] = v.x;`) */
+				ok = !cp->guard_is_if && ((cp->src.end > cp->src.begin && !cp->from_register) ||
+							  (cp->from_register && l->stmts[b->stmt].nloop_fetch > 0));
+				break;
+			}
+		}
+	}
+	if (!ok && clang_Cursor_isNull(b->bad))
+		b->bad = c;
+	return ok;
+}
+
+/* Whether statement stmt is an if around loads only: `if (g) copy;`, `if (g) { copy; copy; }
+ * else copy;` (check_partial_fills has shown each g the same on every tile), or a block of them,
+ * `{ copy; copy; }`, with the locals a branch declares from arithmetic (`int r = tid / 2;`) and a
+ * branch's own fetch: the fetch loads the registers under the conditions, and the stash,
+ * running the statement again, stores them under the same ones. */
+static bool plain_if_copies(const struct kloop *l, int stmt, struct branch_read *b)
+{
+	CXCursor outer = cursor_unattributed(l->stmts[stmt].cursor);
+	enum CXCursorKind k = clang_getCursorKind(outer);
+	*b = (struct branch_read){.l = l, .stmt = stmt, .bad = clang_getNullCursor()};
+	int copies = 0;
+	for (int i = 0; i < l->ncopies; i++)
+		copies += l->copies[i].stmt == stmt;
+	return (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) && branch_of_loads(b, outer) && b->n == copies &&
+	       copies > 0;
+}
+
 /* Why a copy inside a statement (a loop or a branch around it) gets no staging registers:
  * the loop's bound, or the branch, named where it is. */
 static char *unstaged_copy_why(const struct kloop *l, const struct source *src, const struct copy *cp)
@@ -2992,10 +3116,36 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	int line, col, ol, oc;
 	pos(src, cp->text.begin, &line, &col);
 	pos(src, cursor_span(outer).begin, &ol, &oc);
+	struct branch_read b;
+	if (k == CXCursor_IfStmt && !plain_if_copies(l, cp->stmt, &b) && !clang_Cursor_isNull(b.bad)) {
+		/* (the statement that makes it more than a branch of copies and locals) */
+		int bl, bc;
+		pos(src, cursor_span(b.bad).begin, &bl, &bc);
+		CXCursor var = cursor_first_child(b.bad), changed;
+		bool pointer = clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Pointer; /* (a view) */
+		if (clang_getCursorKind(b.bad) == CXCursor_DeclStmt && !pointer) {
+			bool ivars = false;
+			branch_locals_read(l, cp->stmt, b.bad, &ivars, &changed);
+			char *name = cursor_name(var), *other = clang_Cursor_isNull(changed) ? NULL : cursor_name(changed);
+			char *from = other ? xprintf("from '%s', which the loop changes", other)
+					   : xstrdup("from what is not arithmetic on locals (memory, a call, a write)");
+			char *why = xprintf("the branch at %d:%d sets '%s' (%d:%d) %s: the registers' stores, a tile later, "
+					    "would compute it again", ol, oc, name, bl, bc, from);
+			free(name);
+			free(other);
+			free(from);
+			return why;
+		}
+		if (clang_getCursorKind(b.bad) != CXCursor_DeclStmt &&
+		    (clang_getCursorKind(b.bad) != CXCursor_BinaryOperator || !span_within(cp->text, cursor_span(b.bad))))
+			return xprintf("the branch at %d:%d around the copy at %d:%d also runs the statement at %d:%d: "
+				       "staging registers take a branch of copies and of locals set from arithmetic",
+				       ol, oc, line, col, bl, bc);
+	}
 	if (k == CXCursor_IfStmt || k == CXCursor_SwitchStmt)
 		return xprintf("the copy at %d:%d sits under the branch at %d:%d: staging registers take whole copy "
 			       "statements, copies guarded by if/else or ?: with a value for either side, or ifs around "
-			       "loads only",
+			       "loads and locals set from arithmetic only",
 			       line, col, ol, oc);
 	if (k == CXCursor_CompoundStmt)
 		return xprintf("the copy at %d:%d sits in the block at %d:%d with other statements: staging registers "
@@ -3097,46 +3247,6 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 
 /* Whether c is one of statement stmt's load copies (not a guarded fill), a block of them, or an
  * if, else too, around them; *n counts them. */
-static bool branch_of_loads(const struct kloop *l, int stmt, CXCursor c, int *n)
-{
-	enum CXCursorKind k = clang_getCursorKind(c);
-	CXCursor pipe;
-	if (l->piped && cursor_pipeline_op(c, &pipe) >= 0)
-		return true; /* (a call on the copies' pipeline: dropped) */
-	if (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) {
-		struct cursors kids = cursor_children(c);
-		bool ok = k == CXCursor_CompoundStmt || kids.n == 2 || kids.n == 3;
-		for (int i = k == CXCursor_IfStmt; i < kids.n && ok; i++) /* (an if's condition is no branch) */
-			ok = branch_of_loads(l, stmt, kids.v[i], n);
-		free(kids.v);
-		return ok;
-	}
-	struct span at = cursor_span(c);
-	for (int i = 0; i < l->ncopies; i++) {
-		const struct copy *cp = &l->copies[i];
-		if (cp->stmt == stmt && cp->text.begin == at.begin && cp->text.end == at.end) {
-			(*n)++;
-			return !cp->guard_is_if && cp->src.end > cp->src.begin && !cp->from_register;
-		}
-	}
-	return false;
-}
-
-/* Whether statement stmt is an if around loads only: `if (g) copy;`, `if (g) { copy; copy; }
- * else copy;` (check_partial_fills has shown each g the same on every tile), or a block of them,
- * `{ copy; copy; }`: the fetch loads the registers under the conditions, and the stash, running
- * the statement again, stores them under the same ones. */
-static bool plain_if_copies(const struct kloop *l, int stmt)
-{
-	CXCursor outer = cursor_unattributed(l->stmts[stmt].cursor);
-	enum CXCursorKind k = clang_getCursorKind(outer);
-	int n = 0, copies = 0;
-	for (int i = 0; i < l->ncopies; i++)
-		copies += l->copies[i].stmt == stmt;
-	return (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) && branch_of_loads(l, stmt, outer, &n) && n == copies &&
-	       copies > 0;
-}
-
 /* Whether the copies can be staged through registers: one value per copy statement (or per
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
@@ -3159,7 +3269,8 @@ static void check_ldg(struct kloop *l, const struct source *src)
 		/* the statement is the assignment itself, not a loop or branch around it */
 		struct span ts = cursor_span(st->cursor);
 		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_legal(l, cp->stmt);
-		bool in_plain_if = ts.begin != cp->text.begin && plain_if_copies(l, cp->stmt);
+		struct branch_read branch;
+		bool in_plain_if = ts.begin != cp->text.begin && plain_if_copies(l, cp->stmt, &branch);
 		if (!cp->guard_is_if && !in_copy_loop && !in_plain_if && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
 			l->legal[VARIANT_LDG].refusal = unstaged_copy_why(l, src, cp);
 			l->legal[VARIANT_LDG].ok = false;
@@ -3173,6 +3284,9 @@ static void check_ldg(struct kloop *l, const struct source *src)
 						 "unknown (__launch_bounds__ or --block-size gives it)",
 						 line, col);
 			l->legal[VARIANT_LDG].ok = false;
+		} else if (in_plain_if && branch.ivars) {
+			/* the stash runs the branch again: its locals read the fetched tile's variables */
+			l->stash_cursor = true;
 		} else if (in_copy_loop && copy_loop_ivar_decl(l, cursor_unattributed(st->cursor), &decl)) {
 			/* the store of the registers runs the copy loop's body again, after the compute:
 			 * a declaration in it that reads the loop variables must read the fetched tile's */

@@ -74,7 +74,8 @@ static void add_loop_fetch_edits(const struct kloop *l, const struct source *src
 		for (int k = 0; k < st->nloop_fetch; k++) {
 			CXCursor init = body_loop_fetch_value(st->loop_fetch[k]);
 			struct span is = cursor_span(init), ds = cursor_span(st->loop_fetch[k]);
-			char *reg = loop_fetch_register(l, i, k, true), *value = span_text(src, is);
+			/* (a branch's fetch, trips of none or one: one register, not one a trip) */
+			char *reg = loop_fetch_register(l, i, k, st->cl.bound != 0), *value = span_text(src, is);
 			edits_add(stash, is.begin, is.end - is.begin, reg);
 			/* (the declaration's span ends at its ';', an assignment's before it) */
 			char *load = xprintf(clang_getCursorKind(st->loop_fetch[k]) == CXCursor_DeclStmt ? "%s = %s;" : "%s = %s",
