@@ -756,8 +756,28 @@ static void check_shape(struct kloop *l, const struct source *src)
 			kloop_refuse(l, t.at - 1, "the compute reads the tiles only inside '%s' (%d:%d), which names them "
 				     "itself rather than through an argument; pipefy stages tiles the loop's statements name", name, line, col);
 			free(name);
-		} else
-			kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
+		} else {
+			/* (a view the copies store through, `float *v = sa + ..; *v = ..;`, whose array the
+			 * compute reads by its own name) */
+			int view = -1, reader = -1;
+			for (int v = 0; v < l->ntiles && reader < 0; v++) {
+				CXCursor array = cursor_shared_array(l->tiles[v].decl);
+				for (int i = 0; i < l->nstmts && reader < 0 && !clang_Cursor_isNull(array) &&
+						!clang_equalCursors(array, l->tiles[v].decl); i++)
+					if (l->stmts[i].role == ROLE_COMPUTE && cursor_var_refs(l->stmts[i].cursor, array, NULL, 0) != 0)
+						view = v, reader = i;
+			}
+			if (reader >= 0) {
+				char *array = cursor_name(cursor_shared_array(l->tiles[view].decl));
+				pos(src, l->stmts[reader].text.begin, &line, &col);
+				kloop_refuse(l, l->stmts[reader].text.begin,
+					     "the copies store through '%s', a pointer into '%s', which the compute at %d:%d reads "
+					     "by its own name: pipefy stages a tile the copies and the compute name alike",
+					     l->tiles[view].name, array, line, col);
+				free(array);
+			} else
+				kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
+		}
 		return;
 	}
 	if (first_read < last_copy) {

@@ -535,9 +535,9 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		else if (!clang_Cursor_isNull(use)) {
 			int ul, uc;
 			source_line_col(f->src, cursor_span(use).begin, &ul, &uc);
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which %d:%d may "
-				      "change: pipefy takes a pointer for a tile only when it is set once, to an address "
-				      "inside a __shared__ array", pl, pc, name, ul, uc);
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', whose use at %d:%d "
+				      "pipefy does not read as leaving it unchanged: it takes a pointer for a tile only when it "
+				      "is set once, to an address inside a __shared__ array", pl, pc, name, ul, uc);
 		} else
 			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which pipefy "
 				      "cannot trace to an address inside a __shared__ array (as it can `float *As = "

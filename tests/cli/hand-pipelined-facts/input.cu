@@ -97,3 +97,35 @@ __global__ void pointer_array(const float *A, float *C, int K)
     }
     C[threadIdx.x] = acc;
 }
+
+// A view the copies store through, whose array the compute reads by the array's own name.
+__global__ void view_and_array(const float2 *A, float *C, int K)
+{
+    __shared__ float sa[512];
+    float *to_sa = sa + threadIdx.x * 2;
+    float acc = 0.f;
+    for (int i = 0; i < K; i += 256) {
+        *((float2 *)to_sa) = A[i + threadIdx.x];
+        __syncthreads();
+        acc += sa[(threadIdx.x + 1) % 512];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
+
+// The same through a macro that parenthesizes the pointer before its cast.
+#define STORE2(M, R) *((float2 *)(M)) = R
+__global__ void view_in_parentheses(const float2 *A, float *C, int K)
+{
+    __shared__ float sa[512];
+    float *to_sa = sa + threadIdx.x * 2;
+    float acc = 0.f;
+    for (int i = 0; i < K; i += 256) {
+        float2 v = A[i + threadIdx.x];
+        STORE2(to_sa, v);
+        __syncthreads();
+        acc += sa[(threadIdx.x + 1) % 512];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
+}
