@@ -478,6 +478,11 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	CXCursor dst, from, size, pipe;
 	/* (`if (g) X = load; else X = 0;` inside a statement, a copy loop's body: one guarded copy, as
 	 * at the top of the body) */
+	if (!s->record && clang_getCursorKind(c) == CXCursor_IfStmt && record_if_copy(s, c)) {
+		/* (counting: one store, and nothing else the branch writes is another's) */
+		s->nstores++;
+		return CXChildVisit_Continue;
+	}
 	if (s->record && clang_getCursorKind(c) == CXCursor_IfStmt && record_if_copy(s, c)) {
 		struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
 		size_t e = cp->text.end; /* (through its ';': its replacement ends the statement) */
@@ -639,17 +644,71 @@ static bool take_branch_local(const struct source *src, CXCursor var, const stru
 	return ok;
 }
 
+/* `i = q * TS + ty;` in the load branch, i a scalar local of the function declared outside it
+ * (`int i;` before the loop) and named nowhere else in the function but in the statements of
+ * this branch from here on: a branch local in all but its declaration (ECE408's convolutions
+ * write `i = ..; Bs[..] = in_4d(.., i / (K * K), ..);`). The copy reads its value; the
+ * assignment goes with the branch, and no other statement reads what it left. */
+static bool take_branch_assign(const struct source *src, const struct kloop *l, CXCursor stmt,
+			       const struct cursors *stmts, int i, struct edits *values, struct cursors *taken)
+{
+	CXCursor var, value;
+	if (cursor_write_parts(cursor_strip(stmt), &var, &value) != WRITE_ASSIGN)
+		return false;
+	var = cursor_strip(var);
+	if (clang_getCursorKind(var) != CXCursor_DeclRefExpr)
+		return false;
+	var = clang_getCursorReferenced(var);
+	if (clang_getCursorKind(var) != CXCursor_VarDecl || !cursor_scalar_type(clang_getCursorType(var)) ||
+	    cursor_is_shared_decl(var) ||
+	    clang_Cursor_getStorageClass(var) != CX_SC_None || !cursor_is_arithmetic(value) || cursor_var_refs(value, var, NULL, 0) != 0 ||
+	    !span_within(l->loop, cursor_span(clang_getCursorSemanticParent(var))))
+		return false;
+	CXCursor function = clang_getCursorSemanticParent(var);
+	/* (every name of it: its declaration's, or in this branch from the assignment on) */
+	struct span at[64], from = {cursor_span(stmt).begin, cursor_span(stmts->v[stmts->n - 1]).end};
+	int n = cursor_var_refs(function, var, at, 64);
+	bool ok = n >= 0;
+	for (int r = 0; ok && r < n; r++)
+		ok = span_within(at[r], from);
+	for (int j = i + 1; ok && j < stmts->n; j++)
+		ok = !cursor_writes_var(stmts->v[j], var) && !cursor_escapes(stmts->v[j], var);
+	char *v = NULL, *err = NULL;
+	struct span vs = cursor_span(value);
+	if (ok && !edits_apply_range(values, src->text, vs.begin, vs.end, &v, &err))
+		ok = false;
+	free(err);
+	char *t = ok ? type_spelling(clang_getUnqualifiedType(clang_getCursorType(var))) : NULL;
+	char *val = ok ? xprintf("((%s)(%s))", t, v) : NULL;
+	for (int j = i + 1; ok && j < stmts->n; j++) {
+		n = cursor_var_refs(stmts->v[j], var, at, 64);
+		ok = n >= 0;
+		for (int r = 0; r < n; r++)
+			edits_add(values, at[r].begin, at[r].end - at[r].begin, val);
+	}
+	free(t);
+	free(val);
+	free(v);
+	if (ok)
+		*VEC_PUSH(taken->v, taken->n, taken->cap) = var;
+	return ok;
+}
+
 /* `{ const int off = r * K + c; X = A[off]; }`: the load branch of a guarded fill may declare
- * locals its store reads (take_branch_local); the copy is rewritten as one expression, where
- * the declarations are not in scope, so each use is recorded in values as the local's value.
- * Returns the store, or null when the branch holds anything else. */
-static CXCursor store_after_locals(const struct source *src, CXCursor branch, struct edits *values)
+ * locals its store reads (take_branch_local), or set a local of the function that nothing else
+ * names (take_branch_assign); the copy is rewritten as one expression, where the declarations
+ * are not in scope, so each use is recorded in values as the local's value. Returns the store,
+ * or null when the branch holds anything else. */
+static CXCursor store_after_locals(const struct source *src, const struct kloop *l, CXCursor branch, struct edits *values,
+				   struct cursors *taken)
 {
 	if (clang_getCursorKind(branch) != CXCursor_CompoundStmt)
 		return branch;
 	struct cursors cs = cursor_children(branch);
 	CXCursor store = cs.n > 0 ? cs.v[cs.n - 1] : clang_getNullCursor();
 	for (int i = 0; i + 1 < cs.n && !clang_Cursor_isNull(store); i++) {
+		if (!cursor_from_macro(cs.v[i]) && take_branch_assign(src, l, cs.v[i], &cs, i, values, taken))
+			continue;
 		bool ok = clang_getCursorKind(cs.v[i]) == CXCursor_DeclStmt && !cursor_from_macro(cs.v[i]);
 		struct cursors vars = ok ? cursor_children(cs.v[i]) : (struct cursors){0};
 		for (int d = 0; ok && d < vars.n; d++)
@@ -670,8 +729,9 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 	bool ok = false, negated = false;
 	if (cs.n == 3) {
 		struct edits values = {0};
-		CXCursor then_store = store_after_locals(s->src, cs.v[1], &values),
-			 else_store = store_after_locals(s->src, cs.v[2], &values);
+		struct cursors taken = {0};
+		CXCursor then_store = store_after_locals(s->src, s->loop, cs.v[1], &values, &taken),
+			 else_store = store_after_locals(s->src, s->loop, cs.v[2], &values, &taken);
 		CXCursor t_dst, t_val, e_dst, e_val, base;
 		if (!clang_Cursor_isNull(then_store) && !clang_Cursor_isNull(else_store) &&
 		    cursor_write_parts(then_store, &t_dst, &t_val) == WRITE_ASSIGN &&
@@ -703,10 +763,13 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 			ok = !span_within(at, cursor_span(t_dst)) && !span_within(at, cursor_span(e_dst)) &&
 			     !span_within(at, cursor_span(e_val));
 		}
-		for (int i = 0; ok && i < values.n; i++)
+		for (int i = 0; ok && s->record && i < values.n; i++)
 			edits_add(&s->loop->local_values, values.v[i].offset, values.v[i].length, values.v[i].text);
+		for (int i = 0; ok && s->record && i < taken.n; i++)
+			*VEC_PUSH(s->loop->branch_assigned.v, s->loop->branch_assigned.n, s->loop->branch_assigned.cap) = taken.v[i];
 		edits_free(&values);
-		if (ok) {
+		free(taken.v);
+		if (ok && s->record) {
 			record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
 			struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
 			cp->text = cursor_span(ifstmt);
@@ -1521,7 +1584,7 @@ static void mark_loop_fetches(struct kloop *l, const struct source *src)
 					   : uses == USES_LOOP_NAMES ? ", declared outside it, with indices that name what the "
 								       "K-loop changes: pipefy stores such a fetch a tile "
 								       "later, when those hold another tile's values"
-								     : ", declared outside it, which its copy loop's stores "
+								     : ", declared outside it, which the statement's stores "
 								       "do not alone read: pipefy moves a tile's copies only "
 								       "with what they alone write");
 		}

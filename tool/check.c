@@ -2574,6 +2574,11 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		 * their fetch writes it, in the order the stash keeps: body.c proves it) */
 		if (fetched || loop_fetch_var(l, var) || (l->piped && clang_equalCursors(var, l->pipe)))
 			continue; /* (a pipeline the copies went through: its calls are dropped) */
+		bool assigned = false; /* (set by a guarded fill's load branch alone: the copy reads its value) */
+		for (int a = 0; a < l->branch_assigned.n && !assigned; a++)
+			assigned = clang_equalCursors(l->branch_assigned.v[a], var);
+		if (assigned)
+			continue;
 		/* declared by the copy side, or a scratch local of the function only its steps assign:
 		 * computed again by the loader (its own inputs are in the list), with the copy side's
 		 * writes of it in their order; only a write the compute keeps would be missed */
@@ -2783,12 +2788,24 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 		} else if (cp->guard.end > cp->guard.begin) {
 			char *fill = span_text(src, cp->fill);
 			bool zero = effects_is_zero(cp->fill_value);
+			/* (the address a failed guard copies from, none of its bytes: the load's base pointer
+			 * as the file writes it, `A` or `p.a`; inside a macro's expansion it is the macro's
+			 * use, which is no pointer) */
+			char *base = span_text(src, cp->src_base);
+			bool named = base[strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.->: ")] == '\0';
 			if (!zero) {
 				l->legal[VARIANT_CP_ASYNC].refusal = xprintf(
 					"the guarded copy at %d:%d fills with '%s', cp.async can only fill zeros", line, col,
 					fill);
 				l->legal[VARIANT_CP_ASYNC].ok = false;
+			} else if (!named) {
+				base[strcspn(base, "( \t")] = '\0'; /* (the macro's name) */
+				l->legal[VARIANT_CP_ASYNC].refusal = xprintf(
+					"the guarded copy at %d:%d loads in macro '%s': cp.async needs its pointer named",
+					line, col, base);
+				l->legal[VARIANT_CP_ASYNC].ok = false;
 			}
+			free(base);
 			free(fill);
 		}
 	}

@@ -807,6 +807,8 @@ struct kloop {
 	int ncopies, capcopies;
 	struct edits local_values; /* a guarded fill's branch locals (`{ const int off = ..; X = A[off]; }`):
 				    * each use inside the copy -> `((int)(..))`, its value */
+	struct cursors branch_assigned; /* locals of the function such a branch sets, which nothing
+					 * else names (`int i;` .. `i = ..; X = A[i];`): its values read them */
 	struct body_stmt *stmts;
 	int nstmts, capstmts;
 	struct tile_ref *refs;
