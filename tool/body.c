@@ -300,6 +300,10 @@ static void record_store(struct store_scan *s, CXCursor assign, CXCursor tile_de
 											 : cursor_last_child(load));
 		if (clang_getCursorKind(ptr) == CXCursor_MemberRefExpr)
 			cp->src_base = cursor_span(ptr);
+		/* (the pointer inside a macro's expansion, `B_AT(r, c)`, `LOADB`: the file does not
+		 * name it where the copy is; none to fall back on) */
+		if (cursor_from_macro(ptr))
+			cp->src_base = (struct span){0, 0};
 	} else {
 		cp->src = (struct span){0, 0}; /* not a load: check refuses it, unless computed */
 		cp->guard = (struct span){0, 0};
@@ -659,8 +663,10 @@ static bool take_branch_assign(const struct source *src, const struct kloop *l, 
 	if (clang_getCursorKind(var) != CXCursor_DeclRefExpr)
 		return false;
 	var = clang_getCursorReferenced(var);
-	if (clang_getCursorKind(var) != CXCursor_VarDecl || !cursor_scalar_type(clang_getCursorType(var)) ||
-	    cursor_is_shared_decl(var) ||
+	/* (a number: a pointer's value would also stand for the address a failed guard copies from) */
+	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(var)).kind;
+	bool number = (tk >= CXType_Bool && tk <= CXType_LongDouble) || tk == CXType_Enum;
+	if (clang_getCursorKind(var) != CXCursor_VarDecl || !number || cursor_is_shared_decl(var) ||
 	    clang_Cursor_getStorageClass(var) != CX_SC_None || !cursor_is_arithmetic(value) || cursor_var_refs(value, var, NULL, 0) != 0 ||
 	    !span_within(l->loop, cursor_span(clang_getCursorSemanticParent(var))))
 		return false;

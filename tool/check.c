@@ -647,6 +647,17 @@ struct moving_slot {
 	CXCursor var;
 };
 
+/* Whether statement c sets var from its own value (`s = !s`, `s ^= 1`, `s = (s + 1) % 3`,
+ * `++s`): it takes another value each iteration. */
+static bool steps_var(CXCursor c, CXCursor var)
+{
+	CXCursor target, value;
+	enum write_kind w = cursor_write_parts(cursor_strip(c), &target, &value);
+	if (w == WRITE_NONE || !cursor_names_var(target, var))
+		return false;
+	return w != WRITE_ASSIGN || cursor_var_refs(value, var, NULL, 0) != 0;
+}
+
 static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -660,7 +671,7 @@ static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor parent, CXC
 	if (clang_getCursorKind(d) != CXCursor_VarDecl || cursor_declared_within(d, m->l->body) || !integer)
 		return CXChildVisit_Continue;
 	for (int i = 0; i < m->l->nstmts; i++)
-		if (cursor_writes_var(m->l->stmts[i].cursor, d)) {
+		if (steps_var(m->l->stmts[i].cursor, d)) {
 			m->var = d;
 			return CXChildVisit_Break;
 		}
@@ -712,7 +723,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 		const struct copy *cp = &l->copies[swapped];
 		int wl = 0, wc = 0;
 		for (int i = 0; i < l->nstmts && !wl; i++)
-			if (cursor_writes_var(l->stmts[i].cursor, slot))
+			if (steps_var(l->stmts[i].cursor, slot))
 				pos(src, l->stmts[i].text.begin, &wl, &wc);
 		pos(src, cp->text.begin, &line, &col);
 		char *name = cursor_name(slot);
@@ -1170,6 +1181,14 @@ static bool copy_before_fetch(const struct kloop *l, CXCursor reg, size_t at, si
 	return false;
 }
 
+static bool body_writes(const struct kloop *l, CXCursor var)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (cursor_writes_var(l->stmts[i].cursor, var))
+			return true;
+	return false;
+}
+
 /* A copy that stores no load it reads: `As[i] = reg;` from a register the previous iteration
  * loaded (a register prefetch: pipelined already), one the same iteration loads (a load pipefy
  * does not see as one) or uses elsewhere, or no such register. */
@@ -1234,7 +1253,11 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 			     "'%s' is stored from register '%s' at %d:%d, which is also used at %d:%d: "
 			     "pipefy moves a register's load only when the copies are all that read it",
 			     name, value, line, col, uline, ucol);
-	} else if (simple)
+	} else if (simple && !body_writes(l, reg))
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored at %d:%d from '%s', which the loop never changes: no tile loaded from global "
+			     "memory, which pipefy stages", name, line, col, value);
+	else if (simple)
 		kloop_refuse(l, cp->text.begin,
 			     "already pipelined: '%s' is stored from register '%s' at %d:%d (register prefetch)",
 			     name, value, line, col);
@@ -2792,17 +2815,19 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 			 * as the file writes it, `A` or `p.a`; inside a macro's expansion it is the macro's
 			 * use, which is no pointer) */
 			char *base = span_text(src, cp->src_base);
-			bool named = base[strspn(base, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.->: ")] == '\0';
+			bool named = cp->src_base.end > cp->src_base.begin;
 			if (!zero) {
 				l->legal[VARIANT_CP_ASYNC].refusal = xprintf(
 					"the guarded copy at %d:%d fills with '%s', cp.async can only fill zeros", line, col,
 					fill);
 				l->legal[VARIANT_CP_ASYNC].ok = false;
 			} else if (!named) {
-				base[strcspn(base, "( \t")] = '\0'; /* (the macro's name) */
+				char *load = span_text(src, cp->src);
+				load[strcspn(load, "([ \t")] = '\0'; /* (the macro's name) */
 				l->legal[VARIANT_CP_ASYNC].refusal = xprintf(
 					"the guarded copy at %d:%d loads in macro '%s': cp.async needs its pointer named",
-					line, col, base);
+					line, col, load);
+				free(load);
 				l->legal[VARIANT_CP_ASYNC].ok = false;
 			}
 			free(base);
@@ -3164,13 +3189,21 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 			bool ivars = false;
 			branch_locals_read(l, cp->stmt, b.bad, &ivars, &changed);
 			char *name = cursor_name(var), *other = clang_Cursor_isNull(changed) ? NULL : cursor_name(changed);
-			char *from = other ? xprintf("from '%s', which the loop changes", other)
-					   : xstrdup("from what is not arithmetic on locals (memory, a call, a write)");
-			char *why = xprintf("the branch at %d:%d sets '%s' (%d:%d) %s: the registers' stores, a tile later, "
-					    "would compute it again", ol, oc, name, bl, bc, from);
+			CXCursor init;
+			char *why;
+			if (!other && !cursor_value_local(var, &init))
+				why = xprintf("the branch at %d:%d declares '%s' (%d:%d) with no value, or as an array or a "
+					      "struct: staging registers take a branch's locals set where declared, from arithmetic",
+					      ol, oc, name, bl, bc);
+			else {
+				char *from = other ? xprintf("from '%s', which the loop changes", other)
+						   : xstrdup("from what is not arithmetic on locals (memory, a call, a write)");
+				why = xprintf("the branch at %d:%d sets '%s' (%d:%d) %s: the registers' stores, a tile later, "
+					      "would compute it again", ol, oc, name, bl, bc, from);
+				free(from);
+			}
 			free(name);
 			free(other);
-			free(from);
 			return why;
 		}
 		if (clang_getCursorKind(b.bad) != CXCursor_DeclStmt &&

@@ -837,6 +837,12 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
 	clang_visitChildren(def, scan_effects, &s);
 	for (int i = 0; i < n && i < nparams; i++)
 		param_written[i] = pw[i];
+	/* a lambda's writes to the locals it captured by reference, `[&] { lim += 2; }`: the
+	 * caller's own variables (a function can reach no other function's locals) */
+	struct span own = cursor_span(def);
+	for (int i = 0; i < inner.vars.n; i++)
+		if (effects_is_local(inner.vars.v[i]) && !cursor_declared_within(inner.vars.v[i], own))
+			add_var(fx, inner.vars.v[i]);
 	char *name = cursor_name(def);
 	if (inner.what) {
 		bool *flag = inner.unknown ? &fx->unknown : inner.syncs ? &fx->syncs : &fx->memory;

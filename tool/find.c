@@ -415,6 +415,17 @@ struct sync_scan {
 	CXCursor async_copy; /* the first asynchronous copy (`cuda::memcpy_async`, `__pipeline_memcpy_async`) */
 };
 
+/* Whether a local pointer (or each of an array of them) is set where declared from a pointer
+ * parameter, `float *c = C + off;`: global memory, no tile. */
+static bool points_at_parameter(CXCursor var)
+{
+	CXCursor init = cursor_last_child(var);
+	if (clang_getCursorKind(init) == CXCursor_InitListExpr)
+		init = cursor_first_child(init);
+	CXCursor root = clang_Cursor_isNull(init) ? init : cursor_root_var(init);
+	return !clang_Cursor_isNull(root) && clang_getCursorKind(root) == CXCursor_ParmDecl;
+}
+
 static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -435,7 +446,10 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async")))
 		s->async_copy = c;
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
-		if (clang_Cursor_isNull(s->async_copy) && effects_asm_mentions(c, "cp.async"))
+		/* (a copy: cp.async.ca/.cg, or a bulk copy into shared memory; not a wait or a commit) */
+		if (clang_Cursor_isNull(s->async_copy) &&
+		    (effects_asm_mentions(c, "cp.async.ca") || effects_asm_mentions(c, "cp.async.cg") ||
+		     effects_asm_mentions(c, "cp.async.bulk.shared") || effects_asm_mentions(c, "cp.async.bulk.tensor")))
 			s->async_copy = c;
 		if (clang_Cursor_isNull(s->asm_store) && effects_asm_mentions(c, "st.shared"))
 			s->asm_store = c;
@@ -445,15 +459,25 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE) {
 		CXCursor root = cursor_root_var(target);
 		CXType t = clang_getCanonicalType(clang_getCursorType(root));
-		/* (a pointer, or an array of them: `to_As[i][0] = v;`) */
-		bool pointer = t.kind == CXType_Pointer ||
-			       (t.kind == CXType_ConstantArray &&
-				clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_Pointer);
+		/* (through a pointer, or an array of them: `p[i] = v;`, `*p = v;`, `to_As[i][0] = v;`; not
+		 * `p += 256;` or `ps[i] = A + 256;`, which set the pointers themselves) */
+		CXCursor lv = cursor_strip(target);
+		enum CXCursorKind lk = clang_getCursorKind(lv);
+		bool via = lk == CXCursor_ArraySubscriptExpr ||
+			   (lk == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(lv) == CXUnaryOperator_Deref);
+		CXCursor through = via ? cursor_strip(lk == CXCursor_ArraySubscriptExpr ? cursor_first_child(lv)
+										 : cursor_last_child(lv))
+				       : clang_getNullCursor();
+		bool pointer = via && clang_getCanonicalType(clang_getCursorType(through)).kind == CXType_Pointer &&
+			       (t.kind == CXType_Pointer ||
+				(t.kind == CXType_ConstantArray &&
+				 clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_Pointer));
 		if (cursor_is_shared_var(root))
 			s->shared_write = true;
 		else if (clang_Cursor_isNull(s->via_pointer) && pointer && cursor_loads_global(value))
 			s->via_pointer = c;
-		else if (clang_Cursor_isNull(s->pointer_store) && pointer && clang_getCursorKind(root) == CXCursor_VarDecl)
+		else if (clang_Cursor_isNull(s->pointer_store) && pointer && clang_getCursorKind(root) == CXCursor_VarDecl &&
+			 !points_at_parameter(root))
 			s->pointer_store = c;
 	}
 	if (clang_Cursor_isNull(s->ldg) && k == CXCursor_CallExpr) {
@@ -599,6 +623,11 @@ static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientD
 	struct loop_scan *ls = data;
 	if (!is_loop(c))
 		return CXChildVisit_Recurse;
+	/* (an explicit instantiation after an `extern template` declaration holds the template's
+	 * body again, its loops at the same places: one entry a loop of the file) */
+	for (int i = 0; i < ls->f->model->nloops; i++)
+		if (ls->f->model->loops[i].loop.begin == cursor_span(c).begin)
+			return CXChildVisit_Continue;
 	CXCursor body = cursor_last_child(c);
 	if (!ls->within && clang_getCursorKind(c) == CXCursor_ForStmt &&
 	    clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {

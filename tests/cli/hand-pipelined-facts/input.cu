@@ -129,3 +129,85 @@ __global__ void view_in_parentheses(const float2 *A, float *C, int K)
     }
     C[threadIdx.x] = acc;
 }
+
+#define BM 64
+#define BN 64
+#define BK 8
+#define TM 4
+#define TN 4
+#define TS 16
+
+// One barrier and a slot set to the same value each iteration: a race, not a swap.
+__global__ void __launch_bounds__(256) same_slot_each_iteration(const float *A, const float *B, float *C, int n)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.f;
+    int r;
+    for (int q = 0; q < n / TS; q++) {
+        r = ty;
+        As[r][tx] = A[row * n + q * TS + tx];
+        Bs[r][tx] = B[(q * TS + ty) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TS; k++)
+            acc += As[ty][k] * Bs[k][tx];
+    }
+    C[row * n + col] = acc;
+}
+
+// An asm that waits for cp.async groups but copies nothing.
+__global__ void __launch_bounds__(256) asm_wait_only(const float *A, float *C, int n)
+{
+    __shared__ float s[256];
+    int tid = threadIdx.x;
+    float acc = 0.f;
+    s[tid] = A[tid];
+    for (int i = 0; i < n; i++) {
+        s[tid] = s[tid] * 2.f;
+        asm volatile("cp.async.wait_all;\n" ::);
+        __syncthreads();
+        acc += s[255 - tid];
+        __syncthreads();
+    }
+    C[tid] = acc;
+}
+
+// A tile stored from a register the loop never changes.
+__device__ int gcount;
+__global__ void __launch_bounds__(256) constant_register(const float *A, const float *B, float *C, int M, int N, int K, const int *idx)
+{
+    __shared__ float As[BK][BM];
+    __shared__ float Bs[BK][BN];
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+    const int row0 = blockIdx.y * BM + threadIdx.y * TM, col0 = blockIdx.x * BN + threadIdx.x * TN;
+    float acc[TM][TN] = {};
+    float4 w = make_float4(1, 2, 3, 4);
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        As[tid % 8][tid / 8] = A[(size_t)(blockIdx.y * BM + tid / 8) * K + k0 + tid % 8];
+        As[tid % 8][32 + tid / 8] = w.w;
+        if (tid < BK * BN / 4) {
+            int row_b = tid / 16, col_b = (tid % 16) * 4;
+            *reinterpret_cast<float4 *>(&Bs[row_b][col_b]) =
+                reinterpret_cast<const float4 *>(&B[(size_t)(k0 + row_b) * N + blockIdx.x * BN + col_b])[0];
+        }
+        __syncthreads();
+        for (int k = 0; k < BK; ++k) {
+            float a[TM], b[TN];
+            for (int i = 0; i < TM; ++i)
+                a[i] = As[k][threadIdx.y * TM + i];
+            for (int j = 0; j < TN; ++j)
+                b[j] = Bs[k][threadIdx.x * TN + j];
+            for (int i = 0; i < TM; ++i)
+                for (int j = 0; j < TN; ++j)
+                    acc[i][j] += a[i] * b[j];
+        }
+
+        __syncthreads();
+    }
+
+    for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+            C[(size_t)(row0 + i) * N + col0 + j] = acc[i][j];
+}
