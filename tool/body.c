@@ -147,6 +147,8 @@ static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClie
 	else if (k == CXCursor_CallExpr && cursor_load_function(c))
 		s->load = true; /* (`GetValue(A, K, r, c)`, `return Mat[r * N + c];`: its arguments are
 				 * scanned on, a tile's name among them refused) */
+	else if (k == CXCursor_CallExpr && effects_load_function(c))
+		s->load = true;
 	else if (k == CXCursor_CallExpr && cursor_plain_copy_construct(c))
 		; /* (a plain struct handed by value, `GetElement(Asub, r, c)`: its copy runs no code) */
 	else if (k == CXCursor_CallExpr && !effects_pure_call(c))

@@ -1118,11 +1118,14 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 			     "'%s' is written at %d:%d from a call of '%s', which reads more than its "
 			     "parameters and the element it returns: pipefy reads a load function only as "
 			     "`return *p;` or `return p[i];` of its parameters", name, line, col, callee);
-	else if (callee)
+	else if (callee) {
+		char *why = effects_load_function_problem(call);
 		kloop_refuse(l, cp->text.begin,
-			     "'%s' is written at %d:%d from a call of '%s': pipefy reads a tile's load "
-			     "only where the loop spells it (`As[r][c] = A[i]`), or from a one-line function "
-			     "(`return *p;`, `return p[i];` of its parameters)", name, line, col, callee);
+			     "'%s' is written at %d:%d from a call of '%s', which %s: pipefy loads a tile early through a "
+			     "function that returns what it loads through its pointer parameters and writes only its locals",
+			     name, line, col, callee, why ? why : "pipefy cannot read");
+		free(why);
+	}
 	else if (staged_in_copy_loop(l, cp, reg)) {
 		/* (body.c's mark_loop_fetches took it as a fetch but for this) */
 		int dline, dcol;
@@ -2332,7 +2335,7 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClient
 	if (cursor_global_load(c, &base))
 		add_cursor(&s->bases, base);
 	/* `GetValue(A, K, r, c)`: a load through its pointer arguments */
-	for (int i = 0; clang_getCursorKind(c) == CXCursor_CallExpr && cursor_load_function(c) &&
+	for (int i = 0; clang_getCursorKind(c) == CXCursor_CallExpr && (cursor_load_function(c) || effects_load_function(c)) &&
 			i < clang_Cursor_getNumArguments(c); i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i), v = cursor_root_var(arg);
 		if (!clang_Cursor_isNull(v) && clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer)
@@ -3140,7 +3143,7 @@ static bool branch_of_loads(struct branch_read *b, CXCursor c)
 			if (cp->stmt == b->stmt && cp->text.begin == at.begin && cp->text.end == at.end) {
 				b->n++;
 				/* (a load, or a part of the branch's own fetch: `As[..] = v.x;`) */
-				ok = !cp->guard_is_if && ((cp->src.end > cp->src.begin && !cp->from_register) ||
+				ok = !cp->guard_is_if && (((cp->src.end > cp->src.begin || cp->computed) && !cp->from_register) ||
 							  (cp->from_register && l->stmts[b->stmt].nloop_fetch > 0));
 				break;
 			}
@@ -3206,8 +3209,10 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 			free(other);
 			return why;
 		}
-		if (clang_getCursorKind(b.bad) != CXCursor_DeclStmt &&
-		    (clang_getCursorKind(b.bad) != CXCursor_BinaryOperator || !span_within(cp->text, cursor_span(b.bad))))
+		bool a_copy = false; /* (a copy register staging cannot take there: the generic remark) */
+		for (int i = 0; i < l->ncopies && !a_copy; i++)
+			a_copy = span_within(cursor_span(b.bad), l->copies[i].text);
+		if (clang_getCursorKind(b.bad) != CXCursor_DeclStmt && !a_copy)
 			return xprintf("the branch at %d:%d around the copy at %d:%d also runs the statement at %d:%d: "
 				       "staging registers take a branch of copies and of locals set from arithmetic",
 				       ol, oc, line, col, bl, bc);

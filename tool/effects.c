@@ -1005,3 +1005,64 @@ CXCursor effects_program_call(CXCursor expr)
 		clang_visitChildren(expr, scan_program_call, &found);
 	return found;
 }
+
+/* `load_float4(A, row, col, n)`: a function of this file that returns a value, loads global
+ * memory through its pointer parameters, names no variable but its own and its parameters, and
+ * writes nothing but its own locals: a load, as its call's value (body.c's computed copies;
+ * check.c reads through its pointer arguments as through a load's). */
+struct user_load_scan {
+	struct span own;
+	CXCursor other; /* a variable neither its own nor a parameter (a __shared__ one, a global) */
+	bool load;
+};
+
+static enum CXChildVisitResult scan_user_load(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct user_load_scan *u = data;
+	CXCursor base;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		enum CXCursorKind dk = clang_getCursorKind(d);
+		if ((dk == CXCursor_VarDecl && !cursor_declared_within(d, u->own)) || cursor_is_shared_var(d))
+			u->other = d;
+	} else if (cursor_global_load(c, &base) && clang_getCursorKind(base) == CXCursor_ParmDecl)
+		u->load = true;
+	return clang_Cursor_isNull(u->other) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+char *effects_load_function_problem(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl || !cursor_in_main_file(def))
+		return xstrdup("is no function defined in this file");
+	if (clang_getCursorResultType(def).kind == CXType_Void)
+		return xstrdup("returns nothing");
+	for (int i = 0; i < clang_Cursor_getNumArguments(def); i++) {
+		enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(def, (unsigned)i))).kind;
+		if (t == CXType_LValueReference || t == CXType_RValueReference)
+			return xstrdup("takes a reference");
+	}
+	struct user_load_scan u = {cursor_span(def), clang_getNullCursor(), false};
+	clang_visitChildren(def, scan_user_load, &u);
+	if (!clang_Cursor_isNull(u.other)) {
+		char *n = cursor_name(u.other), *why = xprintf("reads '%s', neither its own nor a parameter", n);
+		free(n);
+		return why;
+	}
+	if (!u.load)
+		return xstrdup("loads nothing through its pointer parameters");
+	struct effects fx = {0};
+	effects_of(call, NULL, &fx);
+	bool quiet = !fx.memory && !fx.shared && !fx.unknown && !fx.syncs && !fx.collective && fx.vars.n == 0;
+	effects_free(&fx);
+	return quiet ? NULL : xstrdup("writes more than its own locals, or does what pipefy cannot see");
+}
+
+bool effects_load_function(CXCursor call)
+{
+	char *why = effects_load_function_problem(call);
+	free(why);
+	return why == NULL;
+}

@@ -532,6 +532,10 @@ bool effects_asm_mentions(CXCursor c, const char *what);
 char *effects_asm_template(CXCursor c);
 /* Add what stmt may do to fx (helpers followed into their definitions). */
 void effects_of(CXCursor stmt, const struct source *src, struct effects *fx);
+/* A call of a function of this file that returns what it loads through its pointer parameters
+ * and writes nothing but its own locals (`load_float4(A, row, col, n)`). */
+bool effects_load_function(CXCursor call);
+char *effects_load_function_problem(CXCursor call); /* why not, or NULL */
 bool effects_writes_var(const struct effects *fx, CXCursor var);
 bool effects_is_local(CXCursor var);
 /* A value proven to be all zero bits (evaluated, never matched as text). */

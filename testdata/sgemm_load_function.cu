@@ -1,0 +1,60 @@
+// sgemm_load_function.cu: tiles filled from the value of a function of this file that loads
+// four floats through its pointer parameter, as one float4 where the row allows it and one by one
+// (zero past the edge) where it does not (JamesHuoyu/Attention's load_float4), and writes only its
+// own locals: register staging calls it a tile early. The 64 threads of the first two warps fill
+// both tiles, a float4 each, under `if (tid < 64)`.
+// Usage: sgemm_load_function [M N K].
+// gpu-runs: 20 24 0 | 16 16 16 | 33 17 32 | 40 40 41 | 200 136 250 | 1000 1000 1000
+// gpu-sanitize: 40 40 41
+#include "harness.cuh"
+
+#define TS 16
+
+__device__ float4 load_row4(const float *m, int rows, int cols, int r, int c)
+{
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    size_t i = (size_t)r * cols + c;
+    if (r < rows && c + 3 < cols && i % 4 == 0) {
+        v = reinterpret_cast<const float4 *>(&m[i])[0];
+    } else {
+        for (int j = 0; j < 4; j++)
+            ((float *)&v)[j] = r < rows && c + j < cols ? m[i + j] : 0.0f;
+    }
+    return v;
+}
+
+__global__ void sgemm_load_function(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float4 As[TS][TS / 4];
+    __shared__ float4 Bs[TS][TS / 4];
+    const int tid = threadIdx.y * TS + threadIdx.x;
+    const int row = blockIdx.y * TS + threadIdx.y, col = blockIdx.x * TS + threadIdx.x;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        if (tid < TS * TS / 4) {
+            int r = tid / (TS / 4), c4 = tid % (TS / 4);
+            As[r][c4] = load_row4(A, M, K, blockIdx.y * TS + r, k0 + c4 * 4);
+            Bs[r][c4] = load_row4(B, K, N, k0 + r, blockIdx.x * TS + c4 * 4);
+        }
+        __syncthreads();
+        for (int k = 0; k < TS; ++k) {
+            const float *a = (const float *)&As[threadIdx.y][0];
+            const float *b = (const float *)&Bs[k][0];
+            acc += a[k] * b[threadIdx.x];
+        }
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[(size_t)row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {200, 136, 250};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    dim3 grid((N + TS - 1) / TS, (M + TS - 1) / TS), block(TS, TS);
+    return harness_gemm<float, float>("sgemm_load_function", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_load_function<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+}
