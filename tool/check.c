@@ -1095,6 +1095,36 @@ static bool refuse_constant_branch(struct kloop *l, const struct source *src, co
 	return false;
 }
 
+/* The first call an expression makes that is not a builtin operator's, or null. */
+static enum CXChildVisitResult scan_first_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
+		return CXChildVisit_Recurse;
+	/* (in a template, `to_float(x)` resolves at instantiation: no callee, but a name below it) */
+	CXCursor first = cursor_strip(cursor_first_child(c));
+	enum CXCursorKind fk = clang_getCursorKind(first);
+	enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(first));
+	bool named = fk == CXCursor_OverloadedDeclRef ||
+		     (fk == CXCursor_DeclRefExpr && (rk == CXCursor_FunctionTemplate ||
+						     clang_getCursorKind(cursor_first_child(first)) == CXCursor_OverloadedDeclRef));
+	if (!cursor_builtin_operator_call(c) || named) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor first_call_in(CXCursor e)
+{
+	CXCursor call = clang_getNullCursor();
+	if (clang_Cursor_isNull(e))
+		return call;
+	if (scan_first_call(e, e, &call) == CXChildVisit_Recurse)
+		clang_visitChildren(e, scan_first_call, &call);
+	return call;
+}
+
 static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
 {
 	const char *name = l->tiles[cp->tile].name;
@@ -1158,6 +1188,14 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 				     "read as the fill of a guarded copy (`if (g) As[..] = A[..]; else As[..] = 0;`)",
 				     name, v, line, col);
 			free(v);
+		} else if (!clang_Cursor_isNull(first_call_in(cp->value))) {
+			/* (a call the value makes, `to_float<T>(in[k])`: named as written) */
+			char *c = span_text(src, cursor_span(first_call_in(cp->value)));
+			c[strcspn(c, "(")] = '\0';
+			kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a call of '%s', which is no load pipefy "
+				     "reads (a plain load, a library function's value of one, or a load function of this file)",
+				     name, line, col, c);
+			free(c);
 		} else
 			kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
 		free(sname);

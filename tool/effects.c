@@ -305,6 +305,11 @@ static char *asm_template(const char *text)
 				p++;
 		} else if (isspace((unsigned char)*p) || *p == '\\') {
 			p++;
+		} else if (p[0] == '/' && p[1] == '/') { /* (a comment between the literals: `".." // d`) */
+			p += strcspn(p, "\n");
+		} else if (p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			p = end ? end + 2 : p + strlen(p);
 		} else {
 			free(sb.data);
 			return NULL;

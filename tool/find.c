@@ -415,6 +415,35 @@ struct sync_scan {
 	CXCursor async_copy; /* the first asynchronous copy (`cuda::memcpy_async`, `__pipeline_memcpy_async`) */
 };
 
+/* An asm cp.async copy (.ca or .cg; a bulk copy into shared memory), not a wait or a commit. */
+static bool asm_copies_async(CXCursor c)
+{
+	return effects_asm_mentions(c, "cp.async.ca") || effects_asm_mentions(c, "cp.async.cg") ||
+	       effects_asm_mentions(c, "cp.async.bulk.shared") || effects_asm_mentions(c, "cp.async.bulk.tensor");
+}
+
+static enum CXChildVisitResult scan_asm_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_copies_async(c)) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A call of a function whose body issues one (`cp_async(dst, src)` wrapping the asm). */
+static bool calls_asm_copy(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	bool found = false;
+	if (!clang_Cursor_isNull(def))
+		clang_visitChildren(def, scan_asm_copy, &found);
+	return found;
+}
+
 /* Whether a local pointer (or each of an array of them) is set where declared from a pointer
  * parameter, `float *c = C + off;`: global memory, no tile. */
 static bool points_at_parameter(CXCursor var)
@@ -443,13 +472,11 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	}
 	CXCursor d, from, size, pipe;
 	if (clang_Cursor_isNull(s->async_copy) && k == CXCursor_CallExpr &&
-	    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async")))
+	    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
+	     calls_asm_copy(c)))
 		s->async_copy = c;
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
-		/* (a copy: cp.async.ca/.cg, or a bulk copy into shared memory; not a wait or a commit) */
-		if (clang_Cursor_isNull(s->async_copy) &&
-		    (effects_asm_mentions(c, "cp.async.ca") || effects_asm_mentions(c, "cp.async.cg") ||
-		     effects_asm_mentions(c, "cp.async.bulk.shared") || effects_asm_mentions(c, "cp.async.bulk.tensor")))
+		if (clang_Cursor_isNull(s->async_copy) && asm_copies_async(c))
 			s->async_copy = c;
 		if (clang_Cursor_isNull(s->asm_store) && effects_asm_mentions(c, "st.shared"))
 			s->asm_store = c;
