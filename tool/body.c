@@ -618,9 +618,35 @@ static CXCursor only_stmt(CXCursor c)
 	return r;
 }
 
+/* Each use of var in stmts[from..] (its own declaration's name aside) recorded in values as
+ * value's text, the locals before it replaced as they are there, cast to var's type:
+ * `((int)(r * K + c))`. False when a use is where no edit can reach. */
+static bool record_local_value(const struct source *src, CXCursor var, CXCursor value, const struct cursors *stmts,
+			       int from, struct edits *values)
+{
+	char *v = NULL, *err = NULL;
+	struct span is = cursor_span(value);
+	bool ok = edits_apply_range(values, src->text, is.begin, is.end, &v, &err);
+	free(err);
+	char *t = ok ? type_spelling(clang_getUnqualifiedType(clang_getCursorType(var))) : NULL;
+	char *text = ok ? xprintf("((%s)(%s))", t, v) : NULL;
+	struct span at[64];
+	for (int j = from; ok && j < stmts->n; j++) {
+		int n = cursor_var_refs(stmts->v[j], var, at, 64);
+		ok = n >= 0;
+		for (int r = 0; r < n; r++)
+			if (!span_within(at[r], cursor_span(var)))
+				edits_add(values, at[r].begin, at[r].end - at[r].begin, text);
+	}
+	free(t);
+	free(text);
+	free(v);
+	return ok;
+}
+
 /* One local a branch declares before its store (stmts[i] .. the store after it): set from
  * arithmetic, changed nowhere after, read only where an edit can reach; each of its uses after
- * recorded in values as its value, `((int)(r * K + c))`. */
+ * recorded in values as its value. */
 static bool take_branch_local(const struct source *src, CXCursor var, const struct cursors *stmts, int i,
 			      struct edits *values)
 {
@@ -628,26 +654,7 @@ static bool take_branch_local(const struct source *src, CXCursor var, const stru
 	bool ok = cursor_value_local(var, &init) && cursor_is_arithmetic(init);
 	for (int j = i; ok && j < stmts->n; j++)
 		ok = !cursor_writes_var(stmts->v[j], var) && !cursor_escapes(stmts->v[j], var);
-	/* (its value as the locals before it are: their uses in its initializer replaced) */
-	char *v = NULL, *err = NULL;
-	struct span is = cursor_span(init);
-	if (ok && !edits_apply_range(values, src->text, is.begin, is.end, &v, &err))
-		ok = false;
-	free(err);
-	char *t = ok ? type_spelling(clang_getUnqualifiedType(clang_getCursorType(var))) : NULL;
-	char *value = ok ? xprintf("((%s)(%s))", t, v) : NULL;
-	struct span at[64];
-	for (int j = i; ok && j < stmts->n; j++) {
-		int n = cursor_var_refs(stmts->v[j], var, at, 64);
-		ok = n >= 0;
-		for (int r = 0; r < n; r++)
-			if (!span_within(at[r], cursor_span(var))) /* (not its own declaration) */
-				edits_add(values, at[r].begin, at[r].end - at[r].begin, value);
-	}
-	free(t);
-	free(value);
-	free(v);
-	return ok;
+	return ok && record_local_value(src, var, init, stmts, i, values);
 }
 
 /* `i = q * TS + ty;` in the load branch, i a scalar local of the function declared outside it
@@ -681,22 +688,7 @@ static bool take_branch_assign(const struct source *src, const struct kloop *l, 
 		ok = span_within(at[r], from);
 	for (int j = i + 1; ok && j < stmts->n; j++)
 		ok = !cursor_writes_var(stmts->v[j], var) && !cursor_escapes(stmts->v[j], var);
-	char *v = NULL, *err = NULL;
-	struct span vs = cursor_span(value);
-	if (ok && !edits_apply_range(values, src->text, vs.begin, vs.end, &v, &err))
-		ok = false;
-	free(err);
-	char *t = ok ? type_spelling(clang_getUnqualifiedType(clang_getCursorType(var))) : NULL;
-	char *val = ok ? xprintf("((%s)(%s))", t, v) : NULL;
-	for (int j = i + 1; ok && j < stmts->n; j++) {
-		n = cursor_var_refs(stmts->v[j], var, at, 64);
-		ok = n >= 0;
-		for (int r = 0; r < n; r++)
-			edits_add(values, at[r].begin, at[r].end - at[r].begin, val);
-	}
-	free(t);
-	free(val);
-	free(v);
+	ok = ok && record_local_value(src, var, value, stmts, i + 1, values);
 	if (ok)
 		*VEC_PUSH(taken->v, taken->n, taken->cap) = var;
 	return ok;

@@ -1222,14 +1222,6 @@ static bool copy_before_fetch(const struct kloop *l, CXCursor reg, size_t at, si
 	return false;
 }
 
-static bool body_writes(const struct kloop *l, CXCursor var)
-{
-	for (int i = 0; i < l->nstmts; i++)
-		if (cursor_writes_var(l->stmts[i].cursor, var))
-			return true;
-	return false;
-}
-
 /* A copy that stores no load it reads: `As[i] = reg;` from a register the previous iteration
  * loaded (a register prefetch: pipelined already), one the same iteration loads (a load pipefy
  * does not see as one) or uses elsewhere, or no such register. */
@@ -1294,7 +1286,7 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 			     "'%s' is stored from register '%s' at %d:%d, which is also used at %d:%d: "
 			     "pipefy moves a register's load only when the copies are all that read it",
 			     name, value, line, col, uline, ucol);
-	} else if (simple && !body_writes(l, reg))
+	} else if (simple && !cursor_writes_var(cursor_last_child(l->cursor), reg))
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is stored at %d:%d from '%s', which the loop never changes: no tile loaded from global "
 			     "memory, which pipefy stages", name, line, col, value);
@@ -2853,9 +2845,7 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 			char *fill = span_text(src, cp->fill);
 			bool zero = effects_is_zero(cp->fill_value);
 			/* (the address a failed guard copies from, none of its bytes: the load's base pointer
-			 * as the file writes it, `A` or `p.a`; inside a macro's expansion it is the macro's
-			 * use, which is no pointer) */
-			char *base = span_text(src, cp->src_base);
+			 * as the file writes it, `A` or `p.a`; none inside a macro's expansion, body.c) */
 			bool named = cp->src_base.end > cp->src_base.begin;
 			if (!zero) {
 				l->legal[VARIANT_CP_ASYNC].refusal = xprintf(
@@ -2871,7 +2861,6 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 				free(load);
 				l->legal[VARIANT_CP_ASYNC].ok = false;
 			}
-			free(base);
 			free(fill);
 		}
 	}
@@ -3115,8 +3104,7 @@ static enum CXChildVisitResult scan_branch_local(CXCursor c, CXCursor parent, CX
 			b->ivars = true;
 			return CXChildVisit_Continue;
 		}
-	for (int i = 0; i < b->l->nstmts && b->ok; i++)
-		b->ok = !cursor_writes_var(b->l->stmts[i].cursor, d);
+	b->ok = !cursor_writes_var(cursor_last_child(b->l->cursor), d);
 	if (!b->ok)
 		b->changed = d;
 	return b->ok ? CXChildVisit_Continue : CXChildVisit_Break;

@@ -329,6 +329,17 @@ static struct span leading_pragmas(const struct source *src, size_t at)
 	return s;
 }
 
+/* The first error clang reported inside s of the main file, or NULL. */
+static const struct diag *first_error_in(const struct finder *f, struct span s)
+{
+	for (int i = 0; i < f->parsed->ndiags; i++) {
+		const struct diag *d = &f->parsed->diags[i];
+		if (d->is_error && d->offset != (size_t)-1 && d->offset >= s.begin && d->offset < s.end)
+			return d;
+	}
+	return NULL;
+}
+
 static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 {
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
@@ -339,13 +350,10 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	l->body = cursor_span(body);
 	l->indent = source_line_indent(src, l->loop.begin);
 	l->pragmas = leading_pragmas(src, l->loop.begin);
-	for (int i = 0; i < f->parsed->ndiags; i++) {
-		const struct diag *d = &f->parsed->diags[i];
-		if (d->offset != (size_t)-1 && d->offset >= f->function_span.begin && d->offset < f->function_span.end) {
-			l->function_has_errors = true;
-			l->function_error = xprintf("%d:%d: %s", d->line, d->col, d->message);
-			break;
-		}
+	const struct diag *d = first_error_in(f, f->function_span);
+	if (d) {
+		l->function_has_errors = true;
+		l->function_error = xprintf("%d:%d: %s", d->line, d->col, d->message);
 	}
 	if (!split_header(l, f->parsed->tu, loop)) {
 		kloop_unknown(l, l->loop.begin, "cannot read the loop header");
@@ -541,17 +549,10 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs,
 	     writes = s.shared_write || fx.shared || fx.memory || !clang_Cursor_isNull(s.asm_store);
 	effects_free(&fx);
-	const struct diag *error = NULL; /* (the function's first: what it cannot read may be the copies) */
-	bool error_inside = false;       /* (one in the loop: what it does there is unknown) */
-	for (int i = 0; i < f->parsed->ndiags; i++) {
-		const struct diag *d = &f->parsed->diags[i];
-		if (d->is_error && d->offset != (size_t)-1 && d->offset >= f->function_span.begin &&
-		    d->offset < f->function_span.end) {
-			error = error ? error : d;
-			error_inside |= d->offset >= cursor_span(loop).begin && d->offset < cursor_span(loop).end;
-		}
-	}
-	if (!syncs || (!writes && !error_inside))
+	/* (the function's first error: what pipefy cannot read may be the copies; one in the loop
+	 * leaves what it writes unknown) */
+	const struct diag *error = first_error_in(f, f->function_span);
+	if (!syncs || (!writes && !first_error_in(f, cursor_span(loop))))
 		return;
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
 	l->cursor = loop;
