@@ -618,6 +618,11 @@ static CXCursor only_stmt(CXCursor c)
 	return r;
 }
 
+struct assigned_locals {
+	struct assigned_local *v;
+	int n, cap;
+};
+
 /* Each use of var in stmts[from..] (its own declaration's name aside) recorded in values as
  * value's text, the locals before it replaced as they are there, cast to var's type:
  * `((int)(r * K + c))`. False when a use is where no edit can reach. */
@@ -658,12 +663,13 @@ static bool take_branch_local(const struct source *src, CXCursor var, const stru
 }
 
 /* `i = q * TS + ty;` in the load branch, i a scalar local of the function declared outside it
- * (`int i;` before the loop) and named nowhere else in the function but in the statements of
- * this branch from here on: a branch local in all but its declaration (ECE408's convolutions
- * write `i = ..; Bs[..] = in_4d(.., i / (K * K), ..);`). The copy reads its value; the
- * assignment goes with the branch, and no other statement reads what it left. */
+ * (`int i;` before the loop), changed nowhere after in this branch: a branch local in all but
+ * its declaration (ECE408's convolutions write `i = ..; Bs[..] = in_4d(.., i / (K * K), ..);`).
+ * The copy reads its value; the assignment goes with the branch. Recorded in taken with the
+ * branch's statements from here on: check.c refuses the loop unless nothing but such branches
+ * names i. */
 static bool take_branch_assign(const struct source *src, const struct kloop *l, CXCursor stmt,
-			       const struct cursors *stmts, int i, struct edits *values, struct cursors *taken)
+			       const struct cursors *stmts, int i, struct edits *values, struct assigned_locals *taken)
 {
 	CXCursor var, value;
 	if (cursor_write_parts(cursor_strip(stmt), &var, &value) != WRITE_ASSIGN)
@@ -679,18 +685,13 @@ static bool take_branch_assign(const struct source *src, const struct kloop *l, 
 	    clang_Cursor_getStorageClass(var) != CX_SC_None || !cursor_is_arithmetic(value) || cursor_var_refs(value, var, NULL, 0) != 0 ||
 	    !span_within(l->loop, cursor_span(clang_getCursorSemanticParent(var))))
 		return false;
-	CXCursor function = clang_getCursorSemanticParent(var);
-	/* (every name of it: its declaration's, or in this branch from the assignment on) */
-	struct span at[64], from = {cursor_span(stmt).begin, cursor_span(stmts->v[stmts->n - 1]).end};
-	int n = cursor_var_refs(function, var, at, 64);
-	bool ok = n >= 0;
-	for (int r = 0; ok && r < n; r++)
-		ok = span_within(at[r], from);
+	bool ok = true;
 	for (int j = i + 1; ok && j < stmts->n; j++)
 		ok = !cursor_writes_var(stmts->v[j], var) && !cursor_escapes(stmts->v[j], var);
 	ok = ok && record_local_value(src, var, value, stmts, i + 1, values);
 	if (ok)
-		*VEC_PUSH(taken->v, taken->n, taken->cap) = var;
+		*VEC_PUSH(taken->v, taken->n, taken->cap) =
+			(struct assigned_local){var, {cursor_span(stmt).begin, cursor_span(stmts->v[stmts->n - 1]).end}};
 	return ok;
 }
 
@@ -700,7 +701,7 @@ static bool take_branch_assign(const struct source *src, const struct kloop *l, 
  * are not in scope, so each use is recorded in values as the local's value. Returns the store,
  * or null when the branch holds anything else. */
 static CXCursor store_after_locals(const struct source *src, const struct kloop *l, CXCursor branch, struct edits *values,
-				   struct cursors *taken)
+				   struct assigned_locals *taken)
 {
 	if (clang_getCursorKind(branch) != CXCursor_CompoundStmt)
 		return branch;
@@ -729,7 +730,7 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 	bool ok = false, negated = false;
 	if (cs.n == 3) {
 		struct edits values = {0};
-		struct cursors taken = {0};
+		struct assigned_locals taken = {0};
 		CXCursor then_store = store_after_locals(s->src, s->loop, cs.v[1], &values, &taken),
 			 else_store = store_after_locals(s->src, s->loop, cs.v[2], &values, &taken);
 		CXCursor t_dst, t_val, e_dst, e_val, base;
@@ -766,7 +767,7 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 		for (int i = 0; ok && s->record && i < values.n; i++)
 			edits_add(&s->loop->local_values, values.v[i].offset, values.v[i].length, values.v[i].text);
 		for (int i = 0; ok && s->record && i < taken.n; i++)
-			*VEC_PUSH(s->loop->branch_assigned.v, s->loop->branch_assigned.n, s->loop->branch_assigned.cap) = taken.v[i];
+			*VEC_PUSH(s->loop->assigned, s->loop->nassigned, s->loop->capassigned) = taken.v[i];
 		edits_free(&values);
 		free(taken.v);
 		if (ok && s->record) {

@@ -2630,9 +2630,10 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		 * their fetch writes it, in the order the stash keeps: body.c proves it) */
 		if (fetched || loop_fetch_var(l, var) || (l->piped && clang_equalCursors(var, l->pipe)))
 			continue; /* (a pipeline the copies went through: its calls are dropped) */
-		bool assigned = false; /* (set by a guarded fill's load branch alone: the copy reads its value) */
-		for (int a = 0; a < l->branch_assigned.n && !assigned; a++)
-			assigned = clang_equalCursors(l->branch_assigned.v[a], var);
+		bool assigned = false; /* (set by guarded fills' load branches alone: the copies read its
+					* value; check_assigned_locals proved it) */
+		for (int a = 0; a < l->nassigned && !assigned; a++)
+			assigned = clang_equalCursors(l->assigned[a].var, var);
 		if (assigned)
 			continue;
 		/* declared by the copy side, or a scratch local of the function only its steps assign:
@@ -3435,6 +3436,43 @@ static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Continue;
 }
 
+/* A local of the function that guarded fills' load branches set and their copies read as its
+ * value (body.c's take_branch_assign): the rewrite drops the assignments, so nothing but those
+ * branches, from their assignments on, may name it (`int i;` .. `if (g) { i = ..; X = A[i]; }`,
+ * the same in B's fill too). */
+static void check_assigned_locals(struct kloop *l, const struct source *src)
+{
+	for (int a = 0; a < l->nassigned && l->nrefusals == 0; a++) {
+		CXCursor var = l->assigned[a].var;
+		struct span at[64];
+		int n = cursor_var_refs(clang_getCursorSemanticParent(var), var, at, 64), other = -1;
+		for (int r = 0; r < n && other < 0; r++) {
+			bool inside = false;
+			for (int b = 0; b < l->nassigned && !inside; b++)
+				inside = clang_equalCursors(l->assigned[b].var, var) && span_within(at[r], l->assigned[b].branch);
+			if (!inside)
+				other = r;
+		}
+		if (n >= 0 && other < 0)
+			continue;
+		int line, col, ol = 0, oc = 0;
+		pos(src, l->assigned[a].branch.begin, &line, &col);
+		if (other >= 0)
+			pos(src, at[other].begin, &ol, &oc);
+		char *name = cursor_name(var);
+		if (other >= 0)
+			kloop_refuse(l, l->assigned[a].branch.begin,
+				     "'%s' is set at %d:%d, in a guarded fill's load branch, and named at %d:%d too: pipefy "
+				     "reads it as its value only where its load branches alone name it", name, line, col, ol, oc);
+		else
+			kloop_refuse(l, l->assigned[a].branch.begin,
+				     "'%s' is set at %d:%d, in a guarded fill's load branch, and named inside a macro or more "
+				     "often than pipefy counts: it reads it as its value only where its load branches alone "
+				     "name it", name, line, col);
+		free(name);
+	}
+}
+
 static void check_hoisted_names(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->nstmts && l->nrefusals == 0; i++) {
@@ -4091,6 +4129,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
 	}
 	check_hoisted_names(l, src);
+	check_assigned_locals(l, src);
 	check_copies(l, src, other_files);
 	check_dependences(l, src);
 	check_escapes(l, src);

@@ -78,7 +78,7 @@ void model_free(struct model *m)
 			free(l->copies[j].type);
 		free(l->copies);
 		edits_free(&l->local_values);
-		free(l->branch_assigned.v);
+		free(l->assigned);
 		for (int j = 0; j < l->nstmts; j++) {
 			free(l->stmts[j].cl.bound_text);
 			free(l->stmts[j].cl.stride_text);

@@ -788,6 +788,13 @@ struct tma_launch {
 	struct span args;   /* inside the parentheses */
 };
 
+/* A local of the function a guarded fill's load branch sets before its copy reads it, and the
+ * branch's statements from that assignment on (body.c's take_branch_assign). */
+struct assigned_local {
+	CXCursor var;
+	struct span branch;
+};
+
 struct kloop {
 	bool not_kloop;      /* a loop with a barrier and shared writes that is no K-loop: only its
 			      * reason (unknowns) is filled in, so that it gets a remark */
@@ -811,8 +818,10 @@ struct kloop {
 	int ncopies, capcopies;
 	struct edits local_values; /* a guarded fill's branch locals (`{ const int off = ..; X = A[off]; }`):
 				    * each use inside the copy -> `((int)(..))`, its value */
-	struct cursors branch_assigned; /* locals of the function such a branch sets, which nothing
-					 * else names (`int i;` .. `i = ..; X = A[i];`): its values read them */
+	struct assigned_local *assigned; /* locals of the function such a branch sets (`int i;` ..
+					  * `i = ..; X = A[i];`): the copy reads its value (check.c
+					  * proves nothing but such branches names them) */
+	int nassigned, capassigned;
 	struct body_stmt *stmts;
 	int nstmts, capstmts;
 	struct tile_ref *refs;

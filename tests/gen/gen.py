@@ -68,6 +68,8 @@ from the launch's dim3, and run under pipefy's guard on the block's shape); from
 B's if/else fill declaring the offset it loads from in its load branch (`blocal`: `{ const long
 long gen_boff = ..; Bs[..] = B[gen_boff]; }`, the copy reading the local's value), and a barrier
 the rewrite leaves out (`xbar`: one between A's copy and B's, or a second at the tile's end);
+from a twentieth, that branch setting a local of the kernel declared before the loop instead
+(`bassign`: `long long gen_bi;` .. `gen_bi = ..; Bs[..] = B[gen_bi];`, read as its value);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -387,6 +389,10 @@ def draw(seed):
     if xbar == 'twice' and (f['rotated'] or f['vote'] != 'none' or f['mutation'] != 'none'):
         xbar = 'none'
     f['xbar'] = xbar
+    # the twentieth stream (session 34): B's load branch sets a local of the kernel declared
+    # before the loop that nothing else names, instead of declaring its own (`bassign`)
+    r20 = random.Random(seed * 7919 + 61)
+    f['bassign'] = f['blocal'] and r20.random() < 0.5
     return f
 
 
@@ -396,7 +402,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
-         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none'}
+         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -455,7 +461,9 @@ def program(seed):
     helper_no = f['copy'] == 'helper' and (f['convert'] or TT in ('half', '__nv_bfloat16', 'signed char'))
     reasons = [x for x in ['cannot be made asynchronous' if helper_no else None,
                            'before the barrier at|may point at it' if f['scratch'] else None,
-                           'made on some tiles and not on others' if f['no_else'] else None,
+                           # (A's only row a computed value's copy: no if left without its else)
+                           'made on some tiles and not on others'
+                           if f['no_else'] and not (f['mutation'] == 'computed' and f['rows'] == 1) else None,
                            'set to a constant at' if f['fill_first'] == 'apart' else None,
                            mutation_reason,
                            # (static tiles another loop also names keep one stage: cp.async below)
@@ -824,6 +832,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         pn = 'pipe2' if li else 'pipe'     # (each loop its own pipeline)
         if f['pipe'] != 'none' and f['pipe_at'] == 'loop':
             make_pipe(ind, pn)
+        if f['bassign']:
+            out(ind + 'long long gen_bi; // (set by B\'s load branch alone: the copy reads its value)')
         if f['participation'] == 'bounds_if':
             out(ind + 'if (col < N) { // (every thread, where N is a multiple of TS; a test of the thread)')
         if f['ivar_more'] == 'size_t':
@@ -1097,8 +1107,12 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + sync + ';')
         if f['guard'] == 'if_else' and f['blocal'] and src_b.startswith('B[') and src_b.endswith(']'):
             out(b + 'if (%s + %s < K) {' % (k0, r))
-            out(b + '    const long long gen_boff = %s;' % src_b[2:-1])
-            out(b + '    %s[%s][tx] = %s;' % (bn, r, load('B[gen_boff]')))
+            if f['bassign']:
+                out(b + '    gen_bi = %s;' % src_b[2:-1])
+                out(b + '    %s[%s][tx] = %s;' % (bn, r, load('B[gen_bi]')))
+            else:
+                out(b + '    const long long gen_boff = %s;' % src_b[2:-1])
+                out(b + '    %s[%s][tx] = %s;' % (bn, r, load('B[gen_boff]')))
             out(b + '} else {')
             out(b + '    %s[%s][tx] = %s;' % (bn, r, zero))
             out(b + '}')

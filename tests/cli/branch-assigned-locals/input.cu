@@ -178,3 +178,32 @@ __global__ void set_from_the_compute(const float *A, const float *x, float *C, i
     if (row < n && col < n)
         C[row * n + col] = acc;
 }
+
+// one local set by both fills' load branches, each before its own use: staged
+__global__ void shared_by_both(const float *A, const float *x, float *C, int n, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.f;
+    int i;
+    for (int q = 0; q < (K - 1) / TS + 1; q++) {
+        if (row < n && q * TS + tx < K) {
+            i = row * K + q * TS + tx;
+            As[ty][tx] = A[i];
+        } else
+            As[ty][tx] = 0;
+        if (q * TS + ty < K && col < n) {
+            i = (q * TS + ty) * n + col;
+            Bs[ty][tx] = x[i];
+        } else
+            Bs[ty][tx] = 0;
+        __syncthreads();
+        for (int k = 0; k < TS; k++)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    if (row < n && col < n)
+        C[row * n + col] = acc;
+}
