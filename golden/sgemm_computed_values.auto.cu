@@ -3,8 +3,9 @@
 // softmax's `es[..] = expf(a[..])` shape): register staging computes the value a tile early in
 // its fetch, which reads nothing the compute writes; cp.async and tensor copies, which move
 // bytes as they are, refuse. The negative kernels attack the facts that relies on: a value that
-// reads a tile (the loader would read it a tile early) and a value from a function of the file
-// (what it reads is not followed): both stay as written. A function whose whole body returns
+// reads a tile (the loader would read it a tile early) stays as written. A value from a function
+// of the file that is pure (by-value parameters, nothing named but them and its locals) is
+// computed a tile early like a library's: value_from_function. A function whose whole body returns
 // an element its pointer parameter indexes, reading nothing but its parameters (a public
 // kernel's `GetValue(A, K, r, c)`), is a load: load_function, guarded by ternaries.
 // Usage: sgemm_computed_values [M N K] (multiples of TS; K may be ragged for the guarded kernel)
@@ -143,21 +144,56 @@ __global__ void value_reads_tile(const float *A, const float *B, float *C, int M
 
 __device__ float scaled(float x, float s) { return x * s; }
 
-// the value from a function of this file: left as written
+// the value from a pure function of this file: staged like a library function's
 __global__ void value_from_function(const float *A, const float *B, float *C, int M, int N, int K, float scale, float lo)
 {
-    __shared__ float As[TS][TS];
-    __shared__ float Bs[TS][TS];
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     float acc = 0.0f;
-    for (int k0 = 0; k0 + TS <= K; k0 += TS) {
-        As[ty][tx] = scaled(A[row * K + k0 + tx], scale);
-        Bs[ty][tx] = B[(k0 + ty) * N + col];
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 + TS <= K))
+                return false;
+            pipefy_reg0 = scaled(A[row * K + k0 + tx], scale);
+            pipefy_reg1 = B[(k0 + ty) * N + col];
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
         __syncthreads();
-        for (int k = 0; k < TS; ++k)
-            acc += As[ty][k] * Bs[k][tx];
-        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 + TS <= K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
     }
     C[row * N + col] = acc;
 }

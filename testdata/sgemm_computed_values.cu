@@ -3,8 +3,9 @@
 // softmax's `es[..] = expf(a[..])` shape): register staging computes the value a tile early in
 // its fetch, which reads nothing the compute writes; cp.async and tensor copies, which move
 // bytes as they are, refuse. The negative kernels attack the facts that relies on: a value that
-// reads a tile (the loader would read it a tile early) and a value from a function of the file
-// (what it reads is not followed): both stay as written. A function whose whole body returns
+// reads a tile (the loader would read it a tile early) stays as written. A value from a function
+// of the file that is pure (by-value parameters, nothing named but them and its locals) is
+// computed a tile early like a library's: value_from_function. A function whose whole body returns
 // an element its pointer parameter indexes, reading nothing but its parameters (a public
 // kernel's `GetValue(A, K, r, c)`), is a load: load_function, guarded by ternaries.
 // Usage: sgemm_computed_values [M N K] (multiples of TS; K may be ragged for the guarded kernel)
@@ -75,7 +76,7 @@ __global__ void value_reads_tile(const float *A, const float *B, float *C, int M
 
 __device__ float scaled(float x, float s) { return x * s; }
 
-// the value from a function of this file: left as written
+// the value from a pure function of this file: staged like a library function's
 __global__ void value_from_function(const float *A, const float *B, float *C, int M, int N, int K, float scale, float lo)
 {
     __shared__ float As[TS][TS];

@@ -151,7 +151,7 @@ static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClie
 		s->load = true;
 	else if (k == CXCursor_CallExpr && cursor_plain_copy_construct(c))
 		; /* (a plain struct handed by value, `GetElement(Asub, r, c)`: its copy runs no code) */
-	else if (k == CXCursor_CallExpr && !effects_pure_call(c))
+	else if (k == CXCursor_CallExpr && !effects_pure_call(c) && !pure_program_call(c))
 		s->bad = true; /* (a clock, another lane, a write: not a value to compute a tile early) */
 	else if (k == CXCursor_LambdaExpr || k == CXCursor_StmtExpr)
 		s->bad = true;

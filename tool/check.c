@@ -1125,6 +1125,29 @@ static CXCursor first_call_in(CXCursor e)
 	return call;
 }
 
+static bool takes_pointer(CXCursor fn)
+{
+	for (int i = 0; i < clang_Cursor_getNumArguments(fn); i++)
+		if (clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i))).kind == CXType_Pointer)
+			return true;
+	return false;
+}
+
+/* A tile stored from the value of a function of the program that takes no pointer (no load
+ * function, then) and is not pure (pure.c): why, naming the function at fault. */
+static bool refuse_impure_call(struct kloop *l, const struct copy *cp, int line, int col)
+{
+	CXCursor call = clang_Cursor_isNull(cp->value) ? cp->value : first_call_in(cp->value);
+	char *fn = clang_Cursor_isNull(call) ? NULL : pure_callee(call);
+	CXCursor callee = clang_Cursor_isNull(call) ? call : clang_getCursorReferenced(call);
+	char *why = fn && !takes_pointer(callee) ? pure_program_call_problem(call) : NULL;
+	if (why)
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a call of '%s', which is not pure: %s", l->tiles[cp->tile].name, line, col, fn, why);
+	free(fn);
+	free(why);
+	return why != NULL;
+}
+
 static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
 {
 	const char *name = l->tiles[cp->tile].name;
@@ -1143,7 +1166,9 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 			     name, line, col, callee, arg, at);
 		free(arg);
 		free(at);
-	} else if (callee && cursor_indexing_accessor(call))
+	} else if (refuse_impure_call(l, cp, line, col))
+		;
+	else if (callee && cursor_indexing_accessor(call))
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is written at %d:%d from a call of '%s', which reads more than its "
 			     "parameters and the element it returns: pipefy reads a load function only as "

@@ -701,6 +701,7 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 {
 	struct finder f = {.parsed = p, .src = src, .model = m};
 	m->other_files = p->other_files;
+	pure_headers(p->pch);
 	cursor_visit_file(p->tu, scan_functions, &f);
 }
 

@@ -41,6 +41,7 @@ long kloop_promoted_offset(const struct kloop *l, int S, int tile)
 
 void model_free(struct model *m)
 {
+	pure_headers(NULL); /* (what the run read of its headers) */
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		free(l->function);

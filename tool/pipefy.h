@@ -555,6 +555,24 @@ bool effects_library_reads_through(CXCursor call);
 bool effects_assigns_bytes(CXType t);
 void effects_free(struct effects *fx);
 
+/* ---- pure.c: the program's functions whose value is their arguments' alone (facts for body.c
+ * and check.c) ---- */
+
+/* The headers a run's parse read from a precompiled preamble (parsed.pch), whose declarations
+ * walks of the file do not visit; NULL when none. Resets what was read of them. */
+void pure_headers(const char *pch);
+/* A call of the program's own functions whose value depends on its arguments alone
+ * (`to_float(in[k])`): every function spelled as the callee, in the file and its headers (the
+ * overloads, a template's explicit specializations, what argument-dependent lookup finds at
+ * instantiation), returns a value, takes its parameters by value, and names, reads and writes
+ * nothing but them and its locals, calling only such functions and the library's pure ones;
+ * evaluated a tile early, it changes nothing. pure_call_problem: why not, or NULL. */
+bool pure_program_call(CXCursor call);
+char *pure_program_call_problem(CXCursor call);
+/* The function of the program a call names: its callee's name, or in a template the name its
+ * candidates share; NULL for a library's function, a member, or a call that names none. */
+char *pure_callee(CXCursor call);
+
 /* ---- launch.c: the file's kernel launches, indexed once, and the host functions around them ---- */
 
 /* `name<<<grid, block, ...>>>` and `name<T, 4><<<...>>>`: the kernel named right before the

@@ -1,10 +1,11 @@
-// What a loop's calls are, named: a tile stored from a template function's call pipefy does not
-// read as a load; an asm statement whose string literals have comments between them (read as
+// What a loop's calls are, named: a tile stored from a template function's call that is not
+// pure (its specialization for half reads a global variable), with the function at fault; an asm statement whose string literals have comments between them (read as
 // the literals alone); a loop whose copies go through a function wrapping asm cp.async.
 #include <cuda_fp16.h>
 #define BK 16
 template <typename T> __device__ float to_float(T x) { return (float)x; }
-template <> __device__ float to_float<half>(half x) { return __half2float(x); }
+__device__ float g_offset;
+template <> __device__ float to_float<half>(half x) { return __half2float(x) + g_offset; }
 
 template <typename T>
 __global__ void __launch_bounds__(256) converted(const T *in, float *C, int M, int K)
