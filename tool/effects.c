@@ -603,6 +603,35 @@ static bool library_overloads(CXCursor overloads, CXCursor callee, const struct 
 	return ok;
 }
 
+/* A template's call, or one the instantiation resolves: what it runs may be an explicit
+ * specialization, or an overload argument-dependent lookup finds there, in the file or its
+ * headers; every function of the callee's name but def adds what it may do. */
+static void namesake_effects(CXCursor call, CXCursor callee, CXCursor def, struct fx_scan *s, bool *written, int n)
+{
+	char *name = cursor_name(callee);
+	struct cursors fns;
+	if (!pure_namesakes(clang_Cursor_getTranslationUnit(call), name, &fns))
+		note(s->fx, &s->fx->unknown, call, "calls '%s', whose overloads in the headers pipefy could not read again", name);
+	for (int i = 0; i < fns.n; i++) {
+		enum CXCursorKind k = clang_getCursorKind(fns.v[i]);
+		CXCursor other = clang_getCursorDefinition(fns.v[i]);
+		if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+			continue; /* (a member: an unqualified call finds none) */
+		if (clang_Cursor_isNull(other)) {
+			if (!clang_equalCursors(clang_getCanonicalCursor(fns.v[i]), clang_getCanonicalCursor(def)))
+				note(s->fx, &s->fx->unknown, call, "calls '%s', one of whose declarations pipefy cannot see defined", name);
+			continue;
+		}
+		if (clang_equalCursors(other, def) || s->depth + 1 >= MAX_DEPTH)
+			continue;
+		bool more[64] = {false};
+		function_effects(other, s->depth + 1, s->fx, s->src, more, n);
+		for (int j = 0; j < n; j++)
+			written[j] = written[j] || more[j];
+	}
+	free(name);
+}
+
 static void call_effects(CXCursor call, struct fx_scan *s)
 {
 	struct effects *fx = s->fx;
@@ -667,6 +696,9 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 		else if (ck != CXCursor_Constructor || !clang_Cursor_isNull(def)) {
 			char *before = fx->collective;
 			function_effects(def, depth + 1, fx, src, written, n);
+			if (ck == CXCursor_FunctionTemplate || !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)) ||
+			    clang_Cursor_isNull(clang_getCursorReferenced(call)))
+				namesake_effects(call, callee, def, s, written, n);
 			if (!before && fx->collective) /* (where the loop calls it) */
 				fx->collective_at = cursor_span(call).begin;
 		}

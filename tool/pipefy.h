@@ -569,6 +569,11 @@ void pure_headers(const char *pch);
  * evaluated a tile early, it changes nothing. pure_call_problem: why not, or NULL. */
 bool pure_program_call(CXCursor call);
 char *pure_program_call_problem(CXCursor call);
+/* Every function of the translation unit spelled name (declarations and definitions: the
+ * file's and its headers', in the program's namespaces and classes, and the system headers'
+ * global ones): what a call of that name may run once a template is instantiated. The cursors stay valid until pure_headers. False when the headers'
+ * declarations could not be read. */
+bool pure_namesakes(CXTranslationUnit tu, const char *name, struct cursors *fns);
 /* The function of the program a call names: its callee's name, or in a template the name its
  * candidates share; NULL for a library's function, a member, or a call that names none. */
 char *pure_callee(CXCursor call);

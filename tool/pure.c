@@ -12,18 +12,40 @@
 
 #define MAX_DEPTH 3 /* pure functions calling pure functions: deeper is not read */
 
+/* The functions spelled `name` (declarations and definitions, templates and their explicit
+ * specializations: pure_namesakes), and whether the program (outside the system headers)
+ * declares an operator or a conversion function of its own. */
+struct namesakes {
+	char *name;
+	struct cursors fns;
+	bool user_operators;
+	bool complete; /* false: the headers' declarations could not be read */
+};
+
+/* One function-like declaration of the translation unit, by its name. */
+struct named {
+	char *name;
+	CXCursor decl;
+};
+
 /* The headers' declarations (the precompiled preamble's, which walks of the file do not visit),
  * read once a run where a call first needs them; the verdicts by name. */
 static struct {
 	char *pch;
 	CXIndex index;
 	CXTranslationUnit tu;
-	bool tried;
 	struct verdict {
 		char *name;
 		char *why; /* NULL: pure */
 	} *memo;
 	int nmemo, capmemo;
+	bool indexed;
+	struct named *index_v; /* every function of the file and its headers, sorted by name */
+	int nindex, capindex;
+	bool user_operators, complete;
+	struct namesakes **found; /* the lists asked for, by name (each allocated alone: recursion
+				   * keeps pointers to them while adding more) */
+	int nfound, capfound;
 } headers;
 
 void pure_headers(const char *pch)
@@ -37,59 +59,93 @@ void pure_headers(const char *pch)
 		free(headers.memo[i].why);
 	}
 	free(headers.memo);
+	for (int i = 0; i < headers.nfound; i++) {
+		free(headers.found[i]->name);
+		free(headers.found[i]->fns.v);
+		free(headers.found[i]);
+	}
+	free(headers.found);
+	for (int i = 0; i < headers.nindex; i++)
+		free(headers.index_v[i].name);
+	free(headers.index_v);
 	free(headers.pch);
 	memset(&headers, 0, sizeof headers);
 	headers.pch = pch ? xstrdup(pch) : NULL;
 }
 
-/* The functions spelled `name` (declarations and definitions, templates and their explicit
- * specializations, in any namespace or class), and whether the program (outside the system
- * headers) declares an operator or a conversion function of its own. */
-struct namesakes {
-	const char *name;
-	struct cursors fns;
-	bool user_operators;
-};
-
-static enum CXChildVisitResult scan_namesakes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXClientData data)
 {
-	(void)parent;
-	struct namesakes *ns = data;
+	(void)parent, (void)data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	bool function = k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 			k == CXCursor_ConversionFunction;
 	if (function) {
-		char *n = cursor_name(c);
-		if (strcmp(n, ns->name) == 0)
-			*VEC_PUSH(ns->fns.v, ns->fns.n, ns->fns.cap) = c;
-		if ((k == CXCursor_ConversionFunction || strncmp(n, "operator", 8) == 0) && !effects_in_system_header(c))
-			ns->user_operators = true;
-		free(n);
+		struct named *n = VEC_PUSH(headers.index_v, headers.nindex, headers.capindex);
+		n->name = cursor_name(c);
+		n->decl = c;
+		if ((k == CXCursor_ConversionFunction || strncmp(n->name, "operator", 8) == 0) && !effects_in_system_header(c))
+			headers.user_operators = true;
 		return CXChildVisit_Continue;
 	}
-	/* (a class's hidden friends are found by argument-dependent lookup) */
+	/* the program's namespaces and classes (their operators, and the hidden friends argument-
+	 * dependent lookup finds); the system headers' global functions, but not what their
+	 * namespaces and classes hold, which only a qualified call, a using-directive or lookup on a
+	 * library type reaches (walking them took a second on a file that includes <iostream>) */
 	bool scope = k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
-		     k == CXCursor_FriendDecl || k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate ||
-		     k == CXCursor_ClassTemplatePartialSpecialization || k == CXCursor_UnionDecl;
-	return scope ? CXChildVisit_Recurse : CXChildVisit_Continue;
+		     k == CXCursor_FriendDecl || k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
+		     k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization ||
+		     k == CXCursor_UnionDecl;
+	return scope && !effects_in_system_header(c) ? CXChildVisit_Recurse : CXChildVisit_Continue;
 }
 
-/* Whether the walk could see every declaration: the file's, and its headers' where the parse
- * read them from a precompiled preamble. */
-static bool find_namesakes(CXTranslationUnit tu, struct namesakes *ns)
+static int by_name(const void *a, const void *b)
 {
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_namesakes, ns);
-	if (!headers.pch)
-		return true;
-	if (!headers.tried) {
-		headers.tried = true;
+	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+/* The index, made once a run: the file's declarations, and its headers' where the parse read
+ * them from a precompiled preamble. */
+static void index_functions(CXTranslationUnit tu)
+{
+	headers.indexed = true;
+	headers.complete = true;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_functions, NULL);
+	if (headers.pch) {
 		headers.index = clang_createIndex(0, 0);
 		headers.tu = clang_createTranslationUnit(headers.index, headers.pch);
+		if (headers.tu)
+			clang_visitChildren(clang_getTranslationUnitCursor(headers.tu), scan_functions, NULL);
+		headers.complete = headers.tu != NULL;
 	}
-	if (!headers.tu)
-		return false;
-	clang_visitChildren(clang_getTranslationUnitCursor(headers.tu), scan_namesakes, ns);
-	return true;
+	qsort(headers.index_v, (size_t)headers.nindex, sizeof *headers.index_v, by_name);
+}
+
+static const struct namesakes *find_namesakes(CXTranslationUnit tu, const char *name)
+{
+	for (int i = 0; i < headers.nfound; i++)
+		if (strcmp(headers.found[i]->name, name) == 0)
+			return headers.found[i];
+	if (!headers.indexed)
+		index_functions(tu);
+	struct namesakes *ns = xcalloc(1, sizeof *ns);
+	ns->name = xstrdup(name);
+	ns->complete = headers.complete;
+	ns->user_operators = headers.user_operators;
+	struct named key = {.name = (char *)name};
+	struct named *hit = bsearch(&key, headers.index_v, (size_t)headers.nindex, sizeof key, by_name);
+	while (hit && hit > headers.index_v && strcmp(hit[-1].name, name) == 0)
+		hit--;
+	for (; hit && hit < headers.index_v + headers.nindex && strcmp(hit->name, name) == 0; hit++)
+		*VEC_PUSH(ns->fns.v, ns->fns.n, ns->fns.cap) = hit->decl;
+	*VEC_PUSH(headers.found, headers.nfound, headers.capfound) = ns;
+	return ns;
+}
+
+bool pure_namesakes(CXTranslationUnit tu, const char *name, struct cursors *fns)
+{
+	const struct namesakes *ns = find_namesakes(tu, name);
+	*fns = ns->fns;
+	return ns->complete;
 }
 
 /* Whether decl is declared inside fn's definition, in whichever file that is (a header's
@@ -223,19 +279,19 @@ static char *name_problem(CXTranslationUnit tu, const char *name, int depth)
 	for (int i = 0; i < headers.nmemo; i++)
 		if (strcmp(headers.memo[i].name, name) == 0)
 			return headers.memo[i].why ? xstrdup(headers.memo[i].why) : NULL;
-	struct namesakes ns = {.name = name};
+	const struct namesakes *ns = find_namesakes(tu, name);
 	char *why = NULL;
-	if (!find_namesakes(tu, &ns))
+	if (!ns->complete)
 		why = xprintf("'%s' may have overloads in the headers, whose declarations pipefy could not read again", name);
-	for (int i = 0; i < ns.fns.n && !why; i++) {
-		char *w = function_problem(tu, ns.fns.v[i], ns.user_operators, depth);
+	for (int i = 0; i < ns->fns.n && !why; i++) {
+		char *w = function_problem(tu, ns->fns.v[i], ns->user_operators, depth);
 		if (w) {
 			/* (this file's by line and column; a header's by its path) */
 			CXString file;
 			unsigned line, col;
-			CXSourceLocation at = clang_getCursorLocation(ns.fns.v[i]);
+			CXSourceLocation at = clang_getCursorLocation(ns->fns.v[i]);
 			clang_getPresumedLocation(at, &file, &line, &col);
-			if (clang_Location_isFromMainFile(at) && clang_Cursor_getTranslationUnit(ns.fns.v[i]) == tu)
+			if (clang_Location_isFromMainFile(at) && clang_Cursor_getTranslationUnit(ns->fns.v[i]) == tu)
 				why = xprintf("'%s' (%u:%u) %s", name, line, col, w);
 			else
 				why = xprintf("'%s' (%s:%u) %s", name, path_for_user(clang_getCString(file)), line, w);
@@ -243,9 +299,8 @@ static char *name_problem(CXTranslationUnit tu, const char *name, int depth)
 			free(w);
 		}
 	}
-	if (!why && ns.fns.n == 0)
+	if (!why && ns->fns.n == 0)
 		why = xprintf("pipefy finds no definition of '%s'", name);
-	free(ns.fns.v);
 	struct verdict *v = VEC_PUSH(headers.memo, headers.nmemo, headers.capmemo);
 	v->name = xstrdup(name);
 	v->why = why ? xstrdup(why) : NULL;
