@@ -421,7 +421,32 @@ struct sync_scan {
 	CXCursor asm_store; /* the first asm that stores to shared memory (`st.shared`), or null */
 	CXCursor asm_load;  /* the first asm that loads from global memory (`ld.global`), or null */
 	CXCursor async_copy; /* the first asynchronous copy (`cuda::memcpy_async`, `__pipeline_memcpy_async`) */
+	CXCursor call_store; /* the first store into shared memory, or through a pointer, of a value
+			      * from a call of the program's member function (`As[i] = A(r, c);`) */
+	CXCursor method;     /* that call */
 };
+
+/* The first call in a value of a member function of the program's (`A(r, c)`, MatrixView's
+ * operator()), whose loads pipefy does not read; null when none. */
+static enum CXChildVisitResult scan_member_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor callee = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+	    !effects_in_system_header(callee)) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor member_call_in(CXCursor value)
+{
+	CXCursor found = clang_getNullCursor();
+	if (scan_member_call(value, value, &found) == CXChildVisit_Recurse)
+		clang_visitChildren(value, scan_member_call, &found);
+	return found;
+}
 
 /* An asm cp.async copy (.ca or .cg; a bulk copy into shared memory), not a wait or a commit. */
 static bool asm_copies_async(CXCursor c)
@@ -507,6 +532,12 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 			       (t.kind == CXType_Pointer ||
 				(t.kind == CXType_ConstantArray &&
 				 clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_Pointer));
+		CXCursor m = clang_getNullCursor();
+		if (clang_Cursor_isNull(s->call_store) && (cursor_is_shared_var(root) || pointer) &&
+		    !clang_Cursor_isNull(m = member_call_in(value))) {
+			s->call_store = c;
+			s->method = m;
+		}
 		if (cursor_is_shared_var(root))
 			s->shared_write = true;
 		else if (clang_Cursor_isNull(s->via_pointer) && pointer && cursor_loads_global(value))
@@ -541,7 +572,8 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      .via_pointer = clang_getNullCursor(), .pointer_store = clang_getNullCursor(),
 			      .ldg = clang_getNullCursor(), .pipefy_call = clang_getNullCursor(),
 			      .asm_store = clang_getNullCursor(), .asm_load = clang_getNullCursor(),
-			      .async_copy = clang_getNullCursor()};
+			      .async_copy = clang_getNullCursor(), .call_store = clang_getNullCursor(),
+			      .method = clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
@@ -626,6 +658,15 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "the asm at %d:%d %s ('%s'), which pipefy does not read as a tile's %s", al,
 			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
 			      store ? "copy" : "load");
+	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.call_store)) {
+		int sl, sc;
+		source_line_col(f->src, cursor_span(s.call_store).begin, &sl, &sc);
+		CXCursor m = clang_getCursorReferenced(s.method);
+		char *n = cursor_name(m), *cls = cursor_name(clang_getCursorSemanticParent(m));
+		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory that pipefy reads: the store at %d:%d "
+			      "takes a call of '%s::%s', a member function it does not read as a load", sl, sc, cls, n);
+		free(n);
+		free(cls);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg))
 		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (pipefy sees no load of "
 			      "global memory in its statements)");

@@ -70,6 +70,9 @@ long gen_boff = ..; Bs[..] = B[gen_boff]; }`, the copy reading the local's value
 the rewrite leaves out (`xbar`: one between A's copy and B's, or a second at the tile's end);
 from a twentieth, that branch setting a local of the kernel declared before the loop instead
 (`bassign`: `long long gen_bi;` .. `gen_bi = ..; Bs[..] = B[gen_bi];`, read as its value);
+from a twenty-first, A's computed value through a function of the program's (`pure`: a plain
+one or a template with an explicit specialization, staged; one reading a __device__ variable
+or a specialization writing one, refused as not pure);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -393,6 +396,11 @@ def draw(seed):
     # before the loop that nothing else names, instead of declaring its own (`bassign`)
     r20 = random.Random(seed * 7919 + 61)
     f['bassign'] = f['blocal'] and r20.random() < 0.5
+    # the twenty-first stream (session 35): A's computed value through a function of the
+    # program's (`pure`): pure (a plain function; a template with an explicit specialization for
+    # the tile's type), or not (one reads a __device__ variable; the specialization writes one)
+    r21 = random.Random(seed * 7919 + 67)
+    f['pure'] = r21.choice(['none', 'none', 'fn', 'tmpl', 'reads', 'spec_writes']) if f['mutation'] == 'computed' else 'none'
     return f
 
 
@@ -402,7 +410,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
-         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False}
+         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False, 'pure': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -449,6 +457,8 @@ def program(seed):
         'break': "'break' at",
         'global_store': "may point at it",
     }[f['mutation']]
+    if f['pure'] in ('reads', 'spec_writes'):
+        mutation_reason = 'is not pure'  # (the function, or the specialization the call runs)
     # known limits, recorded in tests/gpu/FUZZ.md: pipefy stages a loop's tiles only when they
     # are its own (two K-loops over the same static tiles keep one stage each; over the launch's
     # shared memory they are left alone), cannot resolve a call to a
@@ -605,6 +615,18 @@ def program(seed):
     if f['accessor']:
         out('__device__ __forceinline__ %s gen_ld(const %s *p) { return *p; }' % (TG, TG))
         out('__device__ __forceinline__ void gen_st(%s *p, %s v) { *p = v; }' % (TT, TT))
+        out('')
+    if f['pure'] == 'fn':
+        out('__device__ %s gen_pure(%s v) { %s r = v * 1; return r; }' % (TT, TT, TT))
+    elif f['pure'] == 'reads':
+        out('__device__ %s gen_unit = 1;' % TT)
+        out('__device__ %s gen_pure(%s v) { return v * gen_unit; }' % (TT, TT))
+    elif f['pure'] in ('tmpl', 'spec_writes'):
+        out('template <typename U> __device__ U gen_pure(U v) { return v; }')
+        if f['pure'] == 'spec_writes':
+            out('__device__ int gen_calls;')
+        out('template <> __device__ %s gen_pure(%s v) { %sreturn v * 1; }' % (TT, TT, 'gen_calls = 1; ' if f['pure'] == 'spec_writes' else ''))
+    if f['pure'] != 'none':
         out('')
     if f['pipe_neg'] == 'drain':  # (the loop's wait, in a function of the program's)
         out('__device__ void gen_drain(cuda::pipeline<cuda::thread_scope_thread> &p) { p.consumer_wait(); }')
@@ -1077,7 +1099,9 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             out(b + '%s[%s][tx] = %sa%d;' % (an, r, rn, i))
             out(b + '%s = %sb%d;' % (bdst, rn, i))
             continue
-        if f['mutation'] == 'computed' and i == 0:
+        if f['mutation'] == 'computed' and i == 0 and f['pure'] != 'none':
+            out(b + '%s[%s][tx] = gen_pure(%s);' % (an, r, load(src_a)))
+        elif f['mutation'] == 'computed' and i == 0:
             out(b + '%s[%s][tx] = %s * 1;' % (an, r, load(src_a)))
         elif f['guard'] == 'ternary':
             out(b + '%s[%s][tx] = %s + tx < K ? %s : %s;' % (an, r, k0, load(src_a), zero))

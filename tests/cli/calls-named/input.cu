@@ -1,6 +1,8 @@
 // What a loop's calls are, named: a tile stored from a template function's call that is not
-// pure (its specialization for half reads a global variable), with the function at fault; an asm statement whose string literals have comments between them (read as
-// the literals alone); a loop whose copies go through a function wrapping asm cp.async.
+// pure (its specialization for half reads a global variable), with the function at fault; an
+// asm statement whose string literals have comments between them (read as the literals alone);
+// a loop whose copies go through a function wrapping asm cp.async; a tile stored from a member
+// function's value (an accessor pipefy does not read as a load).
 #include <cuda_fp16.h>
 #define BK 16
 template <typename T> __device__ float to_float(T x) { return (float)x; }
@@ -62,4 +64,26 @@ __global__ void __launch_bounds__(256) wrapped_cp_async(const float *A, float *C
         __syncthreads();
     }
     C[threadIdx.x] = acc;
+}
+
+// a tile stored from a member function's value: the accessor's load is not read
+struct View {
+    const float *data;
+    int cols;
+    __device__ const float &operator()(int r, int c) const { return data[r * cols + c]; }
+};
+
+__global__ void __launch_bounds__(256) through_accessor(View A, float *C, int K)
+{
+    __shared__ float As[BK][BK];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    float acc = 0.f;
+    for (int k = 0; k < K; k += BK) {
+        As[ty][tx] = A(blockIdx.y * BK + ty, k + tx);
+        __syncthreads();
+        for (int j = 0; j < BK; ++j)
+            acc += As[ty][j];
+        __syncthreads();
+    }
+    C[blockIdx.y * BK + ty] = acc;
 }
