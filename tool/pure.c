@@ -2,10 +2,12 @@
  * (`to_float(in[k])`, a template with an explicit specialization for each element type): a
  * value to compute a tile early, as a library's conversion is (facts for body.c and check.c).
  *
- * Which function a call runs may be decided only where a template is instantiated, among
- * overloads, explicit specializations and what argument-dependent lookup finds then, in the
- * file or in its headers. So the fact is established for the name: every function of the
- * translation unit spelled so, wherever it is declared, must be pure. */
+ * A resolved call of a plain function runs that function. But what a template's call runs, or a
+ * call the instantiation resolves, may be decided only there, among overloads, explicit
+ * specializations and what argument-dependent lookup finds then, in the file or in its headers:
+ * for those the fact is established for the name, every function of the translation unit
+ * spelled so, wherever it is declared, pure. (uniform.c proves a stronger fact of a function,
+ * that its value is the same in every thread: no thread index, the library's math alone.) */
 #include "pipefy.h"
 
 #include <stdlib.h>
@@ -170,6 +172,7 @@ struct body_scan {
 };
 
 static char *name_problem(CXTranslationUnit tu, const char *name, int depth);
+static char *callee_problem(CXTranslationUnit tu, CXCursor call, int depth);
 char *pure_callee(CXCursor call);
 
 /* A call the pure function makes: a library's pure function, or another pure function of the
@@ -183,16 +186,14 @@ static char *call_problem(struct body_scan *b, CXCursor call)
 	if (!clang_Cursor_isNull(callee) && effects_in_system_header(callee)) {
 		if (!effects_pure_call(call))
 			why = xprintf("calls '%s', whose value is not its arguments' alone", name);
-	} else if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) {
-		char *n = cursor_name(callee);
-		why = name_problem(b->tu, n, b->depth + 1);
-		free(n);
-	} else if (!clang_Cursor_isNull(callee))
+	} else if (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate)
+		why = callee_problem(b->tu, call, b->depth + 1);
+	else if (!clang_Cursor_isNull(callee))
 		why = xprintf("calls '%s'", name);
 	else {
 		char *n = pure_callee(call);
 		if (n)
-			why = name_problem(b->tu, n, b->depth + 1);
+			why = callee_problem(b->tu, call, b->depth + 1);
 		else if (*name || clang_getCursorKind(cursor_strip(cursor_first_child(call))) == CXCursor_OverloadedDeclRef)
 			why = xprintf("calls '%s', which the instantiation resolves", *name ? name : "a library function");
 		free(n);
@@ -271,6 +272,42 @@ static char *function_problem(CXTranslationUnit tu, CXCursor fn, bool user_opera
 	return b.why;
 }
 
+/* "'name' (where fn is) why", taking why: this file's place by line and column, a header's by
+ * its path. */
+static char *blame(CXTranslationUnit tu, CXCursor fn, const char *name, char *why)
+{
+	CXString file;
+	unsigned line, col;
+	CXSourceLocation at = clang_getCursorLocation(fn);
+	clang_getPresumedLocation(at, &file, &line, &col);
+	char *s = clang_Location_isFromMainFile(at) && clang_Cursor_getTranslationUnit(fn) == tu
+			  ? xprintf("'%s' (%u:%u) %s", name, line, col, why)
+			  : xprintf("'%s' (%s:%u) %s", name, path_for_user(clang_getCString(file)), line, why);
+	clang_disposeString(file);
+	free(why);
+	return s;
+}
+
+/* Why what a call runs may not be pure: a resolved call of a plain function runs that one
+ * (overload resolution is over, and no instantiation adds a candidate); a template's, or a call
+ * the instantiation resolves, any function of its name. */
+static char *callee_problem(CXTranslationUnit tu, CXCursor call, int depth)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	if (clang_getCursorKind(callee) == CXCursor_FunctionDecl && clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee))) {
+		char *name = cursor_name(callee);
+		char *w = depth > MAX_DEPTH ? xstrdup("is called through too many functions to follow")
+					    : function_problem(tu, callee, false, depth);
+		char *why = w ? blame(tu, callee, name, w) : NULL;
+		free(name);
+		return why;
+	}
+	char *name = pure_callee(call);
+	char *why = name ? name_problem(tu, name, depth) : xstrdup("is no function of the program pipefy can name");
+	free(name);
+	return why;
+}
+
 /* Why not every function spelled name is pure (memoized), or NULL. */
 static char *name_problem(CXTranslationUnit tu, const char *name, int depth)
 {
@@ -285,19 +322,8 @@ static char *name_problem(CXTranslationUnit tu, const char *name, int depth)
 		why = xprintf("'%s' may have overloads in the headers, whose declarations pipefy could not read again", name);
 	for (int i = 0; i < ns->fns.n && !why; i++) {
 		char *w = function_problem(tu, ns->fns.v[i], ns->user_operators, depth);
-		if (w) {
-			/* (this file's by line and column; a header's by its path) */
-			CXString file;
-			unsigned line, col;
-			CXSourceLocation at = clang_getCursorLocation(ns->fns.v[i]);
-			clang_getPresumedLocation(at, &file, &line, &col);
-			if (clang_Location_isFromMainFile(at) && clang_Cursor_getTranslationUnit(ns->fns.v[i]) == tu)
-				why = xprintf("'%s' (%u:%u) %s", name, line, col, w);
-			else
-				why = xprintf("'%s' (%s:%u) %s", name, path_for_user(clang_getCString(file)), line, w);
-			clang_disposeString(file);
-			free(w);
-		}
+		if (w)
+			why = blame(tu, ns->fns.v[i], name, w);
 	}
 	if (!why && ns->fns.n == 0)
 		why = xprintf("pipefy finds no definition of '%s'", name);
@@ -338,12 +364,7 @@ char *pure_callee(CXCursor call)
 
 char *pure_program_call_problem(CXCursor call)
 {
-	char *name = pure_callee(call);
-	if (!name)
-		return xstrdup("is no function of the program pipefy can name");
-	char *why = name_problem(clang_Cursor_getTranslationUnit(call), name, 0);
-	free(name);
-	return why;
+	return callee_problem(clang_Cursor_getTranslationUnit(call), call, 0);
 }
 
 bool pure_program_call(CXCursor call)

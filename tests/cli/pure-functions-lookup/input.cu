@@ -1,7 +1,9 @@
 // What a call of the program's function runs may be decided where the template is instantiated:
 // `widen(v)` converts a Fixed through the program's own conversion, which counts its calls; and
-// `scale(v)` names two overloads, one of which writes global memory. pipefy reads the name, not
-// the one candidate it sees here, and stages neither a tile early.
+// `scale(v)` of a template's element names two overloads, one of which writes global memory.
+// pipefy reads the name, not the one candidate it sees here, and stages neither a tile early.
+// Where overload resolution is over (a plain kernel's `scale(A[..])` of a float), the call runs
+// the pure overload, and is staged.
 #define TS 16
 
 __device__ int g_calls;
@@ -53,4 +55,24 @@ __global__ void by_scale(const float *A, const float *B, float *C, int N, int K)
     C[row * N + col] = acc;
 }
 
+template <typename T>
+__global__ void by_scale_t(const T *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = scale(A[row * K + k0 + tx]);
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+template __global__ void by_scale_t<float>(const float *, const float *, float *, int, int);
 template __global__ void by_widen<Fixed>(const Fixed *, const float *, float *, int, int);
