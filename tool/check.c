@@ -3288,6 +3288,19 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	CXCursor cond = kids.n == 4 ? kids.v[1] : clang_getNullCursor();
 	bool templ = !clang_Cursor_isNull(cond) && names_template_param(cond);
 	char *test = clang_Cursor_isNull(cond) ? xstrdup("") : span_text(src, cursor_span(cond));
+	/* (a bound that is a constant, a step that is not: the step is what pipefy cannot count,
+	 * `e += nthread`) */
+	CXCursor bound = clang_getCursorKind(cursor_strip(cond)) == CXCursor_BinaryOperator ? cursor_last_child(cursor_strip(cond))
+											    : clang_getNullCursor();
+	CXCursor inc = kids.n == 4 ? cursor_strip(kids.v[2]) : clang_getNullCursor();
+	char *step = !clang_Cursor_isNull(bound) && cursor_folds_to_constant(bound) &&
+			     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator &&
+			     !cursor_folds_to_constant(cursor_last_child(inc))
+			     ? span_text(src, cursor_span(inc)) : NULL;
+	if (step && strstr(step, "blockDim")) { /* (a step pipefy takes: the trouble is elsewhere) */
+		free(step);
+		step = NULL;
+	}
 	free(kids.v);
 	char *why;
 	if (st->cl.unsure_start.end > st->cl.unsure_start.begin) {
@@ -3295,7 +3308,11 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 		why = xprintf("the copy loop at %d:%d starts at `%s`, which pipefy cannot show is never negative: "
 			      "staging registers count ceil(N / S) trips from 0", ol, oc, start);
 		free(start);
-	} else if (templ)
+	} else if (step && !templ)
+		why = xprintf("the copy loop at %d:%d steps by `%s`: staging registers need a trip count pipefy can "
+			      "compute, the step a constant or blockDim.x (or the block's size, where a launch in the file "
+			      "gives it)", ol, oc, step);
+	else if (templ)
 		why = xprintf("the copy loop at %d:%d runs while `%s`, which depends on the template's parameters: "
 			      "staging registers need `i < N` or `i + C <= N`, N, C and the step S fixed by the "
 			      "template (S also blockDim.x)",
@@ -3305,6 +3322,7 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 			      "compute (`for (i = E; i < N; i += S)` or `i + C <= N`, N, C and S constants, S also blockDim.x)",
 			      ol, oc, test);
 	free(test);
+	free(step);
 	return why;
 }
 
