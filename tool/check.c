@@ -2389,11 +2389,16 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClient
 	CXCursor base;
 	if (cursor_global_load(c, &base))
 		add_cursor(&s->bases, base);
-	/* `GetValue(A, K, r, c)`: a load through its pointer arguments */
+	/* `GetValue(A, K, r, c)`: a load through its pointer arguments; `GetElement(Asub, r, c)`:
+	 * through the pointer members of a struct it is handed */
 	for (int i = 0; clang_getCursorKind(c) == CXCursor_CallExpr && (cursor_load_function(c) || effects_load_function(c)) &&
 			i < clang_Cursor_getNumArguments(c); i++) {
-		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i), v = cursor_root_var(arg);
-		if (!clang_Cursor_isNull(v) && clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer)
+		CXCursor arg = cursor_strip(clang_Cursor_getArgument(c, (unsigned)i));
+		enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(arg)).kind;
+		if (k == CXType_Record && cursor_plain_copy_construct(arg))
+			arg = cursor_strip(cursor_first_child(arg)); /* (handed by value: its copy) */
+		CXCursor v = cursor_root_var(arg);
+		if (!clang_Cursor_isNull(v) && (k == CXType_Pointer || k == CXType_Record))
 			add_cursor(&s->bases, v);
 	}
 	/* `s->lda` in an address reads memory through s too (a probe: the compute's stores
@@ -2697,6 +2702,10 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 				     "the compute at %d:%d %s, and the next tile's copies read through '%s', which is "
 				     "'__restrict__' but makes another pointer at %s, which may reach what it points at",
 				     line, col, e->what, name, where(src, derived - 1));
+		else if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Record)
+			kloop_refuse(l, at,
+				     "the compute at %d:%d %s, and the next tile's copies read through the pointers the "
+				     "struct '%s' holds, which may point at it", line, col, e->what, name);
 		else
 			kloop_refuse(l, at,
 				     "the compute at %d:%d %s, and the next tile's copies read through '%s', which may "
