@@ -76,6 +76,8 @@ void source_init_text(struct source *src, const char *display_name, const char *
 void source_free(struct source *src);
 /* Offset of the first byte that is not well-formed UTF-8, or (size_t)-1. */
 size_t utf8_invalid_at(const char *text, size_t len);
+/* The same, outside comments (source_read refuses a file for such a byte in its code only). */
+size_t utf8_invalid_in_code(const char *text, size_t len);
 /* 1-based line and byte column of an offset, as compilers print them. */
 void source_line_col(const struct source *src, size_t offset, int *line, int *col);
 /* The length of a name called at offset (`LOAD(` of `LOAD(As, ...)`: a macro, where the

@@ -58,6 +58,67 @@ size_t utf8_invalid_at(const char *text, size_t len)
 	return (size_t)-1;
 }
 
+/* The end of the comment, string or character literal that starts at i, or i when none does:
+ * a line comment (through backslash-newlines), a block comment, `".."`, `'..'` (escapes
+ * skipped) and raw strings `R"d(..)d"`. */
+static size_t skip_token(const char *t, size_t len, size_t i, bool *comment)
+{
+	*comment = false;
+	if (t[i] == '/' && i + 1 < len && (t[i + 1] == '/' || t[i + 1] == '*')) {
+		*comment = true;
+		bool line = t[i + 1] == '/';
+		for (i += 2; i < len; i++) {
+			if (line && t[i] == '\n' && t[i - 1] != '\\')
+				return i;
+			if (!line && t[i] == '*' && i + 1 < len && t[i + 1] == '/')
+				return i + 2;
+		}
+		return len;
+	}
+	if (t[i] == 'R' && i + 1 < len && t[i + 1] == '"' && (i == 0 || !(isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))) {
+		size_t open = i + 2, d = open;
+		while (d < len && t[d] != '(' && d - open < 16)
+			d++;
+		if (d < len && t[d] == '(') {
+			size_t dl = d - open;
+			for (size_t k = d + 1; k + dl + 1 < len; k++)
+				if (t[k] == ')' && memcmp(t + k + 1, t + open, dl) == 0 && t[k + 1 + dl] == '"')
+					return k + dl + 2;
+			return len;
+		}
+	}
+	if (t[i] == '"' || t[i] == '\'') {
+		char q = t[i];
+		for (i++; i < len && t[i] != q && t[i] != '\n'; i++)
+			if (t[i] == '\\')
+				i++;
+		return i < len ? i + 1 : len;
+	}
+	return i;
+}
+
+/* Offset of the first byte that is not well-formed UTF-8 outside comments, or (size_t)-1. A
+ * byte of another encoding in a comment (a Windows-1252 dash) is the comment's alone: clang and
+ * nvcc take it, and pipefy never writes inside a comment, so the bytes go out as they came. */
+size_t utf8_invalid_in_code(const char *text, size_t len)
+{
+	size_t code = 0; /* where the text since the last comment starts */
+	for (size_t i = 0; i <= len;) {
+		bool comment = false;
+		size_t end = i < len ? skip_token(text, len, i, &comment) : len;
+		if (comment || i == len) {
+			size_t bad = utf8_invalid_at(text + code, i - code);
+			if (bad != (size_t)-1)
+				return code + bad;
+			code = end;
+			if (i == len)
+				break;
+		}
+		i = end > i ? end : i + 1;
+	}
+	return (size_t)-1;
+}
+
 /* By convention "-" names standard input. */
 bool source_read(struct source *src, const char *path, const char *display_name, char **err)
 {
@@ -110,7 +171,7 @@ bool source_read(struct source *src, const char *path, const char *display_name,
 		*err = xprintf("%s: error: empty file: no kernel to rewrite", name);
 		return false;
 	}
-	size_t bad = utf8_invalid_at(src->text, src->len);
+	size_t bad = utf8_invalid_in_code(src->text, src->len);
 	if (bad != (size_t)-1) {
 		int line, col;
 		source_line_col(src, bad, &line, &col);

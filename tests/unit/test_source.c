@@ -136,6 +136,26 @@ START_TEST(empty_text_has_one_line)
 }
 END_TEST
 
+START_TEST(bytes_not_utf8_count_only_outside_comments)
+{
+	/* (a Windows-1252 dash, 0x96, in a line comment, a block comment, and a line comment
+	 * continued by a backslash; UTF-8 in a string) */
+	const char ok[] = "int a; // \x96\n/* \x96 */ const char *s = \"\xc3\xa9\"; // x \\\n \x96\nint b;\n";
+	ck_assert_uint_eq(utf8_invalid_in_code(ok, sizeof ok - 1), (size_t)-1);
+	/* in a string literal, a character literal and a raw string (whose slash-star starts no comment):
+	 * the code's */
+	const char str[] = "int a; const char *s = \"\x96\";";
+	ck_assert_uint_eq(utf8_invalid_in_code(str, sizeof str - 1), 24);
+	const char chr[] = "char c = '\x96';";
+	ck_assert_uint_eq(utf8_invalid_in_code(chr, sizeof chr - 1), 10);
+	const char raw[] = "auto r = R\"x(/* \x96 )x\";";
+	ck_assert_uint_eq(utf8_invalid_in_code(raw, sizeof raw - 1), 16);
+	/* a comment that ends: the code after it is read again */
+	const char after[] = "/* a */ int \x96;";
+	ck_assert_uint_eq(utf8_invalid_in_code(after, sizeof after - 1), 12);
+}
+END_TEST
+
 START_TEST(replacements_xml_escapes_like_clang_format)
 {
 	struct edits e = {0};
@@ -169,6 +189,7 @@ Suite *source_suite(void)
 	tcase_add_test(tc, line_indent_is_the_leading_blanks);
 	tcase_add_test(tc, empty_text_has_one_line);
 	tcase_add_test(tc, replacements_xml_escapes_like_clang_format);
+	tcase_add_test(tc, bytes_not_utf8_count_only_outside_comments);
 	suite_add_tcase(s, tc);
 	return s;
 }
