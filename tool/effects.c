@@ -48,13 +48,17 @@ static bool type_is_indirect(CXType t)
 	return t.kind == CXType_Pointer || t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
 }
 
-/* Through a pointer or reference parameter, may the callee write what it points at? */
+/* Through a pointer or reference parameter, may the callee write what it points at? A
+ * parameter declared as an array (`float s[NY][NX]`, which libclang shows as written) is a
+ * pointer to its first element. */
 static bool pointee_is_const(CXType t)
 {
 	t = clang_getCanonicalType(t);
-	if (t.kind != CXType_Pointer && t.kind != CXType_LValueReference && t.kind != CXType_RValueReference)
+	bool array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+		     t.kind == CXType_DependentSizedArray || t.kind == CXType_VariableArray;
+	if (t.kind != CXType_Pointer && t.kind != CXType_LValueReference && t.kind != CXType_RValueReference && !array)
 		return true;
-	CXType p = clang_getPointeeType(t);
+	CXType p = array ? clang_getArrayElementType(t) : clang_getPointeeType(t);
 	while (p.kind == CXType_ConstantArray || p.kind == CXType_IncompleteArray)
 		p = clang_getArrayElementType(p);
 	return clang_isConstQualifiedType(p);
@@ -174,11 +178,25 @@ static int param_index(const struct fx_scan *s, CXCursor var)
 
 /* A write of the lvalue `target`: into a local (recorded in vars), through a parameter of
  * the helper being read, or into memory. */
+/* `s[ty][tx] = ..` where s is a parameter declared as an array (`float s[NY][NX]`): a
+ * parameter is never an array, it is a pointer to its first row, so the write goes through it
+ * to the caller's memory, whatever type the subscripts show. */
+static bool subscripts_parameter(CXCursor target, CXCursor var)
+{
+	CXCursor c = cursor_strip(target);
+	while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr)
+		c = cursor_strip(cursor_first_child(c));
+	return c.kind != cursor_strip(target).kind && clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+	       clang_getCursorKind(var) == CXCursor_ParmDecl && clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
 static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
 {
 	struct effects *fx = s->fx;
 	bool through = false;
 	CXCursor var = lvalue_root(target, &through);
+	if (!clang_Cursor_isNull(var) && !through && subscripts_parameter(target, var))
+		through = true;
 	if (clang_Cursor_isNull(var)) {
 		char *t = s->src ? span_text(s->src, cursor_span(target)) : xstrdup("?");
 		note(fx, &fx->memory, at, "writes '%s', which pipefy cannot trace to a variable", t);
@@ -775,7 +793,9 @@ static bool names_a_callee(CXCursor c)
 	struct cursors kids = cursor_children(c);
 	CXCursor first = kids.n ? cursor_strip(kids.v[0]) : clang_getNullCursor();
 	enum CXCursorKind fk = clang_getCursorKind(first), rk = clang_getCursorKind(clang_getCursorReferenced(first));
-	bool named = kids.n == clang_Cursor_getNumArguments(c) + 1 &&
+	/* (its arguments after the callee, and before them a template-id's own arguments,
+	 * `load<NX, NY>(..)`) */
+	bool named = kids.n >= clang_Cursor_getNumArguments(c) + 1 &&
 		     (fk == CXCursor_DeclRefExpr || fk == CXCursor_OverloadedDeclRef || fk == CXCursor_MemberRefExpr) &&
 		     rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl && rk != CXCursor_FieldDecl;
 	free(kids.v);
