@@ -424,6 +424,7 @@ struct sync_scan {
 	CXCursor call_store; /* the first store into shared memory, or through a pointer, of a value
 			      * from a call of the program's member function (`As[i] = A(r, c);`) */
 	CXCursor method;     /* that call */
+	CXCursor async_wait; /* the first call of a function that waits for cp.async groups */
 };
 
 /* The first call in a value of a member function of the program's (`A(r, c)`, MatrixView's
@@ -466,15 +467,39 @@ static enum CXChildVisitResult scan_asm_copy(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Recurse;
 }
 
-/* A call of a function whose body issues one (`cp_async(dst, src)` wrapping the asm). */
-static bool calls_asm_copy(CXCursor call)
+/* A wait for cp.async groups (`cp.async.wait_group N`, `cp.async.wait_all`): the copies it
+ * waits for are asynchronous already, wherever they are issued. */
+static enum CXChildVisitResult scan_asm_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) &&
+	    (effects_asm_mentions(c, "cp.async.wait_group") || effects_asm_mentions(c, "cp.async.wait_all"))) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A call of a function whose body holds what visit looks for: a call of a function template's
+ * specialization (`cp_async_wait<0>()`) reads the template's. */
+static bool callee_holds(CXCursor call, CXCursorVisitor visit)
 {
 	CXCursor callee = clang_getCursorReferenced(call);
 	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
+	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
+		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
 	bool found = false;
 	if (!clang_Cursor_isNull(def))
-		clang_visitChildren(def, scan_asm_copy, &found);
+		clang_visitChildren(def, visit, &found);
 	return found;
+}
+
+/* A call of a function whose body issues one (`cp_async(dst, src)` wrapping the asm). */
+static bool calls_asm_copy(CXCursor call)
+{
+	return callee_holds(call, scan_asm_copy);
 }
 
 /* Whether a local pointer (or each of an array of them) is set where declared from a pointer
@@ -508,6 +533,8 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
 	     calls_asm_copy(c)))
 		s->async_copy = c;
+	if (clang_Cursor_isNull(s->async_wait) && k == CXCursor_CallExpr && callee_holds(c, scan_asm_wait))
+		s->async_wait = c;
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
 		if (clang_Cursor_isNull(s->async_copy) && asm_copies_async(c))
 			s->async_copy = c;
@@ -573,7 +600,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      .ldg = clang_getNullCursor(), .pipefy_call = clang_getNullCursor(),
 			      .asm_store = clang_getNullCursor(), .asm_load = clang_getNullCursor(),
 			      .async_copy = clang_getNullCursor(), .call_store = clang_getNullCursor(),
-			      .method = clang_getNullCursor()};
+			      .method = clang_getNullCursor(), .async_wait = clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
@@ -658,6 +685,13 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "the asm at %d:%d %s ('%s'), which pipefy does not read as a tile's %s", al,
 			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
 			      store ? "copy" : "load");
+	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.async_wait)) {
+		int wl, wc;
+		char *n = cursor_name(s.async_wait);
+		source_line_col(f->src, cursor_span(s.async_wait).begin, &wl, &wc);
+		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already: it waits for cp.async groups ('%s' at "
+			      "%d:%d), issued in calls pipefy does not read; it does not stage them again", n, wl, wc);
+		free(n);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.call_store)) {
 		int sl, sc;
 		source_line_col(f->src, cursor_span(s.call_store).begin, &sl, &sc);

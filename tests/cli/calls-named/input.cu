@@ -2,7 +2,8 @@
 // pure (its specialization for half reads a global variable), with the function at fault; an
 // asm statement whose string literals have comments between them (read as the literals alone);
 // a loop whose copies go through a function wrapping asm cp.async; a tile stored from a member
-// function's value (an accessor pipefy does not read as a load).
+// function's value (an accessor pipefy does not read as a load); a loop that waits for cp.async
+// groups through a template wrapping the asm wait, its copies issued where pipefy cannot see.
 #include <cuda_fp16.h>
 #define BK 16
 template <typename T> __device__ float to_float(T x) { return (float)x; }
@@ -86,4 +87,27 @@ __global__ void __launch_bounds__(256) through_accessor(View A, float *C, int K)
         __syncthreads();
     }
     C[blockIdx.y * BK + ty] = acc;
+}
+
+// copies issued in a call pipefy cannot see into, waited for through a template wrapping the
+// asm wait: already asynchronous
+template <int N> __device__ void wait_copies() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+struct Copier {
+    const float *src;
+    __device__ void body(int k);
+};
+
+__global__ void __launch_bounds__(256) waits_for_copies(Copier cp, float *C, int K)
+{
+    __shared__ float red[256];
+    float acc = 0.f;
+    for (int k = 0; k < K; k += 256) {
+        cp.body(k);
+        wait_copies<0>();
+        __syncthreads();
+        red[threadIdx.x] = acc;
+        acc += red[(threadIdx.x + 1) % 256];
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc;
 }
