@@ -2458,25 +2458,42 @@ struct derived_scan {
 	size_t at; /* offset + 1 */
 };
 
+static bool refers_to_var(CXCursor e, CXCursor var)
+{
+	e = cursor_strip(e);
+	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
 static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct derived_scan *d = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), d->var))
-		return CXChildVisit_Recurse;
-	struct span s = cursor_span(c);
-	const char *after = d->src->text + s.end, *end = d->src->text + d->src->len;
-	while (after < end && isspace((unsigned char)*after))
-		after++;
-	const char *before = d->src->text + s.begin;
-	while (before > d->src->text && isspace((unsigned char)before[-1]))
-		before--;
-	bool moved_before = before - d->src->text >= 2 && (strncmp(before - 2, "++", 2) == 0 || strncmp(before - 2, "--", 2) == 0);
-	bool fine = *after == '[' || strncmp(after, "+=", 2) == 0 || strncmp(after, "-=", 2) == 0 ||
-		    strncmp(after, "++", 2) == 0 || strncmp(after, "--", 2) == 0 || moved_before;
-	if (!fine && !d->at)
-		d->at = s.begin + 1;
-	return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	/* (read from the tree, not the text: `IN_3D(k, j, i)`, a macro's `in[..]`, is a subscript) */
+	bool step = k == CXCursor_UnaryOperator && refers_to_var(cursor_last_child(c), d->var);
+	if (step) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+		step = op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreDec ||
+		       op == CXUnaryOperator_PostDec;
+	}
+	if (step)
+		return CXChildVisit_Continue;
+	if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_CompoundAssignOperator) &&
+	    refers_to_var(cursor_first_child(c), d->var)) {
+		/* `A[i]`, `A += K`: the rest (the index, the step) may name A again */
+		struct cursors kids = cursor_children(c);
+		for (int i = 1; i < kids.n && !d->at; i++)
+			if (scan_derived(kids.v[i], c, d) == CXChildVisit_Recurse)
+				clang_visitChildren(kids.v[i], scan_derived, d);
+		free(kids.v);
+		return CXChildVisit_Continue;
+	}
+	if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), d->var)) {
+		if (!d->at)
+			d->at = cursor_span(c).begin + 1;
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
 }
 
 static size_t derived_from(const struct kloop *l, CXCursor var, const struct source *src)
