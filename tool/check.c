@@ -1142,7 +1142,8 @@ static bool refuse_impure_call(struct kloop *l, const struct copy *cp, int line,
 	CXCursor callee = clang_Cursor_isNull(call) ? call : clang_getCursorReferenced(call);
 	char *why = fn && !takes_pointer(callee) ? pure_program_call_problem(call) : NULL;
 	if (why)
-		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a call of '%s', which is not pure: %s", l->tiles[cp->tile].name, line, col, fn, why);
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a call of '%s', which is not pure: %s",
+			     l->tiles[cp->tile].name, line, col, fn, why);
 	free(fn);
 	free(why);
 	return why != NULL;

@@ -176,20 +176,21 @@ static int param_index(const struct fx_scan *s, CXCursor var)
 	return -1;
 }
 
-/* A write of the lvalue `target`: into a local (recorded in vars), through a parameter of
- * the helper being read, or into memory. */
 /* `s[ty][tx] = ..` where s is a parameter declared as an array (`float s[NY][NX]`): a
  * parameter is never an array, it is a pointer to its first row, so the write goes through it
  * to the caller's memory, whatever type the subscripts show. */
 static bool subscripts_parameter(CXCursor target, CXCursor var)
 {
 	CXCursor c = cursor_strip(target);
-	while (clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr)
-		c = cursor_strip(cursor_first_child(c));
-	return c.kind != cursor_strip(target).kind && clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-	       clang_getCursorKind(var) == CXCursor_ParmDecl && clang_equalCursors(clang_getCursorReferenced(c), var);
+	bool subscripted = false;
+	for (; clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr; c = cursor_strip(cursor_first_child(c)))
+		subscripted = true;
+	return subscripted && clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_getCursorKind(var) == CXCursor_ParmDecl &&
+	       clang_equalCursors(clang_getCursorReferenced(c), var);
 }
 
+/* A write of the lvalue `target`: into a local (recorded in vars), through a parameter of
+ * the helper being read, or into memory. */
 static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
 {
 	struct effects *fx = s->fx;

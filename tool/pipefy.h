@@ -564,17 +564,19 @@ void effects_free(struct effects *fx);
  * walks of the file do not visit; NULL when none. Resets what was read of them. */
 void pure_headers(const char *pch);
 /* A call of the program's own functions whose value depends on its arguments alone
- * (`to_float(in[k])`): every function spelled as the callee, in the file and its headers (the
- * overloads, a template's explicit specializations, what argument-dependent lookup finds at
- * instantiation), returns a value, takes its parameters by value, and names, reads and writes
- * nothing but them and its locals, calling only such functions and the library's pure ones;
- * evaluated a tile early, it changes nothing. pure_call_problem: why not, or NULL. */
+ * (`to_float(in[k])`): what it runs (a resolved call of a plain function: that function; a
+ * template's call or one the instantiation resolves: every function spelled as the callee, in
+ * the file and its headers, the overloads, a template's explicit specializations, what
+ * argument-dependent lookup finds) returns a value, takes its parameters by value, and names,
+ * reads and writes nothing but them and its locals, calling only such functions and the
+ * library's pure ones; evaluated a tile early, it changes nothing.
+ * pure_program_call_problem: why not, or NULL. */
 bool pure_program_call(CXCursor call);
 char *pure_program_call_problem(CXCursor call);
 /* Every function of the translation unit spelled name (declarations and definitions: the
  * file's and its headers', in the program's namespaces and classes, and the system headers'
- * global ones): what a call of that name may run once a template is instantiated. The cursors stay valid until pure_headers. False when the headers'
- * declarations could not be read. */
+ * global ones): what a call of that name may run once a template is instantiated. The cursors
+ * stay valid until pure_headers. False when the headers' declarations could not be read. */
 bool pure_namesakes(CXTranslationUnit tu, const char *name, struct cursors *fns);
 /* The function of the program a call names: its callee's name, or in a template the name its
  * candidates share; NULL for a library's function, a member, or a call that names none. */

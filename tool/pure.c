@@ -294,7 +294,8 @@ static char *blame(CXTranslationUnit tu, CXCursor fn, const char *name, char *wh
 static char *callee_problem(CXTranslationUnit tu, CXCursor call, int depth)
 {
 	CXCursor callee = clang_getCursorReferenced(call);
-	if (clang_getCursorKind(callee) == CXCursor_FunctionDecl && clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee))) {
+	if (clang_getCursorKind(callee) == CXCursor_FunctionDecl &&
+	    clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee))) {
 		char *name = cursor_name(callee);
 		char *w = depth > MAX_DEPTH ? xstrdup("is called through too many functions to follow")
 					    : function_problem(tu, callee, false, depth);
