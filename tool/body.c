@@ -519,15 +519,34 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
-/* The barrier the statement being read follows when copies come before that barrier: the
- * statement is the compute's (index into l->stmts), or -1. */
+static enum CXChildVisitResult scan_names_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A call handed a __shared__ array (`block_copy(local_codes, src, n, ..)`): a helper's fill. */
+static bool calls_with_tile(CXCursor stmt)
+{
+	bool tile = false;
+	if (clang_getCursorKind(cursor_strip(stmt)) == CXCursor_CallExpr)
+		clang_visitChildren(stmt, scan_names_shared, &tile);
+	return tile;
+}
+
+/* The barrier the statement being read follows when copies, or a call handed a tile, come
+ * before that barrier: the statement is the compute's (index into l->stmts), or -1. */
 static int compute_barrier(const struct kloop *l)
 {
 	int i = l->nstmts - 1;
 	while (--i >= 0 && l->stmts[i].role != ROLE_BARRIER)
 		;
 	for (int j = i - 1; i >= 0 && j >= 0 && l->stmts[j].role != ROLE_BARRIER; j--)
-		if (l->stmts[j].role == ROLE_COPY)
+		if (l->stmts[j].role == ROLE_COPY || calls_with_tile(l->stmts[j].cursor))
 			return i;
 	return -1;
 }
