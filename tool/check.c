@@ -3988,10 +3988,14 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 /* Every thread of the block reaches the loop's barriers, as often as the others: the rewrite's
  * barriers and mbarriers are counted for the whole block (the loop as written, reached by some
  * threads only, already reads elements no thread wrote that tile). */
-static void check_participation(struct kloop *l, const struct source *src, bool other_files)
+static void check_participation(struct kloop *l, const struct source *src, bool other_files, bool around_only)
 {
 	size_t at = 0;
 	char *why = uniform_participation(l->function_cursor, l->cursor, src, other_files, &at);
+	if (why && around_only && at >= l->loop.begin && at < l->loop.end) {
+		free(why); /* (the loop's own header: judged after the copies, which name it better) */
+		why = NULL;
+	}
 	if (!why)
 		return;
 	size_t barrier = l->loop.begin;
@@ -4198,6 +4202,10 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		pos(src, off, &line, &col);
 		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
 	}
+	/* (a condition around the loop that some threads fail is its first obstacle: as written it
+	 * already waits at its barriers for threads that never come) */
+	if (l->nrefusals == 0)
+		check_participation(l, src, other_files, true);
 	check_hoisted_names(l, src);
 	check_assigned_locals(l, src);
 	check_copies(l, src, other_files);
@@ -4243,7 +4251,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			check_header(l, src, fx);
 	}
 	if (l->nrefusals == 0)
-		check_participation(l, src, other_files);
+		check_participation(l, src, other_files, false);
 	check_twice(l);
 	check_shape(l, src);
 	check_cp_async(l, src);
