@@ -519,23 +519,10 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_names_shared(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* A call handed a __shared__ array (`block_copy(local_codes, src, n, ..)`): a helper's fill. */
 static bool calls_with_tile(CXCursor stmt)
 {
-	bool tile = false;
-	if (clang_getCursorKind(cursor_strip(stmt)) == CXCursor_CallExpr)
-		clang_visitChildren(stmt, scan_names_shared, &tile);
-	return tile;
+	return clang_getCursorKind(cursor_strip(stmt)) == CXCursor_CallExpr && cursor_names_shared(stmt);
 }
 
 /* The barrier the statement being read follows when copies, or a call handed a tile, come

@@ -603,6 +603,23 @@ bool cursor_is_shared_var(CXCursor decl)
 	return cursor_is_shared_decl(decl) || is_view(decl, 0);
 }
 
+static enum CXChildVisitResult scan_names_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool cursor_names_shared(CXCursor c)
+{
+	bool named = false;
+	clang_visitChildren(c, scan_names_shared, &named);
+	return named;
+}
+
 /* An array object of a known size: `float r[4]`, or `float r[TM / 2]` in a template (its size
  * known at each instantiation); not a pointer, not `extern T a[]`. */
 bool type_kind_is_sized_array(enum CXTypeKind k)

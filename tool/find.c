@@ -214,16 +214,6 @@ static char *unit_of(const struct source *src, struct kloop *l)
 }
 
 /* Whether a call passes a __shared__ array: a helper that fills or reads tiles. */
-static enum CXChildVisitResult scan_tile_args(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* What a body does with tiles: stores whose value reads global memory, and calls that are
  * handed a tile (a helper, or an asynchronous copy). */
 struct tile_use {
@@ -245,11 +235,8 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 		u->global_stores += global;
 		u->tile_stores++;
 		u->helper_stores += !clang_Cursor_isNull(value) && !clang_Cursor_isNull(effects_program_call(value));
-	} else if (clang_getCursorKind(c) == CXCursor_CallExpr || clang_getCursorKind(c) == CXCursor_UnexposedExpr) {
-		bool tile = false;
-		clang_visitChildren(c, scan_tile_args, &tile);
-		u->tile_calls += tile && clang_getCursorKind(c) == CXCursor_CallExpr;
-	}
+	} else if (clang_getCursorKind(c) == CXCursor_CallExpr)
+		u->tile_calls += cursor_names_shared(c);
 	CXCursor base;
 	u->global_reads += cursor_global_load(c, &base);
 	return CXChildVisit_Recurse;
@@ -389,10 +376,8 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	free(stmts.v);
 	find_body(l, src, body);
 	for (int i = 0; i < l->nstmts && l->ncopies == 0 && !l->helper_fill; i++) {
-		bool tile_call = false;
-		if (clang_getCursorKind(cursor_strip(l->stmts[i].cursor)) == CXCursor_CallExpr)
-			clang_visitChildren(l->stmts[i].cursor, scan_tile_args, &tile_call);
-		if (tile_call)
+		if (clang_getCursorKind(cursor_strip(l->stmts[i].cursor)) == CXCursor_CallExpr &&
+		    cursor_names_shared(l->stmts[i].cursor))
 			l->helper_fill = l->stmts[i].text.begin + 1;
 	}
 	l->helper.stmt = -1;

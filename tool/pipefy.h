@@ -342,6 +342,7 @@ CXCursor cursor_last_child(CXCursor c);
 CXCursor cursor_unattributed(CXCursor c);
 bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
 bool cursor_is_shared_var(CXCursor decl);   /* __shared__, or a view of such an array */
+bool cursor_names_shared(CXCursor c);        /* something below c names such a variable */
 bool cursor_is_shared_decl(CXCursor decl);  /* declared __shared__ */
 bool cursor_is_shared_view(CXCursor var);   /* a local pointer that only ever points into one */
 CXCursor cursor_shared_array(CXCursor var); /* the __shared__ array it is or points into */
