@@ -2,11 +2,11 @@
 // A[..] * scale`, `fmaxf(B[..], lo)`; guarded by a constant stored first, by a ternary; a public
 // softmax's `es[..] = expf(a[..])` shape): register staging computes the value a tile early in
 // its fetch, which reads nothing the compute writes; cp.async and tensor copies, which move
-// bytes as they are, refuse. The negative kernels attack the facts that relies on: a value that
+// bytes as they are, refuse. The negative kernel attacks a fact that relies on: a value that
 // reads a tile (the loader would read it a tile early) stays as written. A value from a function
 // of the file that is pure (by-value parameters, nothing named but them and its locals) is
-// computed a tile early like a library's: value_from_function. A function whose whole body returns
-// an element its pointer parameter indexes, reading nothing but its parameters (a public
+// computed a tile early like a library's: value_from_function. A function whose whole body
+// returns an element its pointer parameter indexes, reading nothing but its parameters (a public
 // kernel's `GetValue(A, K, r, c)`), is a load: load_function, guarded by ternaries.
 // Usage: sgemm_computed_values [M N K] (multiples of TS; K may be ragged for the guarded kernel)
 // gpu-runs: 16 16 0 | 16 16 16 | 32 32 48 | 64 64 40 | 256 256 256

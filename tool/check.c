@@ -3988,16 +3988,8 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 /* Every thread of the block reaches the loop's barriers, as often as the others: the rewrite's
  * barriers and mbarriers are counted for the whole block (the loop as written, reached by some
  * threads only, already reads elements no thread wrote that tile). */
-static void check_participation(struct kloop *l, const struct source *src, bool other_files, bool around_only)
+static void refuse_participation(struct kloop *l, const struct source *src, char *why, size_t at)
 {
-	size_t at = 0;
-	char *why = uniform_participation(l->function_cursor, l->cursor, src, other_files, &at);
-	if (why && around_only && at >= l->loop.begin && at < l->loop.end) {
-		free(why); /* (the loop's own header: judged after the copies, which name it better) */
-		why = NULL;
-	}
-	if (!why)
-		return;
 	size_t barrier = l->loop.begin;
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_BARRIER) {
@@ -4203,9 +4195,16 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		kloop_refuse(l, off, "'%s' at %d:%d leaves the loop early", fs.what, line, col);
 	}
 	/* (a condition around the loop that some threads fail is its first obstacle: as written it
-	 * already waits at its barriers for threads that never come) */
-	if (l->nrefusals == 0)
-		check_participation(l, src, other_files, true);
+	 * already waits at its barriers for threads that never come; the loop's own header is
+	 * judged after the copies, whose checks name it better) */
+	size_t participation_at = 0;
+	char *participation = l->nrefusals ? NULL
+					   : uniform_participation(l->function_cursor, l->cursor, src, other_files, &participation_at);
+	bool header = participation_at >= l->loop.begin && participation_at < l->loop.end;
+	if (participation && !header) {
+		refuse_participation(l, src, participation, participation_at);
+		participation = NULL;
+	}
 	check_hoisted_names(l, src);
 	check_assigned_locals(l, src);
 	check_copies(l, src, other_files);
@@ -4250,8 +4249,10 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		if (l->nrefusals == 0)
 			check_header(l, src, fx);
 	}
-	if (l->nrefusals == 0)
-		check_participation(l, src, other_files, false);
+	if (participation && l->nrefusals == 0)
+		refuse_participation(l, src, participation, participation_at);
+	else
+		free(participation);
 	check_twice(l);
 	check_shape(l, src);
 	check_cp_async(l, src);

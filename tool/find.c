@@ -441,50 +441,39 @@ static bool asm_copies_async(CXCursor c)
 	       effects_asm_mentions(c, "cp.async.bulk.shared") || effects_asm_mentions(c, "cp.async.bulk.tensor");
 }
 
-static enum CXChildVisitResult scan_asm_copy(CXCursor c, CXCursor parent, CXClientData data)
+/* What a function's asm does asynchronously: issues cp.async copies (copies), or waits for
+ * cp.async groups (`cp.async.wait_group N`, `cp.async.wait_all`: waits), whose copies are
+ * asynchronous already wherever they are issued. */
+struct asm_async {
+	bool copies, waits;
+};
+
+static enum CXChildVisitResult scan_asm_async(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
+	struct asm_async *a = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_copies_async(c)) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
+	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		a->copies = a->copies || asm_copies_async(c);
+		a->waits = a->waits || effects_asm_mentions(c, "cp.async.wait_group") ||
+			   effects_asm_mentions(c, "cp.async.wait_all");
 	}
-	return CXChildVisit_Recurse;
+	return a->copies && a->waits ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* A wait for cp.async groups (`cp.async.wait_group N`, `cp.async.wait_all`): the copies it
- * waits for are asynchronous already, wherever they are issued. */
-static enum CXChildVisitResult scan_asm_wait(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) &&
-	    (effects_asm_mentions(c, "cp.async.wait_group") || effects_asm_mentions(c, "cp.async.wait_all"))) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
-/* A call of a function whose body holds what visit looks for: a call of a function template's
- * specialization (`cp_async_wait<0>()`) reads the template's. */
-static bool callee_holds(CXCursor call, CXCursorVisitor visit)
+/* The asm of the function a call makes (`cp_async(dst, src)` wrapping it), read once a call: a
+ * call of a function template's specialization (`cp_async_wait<0>()`) reads the template's. */
+static struct asm_async callee_asm(CXCursor call)
 {
 	CXCursor callee = clang_getCursorReferenced(call);
 	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
 	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
 	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
 		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
-	bool found = false;
+	struct asm_async a = {false, false};
 	if (!clang_Cursor_isNull(def))
-		clang_visitChildren(def, visit, &found);
-	return found;
-}
-
-/* A call of a function whose body issues one (`cp_async(dst, src)` wrapping the asm). */
-static bool calls_asm_copy(CXCursor call)
-{
-	return callee_holds(call, scan_asm_copy);
+		clang_visitChildren(def, scan_asm_async, &a);
+	return a;
 }
 
 /* Whether a local pointer (or each of an array of them) is set where declared from a pointer
@@ -514,12 +503,15 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 		free(n);
 	}
 	CXCursor d, from, size, pipe;
-	if (clang_Cursor_isNull(s->async_copy) && k == CXCursor_CallExpr &&
-	    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
-	     calls_asm_copy(c)))
-		s->async_copy = c;
-	if (clang_Cursor_isNull(s->async_wait) && k == CXCursor_CallExpr && callee_holds(c, scan_asm_wait))
-		s->async_wait = c;
+	if (k == CXCursor_CallExpr && (clang_Cursor_isNull(s->async_copy) || clang_Cursor_isNull(s->async_wait))) {
+		struct asm_async a = callee_asm(c);
+		if (clang_Cursor_isNull(s->async_copy) &&
+		    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
+		     a.copies))
+			s->async_copy = c;
+		if (clang_Cursor_isNull(s->async_wait) && a.waits)
+			s->async_wait = c;
+	}
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
 		if (clang_Cursor_isNull(s->async_copy) && asm_copies_async(c))
 			s->async_copy = c;

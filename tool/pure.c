@@ -245,11 +245,10 @@ static enum CXChildVisitResult scan_pure_body(CXCursor c, CXCursor parent, CXCli
  * write nothing but them and its own locals. */
 static char *function_problem(CXTranslationUnit tu, CXCursor fn, bool user_operators, int depth)
 {
-	CXCursor def = clang_getCursorDefinition(fn);
+	/* (a definition is read itself; a declaration, through its definition) */
+	CXCursor def = clang_isCursorDefinition(fn) ? fn : clang_getCursorDefinition(fn);
 	if (clang_Cursor_isNull(def))
-		return clang_isCursorDefinition(fn) ? NULL : xstrdup("has a declaration whose definition pipefy cannot see");
-	if (!clang_equalCursors(def, fn) && clang_isCursorDefinition(fn))
-		def = fn;
+		return xstrdup("has a declaration whose definition pipefy cannot see");
 	enum CXCursorKind k = clang_getCursorKind(def);
 	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
 		return xstrdup("is a member function or a conversion");

@@ -2,7 +2,9 @@
 // early only where every function of that name is pure (by-value parameters, nothing named but
 // them and its locals, pure calls alone), whatever overload, specialization or lookup at
 // instantiation picks, in this file or in its headers. Each refused kernel attacks one of those
-// facts.
+// facts; by_global and by_biased, whose compute writes the variable the function (or the
+// specialization the instantiation runs) reads, would compute a tile with the previous value
+// if staged.
 #include "convert.cuh"
 #define TS 16
 
@@ -54,7 +56,7 @@ __global__ void by_twice(const float *A, const float *B, float *C, int N, int K)
     C[row * N + col] = acc;
 }
 
-__global__ void by_global(const float *A, const float *B, float *C, int N, int K)
+__global__ void by_global(const float *__restrict__ A, const float *__restrict__ B, float *C, int N, int K)
 {
     __shared__ float As[TS][TS];
     __shared__ float Bs[TS][TS];
@@ -67,6 +69,8 @@ __global__ void by_global(const float *A, const float *B, float *C, int N, int K
         __syncthreads();
         for (int k = 0; k < TS; ++k)
             acc += As[ty][k] * Bs[k][tx];
+        if (tx == 0 && ty == 0)
+            g_scale = acc; // (the next tile's global_scaled reads it)
         __syncthreads();
     }
     C[row * N + col] = acc;
@@ -128,7 +132,7 @@ __global__ void by_widen(const T *A, const float *B, float *C, int N, int K)
 }
 
 template <typename T>
-__global__ void by_biased(const T *A, const float *B, float *C, int N, int K)
+__global__ void by_biased(const T *__restrict__ A, const float *__restrict__ B, float *C, int N, int K)
 {
     __shared__ float As[TS][TS];
     __shared__ float Bs[TS][TS];
@@ -141,6 +145,8 @@ __global__ void by_biased(const T *A, const float *B, float *C, int N, int K)
         __syncthreads();
         for (int k = 0; k < TS; ++k)
             acc += As[ty][k] * Bs[k][tx];
+        if (tx == 0 && ty == 0)
+            g_bias = acc; // (the next tile's biased<half> reads it; the primary template does not)
         __syncthreads();
     }
     C[row * N + col] = acc;
