@@ -1,8 +1,15 @@
 // neg_reg_outside.cu: registers declared before the loop that are not a plain fetch. In the
 // first kernel the last value of ra is read after the loop, in the second the compute reads
 // rb, in the third the registers are stored before they are loaded (a register prefetch the
-// author wrote). Moving their loads a tile ahead would change what those reads see, so every
-// loop is left as written, with the use that stops it named.
+// author wrote). The first two were left alone until session 36; now their loads take a
+// register of their own and the assignments stay where the stash stores the copies, so those
+// reads see what they saw as written. The third is still left alone, named a register
+// prefetch. The host program prints each kernel's output checksum for the CPU block model to
+// compare; no K of 0: after_loop then reads ra unassigned.
+// Usage: neg_reg_outside [M N K] (multiples of 16).
+// gpu-runs: 64 64 32 | 64 64 96 | 128 128 160
+#include "harness.cuh"
+
 #define TS 16
 
 __global__ void after_loop(const float *A, const float *B, float *C, int N, int K)
@@ -59,4 +66,36 @@ __global__ void prefetched(const float *A, const float *B, float *C, int N, int 
         __syncthreads();
     }
     C[row * N + col] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {64, 64, 96};
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    size_t na = (size_t)M * K + 64, nb = (size_t)K * N + 64, nc = (size_t)M * N + 64;
+    float *hA = (float *)malloc(na * 4), *hB = (float *)malloc(nb * 4), *hC = (float *)malloc(nc * 4);
+    uint32_t seed = 7;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    float *A, *B, *C;
+    CHECK(cudaMalloc(&A, na * 4)); CHECK(cudaMalloc(&B, nb * 4)); CHECK(cudaMalloc(&C, nc * 4));
+    CHECK(cudaMemcpy(A, hA, na * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(B, hB, nb * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    after_loop<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("after_loop: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    compute_reads<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("compute_reads: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    prefetched<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("prefetched: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    return 0;
 }

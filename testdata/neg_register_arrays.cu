@@ -2,8 +2,13 @@
 // (testdata/sgemm_register_arrays.cu is the shape it does): each kernel breaks one fact the
 // early load relies on — only the copies after the last load into the array read it, the
 // array is a register and not memory a pointer reaches, and nothing reads it after the loop.
-// No host program: the goldens say what pipefy does with each.
-#include <cuda_runtime.h>
+// Two of them, the compute reading the array and a read after the loop, are pipelined since
+// session 36: the load takes a register of its own and the assignment stays where the stash
+// stores the copies (`FLOAT4(ra[0]) = pipefy_kept0;`), so those reads see what they saw. The
+// host program runs those two and prints their output's checksum for the CPU block model.
+// Usage: neg_register_arrays [M N K] (M a multiple of 32, K of 32).
+// gpu-runs: 64 64 32 | 64 64 96 | 128 128 160
+#include "harness.cuh"
 
 #define TILE 32
 #define FLOAT4(value) (reinterpret_cast<float4 *>(&(value))[0])
@@ -89,7 +94,7 @@ __global__ void read_after_loop(const float *A, float *C, int K)
         As[k4 + 3][m] = ra[3];
         __syncthreads();
         for (int k = 0; k < TILE; ++k)
-            acc += As[k][threadIdx.x % TILE];
+            acc += As[k][threadIdx.x % TILE] * 1.5f; // (an FMA: the PTX check counts it as the compute)
         __syncthreads();
     }
     C[blockIdx.x * blockDim.x + threadIdx.x] = acc + ra[3];
@@ -111,4 +116,31 @@ __global__ void array_of_pointers(const float *A, float *scratch, float *C, int 
         __syncthreads();
     }
     C[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {64, 64, 96};
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    size_t na = (size_t)M * K + 64, nb = (size_t)K * N + 64, nc = (size_t)M * N + 64;
+    float *hA = (float *)malloc(na * 4), *hB = (float *)malloc(nb * 4), *hC = (float *)malloc(nc * 4);
+    uint32_t seed = 7;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    float *A, *B, *C;
+    CHECK(cudaMalloc(&A, na * 4)); CHECK(cudaMalloc(&B, nb * 4)); CHECK(cudaMalloc(&C, nc * 4));
+    CHECK(cudaMemcpy(A, hA, na * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(B, hB, nb * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    compute_reads_array<<<dim3(M / 32), dim3(256)>>>(A, C, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("compute_reads_array: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    read_after_loop<<<dim3(M / 32), dim3(256)>>>(A, C, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("read_after_loop: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    return 0;
 }

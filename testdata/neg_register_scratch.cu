@@ -1,9 +1,18 @@
-// neg_register_scratch.cu: left alone: a float4 register loaded from global memory and stored
-// into the tiles, which the compute uses too, where the compute may read the loaded value (so
-// the register cannot be given to the load alone, as testdata/sgemm_scratch_registers.cu's is):
+// neg_register_scratch.cu: a float4 register loaded from global memory and stored into the
+// tiles, which the compute uses too, where the compute may read the loaded value (so the
+// register cannot be given to the load alone, as testdata/sgemm_scratch_registers.cu's is):
 // it reads it before it assigns it; assigns it in one branch of an if only; assigns one member
 // only; assigns it in a loop that may run no trips and reads it after; or the kernel reads it
-// after the K-loop. Each refusal names the use.
+// after the K-loop. Until session 36 each was left alone, the use named; now the load takes a
+// register of its own and the assignment stays where the stash stores the copies (`Av =
+// pipefy_kept0;`, testdata/sgemm_kept_registers.cu), so every read sees what it saw as
+// written. (after_trips is left alone for its compute loop's run-time trip count.) The host
+// program runs each kernel and prints its output's checksum, which the CPU block model
+// compares with the original's; no K of 0: read_after_loop then reads Av unassigned.
+// Usage: neg_register_scratch [M N K] (multiples of 32).
+// gpu-runs: 64 64 32 | 64 64 96 | 128 128 160
+#include "harness.cuh"
+
 #define TILE 32
 
 // the compute reads Av.x before it assigns Av
@@ -152,4 +161,46 @@ __global__ void read_after_loop(const float *A, const float *B, float *C, int M,
         __syncthreads();
     }
     C[(row0 + threadIdx.y) * N + col0 + threadIdx.x] = acc + Av.w;
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {64, 64, 96};
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    size_t na = (size_t)M * K + 64, nb = (size_t)K * N + 64, nc = (size_t)M * N + 64;
+    float *hA = (float *)malloc(na * 4), *hB = (float *)malloc(nb * 4), *hC = (float *)malloc(nc * 4);
+    uint32_t seed = 7;
+    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
+    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
+    float *A, *B, *C;
+    CHECK(cudaMalloc(&A, na * 4)); CHECK(cudaMalloc(&B, nb * 4)); CHECK(cudaMalloc(&C, nc * 4));
+    CHECK(cudaMemcpy(A, hA, na * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(B, hB, nb * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    reads_first<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("reads_first: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    one_branch<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("one_branch: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    one_member<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("one_member: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    after_trips<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("after_trips: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    CHECK(cudaMemset(C, 0, nc * 4));
+    read_after_loop<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
+    printf("read_after_loop: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    return 0;
 }

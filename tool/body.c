@@ -1272,6 +1272,80 @@ static bool scratch_in_compute(const struct kloop *l, CXCursor var, const bool *
 	return ok;
 }
 
+/* Where a fetched local is also read other than by its copies (hackgiter's `CO[0] =
+ * *((float4 *)A); .. sa[..] = CO[0]; .. __syncthreads(); .. CO[0] = *(float4 *)&sa[..];` and the
+ * product read from CO after the loop): the fetch may still load a register of its own a tile
+ * early when its statement stays, assigning the local from that register where the stash stores
+ * the copies (st->fetch_keep). The local then takes the same values in the same order as
+ * written, so long as every statement that reads or writes it is a fetch into it, a copy after
+ * the last such fetch, or a statement after the body's last copy (the compute, whose place
+ * against the stash the rewrite keeps); outside the loop anything may use it. No jump or asm in
+ * the body, and no statement among the copies but fetches and copies names it. */
+bool body_kept_sides(const struct body_stmt *st, struct span *lhs, struct span *rhs)
+{
+	CXCursor l, r;
+	if (cursor_write_parts(st->cursor, &l, &r) != WRITE_ASSIGN)
+		return false;
+	*lhs = cursor_span(l);
+	*rhs = cursor_span(r);
+	return lhs->begin >= st->text.begin && lhs->begin < lhs->end && lhs->end <= rhs->begin && rhs->begin < rhs->end &&
+	       rhs->end <= st->text.end;
+}
+
+struct kept_uses {
+	const struct kloop *l;
+	CXCursor var;
+	const bool *fetches;
+	int last_fetch, last_copy;
+	bool ok;
+};
+
+static enum CXChildVisitResult scan_kept_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct kept_uses *u = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
+		return CXChildVisit_Recurse;
+	size_t at = cursor_span(c).begin;
+	int in = -1;
+	for (int i = 0; i < u->l->nstmts && in < 0; i++)
+		if (at >= u->l->stmts[i].text.begin && at < u->l->stmts[i].text.end)
+			in = i;
+	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
+	bool copy = in > u->last_fetch && u->l->stmts[in].role == ROLE_COPY;
+	u->ok = fetch || copy || (in > u->last_copy && in >= 0);
+	return u->ok ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static bool kept_fetch(const struct kloop *l, CXCursor var, const bool *fetches, int fetch)
+{
+	/* (the rewrite writes the register in place of the left side in the fetch, and in place
+	 * of the right side in the stash: two spans of the file, one before the other) */
+	struct span lhs, rhs;
+	if (!body_kept_sides(&l->stmts[fetch], &lhs, &rhs))
+		return false;
+	bool jumps = false;
+	clang_visitChildren(l->cursor, scan_jumps, &jumps);
+	if (jumps)
+		return false;
+	struct kept_uses u = {.l = l, .var = var, .fetches = fetches, .last_fetch = fetch, .last_copy = -1, .ok = true};
+	for (int i = 0; i < l->nstmts; i++) {
+		if (fetches[i] && clang_equalCursors(l->stmts[i].fetch_var, var))
+			u.last_fetch = i;
+		if (l->stmts[i].role == ROLE_COPY)
+			u.last_copy = i;
+	}
+	if (u.last_copy < u.last_fetch)
+		return false;
+	/* (the copy side alone between the load and the last copy: a compute or a barrier there
+	 * makes a register prefetch, the next tile's load around this tile's compute) */
+	for (int i = fetch; i < u.last_copy; i++)
+		if ((l->stmts[i].role == ROLE_COMPUTE && !fetches[i]) || l->stmts[i].role == ROLE_BARRIER)
+			return false;
+	clang_visitChildren(l->cursor, scan_kept_uses, &u);
+	return u.ok;
+}
+
 /* `ra = A[i];` at the top of the body, `ra` a local of the function declared before the loop
  * (`float ra, rb;`), or a vector load into a local array (`FLOAT4(ra[0]) = FLOAT4(A[i]);`,
  * `float ra[4];`): a fetch into a register exactly as `float ra = A[i];` would be, when
@@ -1309,11 +1383,14 @@ static void mark_fetch_assigns(struct kloop *l)
 			if (fetches[j] && clang_equalCursors(l->stmts[j].fetch_var, u.var))
 				u.last = j;
 		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
-		if (!u.ok && (!in_loop_only(l, u.var) || !scratch_in_compute(l, u.var, fetches))) {
+		bool shadow = !u.ok && in_loop_only(l, u.var) && scratch_in_compute(l, u.var, fetches);
+		bool keep = !u.ok && !shadow && kept_fetch(l, u.var, fetches, i);
+		if (!u.ok && !shadow && !keep) {
 			st->fetch_blocker = u.at + 1;
 			continue;
 		}
-		st->fetch_shadow = !u.ok;
+		st->fetch_shadow = shadow;
+		st->fetch_keep = keep;
 		st->role = ROLE_FETCH_DECL;
 		st->fetch_assign = true;
 	}

@@ -1305,13 +1305,29 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 		free(v);
 	} else if (blocker) {
 		/* loaded earlier in the same iteration: a fetch the loader could move, but for
-		 * a use of the register that would then see the next tile's value */
+		 * a use of the register that would then see the next tile's value (body.c's
+		 * kept_fetch: a use after the copies is kept, where the assignment's two sides
+		 * can be rewritten apart) */
 		int uline, ucol;
 		pos(src, blocker - 1, &uline, &ucol);
-		kloop_refuse(l, cp->text.begin,
-			     "'%s' is stored from register '%s' at %d:%d, which is also used at %d:%d: "
-			     "pipefy moves a register's load only when the copies are all that read it",
-			     name, value, line, col, uline, ucol);
+		const struct body_stmt *fetch = NULL;
+		for (int j = 0; j < l->nstmts && !fetch; j++)
+			if (l->stmts[j].fetch_blocker == blocker)
+				fetch = &l->stmts[j];
+		struct span lhs, rhs;
+		size_t word = fetch ? source_call_word(src, fetch->text.begin) : 0;
+		if (fetch && word > 0 && !body_kept_sides(fetch, &lhs, &rhs)) {
+			int fline, fcol;
+			pos(src, fetch->text.begin, &fline, &fcol);
+			kloop_refuse(l, cp->text.begin,
+				     "'%s' is stored from register '%s' at %d:%d and also read at %d:%d; its load at %d:%d is "
+				     "one expansion of '%.*s', whose sides pipefy cannot rewrite apart",
+				     name, value, line, col, uline, ucol, fline, fcol, (int)word, src->text + fetch->text.begin);
+		} else
+			kloop_refuse(l, cp->text.begin,
+				     "'%s' is stored from register '%s' at %d:%d, also read at %d:%d: pipefy moves a "
+				     "register's load only where the copies, or statements after them, alone read it",
+				     name, value, line, col, uline, ucol);
 	} else if (simple && !cursor_writes_var(cursor_last_child(l->cursor), reg))
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is stored at %d:%d from '%s', which the loop never changes: no tile loaded from global "

@@ -1364,6 +1364,15 @@ static long staged_bytes_under(const struct kloop *l, const struct source *src, 
 		}
 		if (st->role != ROLE_FETCH_DECL)
 			continue;
+		CXCursor lhs, rhs;
+		if (st->fetch_keep && cursor_write_parts(st->cursor, &lhs, &rhs) == WRITE_ASSIGN) {
+			/* (a register of the assigned part's type, each such fetch) */
+			long n = type_bytes(clang_getCursorType(lhs), b);
+			if (n < 0)
+				return -1;
+			bytes += n;
+			continue;
+		}
 		if (st->fetch_assign) { /* (the local, or its shadow: once a variable) */
 			bool again = false;
 			for (int j = 0; j < i; j++)

@@ -19,6 +19,7 @@
 #define NAME_TILE_IVAR "pipefy_tile_" /* registers: a loop variable of the tile in the staging registers */
 #define NAME_MORE "pipefy_more"   /* registers: whether a next tile was fetched */
 #define NAME_SHADOW "pipefy_reg_" /* registers: the fetch's own copy of a local the compute also uses */
+#define NAME_KEPT "pipefy_kept" /* registers: the fetch's register for a local read after the copies too */
 
 /* the tensor family's helpers and state */
 #define NAME_TMA_LOAD "pipefy_tma_load_2d"

@@ -680,6 +680,9 @@ struct body_stmt {
 	bool fetch_shadow;    /* the compute uses the variable too, only as scratch it assigns
 			       * before it reads: the fetch and the copies take a register of their
 			       * own in its place (registers.c) */
+	bool fetch_keep;      /* the variable is read after the copies too: the fetch loads a
+			       * register of its own, and the statement stays where the stash
+			       * stores the copies, assigning the variable from it (registers.c) */
 	/* A copy loop the register variant stages (struct copy_loop), and the one loop its body
 	 * holds around copies, if any (inner.bound 0 when none) */
 	struct copy_loop cl, inner;
@@ -1091,6 +1094,9 @@ long body_async_bytes(CXCursor size);
 CXCursor body_loop_fetch_value(CXCursor fetch);
 CXCursor body_loop_fetch_var(CXCursor fetch);
 CXType body_loop_fetch_type(CXCursor fetch);
+/* A kept fetch's (body_stmt.fetch_keep) two sides, `lhs = rhs`, in the file; false when they are
+ * not two spans of its statement, the left before the right. */
+bool body_kept_sides(const struct body_stmt *st, struct span *lhs, struct span *rhs);
 /* model.c */
 void model_free(struct model *m);
 /* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */

@@ -151,6 +151,22 @@ static void add_shadow_edits(const struct kloop *l, struct edits *refs, struct e
 	}
 }
 
+/* A fetch the compute reads after the copies too (fetch_keep): the fetch loads its own register,
+ * `pipefy_kept0 = *(float4 *)A;`, and the stash assigns the local from it where the statement
+ * stood, `CO[0] = pipefy_kept0;`, before the copies that read it. */
+static void add_kept_edits(const struct kloop *l, struct edits *stash, struct edits *fetch)
+{
+	for (int i = 0, n = 0; i < l->nstmts; i++) {
+		struct span lhs, rhs;
+		if (!l->stmts[i].fetch_keep || !body_kept_sides(&l->stmts[i], &lhs, &rhs))
+			continue;
+		char *reg = xprintf(NAME_KEPT "%d", n++);
+		edits_add(fetch, lhs.begin, lhs.end - lhs.begin, reg);
+		edits_add(stash, rhs.begin, rhs.end - rhs.begin, reg);
+		free(reg);
+	}
+}
+
 /* Stash side: a direct copy stores its register; a register copy stays as written. */
 static void add_stash_edits(struct kloop *l, const struct source *src, struct layout *y)
 {
@@ -264,6 +280,14 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 		free(name);
 		free(type);
 	}
+	for (int i = 0, n = 0; i < l->nstmts; i++) {
+		CXCursor lhs, rhs;
+		if (!l->stmts[i].fetch_keep || cursor_write_parts(l->stmts[i].cursor, &lhs, &rhs) != WRITE_ASSIGN)
+			continue;
+		char *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(lhs)));
+		sb_printf(sb, "%s%s%s" NAME_KEPT "%d;\n", y->I1, type, type_sep(type), n++);
+		free(type);
+	}
 	for (int i = 0; i < l->nstmts; i++) {
 		/* (`a = load;` to a local of the function stays as written) */
 		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
@@ -328,7 +352,7 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 	first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
-		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && st->store_side))
+		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && st->store_side) || st->fetch_keep)
 			add_stmt(sb, src, &y->stmt_edits, st, y->I1, y->U, &first);
 	}
 	sb_printf(sb, "%s};\n", y->I1);
@@ -379,6 +403,7 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 	struct edits fetch_edits = {0};
 	layout_drop_pipe_ops(l, &fetch_edits);
 	add_shadow_edits(l, &y.refs, &fetch_edits);
+	add_kept_edits(l, &y.stmt_edits, &fetch_edits);
 	add_stash_edits(l, src, &y);
 	add_loop_fetch_edits(l, src, &y.stmt_edits, &fetch_edits);
 	layout_add_refs_outside_copies(&y);

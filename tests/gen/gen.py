@@ -478,8 +478,8 @@ def program(seed):
                            mutation_reason,
                            # (static tiles another loop also names keep one stage: cp.async below)
                            'also used outside the loop' if f['structure'] == 'two_loops' and f['tiles'] != 'static' else None,
-                           # registers declared before two loops: each loop sees the other's use
-                           'is also used at' if f['structure'] == 'two_loops' and form == 'register_outside' else None,
+                           # (registers declared before two loops, each loop's other use of them
+                           # after its own: the fetch keeps its statement, a register of its own)
                            'is a function template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
