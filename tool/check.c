@@ -678,6 +678,28 @@ static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Continue;
 }
 
+/* A name in the compute that reaches the tile's __shared__ array other than through the tile:
+ * the array itself, or another pointer into it. */
+struct other_view {
+	CXCursor tile, array, other;
+};
+
+static enum CXChildVisitResult scan_other_view(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct other_view *ov = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor r = clang_getCursorReferenced(c);
+	if (clang_equalCursors(r, ov->tile) || clang_getCursorKind(r) != CXCursor_VarDecl)
+		return CXChildVisit_Continue;
+	if (clang_equalCursors(r, ov->array) || clang_equalCursors(cursor_shared_array(r), ov->array)) {
+		ov->other = r;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
 /* The copy whose destination moves that way (its index in l->copies), or -1; *var the local. */
 static int hand_swapped_copy(const struct kloop *l, CXCursor *var)
 {
@@ -769,23 +791,32 @@ static void check_shape(struct kloop *l, const struct source *src)
 			free(name);
 		} else {
 			/* (a view the copies store through, `float *v = sa + ..; *v = ..;`, whose array the
-			 * compute reads by its own name) */
+			 * compute reads by its own name, or through another view of it) */
 			int view = -1, reader = -1;
+			struct other_view ov = {.other = clang_getNullCursor()};
 			for (int v = 0; v < l->ntiles && reader < 0; v++) {
-				CXCursor array = cursor_shared_array(l->tiles[v].decl);
-				for (int i = 0; i < l->nstmts && reader < 0 && !clang_Cursor_isNull(array) &&
-						!clang_equalCursors(array, l->tiles[v].decl); i++)
-					if (l->stmts[i].role == ROLE_COMPUTE && cursor_var_refs(l->stmts[i].cursor, array, NULL, 0) != 0)
-						view = v, reader = i;
+				ov.tile = l->tiles[v].decl;
+				ov.array = cursor_shared_array(ov.tile);
+				for (int i = 0; i < l->nstmts && reader < 0 && !clang_Cursor_isNull(ov.array) &&
+						!clang_equalCursors(ov.array, ov.tile); i++)
+					if (l->stmts[i].role == ROLE_COMPUTE) {
+						clang_visitChildren(l->stmts[i].cursor, scan_other_view, &ov);
+						if (!clang_Cursor_isNull(ov.other))
+							view = v, reader = i;
+					}
 			}
 			if (reader >= 0) {
-				char *array = cursor_name(cursor_shared_array(l->tiles[view].decl));
+				char *array = cursor_name(ov.array), *other = cursor_name(ov.other);
+				bool own = clang_equalCursors(ov.other, ov.array);
+				char *how = own ? xstrdup("by its own name") : xprintf("through '%s', another pointer", other);
 				pos(src, l->stmts[reader].text.begin, &line, &col);
 				kloop_refuse(l, l->stmts[reader].text.begin,
 					     "the copies store through '%s', a pointer into '%s', which the compute at %d:%d reads "
-					     "by its own name: pipefy stages a tile the copies and the compute name alike",
-					     l->tiles[view].name, array, line, col);
+					     "%s: pipefy stages a tile both name alike",
+					     l->tiles[view].name, array, line, col, how);
 				free(array);
+				free(other);
+				free(how);
 			} else
 				kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
 		}
