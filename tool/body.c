@@ -1272,15 +1272,6 @@ static bool scratch_in_compute(const struct kloop *l, CXCursor var, const bool *
 	return ok;
 }
 
-/* Where a fetched local is also read other than by its copies (hackgiter's `CO[0] =
- * *((float4 *)A); .. sa[..] = CO[0]; .. __syncthreads(); .. CO[0] = *(float4 *)&sa[..];` and the
- * product read from CO after the loop): the fetch may still load a register of its own a tile
- * early when its statement stays, assigning the local from that register where the stash stores
- * the copies (st->fetch_keep). The local then takes the same values in the same order as
- * written, so long as every statement that reads or writes it is a fetch into it, a copy after
- * the last such fetch, or a statement after the body's last copy (the compute, whose place
- * against the stash the rewrite keeps); outside the loop anything may use it. No jump or asm in
- * the body, and no statement among the copies but fetches and copies names it. */
 bool body_kept_sides(const struct body_stmt *st, struct span *lhs, struct span *rhs)
 {
 	CXCursor l, r;
@@ -1292,6 +1283,15 @@ bool body_kept_sides(const struct body_stmt *st, struct span *lhs, struct span *
 	       rhs->end <= st->text.end;
 }
 
+/* Where a fetched local is also read other than by its copies (hackgiter's `CO[0] =
+ * *((float4 *)A); .. sa[..] = CO[0]; .. __syncthreads(); .. CO[0] = *(float4 *)&sa[..];` and the
+ * product read from CO after the loop): the fetch may still load a register of its own a tile
+ * early when its statement stays, assigning the local from that register where the stash stores
+ * the copies (st->fetch_keep). The local then takes the same values in the same order as
+ * written, so long as every statement that reads or writes it is a fetch into it, a copy after
+ * the last such fetch, or a statement after the body's last copy (the compute, whose place
+ * against the stash the rewrite keeps); outside the loop anything may use it. No jump or asm in
+ * the body, and no statement among the copies but fetches and copies names it. */
 struct kept_uses {
 	const struct kloop *l;
 	CXCursor var;
