@@ -297,42 +297,23 @@ __global__ void read_after_loop(const float *A, const float *B, float *C, int M,
 
 int main(int argc, char **argv)
 {
-    int sz[3] = {64, 64, 96};
+    int sz[3] = {64, 64, 96};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    size_t na = (size_t)M * K + 64, nb = (size_t)K * N + 64, nc = (size_t)M * N + 64;
-    float *hA = (float *)malloc(na * 4), *hB = (float *)malloc(nb * 4), *hC = (float *)malloc(nc * 4);
-    uint32_t seed = 7;
-    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
-    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
-    float *A, *B, *C;
-    CHECK(cudaMalloc(&A, na * 4)); CHECK(cudaMalloc(&B, nb * 4)); CHECK(cudaMalloc(&C, nc * 4));
-    CHECK(cudaMemcpy(A, hA, na * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(B, hB, nb * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    reads_first<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("reads_first: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    one_branch<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("one_branch: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    one_member<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("one_member: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    after_trips<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("after_trips: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    read_after_loop<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("read_after_loop: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    harness_checksum_only("reads_first", M, N, K, [&](const float *A, const float *B, float *C) {
+        reads_first<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    });
+    harness_checksum_only("one_branch", M, N, K, [&](const float *A, const float *B, float *C) {
+        one_branch<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    });
+    harness_checksum_only("one_member", M, N, K, [&](const float *A, const float *B, float *C) {
+        one_member<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    });
+    harness_checksum_only("after_trips", M, N, K, [&](const float *A, const float *B, float *C) {
+        after_trips<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    });
+    harness_checksum_only("read_after_loop", M, N, K, [&](const float *A, const float *B, float *C) {
+        read_after_loop<<<dim3(N / 32, M / 32), dim3(16, 16)>>>(A, B, C, M, N, K);
+    });
     return 0;
 }

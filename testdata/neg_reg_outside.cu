@@ -70,32 +70,17 @@ __global__ void prefetched(const float *A, const float *B, float *C, int N, int 
 
 int main(int argc, char **argv)
 {
-    int sz[3] = {64, 64, 96};
+    int sz[3] = {64, 64, 96};  // M N K
     harness_sizes(argc, argv, sz, 3);
     int M = sz[0], N = sz[1], K = sz[2];
-    size_t na = (size_t)M * K + 64, nb = (size_t)K * N + 64, nc = (size_t)M * N + 64;
-    float *hA = (float *)malloc(na * 4), *hB = (float *)malloc(nb * 4), *hC = (float *)malloc(nc * 4);
-    uint32_t seed = 7;
-    for (size_t i = 0; i < na; i++) hA[i] = harness_random(&seed);
-    for (size_t i = 0; i < nb; i++) hB[i] = harness_random(&seed);
-    float *A, *B, *C;
-    CHECK(cudaMalloc(&A, na * 4)); CHECK(cudaMalloc(&B, nb * 4)); CHECK(cudaMalloc(&C, nc * 4));
-    CHECK(cudaMemcpy(A, hA, na * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(B, hB, nb * 4, cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    after_loop<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("after_loop: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    compute_reads<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("compute_reads: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
-    CHECK(cudaMemset(C, 0, nc * 4));
-    prefetched<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaMemcpy(hC, C, nc * 4, cudaMemcpyDeviceToHost));
-    printf("prefetched: PASS\nchecksum %016llx\n", (unsigned long long)harness_checksum(hC, nc * 4));
+    harness_checksum_only("after_loop", M, N, K, [&](const float *A, const float *B, float *C) {
+        after_loop<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
+    });
+    harness_checksum_only("compute_reads", M, N, K, [&](const float *A, const float *B, float *C) {
+        compute_reads<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
+    });
+    harness_checksum_only("prefetched", M, N, K, [&](const float *A, const float *B, float *C) {
+        prefetched<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, N, K);
+    });
     return 0;
 }

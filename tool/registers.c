@@ -154,13 +154,21 @@ static void add_shadow_edits(const struct kloop *l, struct edits *refs, struct e
 /* A fetch the compute reads after the copies too (fetch_keep): the fetch loads its own register,
  * `pipefy_kept0 = *(float4 *)A;`, and the stash assigns the local from it where the statement
  * stood, `CO[0] = pipefy_kept0;`, before the copies that read it. */
+static char *kept_register(const struct kloop *l, int stmt)
+{
+	int n = 0;
+	for (int i = 0; i < stmt; i++)
+		n += l->stmts[i].fetch_keep;
+	return xprintf(NAME_KEPT "%d", n);
+}
+
 static void add_kept_edits(const struct kloop *l, struct edits *stash, struct edits *fetch)
 {
-	for (int i = 0, n = 0; i < l->nstmts; i++) {
+	for (int i = 0; i < l->nstmts; i++) {
 		struct span lhs, rhs;
 		if (!l->stmts[i].fetch_keep || !body_kept_sides(&l->stmts[i], &lhs, &rhs))
 			continue;
-		char *reg = xprintf(NAME_KEPT "%d", n++);
+		char *reg = kept_register(l, i);
 		edits_add(fetch, lhs.begin, lhs.end - lhs.begin, reg);
 		edits_add(stash, rhs.begin, rhs.end - rhs.begin, reg);
 		free(reg);
@@ -280,13 +288,14 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 		free(name);
 		free(type);
 	}
-	for (int i = 0, n = 0; i < l->nstmts; i++) {
+	for (int i = 0; i < l->nstmts; i++) {
 		CXCursor lhs, rhs;
 		if (!l->stmts[i].fetch_keep || cursor_write_parts(l->stmts[i].cursor, &lhs, &rhs) != WRITE_ASSIGN)
 			continue;
-		char *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(lhs)));
-		sb_printf(sb, "%s%s%s" NAME_KEPT "%d;\n", y->I1, type, type_sep(type), n++);
+		char *type = type_spelling(clang_getUnqualifiedType(clang_getCursorType(lhs))), *reg = kept_register(l, i);
+		sb_printf(sb, "%s%s%s%s;\n", y->I1, type, type_sep(type), reg);
 		free(type);
+		free(reg);
 	}
 	for (int i = 0; i < l->nstmts; i++) {
 		/* (`a = load;` to a local of the function stays as written) */

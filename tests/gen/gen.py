@@ -72,7 +72,10 @@ from a twentieth, that branch setting a local of the kernel declared before the 
 (`bassign`: `long long gen_bi;` .. `gen_bi = ..; Bs[..] = B[gen_bi];`, read as its value);
 from a twenty-first, A's computed value through a function of the program's (`pure`: a plain
 one or a template with an explicit specialization, staged; one reading a __device__ variable
-or a specialization writing one, refused as not pure);
+or a specialization writing one, refused as not pure); from a twenty-second, the compute
+reading A's register declared before the loop after the copies (`reread`: `acc[0] += ra0 -
+As[ty][tx];`, zero only when the register holds this tile's element: registers load a register
+of their own a tile early and assign ra0 from it where they store the copies);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -401,6 +404,11 @@ def draw(seed):
     # the tile's type), or not (one reads a __device__ variable; the specialization writes one)
     r21 = random.Random(seed * 7919 + 67)
     f['pure'] = r21.choice(['none', 'none', 'fn', 'tmpl', 'reads', 'spec_writes']) if f['mutation'] == 'computed' else 'none'
+    # the twenty-second stream (session 36): the compute reads A's register after the copies
+    # (`acc[0] += ra0 - As[ty][tx];`, zero when the register holds this tile's element): the
+    # fetch keeps its statement in the stash, a register of its own loaded a tile early
+    r22 = random.Random(seed * 7919 + 71)
+    f['reread'] = f['form'] == 'register_outside' and f['wide'] == 'none' and r22.random() < 0.5
     return f
 
 
@@ -410,7 +418,8 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'fill_first': 'none', 'row_loop_kind': 'none', 'vec_reg': 'none', 'index_step': 'none',
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
-         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False, 'pure': 'none'}
+         'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False, 'pure': 'none',
+         'reread': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -930,6 +939,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
                         out(b + '#pragma unroll')
                     out(b + 'for (int k = 0; k < %s; ++k)' % ('blockDim.x' if f['kdim'] else 'TS'))
                     out(b + '    %s[%d] += %s * %s;' % (accn, a_idx, value(aref), value(bref)))
+        if f['reread']:  # (this tile's element of A, against the tile: zero when it is)
+            out(b + '%s[0] += %s - %s;' % (accn, value('%sa0' % rn), value('%s[ty][tx]' % an)))
         if votes:  # (the loop's own barriers stay as they were: this one is the compute's)
             out(b + {'count': 'votes += __syncthreads_count(%s[0] != %s[0]);',
                      'or': 'votes += __syncthreads_or(%s[0] != %s[0]);',
