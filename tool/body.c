@@ -1272,15 +1272,31 @@ static bool scratch_in_compute(const struct kloop *l, CXCursor var, const bool *
 	return ok;
 }
 
-bool body_kept_sides(const struct body_stmt *st, struct span *lhs, struct span *rhs)
+bool body_kept_sides(const struct source *src, const struct body_stmt *st, struct span *lhs, struct span *rhs,
+		     bool *whole)
 {
 	CXCursor l, r;
+	*whole = false;
 	if (cursor_write_parts(st->cursor, &l, &r) != WRITE_ASSIGN)
 		return false;
 	*lhs = cursor_span(l);
 	*rhs = cursor_span(r);
-	return lhs->begin >= st->text.begin && lhs->begin < lhs->end && lhs->end <= rhs->begin && rhs->begin < rhs->end &&
-	       rhs->end <= st->text.end;
+	if (lhs->begin >= st->text.begin && lhs->begin < lhs->end && lhs->end <= rhs->begin && rhs->begin < rhs->end &&
+	    rhs->end <= st->text.end)
+		return true;
+	/* (`MEM2REG(AV, A);`, the statement one macro's use, expanding to `AV = *((float4 *)(A))`,
+	 * its left side the argument as written) */
+	struct span use = {st->text.begin, source_call_end(src, st->text.begin)};
+	size_t after = use.end;
+	while (after < st->text.end && (src->text[after] == ' ' || src->text[after] == '\t'))
+		after++;
+	if (!use.end || !cursor_written_in_file(l) || !(after == st->text.end || src->text[after] == ';'))
+		return false;
+	*lhs = cursor_written_span(l);
+	*rhs = use;
+	*whole = true;
+	return use.begin >= st->text.begin && use.end <= st->text.end && lhs->begin > use.begin && lhs->begin < lhs->end &&
+	       lhs->end < use.end;
 }
 
 /* Where a fetched local is also read other than by its copies (hackgiter's `CO[0] =
@@ -1317,12 +1333,13 @@ static enum CXChildVisitResult scan_kept_uses(CXCursor c, CXCursor parent, CXCli
 	return u->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
-static bool kept_fetch(const struct kloop *l, CXCursor var, const bool *fetches, int fetch)
+static bool kept_fetch(const struct kloop *l, const struct source *src, CXCursor var, const bool *fetches, int fetch)
 {
 	/* (the rewrite writes the register in place of the left side in the fetch, and in place
 	 * of the right side in the stash: two spans of the file, one before the other) */
 	struct span lhs, rhs;
-	if (!body_kept_sides(&l->stmts[fetch], &lhs, &rhs))
+	bool whole;
+	if (!body_kept_sides(src, &l->stmts[fetch], &lhs, &rhs, &whole))
 		return false;
 	bool jumps = false;
 	clang_visitChildren(l->cursor, scan_jumps, &jumps);
@@ -1352,7 +1369,7 @@ static bool kept_fetch(const struct kloop *l, CXCursor var, const bool *fetches,
  * nothing outside the loop uses `ra` (its last value is never read), no statement before the
  * first such assignment reads it (no value crosses the back edge: that would be a register
  * prefetch), and only copies after the last do (the compute never sees it). */
-static void mark_fetch_assigns(struct kloop *l)
+static void mark_fetch_assigns(struct kloop *l, const struct source *src)
 {
 	bool *fetches = xcalloc((size_t)l->nstmts + 1, sizeof *fetches);
 	for (int i = 0; i < l->nstmts; i++) {
@@ -1384,7 +1401,7 @@ static void mark_fetch_assigns(struct kloop *l)
 				u.last = j;
 		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
 		bool shadow = !u.ok && in_loop_only(l, u.var) && scratch_in_compute(l, u.var, fetches);
-		bool keep = !u.ok && !shadow && kept_fetch(l, u.var, fetches, i);
+		bool keep = !u.ok && !shadow && kept_fetch(l, src, u.var, fetches, i);
 		if (!u.ok && !shadow && !keep) {
 			st->fetch_blocker = u.at + 1;
 			continue;
@@ -2451,7 +2468,7 @@ static void mark_store_side(struct kloop *l)
 
 void find_body_locals(struct kloop *l, const struct source *src)
 {
-	mark_fetch_assigns(l); /* first: the locals such a fetch reads go with it (seed 138) */
+	mark_fetch_assigns(l, src); /* first: the locals such a fetch reads go with it (seed 138) */
 	mark_copy_decls(l, src);
 	mark_register_copies(l);
 	mark_loop_fetches(l, src);

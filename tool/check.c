@@ -1346,8 +1346,9 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 			if (l->stmts[j].fetch_blocker == blocker)
 				fetch = &l->stmts[j];
 		struct span lhs, rhs;
+		bool whole;
 		size_t word = fetch ? source_call_word(src, fetch->text.begin) : 0;
-		if (fetch && word > 0 && !body_kept_sides(fetch, &lhs, &rhs)) {
+		if (fetch && word > 0 && !body_kept_sides(src, fetch, &lhs, &rhs, &whole)) {
 			int fline, fcol;
 			pos(src, fetch->text.begin, &fline, &fcol);
 			kloop_refuse(l, cp->text.begin,

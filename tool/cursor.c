@@ -88,27 +88,6 @@ static size_t written_offset(CXSourceLocation loc, bool *in_body)
 	return fo;
 }
 
-/* The end of a function-like macro's use at `at`: its name, then its parenthesized arguments;
- * 0 when the text there is not that. */
-static size_t macro_use_end(const struct source *src, size_t at)
-{
-	size_t p = at;
-	while (p < src->len && (isalnum((unsigned char)src->text[p]) || src->text[p] == '_'))
-		p++;
-	if (p == at)
-		return 0;
-	while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
-		p++;
-	if (p >= src->len || src->text[p] != '(')
-		return 0;
-	for (int depth = 0; p < src->len; p++) {
-		depth += src->text[p] == '(' ? 1 : src->text[p] == ')' ? -1 : 0;
-		if (depth == 0)
-			return p + 1;
-	}
-	return 0;
-}
-
 bool cursor_macro_use(const struct source *src, CXCursor c, struct span *out)
 {
 	CXSourceRange r = clang_getCursorExtent(c);
@@ -116,7 +95,7 @@ bool cursor_macro_use(const struct source *src, CXCursor c, struct span *out)
 	size_t b = written_offset(clang_getRangeStart(r), &body_b), e = written_offset(clang_getRangeEnd(r), &body_e);
 	/* (the extent of a macro's whole expansion reaches from its name to its ')': clang hands the
 	 * end over as the use's end, or as a token of the macro's body, at the use) */
-	size_t end = body_b ? macro_use_end(src, b) : 0;
+	size_t end = body_b ? source_call_end(src, b) : 0;
 	if (!end || !(e == end || (body_e && e == b)))
 		return false;
 	*out = (struct span){b, end};

@@ -83,6 +83,9 @@ void source_line_col(const struct source *src, size_t offset, int *line, int *co
 /* The length of a name called at offset (`LOAD(` of `LOAD(As, ...)`: a macro, where the
  * statement comes out of one); 0 when the text there is no call. */
 size_t source_call_word(const struct source *src, size_t offset);
+/* The end of a function-like macro's (or a function's) use at `at`: its name, then its
+ * parenthesized arguments; 0 when the text there is not that. */
+size_t source_call_end(const struct source *src, size_t at);
 size_t source_offset(const struct source *src, int line, int col);
 /* The whitespace that starts the line holding offset. */
 char *source_line_indent(const struct source *src, size_t offset);
@@ -1094,9 +1097,12 @@ long body_async_bytes(CXCursor size);
 CXCursor body_loop_fetch_value(CXCursor fetch);
 CXCursor body_loop_fetch_var(CXCursor fetch);
 CXType body_loop_fetch_type(CXCursor fetch);
-/* A kept fetch's (body_stmt.fetch_keep) two sides, `lhs = rhs`, in the file; false when they are
- * not two spans of its statement, the left before the right. */
-bool body_kept_sides(const struct body_stmt *st, struct span *lhs, struct span *rhs);
+/* A kept fetch's (body_stmt.fetch_keep) two sides, `lhs = rhs`, in the file: the fetch writes
+ * its register in place of lhs, the stash in place of rhs; or, where the assignment is one
+ * macro's whole expansion (`MEM2REG(AV, A)`, *whole), lhs the argument its left side is and
+ * rhs the macro's use, which the stash writes over as `AV = register`. False when neither. */
+bool body_kept_sides(const struct source *src, const struct body_stmt *st, struct span *lhs, struct span *rhs,
+		     bool *whole);
 /* model.c */
 void model_free(struct model *m);
 /* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */

@@ -162,16 +162,20 @@ static char *kept_register(const struct kloop *l, int stmt)
 	return xprintf(NAME_KEPT "%d", n);
 }
 
-static void add_kept_edits(const struct kloop *l, struct edits *stash, struct edits *fetch)
+static void add_kept_edits(const struct kloop *l, const struct source *src, struct edits *stash, struct edits *fetch)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		struct span lhs, rhs;
-		if (!l->stmts[i].fetch_keep || !body_kept_sides(&l->stmts[i], &lhs, &rhs))
+		bool whole;
+		if (!l->stmts[i].fetch_keep || !body_kept_sides(src, &l->stmts[i], &lhs, &rhs, &whole))
 			continue;
-		char *reg = kept_register(l, i);
+		char *reg = kept_register(l, i), *left = span_text(src, lhs);
+		char *value = whole ? xprintf("%s = %s", left, reg) : xstrdup(reg);
 		edits_add(fetch, lhs.begin, lhs.end - lhs.begin, reg);
-		edits_add(stash, rhs.begin, rhs.end - rhs.begin, reg);
+		edits_add(stash, rhs.begin, rhs.end - rhs.begin, value);
 		free(reg);
+		free(left);
+		free(value);
 	}
 }
 
@@ -412,7 +416,7 @@ void rewrite_registers(struct kloop *l, const struct model *m, int index, const 
 	struct edits fetch_edits = {0};
 	layout_drop_pipe_ops(l, &fetch_edits);
 	add_shadow_edits(l, &y.refs, &fetch_edits);
-	add_kept_edits(l, &y.stmt_edits, &fetch_edits);
+	add_kept_edits(l, src, &y.stmt_edits, &fetch_edits);
 	add_stash_edits(l, src, &y);
 	add_loop_fetch_edits(l, src, &y.stmt_edits, &fetch_edits);
 	layout_add_refs_outside_copies(&y);

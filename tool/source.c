@@ -197,6 +197,25 @@ size_t source_call_word(const struct source *src, size_t offset)
 	return n > 0 && offset + n < src->len && src->text[offset + n] == '(' ? n : 0;
 }
 
+size_t source_call_end(const struct source *src, size_t at)
+{
+	size_t p = at;
+	while (p < src->len && (isalnum((unsigned char)src->text[p]) || src->text[p] == '_'))
+		p++;
+	if (p == at)
+		return 0;
+	while (p < src->len && (src->text[p] == ' ' || src->text[p] == '\t'))
+		p++;
+	if (p >= src->len || src->text[p] != '(')
+		return 0;
+	for (int depth = 0; p < src->len; p++) {
+		depth += src->text[p] == '(' ? 1 : src->text[p] == ')' ? -1 : 0;
+		if (depth == 0)
+			return p + 1;
+	}
+	return 0;
+}
+
 void source_line_col(const struct source *src, size_t offset, int *line, int *col)
 {
 	int lo = 0, hi = src->nlines - 1;

@@ -1,8 +1,10 @@
 // A fetch into a local that other statements read too is staged a tile early only where every
 // other reader comes after the copies (the compute) or outside the loop: the local is then
-// assigned from pipefy's register where the statement stood. Each kernel below breaks that.
+// assigned from pipefy's register where the statement stood. Each kernel below breaks that,
+// but for the last two.
 #define TS 16
 #define LOAD(r, p) r = *(p)
+#define LOAD_X(r, p) r.x = *(p)
 
 // read before its load, at the top of the body: the previous tile's value (staged a tile
 // early, it would be this tile's)
@@ -61,7 +63,28 @@ __global__ void read_in_condition(const float *A, const float *B, float *C, int 
     C[row * N + col] = acc;
 }
 
-// loaded by one macro expansion, whose two sides the rewrite cannot write apart
+// loaded by one macro expansion whose left side is not the argument alone (`v.x`, the member
+// the macro's body names): no two sides to write apart
+__global__ void macro_member(const float *A, const float *B, float *C, int N, int K)
+{
+    __shared__ float As[TS][TS], Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float2 v = {0.0f, 0.0f};
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        LOAD_X(v, &A[row * K + k0 + tx]);
+        As[ty][tx] = v.x;
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx] + v.x;
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// loaded by one macro expansion whose left side is its argument: the fetch writes the
+// register as the argument, `LOAD(pipefy_kept0, ..)`, the stash `a = pipefy_kept0`
 __global__ void macro_load(const float *A, const float *B, float *C, int N, int K)
 {
     __shared__ float As[TS][TS], Bs[TS][TS];
@@ -103,6 +126,7 @@ void launch(const float *A, const float *B, float *C, int N, int K)
     read_before<<<grid, block>>>(A, B, C, N, K);
     read_between<<<grid, block>>>(A, B, C, N, K);
     read_in_condition<<<grid, block>>>(A, B, C, N, K);
+    macro_member<<<grid, block>>>(A, B, C, N, K);
     macro_load<<<grid, block>>>(A, B, C, N, K);
     read_after<<<grid, block>>>(A, B, C, N, K);
 }
