@@ -1065,7 +1065,7 @@ bool body_fetch_value(CXCursor init)
 	while (!clang_Cursor_isNull(init) && (cursor_kind_is_cast(clang_getCursorKind(cursor_strip(init))) ||
 					      cursor_copy_construct(init) || is_conversion_call(cursor_strip(init))))
 		init = cursor_last_child(cursor_strip(init));
-	return !clang_Cursor_isNull(init) && cursor_global_load(init, &base);
+	return !clang_Cursor_isNull(init) && (cursor_global_load(init, &base) || cursor_texture_fetch(cursor_strip(init)));
 }
 
 static bool is_fetch_decl(CXCursor decl_stmt)

@@ -1133,6 +1133,27 @@ static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXC
 	return CXChildVisit_Recurse;
 }
 
+/* `tex1Dfetch<float4>(tex, i)`, `tex2D<float>(tex, x, y)`: a texture fetch of the toolkit's,
+ * returning the texel (not the form that writes it through a pointer). Its value may be read a
+ * tile early: within a kernel the texture cache is not kept coherent with the kernel's own
+ * global stores, so a fetch from memory the kernel wrote returns undefined data (CUDA C++
+ * Best Practices Guide, texture memory), and any fetch that is defined as written reads memory
+ * the kernel does not write, the same early as late. Its arguments are what the loader replays. */
+bool cursor_texture_fetch(CXCursor c)
+{
+	static const char *const fetches[] = {"tex1Dfetch", "tex1D", "tex2D", "tex3D", NULL};
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_getCursorType(c).kind == CXType_Void)
+		return false;
+	char *name = cursor_name(c);
+	bool r = false;
+	for (const char *const *k = fetches; *k && !r; k++)
+		r = strcmp(name, *k) == 0;
+	free(name);
+	for (int i = 0; r && i < clang_Cursor_getNumArguments(c); i++)
+		r = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i))).kind != CXType_Pointer;
+	return r && clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getCursorReferenced(c)));
+}
+
 bool cursor_loads_global(CXCursor e)
 {
 	CXCursor base;

@@ -238,7 +238,7 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClie
 	} else if (clang_getCursorKind(c) == CXCursor_CallExpr)
 		u->tile_calls += cursor_names_shared(c);
 	CXCursor base;
-	u->global_reads += cursor_global_load(c, &base);
+	u->global_reads += cursor_global_load(c, &base) || cursor_texture_fetch(c);
 	return CXChildVisit_Recurse;
 }
 

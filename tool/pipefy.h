@@ -442,6 +442,9 @@ bool cursor_escapes(CXCursor in, CXCursor var);
  * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);
 /* Whether e is, or holds anywhere inside it, such a read of global memory. */
+/* A texture fetch of the toolkit's returning the texel (`tex1Dfetch<float4>(tex, i)`, tex1D,
+ * tex2D, tex3D): a read of global memory the kernel's own stores cannot coherently change. */
+bool cursor_texture_fetch(CXCursor c);
 bool cursor_loads_global(CXCursor e);
 /* Whether e computes its value from the function's scalar locals and by-value parameters,
  * constants and the block's coordinates alone: it reads no memory through a pointer, an array

@@ -65,7 +65,8 @@ static enum op_class sass_class(const char *m)
 	if (starts(m, "DEPBAR")) return OP_WAIT;
 	if (starts(m, "BAR.SYNC") || starts(m, "BAR.RED") || strcmp(m, "BAR") == 0) return OP_BAR;
 	if (starts(m, "BAR.ARV")) return OP_ARRIVE;
-	if (starts(m, "LDG")) return OP_LDG;
+	/* (a texture fetch, TLD or TEX, loads global memory into registers too) */
+	if (starts(m, "LDG") || starts(m, "TLD") || starts(m, "TEX")) return OP_LDG;
 	if (starts(m, "STS")) return OP_STS;
 	if (starts(m, "HMMA") || starts(m, "IMMA") || starts(m, "FFMA") || starts(m, "HGMMA") ||
 	    starts(m, "IGMMA") || starts(m, "DMMA") || starts(m, "DFMA"))
@@ -87,7 +88,7 @@ static enum op_class ptx_class(const char *m)
 	if (starts(m, "bar.sync") || starts(m, "barrier.sync") || starts(m, "bar.red") || starts(m, "barrier.cta.sync"))
 		return OP_BAR;
 	if (starts(m, "bar.arrive") || starts(m, "barrier.arrive") || starts(m, "barrier.cta.arrive")) return OP_ARRIVE;
-	if (starts(m, "ld.global")) return OP_LDG;
+	if (starts(m, "ld.global") || starts(m, "tex.")) return OP_LDG; /* (a texture fetch: into registers too) */
 	if (starts(m, "st.shared")) return OP_STS;
 	if (starts(m, "mma.sync") || starts(m, "wmma.mma") || starts(m, "fma.rn.") || starts(m, "wgmma.mma_async"))
 		return OP_COMPUTE;

@@ -46,6 +46,7 @@
 // alignment and a half converts as it does on the GPU. The half and bfloat16 headers, twice
 // the compile time of the rest, only for programs built with -DPIPEFY_CPU_HALF.
 #include <driver_types.h>
+#include <texture_types.h>
 #include <vector_types.h>
 #include <vector_functions.h>
 #ifdef PIPEFY_CPU_HALF
@@ -741,6 +742,18 @@ inline cudaError_t cudaGetLastError() {
     return cudaSuccess;
 }
 inline const char *cudaGetErrorString(cudaError_t) { return "no error"; }
+// Texture objects over linear memory only: the object is the resource's pointer, and
+// tex1Dfetch<T>(object, i) its element i read as a T.
+inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t *t, const cudaResourceDesc *r, const cudaTextureDesc *,
+                                           const cudaResourceViewDesc *) {
+    if (r->resType != cudaResourceTypeLinear)
+        return cudaErrorInvalidValue;
+    *t = (cudaTextureObject_t)(uintptr_t)r->res.linear.devPtr;
+    return cudaSuccess;
+}
+inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t) { return cudaSuccess; }
+template <typename T> inline cudaChannelFormatDesc cudaCreateChannelDesc() { return cudaChannelFormatDesc{}; }
+template <typename T> inline T tex1Dfetch(cudaTextureObject_t t, int i) { return ((const T *)(uintptr_t)t)[i]; }
 // Events time nothing here: harness_time only uses them when asked to benchmark.
 inline cudaError_t cudaEventCreate(cudaEvent_t *) { return cudaSuccess; }
 inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) {
