@@ -1095,10 +1095,7 @@ static enum CXChildVisitResult scan_var_uses(CXCursor c, CXCursor parent, CXClie
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
 		return CXChildVisit_Recurse;
 	size_t at = cursor_span(c).begin;
-	int in = -1;
-	for (int i = 0; i < u->l->nstmts && in < 0; i++)
-		if (at >= u->l->stmts[i].text.begin && at < u->l->stmts[i].text.end)
-			in = i;
+	int in = kloop_stmt_at(u->l, at);
 	/* the assignment's own left-hand side (checked by the caller), another fetch into the same
 	 * local (`FLOAT4(r[0]) = ..; FLOAT4(r[4]) = ..;`), or a copy after the last of them */
 	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
@@ -1323,10 +1320,7 @@ static enum CXChildVisitResult scan_kept_uses(CXCursor c, CXCursor parent, CXCli
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
 		return CXChildVisit_Recurse;
 	size_t at = cursor_span(c).begin;
-	int in = -1;
-	for (int i = 0; i < u->l->nstmts && in < 0; i++)
-		if (at >= u->l->stmts[i].text.begin && at < u->l->stmts[i].text.end)
-			in = i;
+	int in = kloop_stmt_at(u->l, at);
 	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
 	bool copy = in > u->last_fetch && u->l->stmts[in].role == ROLE_COPY;
 	u->ok = fetch || copy || (in > u->last_copy && in >= 0);

@@ -1264,10 +1264,7 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
  * starts) before a later load into reg (`*fetch`: offset + 1 of that load). */
 static bool copy_before_fetch(const struct kloop *l, CXCursor reg, size_t at, size_t *copy, size_t *fetch)
 {
-	int in = -1;
-	for (int i = 0; i < l->nstmts && in < 0; i++)
-		if (at >= l->stmts[i].text.begin && at < l->stmts[i].text.end)
-			in = i;
+	int in = kloop_stmt_at(l, at);
 	if (in < 0 || l->stmts[in].role != ROLE_COPY)
 		return false;
 	for (int j = in + 1; j < l->nstmts; j++)

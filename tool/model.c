@@ -159,3 +159,11 @@ struct refusal refusal_make(size_t offset, const char *fmt, va_list ap)
 {
 	return (struct refusal){offset, vxprintf(fmt, ap)};
 }
+
+int kloop_stmt_at(const struct kloop *l, size_t offset)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		if (offset >= l->stmts[i].text.begin && offset < l->stmts[i].text.end)
+			return i;
+	return -1;
+}

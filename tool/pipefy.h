@@ -1110,6 +1110,8 @@ bool body_kept_sides(const struct source *src, const struct body_stmt *st, struc
 void model_free(struct model *m);
 /* A reason, formatted, and where (kloop_unknown's and kloop_refuse's). */
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
+/* The body statement whose text holds offset; -1 when none does. */
+int kloop_stmt_at(const struct kloop *l, size_t offset);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
 /* One stage of a tile: as declared, else as the file's largest instantiation makes it (after
