@@ -76,6 +76,8 @@ or a specialization writing one, refused as not pure); from a twenty-second, the
 reading A's register declared before the loop after the copies (`reread`: `acc[0] += ra0 -
 As[ty][tx];`, zero only when the register holds this tile's element: registers load a register
 of their own a tile early and assign ra0 from it where they store the copies);
+from a twenty-third, that register's fetch through a texture object over A (`tex`: `ra0 =
+tex1Dfetch<float>(gen_tex, ..)`, float tiles only: staged by registers as a load);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -409,6 +411,12 @@ def draw(seed):
     # fetch keeps its statement in the stash, a register of its own loaded a tile early
     r22 = random.Random(seed * 7919 + 71)
     f['reread'] = f['form'] == 'register_outside' and f['wide'] == 'none' and r22.random() < 0.5
+    # the twenty-third stream (session 36): A's fetch into that register through a texture
+    # object over A (`ra0 = tex1Dfetch<float>(gen_tex, ..)`): register staging starts it a tile
+    # early as any load (float tiles only: a texture's texels)
+    r23 = random.Random(seed * 7919 + 73)
+    f['tex'] = (f['form'] == 'register_outside' and f['type'] == 'float' and f['elem'] == 'same' and
+                f['wide'] == 'none' and r23.random() < 0.5)
     return f
 
 
@@ -419,7 +427,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
          'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False, 'pure': 'none',
-         'reread': False}
+         'reread': False, 'tex': False}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -707,6 +715,16 @@ def program(seed):
     grid = '3' if f['structure'] == 'persistent' else 'dim3(N / TS, M / TS)' if not WV else 'dim3(N / (%d * TS), M / TS)' % W
     dyn = ', 2 * TS * TS * sizeof(%s)' % TT if f['tiles'] == 'extern' else ''
     block = 'dim3(%d)' % (BX * BY) if f['block1d'] else 'dim3(%s, BY)' % ('TS' if BX == TS else 'TS / %d' % VW)
+    if f['tex']:  # (a texture object over A's floats)
+        out('        cudaResourceDesc gen_res = {};')
+        out('        gen_res.resType = cudaResourceTypeLinear;')
+        out('        gen_res.res.linear.devPtr = (void *)A;')
+        out('        gen_res.res.linear.sizeInBytes = (size_t)M * K * sizeof(float);')
+        out('        gen_res.res.linear.desc = cudaCreateChannelDesc<float>();')
+        out('        cudaTextureDesc gen_td = {};')
+        out('        gen_td.readMode = cudaReadModeElementType;')
+        out('        cudaTextureObject_t gen_tex;')
+        out('        CHECK(cudaCreateTextureObject(&gen_tex, &gen_res, &gen_td, NULL));')
     for kname in kernels:
         dst = 'gen_mid' if f['chain'] else 'C'
         if f['chain']:  # C through a buffer the second kernel copies from, poisoned first
@@ -726,7 +744,8 @@ def program(seed):
             out('        cudaStream_t gen_s = 0;')
             dyn = (dyn or ', 0') + ', gen_s'
         bptr = 'reinterpret_cast<const %s *>(B)' % WV if WV else 'B'
-        out('        %s%s<<<%s, %s%s>>>(A, %s, %s, M, N, K);' % (kname, tname, grid, block, dyn, bptr, dst))
+        out('        %s%s<<<%s, %s%s>>>(A, %s, %s, M, N, K%s);' % (kname, tname, grid, block, dyn, bptr, dst,
+                                                              ', gen_tex' if f['tex'] else ''))
     if f['chain']:
         targs = '<%s>' % TA if f['chain_kind'] == 'template' else ''
         blocks = '7' if f['chain_kind'] == 'grid_stride' else '(M * N + 127) / 128'
@@ -750,6 +769,8 @@ def program(seed):
         out('        CHECK(cudaFree(gen_mid));')
         if between == 'stream':
             out('        CHECK(cudaStreamDestroy(gen_s2));')
+    if f['tex']:
+        out('        CHECK(cudaDestroyTextureObject(gen_tex));')
     tol = {'float': '1e-4', 'double': '1e-9', 'int': '0'}[TA]
     if TG in ('half', '__nv_bfloat16'):
         tol = '1e-3'
@@ -784,8 +805,9 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     form = f['form']
     if f['tile_def'] == 'template':
         out('template <int TS>')
-    out('%s__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K)' %
-        ('static ' if f['static_kernel'] else '', kname, TG, rs, WV or TG, rs, TA, rs))
+    out('%s__global__ void %s(const %s *%s A, const %s *%s B, %s *%s C, int M, int N, int K%s)' %
+        ('static ' if f['static_kernel'] else '', kname, TG, rs, WV or TG, rs, TA, rs,
+         ', cudaTextureObject_t gen_tex' if f['tex'] else ''))
     out('{')
     if f['exit']:
         out('    if (blockIdx.x >= gridDim.x)')
@@ -1104,6 +1126,8 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
         bdst = '%s[tx][%s]' % (bn, r) if transpose else '%s[%s][tx]' % (bn, r)
         if form in ('register', 'register_outside'):
             decl = '' if form == 'register_outside' else TT + ' '
+            if f['tex']:  # (the same element of A, through the texture object over it)
+                src_a = 'tex1Dfetch<float>(gen_tex, %s)' % src_a[len('A['):-1]
             if f['guard'] == 'ternary':
                 va = '%s + tx < K ? %s : %s' % (k0, load(src_a), zero)
                 vb = '%s + %s < K ? %s : %s' % (k0, r, load(src_b), zero)
