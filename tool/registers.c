@@ -151,9 +151,7 @@ static void add_shadow_edits(const struct kloop *l, struct edits *refs, struct e
 	}
 }
 
-/* A fetch the compute reads after the copies too (fetch_keep): the fetch loads its own register,
- * `pipefy_kept0 = *(float4 *)A;`, and the stash assigns the local from it where the statement
- * stood, `CO[0] = pipefy_kept0;`, before the copies that read it. */
+/* The register of kept fetch stmt: numbered among the kept fetches. */
 static char *kept_register(const struct kloop *l, int stmt)
 {
 	int n = 0;
@@ -162,6 +160,9 @@ static char *kept_register(const struct kloop *l, int stmt)
 	return xprintf(NAME_KEPT "%d", n);
 }
 
+/* A fetch the compute reads after the copies too (fetch_keep): the fetch loads its own register,
+ * `pipefy_kept0 = *(float4 *)A;`, and the stash assigns the local from it where the statement
+ * stood, `CO[0] = pipefy_kept0;`, before the copies that read it. */
 static void add_kept_edits(const struct kloop *l, const struct source *src, struct edits *stash, struct edits *fetch)
 {
 	for (int i = 0; i < l->nstmts; i++) {

@@ -66,7 +66,7 @@ static enum op_class sass_class(const char *m)
 	if (starts(m, "BAR.SYNC") || starts(m, "BAR.RED") || strcmp(m, "BAR") == 0) return OP_BAR;
 	if (starts(m, "BAR.ARV")) return OP_ARRIVE;
 	/* (a texture fetch, TLD or TEX, loads global memory into registers too) */
-	if (starts(m, "LDG") || starts(m, "TLD") || starts(m, "TEX")) return OP_LDG;
+	if (starts(m, "LDG") || starts(m, "TLD") || (starts(m, "TEX") && !starts(m, "TEXDEPBAR"))) return OP_LDG;
 	if (starts(m, "STS")) return OP_STS;
 	if (starts(m, "HMMA") || starts(m, "IMMA") || starts(m, "FFMA") || starts(m, "HGMMA") ||
 	    starts(m, "IGMMA") || starts(m, "DMMA") || starts(m, "DFMA"))
