@@ -120,9 +120,11 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
     C[row * N + col] = acc;
 }
 
-// The tiles filled through a function template (leimao's and siboehm's shape): pipefy follows
-// a fill into a function only. Once: "the function it calls is known only at instantiation",
-// the callee's template arguments printed over three lines.
+// The tiles filled through a function template (leimao's and siboehm's shape). Once: "the
+// function it calls is known only at instantiation", the callee's template arguments printed
+// over three lines; then "'load_tile' is a function template". pipefy now follows the fill into
+// the template: cp.async calls a copy of it (sgemm_template_helpers.cu runs the shape); auto
+// leaves its 4-byte copies, which register staging would need the helper split to take.
 template <int BM, int BK, int NT>
 __device__ void load_tile(const float *A, float (*As)[BK], int k0, int K)
 {
@@ -130,19 +132,50 @@ __device__ void load_tile(const float *A, float (*As)[BK], int k0, int K)
         As[i / BK][i % BK] = A[(blockIdx.y * BM + i / BK) * K + k0 + i % BK];
 }
 
+// pipefy: 'load_tile' with its copies made asynchronous (cp.async), for the pipelined loop that calls it
+template <int BM, int BK, int NT>
+__device__ void load_tile_pipefy_async(const float *A, float (*As)[BK], int k0, int K)
+{
+    for (int i = threadIdx.x; i < BM * BK; i += NT)
+        __pipeline_memcpy_async(&As[i / BK][i % BK], &A[(blockIdx.y * BM + i / BK) * K + k0 + i % BK], sizeof(float));
+}
+
 template <int BM, int BK, int NT>
 __global__ void template_fill(const float *A, float *C, int K)
 {
-    __shared__ float As[BM][BK];
+    __shared__ float As[2][BM][BK];
     float acc = 0.0f;
-    for (int k0 = 0; k0 < K; k0 += BK) {
-        load_tile<BM,
-                  BK,
-                  NT>(A, As, k0, K);
-        __syncthreads();
-        for (int k = 0; k < BK; ++k)
-            acc += As[threadIdx.x % BM][k];
-        __syncthreads();
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                load_tile_pipefy_async<BM,
+                          BK,
+                          NT>(A, As[pipefy_dst], k0, K);
+                k0 += BK;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) & 1);
+            for (int k = 0; k < BK; ++k)
+                acc += As[pipefy_stage][threadIdx.x % BM][k];
+            pipefy_stage = (pipefy_stage + 1) & 1;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
     }
     C[blockIdx.y * NT + threadIdx.x] = acc;
 }

@@ -161,9 +161,11 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
     C[row * N + col] = acc;
 }
 
-// The tiles filled through a function template (leimao's and siboehm's shape): pipefy follows
-// a fill into a function only. Once: "the function it calls is known only at instantiation",
-// the callee's template arguments printed over three lines.
+// The tiles filled through a function template (leimao's and siboehm's shape). Once: "the
+// function it calls is known only at instantiation", the callee's template arguments printed
+// over three lines; then "'load_tile' is a function template". pipefy now follows the fill into
+// the template: cp.async calls a copy of it (sgemm_template_helpers.cu runs the shape); auto
+// leaves its 4-byte copies, which register staging would need the helper split to take.
 template <int BM, int BK, int NT>
 __device__ void load_tile(const float *A, float (*As)[BK], int k0, int K)
 {

@@ -1,6 +1,9 @@
-// neg_helper_twice.cu: left alone: both tiles are filled by two calls of one __device__ helper;
-// only a single fill call is pipelined, so the second call is a write pipefy must not leave in
-// the compute without its barrier (it once did).
+// neg_helper_twice.cu: both tiles are filled by two calls of one __device__ helper. When only
+// a single fill call was pipelined, the second call was a write pipefy must not leave in the
+// compute without its barrier (it once did), and the loop was left alone. Calls in a row are
+// fill helpers together now: --variant=cp.async calls an asynchronous copy of the helper twice;
+// auto still leaves the loop (4-byte copies: cp.async lost on the H200, and registers would
+// need the helper split).
 // Usage: neg_helper_twice [M N K] (multiples of TS).
 // gpu-runs: 32 32 0 | 32 32 16 | 32 32 32 | 32 32 48 | 256 256 256 | 512 512 512
 // gpu-sanitize: 32 32 48

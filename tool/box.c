@@ -1409,8 +1409,8 @@ void box_kloop(struct kloop *l, const struct source *src)
 {
 	if (l->not_kloop || l->function_span.end == 0 || l->nrefusals > 0)
 		return;
-	if (l->ncopies == 0 || l->helper.stmt >= 0) {
-		box_problem(l, src, l->loop.begin, "the tiles are filled %s", l->helper.stmt >= 0 ? "inside a helper" : "by no copy pipefy sees");
+	if (l->ncopies == 0 || l->nhelpers > 0) {
+		box_problem(l, src, l->loop.begin, "the tiles are filled %s", l->nhelpers > 0 ? "inside a helper" : "by no copy pipefy sees");
 		return;
 	}
 	int last_copy = -1;

@@ -797,15 +797,25 @@ static void check_shape(struct kloop *l, const struct source *src)
 			for (int v = 0; v < l->ntiles && reader < 0; v++) {
 				ov.tile = l->tiles[v].decl;
 				ov.array = cursor_shared_array(ov.tile);
-				for (int i = 0; i < l->nstmts && reader < 0 && !clang_Cursor_isNull(ov.array) &&
-						!clang_equalCursors(ov.array, ov.tile); i++)
+				for (int i = 0; i < l->nstmts && reader < 0 && !clang_Cursor_isNull(ov.array); i++)
 					if (l->stmts[i].role == ROLE_COMPUTE) {
 						clang_visitChildren(l->stmts[i].cursor, scan_other_view, &ov);
 						if (!clang_Cursor_isNull(ov.other))
 							view = v, reader = i;
 					}
 			}
-			if (reader >= 0) {
+			if (reader >= 0 && clang_equalCursors(ov.array, ov.tile)) {
+				/* (the copies store into the array, the compute reads a pointer into it) */
+				char *other = cursor_name(ov.other);
+				int dl, dc;
+				pos(src, l->stmts[reader].text.begin, &line, &col);
+				pos(src, cursor_span(ov.other).begin, &dl, &dc);
+				kloop_refuse(l, l->stmts[reader].text.begin,
+					     "the compute at %d:%d reads tile '%s' only through '%s' (%d:%d), a pointer into it "
+					     "set outside the loop, which pipefy does not index by stage",
+					     line, col, l->tiles[view].name, other, dl, dc);
+				free(other);
+			} else if (reader >= 0) {
 				char *array = cursor_name(ov.array), *other = cursor_name(ov.other);
 				bool own = clang_equalCursors(ov.other, ov.array);
 				char *how = own ? xstrdup("by its own name") : xprintf("through '%s', another pointer", other);
@@ -2667,8 +2677,8 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		}
 		size_t at = e->at != (size_t)-1 ? e->at : st->text.begin;
 		pos(src, at, &line, &col);
-		if (i == l->helper.stmt)
-			continue; /* the fill helper: find read it whole */
+		if (kloop_helper_at(l, i))
+			continue; /* a fill helper: find read it whole */
 		if (is_copy_side(l, i) || st->role == ROLE_BUMP) {
 			struct stray_scan stray = {.l = l, .src = src, .stmt = i, .at = clang_getNullCursor()};
 			if (st->role == ROLE_COPY && e->shared)
@@ -3660,9 +3670,8 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 	    cursor_declared_within(d, x->scope_span)) {
 		/* the helper's parameter: the argument the loop passes, seen from the loop */
 		CXCursor def = clang_getCursorSemanticParent(d);
-		int n = clang_Cursor_getNumArguments(def);
-		for (int i = 0; i < n; i++)
-			if (clang_equalCursors(clang_Cursor_getArgument(def, (unsigned)i), d)) {
+		for (int i = 0; !clang_Cursor_isNull(cursor_nth_param(def, i)); i++)
+			if (clang_equalCursors(cursor_nth_param(def, i), d)) {
 				if (i >= clang_Cursor_getNumArguments(x->call))
 					return false;
 				struct cond_ctx loop = {.l = x->l, .scope = x->l->cursor, .scope_span = x->l->body,
@@ -3866,6 +3875,26 @@ static void partial_fill_refuse(struct kloop *l, const struct source *src, size_
 	free(reads);
 }
 
+/* The stores inside fill helper h, each made on every tile (check_partial_fills). */
+static void check_helper_fills(struct kloop *l, const struct source *src, const struct helper_fill *h)
+{
+	if (h->refusal)
+		return;
+	CXCursor call = cursor_strip(l->stmts[h->stmt].cursor);
+	CXCursor def = h->definition;
+	for (int i = 0; i < h->nstores && l->nrefusals == 0; i++) {
+		CXCursor cond;
+		struct cond_ctx x = {.l = l, .scope = def, .scope_span = h->def, .call = call,
+				     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
+		if (!store_every_tile(&x, cursor_last_child(def), h->stores[i].store, clang_getNullCursor(), &cond)) {
+			char *in = xprintf(" (in '%s')", h->name);
+			/* positions inside the helper; the remark is on the loop */
+			partial_fill_refuse(l, src, h->stores[i].text.begin, cond, &x, in);
+			free(in);
+		}
+	}
+}
+
 /* The if statement that begins where a guarded copy's text does. */
 struct if_find {
 	struct span at;
@@ -3902,22 +3931,8 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 		if (!store_every_tile(&x, st, cp->store, own, &cond))
 			partial_fill_refuse(l, src, cp->text.begin, cond, &x, "");
 	}
-	const struct helper_fill *h = &l->helper;
-	if (h->stmt < 0 || h->refusal)
-		return;
-	CXCursor call = cursor_strip(l->stmts[h->stmt].cursor);
-	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
-	for (int i = 0; i < h->nstores && l->nrefusals == 0; i++) {
-		CXCursor cond;
-		struct cond_ctx x = {.l = l, .scope = def, .scope_span = h->def, .call = call,
-				     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
-		if (!store_every_tile(&x, cursor_last_child(def), h->stores[i].store, clang_getNullCursor(), &cond)) {
-			char *in = xprintf(" (in '%s')", h->name);
-			/* positions inside the helper; the remark is on the loop */
-			partial_fill_refuse(l, src, h->stores[i].text.begin, cond, &x, in);
-			free(in);
-		}
-	}
+	for (int k = 0; k < l->nhelpers && l->nrefusals == 0; k++)
+		check_helper_fills(l, src, &l->helpers[k]);
 }
 
 /* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`): *data. */
@@ -4226,12 +4241,14 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	}
 	if (l->ncopies == 0 && l->helper_fill && helper_copies_async(l, src))
 		return;
-	if (l->ncopies == 0 && l->helper_fill && l->helper.refusal) {
-		pos(src, l->helper.refusal_at, &line, &col);
-		kloop_refuse(l, l->helper.refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",
-			     l->helper.refusal, line, col);
-		return;
-	}
+	for (int k = 0; k < l->nhelpers; k++)
+		if (l->helpers[k].refusal) {
+			const struct helper_fill *h = &l->helpers[k];
+			pos(src, h->refusal_at, &line, &col);
+			kloop_refuse(l, h->refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",
+				     h->refusal, line, col);
+			return;
+		}
 	struct flow_scan fs = {.bad = clang_getNullCursor()};
 	clang_visitChildren(l->cursor, scan_flow, &fs);
 	if (!clang_Cursor_isNull(fs.bad)) {
@@ -4258,7 +4275,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	/* (one barrier in the body races as written, which check_shape says first) */
 	if (l->nrefusals == 0 && l->nbarriers != 1)
 		check_partial_fills(l, src);
-	if (l->nrefusals == 0 && l->ncopies == 0 && l->helper.stmt < 0) {
+	if (l->nrefusals == 0 && l->ncopies == 0 && l->nhelpers == 0) {
 		/* say what does write the tiles, when a call is handed one */
 		CXCursor call = clang_getNullCursor();
 		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
@@ -4302,13 +4319,13 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	check_shape(l, src);
 	check_cp_async(l, src);
 	check_ldg(l, src);
-	if (l->helper.stmt >= 0) {
+	if (l->nhelpers > 0) {
 		/* the helper's stores become cp.async in a copy of it; registers would need the helper
 		 * split into a load half and a store half */
 		l->legal[VARIANT_LDG].ok = false;
 		free(l->legal[VARIANT_LDG].refusal);
 		l->legal[VARIANT_LDG].refusal = xprintf("the copies sit inside '%s'; only cp.async (in a copy of '%s') can take them",
-					 l->helper.name, l->helper.name);
+					 l->helpers[0].name, l->helpers[0].name);
 	}
 	if (l->nrefusals == 0 && !l->legal[VARIANT_CP_ASYNC].ok && !l->legal[VARIANT_LDG].ok)
 		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->legal[VARIANT_CP_ASYNC].refusal, l->legal[VARIANT_LDG].refusal);

@@ -43,6 +43,22 @@ static char *cp_async_copy(const struct source *src, const struct edits *refs, c
 
 static char *helper_async_name(const struct helper_fill *h) { return xprintf("%s_pipefy_async", h->name); }
 
+/* Whether the asynchronous copy of loop index's fill helper k is made already: for an earlier
+ * loop rewritten with cp.async, or an earlier call of this loop's. */
+static bool async_helper_made(const struct model *m, int index, int k)
+{
+	const struct kloop *l = &m->loops[index];
+	for (int j = 0; j <= index; j++) {
+		const struct kloop *o = &m->loops[j];
+		if (j < index && !(o->rewritten && o->variant == VARIANT_CP_ASYNC))
+			continue;
+		for (int i = 0; i < (j < index ? o->nhelpers : k); i++)
+			if (o->helpers[i].def.begin == l->helpers[k].def.begin)
+				return true;
+	}
+	return false;
+}
+
 /* A copy of the fill helper whose stores are asynchronous copies, placed right after it. The
  * tile parameters keep their types: the loader hands it the stage being filled, As[s], which
  * decays to the same pointer type As did. */
@@ -104,9 +120,10 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 		if (y.guard)
 			add_copy_loop_trips(l, src, &y.stmt_edits, true);
 	}
-	if (l->helper.stmt >= 0) {
-		char *async = helper_async_name(&l->helper);
-		edits_add(&y.stmt_edits, l->helper.callee.begin, l->helper.callee.end - l->helper.callee.begin, async);
+	for (int k = 0; k < l->nhelpers; k++) {
+		const struct helper_fill *h = &l->helpers[k];
+		char *async = helper_async_name(h);
+		edits_add(&y.stmt_edits, h->callee.begin, h->callee.end - h->callee.begin, async);
 		free(async);
 	}
 
@@ -163,13 +180,10 @@ void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const s
 	free(extra2);
 	layout_end(&y);
 	needs->pipeline = true;
-	/* one asynchronous copy of each fill helper, however many loops call it */
-	bool made = false;
-	for (int j = 0; j < index && l->helper.stmt >= 0; j++)
-		made |= m->loops[j].rewritten && m->loops[j].variant == VARIANT_CP_ASYNC && m->loops[j].helper.stmt >= 0 &&
-			m->loops[j].helper.def.begin == l->helper.def.begin;
-	if (l->helper.stmt >= 0 && !made)
-		add_async_helper(&l->helper, src, out);
+	/* one asynchronous copy of each fill helper, however many calls and loops call it */
+	for (int k = 0; k < l->nhelpers; k++)
+		if (!async_helper_made(m, index, k))
+			add_async_helper(&l->helpers[k], src, out);
 }
 
 

@@ -565,33 +565,15 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
  * passed by non-const reference or pointer). */
 static void note_collective(struct effects *fx, CXCursor at, char *what);
 
-/* A parameter of a function or function template, by position; a null cursor past its last. */
-struct nth_parm {
-	int want, seen;
-	CXCursor parm;
-};
-
-static enum CXChildVisitResult find_nth_parm(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct nth_parm *p = data;
-	if (clang_getCursorKind(c) == CXCursor_ParmDecl && p->seen++ == p->want) {
-		p->parm = c;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
-}
-
 /* Whether every candidate takes argument i (of type arg) by value or as a pointer to (reference
  * to) const: whichever the instantiation picks, the call does not write through it. */
 static bool overloads_read_only(CXCursor overloads, int i, CXType arg)
 {
 	unsigned n = clang_getNumOverloadedDecls(overloads);
 	for (unsigned k = 0; k < n; k++) {
-		struct nth_parm p = {.want = i, .parm = clang_getNullCursor()};
-		clang_visitChildren(clang_getOverloadedDecl(overloads, k), find_nth_parm, &p);
+		CXCursor parm = cursor_nth_param(clang_getOverloadedDecl(overloads, k), i);
 		/* (past a variadic candidate's parameters: the argument as passed) */
-		if (!pointee_is_const(clang_Cursor_isNull(p.parm) ? arg : clang_getCursorType(p.parm)))
+		if (!pointee_is_const(clang_Cursor_isNull(parm) ? arg : clang_getCursorType(parm)))
 			return false;
 	}
 	return true;

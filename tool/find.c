@@ -375,14 +375,22 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	}
 	free(stmts.v);
 	find_body(l, src, body);
-	for (int i = 0; i < l->nstmts && l->ncopies == 0 && !l->helper_fill; i++) {
-		if (clang_getCursorKind(cursor_strip(l->stmts[i].cursor)) == CXCursor_CallExpr &&
-		    cursor_names_shared(l->stmts[i].cursor))
+	/* the first call handed a tile, and the calls right after it handed tiles too (`load(As, A);
+	 * load(Bs, B);`): fill helpers, when nothing in the body copies */
+	for (int i = 0; i < l->nstmts && l->ncopies == 0; i++) {
+		bool fills = clang_getCursorKind(cursor_strip(l->stmts[i].cursor)) == CXCursor_CallExpr &&
+			     cursor_names_shared(l->stmts[i].cursor);
+		if (!fills && l->helper_fill)
+			break;
+		if (!fills)
+			continue;
+		if (!l->helper_fill)
 			l->helper_fill = l->stmts[i].text.begin + 1;
+		l->helpers = xrealloc(l->helpers, (size_t)(l->nhelpers + 1) * sizeof *l->helpers);
+		l->helpers[l->nhelpers++] = (struct helper_fill){.stmt = i};
 	}
-	l->helper.stmt = -1;
-	if (l->ncopies == 0 && l->helper_fill)
-		find_helper(l, src, body);
+	for (int h = 0; h < l->nhelpers; h++)
+		find_helper(l, src, body, &l->helpers[h]);
 	/* after the helper's call became a copy: the locals it reads go with it (found by the
 	 * program generator, seed 142: `int k0 = t * TS;` stayed behind, and validation refused
 	 * the rewrite that named an undeclared k0) */

@@ -17,7 +17,7 @@ int kloop_add_tile(struct kloop *l, CXCursor decl);
 void find_body(struct kloop *l, const struct source *src, CXCursor body);
 void find_body_locals(struct kloop *l, const struct source *src);
 
-/* helper.c: l->helper from the call at l->helper_fill. */
-void find_helper(struct kloop *l, const struct source *src, CXCursor body);
+/* helper.c: h, a fill helper of l's, from its call (h->stmt). */
+void find_helper(struct kloop *l, const struct source *src, CXCursor body, struct helper_fill *h);
 
 #endif

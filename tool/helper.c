@@ -2,6 +2,7 @@
  * its definition, its stores read as copies when it does nothing else. */
 #include "find.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -34,6 +35,28 @@ static bool is_tile_param(const struct helper_scan *hs, CXCursor var)
 	return false;
 }
 
+/* The type of the tile element lhs writes: clang's, or, where a template leaves it dependent
+ * (`out[r][c]`, out a parameter `float out[H][W]`), the parameter's element type, when lhs
+ * subscripts every level of it. */
+static CXType element_type(CXCursor lhs)
+{
+	CXType t = clang_getCursorType(lhs);
+	if (t.kind != CXType_Dependent)
+		return t;
+	int depth = 0;
+	CXCursor c = cursor_strip(lhs);
+	for (; clang_getCursorKind(c) == CXCursor_ArraySubscriptExpr; depth++)
+		c = cursor_strip(cursor_first_child(c));
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return t;
+	CXType e = clang_getCursorType(clang_getCursorReferenced(c));
+	for (; depth > 0 && e.kind != CXType_Invalid; depth--)
+		e = e.kind == CXType_Pointer ? clang_getPointeeType(e) : clang_getArrayElementType(e);
+	enum CXTypeKind k = clang_getCanonicalType(e).kind;
+	bool array = k == CXType_ConstantArray || k == CXType_DependentSizedArray || k == CXType_IncompleteArray;
+	return e.kind == CXType_Invalid || array ? t : e;
+}
+
 /* One store into a tile parameter: `X[..] = G[..]`, `X[..] = g ? G[..] : 0`, hints allowed. */
 static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCursor lhs, CXCursor value)
 {
@@ -57,7 +80,8 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 		free(v);
 		return;
 	}
-	if (!cursor_same_type(clang_getCursorType(load), clang_getCursorType(lhs))) {
+	CXType elem = element_type(lhs);
+	if (!cursor_same_type(clang_getCursorType(load), elem)) {
 		helper_refuse(h, assign, "'%s' converts the value it copies", h->name);
 		return;
 	}
@@ -69,8 +93,14 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 	}
 	st.src = cursor_span(load);
 	st.base = cursor_name(base);
-	st.type = type_spelling(clang_getCursorType(lhs));
-	st.width = clang_Type_getSizeOf(clang_getCursorType(lhs));
+	st.type = type_spelling(elem);
+	st.width = clang_Type_getSizeOf(elem);
+	if (st.width < 0) {
+		helper_refuse(h, assign, "'%s' copies elements whose size its template's parameters decide ('%s')", h->name, st.type);
+		free(st.base);
+		free(st.type);
+		return;
+	}
 	if (st.width != 4 && st.width != 8 && st.width != 16) {
 		helper_refuse(h, assign, "'%s' copies %ld-byte elements (%s); cp.async moves 4, 8 or 16", h->name, st.width, st.type);
 		free(st.base);
@@ -91,8 +121,11 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr) {
 		char *name = cursor_name(c);
+		/* (a toolkit type's constructor: `float4 v = ..` copies a vector) */
+		CXCursor callee = clang_getCursorReferenced(c);
 		bool allowed = strncmp(name, "__fetch_builtin", 15) == 0 || strncmp(name, "__ld", 4) == 0 ||
-			       strncmp(name, "operator", 8) == 0 || *name == '\0';
+			       strncmp(name, "operator", 8) == 0 || *name == '\0' ||
+			       (clang_getCursorKind(callee) == CXCursor_Constructor && effects_in_system_header(callee));
 		if (cursor_is_barrier(c))
 			helper_refuse(hs->h, c, "'%s' synchronizes ('%s')", hs->h->name, name);
 		else if (!allowed)
@@ -123,82 +156,134 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
-/* `ns::load<T, T>(...)` or `Loader::load(...)` inside a template: clang resolves the call only
- * once the template is instantiated. Where the name has one candidate, a function template, the
- * remark names it: pipefy follows a fill into a function, not into a function template. */
-static void refuse_unresolved(struct helper_fill *h, CXCursor call)
+/* The definition a fill call reaches: a function's, or its function template's (`load<BM,
+ * BK>(..)`: a specialization where the call is resolved, the one candidate where a template
+ * leaves it unresolved); null otherwise. */
+static CXCursor helper_definition(CXCursor call)
 {
-	CXCursor only = cursor_callee(call);
-	if (clang_getCursorKind(only) != CXCursor_FunctionTemplate) {
+	CXCursor fn = cursor_callee(call);
+	CXCursor tmpl = clang_Cursor_isNull(fn) ? fn : clang_getSpecializedCursorTemplate(fn);
+	return clang_getCursorDefinition(clang_Cursor_isNull(tmpl) ? fn : tmpl);
+}
+
+/* A specialization of template written in the file (`template <> void load<16>(..) {..}`):
+ * a call may reach it instead of the template pipefy read, and the asynchronous copy has none. */
+struct spec_find {
+	CXCursor tmpl, found;
+};
+
+static enum CXChildVisitResult find_specialization(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct spec_find *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	/* (an instantiation is visited too, where the template is written) */
+	if (k == CXCursor_FunctionDecl && clang_equalCursors(clang_getSpecializedCursorTemplate(c), f->tmpl) &&
+	    cursor_offset(c) != cursor_offset(f->tmpl)) {
+		f->found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static CXCursor written_specialization(CXCursor tmpl)
+{
+	struct spec_find f = {tmpl, clang_getNullCursor()};
+	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(tmpl)), find_specialization, &f);
+	return f.found;
+}
+
+/* Where the helper's name is in the call (`ns::load<BM>(..)`: at `load`); false when the
+ * callee's name is not written there as it is defined (a macro's, say). */
+static bool callee_name_at(const struct source *src, CXCursor call, const char *name, size_t *at)
+{
+	CXCursor callee = cursor_first_child(call);
+	while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
+		callee = cursor_first_child(callee);
+	unsigned off;
+	clang_getFileLocation(clang_getCursorLocation(callee), NULL, NULL, NULL, &off);
+	size_t n = strlen(name);
+	*at = off;
+	return !clang_Cursor_isNull(callee) && off + n <= src->len && strncmp(src->text + off, name, n) == 0 &&
+	       !(off + n < src->len && (isalnum((unsigned char)src->text[off + n]) || src->text[off + n] == '_'));
+}
+
+/* `load_tile(As, Bs, A, B, row, col, k0)` or `load<BM, BK>(As, A, lda)`: the callee, a
+ * function or function template defined in this file before the loop, must only copy global
+ * memory into the tiles it is handed, and the arguments must not change inside the loop except
+ * by the loop's own variables. Sets h->refusal when it cannot be pipelined. */
+void find_helper(struct kloop *l, const struct source *src, CXCursor body, struct helper_fill *h)
+{
+	CXCursor call = cursor_strip(l->stmts[h->stmt].cursor);
+	CXCursor def = helper_definition(call);
+	h->name = clang_Cursor_isNull(def) ? cursor_name(call) : cursor_name(def);
+	if (!*h->name) {
+		/* an unresolved call (a template's) of no one candidate: the callee as written, `Loader::load` */
+		free(h->name);
+		char *t = span_text(src, cursor_span(call));
+		t[strcspn(t, "(<")] = '\0';
+		h->name = t;
+	}
+	if (clang_getCursorKind(call) != CXCursor_CallExpr) {
+		helper_refuse(h, l->stmts[h->stmt].cursor, "the tiles are filled in a call ('%s')", h->name);
+		return;
+	}
+	if (clang_Cursor_isNull(cursor_callee(call))) {
 		helper_refuse(h, call, "'%s' depends on the template's parameters: the function it calls is known "
 			      "only at instantiation", h->name);
 		return;
 	}
-	CXString file;
-	unsigned line, col;
-	CXSourceLocation at = clang_getCursorLocation(only);
-	clang_getPresumedLocation(at, &file, &line, &col);
-	/* (this file by line and column; a header by its path) */
-	char *place = clang_Location_isFromMainFile(at) ? xprintf("%u:%u", line, col)
-							 : xprintf("%s:%u", path_for_user(clang_getCString(file)), line);
-	char *name = cursor_name(only);
-	helper_refuse(h, call, "'%s' is a function template (%s), and pipefy follows a fill only into a function (not a template) "
-		      "defined in this file", name, place);
-	free(name);
-	free(place);
-	clang_disposeString(file);
-}
-
-/* `load_tile(As, Bs, A, B, row, col, k0)`: the callee, defined in this file before the loop,
- * must only copy global memory into the tiles it is handed, and the arguments must not change
- * inside the loop except by the loop's own variables. Sets helper.refusal when it cannot be
- * pipelined. */
-void find_helper(struct kloop *l, const struct source *src, CXCursor body)
-{
-	struct helper_fill *h = &l->helper;
-	for (int i = 0; i < l->nstmts && h->stmt < 0; i++)
-		if (l->stmts[i].text.begin + 1 == l->helper_fill)
-			h->stmt = i;
-	CXCursor call = h->stmt >= 0 ? cursor_strip(l->stmts[h->stmt].cursor) : clang_getNullCursor();
-	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
-	h->name = clang_Cursor_isNull(call) ? xstrdup("?") : cursor_name(call);
-	if (!*h->name) {
-		/* an unresolved call (a template's): the callee as written, `load_tiles<TS>` */
-		free(h->name);
-		char *t = span_text(src, cursor_span(call));
-		t[strcspn(t, "(")] = '\0';
-		h->name = t;
-	}
-	if (clang_Cursor_isNull(call) || clang_getCursorKind(call) != CXCursor_CallExpr) {
-		helper_refuse(h, l->stmts[h->stmt < 0 ? 0 : h->stmt].cursor, "the tiles are filled in a call ('%s')", h->name);
+	enum CXCursorKind dk = clang_getCursorKind(def);
+	enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(def));
+	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || (dk != CXCursor_FunctionDecl && dk != CXCursor_FunctionTemplate) ||
+	    (pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace)) {
+		helper_refuse(h, call, "'%s' is not a function or function template defined in this file (outside a class)", h->name);
 		return;
 	}
-	if (clang_Cursor_isNull(clang_getCursorReferenced(call))) {
-		refuse_unresolved(h, call);
+	CXCursor spec = dk == CXCursor_FunctionTemplate ? written_specialization(def) : clang_getNullCursor();
+	if (!clang_Cursor_isNull(spec)) {
+		int line, col;
+		source_line_col(src, cursor_span(spec).begin, &line, &col);
+		helper_refuse(h, call, "'%s' has a specialization of its own at %d:%d, which a call may reach instead of the "
+			      "template pipefy read", h->name, line, col);
 		return;
 	}
-	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || clang_getCursorKind(def) != CXCursor_FunctionDecl) {
-		helper_refuse(h, call, "'%s' is not a function defined in this file", h->name);
-		return;
-	}
+	h->definition = def;
 	h->def = cursor_span(def);
 	h->name_at = cursor_offset(def);
-	h->callee = cursor_span(call);
+	if (!callee_name_at(src, call, h->name, &h->callee.begin)) {
+		helper_refuse(h, call, "the call of '%s' does not name it as written where it is defined", h->name);
+		return;
+	}
 	h->callee.end = h->callee.begin + strlen(h->name);
 	if (h->def.end > l->loop.begin) {
 		helper_refuse(h, call, "'%s' is defined after the loop that calls it", h->name);
 		return;
 	}
 	int nargs = clang_Cursor_getNumArguments(call);
+	int nparams = 0;
+	while (!clang_Cursor_isNull(cursor_nth_param(def, nparams)))
+		nparams++;
 	CXCursor tile_params[16];
 	struct helper_scan hs = {.l = l, .src = src, .h = h, .tile_params = tile_params};
 	for (int i = 0; i < nargs; i++) {
 		CXCursor arg = cursor_strip(clang_Cursor_getArgument(call, (unsigned)i));
 		CXCursor var = clang_getCursorKind(arg) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(arg)
 										 : clang_getNullCursor();
+		if (cursor_names_shared(arg) && (clang_Cursor_isNull(var) || !cursor_is_shared_var(var))) {
+			/* (`As[0]`, `&As[r][0]`, `As[0][0]`: part of a tile, or a value read from one, which
+			 * the loader would take a tile early) */
+			char *t = span_text(src, cursor_span(arg));
+			helper_refuse(h, arg, "'%s' is handed '%s', which names __shared__ memory other than as a whole tile",
+				      h->name, t);
+			free(t);
+			break;
+		}
 		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
-			if (hs.ntile_params < 16 && i < clang_Cursor_getNumArguments(def))
-				tile_params[hs.ntile_params++] = clang_Cursor_getArgument(def, (unsigned)i);
+			if (hs.ntile_params < 16 && i < nparams)
+				tile_params[hs.ntile_params++] = cursor_nth_param(def, i);
 			kloop_add_tile(l, var);
 			continue;
 		}

@@ -588,7 +588,7 @@ static char *launch_place(const struct source *src, const struct launch *at)
  * the planner's occupancy reads it; no rewrite relies on it. */
 static void estimate_threads(struct kloop *l)
 {
-	if (l->block_threads || l->ncopies == 0 || l->helper.nstores > 0)
+	if (l->block_threads || l->ncopies == 0 || l->nhelpers > 0)
 		return;
 	long per_thread = 0;
 	for (int i = 0; i < l->ncopies; i++) {
@@ -1340,7 +1340,7 @@ static enum CXChildVisitResult sum_var_bytes(CXCursor c, CXCursor parent, CXClie
  * declaration declares, each fetched local (or its shadow) once; -1 when one is unknown. */
 static long staged_bytes_under(const struct kloop *l, const struct source *src, const struct binding *b)
 {
-	if (l->helper.nstores > 0)
+	if (l->nhelpers > 0)
 		return -1;
 	long bytes = 0;
 	for (int i = 0; i < l->ncopies; i++) {

@@ -46,13 +46,16 @@ void model_free(struct model *m)
 		struct kloop *l = &m->loops[i];
 		free(l->function);
 		free(l->function_error);
-		for (int j = 0; j < l->helper.nstores; j++) {
-			free(l->helper.stores[j].base);
-			free(l->helper.stores[j].type);
+		for (int h = 0; h < l->nhelpers; h++) {
+			for (int j = 0; j < l->helpers[h].nstores; j++) {
+				free(l->helpers[h].stores[j].base);
+				free(l->helpers[h].stores[j].type);
+			}
+			free(l->helpers[h].stores);
+			free(l->helpers[h].name);
+			free(l->helpers[h].refusal);
 		}
-		free(l->helper.stores);
-		free(l->helper.name);
-		free(l->helper.refusal);
+		free(l->helpers);
 		free(l->block_source);
 		free(l->block_shape_source);
 		free(l->twice);
@@ -166,4 +169,12 @@ int kloop_stmt_at(const struct kloop *l, size_t offset)
 		if (offset >= l->stmts[i].text.begin && offset < l->stmts[i].text.end)
 			return i;
 	return -1;
+}
+
+const struct helper_fill *kloop_helper_at(const struct kloop *l, int stmt)
+{
+	for (int h = 0; h < l->nhelpers; h++)
+		if (l->helpers[h].stmt == stmt)
+			return &l->helpers[h];
+	return NULL;
 }

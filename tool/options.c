@@ -645,6 +645,8 @@ int options_parse(struct options *o, int argc, char **argv, char **err)
 		return 0;
 	if (o->offset > 0 && o->length < 0)
 		o->length = LONG_MAX - o->offset; /* to the end of the file, as clang-format does */
+	if (o->output && strcmp(o->output, "-") == 0)
+		o->output = NULL; /* (`-o -`: standard output, as compilers read it) */
 	*err = check_combinations(o);
 	if (o->report_file)
 		o->report = o->report_file_format;

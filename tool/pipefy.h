@@ -775,8 +775,9 @@ struct pipe_op {
 	CXCursor pipe;   /* the pipeline it is called on */
 };
 
-/* A tile fill inside a __device__ helper the loop calls (`load_tile(As, Bs, A, B, k0)`). The
- * cp.async rewrite calls a copy of the helper whose stores are asynchronous copies. */
+/* A tile fill inside a __device__ helper the loop calls (`load_tile(As, Bs, A, B, k0)`, or a
+ * function template's `load_tile<BM, BK>(As, A, lda)`). The cp.async rewrite calls a copy of the
+ * helper (of the template) whose stores are asynchronous copies. */
 struct helper_store {
 	CXCursor store;           /* the assignment */
 	struct span text;         /* the assignment, inside the helper */
@@ -791,9 +792,10 @@ struct helper_store {
 struct helper_fill {
 	int stmt;                 /* the call's body statement; -1 when there is none */
 	char *name;
-	struct span def;          /* the helper's whole definition */
+	CXCursor definition;      /* the function's, or the function template's */
+	struct span def;          /* the helper's whole definition (a template's with its header) */
 	size_t name_at;           /* its name in the definition */
-	struct span callee;       /* its name in the loop's call */
+	struct span callee;       /* its name in the loop's call (no qualifier, no template arguments) */
 	struct helper_store *stores;
 	int nstores, capstores;
 	char *refusal;            /* why it cannot be pipelined; NULL when it can */
@@ -872,7 +874,8 @@ struct kloop {
 				   * is rendered */
 	int npipe_ops, cappipe_ops;
 	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
-	struct helper_fill helper; /* that call, when its callee only copies into the tiles */
+	struct helper_fill *helpers; /* that call and the calls right after it that pass a tile too */
+	int nhelpers;
 	struct refusal *unknowns;     /* what find could not read, for check to refuse */
 	int nunknowns, capunknowns;
 	CXCursor function_cursor;     /* the kernel or __device__ function holding the loop */
@@ -1112,6 +1115,8 @@ void model_free(struct model *m);
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* The body statement whose text holds offset; -1 when none does. */
 int kloop_stmt_at(const struct kloop *l, size_t offset);
+/* The fill helper whose call is body statement stmt; NULL when none is. */
+const struct helper_fill *kloop_helper_at(const struct kloop *l, int stmt);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
 /* One stage of a tile: as declared, else as the file's largest instantiation makes it (after

@@ -339,9 +339,10 @@ static int min_copy_width(const struct kloop *l)
 	for (int i = 0; i < l->ncopies; i++)
 		if (l->copies[i].width > 0 && l->copies[i].width < w)
 			w = (int)l->copies[i].width;
-	for (int i = 0; i < l->helper.nstores; i++)
-		if (l->helper.stores[i].width < w)
-			w = (int)l->helper.stores[i].width;
+	for (int k = 0; k < l->nhelpers; k++)
+		for (int i = 0; i < l->helpers[k].nstores; i++)
+			if (l->helpers[k].stores[i].width < w)
+				w = (int)l->helpers[k].stores[i].width;
 	return w;
 }
 

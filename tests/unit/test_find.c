@@ -61,11 +61,12 @@ START_TEST(a_helper_that_only_copies_fills_the_tiles)
 		    HELPER_KERNEL HELPER_LOOP);
 	struct kloop *l = &a.model.loops[0];
 	ck_assert_str_eq(first_reason(l), "");
-	ck_assert_int_ge(l->helper.stmt, 0);
-	ck_assert_str_eq(l->helper.name, "fill");
-	ck_assert_int_eq(l->helper.nstores, 2);
-	ck_assert_int_eq(l->helper.stores[1].width, 4);
-	ck_assert(l->helper.stores[1].guard.end > l->helper.stores[1].guard.begin);
+	ck_assert_int_eq(l->nhelpers, 1);
+	ck_assert_int_ge(l->helpers[0].stmt, 0);
+	ck_assert_str_eq(l->helpers[0].name, "fill");
+	ck_assert_int_eq(l->helpers[0].nstores, 2);
+	ck_assert_int_eq(l->helpers[0].stores[1].width, 4);
+	ck_assert(l->helpers[0].stores[1].guard.end > l->helpers[0].stores[1].guard.begin);
 	ck_assert_int_eq(l->ntiles, 2);
 	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
 	ck_assert(!l->legal[VARIANT_LDG].ok);
