@@ -77,7 +77,9 @@ reading A's register declared before the loop after the copies (`reread`: `acc[0
 As[ty][tx];`, zero only when the register holds this tile's element: registers load a register
 of their own a tile early and assign ra0 from it where they store the copies);
 from a twenty-third, that register's fetch through a texture object over A (`tex`: `ra0 =
-tex1Dfetch<float>(gen_tex, ..)`, float tiles only: staged by registers as a load);
+tex1Dfetch<float>(gen_tex, ..)`, float tiles only: staged by registers as a load); from a
+twenty-fourth, the helper's copies as one call a tile (`split_helper`: `load_tile(As, A, ..);
+load_tile(Bs, B, ..);`, a template's where the tiles are, both calls the fill);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -417,6 +419,10 @@ def draw(seed):
     r23 = random.Random(seed * 7919 + 73)
     f['tex'] = (f['form'] == 'register_outside' and f['type'] == 'float' and f['elem'] == 'same' and
                 f['wide'] == 'none' and r23.random() < 0.5)
+    # the twenty-fourth stream (session 37): the helper's copies split into one call a tile,
+    # `load_tile(As, A, ..); load_tile(Bs, B, ..);`, calls in a row the fill together
+    r24 = random.Random(seed * 7919 + 79)
+    f['split_helper'] = f['copy'] == 'helper' and r24.random() < 0.5
     return f
 
 
@@ -501,7 +507,6 @@ def program(seed):
                            'also used outside the loop' if f['structure'] == 'two_loops' and f['tiles'] != 'static' else None,
                            # (registers declared before two loops, each loop's other use of them
                            # after its own: the fetch keeps its statement, a register of its own)
-                           'is a function template' if f['copy'] == 'helper' and f['tile_def'] == 'template' else None,
                            # (a call on the template's tiles binds only at instantiation)
                            'depends on the template' if f['accessor'] and f['tile_def'] == 'template' else None,
                            'may not be reached by every thread' if f['participation'] == 'bounds_if' else None,
@@ -654,7 +659,14 @@ def program(seed):
     if f['pipe_neg'] == 'drain':  # (the loop's wait, in a function of the program's)
         out('__device__ void gen_drain(cuda::pipeline<cuda::thread_scope_thread> &p) { p.consumer_wait(); }')
         out('')
-    if f['copy'] == 'helper':
+    if f['copy'] == 'helper' and f['split_helper']:
+        tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
+        out(tparm + '__device__ void load_tile(%s (*S)[TS], const %s *G, int r, int c, int ld)' % (TT, TG))
+        out('{')
+        out('    S[threadIdx.y][threadIdx.x] = %s;' % load('G[r * ld + c]'))
+        out('}')
+        out('')
+    elif f['copy'] == 'helper':
         tparm = 'template <int TS>\n' if f['tile_def'] == 'template' else ''
         out(tparm + '__device__ void load_tiles(%s (*As)[TS], %s (*Bs)[TS], const %s *A, const %s *B, int row, int col, int k0, int N, int K)' % (TT, TT, TG, TG))
         out('{')
@@ -1104,7 +1116,11 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
             bidx = '(%s + %s) * (N / %d) + col0 / %d + tx' % (k0, r, W, W)
         src_b = 'B[%s]' % bidx
         if f['copy'] == 'helper':
-            if i == 0:
+            if i == 0 and f['split_helper']:
+                targs = '<TS>' if f['tile_def'] == 'template' else ''
+                out(b + 'load_tile%s(%s, A, row0 + ty, %s + threadIdx.x, K);' % (targs, an, k0))
+                out(b + 'load_tile%s(%s, B, %s + threadIdx.y, col, N);' % (targs, bn, k0))
+            elif i == 0:
                 targs = '<TS>' if f['tile_def'] == 'template' else ''
                 out(b + 'load_tiles%s(%s, %s, A, B, row0 + ty, col, %s, N, K);' % (targs, an, bn, k0))
             continue
