@@ -5,8 +5,9 @@
 // copy of the template whose stores are asynchronous copies, `load_tile_pipefy_async<BM, BK,
 // NT>(As[s], A, ..)`. The first kernel is a template whose calls clang leaves unresolved until
 // it is instantiated; the second a plain kernel whose call names a specialization, through a
-// namespace; the third fills 4-byte elements, guarded with zeros past K, which auto leaves
-// (narrow cp.async lost on the H200) and --variant=cp.async takes.
+// namespace; the third, a template again, through a namespace (siboehm's `wt::loadFromGmem<..>`),
+// fills 4-byte elements, guarded with zeros past K, which auto leaves (narrow cp.async lost on
+// the H200) and --variant=cp.async takes.
 // Usage: sgemm_template_helpers [M N K] (M, N multiples of 64; K a multiple of 16 for the first
 // two kernels, any for the third).
 // gpu-runs: 64 64 0 | 64 64 16 | 64 128 48 | 128 64 80 | 512 512 512
@@ -165,10 +166,11 @@ __global__ void sgemm_namespace_fill(const float *__restrict__ A, const float *_
             C[(blockIdx.y * 64 + ty * 4 + r) * N + blockIdx.x * 64 + tx * 4 + c] = acc[r][c];
 }
 
+namespace ld {
 // 4-byte elements, zero past K (sampan's load_shmem): HEIGHT x WIDTH from in, rows stride apart,
 // max_row x max_col of them real.
 template <int BLOCK, int HEIGHT, int WIDTH>
-__device__ void load_guarded(const float *in, int stride, int max_row, int max_col, float out[HEIGHT][WIDTH], int tid)
+__device__ void guarded(const float *in, int stride, int max_row, int max_col, float out[HEIGHT][WIDTH], int tid)
 {
     for (int idx = tid; idx < HEIGHT * WIDTH; idx += BLOCK) {
         const int row = idx / WIDTH;
@@ -177,9 +179,9 @@ __device__ void load_guarded(const float *in, int stride, int max_row, int max_c
     }
 }
 
-// pipefy: 'load_guarded' with its copies made asynchronous (cp.async), for the pipelined loop that calls it
+// pipefy: 'guarded' with its copies made asynchronous (cp.async), for the pipelined loop that calls it
 template <int BLOCK, int HEIGHT, int WIDTH>
-__device__ void load_guarded_pipefy_async(const float *in, int stride, int max_row, int max_col, float out[HEIGHT][WIDTH], int tid)
+__device__ void guarded_pipefy_async(const float *in, int stride, int max_row, int max_col, float out[HEIGHT][WIDTH], int tid)
 {
     for (int idx = tid; idx < HEIGHT * WIDTH; idx += BLOCK) {
         const int row = idx / WIDTH;
@@ -187,6 +189,7 @@ __device__ void load_guarded_pipefy_async(const float *in, int stride, int max_r
         __pipeline_memcpy_async(&out[row][col], (row < max_row && col < max_col) ? &in[row * stride + col] : in, sizeof(float), (row < max_row && col < max_col) ? 0 : sizeof(float));
     }
 }
+} // namespace ld
 
 // 64x64 tile of C, 256 threads in one dimension, 16 outputs a thread.
 template <int BLOCK, int BM, int BN, int BK>
@@ -212,8 +215,8 @@ __global__ void sgemm_guarded_template(const float *A, const float *B, float *C,
             const float *A = pipefy_next_A;
             const float *B = pipefy_next_B;
             if (offset_k < K) {
-                load_guarded_pipefy_async<BLOCK, BM, BK>(A, K, M - offset_m, K - offset_k, A_shmem[pipefy_dst], tid);
-                load_guarded_pipefy_async<BLOCK, BK, BN>(B, N, K - offset_k, N - offset_n, B_shmem[pipefy_dst], tid);
+                ld::guarded_pipefy_async<BLOCK, BM, BK>(A, K, M - offset_m, K - offset_k, A_shmem[pipefy_dst], tid);
+                ld::guarded_pipefy_async<BLOCK, BK, BN>(B, N, K - offset_k, N - offset_n, B_shmem[pipefy_dst], tid);
                 A += BK;
                 B += BK * N;
                 offset_k += BK;

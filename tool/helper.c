@@ -195,19 +195,21 @@ static CXCursor written_specialization(CXCursor tmpl)
 	return f.found;
 }
 
-/* Where the helper's name is in the call (`ns::load<BM>(..)`: at `load`); false when the
- * callee's name is not written there as it is defined (a macro's, say). */
+/* Where the helper's name is in the call (`ns::load<BM>(..)`: at `load`, its first mention as a
+ * whole name in the callee's text); false when the callee's text does not name it (a macro). */
 static bool callee_name_at(const struct source *src, CXCursor call, const char *name, size_t *at)
 {
-	CXCursor callee = cursor_first_child(call);
-	while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr)
-		callee = cursor_first_child(callee);
-	unsigned off;
-	clang_getFileLocation(clang_getCursorLocation(callee), NULL, NULL, NULL, &off);
+	struct span s = cursor_span(cursor_first_child(call));
 	size_t n = strlen(name);
-	*at = off;
-	return !clang_Cursor_isNull(callee) && off + n <= src->len && strncmp(src->text + off, name, n) == 0 &&
-	       !(off + n < src->len && (isalnum((unsigned char)src->text[off + n]) || src->text[off + n] == '_'));
+	for (size_t off = s.begin; off + n <= s.end && off + n <= src->len; off++) {
+		bool before = off > 0 && (isalnum((unsigned char)src->text[off - 1]) || src->text[off - 1] == '_');
+		bool after = off + n < src->len && (isalnum((unsigned char)src->text[off + n]) || src->text[off + n] == '_');
+		if (!before && !after && strncmp(src->text + off, name, n) == 0) {
+			*at = off;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* `load_tile(As, Bs, A, B, row, col, k0)` or `load<BM, BK>(As, A, lda)`: the callee, a
@@ -237,9 +239,16 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 	}
 	enum CXCursorKind dk = clang_getCursorKind(def);
 	enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(def));
-	if (clang_Cursor_isNull(def) || !cursor_in_main_file(def) || (dk != CXCursor_FunctionDecl && dk != CXCursor_FunctionTemplate) ||
-	    (pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace)) {
-		helper_refuse(h, call, "'%s' is not a function or function template defined in this file (outside a class)", h->name);
+	if (clang_Cursor_isNull(def) || (dk != CXCursor_FunctionDecl && dk != CXCursor_FunctionTemplate)) {
+		helper_refuse(h, call, "'%s' is no function or function template whose definition pipefy can read", h->name);
+		return;
+	}
+	if (!cursor_in_main_file(def)) {
+		helper_refuse(h, call, "'%s' is defined in another file, where pipefy cannot add its asynchronous copy", h->name);
+		return;
+	}
+	if (pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace) {
+		helper_refuse(h, call, "'%s' is a member of a class, where pipefy does not add its asynchronous copy", h->name);
 		return;
 	}
 	CXCursor spec = dk == CXCursor_FunctionTemplate ? written_specialization(def) : clang_getNullCursor();
