@@ -244,7 +244,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 		return;
 	}
 	if (!cursor_in_main_file(def)) {
-		helper_refuse(h, call, "'%s' is defined in another file, where pipefy cannot add its asynchronous copy", h->name);
+		helper_refuse(h, call, "'%s' is defined in another file, not the one pipefy rewrites", h->name);
 		return;
 	}
 	if (pk != CXCursor_TranslationUnit && pk != CXCursor_Namespace) {
