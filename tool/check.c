@@ -2790,32 +2790,6 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	free(in.bases.v);
 }
 
-/* `for (int i = c0; i < c1; ++i)` with c1 <= c0 + 1: at most one trip (constants). */
-static bool one_trip(CXCursor loop, const struct source *src)
-{
-	struct cursors kids = cursor_children(loop);
-	bool one = false;
-	if (kids.n == 4 && clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt &&
-	    clang_getCursorKind(kids.v[1]) == CXCursor_BinaryOperator &&
-	    clang_getCursorBinaryOperatorKind(kids.v[1]) == CXBinaryOperator_LT) {
-		CXCursor var = cursor_first_child(kids.v[0]);
-		char *name = cursor_name(var), *inc = span_squeezed(src, cursor_span(kids.v[2]));
-		char *pre = xprintf("++%s", name), *post = xprintf("%s++", name);
-		bool ok0, ok1;
-		long c0 = cursor_evaluate_int(cursor_last_child(var), &ok0);
-		long c1 = cursor_evaluate_int(cursor_last_child(kids.v[1]), &ok1);
-		CXCursor lhs = cursor_strip(cursor_first_child(kids.v[1]));
-		one = ok0 && ok1 && c1 <= c0 + 1 && (strcmp(inc, pre) == 0 || strcmp(inc, post) == 0) &&
-		      clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
-		      clang_equalCursors(clang_getCursorReferenced(lhs), var);
-		free(name);
-		free(inc);
-		free(pre);
-		free(post);
-	}
-	free(kids.v);
-	return one;
-}
 
 /* A local of the body a copy loop steps by a nonzero constant every trip (`row += 16;`, `++row`)
  * that the destination reads: one trip's element is not the next's. */
@@ -2877,7 +2851,7 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 			continue;
 		CXCursor holder = l->stmts[a->stmt].cursor;
 		pos(src, a->text.begin, &line, &col);
-		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !one_trip(holder, src) &&
+		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !cursor_one_trip(holder, src) &&
 		    !cursor_refers_within(copy_target(a), cursor_span(holder)) &&
 		    !destination_stepped(l, a, holder))
 			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
@@ -3853,6 +3827,36 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 	return true;
 }
 
+/* A jump inside root (`continue`, `break`, `return`, `goto`) may skip the store: each must be
+ * taken alike on every tile, as the store's own branches are; otherwise *cond is the branch
+ * around it that varies. */
+struct jump_scan {
+	struct cursors jumps;
+};
+
+static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct jump_scan *j = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_LambdaExpr)
+		return CXChildVisit_Continue;
+	if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt)
+		*VEC_PUSH(j->jumps.v, j->jumps.n, j->jumps.cap) = c;
+	return CXChildVisit_Recurse;
+}
+
+static bool jumps_every_tile(struct cond_ctx *x, CXCursor root, CXCursor *cond)
+{
+	struct jump_scan j = {{0}};
+	clang_visitChildren(root, scan_jumps, &j);
+	bool ok = true;
+	for (int i = 0; i < j.jumps.n && ok; i++)
+		ok = store_every_tile(x, root, j.jumps.v[i], clang_getNullCursor(), cond);
+	free(j.jumps.v);
+	return ok;
+}
+
 static void partial_fill_refuse(struct kloop *l, const struct source *src, size_t at, CXCursor cond,
 				const struct cond_ctx *x, const char *where_helper)
 {
@@ -3886,7 +3890,8 @@ static void check_helper_fills(struct kloop *l, const struct source *src, const 
 		CXCursor cond;
 		struct cond_ctx x = {.l = l, .scope = def, .scope_span = h->def, .call = call,
 				     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
-		if (!store_every_tile(&x, cursor_last_child(def), h->stores[i].store, clang_getNullCursor(), &cond)) {
+		if (!store_every_tile(&x, cursor_last_child(def), h->stores[i].store, clang_getNullCursor(), &cond) ||
+		    !jumps_every_tile(&x, cursor_last_child(def), &cond)) {
 			char *in = xprintf(" (in '%s')", h->name);
 			/* positions inside the helper; the remark is on the loop */
 			partial_fill_refuse(l, src, h->stores[i].text.begin, cond, &x, in);
@@ -3928,7 +3933,7 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 				clang_visitChildren(st, find_if_at, &f);
 			own = clang_Cursor_isNull(f.found) ? st : f.found;
 		}
-		if (!store_every_tile(&x, st, cp->store, own, &cond))
+		if (!store_every_tile(&x, st, cp->store, own, &cond) || !jumps_every_tile(&x, st, &cond))
 			partial_fill_refuse(l, src, cp->text.begin, cond, &x, "");
 	}
 	for (int k = 0; k < l->nhelpers && l->nrefusals == 0; k++)

@@ -1320,6 +1320,33 @@ bool cursor_folds_to_constant(CXCursor c)
 	return constant;
 }
 
+/* `for (int i = c0; i < c1; ++i)` with c1 <= c0 + 1: at most one trip (constants). */
+bool cursor_one_trip(CXCursor loop, const struct source *src)
+{
+	struct cursors kids = cursor_children(loop);
+	bool one = false;
+	if (kids.n == 4 && clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt &&
+	    clang_getCursorKind(kids.v[1]) == CXCursor_BinaryOperator &&
+	    clang_getCursorBinaryOperatorKind(kids.v[1]) == CXBinaryOperator_LT) {
+		CXCursor var = cursor_first_child(kids.v[0]);
+		char *name = cursor_name(var), *inc = span_squeezed(src, cursor_span(kids.v[2]));
+		char *pre = xprintf("++%s", name), *post = xprintf("%s++", name);
+		bool ok0, ok1;
+		long c0 = cursor_evaluate_int(cursor_last_child(var), &ok0);
+		long c1 = cursor_evaluate_int(cursor_last_child(kids.v[1]), &ok1);
+		CXCursor lhs = cursor_strip(cursor_first_child(kids.v[1]));
+		one = ok0 && ok1 && c1 <= c0 + 1 && (strcmp(inc, pre) == 0 || strcmp(inc, post) == 0) &&
+		      clang_getCursorKind(lhs) == CXCursor_DeclRefExpr &&
+		      clang_equalCursors(clang_getCursorReferenced(lhs), var);
+		free(name);
+		free(inc);
+		free(pre);
+		free(post);
+	}
+	free(kids.v);
+	return one;
+}
+
 /* A loop statement: for, while, do, range-for. */
 bool cursor_is_loop(CXCursor c)
 {

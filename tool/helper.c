@@ -50,6 +50,8 @@ static CXType element_type(CXCursor lhs)
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return t;
 	CXType e = clang_getCursorType(clang_getCursorReferenced(c));
+	if (e.kind == CXType_LValueReference) /* (`float (&S)[R][C]`) */
+		e = clang_getPointeeType(e);
 	for (; depth > 0 && e.kind != CXType_Invalid; depth--)
 		e = e.kind == CXType_Pointer ? clang_getPointeeType(e) : clang_getArrayElementType(e);
 	enum CXTypeKind k = clang_getCanonicalType(e).kind;
@@ -156,6 +158,117 @@ static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Recurse;
 }
 
+/* Whether e reads var, itself or through locals of the helper (def) initialized from it that
+ * nothing else writes. */
+struct reads_var {
+	CXCursor var, def;
+	int depth;
+	bool found;
+};
+
+static bool expr_reads_var(CXCursor e, CXCursor var, CXCursor def, int depth);
+
+static enum CXChildVisitResult scan_reads_var(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct reads_var *r = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (clang_equalCursors(d, r->var))
+		r->found = true;
+	else if (clang_getCursorKind(d) == CXCursor_VarDecl && r->depth < 6 && cursor_declared_within(d, cursor_span(r->def)) &&
+		 !cursor_writes_var(cursor_last_child(r->def), d))
+		r->found = expr_reads_var(cursor_last_child(d), r->var, r->def, r->depth + 1);
+	return r->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static bool expr_reads_var(CXCursor e, CXCursor var, CXCursor def, int depth)
+{
+	if (clang_Cursor_isNull(e) || !clang_isExpression(clang_getCursorKind(e)))
+		return false;
+	struct reads_var r = {var, def, depth, false};
+	if (scan_reads_var(e, e, &r) == CXChildVisit_Recurse)
+		clang_visitChildren(e, scan_reads_var, &r);
+	return r.found;
+}
+
+/* Whether the destination target, inside loop, reads the loop's counter (`for (int i = ..)`). */
+static bool indexed_by_counter(CXCursor target, CXCursor loop, CXCursor def)
+{
+	CXCursor init = clang_getCursorKind(loop) == CXCursor_ForStmt ? cursor_first_child(loop) : clang_getNullCursor();
+	if (clang_getCursorKind(init) != CXCursor_DeclStmt)
+		return false;
+	struct cursors vars = cursor_children(init);
+	bool found = false;
+	for (int v = 0; v < vars.n && !found; v++)
+		found = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && expr_reads_var(target, vars.v[v], def, 0);
+	free(vars.v);
+	return found;
+}
+
+/* Two asynchronous copies of one thread to one shared address land in no fixed order (the
+ * helper as written keeps the second): each tile parameter is stored at one place, and that
+ * store, in loops of the helper's, reads each loop's counter. */
+struct loops_around {
+	struct span at;
+	struct cursors loops;
+};
+
+static enum CXChildVisitResult scan_loops_around(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct loops_around *a = data;
+	if (!span_within(a->at, cursor_span(c)))
+		return CXChildVisit_Continue;
+	if (cursor_is_loop(c))
+		*VEC_PUSH(a->loops.v, a->loops.n, a->loops.cap) = c;
+	return CXChildVisit_Recurse;
+}
+
+static void refuse_same_element(struct helper_fill *h, const struct source *src)
+{
+	int line, col, line2, col2;
+	for (int i = 0; i < h->nstores && !h->refusal; i++) {
+		CXCursor target = cursor_write_target(h->stores[i].store), tile = cursor_root_var(target);
+		char *name = cursor_name(tile);
+		source_line_col(src, h->stores[i].text.begin, &line, &col);
+		for (int j = i + 1; j < h->nstores && !h->refusal; j++)
+			if (clang_equalCursors(cursor_root_var(cursor_write_target(h->stores[j].store)), tile)) {
+				source_line_col(src, h->stores[j].text.begin, &line2, &col2);
+				helper_refuse(h, h->stores[j].store, "'%s' stores into '%s' twice (%d:%d, %d:%d), which pipefy does "
+					      "not show are different elements: asynchronous copies to one address land in no "
+					      "fixed order", h->name, name, line, col, line2, col2);
+			}
+		struct loops_around a = {.at = cursor_span(h->stores[i].store)};
+		clang_visitChildren(h->definition, scan_loops_around, &a);
+		for (int k = 0; k < a.loops.n && !h->refusal; k++)
+			if (!cursor_one_trip(a.loops.v[k], src) && !indexed_by_counter(target, a.loops.v[k], h->definition)) {
+				source_line_col(src, cursor_span(a.loops.v[k]).begin, &line2, &col2);
+				helper_refuse(h, h->stores[i].store, "'%s' stores one element of '%s' on every trip of the loop at "
+					      "%d:%d: asynchronous copies to one address land in no fixed order",
+					      h->name, name, line2, col2);
+			}
+		free(a.loops.v);
+		free(name);
+	}
+}
+
+/* Whether the loop's fill call before h (an earlier helper's) is handed tile var too. */
+static bool handed_before(const struct kloop *l, const struct helper_fill *h, CXCursor var)
+{
+	for (const struct helper_fill *o = l->helpers; o < h; o++) {
+		CXCursor call = cursor_strip(l->stmts[o->stmt].cursor);
+		for (int i = 0; i < clang_Cursor_getNumArguments(call); i++) {
+			CXCursor arg = cursor_strip(clang_Cursor_getArgument(call, (unsigned)i));
+			if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+			    clang_equalCursors(clang_getCursorReferenced(arg), var))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The definition a fill call reaches: a function's, or its function template's (`load<BM,
  * BK>(..)`: a specialization where the call is resolved, the one candidate where a template
  * leaves it unresolved); null otherwise. */
@@ -192,6 +305,46 @@ static CXCursor written_specialization(CXCursor tmpl)
 {
 	struct spec_find f = {tmpl, clang_getNullCursor()};
 	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(tmpl)), find_specialization, &f);
+	return f.found;
+}
+
+/* Another function the name may mean (an overload in any namespace or class, a using
+ * declaration): a call a template leaves unresolved is looked up again at instantiation, by
+ * its arguments' types too, and may reach it instead of the one template pipefy read. */
+struct overload_find {
+	CXCursor def, found;
+	const char *name;
+};
+
+static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct overload_find *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
+	    k == CXCursor_ClassTemplate || k == CXCursor_FriendDecl || k == CXCursor_UnionDecl)
+		return CXChildVisit_Recurse;
+	bool fn = k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
+		  k == CXCursor_UsingDeclaration;
+	if (!fn)
+		return CXChildVisit_Continue;
+	char *n = cursor_name(c);
+	bool same = strcmp(n, f->name) == 0;
+	free(n);
+	/* (the template itself, a declaration of it, or an instantiation of it, visited where it is written) */
+	bool itself = clang_equalCursors(clang_getCanonicalCursor(c), clang_getCanonicalCursor(f->def)) ||
+		      (clang_equalCursors(clang_getSpecializedCursorTemplate(c), f->def) && cursor_offset(c) == cursor_offset(f->def));
+	if (same && !itself) {
+		f->found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static CXCursor other_function_named(CXCursor def, const char *name)
+{
+	struct overload_find f = {def, clang_getNullCursor(), name};
+	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), find_overload, &f);
 	return f.found;
 }
 
@@ -251,6 +404,22 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 		helper_refuse(h, call, "'%s' is a member of a class, where pipefy does not add its asynchronous copy", h->name);
 		return;
 	}
+	CXCursor other = clang_Cursor_isNull(clang_getCursorReferenced(call)) ? other_function_named(def, h->name)
+									      : clang_getNullCursor();
+	if (!clang_Cursor_isNull(other)) {
+		CXString file;
+		unsigned line, col;
+		CXSourceLocation at = clang_getCursorLocation(other);
+		clang_getPresumedLocation(at, &file, &line, &col);
+		/* (this file's by line and column; a header's by its path) */
+		char *place = clang_Location_isFromMainFile(at) ? xprintf("%u:%u", line, col)
+								 : xprintf("%s:%u", path_for_user(clang_getCString(file)), line);
+		helper_refuse(h, call, "'%s' is declared again at %s, which the template's call may reach once "
+			      "instantiated", h->name, place);
+		free(place);
+		clang_disposeString(file);
+		return;
+	}
 	CXCursor spec = dk == CXCursor_FunctionTemplate ? written_specialization(def) : clang_getNullCursor();
 	if (!clang_Cursor_isNull(spec)) {
 		int line, col;
@@ -290,6 +459,13 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 			free(t);
 			break;
 		}
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var) && handed_before(l, h, var)) {
+			char *t = cursor_name(var);
+			helper_refuse(h, arg, "'%s' is handed to an earlier fill call too (pipefy does not show they write "
+				      "different elements): asynchronous copies to one address land in no fixed order", t);
+			free(t);
+			break;
+		}
 		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
 			if (hs.ntile_params < 16 && i < nparams)
 				tile_params[hs.ntile_params++] = cursor_nth_param(def, i);
@@ -322,6 +498,8 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 	if (h->refusal)
 		return;
 	clang_visitChildren(def, scan_helper, &hs);
+	if (!h->refusal)
+		refuse_same_element(h, src);
 	if (!h->refusal && h->nstores == 0)
 		helper_refuse(h, call, "'%s' copies nothing into the tiles it is handed", h->name);
 	if (!h->refusal)

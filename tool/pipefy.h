@@ -389,6 +389,7 @@ bool cursor_unresolved_operator(CXCursor call);
 char *cursor_operator_name(CXCursor call);
 bool cursor_plain_copy_construct(CXCursor c);
 bool cursor_is_loop(CXCursor c);
+bool cursor_one_trip(CXCursor loop, const struct source *src); /* `for (int i = 0; i < 1; ++i)` */
 /* The names a call its template leaves unresolved may mean (`wmma::load_matrix_sync(f, &As[..],
  * ld)` with a dependent argument): its OverloadedDeclRef; null when there is none. */
 CXCursor cursor_overloaded_ref(CXCursor call);
