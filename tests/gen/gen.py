@@ -79,7 +79,9 @@ of their own a tile early and assign ra0 from it where they store the copies);
 from a twenty-third, that register's fetch through a texture object over A (`tex`: `ra0 =
 tex1Dfetch<float>(gen_tex, ..)`, float tiles only: staged by registers as a load); from a
 twenty-fourth, the helper's copies as one call a tile (`split_helper`: `load_tile(As, A, ..);
-load_tile(Bs, B, ..);`, a template's where the tiles are, both calls the fill);
+load_tile(Bs, B, ..);`, a template's where the tiles are, both calls the fill); from a
+twenty-fifth, a break in the copies' row loop (`row_jump`: the same on every tile, staged; or
+reading the tile, `if (k0 >= K && r >= BY) break;`, refused as a store made on some tiles);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -423,6 +425,12 @@ def draw(seed):
     # `load_tile(As, A, ..); load_tile(Bs, B, ..);`, calls in a row the fill together
     r24 = random.Random(seed * 7919 + 79)
     f['split_helper'] = f['copy'] == 'helper' and r24.random() < 0.5
+    # the twenty-fifth stream (session 37): a break in the row loop of the copies, the same on
+    # every tile (`if (r >= TS) break;`: staged) or reading the tile (`if (k0 >= K && r >= BY)
+    # break;`, never taken, but pipefy cannot show it is not on some tiles: refused)
+    r25 = random.Random(seed * 7919 + 83)
+    jump_ok = f['form'] == 'row_loop' and f['row_loop_kind'] != 'nested' and f['copy'] == 'direct'
+    f['row_jump'] = r25.choice(['none', 'fixed', 'tile']) if jump_ok else 'none'
     return f
 
 
@@ -433,7 +441,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
          'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False, 'pure': 'none',
-         'reread': False, 'tex': False}
+         'reread': False, 'tex': False, 'split_helper': False, 'row_jump': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -502,6 +510,7 @@ def program(seed):
                            'made on some tiles and not on others'
                            if f['no_else'] and not (f['mutation'] == 'computed' and f['rows'] == 1) else None,
                            'set to a constant at' if f['fill_first'] == 'apart' else None,
+                           'made on some tiles and not on others' if f['row_jump'] == 'tile' else None,
                            mutation_reason,
                            # (static tiles another loop also names keep one stage: cp.async below)
                            'also used outside the loop' if f['structure'] == 'two_loops' and f['tiles'] != 'static' else None,
@@ -1085,6 +1094,12 @@ def copies(f, out, b, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, z
     if form == 'row_loop':
         test = {'lt': 'r < TS', 'le': 'r <= TS - 1', 'plus_le': 'r + 1 <= TS', 'plus_lt': 'BY + r < TS + BY'}[f['row_test']]
         out(b + 'for (int r = ty; %s; r += %s) {' % (test, 'rs' if f['row_step'] == 'local' else 'BY'))
+        if f['row_jump'] == 'fixed':
+            out(b + '    if (r >= TS)')
+            out(b + '        break;')
+        elif f['row_jump'] == 'tile':
+            out(b + '    if ((%s) >= K && r >= BY)' % k0)
+            out(b + '        break;')
         acol = '%s + tx' % k0
         if f['row_loop_kind'] == 'local':
             out(b + '    int c = %s + tx;' % k0)
