@@ -2790,7 +2790,6 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	free(in.bases.v);
 }
 
-
 /* A local of the body a copy loop steps by a nonzero constant every trip (`row += 16;`, `++row`)
  * that the destination reads: one trip's element is not the next's. */
 struct step_scan {

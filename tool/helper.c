@@ -349,7 +349,8 @@ static CXCursor other_function_named(CXCursor def, const char *name)
 }
 
 /* Where the helper's name is in the call (`ns::load<BM>(..)`: at `load`, its first mention as a
- * whole name in the callee's text); false when the callee's text does not name it (a macro). */
+ * whole name in the callee's text that no `::` follows, `load::load<BM>`'s second); false when
+ * the callee's text does not name it (a macro). */
 static bool callee_name_at(const struct source *src, CXCursor call, const char *name, size_t *at)
 {
 	struct span s = cursor_span(cursor_first_child(call));
@@ -357,7 +358,11 @@ static bool callee_name_at(const struct source *src, CXCursor call, const char *
 	for (size_t off = s.begin; off + n <= s.end && off + n <= src->len; off++) {
 		bool before = off > 0 && (isalnum((unsigned char)src->text[off - 1]) || src->text[off - 1] == '_');
 		bool after = off + n < src->len && (isalnum((unsigned char)src->text[off + n]) || src->text[off + n] == '_');
-		if (!before && !after && strncmp(src->text + off, name, n) == 0) {
+		size_t next = off + n;
+		while (next < s.end && isspace((unsigned char)src->text[next]))
+			next++;
+		bool qualifier = next + 1 < src->len && src->text[next] == ':' && src->text[next + 1] == ':';
+		if (!before && !after && !qualifier && strncmp(src->text + off, name, n) == 0) {
 			*at = off;
 			return true;
 		}
