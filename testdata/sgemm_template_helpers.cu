@@ -5,11 +5,12 @@
 // copy of the template whose stores are asynchronous copies, `load_tile_pipefy_async<BM, BK,
 // NT>(As[s], A, ..)`. The first kernel is a template whose calls clang leaves unresolved until
 // it is instantiated; the second a plain kernel whose call names a specialization, through a
-// namespace; the third, a template again, through a namespace (siboehm's `wt::loadFromGmem<..>`),
-// fills 4-byte elements, guarded with zeros past K, which auto leaves (narrow cp.async lost on
-// the H200) and --variant=cp.async takes.
-// Usage: sgemm_template_helpers [M N K] (M, N multiples of 64; K a multiple of 16 for the first
-// two kernels, any for the third).
+// namespace; the fourth one whose template is declared, with a default argument, before it is
+// defined; the third, a template again, calls through a namespace (siboehm's
+// `wt::loadFromGmem<..>`) a helper filling 4-byte elements, guarded with zeros past K, which
+// auto leaves (narrow cp.async lost on the H200) and --variant=cp.async takes.
+// Usage: sgemm_template_helpers [M N K] (M, N multiples of 64; K a multiple of 16 for the
+// kernels of float4 tiles, any for the third).
 // gpu-runs: 64 64 0 | 64 64 16 | 64 128 48 | 128 64 80 | 512 512 512
 // gpu-sanitize: 64 128 48
 #include "harness.cuh"
@@ -34,6 +35,21 @@ __device__ void tile256(float4 (*S)[COLS4], const float4 *G, int ld4)
     }
 }
 } // namespace ld
+
+// Declared in its namespace with a default argument, defined outside it: the asynchronous copy
+// is declared again next to each declaration (without the declaration, `fw::rows_pipefy_async`
+// named nothing, and without the default, `fw::rows<64, 4>` matched nothing).
+namespace fw {
+template <int ROWS, int COLS4, int NT = 256>
+__device__ void rows(float4 (*S)[COLS4], const float4 *G, int ld4);
+} // namespace fw
+
+template <int ROWS, int COLS4, int NT>
+__device__ void fw::rows(float4 (*S)[COLS4], const float4 *G, int ld4)
+{
+    for (int i = threadIdx.y * 16 + threadIdx.x; i < ROWS * COLS4; i += NT)
+        S[i / COLS4][i % COLS4] = G[(i / COLS4) * ld4 + i % COLS4];
+}
 
 // 64x64 tile of C a block of 16x16 threads, 4x4 a thread; K steps of BK.
 template <int BM, int BN, int BK>
@@ -81,6 +97,38 @@ __global__ void sgemm_namespace_fill(const float *__restrict__ A, const float *_
     for (int k0 = 0; k0 < K; k0 += 16) {
         ld::tile256<64, 4>(As, A4 + k0 / 4, K / 4);
         ld::tile256<16, 16>(Bs, B4 + k0 * (N / 4), N / 4);
+        __syncthreads();
+        for (int k = 0; k < 16; ++k) {
+            float4 b = Bs[k][tx];
+            for (int r = 0; r < 4; ++r) {
+                float4 a4 = As[ty * 4 + r][k / 4];
+                float a = k % 4 == 0 ? a4.x : k % 4 == 1 ? a4.y : k % 4 == 2 ? a4.z : a4.w;
+                acc[r][0] += a * b.x;
+                acc[r][1] += a * b.y;
+                acc[r][2] += a * b.z;
+                acc[r][3] += a * b.w;
+            }
+        }
+        __syncthreads();
+    }
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            C[(blockIdx.y * 64 + ty * 4 + r) * N + blockIdx.x * 64 + tx * 4 + c] = acc[r][c];
+}
+
+// The same tiles again, through the declared template, its last argument the default's.
+__global__ void sgemm_declared_fill(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                                   int M, int N, int K)
+{
+    __shared__ float4 As[64][4];
+    __shared__ float4 Bs[16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    const float4 *A4 = (const float4 *)(A + blockIdx.y * 64 * K);
+    const float4 *B4 = (const float4 *)(B + blockIdx.x * 64);
+    float acc[4][4] = {};
+    for (int k0 = 0; k0 < K; k0 += 16) {
+        fw::rows<64, 4>(As, A4 + k0 / 4, K / 4);
+        fw::rows<16, 16>(Bs, B4 + k0 * (N / 4), N / 4);
         __syncthreads();
         for (int k = 0; k < 16; ++k) {
             float4 b = Bs[k][tx];
@@ -154,6 +202,9 @@ int main(int argc, char **argv)
         }, 1e-4, 1e-4);
         rc |= harness_gemm<float, float>("sgemm_namespace_fill", M, N, K, [&](const float *A, const float *B, float *C) {
             sgemm_namespace_fill<<<dim3(N / 64, M / 64), dim3(16, 16)>>>(A, B, C, M, N, K);
+        }, 1e-4, 1e-4);
+        rc |= harness_gemm<float, float>("sgemm_declared_fill", M, N, K, [&](const float *A, const float *B, float *C) {
+            sgemm_declared_fill<<<dim3(N / 64, M / 64), dim3(16, 16)>>>(A, B, C, M, N, K);
         }, 1e-4, 1e-4);
     }
     rc |= harness_gemm<float, float>("sgemm_guarded_template", M, N, K, [&](const float *A, const float *B, float *C) {

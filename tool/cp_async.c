@@ -84,6 +84,20 @@ static void add_async_helper(const struct helper_fill *h, const struct source *s
 		free(dst);
 		free(from);
 	}
+	/* (each declaration of it, again under the copy's name) */
+	for (int i = 0; i < h->ndecls; i++) {
+		struct edits d = {0};
+		char *decl = NULL, *derr = NULL;
+		edits_add(&d, h->decl_names[i], strlen(h->name), async);
+		if (edits_apply_range(&d, src->text, h->decls[i].begin, h->decls[i].end, &decl, &derr)) {
+			char *text = xprintf("\n%s", decl);
+			edits_add(out, h->decls[i].end, 0, text);
+			free(text);
+		}
+		free(decl);
+		free(derr);
+		edits_free(&d);
+	}
 	char *body = NULL, *err = NULL;
 	if (edits_apply_range(&e, src->text, h->def.begin, h->def.end, &body, &err)) {
 		char *text = xprintf("\n\n// pipefy: '%s' with its copies made asynchronous (cp.async), for the pipelined "

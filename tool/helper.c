@@ -348,6 +348,37 @@ static CXCursor other_function_named(CXCursor def, const char *name)
 	return f.found;
 }
 
+/* The helper's declarations in this file before its definition (a default template argument,
+ * a namespace's declaration of a function defined outside it): its asynchronous copy needs
+ * them too. */
+struct decl_find {
+	const struct source *src;
+	struct helper_fill *h;
+};
+
+static enum CXChildVisitResult find_declarations(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct decl_find *f = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
+		return CXChildVisit_Recurse;
+	struct helper_fill *h = f->h;
+	if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) || clang_isCursorDefinition(c) ||
+	    !cursor_in_main_file(c) || !clang_equalCursors(clang_getCanonicalCursor(c), clang_getCanonicalCursor(h->definition)))
+		return CXChildVisit_Continue;
+	struct span s = cursor_span(c);
+	while (s.end < f->src->len && f->src->text[s.end] != ';')
+		s.end++;
+	if (s.end < f->src->len) {
+		h->decls = xrealloc(h->decls, (size_t)(h->ndecls + 1) * sizeof *h->decls);
+		h->decl_names = xrealloc(h->decl_names, (size_t)(h->ndecls + 1) * sizeof *h->decl_names);
+		h->decls[h->ndecls] = (struct span){s.begin, s.end + 1};
+		h->decl_names[h->ndecls++] = cursor_offset(c);
+	}
+	return CXChildVisit_Continue;
+}
+
 /* Where the helper's name is in the call (`ns::load<BM>(..)`: at `load`, its first mention as a
  * whole name in the callee's text that no `::` follows, `load::load<BM>`'s second); false when
  * the callee's text does not name it (a macro). */
@@ -505,6 +536,9 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 	clang_visitChildren(def, scan_helper, &hs);
 	if (!h->refusal)
 		refuse_same_element(h, src);
+	struct decl_find df = {src, h};
+	if (!h->refusal)
+		clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), find_declarations, &df);
 	if (!h->refusal && h->nstores == 0)
 		helper_refuse(h, call, "'%s' copies nothing into the tiles it is handed", h->name);
 	if (!h->refusal)

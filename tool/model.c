@@ -52,6 +52,8 @@ void model_free(struct model *m)
 				free(l->helpers[h].stores[j].type);
 			}
 			free(l->helpers[h].stores);
+			free(l->helpers[h].decls);
+			free(l->helpers[h].decl_names);
 			free(l->helpers[h].name);
 			free(l->helpers[h].refusal);
 		}

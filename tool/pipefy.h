@@ -797,6 +797,10 @@ struct helper_fill {
 	struct span def;          /* the helper's whole definition (a template's with its header) */
 	size_t name_at;           /* its name in the definition */
 	struct span callee;       /* its name in the loop's call (no qualifier, no template arguments) */
+	struct span *decls;       /* its other declarations in this file (`template <int N = 4> void
+				   * load(..);`), each with its ';', and where its name is in each */
+	size_t *decl_names;
+	int ndecls;
 	struct helper_store *stores;
 	int nstores, capstores;
 	char *refusal;            /* why it cannot be pipelined; NULL when it can */
