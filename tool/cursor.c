@@ -497,10 +497,32 @@ static bool reads_pointer(CXCursor use, CXCursor parent)
 	}
 }
 
+/* Whether c is the variable var, in parentheses or not. */
+static bool names_var_only(CXCursor c, CXCursor var)
+{
+	c = cursor_strip(c);
+	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
 static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct view_scan *v = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), v->var) &&
+	enum CXCursorKind k = clang_getCursorKind(c);
+	/* (a cast of its value to another pointer type, `*(float2 *)(p) = v`, reads it: not one to
+	 * a reference, which could write it) */
+	enum CXTypeKind t = clang_getCursorType(c).kind;
+	if ((k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr || k == CXCursor_CXXStaticCastExpr) &&
+	    t != CXType_LValueReference && t != CXType_RValueReference && names_var_only(cursor_last_child(c), v->var))
+		return CXChildVisit_Continue;
+	/* (in parentheses, what stands around them decides) */
+	if (k == CXCursor_ParenExpr && names_var_only(c, v->var)) {
+		if (reads_pointer(c, parent))
+			return CXChildVisit_Continue;
+		v->ok = false;
+		v->at = parent;
+		return CXChildVisit_Break;
+	}
+	if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), v->var) &&
 	    !reads_pointer(c, parent)) {
 		v->ok = false;
 		v->at = parent;

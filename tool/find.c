@@ -417,7 +417,8 @@ struct sync_scan {
 	CXCursor call_store; /* the first store into shared memory, or through a pointer, of a value
 			      * from a call of the program's member function (`As[i] = A(r, c);`) */
 	CXCursor method;     /* that call */
-	CXCursor async_wait; /* the first call of a function that waits for cp.async groups */
+	CXCursor async_wait; /* the first call of a function that waits for cp.async groups, or of the
+			      * toolkit's __pipeline_wait_prior or __pipeline_commit */
 };
 
 /* The first call in a value of a member function of the program's (`A(r, c)`, MatrixView's
@@ -517,7 +518,9 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 		    (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
 		     a.copies))
 			s->async_copy = c;
-		if (clang_Cursor_isNull(s->async_wait) && a.waits)
+		/* (the toolkit's primitives: their waits are for cp.async groups too) */
+		if (clang_Cursor_isNull(s->async_wait) &&
+		    (a.waits || cursor_is_call_named(c, "__pipeline_wait_prior") || cursor_is_call_named(c, "__pipeline_commit")))
 			s->async_wait = c;
 	}
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
@@ -674,8 +677,10 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		int wl, wc;
 		char *n = cursor_name(s.async_wait);
 		source_line_col(f->src, cursor_span(s.async_wait).begin, &wl, &wc);
-		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already: it waits for cp.async groups ('%s' at "
-			      "%d:%d), issued in calls pipefy does not read; it does not stage them again", n, wl, wc);
+		bool commit = cursor_is_call_named(s.async_wait, "__pipeline_commit");
+		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already: it %s cp.async groups ('%s' at "
+			      "%d:%d), issued in calls pipefy does not read; it does not stage them again",
+			      commit ? "commits" : "waits for", n, wl, wc);
 		free(n);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.call_store)) {
 		int sl, sc;

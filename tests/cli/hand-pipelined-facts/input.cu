@@ -113,7 +113,9 @@ __global__ void view_and_array(const float2 *A, float *C, int K)
     C[threadIdx.x] = acc;
 }
 
-// The same through a macro that parenthesizes the pointer before its cast.
+// The same through a macro that parenthesizes the pointer before its cast: `(float2 *)(M)` reads
+// the view's value, which stays an address inside 'sa' (once read as a use that might change
+// it); the copy, written by the macro, is what pipefy cannot stage.
 #define STORE2(M, R) *((float2 *)(M)) = R
 __global__ void view_in_parentheses(const float2 *A, float *C, int K)
 {
