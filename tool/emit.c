@@ -282,7 +282,12 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 				  "read as a number; --block-size sets it)", bl, bc);
 	} else
 		unknown = xstrdup("unknown (no __launch_bounds__ or launch in the file; --block-size sets it)");
-	if (l->block_threads)
+	if (l->block_threads && l->block_differs) {
+		int bl, bc;
+		source_line_col(src, l->block_differs - 1, &bl, &bc);
+		fprintf(out, "  block:    %d threads (%s), planned for; the launch at %d:%d gives another", l->block_threads,
+			l->block_source, bl, bc);
+	} else if (l->block_threads)
 		fprintf(out, "  block:    %d threads (%s)", l->block_threads, l->block_source);
 	else if (l->threads_estimate)
 		fprintf(out, "  block:    %s: %d threads assumed for occupancy, the tiles' %ld B a stage over the %ld B each "

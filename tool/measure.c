@@ -386,7 +386,7 @@ static bool eval_block_at(const struct source *src, CXCursor near, size_t offset
 /* eval_int_text of the file's own text at offset, its names as the parse resolves them. */
 static bool eval_int_at(const struct source *src, CXCursor near, size_t offset, const char *text, long *out)
 {
-	struct block_read b;
+	struct block_read b = {0};
 	if (!eval_block_at(src, near, offset, text, &b))
 		return false;
 	*out = b.threads;
@@ -546,8 +546,17 @@ static void block_size(struct kloop *l, const struct source *src, const struct l
 	 * most the kernel takes, so the launch's may be fewer) */
 	bool bounds = l->block_threads > 0;
 	const struct launch *at = launches_first(ls, l->function);
-	struct block_read b;
+	struct block_read b = {0};
 	bool read = at && at->config[1] && block_config(src, l->function_cursor, fns, at, &b) && b.threads > 0;
+	/* (a launch of the kernel with another block: the plan weighs the first's, which --report
+	 * says; the rewrites' launchers and guards check each launch's block at run time) */
+	for (const struct launch *o = at ? at + 1 : NULL; read && o < ls->v + ls->n && strcmp(o->kernel, at->kernel) == 0 &&
+	     !l->block_differs; o++) {
+		struct block_read ob = {0};
+		if (!o->config[1] || !block_config(src, l->function_cursor, fns, o, &ob) || ob.threads != b.threads ||
+		    memcmp(ob.dims, b.dims, sizeof b.dims) != 0)
+			l->block_differs = o->at + 1;
+	}
 	char *launch = at ? launch_place(src, at) : NULL;
 	if (read && !l->block_threads) {
 		l->block_threads = (int)b.threads;

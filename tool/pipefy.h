@@ -898,6 +898,9 @@ struct kloop {
 	char *block_source;     /* where block_threads came from */
 	size_t block_unread;    /* block_threads 0: offset + 1 of the file's first launch of the
 				 * function, whose block size pipefy could not read; 0 when none */
+	size_t block_differs;   /* offset + 1 of a later launch whose block is not the first
+				 * launch's (or not read): block_threads is the first's, for the
+				 * plan; 0 when none */
 	char *mangled;          /* the function's symbol, to match ptxas output */
 	char **instance_symbols; /* a kernel template's: its instantiations' symbols, whose most
 				  * registers ptxas gives are the kernel's */
