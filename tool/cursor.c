@@ -508,13 +508,9 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 {
 	struct view_scan *v = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	/* (a cast of its value to another pointer type, `*(float2 *)(p) = v`, reads it: not one to
-	 * a reference, which could write it) */
-	enum CXTypeKind t = clang_getCursorType(c).kind;
-	if ((k == CXCursor_CStyleCastExpr || k == CXCursor_CXXReinterpretCastExpr || k == CXCursor_CXXStaticCastExpr) &&
-	    t != CXType_LValueReference && t != CXType_RValueReference && names_var_only(cursor_last_child(c), v->var))
-		return CXChildVisit_Continue;
-	/* (in parentheses, what stands around them decides) */
+	/* (in parentheses, what stands around them decides: `*(float2 *)(p) = v` converts the
+	 * parenthesized p to its value, an implicit conversion, and reads it; a cast to a reference,
+	 * `(float *&)(p)`, takes p itself, which could be written) */
 	if (k == CXCursor_ParenExpr && names_var_only(c, v->var)) {
 		if (reads_pointer(c, parent))
 			return CXChildVisit_Continue;

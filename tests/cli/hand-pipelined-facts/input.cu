@@ -132,6 +132,23 @@ __global__ void view_in_parentheses(const float2 *A, float *C, int K)
     C[threadIdx.x] = acc;
 }
 
+// The pointer cast to a reference to itself, in parentheses, and moved through it: no view (the
+// parenthesized name is no value read here, as it is in `(float2 *)(M)`).
+__global__ void view_moved_by_reference(const float2 *A, float *C, int K)
+{
+    __shared__ float sa[512];
+    float *to_sa = sa + threadIdx.x * 2;
+    float acc = 0.f;
+    for (int i = 0; i < K; i += 256) {
+        *((float2 *)(to_sa)) = A[i + threadIdx.x];
+        __syncthreads();
+        acc += to_sa[1];
+        __syncthreads();
+        (float *&)(to_sa) += 0;
+    }
+    C[threadIdx.x] = acc;
+}
+
 #define BM 64
 #define BN 64
 #define BK 8
