@@ -3868,7 +3868,7 @@ static void partial_fill_refuse(struct kloop *l, const struct source *src, size_
 	enum CXCursorKind k = clang_getCursorKind(cond);
 	const char *kind = k == CXCursor_IfStmt ? "the if" : k == CXCursor_ForStmt ? "the copy loop" : "the condition";
 	kloop_refuse(l, at,
-		     "the tile store at %d:%d%s is made on some tiles and not on others (%s at %d:%d depends on %s): "
+		     "the tile store at %d:%d%s may be made on some tiles and not on others (%s at %d:%d depends on %s): "
 		     "where it is skipped the tile keeps an earlier tile's value, which a second stage would not "
 		     "hold, and pipefy cannot show the compute never reads it; write the element on every tile "
 		     "(`g ? load : 0`, or an else)",
