@@ -891,8 +891,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
     if form == 'register_outside':
         for li in range(loops if f['independent'] else 1):
             out(ind + '%s %s;' % (TT, ', '.join('%sa%d, %sb%d' % (rn, i, rn, i) for i in range(R) for rn in ['r' + '2' * li])))
-    if f['vec_reg'] != 'none':
-        for li in range(loops):
+    if f['vec_reg'] != 'none':  # (two loops over the same tiles share them; seed 587)
+        for li in range(loops if f['independent'] else 1):
             out(ind + '%s %s;' % (TT, ', '.join('r%s[%d]' % (t.lower(), VW) for t in names[li][:2])))
     if f['row_step'] == 'local':
         out(ind + 'int rs = BY; // (a local set once: the row loop\'s step)')
