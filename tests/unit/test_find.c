@@ -92,6 +92,43 @@ START_TEST(a_helper_that_does_more_is_refused_with_what_it_does)
 }
 END_TEST
 
+START_TEST(template_helpers_called_in_a_row_are_the_fill)
+{
+	struct analysis a;
+	/* two calls of a function template from a kernel template: both read, each tile once */
+	analyze(&a, "template <int W>\n__device__ void fill(float (*S)[W], const float *G, int ld)\n"
+		    "{\n    for (int i = threadIdx.y; i < 16; i += 16)\n"
+		    "        S[i][threadIdx.x] = G[i * ld + threadIdx.x];\n}\n"
+		    "template <int T>\n__global__ void k(const float *A, const float *B, float *C, int K)\n{\n"
+		    "    __shared__ float As[16][16];\n    __shared__ float Bs[16][16];\n    float acc = 0;\n"
+		    "    for (int t = 0; t < K / 16; ++t) {\n"
+		    "        fill<16>(As, A + t * 16, K);\n        fill<16>(Bs, B + t * 16 * 16, 16);\n"
+		    "        __syncthreads();\n        for (int k = 0; k < 16; ++k)\n"
+		    "            acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];\n        __syncthreads();\n"
+		    "    }\n    C[threadIdx.y * 16 + threadIdx.x] = acc * T;\n}\n");
+	struct kloop *l = &a.model.loops[0];
+	ck_assert_str_eq(first_reason(l), "");
+	ck_assert_int_eq(l->nhelpers, 2);
+	ck_assert_str_eq(l->helpers[1].name, "fill");
+	ck_assert_int_eq(l->helpers[1].nstores, 1);
+	ck_assert_int_eq(l->helpers[1].stores[0].width, 4);
+	ck_assert_int_eq(l->ntiles, 2);
+	ck_assert(l->legal[VARIANT_CP_ASYNC].ok);
+	release(&a);
+	/* the same tile handed to both calls: its elements may be copied twice */
+	analyze(&a, "template <int W>\n__device__ void fill(float (*S)[W], const float *G, int ld)\n"
+		    "{\n    S[threadIdx.y][threadIdx.x] = G[threadIdx.y * ld + threadIdx.x];\n}\n"
+		    HELPER_KERNEL
+		    "    for (int t = 0; t < K / 16; ++t) {\n"
+		    "        fill<16>(As, A, K);\n        fill<16>(As, A + t * 16, K);\n"
+		    "        __syncthreads();\n        for (int k = 0; k < 16; ++k)\n"
+		    "            acc += As[threadIdx.y][k];\n        __syncthreads();\n"
+		    "    }\n    C[threadIdx.y * 16 + threadIdx.x] = acc;\n}\n");
+	ck_assert_ptr_nonnull(strstr(first_reason(&a.model.loops[0]), "'As' is handed to an earlier fill call too"));
+	release(&a);
+}
+END_TEST
+
 START_TEST(a_copy_loop_with_a_constant_bound_is_staged_per_trip)
 {
 	struct analysis a;
@@ -569,6 +606,7 @@ Suite *find_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, plain_loop_model);
 	tcase_add_test(tc, a_helper_that_only_copies_fills_the_tiles);
+	tcase_add_test(tc, template_helpers_called_in_a_row_are_the_fill);
 	tcase_add_test(tc, a_copy_loop_with_a_constant_bound_is_staged_per_trip);
 	tcase_add_test(tc, a_copy_loop_test_is_read_as_a_bound_in_front_of_the_loop);
 	tcase_add_test(tc, a_loop_declaration_that_would_capture_another_name_is_not_hoisted);
