@@ -4069,32 +4069,29 @@ static void refuse_participation(struct kloop *l, const struct source *src, char
  * a cuda::memcpy_async, or cp.async in asm): refused so, naming the call inside. */
 static bool helper_copies_async(struct kloop *l, const struct source *src)
 {
-	for (int i = 0; i < l->nstmts; i++) {
-		if (l->stmts[i].text.begin != l->helper_fill - 1)
-			continue;
-		CXCursor call = cursor_strip(l->stmts[i].cursor);
-		CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(call));
-		if (clang_Cursor_isNull(def))
-			return false;
-		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
-		clang_visitChildren(def, scan_calls, &cs);
-		if (clang_Cursor_isNull(cs.pipelined))
-			return false;
-		char *fn = cursor_name(def), *what = call_name(cs.pipelined);
-		int line, col;
-		CXSourceLocation loc = clang_getCursorLocation(cs.pipelined);
-		unsigned ul, uc;
-		clang_getExpansionLocation(loc, NULL, &ul, &uc, NULL);
-		pos(src, l->stmts[i].text.begin, &line, &col);
-		kloop_refuse(l, l->stmts[i].text.begin,
-			     "its copies are asynchronous already ('%s' in '%s', called at %d:%d, at %u:%u), which pipefy "
-			     "does not stage again",
-			     *what ? what : "cp.async", fn, line, col, ul, uc);
-		free(fn);
-		free(what);
-		return true;
-	}
-	return false;
+	if (l->nhelpers == 0)
+		return false;
+	const struct body_stmt *st = &l->stmts[l->helpers[0].stmt];
+	CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(cursor_strip(st->cursor)));
+	if (clang_Cursor_isNull(def))
+		return false;
+	struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
+	clang_visitChildren(def, scan_calls, &cs);
+	if (clang_Cursor_isNull(cs.pipelined))
+		return false;
+	char *fn = cursor_name(def), *what = call_name(cs.pipelined);
+	int line, col;
+	CXSourceLocation loc = clang_getCursorLocation(cs.pipelined);
+	unsigned ul, uc;
+	clang_getExpansionLocation(loc, NULL, &ul, &uc, NULL);
+	pos(src, st->text.begin, &line, &col);
+	kloop_refuse(l, st->text.begin,
+		     "its copies are asynchronous already ('%s' in '%s', called at %d:%d, at %u:%u), which pipefy "
+		     "does not stage again",
+		     *what ? what : "cp.async", fn, line, col, ul, uc);
+	free(fn);
+	free(what);
+	return true;
 }
 
 static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
@@ -4243,7 +4240,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			     "no block barrier: a warp-synchronous loop (__syncwarp) shares no tile across the block");
 		return;
 	}
-	if (l->ncopies == 0 && l->helper_fill && helper_copies_async(l, src))
+	if (l->ncopies == 0 && l->nhelpers > 0 && helper_copies_async(l, src))
 		return;
 	for (int k = 0; k < l->nhelpers; k++)
 		if (l->helpers[k].refusal) {

@@ -380,12 +380,10 @@ static void build_kloop(struct finder *f, CXCursor loop, CXCursor body)
 	for (int i = 0; i < l->nstmts && l->ncopies == 0; i++) {
 		bool fills = clang_getCursorKind(cursor_strip(l->stmts[i].cursor)) == CXCursor_CallExpr &&
 			     cursor_names_shared(l->stmts[i].cursor);
-		if (!fills && l->helper_fill)
+		if (!fills && l->nhelpers > 0)
 			break;
 		if (!fills)
 			continue;
-		if (!l->helper_fill)
-			l->helper_fill = l->stmts[i].text.begin + 1;
 		l->helpers = xrealloc(l->helpers, (size_t)(l->nhelpers + 1) * sizeof *l->helpers);
 		l->helpers[l->nhelpers++] = (struct helper_fill){.stmt = i};
 	}

@@ -279,102 +279,60 @@ static CXCursor helper_definition(CXCursor call)
 	return clang_getCursorDefinition(clang_Cursor_isNull(tmpl) ? fn : tmpl);
 }
 
-/* A specialization of template written in the file (`template <> void load<16>(..) {..}`):
- * a call may reach it instead of the template pipefy read, and the asynchronous copy has none. */
-struct spec_find {
-	CXCursor tmpl, found;
+/* What else the translation unit says of the helper (def, named name), in one walk over it: a
+ * specialization of the template written in the file (`template <> void load<16>(..) {..}`),
+ * which a call may reach instead of the template pipefy read and the asynchronous copy lacks;
+ * another function the name may mean (an overload in any namespace or class, a using
+ * declaration), which a call a template leaves unresolved may reach once it is looked up again
+ * at instantiation, by its arguments' types too; and the helper's declarations in this file (a
+ * default template argument, a namespace's declaration of a function defined outside it), which
+ * its asynchronous copy needs too (into h->decls). */
+struct related_scan {
+	const struct source *src;
+	struct helper_fill *h;
+	CXCursor def, spec, other;
 };
 
-static enum CXChildVisitResult find_specialization(CXCursor c, CXCursor parent, CXClientData data)
+static void add_declaration(struct related_scan *r, CXCursor c)
 {
-	(void)parent;
-	struct spec_find *f = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
-		return CXChildVisit_Recurse;
-	/* (an instantiation is visited too, where the template is written) */
-	if (k == CXCursor_FunctionDecl && clang_equalCursors(clang_getSpecializedCursorTemplate(c), f->tmpl) &&
-	    cursor_offset(c) != cursor_offset(f->tmpl)) {
-		f->found = c;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
+	struct helper_fill *h = r->h;
+	struct span s = cursor_span(c);
+	while (s.end < r->src->len && r->src->text[s.end] != ';')
+		s.end++;
+	if (s.end == r->src->len)
+		return;
+	h->decls = xrealloc(h->decls, (size_t)(h->ndecls + 1) * sizeof *h->decls);
+	h->decl_names = xrealloc(h->decl_names, (size_t)(h->ndecls + 1) * sizeof *h->decl_names);
+	h->decls[h->ndecls] = (struct span){s.begin, s.end + 1};
+	h->decl_names[h->ndecls++] = cursor_offset(c);
 }
 
-static CXCursor written_specialization(CXCursor tmpl)
-{
-	struct spec_find f = {tmpl, clang_getNullCursor()};
-	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(tmpl)), find_specialization, &f);
-	return f.found;
-}
-
-/* Another function the name may mean (an overload in any namespace or class, a using
- * declaration): a call a template leaves unresolved is looked up again at instantiation, by
- * its arguments' types too, and may reach it instead of the one template pipefy read. */
-struct overload_find {
-	CXCursor def, found;
-	const char *name;
-};
-
-static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_related(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct overload_find *f = data;
+	struct related_scan *r = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
 	    k == CXCursor_ClassTemplate || k == CXCursor_FriendDecl || k == CXCursor_UnionDecl)
 		return CXChildVisit_Recurse;
-	bool fn = k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
-		  k == CXCursor_UsingDeclaration;
-	if (!fn)
+	if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate && k != CXCursor_CXXMethod &&
+	    k != CXCursor_UsingDeclaration)
 		return CXChildVisit_Continue;
 	char *n = cursor_name(c);
-	bool same = strcmp(n, f->name) == 0;
+	bool named = strcmp(n, r->h->name) == 0;
 	free(n);
-	/* (the template itself, a declaration of it, or an instantiation of it, visited where it is written) */
-	bool itself = clang_equalCursors(clang_getCanonicalCursor(c), clang_getCanonicalCursor(f->def)) ||
-		      (clang_equalCursors(clang_getSpecializedCursorTemplate(c), f->def) && cursor_offset(c) == cursor_offset(f->def));
-	if (same && !itself) {
-		f->found = c;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
-}
-
-static CXCursor other_function_named(CXCursor def, const char *name)
-{
-	struct overload_find f = {def, clang_getNullCursor(), name};
-	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), find_overload, &f);
-	return f.found;
-}
-
-/* The helper's declarations in this file before its definition (a default template argument,
- * a namespace's declaration of a function defined outside it): its asynchronous copy needs
- * them too. */
-struct decl_find {
-	const struct source *src;
-	struct helper_fill *h;
-};
-
-static enum CXChildVisitResult find_declarations(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct decl_find *f = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec)
-		return CXChildVisit_Recurse;
-	struct helper_fill *h = f->h;
-	if ((k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) || clang_isCursorDefinition(c) ||
-	    !cursor_in_main_file(c) || !clang_equalCursors(clang_getCanonicalCursor(c), clang_getCanonicalCursor(h->definition)))
+	if (!named)
 		return CXChildVisit_Continue;
-	struct span s = cursor_span(c);
-	while (s.end < f->src->len && f->src->text[s.end] != ';')
-		s.end++;
-	if (s.end < f->src->len) {
-		h->decls = xrealloc(h->decls, (size_t)(h->ndecls + 1) * sizeof *h->decls);
-		h->decl_names = xrealloc(h->decl_names, (size_t)(h->ndecls + 1) * sizeof *h->decl_names);
-		h->decls[h->ndecls] = (struct span){s.begin, s.end + 1};
-		h->decl_names[h->ndecls++] = cursor_offset(c);
+	/* (an instantiation is visited too, where the template is written) */
+	bool of_template = clang_equalCursors(clang_getSpecializedCursorTemplate(c), r->def);
+	bool instantiation = of_template && cursor_offset(c) == cursor_offset(r->def);
+	if (clang_equalCursors(clang_getCanonicalCursor(c), clang_getCanonicalCursor(r->def))) {
+		if (!clang_isCursorDefinition(c) && cursor_in_main_file(c))
+			add_declaration(r, c);
+	} else if (of_template && !instantiation && clang_Cursor_isNull(r->spec)) {
+		r->spec = c;
+	} else if (!instantiation && clang_Cursor_isNull(r->other)) {
+		r->other = c;
 	}
 	return CXChildVisit_Continue;
 }
@@ -440,8 +398,10 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 		helper_refuse(h, call, "'%s' is a member of a class, where pipefy does not add its asynchronous copy", h->name);
 		return;
 	}
-	CXCursor other = clang_Cursor_isNull(clang_getCursorReferenced(call)) ? other_function_named(def, h->name)
-									      : clang_getNullCursor();
+	struct related_scan rel = {.src = src, .h = h, .def = def, .spec = clang_getNullCursor(), .other = clang_getNullCursor()};
+	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), scan_related, &rel);
+	/* (a resolved call names its function: another of the name is no matter) */
+	CXCursor other = clang_Cursor_isNull(clang_getCursorReferenced(call)) ? rel.other : clang_getNullCursor();
 	if (!clang_Cursor_isNull(other)) {
 		CXString file;
 		unsigned line, col;
@@ -456,7 +416,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 		clang_disposeString(file);
 		return;
 	}
-	CXCursor spec = dk == CXCursor_FunctionTemplate ? written_specialization(def) : clang_getNullCursor();
+	CXCursor spec = rel.spec;
 	if (!clang_Cursor_isNull(spec)) {
 		int line, col;
 		source_line_col(src, cursor_span(spec).begin, &line, &col);
@@ -536,9 +496,6 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 	clang_visitChildren(def, scan_helper, &hs);
 	if (!h->refusal)
 		refuse_same_element(h, src);
-	struct decl_find df = {src, h};
-	if (!h->refusal)
-		clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), find_declarations, &df);
 	if (!h->refusal && h->nstores == 0)
 		helper_refuse(h, call, "'%s' copies nothing into the tiles it is handed", h->name);
 	if (!h->refusal)

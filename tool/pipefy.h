@@ -878,8 +878,8 @@ struct kloop {
 				   * (`{ pipe.producer_acquire(); .. }`): removed where the statement
 				   * is rendered */
 	int npipe_ops, cappipe_ops;
-	size_t helper_fill; /* offset + 1 of a call that passes a tile, when no copy is in the body */
-	struct helper_fill *helpers; /* that call and the calls right after it that pass a tile too */
+	struct helper_fill *helpers; /* when no copy is in the body: the first call that passes a tile
+				      * and the calls right after it that pass a tile too */
 	int nhelpers;
 	struct refusal *unknowns;     /* what find could not read, for check to refuse */
 	int nunknowns, capunknowns;
