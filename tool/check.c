@@ -3826,7 +3826,7 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 	return true;
 }
 
-/* A jump inside root (`continue`, `break`, `return`, `goto`) may skip the store: each must be
+/* A jump inside root (`continue`, `break`, `return`, `goto`, `goto *p`) may skip the store: each must be
  * taken alike on every tile, as the store's own branches are; otherwise *cond is the branch
  * around it that varies. */
 struct jump_scan {
@@ -3840,7 +3840,9 @@ static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientD
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_LambdaExpr)
 		return CXChildVisit_Continue;
-	if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt)
+	/* (an asm, which may jump too, is refused among the copies: "the asm at 9:13 runs ..") */
+	if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
+	    k == CXCursor_IndirectGotoStmt)
 		*VEC_PUSH(j->jumps.v, j->jumps.n, j->jumps.cap) = c;
 	return CXChildVisit_Recurse;
 }
