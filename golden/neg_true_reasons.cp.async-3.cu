@@ -175,7 +175,7 @@ __global__ void template_fill(const float *A, float *C, int K)
             __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
             pipefy_load((pipefy_stage + 2) % 3);
             for (int k = 0; k < BK; ++k)
-                acc += As[pipefy_stage][threadIdx.x % BM][k];
+                acc += As[pipefy_stage][threadIdx.x % BM][k] * (k + 1.0f);
             pipefy_stage = (pipefy_stage + 1) % 3;
         }
         __syncthreads(); // pipefy: every thread is done with the last tile
