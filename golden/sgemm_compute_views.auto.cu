@@ -190,6 +190,108 @@ __global__ void indexed_views(const float *A, const float *B, float *C, int M, i
     C[row * N + col] = acc;
 }
 
+// the pointers stepped along the tiles they point into (`*ap++`, `bp += TS;` as a statement of
+// its own), as xzgz's matrixMul_compOpt steps `ap += BLOCK_SIZE`: a step keeps a pointer in the
+// tile it was set to, so in the stage the rewrite sets it to
+__global__ void stepped_views(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS][TS];
+    __shared__ float Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load the tile at the cursor into the staging registers and advance the
+        // cursor; false once the tiles run out
+        auto pipefy_fetch = [&]() {
+            int k0 = pipefy_next_k0;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = A[row * K + k0 + tx];
+            pipefy_reg1 = B[(k0 + ty) * N + col];
+            k0 += TS;
+            pipefy_next_k0 = k0;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty][tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty][tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch())
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            bool pipefy_more = pipefy_fetch();
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            float *ap = &As[pipefy_stage][ty][0];
+            const float *bp = &Bs[pipefy_stage][0][tx];
+            for (int k = 0; k < TS; ++k) {
+                acc += *ap++ * *bp;
+                bp += TS;
+            }
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    }
+    C[row * N + col] = acc;
+}
+
+// a store through a stepped pointer (`*(ap += TS) = acc`, into the padding column nothing
+// reads, by one thread a row), and a stepped pointer's value handed to a function that takes
+// `float *`: each a write to the tile, or a way to one; left as written
+__global__ void stepped_store(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS + 1];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        for (int k = 0; k < TS; ++k)
+            acc += ap[k] * Bs[k][tx];
+        if (tx == 0)
+            *(ap += TS) = acc;
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+__global__ void stepped_handed(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0] - 1;
+        acc += dot_row_mut(++ap, &Bs[0][tx]);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 // a store through the pointer (into the padding column nothing reads, by one thread a row):
 // a write to the tile pipefy would not see as one; left as written
 __global__ void stored_view(const float *A, const float *B, float *C, int M, int N, int K)
@@ -416,6 +518,15 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("indexed_views", M, N, K, [&](const float *A, const float *B, float *C) {
         indexed_views<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stepped_views", M, N, K, [&](const float *A, const float *B, float *C) {
+        stepped_views<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stepped_store", M, N, K, [&](const float *A, const float *B, float *C) {
+        stepped_store<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stepped_handed", M, N, K, [&](const float *A, const float *B, float *C) {
+        stepped_handed<<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("stored_view", M, N, K, [&](const float *A, const float *B, float *C) {
         stored_view<<<grid, block>>>(A, B, C, M, N, K);

@@ -120,6 +120,73 @@ __global__ void indexed_views(const float *A, const float *B, float *C, int M, i
     C[row * N + col] = acc;
 }
 
+// the pointers stepped along the tiles they point into (`*ap++`, `bp += TS;` as a statement of
+// its own), as xzgz's matrixMul_compOpt steps `ap += BLOCK_SIZE`: a step keeps a pointer in the
+// tile it was set to, so in the stage the rewrite sets it to
+__global__ void stepped_views(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        const float *bp = &Bs[0][tx];
+        for (int k = 0; k < TS; ++k) {
+            acc += *ap++ * *bp;
+            bp += TS;
+        }
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+// a store through a stepped pointer (`*(ap += TS) = acc`, into the padding column nothing
+// reads, by one thread a row), and a stepped pointer's value handed to a function that takes
+// `float *`: each a write to the tile, or a way to one; left as written
+__global__ void stepped_store(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS + 1];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0];
+        for (int k = 0; k < TS; ++k)
+            acc += ap[k] * Bs[k][tx];
+        if (tx == 0)
+            *(ap += TS) = acc;
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
+__global__ void stepped_handed(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = A[row * K + k0 + tx];
+        Bs[ty][tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        float *ap = &As[ty][0] - 1;
+        acc += dot_row_mut(++ap, &Bs[0][tx]);
+        __syncthreads();
+    }
+    C[row * N + col] = acc;
+}
+
 // a store through the pointer (into the padding column nothing reads, by one thread a row):
 // a write to the tile pipefy would not see as one; left as written
 __global__ void stored_view(const float *A, const float *B, float *C, int M, int N, int K)
@@ -311,6 +378,15 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("indexed_views", M, N, K, [&](const float *A, const float *B, float *C) {
         indexed_views<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stepped_views", M, N, K, [&](const float *A, const float *B, float *C) {
+        stepped_views<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stepped_store", M, N, K, [&](const float *A, const float *B, float *C) {
+        stepped_store<<<grid, block>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("stepped_handed", M, N, K, [&](const float *A, const float *B, float *C) {
+        stepped_handed<<<grid, block>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("stored_view", M, N, K, [&](const float *A, const float *B, float *C) {
         stored_view<<<grid, block>>>(A, B, C, M, N, K);

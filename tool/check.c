@@ -2073,15 +2073,39 @@ static bool writable_ref(CXType t)
 	       !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
-/* p itself, or p through casts and indices (`reinterpret_cast<const float4 *>(p)`, `p[r]` of a
- * pointer to rows, `const_cast<float *>(p[r])`). */
+/* A step of the pointer var along what it points into: `p++`, `--p`, `p += n`, `p -= n` with n
+ * an integer; *operand: the stepped operand. */
+static bool pointer_step(CXCursor e, CXCursor var, CXCursor *operand)
+{
+	enum CXCursorKind k = clang_getCursorKind(e);
+	if (k == CXCursor_UnaryOperator) {
+		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+		*operand = cursor_last_child(e);
+		return (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+			op == CXUnaryOperator_PreDec) &&
+		       cursor_names_var(*operand, var);
+	}
+	if (k != CXCursor_CompoundAssignOperator)
+		return false;
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+	CXType n = clang_getCanonicalType(clang_getCursorType(cursor_last_child(e)));
+	*operand = cursor_first_child(e);
+	return (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign) &&
+	       n.kind >= CXType_Char_U && n.kind <= CXType_Int128 && cursor_names_var(*operand, var);
+}
+
+/* p itself, or p through casts, indices and steps (`reinterpret_cast<const float4 *>(p)`, `p[r]`
+ * of a pointer to rows, `const_cast<float *>(p[r])`, `*p++`). */
 static bool names_through_casts(CXCursor e, CXCursor var)
 {
+	CXCursor stepped;
 	for (e = cursor_strip(e);; e = cursor_strip(e)) {
 		if (cursor_kind_is_cast(clang_getCursorKind(e)))
 			e = cursor_last_child(e);
 		else if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr)
 			e = cursor_first_child(e);
+		else if (pointer_step(e, var, &stepped))
+			e = stepped;
 		else
 			return cursor_names_var(e, var);
 	}
@@ -2101,10 +2125,15 @@ static bool view_access(CXCursor c, CXCursor var)
 
 static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
-	(void)parent;
 	struct view_uses *u = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (view_access(c, u->var) && clang_equalCursors(cursor_strip(c), c))
+		*VEC_PUSH(u->accesses.v, u->accesses.n, u->accesses.cap) = c;
+	/* (a step of the pointer as a statement of its own, `ap += TS;`, moves it along the tile it
+	 * points into, as the rewrite's stage does not change; in an expression its value would be
+	 * a use like any other) */
+	CXCursor stepped;
+	if (pointer_step(c, u->var, &stepped) && clang_isStatement(clang_getCursorKind(parent)))
 		*VEC_PUSH(u->accesses.v, u->accesses.n, u->accesses.cap) = c;
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && view_access(target, u->var))
