@@ -1760,10 +1760,12 @@ static void check_dependences(struct kloop *l, const struct source *src)
 			pos(src, cp->text.begin, &line, &col);
 			int wl, wc;
 			pos(src, cursor_span(l->stmts[v.writer].cursor).begin, &wl, &wc);
+			/* (what reads it: the load, or the tile index it is stored at) */
+			bool load = span_within(cursor_span(v.bad), cp->src);
 			kloop_refuse(l, cp->text.begin,
-				     "the load at %d:%d depends on '%s', which the statement at %d:%d writes: the loader "
+				     "the %s at %d:%d depends on '%s', which the statement at %d:%d writes: the loader "
 				     "replays the copies a tile early, not that statement",
-				     line, col, clang_getCString(s), wl, wc);
+				     load ? "load" : "copy's tile index", line, col, clang_getCString(s), wl, wc);
 			clang_disposeString(s);
 			return;
 		}
@@ -2866,6 +2868,28 @@ static bool destination_stepped(const struct kloop *l, const struct copy *cp, CX
 	return s.stepped;
 }
 
+/* A variable the destination of copy b names that a statement from a's to b's writes (its
+ * name; NULL when none): then two destinations written alike may name two elements. */
+struct dest_vars {
+	const struct kloop *l;
+	int from, to;
+	char *written;
+};
+
+static enum CXChildVisitResult scan_dest_vars(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct dest_vars *d = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	CXCursor v = clang_getCursorReferenced(c);
+	for (int i = d->from; i <= d->to && !d->written; i++)
+		if (clang_getCursorKind(v) == CXCursor_VarDecl && !cursor_is_shared_var(v) &&
+		    cursor_writes_var(d->l->stmts[i].cursor, v))
+			d->written = cursor_name(v);
+	return d->written ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
 /* Two asynchronous copies of one thread to one shared address land in no fixed order (the
  * loop as written keeps the second): two copies whose destinations are written alike, or a copy
  * loop's copy whose destination names nothing its loop declares, stores one element twice. */
@@ -2892,9 +2916,17 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 			char *db = span_squeezed(src, b->dst);
 			if (strcmp(da, db) == 0) {
 				pos(src, b->text.begin, &line2, &col2);
-				why = xprintf("the copies at %d:%d and %d:%d store the same element of '%s': asynchronous copies "
-					      "to one address land in no fixed order", line, col, line2, col2,
-					      l->tiles[a->tile].name);
+				struct dest_vars dv = {.l = l, .from = a->stmt, .to = b->stmt};
+				clang_visitChildren(copy_target(b), scan_dest_vars, &dv);
+				why = dv.written
+					      ? xprintf("pipefy takes the copies at %d:%d and %d:%d for one element of '%s' (both "
+							"at '%s', '%s' written between), and async copies to one address land in "
+							"no fixed order", line, col, line2, col2, l->tiles[a->tile].name, da,
+							dv.written)
+					      : xprintf("the copies at %d:%d and %d:%d store the same element of '%s': "
+							"asynchronous copies to one address land in no fixed order",
+							line, col, line2, col2, l->tiles[a->tile].name);
+				free(dv.written);
 			}
 			free(db);
 		}

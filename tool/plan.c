@@ -700,8 +700,12 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	char why[512] = "";
 	if (want == VARIANT_AUTO) {
 		struct want pref = {.variant = VARIANT_AUTO};
-		if (!want_auto(l, o, vr, src, &pref))
+		if (!want_auto(l, o, vr, src, &pref)) {
+			/* (the report's table still names each plan: none was weighed) */
+			for (int i = 1; i < l->noptions; i++)
+				set_verdict(&l->options[i], "not weighed: the rules leave the loop first (the result says why)");
 			return;
+		}
 		want = pref.variant;
 		want_stages = pref.stages;
 		snprintf(why, sizeof why, "%s", pref.why);
