@@ -1000,11 +1000,28 @@ static enum CXChildVisitResult scan_record(CXCursor c, CXCursor parent, CXClient
 	return s->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
+/* The toolkit's pairs of 16-bit floats write their copy and move assignments out, and each copies
+ * the bits (cuda_fp16.hpp, cuda_bf16.hpp: `__HALF2_TO_UI(*this) = __HALF2_TO_CUI(src)` on the
+ * device, the two halves on the host); the header must be a system one, the toolkit's. */
+static bool toolkit_bit_pair(CXType t)
+{
+	CXCursor d = clang_getTypeDeclaration(t);
+	if (!effects_in_system_header(d))
+		return false;
+	CXString n = clang_getCursorSpelling(d);
+	const char *s = clang_getCString(n);
+	bool pair = strcmp(s, "__half2") == 0 || strcmp(s, "__nv_bfloat162") == 0;
+	clang_disposeString(n);
+	return pair && clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_TranslationUnit;
+}
+
 static bool type_assigns_bytes(CXType t, int depth)
 {
 	t = clang_getCanonicalType(t);
 	while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
 		t = clang_getCanonicalType(clang_getArrayElementType(t));
+	if (t.kind == CXType_Record && toolkit_bit_pair(t))
+		return true;
 	if (t.kind == CXType_Record) {
 		if (depth > 8)
 			return false;
