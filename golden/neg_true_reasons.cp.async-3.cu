@@ -209,17 +209,14 @@ __global__ void fill_first_apart(const float *A, const float *B, float *C, int M
 }
 
 // The tile index a copy stores at, set by a statement of its own (kaixih's 27-point stencil
-// sets its ring's indices so, before the loop and in it): the loader replays the copies a tile
-// early, not that statement. Once: "the load at .. depends on 'lj'", where the load reads no
-// 'lj'; now "the copy's tile index".
+// sets its ring's indices so), and read after the loop: not the loader's scratch, so the
+// loader, which replays the copies a tile early, would not replay that statement. Once: "the
+// load at .. depends on 'lj'", where the load reads no 'lj'; now "the copy's tile index".
 __global__ void index_set_apart(const float *A, float *C, int K)
 {
     __shared__ float As[10][34];
     int li, lj;
     int tx = threadIdx.x;
-    li = tx % 34;
-    lj = tx / 34;
-    As[lj][li] = A[tx];
     float acc = 0.0f;
     for (int k = 0; k < K; ++k) {
         li = tx % 34;
@@ -229,7 +226,7 @@ __global__ void index_set_apart(const float *A, float *C, int K)
         acc += As[tx / 34][tx % 34] * 2.0f;
         __syncthreads();
     }
-    C[blockIdx.x * 256 + tx] = acc;
+    C[blockIdx.x * 256 + tx] = acc + lj;
 }
 
 void run(const float *A, const float *B, float *C, int N, int K)

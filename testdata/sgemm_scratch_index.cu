@@ -2,8 +2,9 @@
 // copy (`int idx; for (..) { idx = ..; if (idx >= n * n) As[..] = 0; else As[..] = A[idx]; ..
 // }`, a public tiled multiply's shape): only the loop's copies read it and every iteration
 // assigns it before they do, so the loader may assign it a tile early, with the copies. The
-// negative kernel attacks the fact that relies on: the index read by the compute too, which a
-// loader a tile ahead would hand the next tile's index; it stays as written.
+// second kernel's compute reads the index too: a loader a tile ahead would hand it the next
+// tile's index, so the loader sets an index of its own (declared in it), and the compute keeps
+// setting the one it reads (it stayed as written until the loaders had their own).
 // Usage: sgemm_scratch_index [N] (a multiple of TS; N x N matrices)
 // gpu-runs: 16 | 32 | 48 | 256
 // gpu-sanitize: 48
@@ -38,7 +39,7 @@ __global__ void scratch_index(const float *A, const float *B, float *C, int n)
     C[row * n + col] = acc;
 }
 
-// the index read by the compute too: a loader a tile ahead would hand it the next tile's
+// the index read by the compute too: the loader sets its own, the compute its
 __global__ void index_in_compute(const float *A, const float *B, float *C, int n)
 {
     __shared__ float As[TS][TS];

@@ -14,8 +14,11 @@ struct store_scan {
 	struct span stmt; /* the statement being scanned */
 	bool record;      /* add the stores to loop->copies */
 	CXCursor first_other;
-	int nfar;         /* of those, writes that are not to a local the body declared before it */
+	int nfar;         /* of those, writes that are not to a local the body declared before it,
+			   * nor to a local of the function (which may be scratch: mark_copy_decls) */
 	CXCursor first_far;
+	int nouter;       /* writes that are not to a local the body declared before it */
+	CXCursor first_outer;
 };
 
 static CXCursor register_lvalue_var(CXCursor e);
@@ -471,8 +474,14 @@ static void note_other_write(struct store_scan *s, CXCursor c)
 	if (!s->nother++)
 		s->first_other = c;
 	CXCursor var = register_lvalue_var(cursor_write_target(c));
-	if ((clang_Cursor_isNull(var) || !body_local(s->loop, var)) && !s->nfar++)
+	/* (a local of the function may be the copies' scratch: mark_copy_decls decides, once the
+	 * whole body is read) */
+	bool scratch = !clang_Cursor_isNull(var) && clang_getCursorKind(var) == CXCursor_VarDecl &&
+		       effects_is_local(var);
+	if ((clang_Cursor_isNull(var) || !(body_local(s->loop, var) || scratch)) && !s->nfar++)
 		s->first_far = c;
+	if ((clang_Cursor_isNull(var) || !body_local(s->loop, var)) && !s->nouter++)
+		s->first_outer = c;
 }
 
 static bool record_if_copy(struct store_scan *s, CXCursor ifstmt);
@@ -995,7 +1004,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
 			int barrier = compute_barrier(l);
-			if (s.nfar > 0 && barrier >= 0) {
+			if (s.nouter > 0 && barrier >= 0) {
 				/* (`__syncthreads(); .. ap[TS]++; saved = ap[TS];`: no copy but the compute's
 				 * own store) */
 				int sl, sc, bl, bc;
@@ -1728,27 +1737,6 @@ static bool stays_in_body(const struct body_stmt *st)
 	return st->role != ROLE_COPY;
 }
 
-/* also_compute: a copy-side declaration some statement that stays in the body reads, directly
- * or through another such declaration (which then stays too). */
-static void mark_also_compute(struct kloop *l)
-{
-	for (int i = 0; i < l->nstmts; i++)
-		l->stmts[i].also_compute = false;
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (int i = 0; i < l->nstmts; i++) {
-			struct body_stmt *st = &l->stmts[i];
-			if ((st->role != ROLE_COPY_DECL && st->role != ROLE_FETCH_DECL) || st->also_compute ||
-			    clang_getCursorKind(st->cursor) != CXCursor_DeclStmt)
-				continue;
-			for (int j = i + 1; j < l->nstmts && !st->also_compute; j++)
-				if (stays_in_body(&l->stmts[j]) && stmt_reads_decl(l->stmts[j].cursor, st->cursor))
-					st->also_compute = changed = true;
-		}
-	}
-}
-
 /* The copy-side declaration (ROLE_COPY_DECL) of a local of the body, or -1. */
 static int copy_decl_of(const struct kloop *l, CXCursor var)
 {
@@ -1758,9 +1746,79 @@ static int copy_decl_of(const struct kloop *l, CXCursor var)
 	return -1;
 }
 
-/* A local of the function, declared before the loop, that only the loop's body names and that
- * every iteration assigns whole before it reads it (`int idx; for (..) { idx = ..; .. A[idx] ..
- * }`): a step may write it too, the loader then assigning it a tile early, where its value
+static enum CXChildVisitResult scan_lambda_names(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor *var = data;
+	if (clang_getCursorKind(c) == CXCursor_LambdaExpr && references(c, *var)) {
+		*var = clang_getNullCursor();
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether the value var holds when the loop ends is never read: going out from the loop, the
+ * statements after it in each block around it assign var whole before they read it, or do not
+ * name it, and no loop around it names var elsewhere (its next trip could read what this one
+ * left); no lambda names var (it could run after the loop wherever it is written), its address
+ * is not taken, and the function jumps nowhere (goto, switch). */
+static bool dead_after_loop(const struct kloop *l, CXCursor var)
+{
+	CXCursor v = var;
+	bool jumps = false;
+	clang_visitChildren(l->function_cursor, scan_jumps, &jumps);
+	clang_visitChildren(l->function_cursor, scan_lambda_names, &v);
+	if (jumps || clang_Cursor_isNull(v) || cursor_escapes(l->function_cursor, var))
+		return false;
+	CXCursor path[64];
+	int n = 0;
+	struct span loop = cursor_span(l->cursor);
+	/* (down to the loop, known by its place: l->cursor may be another cursor of it) */
+	for (CXCursor node = cursor_last_child(l->function_cursor);
+	     cursor_span(node).begin != loop.begin || cursor_span(node).end != loop.end;) {
+		if (n == 64)
+			return false;
+		path[n++] = node;
+		struct cursors kids = cursor_children(node);
+		int k = 0;
+		while (k < kids.n && !span_within(loop, cursor_span(kids.v[k])))
+			k++;
+		bool found = k < kids.n;
+		if (found)
+			node = kids.v[k];
+		free(kids.v);
+		if (!found)
+			return false;
+	}
+	bool dead = true, decided = false;
+	for (int d = n - 1; d >= 0 && !decided; d--) {
+		enum CXCursorKind k = clang_getCursorKind(path[d]);
+		struct cursors kids = cursor_children(path[d]);
+		if (k == CXCursor_CompoundStmt) {
+			int at = 0;
+			while (at < kids.n && !span_within(loop, cursor_span(kids.v[at])))
+				at++;
+			enum touch t = at < kids.n ? first_touch_seq(kids.v + at + 1, kids.n - at - 1, var) : TOUCH_READS;
+			decided = t != TOUCH_NONE;
+			dead = t != TOUCH_READS;
+		} else if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+			   k == CXCursor_CXXForRangeStmt) {
+			/* (a later trip would come back to what is before the loop: any name of var in
+			 * the loop around it but in the loop itself) */
+			if (cursor_first_ref(path[d], var, loop, NULL))
+				decided = true, dead = false;
+		} else if (k != CXCursor_IfStmt && k != CXCursor_UnexposedStmt) {
+			decided = true, dead = false; /* (anything else: not read here) */
+		}
+		free(kids.v);
+	}
+	return dead;
+}
+
+/* A local of the function, declared before the loop, that every iteration assigns whole before
+ * it reads it, where it is read at all (`int idx; for (..) { idx = ..; .. A[idx] .. }`), and
+ * whose value after the loop nothing reads (only the loop's body names it, or dead_after_loop):
+ * a step or a copy may write it too, the loader then assigning it a tile early, where its value
  * carries nothing from one iteration to the next and nothing after the loop reads it. */
 static bool function_scratch(const struct kloop *l, CXCursor var)
 {
@@ -1773,12 +1831,14 @@ static bool function_scratch(const struct kloop *l, CXCursor var)
 		return false;
 	bool jumps = false;
 	clang_visitChildren(l->cursor, scan_jumps, &jumps);
-	if (jumps || !in_loop_only(l, var))
+	/* (the loop's own header runs after each trip's body: it must not name it either) */
+	if (jumps || cursor_first_ref(l->cursor, var, l->body, NULL) || !(in_loop_only(l, var) || dead_after_loop(l, var)))
 		return false;
 	CXCursor *body = xcalloc((size_t)l->nstmts + 1, sizeof *body);
 	for (int i = 0; i < l->nstmts; i++)
 		body[i] = l->stmts[i].cursor;
-	bool fresh = first_touch_seq(body, l->nstmts, var) == TOUCH_WRITES;
+	/* (a trip that assigns it on one branch only reads it on none: `if (c) { r = ..; X[r] = ..; }`) */
+	bool fresh = first_touch_seq(body, l->nstmts, var) != TOUCH_READS;
 	free(body);
 	return fresh;
 }
@@ -1825,7 +1885,7 @@ static enum CXChildVisitResult scan_local_writes(CXCursor c, CXCursor parent, CX
 	if (!clang_Cursor_isNull(var) && cursor_declared_within(var, cursor_span(w->stmt)))
 		return CXChildVisit_Recurse; /* (a copy loop's own counter) */
 	if (clang_Cursor_isNull(var) || w->n == 8 ||
-	    (copy_decl_of(w->l, var) < 0 && !(w->step && function_scratch(w->l, var)))) {
+	    (copy_decl_of(w->l, var) < 0 && !function_scratch(w->l, var))) {
 		w->other = true;
 		w->other_at = c;
 		return CXChildVisit_Break;
@@ -1856,6 +1916,65 @@ static bool copies_alone_use(const struct kloop *l, const struct local_writes *w
 	for (int i = 0; i < w->n; i++) {
 		int d = copy_decl_of(l, w->v[i]);
 		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i]))
+			return false;
+	}
+	return !w->other && w->n > 0;
+}
+
+/* also_compute: a copy-side declaration some statement that stays in the body reads, directly
+ * or through another such declaration (which then stays too); and a copy-side step that sets a
+ * scratch local of the function (function_scratch) such a statement reads: it stays too, and
+ * each loader sets a local of its own (kloop.scratch). */
+static void mark_also_compute(struct kloop *l)
+{
+	for (int i = 0; i < l->nstmts; i++)
+		l->stmts[i].also_compute = false;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < l->nstmts; i++) {
+			struct body_stmt *st = &l->stmts[i];
+			if ((st->role != ROLE_COPY_DECL && st->role != ROLE_FETCH_DECL) || st->also_compute)
+				continue;
+			if (clang_getCursorKind(st->cursor) == CXCursor_DeclStmt) {
+				for (int j = i + 1; j < l->nstmts && !st->also_compute; j++)
+					if (stays_in_body(&l->stmts[j]) && stmt_reads_decl(l->stmts[j].cursor, st->cursor))
+						st->also_compute = changed = true;
+				continue;
+			}
+			if (st->role != ROLE_COPY_DECL)
+				continue;
+			struct local_writes w = local_writes_of(l, st->cursor, true);
+			for (int v = 0; v < w.n && !w.other && !st->also_compute; v++)
+				for (int j = 0; j < l->nstmts && copy_decl_of(l, w.v[v]) < 0 && !st->also_compute; j++)
+					if (j != i && stays_in_body(&l->stmts[j]) && references(l->stmts[j].cursor, w.v[v]))
+						st->also_compute = changed = true;
+		}
+	}
+}
+
+/* Whether a statement other than `except` names var: one that stays in the body, or (copy)
+ * one of the copy side. */
+static bool named_apart(const struct kloop *l, int except, CXCursor var, bool copy)
+{
+	for (int j = 0; j < l->nstmts; j++) {
+		enum stmt_role r = l->stmts[j].role;
+		bool side = copy ? r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL : stays_in_body(&l->stmts[j]);
+		if (j != except && side && references(l->stmts[j].cursor, var))
+			return true;
+	}
+	return false;
+}
+
+/* The locals a step (statement i) sets: the copies' alone (copies_alone_use), or scratch locals
+ * of the function that the copy side reads, whatever else reads them: the step then stays in
+ * the compute as well (mark_also_compute), and each loader sets its own. */
+static bool step_locals_ok(const struct kloop *l, int i, const struct local_writes *w)
+{
+	for (int v = 0; v < w->n; v++) {
+		int d = copy_decl_of(l, w->v[v]);
+		if (d >= 0 ? l->stmts[d].also_compute
+			   : named_apart(l, i, w->v[v], false) && !named_apart(l, i, w->v[v], true))
 			return false;
 	}
 	return !w->other && w->n > 0;
@@ -1893,7 +2012,7 @@ static void mark_copy_steps(struct kloop *l)
 			if (!step[i])
 				continue;
 			struct local_writes w = local_writes_of(l, l->stmts[i].cursor, true);
-			if (copies_alone_use(l, &w))
+			if (step_locals_ok(l, i, &w))
 				l->stmts[i].advance = w.at[0];
 			else
 				step[i] = false, changed = true;
@@ -1909,12 +2028,32 @@ static void refuse_shared_local(struct kloop *l, const struct source *src, const
 				const struct local_writes *w)
 {
 	CXCursor write = w->other ? w->other_at : w->n ? w->at[0] : st->cursor;
-	const char *why = ": pipefy moves a tile's copies only with the locals they alone use";
+	CXCursor var = register_lvalue_var(cursor_write_target(write));
+	const char *why = !clang_Cursor_isNull(var) && !body_local(l, var)
+				  ? ", declared outside it: pipefy moves a tile's copies only with what they alone write"
+				  : ": pipefy moves a tile's copies only with the locals they alone use";
+	/* (a local of the function: which of function_scratch's facts fails) */
+	CXCursor *body = xcalloc((size_t)l->nstmts + 1, sizeof *body);
+	for (int i = 0; i < l->nstmts; i++)
+		body[i] = l->stmts[i].cursor;
+	if (w->other && !clang_Cursor_isNull(var) && effects_is_local(var) && !body_local(l, var)) {
+		if (cursor_first_ref(l->cursor, var, l->body, NULL))
+			why = ", which the loop's own header reads after each trip: the loader would write it a tile "
+			      "early";
+		else if (first_touch_seq(body, l->nstmts, var) == TOUCH_READS)
+			why = ", which an iteration may read as the one before left it: the loader would write it a "
+			      "tile early";
+		else if (!in_loop_only(l, var) && !dead_after_loop(l, var))
+			why = ", whose value after the loop pipefy cannot show unread (a later statement, an "
+			      "enclosing loop, a lambda or a pointer may read it)";
+	}
+	free(body);
 	for (int i = 0; i < w->n && !w->other; i++) {
 		int d = copy_decl_of(l, w->v[i]);
-		if (d >= 0 && l->stmts[d].also_compute) {
+		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i])) {
 			write = w->at[i];
-			why = ", which the compute reads too: the loader would advance it a tile early";
+			why = d >= 0 ? ", which the compute reads too: the loader would advance it a tile early"
+				     : ", which the compute reads too: the loader would write it a tile early";
 			break;
 		}
 	}
@@ -2460,6 +2599,37 @@ static void mark_store_side(struct kloop *l)
 	}
 }
 
+/* kloop.scratch: the scratch locals of the function (function_scratch) the copy side sets, where
+ * the copy side's own statements set each before they read it (the loader runs them alone). */
+static void collect_scratch(struct kloop *l)
+{
+	CXCursor *side = xcalloc((size_t)l->nstmts + 1, sizeof *side);
+	int nside = 0;
+	for (int i = 0; i < l->nstmts; i++) {
+		enum stmt_role r = l->stmts[i].role;
+		if (r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL || r == ROLE_BUMP)
+			side[nside++] = l->stmts[i].cursor;
+	}
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		bool step = st->role == ROLE_COPY_DECL && clang_getCursorKind(st->cursor) != CXCursor_DeclStmt;
+		if (!step && !(st->role == ROLE_COPY && st->writes_locals))
+			continue;
+		struct local_writes w = local_writes_of(l, st->cursor, step);
+		for (int v = 0; v < w.n && !w.other; v++) {
+			bool seen = copy_decl_of(l, w.v[v]) >= 0 || !function_scratch(l, w.v[v]) ||
+				    first_touch_seq(side, nside, w.v[v]) == TOUCH_READS;
+			for (int k = 0; k < l->nscratch && !seen; k++)
+				seen = clang_equalCursors(l->scratch[k], w.v[v]);
+			if (!seen) {
+				l->scratch = xrealloc(l->scratch, (size_t)(l->nscratch + 1) * sizeof *l->scratch);
+				l->scratch[l->nscratch++] = w.v[v];
+			}
+		}
+	}
+	free(side);
+}
+
 void find_body_locals(struct kloop *l, const struct source *src)
 {
 	mark_fetch_assigns(l, src); /* first: the locals such a fetch reads go with it (seed 138) */
@@ -2477,6 +2647,7 @@ void find_body_locals(struct kloop *l, const struct source *src)
 			copy_loop_shape(&st->inner, in, src, l->function_cursor);
 	}
 	mark_store_side(l);
+	collect_scratch(l);
 	for (int c = 0; c < l->ncopies; c++) {
 		int d = clang_Cursor_isNull(l->copies[c].view) ? -1 : copy_decl_of(l, l->copies[c].view);
 		if (d >= 0)

@@ -2590,13 +2590,14 @@ static size_t derived_from(const struct kloop *l, CXCursor var, const struct sou
 	return d.at;
 }
 
-/* A local of the function the copy side's steps assign (find's function_scratch: only the
- * body names it, each iteration assigning it before it reads it, nothing the body keeps). */
+/* A local of the function the copy side's steps or copies assign (find's function_scratch:
+ * each iteration assigns it before it reads it, nothing after the loop reads it, nothing the
+ * body keeps names it). */
 static bool stepped_scratch(const struct kloop *l, CXCursor var)
 {
 	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COPY_DECL && !clang_Cursor_isNull(l->stmts[i].advance) &&
-		    cursor_writes_var(l->stmts[i].cursor, var))
+		if ((l->stmts[i].role == ROLE_COPY_DECL || (l->stmts[i].role == ROLE_COPY && l->stmts[i].writes_locals)) &&
+		    !clang_Cursor_isNull(l->stmts[i].advance) && cursor_writes_var(l->stmts[i].cursor, var))
 			return true;
 	return false;
 }
@@ -3284,6 +3285,8 @@ struct branch_read {
 	CXCursor bad;
 };
 
+static bool same_every_tile(const struct kloop *l, CXCursor e);
+
 static bool branch_of_loads(struct branch_read *b, CXCursor c)
 {
 	const struct kloop *l = b->l;
@@ -3295,8 +3298,15 @@ static bool branch_of_loads(struct branch_read *b, CXCursor c)
 		if (clang_equalCursors(l->stmts[b->stmt].loop_fetch[i], c))
 			return true;
 	bool ok = false;
+	CXCursor lhs, rhs;
 	if (k == CXCursor_DeclStmt) {
 		ok = branch_locals(l, b->stmt, c, &b->ivars);
+	} else if (cursor_write_parts(c, &lhs, &rhs) == WRITE_ASSIGN &&
+		   clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr) {
+		/* (a scratch local of the function set to what is the same on every tile, `r =
+		 * blockIdx.y * TS + ty;`: set again by the stash, it holds the same value) */
+		CXCursor var = clang_getCursorReferenced(cursor_strip(lhs));
+		ok = stepped_scratch(l, var) && same_every_tile(l, rhs);
 	} else if (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) {
 		struct cursors kids = cursor_children(c);
 		ok = k == CXCursor_CompoundStmt || kids.n == 2 || kids.n == 3;
@@ -3492,8 +3502,19 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 		CXCursor var = cursor_assigned_var(st->advance, &store);
 		if (stored_before(l, var, i))
 			continue;
+		/* (a scratch local a copy sets to what is the same on every tile, `r = blockIdx.y * TS +
+		 * ty;`: set again, it holds the same value) */
+		CXCursor lhs, rhs;
+		bool set = st->role == ROLE_COPY && cursor_write_parts(st->advance, &lhs, &rhs) == WRITE_ASSIGN &&
+			   clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr;
+		if (set && same_every_tile(l, rhs))
+			continue;
 		char *name = cursor_name(var), *why = NULL;
-		if (st->role == ROLE_COPY)
+		if (set)
+			why = xprintf("the copy at %s also sets '%s' from what changes from tile to tile, which storing the "
+				      "registers, a tile later, would set again", where(src, cursor_span(cursor_unattributed(st->cursor)).begin),
+				      name);
+		else if (st->role == ROLE_COPY)
 			why = xprintf("the copy at %s also advances '%s', which storing the registers would advance again "
 				      "apart from its declaration", where(src, cursor_span(cursor_unattributed(st->cursor)).begin), name);
 		else if (destination_reads(l, var))
@@ -3789,6 +3810,14 @@ static bool invariant_expr(struct cond_ctx *x, CXCursor e, int depth)
 	if (scan_invariant(e, e, &s) == CXChildVisit_Recurse)
 		clang_visitChildren(e, scan_invariant, &s);
 	return s.ok;
+}
+
+/* Whether e comes out the same on every tile (invariant_expr, over the loop). */
+static bool same_every_tile(const struct kloop *l, CXCursor e)
+{
+	struct cond_ctx x = {.l = l, .scope = l->cursor, .scope_span = l->body, .call = clang_getNullCursor(),
+			     .bad = clang_getNullCursor(), .via = clang_getNullCursor()};
+	return invariant_expr(&x, e, 0);
 }
 
 /* The nodes from `from` down to target, outermost first; false when target is not inside. */

@@ -58,6 +58,7 @@ void model_free(struct model *m)
 			free(l->helpers[h].refusal);
 		}
 		free(l->helpers);
+		free(l->scratch);
 		free(l->block_source);
 		free(l->block_shape_source);
 		free(l->twice);

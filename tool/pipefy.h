@@ -885,6 +885,12 @@ struct kloop {
 	int nunknowns, capunknowns;
 	CXCursor function_cursor;     /* the kernel or __device__ function holding the loop */
 	struct span function_span;    /* its definition; empty when find could not read the loop */
+	CXCursor *scratch;            /* locals of the function declared before the loop that the
+				       * copy side sets (`idx = ..;`, `row = ..` inside a fill), each
+				       * iteration before it reads them, their value after the loop
+				       * unread: each loader declares its own, so a tile early it sets
+				       * no value the compute reads */
+	int nscratch;
 
 	/* measure (measure.c; ptxas.c: registers) */
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */

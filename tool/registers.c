@@ -363,6 +363,16 @@ static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct
 		const struct induction *v = &l->ivars[i];
 		sb_printf(sb, "%s%s%s%s = " NAME_TILE_IVAR "%s;\n", y->I2, v->type, type_sep(v->type), v->name, v->name);
 	}
+	/* (the scratch locals the statements it runs again set: its own too) */
+	CXCursor *again = xcalloc((size_t)l->nstmts + 1, sizeof *again);
+	int nagain = 0;
+	for (int i = 0; i < l->nstmts; i++) {
+		const struct body_stmt *st = &l->stmts[i];
+		if (st->role == ROLE_COPY || (st->role == ROLE_COPY_DECL && st->store_side) || st->fetch_keep)
+			again[nagain++] = st->cursor;
+	}
+	add_scratch_shadows(sb, y, again, nagain);
+	free(again);
 	first = true;
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];

@@ -222,6 +222,27 @@ void add_cursor_shadows(struct strbuf *sb, struct layout *y)
 		const struct induction *v = &y->l->ivars[i];
 		sb_printf(sb, "%s%s%s%s = pipefy_next_%s;\n", y->I2, v->type, type_sep(v->type), v->name, v->name);
 	}
+	add_scratch_shadows(sb, y, NULL, 0);
+}
+
+/* The loader's own scratch locals (kloop.scratch), declared without a value: the copy side sets
+ * each before it reads it. With `stmts`, only those some statement of them sets. */
+void add_scratch_shadows(struct strbuf *sb, struct layout *y, const CXCursor *stmts, int n)
+{
+	for (int i = 0; i < y->l->nscratch; i++) {
+		CXCursor var = y->l->scratch[i];
+		bool named = !stmts;
+		for (int k = 0; k < n && !named; k++)
+			named = cursor_writes_var(stmts[k], var);
+		if (!named)
+			continue;
+		CXString t = clang_getTypeSpelling(clang_getCursorType(var));
+		char *name = cursor_name(var);
+		const char *type = clang_getCString(t);
+		sb_printf(sb, "%s%s%s%s; // pipefy: the loader's own\n", y->I2, type, type_sep(type), name);
+		free(name);
+		clang_disposeString(t);
+	}
 }
 
 /* The loop's own increment, then the cursor keeps the advanced values. */

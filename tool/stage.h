@@ -33,6 +33,7 @@ void layout_end(struct layout *y);
 void add_block_start(struct strbuf *sb, struct layout *y, const char *what);
 /* Inside a loader: the loop variables take the cursor's values. */
 void add_cursor_shadows(struct strbuf *sb, struct layout *y);
+void add_scratch_shadows(struct strbuf *sb, struct layout *y, const CXCursor *stmts, int n);
 /* The loop's own increment, then the cursor keeps the advanced values. */
 void add_cursor_advance(struct strbuf *sb, struct layout *y, const char *indent);
 /* The user's for header, one level deeper, with the pragmas written above it. */
