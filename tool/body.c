@@ -547,6 +547,28 @@ static int compute_barrier(const struct kloop *l)
 	return -1;
 }
 
+/* A name of shared memory in a statement outside the destinations of its copies (copies
+ * `from` on): the statement reads a tile. */
+struct shared_reads {
+	const struct kloop *l;
+	int from;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_shared_reads(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct shared_reads *r = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !cursor_is_shared_var(clang_getCursorReferenced(c)))
+		return CXChildVisit_Recurse;
+	struct span at = cursor_span(c);
+	bool dst = false;
+	for (int k = r->from; k < r->l->ncopies && !dst; k++)
+		dst = span_within(at, r->l->copies[k].dst);
+	r->found |= !dst;
+	return r->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
 /* A statement that fills a tile and also writes something its copies may not take along (the
  * write named, with both places, and why: `why` follows the write's place). */
 static void refuse_other_write(struct kloop *l, const struct source *src, CXCursor stmt, CXCursor write, const char *why)
@@ -1010,9 +1032,22 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 				int sl, sc, bl, bc;
 				source_line_col(src, cursor_span(c).begin, &sl, &sc);
 				source_line_col(src, l->stmts[barrier].text.begin, &bl, &bc);
-				kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d, in the compute after the barrier at "
-					      "%d:%d, writes a tile: the compute writes the tile, which pipefy does not stage",
-					      sl, sc, bl, bc);
+				/* (copies of global memory that read no shared memory but their own
+				 * destinations: a second fill, not the compute's) */
+				bool loads = false;
+				for (int k = before; k < l->ncopies; k++)
+					loads |= l->copies[k].src.end > l->copies[k].src.begin;
+				struct shared_reads sr = {.l = l, .from = before};
+				clang_visitChildren(c, scan_shared_reads, &sr);
+				loads &= !sr.found;
+				if (loads)
+					kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d fills a tile after the barrier at "
+						      "%d:%d, and copies before that barrier fill tiles too: pipefy stages a loop "
+						      "whose fill comes before one barrier", sl, sc, bl, bc);
+				else
+					kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d, in the compute after the barrier "
+						      "at %d:%d, writes a tile: the compute writes the tile, which pipefy does not stage",
+						      sl, sc, bl, bc);
 			} else if (s.nfar > 0)
 				refuse_other_write(l, src, c, s.first_far,
 						   ", declared outside it: pipefy moves a tile's copies only with what they alone write");

@@ -230,3 +230,34 @@ __global__ void __launch_bounds__(256) constant_register(const float *A, const f
         for (int j = 0; j < TN; ++j)
             C[(size_t)(row0 + i) * N + col0 + j] = acc[i][j];
 }
+
+// Ping-pong buffers filled on both sides of a barrier, through pointers the fills step (czn's
+// pingpongbuffer): the fill after the barrier is a fill, not the compute writing a tile (once,
+// with the pointers read as scratch, "the compute writes the tile").
+__global__ void __launch_bounds__(256) ping_pong(const float *A, const float *B, float *C, int n, int k)
+{
+    __shared__ float as[2][16][16], bs[2][16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    const float *a = A + blockIdx.y * 16 * k, *b = B + blockIdx.x * 16, *end = a + k;
+    float sum = 0.0f;
+    as[0][ty][tx] = a[ty * k + tx];
+    bs[0][ty][tx] = b[ty * n + tx];
+    a += 16, b += 16 * n;
+    for (; a < end;) {
+        __syncthreads();
+        as[1][ty][tx] = a[ty * k + tx];
+        bs[1][ty][tx] = b[ty * n + tx];
+        a += 16, b += 16 * n;
+        for (int kk = 0; kk < 16; ++kk)
+            sum += as[0][ty][kk] * bs[0][kk][tx];
+        __syncthreads();
+        if (a < end) {
+            as[0][ty][tx] = a[ty * k + tx];
+            bs[0][ty][tx] = b[ty * n + tx];
+            a += 16, b += 16 * n;
+        }
+        for (int kk = 0; kk < 16; ++kk)
+            sum += as[1][ty][kk] * bs[1][kk][tx];
+    }
+    C[(blockIdx.y * 16 + ty) * n + blockIdx.x * 16 + tx] = sum;
+}
