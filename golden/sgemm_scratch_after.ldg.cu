@@ -122,6 +122,29 @@ __global__ void scratch_both_sides(const float *A, const float *B, float *C, int
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
 
+// two such locals of one declaration (`int row, slot;`: one extent for both), the fill's and
+// the step's the compute reads too: each loader sets its own of each
+__global__ void scratch_one_declaration(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS], Bs[2][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row, slot;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        if (ty < TS) {
+            row = blockIdx.y * TS + ty;
+            As[ty][tx] = A[row * K + k0 + tx];
+        }
+        slot = (k0 / TS) % 2;
+        Bs[slot][ty][tx] = B[(k0 + ty) * N + blockIdx.x * TS + tx];
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[slot][k][tx];
+        __syncthreads();
+    }
+    C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
+}
+
 // read after the loop, as the last tile's fill left it (the same value here): left as written
 __global__ void scratch_read_after(const float *A, const float *B, float *C, int M, int N, int K)
 {
@@ -275,6 +298,7 @@ int main(int argc, char **argv)
     RUN(scratch_in_fill);
     RUN(scratch_per_tile);
     RUN(scratch_both_sides);
+    RUN(scratch_one_declaration);
     RUN(scratch_read_after);
     RUN(scratch_outer_trip);
     RUN(scratch_in_header);

@@ -1781,6 +1781,15 @@ static int copy_decl_of(const struct kloop *l, CXCursor var)
 	return -1;
 }
 
+/* A number or a pointer, not volatile: its assignment is whole and runs nothing. */
+static bool scratch_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return ((t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) || t.kind == CXType_Pointer ||
+		t.kind == CXType_Enum) &&
+	       !clang_isVolatileQualifiedType(t);
+}
+
 static enum CXChildVisitResult scan_lambda_names(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -1803,7 +1812,7 @@ static bool dead_after_loop(const struct kloop *l, CXCursor var)
 	bool jumps = false;
 	clang_visitChildren(l->function_cursor, scan_jumps, &jumps);
 	clang_visitChildren(l->function_cursor, scan_lambda_names, &v);
-	if (jumps || clang_Cursor_isNull(v) || cursor_escapes(l->function_cursor, var))
+	if (jumps || clang_Cursor_isNull(v) || cursor_aliased(l->function_cursor, var))
 		return false;
 	CXCursor path[64];
 	int n = 0;
@@ -1860,10 +1869,13 @@ static bool function_scratch(const struct kloop *l, CXCursor var)
 	if (clang_getCursorKind(var) != CXCursor_VarDecl || cursor_is_shared_var(var) ||
 	    !cursor_declared_within(var, l->function_span) || cursor_declared_within(var, l->body))
 		return false;
-	CXType t = clang_getCanonicalType(clang_getCursorType(var));
-	if (type_kind_is_sized_array(t.kind) || t.kind == CXType_IncompleteArray || t.kind == CXType_LValueReference ||
-	    t.kind == CXType_RValueReference || clang_isVolatileQualifiedType(t))
+	/* (reached by its name alone: a reference to it would read or write what the loader's own
+	 * leaves alone) */
+	if (!scratch_type(clang_getCursorType(var)) || cursor_aliased(l->function_cursor, var))
 		return false;
+	for (int i = 0; i < l->nivars; i++) /* (a loop variable is the cursor's: `row += 5;` each trip) */
+		if (cursor_offset(l->ivars[i].decl) == cursor_offset(var))
+			return false;
 	bool jumps = false;
 	clang_visitChildren(l->cursor, scan_jumps, &jumps);
 	/* (the loop's own header runs after each trip's body: it must not name it either) */
@@ -1876,6 +1888,20 @@ static bool function_scratch(const struct kloop *l, CXCursor var)
 	bool fresh = first_touch_seq(body, l->nstmts, var) != TOUCH_READS;
 	free(body);
 	return fresh;
+}
+
+/* Whether the statements that stay in the body set var, a scratch local of the function,
+ * before they read it (`row = ty; .. row ..`): the loader's own is then no value of theirs. */
+static bool kept_sets_first(const struct kloop *l, CXCursor var)
+{
+	CXCursor *kept = xcalloc((size_t)l->nstmts + 1, sizeof *kept);
+	int n = 0;
+	for (int i = 0; i < l->nstmts; i++)
+		if (stays_in_body(&l->stmts[i]))
+			kept[n++] = l->stmts[i].cursor;
+	bool first = first_touch_seq(kept, n, var) == TOUCH_WRITES;
+	free(kept);
+	return first;
 }
 
 /* Whether a statement that stays in the body names var. */
@@ -1950,7 +1976,7 @@ static bool copies_alone_use(const struct kloop *l, const struct local_writes *w
 {
 	for (int i = 0; i < w->n; i++) {
 		int d = copy_decl_of(l, w->v[i]);
-		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i]))
+		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i]) && !kept_sets_first(l, w->v[i]))
 			return false;
 	}
 	return !w->other && w->n > 0;
@@ -2071,8 +2097,12 @@ static void refuse_shared_local(struct kloop *l, const struct source *src, const
 	CXCursor *body = xcalloc((size_t)l->nstmts + 1, sizeof *body);
 	for (int i = 0; i < l->nstmts; i++)
 		body[i] = l->stmts[i].cursor;
-	if (w->other && !clang_Cursor_isNull(var) && effects_is_local(var) && !body_local(l, var)) {
-		if (cursor_first_ref(l->cursor, var, l->body, NULL))
+	if (w->other && !clang_Cursor_isNull(var) && effects_is_local(var) && !body_local(l, var) &&
+	    scratch_type(clang_getCursorType(var))) {
+		if (cursor_aliased(l->function_cursor, var))
+			why = ", which a reference or an address also reaches: the loader's own would leave what those "
+			      "read alone";
+		else if (cursor_first_ref(l->cursor, var, l->body, NULL))
 			why = ", which the loop's own header reads after each trip: the loader would write it a tile "
 			      "early";
 		else if (first_touch_seq(body, l->nstmts, var) == TOUCH_READS)
@@ -2654,8 +2684,10 @@ static void collect_scratch(struct kloop *l)
 		for (int v = 0; v < w.n && !w.other; v++) {
 			bool seen = copy_decl_of(l, w.v[v]) >= 0 || !function_scratch(l, w.v[v]) ||
 				    first_touch_seq(side, nside, w.v[v]) == TOUCH_READS;
+			/* (one local, however its cursors were reached: by where its name is declared;
+			 * `int row, col;` gives both declarations one extent) */
 			for (int k = 0; k < l->nscratch && !seen; k++)
-				seen = clang_equalCursors(l->scratch[k], w.v[v]);
+				seen = cursor_offset(l->scratch[k]) == cursor_offset(w.v[v]);
 			if (!seen) {
 				l->scratch = xrealloc(l->scratch, (size_t)(l->nscratch + 1) * sizeof *l->scratch);
 				l->scratch[l->nscratch++] = w.v[v];

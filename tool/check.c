@@ -1694,6 +1694,7 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXC
 struct escape_scan {
 	const struct kloop *l;
 	CXCursor bad;
+	bool reference;    /* bad names a local reference */
 	CXCursor seen[32]; /* variables already looked for (each is read many times) */
 	int nseen;
 };
@@ -1706,6 +1707,25 @@ static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClie
 		return CXChildVisit_Recurse;
 	CXCursor d = clang_getCursorReferenced(c);
 	enum CXCursorKind k = clang_getCursorKind(d);
+	/* (a local reference reads another variable, which the compute may write under its own
+	 * name: `const int &ro = off;` .. `A[ro + tx]` .. `off += TS;`) */
+	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(d));
+	if (k == CXCursor_VarDecl && (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) &&
+	    (pk == CXCursor_FunctionDecl || pk == CXCursor_FunctionTemplate || pk == CXCursor_CXXMethod)) {
+		/* (bound to a variable by its name, which the loop writes nowhere and nothing else
+		 * reaches, `const int &rows = N;`, it reads what it read before the loop) */
+		CXCursor init = cursor_strip(cursor_last_child(d));
+		CXCursor v = clang_getCursorKind(init) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(init)
+										: clang_getNullCursor();
+		bool fixed = !clang_Cursor_isNull(v) && effects_is_local(v) && !cursor_writes_var(e->l->cursor, v) &&
+			     !cursor_escapes(e->l->function_cursor, v);
+		if (!fixed) {
+			e->bad = c;
+			e->reference = true;
+			return CXChildVisit_Break;
+		}
+	}
 	/* (a variable of the file or of __shared__ memory is memory every thread may write: the
 	 * checks of what the compute writes see to those) */
 	if (k != CXCursor_ParmDecl && !(k == CXCursor_VarDecl && effects_is_local(d)))
@@ -1740,9 +1760,13 @@ static void check_escapes(struct kloop *l, const struct source *src)
 		return;
 	char *name = cursor_name(e.bad);
 	size_t at = cursor_span(e.bad).begin;
-	kloop_refuse(l, at, "'%s' at %s, which the loader reads a tile early, has its address taken (or a reference "
-			    "bound to it) in the kernel: a write through it in the compute would come after that read",
-		     name, where(src, at));
+	if (e.reference)
+		kloop_refuse(l, at, "'%s' at %s, which the loader reads a tile early, is a reference: a write of what it "
+				    "names, by another name in the compute, would come after that read", name, where(src, at));
+	else
+		kloop_refuse(l, at, "'%s' at %s, which the loader reads a tile early, has its address taken (or a "
+				    "reference bound to it) in the kernel: a write through it in the compute would come after "
+				    "that read", name, where(src, at));
 	free(name);
 }
 
@@ -3511,8 +3535,8 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 			continue;
 		char *name = cursor_name(var), *why = NULL;
 		if (set)
-			why = xprintf("the copy at %s also sets '%s' from what changes from tile to tile, which storing the "
-				      "registers, a tile later, would set again", where(src, cursor_span(cursor_unattributed(st->cursor)).begin),
+			why = xprintf("the copy at %s also sets '%s' from what pipefy cannot show the same on every tile, "
+				      "which storing the registers, a tile later, would set again", where(src, cursor_span(cursor_unattributed(st->cursor)).begin),
 				      name);
 		else if (st->role == ROLE_COPY)
 			why = xprintf("the copy at %s also advances '%s', which storing the registers would advance again "

@@ -1260,6 +1260,65 @@ bool cursor_escapes(CXCursor in, CXCursor var)
 	return w.written;
 }
 
+/* Whether code below c names var, its name written in any part of it. */
+static bool names_anywhere(CXCursor c, CXCursor var)
+{
+	return cursor_var_refs(c, var, NULL, 0) != 0;
+}
+
+static bool reference_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+}
+
+/* A way to reach the variable other than by its name, to read it as well as to write it: its
+ * address taken, a reference of any kind bound to what may be it (`const int &r = c ? v : w;`,
+ * `int &&r = static_cast<int &&>(v);`), a call handed it where its parameter is a reference or
+ * where pipefy cannot see the parameter (`__builtin_addressof(v)`), or an aggregate of a class
+ * built from it (`View w{v};`, whose member may be a reference). */
+static bool lets_reach(CXCursor c, CXCursor var)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
+		return names_anywhere(c, var);
+	if (k == CXCursor_VarDecl && reference_type(clang_getCursorType(c)))
+		return names_anywhere(c, var);
+	if (k == CXCursor_InitListExpr)
+		return clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Record && names_anywhere(c, var);
+	if (k != CXCursor_CallExpr)
+		return false;
+	CXCursor fn = clang_getCursorReferenced(c);
+	CXType ft = clang_getCursorType(fn);
+	int n = clang_Cursor_getNumArguments(c), typed = clang_Cursor_isNull(fn) ? 0 : clang_getNumArgTypes(ft);
+	for (int i = 0; i < n; i++) {
+		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+		if (names_anywhere(arg, var) && (i >= typed || reference_type(clang_getArgType(ft, (unsigned)i))))
+			return true;
+	}
+	return false;
+}
+
+static enum CXChildVisitResult scan_reach(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct written_scan *w = data;
+	if (lets_reach(c, w->var) || lets_write(c, w->var)) {
+		w->written = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+bool cursor_aliased(CXCursor in, CXCursor var)
+{
+	struct written_scan w = {.var = var};
+	if (lets_reach(in, var) || lets_write(in, var))
+		return true;
+	clang_visitChildren(in, scan_reach, &w);
+	return w.written;
+}
+
 /* cursor_only_read: every name of var below c is read, proven from its ancestors (a few of them,
  * innermost last). */
 struct read_walk {

@@ -439,6 +439,10 @@ bool cursor_only_read(CXCursor in, CXCursor var);
 /* Whether `in` takes var's address, binds a reference to it or gives it to a non-const reference
  * parameter or member function: a write through a pointer may change it from then on. */
 bool cursor_escapes(CXCursor in, CXCursor var);
+/* Whether code in `in` may reach var other than by its name, to read it or to write it: its
+ * address, a reference of any kind bound to it, a call's reference parameter or one pipefy cannot
+ * see handed it, a class aggregate built from it. */
+bool cursor_aliased(CXCursor in, CXCursor var);
 /* A read of global memory: `A[i]`, `*(const int4 *)&A[i]`, `p->A[i]`; sets the pointer it reads
  * (a variable, or the struct member it indexes). */
 bool cursor_global_load(CXCursor c, CXCursor *base);

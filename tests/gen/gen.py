@@ -82,6 +82,10 @@ twenty-fourth, the helper's copies as one call a tile (`split_helper`: `load_til
 load_tile(Bs, B, ..);`, a template's where the tiles are, both calls the fill); from a
 twenty-fifth, a break in the copies' row loop (`row_jump`: the same on every tile, staged; or
 reading the tile, `if (k0 >= K && r >= BY) break;`, refused as a store made on some tiles);
+from a twenty-sixth, a local of the kernel declared before the loop (C89's habit) that the body
+sets first from the tile's position and the copies read (`fscratch`: `gen_t = k0 / TS;`, the
+copies' addresses through `gen_t * TS`; the compute reading it too, `both`: the loader sets a
+local of its own and the compute keeps its statement; read after the loop, `after`: refused);
 compute inline, in a helper or unrolled; `__restrict__` or not; `__syncthreads()`,
 `block.sync()` or `cg::sync(block)`; tiles as __shared__ arrays or pointers into
 `extern __shared__` memory (one register stage, no cp.async, unless the kernel is static: then
@@ -431,6 +435,15 @@ def draw(seed):
     r25 = random.Random(seed * 7919 + 83)
     jump_ok = f['form'] == 'row_loop' and f['row_loop_kind'] != 'nested' and f['copy'] == 'direct'
     f['row_jump'] = r25.choice(['none', 'fixed', 'tile']) if jump_ok else 'none'
+    # the twenty-sixth stream (session 38): a scratch local of the kernel, declared before the
+    # loop, set by the body's first statement and read by the copies (and the compute: `both`),
+    # or read after the loop too (`after`: pipefy cannot show its value after the loop unread)
+    r26 = random.Random(seed * 7919 + 89)
+    scratch_ok = (f['copy'] in ('direct', 'local_index') and f['form'] == 'scalar' and f['structure'] == 'plain' and
+                  not f['independent'] and f['pipe'] == 'none' and not f['rotated'] and f['mutation'] == 'none' and
+                  f['index_step'] == 'none' and f['vote'] == 'none' and f['participation'] == 'all' and
+                  not f['bassign'] and f['xbar'] == 'none')
+    f['fscratch'] = r26.choice(['none', 'copies', 'both', 'after']) if scratch_ok else 'none'
     return f
 
 
@@ -441,7 +454,7 @@ NINTH = {'wide': 'none', 'vote': 'none', 'between': 'none', 'dep_step': False, '
          'row_test': 'lt', 'row_step': 'const', 'row_fetch': False, 'cview': False,
          'pipe': 'none', 'pipe_at': 'loop', 'pipe_block': False, 'pipe_release': 'none', 'pipe_neg': 'none',
          'big': False, 'kdim': False, 'blocal': False, 'xbar': 'none', 'bassign': False, 'pure': 'none',
-         'reread': False, 'tex': False, 'split_helper': False, 'row_jump': 'none'}
+         'reread': False, 'tex': False, 'split_helper': False, 'row_jump': 'none', 'fscratch': 'none'}
 WIDE = {'float3': ('float', 3), 'float4': ('float', 4), 'int3': ('int', 3), 'int4': ('int', 4),
         'double2': ('double', 2), 'double3': ('double', 3)}
 COMP = 'xyzw'
@@ -526,6 +539,7 @@ def program(seed):
                            'may point at it' if f['vote'] == 'end_or' and not f['restrict'] else None,
                            "runs the asm instruction 'bar.sync'" if f['vote'] == 'asm' else None,
                            "the copies read 'ir0', which the compute" if f['index_step'] == 'compute' else None,
+                           "'gen_t'" if f['fscratch'] == 'after' else None,
                            # (the pipeline's copies are a pipeline already: its wait elsewhere, or its
                            # commit in an inner loop)
                            "asynchronous already .*named at [0-9:]+ other than by the loop's copies and calls"
@@ -613,6 +627,9 @@ def program(seed):
     if f['index_step'] in ('copies', 'row') and expect == 'pipelined':
         for v in sm90:  # (after an exit before the loop, which is named first)
             sm90[v].append("advances '%s'" % ('ra0' if f['index_step'] == 'row' else 'ir0'))
+    if f['fscratch'] in ('copies', 'both') and expect == 'pipelined':
+        for v in sm90:  # (tensor copies take no step of a local, the loop's own variables aside)
+            sm90[v].append("advances 'gen_t'")
     for v, res in sm90.items():
         if res:
             out('// gen-expect-%s: refused: (%s)' % (v, '.' if '.' in res else '|'.join(res)))
@@ -914,6 +931,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             make_pipe(ind, pn)
         if f['bassign']:
             out(ind + 'long long gen_bi; // (set by B\'s load branch alone: the copy reads its value)')
+        if f['fscratch'] != 'none':
+            out(ind + 'int gen_t = 0; // (set first by each iteration: the tile\'s position)')
         if f['participation'] == 'bounds_if':
             out(ind + 'if (col < N) { // (every thread, where N is a multiple of TS; a test of the thread)')
         if f['ivar_more'] == 'size_t':
@@ -942,7 +961,10 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
             bc = b + '    '
         if f['pipe'] != 'none':
             out(bc + '%s.producer_acquire();' % pn)
-        copies(f, out, bc, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero, k0, W if WV else 0,
+        if f['fscratch'] != 'none':
+            out(b + 'gen_t = (int)(%s / TS);' % k0)
+        copies(f, out, bc, an, bn, rn, TG, TT, TS, R, BY, VW, vec, transpose, load, zero,
+               '(gen_t * TS)' if f['fscratch'] != 'none' else k0, W if WV else 0,
                (pn, size) if f['pipe'] != 'none' else None)
         if f['pipe'] != 'none':
             out(bc + '%s.producer_commit();' % pn)
@@ -996,6 +1018,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
                      'and': 'votes += !__syncthreads_and(%s[0] == %s[0]);'}[f['vote']] % (accn, accn))
         if f['index_step'] == 'compute':  # (adds nothing: the compute reads the index, that is all)
             out(b + 'acc[0] += (%s)(ir0 %% 1);' % TA)
+        if f['fscratch'] == 'both':  # (zero where the compute reads this tile's position)
+            out(b + 'acc[0] += (%s)(gen_t - (int)(%s / TS));' % (TA, k0))
         if f['mutation'] == 'dependent' and f['dep_step']:
             out(b + 'off += acc[0] > 1e30;')
         elif f['mutation'] == 'dependent':
@@ -1024,6 +1048,8 @@ def kernel(f, out, kname, TG, TT, TA, TS, R, BY, BX, VW, vec, transpose, sync, r
         out(ind + '}')
         if f['participation'] == 'bounds_if':
             out(ind + '}')
+        if f['fscratch'] == 'after':  # (the last tile's position, read: adds nothing)
+            out(ind + 'acc[0] += (%s)(gen_t * 0);' % TA)
         if f['tile_after']:
             out(ind + 'if (K >= TS) // B\'s first row of the last tile, less itself: zero')
             first = '%s[0][tx]' % bn
