@@ -1260,10 +1260,56 @@ bool cursor_escapes(CXCursor in, CXCursor var)
 	return w.written;
 }
 
-/* Whether code below c names var, its name written in any part of it. */
-static bool names_anywhere(CXCursor c, CXCursor var)
+/* Whether the lvalue e may be var itself (or part of it): `v`, `(v)`, a cast of it, `c ? v : w`,
+ * `(x, v)`, `v = ..`, `++v`, `v.m`, `v[i]` of an array. An arithmetic value, `v + 1`, is not:
+ * a reference bound to it holds a copy. */
+static bool lvalue_may_be(CXCursor e, CXCursor var)
 {
-	return cursor_var_refs(c, var, NULL, 0) != 0;
+	for (int depth = 0; depth < 32; depth++) {
+		e = cursor_strip(e);
+		enum CXCursorKind k = clang_getCursorKind(e);
+		if (k == CXCursor_DeclRefExpr)
+			return clang_equalCursors(clang_getCursorReferenced(e), var);
+		if (cursor_kind_is_cast(k) || k == CXCursor_UnexposedExpr) {
+			e = cursor_last_child(e);
+		} else if (k == CXCursor_ConditionalOperator) {
+			struct cursors kids = cursor_children(e);
+			bool may = kids.n == 3 && (lvalue_may_be(kids.v[1], var) || lvalue_may_be(kids.v[2], var));
+			free(kids.v);
+			return may;
+		} else if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+			enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+			if (op == CXBinaryOperator_Comma)
+				e = cursor_last_child(e);
+			else if (k == CXCursor_CompoundAssignOperator || op == CXBinaryOperator_Assign)
+				e = cursor_first_child(e);
+			else
+				return false;
+		} else if (k == CXCursor_UnaryOperator) {
+			enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(e);
+			if (op != CXUnaryOperator_PreInc && op != CXUnaryOperator_PreDec)
+				return false;
+			e = cursor_last_child(e);
+		} else if (k == CXCursor_MemberRefExpr || k == CXCursor_ArraySubscriptExpr) {
+			e = cursor_first_child(e);
+		} else {
+			return false;
+		}
+		if (clang_Cursor_isNull(e))
+			return false;
+	}
+	return true;
+}
+
+static enum CXChildVisitResult scan_lvalue_in_list(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	CXCursor *var = data;
+	if (lvalue_may_be(c, *var)) {
+		*var = clang_getNullCursor();
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
 }
 
 static bool reference_type(CXType t)
@@ -1281,11 +1327,16 @@ static bool lets_reach(CXCursor c, CXCursor var)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
-		return names_anywhere(c, var);
-	if (k == CXCursor_VarDecl && reference_type(clang_getCursorType(c)))
-		return names_anywhere(c, var);
-	if (k == CXCursor_InitListExpr)
-		return clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Record && names_anywhere(c, var);
+		return lvalue_may_be(cursor_last_child(c), var);
+	if (k == CXCursor_VarDecl && reference_type(clang_getCursorType(c))) {
+		CXCursor init = cursor_last_child(c);
+		return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) && lvalue_may_be(init, var);
+	}
+	if (k == CXCursor_InitListExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Record) {
+		CXCursor v = var; /* (an element that may be it, bound to a reference member) */
+		clang_visitChildren(c, scan_lvalue_in_list, &v);
+		return clang_Cursor_isNull(v);
+	}
 	if (k != CXCursor_CallExpr)
 		return false;
 	CXCursor fn = clang_getCursorReferenced(c);
@@ -1293,7 +1344,7 @@ static bool lets_reach(CXCursor c, CXCursor var)
 	int n = clang_Cursor_getNumArguments(c), typed = clang_Cursor_isNull(fn) ? 0 : clang_getNumArgTypes(ft);
 	for (int i = 0; i < n; i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-		if (names_anywhere(arg, var) && (i >= typed || reference_type(clang_getArgType(ft, (unsigned)i))))
+		if (lvalue_may_be(arg, var) && (i >= typed || reference_type(clang_getArgType(ft, (unsigned)i))))
 			return true;
 	}
 	return false;

@@ -600,9 +600,10 @@ def program(seed):
         for v in sm90:  # (one stage: no tensor copies)
             sm90[v].append('.')
     if (f['exit'] or f['participation'] == 'thread_return') and expect == 'pipelined':
-        # (the producer warp with cp.async counts threads at its named barriers too: a thread's
-        # return is refused, the block's own is not)
-        for v in ('tma', 'bulk', 'ws') + (('ws-cp.async',) if f['participation'] == 'thread_return' else ()):
+        # (the producer warp with cp.async counts threads at its named barriers too: a return
+        # before the loop is refused, the README says, the block's own as well: seeds 57 and 191
+        # under GEN_ALL_RERUNS)
+        for v in ('tma', 'bulk', 'ws', 'ws-cp.async'):
             sm90[v].append('may end threads before the loop runs')
     if f['compute_sync'] and expect == 'pipelined':
         for v in ('ws-cp.async',) if f['exit'] or f['participation'] == 'thread_return' else ('ws', 'ws-cp.async'):
