@@ -209,6 +209,55 @@ __global__ void scratch_one_declaration(const float *A, const float *B, float *C
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
 
+// set twice in one fill, the second time from the tile's position (B's rows rotated by the
+// tile): register staging, which sets it again where it stores the registers, a tile later, is
+// refused, for each set is read; cp.async takes it
+__global__ void scratch_set_twice(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][TS][TS], Bs[3][TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int r;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            int r; // pipefy: the loader's own
+            if (k0 < K) {
+                if (ty < TS) {
+                    r = ty;
+                    __pipeline_memcpy_async(&As[pipefy_dst][r][tx], &A[(blockIdx.y * TS + r) * K + k0 + tx], sizeof(float));
+                    r = (ty + k0 / TS) % TS;
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][r][tx], &B[(k0 + r) * N + blockIdx.x * TS + tx], sizeof(float));
+                }
+                k0 += TS;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += TS) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int k = 0; k < TS; ++k)
+                acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
+}
+
 // read after the loop, as the last tile's fill left it (the same value here): left as written
 __global__ void scratch_read_after(const float *A, const float *B, float *C, int M, int N, int K)
 {
@@ -363,6 +412,7 @@ int main(int argc, char **argv)
     RUN(scratch_per_tile);
     RUN(scratch_both_sides);
     RUN(scratch_one_declaration);
+    RUN(scratch_set_twice);
     RUN(scratch_read_after);
     RUN(scratch_outer_trip);
     RUN(scratch_in_header);

@@ -145,6 +145,30 @@ __global__ void scratch_one_declaration(const float *A, const float *B, float *C
     C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
 }
 
+// set twice in one fill, the second time from the tile's position (B's rows rotated by the
+// tile): register staging, which sets it again where it stores the registers, a tile later, is
+// refused, for each set is read; cp.async takes it
+__global__ void scratch_set_twice(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS][TS], Bs[TS][TS];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int r;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        if (ty < TS) {
+            r = ty;
+            As[r][tx] = A[(blockIdx.y * TS + r) * K + k0 + tx];
+            r = (ty + k0 / TS) % TS;
+            Bs[r][tx] = B[(k0 + r) * N + blockIdx.x * TS + tx];
+        }
+        __syncthreads();
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    C[(blockIdx.y * TS + ty) * N + blockIdx.x * TS + tx] = acc;
+}
+
 // read after the loop, as the last tile's fill left it (the same value here): left as written
 __global__ void scratch_read_after(const float *A, const float *B, float *C, int M, int N, int K)
 {
@@ -299,6 +323,7 @@ int main(int argc, char **argv)
     RUN(scratch_per_tile);
     RUN(scratch_both_sides);
     RUN(scratch_one_declaration);
+    RUN(scratch_set_twice);
     RUN(scratch_read_after);
     RUN(scratch_outer_trip);
     RUN(scratch_in_header);

@@ -2115,7 +2115,7 @@ static void refuse_shared_local(struct kloop *l, const struct source *src, const
 	free(body);
 	for (int i = 0; i < w->n && !w->other; i++) {
 		int d = copy_decl_of(l, w->v[i]);
-		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i])) {
+		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i]) && !kept_sets_first(l, w->v[i])) {
 			write = w->at[i];
 			why = d >= 0 ? ", which the compute reads too: the loader would advance it a tile early"
 				     : ", which the compute reads too: the loader would write it a tile early";

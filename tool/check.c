@@ -3516,6 +3516,33 @@ static bool stored_before(const struct kloop *l, CXCursor var, int before)
  * the copy-side statements they read (store_side): a local the body declares is declared again
  * there and stepped as the fetch stepped it. A copy that advances a local declared elsewhere
  * would advance it twice, and a step of such a local a destination depends on would not run. */
+/* The first write in a copy statement to a local declared outside it that is not a plain
+ * assignment of what is the same on every tile (same_every_tile). */
+struct outer_sets {
+	const struct kloop *l;
+	struct span stmt;
+	CXCursor bad;
+};
+
+static enum CXChildVisitResult scan_outer_sets(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct outer_sets *o = data;
+	CXCursor target, value;
+	enum write_kind w = cursor_write_parts(c, &target, &value);
+	if (w == WRITE_NONE)
+		return CXChildVisit_Recurse;
+	CXCursor root = cursor_root_var(target);
+	if (clang_Cursor_isNull(root) || cursor_is_shared_var(root) || cursor_declared_within(root, o->stmt))
+		return CXChildVisit_Recurse;
+	if (w != WRITE_ASSIGN || clang_getCursorKind(cursor_strip(target)) != CXCursor_DeclRefExpr ||
+	    !same_every_tile(o->l, value)) {
+		o->bad = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
 static char *advance_ldg_refusal(const struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->nstmts; i++) {
@@ -3526,13 +3553,20 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 		CXCursor var = cursor_assigned_var(st->advance, &store);
 		if (stored_before(l, var, i))
 			continue;
-		/* (a scratch local a copy sets to what is the same on every tile, `r = blockIdx.y * TS +
-		 * ty;`: set again, it holds the same value) */
+		/* (a scratch local a copy sets, every time, to what is the same on every tile, `r =
+		 * blockIdx.y * TS + ty;`: set again, it holds the same value) */
 		CXCursor lhs, rhs;
-		bool set = st->role == ROLE_COPY && cursor_write_parts(st->advance, &lhs, &rhs) == WRITE_ASSIGN &&
-			   clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr;
-		if (set && same_every_tile(l, rhs))
+		struct outer_sets os = {.l = l, .stmt = cursor_span(st->cursor), .bad = clang_getNullCursor()};
+		if (st->role == ROLE_COPY)
+			clang_visitChildren(st->cursor, scan_outer_sets, &os);
+		bool set = st->role == ROLE_COPY && clang_Cursor_isNull(os.bad);
+		if (set)
 			continue;
+		if (st->role == ROLE_COPY) { /* (the first set that is not so) */
+			var = cursor_assigned_var(os.bad, &store);
+			set = cursor_write_parts(os.bad, &lhs, &rhs) == WRITE_ASSIGN &&
+			      clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr;
+		}
 		char *name = cursor_name(var), *why = NULL;
 		if (set)
 			why = xprintf("the copy at %s also sets '%s' from what pipefy cannot show the same on every tile, "
