@@ -3512,10 +3512,6 @@ static bool stored_before(const struct kloop *l, CXCursor var, int before)
 	       clang_getCursorKind(l->stmts[d].cursor) == CXCursor_DeclStmt;
 }
 
-/* Register staging stores the registers by running the copies again after the compute, with
- * the copy-side statements they read (store_side): a local the body declares is declared again
- * there and stepped as the fetch stepped it. A copy that advances a local declared elsewhere
- * would advance it twice, and a step of such a local a destination depends on would not run. */
 /* The first write in a copy statement to a local declared outside it that is not a plain
  * assignment of what is the same on every tile (same_every_tile). */
 struct outer_sets {
@@ -3543,6 +3539,10 @@ static enum CXChildVisitResult scan_outer_sets(CXCursor c, CXCursor parent, CXCl
 	return CXChildVisit_Recurse;
 }
 
+/* Register staging stores the registers by running the copies again after the compute, with
+ * the copy-side statements they read (store_side): a local the body declares is declared again
+ * there and stepped as the fetch stepped it. A copy that advances a local declared elsewhere
+ * would advance it twice, and a step of such a local a destination depends on would not run. */
 static char *advance_ldg_refusal(const struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->nstmts; i++) {

@@ -239,7 +239,10 @@ void add_scratch_shadows(struct strbuf *sb, struct layout *y, const CXCursor *st
 		CXString t = clang_getTypeSpelling(clang_getCursorType(var));
 		char *name = cursor_name(var);
 		const char *type = clang_getCString(t);
-		sb_printf(sb, "%s%s%s%s; // pipefy: the loader's own\n", y->I2, type, type_sep(type), name);
+		if (strpbrk(type, "([")) /* (a pointer to an array or a function: no declarator to put it in) */
+			sb_printf(sb, "%sdecltype(%s) %s; // pipefy: the loader's own\n", y->I2, name, name);
+		else
+			sb_printf(sb, "%s%s%s%s; // pipefy: the loader's own\n", y->I2, type, type_sep(type), name);
 		free(name);
 		clang_disposeString(t);
 	}
