@@ -5,10 +5,11 @@
 // whose assignment reads its old state; a const reference to a local the compute steps, read by
 // the copies (also wrong before this session, without any scratch); and a local both a step and
 // the compute's own statement set, which the compute then steps like a loop variable (`row +=
-// 5;`). Each kernel was pipelined, wrongly (the CPU model's sums differed) or failing validation
-// (two declarations of one local in the loader), by a first try of the scratch rules (a
-// helper's probes, session 38): all are left as written now. The last kernel, whose compute sets
-// the fill's local again before it reads it, is pipelined.
+// 5;`). A first try of the scratch rules (a helper's probes, session 38) pipelined each of
+// these, wrongly (the CPU model's sums differed) or failing validation (two declarations of one
+// local in the loader): all are left as written now. The last kernel, whose compute sets the
+// fill's local again before it reads it, was left with a remark naming a hazard it does not
+// have; it is pipelined now.
 // Usage: neg_scratch_aliases [M N K] (multiples of TS)
 // gpu-runs: 16 16 0 | 32 32 32 | 64 64 96
 // gpu-sanitize: 64 64 96
