@@ -1859,6 +1859,25 @@ static bool dead_after_loop(const struct kloop *l, CXCursor var)
 	return dead;
 }
 
+/* Which statements of the body a first touch is read over: all, those that stay in the body,
+ * or the copy side's (what a loader runs). */
+enum touch_side { SIDE_ALL, SIDE_KEPT, SIDE_COPIES };
+
+static enum touch first_touch_of(const struct kloop *l, CXCursor var, enum touch_side side)
+{
+	CXCursor *v = xcalloc((size_t)l->nstmts + 1, sizeof *v);
+	int n = 0;
+	for (int i = 0; i < l->nstmts; i++) {
+		enum stmt_role r = l->stmts[i].role;
+		bool copies = r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL || r == ROLE_BUMP;
+		if (side == SIDE_ALL || (side == SIDE_KEPT ? stays_in_body(&l->stmts[i]) : copies))
+			v[n++] = l->stmts[i].cursor;
+	}
+	enum touch t = first_touch_seq(v, n, var);
+	free(v);
+	return t;
+}
+
 /* A local of the function, declared before the loop, that every iteration assigns whole before
  * it reads it, where it is read at all (`int idx; for (..) { idx = ..; .. A[idx] .. }`), and
  * whose value after the loop nothing reads (only the loop's body names it, or dead_after_loop):
@@ -1881,27 +1900,15 @@ static bool function_scratch(const struct kloop *l, CXCursor var)
 	/* (the loop's own header runs after each trip's body: it must not name it either) */
 	if (jumps || cursor_first_ref(l->cursor, var, l->body, NULL) || !(in_loop_only(l, var) || dead_after_loop(l, var)))
 		return false;
-	CXCursor *body = xcalloc((size_t)l->nstmts + 1, sizeof *body);
-	for (int i = 0; i < l->nstmts; i++)
-		body[i] = l->stmts[i].cursor;
 	/* (a trip that assigns it on one branch only reads it on none: `if (c) { r = ..; X[r] = ..; }`) */
-	bool fresh = first_touch_seq(body, l->nstmts, var) != TOUCH_READS;
-	free(body);
-	return fresh;
+	return first_touch_of(l, var, SIDE_ALL) != TOUCH_READS;
 }
 
 /* Whether the statements that stay in the body set var, a scratch local of the function,
  * before they read it (`row = ty; .. row ..`): the loader's own is then no value of theirs. */
 static bool kept_sets_first(const struct kloop *l, CXCursor var)
 {
-	CXCursor *kept = xcalloc((size_t)l->nstmts + 1, sizeof *kept);
-	int n = 0;
-	for (int i = 0; i < l->nstmts; i++)
-		if (stays_in_body(&l->stmts[i]))
-			kept[n++] = l->stmts[i].cursor;
-	bool first = first_touch_seq(kept, n, var) == TOUCH_WRITES;
-	free(kept);
-	return first;
+	return first_touch_of(l, var, SIDE_KEPT) == TOUCH_WRITES;
 }
 
 /* Whether a statement that stays in the body names var. */
@@ -2094,25 +2101,24 @@ static void refuse_shared_local(struct kloop *l, const struct source *src, const
 				  ? ", declared outside it: pipefy moves a tile's copies only with what they alone write"
 				  : ": pipefy moves a tile's copies only with the locals they alone use";
 	/* (a local of the function: which of function_scratch's facts fails) */
-	CXCursor *body = xcalloc((size_t)l->nstmts + 1, sizeof *body);
-	for (int i = 0; i < l->nstmts; i++)
-		body[i] = l->stmts[i].cursor;
 	if (w->other && !clang_Cursor_isNull(var) && effects_is_local(var) && !body_local(l, var) &&
 	    scratch_type(clang_getCursorType(var))) {
 		if (cursor_aliased(l->function_cursor, var))
-			why = ", which a reference or an address also reaches: the loader's own would leave what those "
-			      "read alone";
+			why = ", which a reference or its address also reaches: they would not reach the loader's own";
 		else if (cursor_first_ref(l->cursor, var, l->body, NULL))
 			why = ", which the loop's own header reads after each trip: the loader would write it a tile "
 			      "early";
-		else if (first_touch_seq(body, l->nstmts, var) == TOUCH_READS)
+		else if (first_touch_of(l, var, SIDE_ALL) == TOUCH_READS)
 			why = ", which an iteration may read as the one before left it: the loader would write it a "
 			      "tile early";
 		else if (!in_loop_only(l, var) && !dead_after_loop(l, var))
 			why = ", whose value after the loop pipefy cannot show unread (a later statement, an "
 			      "enclosing loop, a lambda or a pointer may read it)";
 	}
-	free(body);
+	if (w->other && !clang_Cursor_isNull(var) && effects_is_local(var) && !body_local(l, var) &&
+	    !scratch_type(clang_getCursorType(var)))
+		why = ", declared outside it, and no number or pointer: pipefy gives the loader its own of those "
+		      "alone";
 	for (int i = 0; i < w->n && !w->other; i++) {
 		int d = copy_decl_of(l, w->v[i]);
 		if (d >= 0 ? l->stmts[d].also_compute : body_keeps_use(l, w->v[i]) && !kept_sets_first(l, w->v[i])) {
@@ -2668,13 +2674,6 @@ static void mark_store_side(struct kloop *l)
  * the copy side's own statements set each before they read it (the loader runs them alone). */
 static void collect_scratch(struct kloop *l)
 {
-	CXCursor *side = xcalloc((size_t)l->nstmts + 1, sizeof *side);
-	int nside = 0;
-	for (int i = 0; i < l->nstmts; i++) {
-		enum stmt_role r = l->stmts[i].role;
-		if (r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL || r == ROLE_BUMP)
-			side[nside++] = l->stmts[i].cursor;
-	}
 	for (int i = 0; i < l->nstmts; i++) {
 		const struct body_stmt *st = &l->stmts[i];
 		bool step = st->role == ROLE_COPY_DECL && clang_getCursorKind(st->cursor) != CXCursor_DeclStmt;
@@ -2683,7 +2682,7 @@ static void collect_scratch(struct kloop *l)
 		struct local_writes w = local_writes_of(l, st->cursor, step);
 		for (int v = 0; v < w.n && !w.other; v++) {
 			bool seen = copy_decl_of(l, w.v[v]) >= 0 || !function_scratch(l, w.v[v]) ||
-				    first_touch_seq(side, nside, w.v[v]) == TOUCH_READS;
+				    first_touch_of(l, w.v[v], SIDE_COPIES) == TOUCH_READS;
 			/* (one local, however its cursors were reached: by where its name is declared;
 			 * `int row, col;` gives both declarations one extent) */
 			for (int k = 0; k < l->nscratch && !seen; k++)
@@ -2694,7 +2693,6 @@ static void collect_scratch(struct kloop *l)
 			}
 		}
 	}
-	free(side);
 }
 
 void find_body_locals(struct kloop *l, const struct source *src)
