@@ -50,7 +50,6 @@ int kloop_add_tile(struct kloop *l, CXCursor decl)
 	t->elem_type = type_spelling(elem);
 	t->dynamic = k == CXType_Pointer || k == CXType_IncompleteArray;
 	t->bytes = t->dynamic ? -1 : clang_Type_getSizeOf(type);
-	t->instance_bytes = -1;
 	t->in_loop = cursor_declared_within(decl, l->body);
 	return l->ntiles - 1;
 }

@@ -1539,7 +1539,7 @@ static void check_tile(struct kloop *l, const struct source *src, int i, bool ot
 			     "when it is declared before the loop", tile->name, line, col);
 	} else if (tile->dynamic && !l->one_stage)
 		dynamic_tile_stages(l, src, i, t);
-	else if (tile_bytes(tile) < 0 && !tile->dynamic && !l->one_stage) {
+	else if (tile_bytes(l, i) < 0 && !tile->dynamic && !l->one_stage) {
 		/* the rewrite is one text for every instantiation: more stages only when each
 		 * one's size is known (measure.c reads them from the file's launches) */
 		pos(src, at, &line, &col);
@@ -1774,7 +1774,7 @@ static void check_dependences(struct kloop *l, const struct source *src)
 {
 	int line, col;
 	for (int i = 0; i < l->ncopies; i++) {
-		struct copy *cp = &l->copies[i];
+		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || cp->src.end == cp->src.begin)
 			continue;
 		struct var_refs v = {.loop = l, .bad = clang_getNullCursor()};
@@ -2983,7 +2983,7 @@ static void check_cp_async(struct kloop *l, const struct source *src)
 		l->legal[VARIANT_CP_ASYNC].ok = false;
 	}
 	for (int i = 0; i < l->ncopies && l->legal[VARIANT_CP_ASYNC].ok; i++) {
-		struct copy *cp = &l->copies[i];
+		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || (cp->src.end == cp->src.begin && !cp->from_register && !cp->computed))
 			continue;
 		pos(src, cp->text.begin, &line, &col);
@@ -5206,7 +5206,7 @@ static char *promote_decl_problem(const struct kloop *l, const struct source *sr
 			       t->in_loop ? "inside the loop" : "outside the kernel's body");
 	if (f.declarators != 1)
 		return xprintf("tile '%s' (%d:%d) shares its declaration with another variable", t->name, line, col);
-	if (tile_bytes(t) <= 0 || t->elem_bytes <= 0 || t->elem_bytes > 128)
+	if (tile_bytes(l, i) <= 0 || t->elem_bytes <= 0 || t->elem_bytes > 128)
 		return xprintf("tile '%s' (%d:%d) has no size pipefy can count", t->name, line, col);
 	*stmt = cursor_span(f.stmt);
 	struct span var = cursor_span(t->decl);

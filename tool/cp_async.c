@@ -113,7 +113,7 @@ static void add_async_helper(const struct helper_fill *h, const struct source *s
 }
 
 
-void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_cp_async(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		      struct file_needs *needs)
 {
 	struct layout y = layout_begin(l, src);

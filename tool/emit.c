@@ -308,8 +308,8 @@ static void report_text(FILE *out, const struct kloop *l, const struct source *s
 	/* sizes a template parameter or the launch sets are no numbers here */
 	fprintf(out, "  tiles:   ");
 	for (int i = 0; i < l->ntiles; i++) {
-		if (tile_bytes(&l->tiles[i]) >= 0)
-			fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, tile_bytes(&l->tiles[i]));
+		if (tile_bytes(l, i) >= 0)
+			fprintf(out, " %s%s %ld B", i ? "+ " : "", l->tiles[i].name, tile_bytes(l, i));
 		else
 			fprintf(out, " %s%s (%s)", i ? "+ " : "", l->tiles[i].name,
 				l->tiles[i].dynamic ? "sized by the launch" : "sized by the template's parameters");
@@ -475,7 +475,7 @@ static json_t *report_record(const struct kloop *l, const struct source *src, in
 		json_t *t = json_object();
 		json_object_set_new(t, "name", json_string(l->tiles[i].name));
 		json_object_set_new(t, "element", json_string(l->tiles[i].elem_type));
-		json_object_set_new(t, "bytes", tile_bytes(&l->tiles[i]) >= 0 ? json_integer(tile_bytes(&l->tiles[i])) : json_null());
+		json_object_set_new(t, "bytes", tile_bytes(l, i) >= 0 ? json_integer(tile_bytes(l, i)) : json_null());
 		json_array_append_new(tiles, t);
 	}
 	json_object_set_new(o, "tiles", tiles);

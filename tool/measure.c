@@ -1280,9 +1280,10 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 		unbind(&b);
 	}
 	if (ok) {
+		free(l->instance_bytes);
+		l->instance_bytes = xmalloc((size_t)l->ntiles * sizeof *l->instance_bytes);
 		for (int i = 0; i < l->ntiles; i++)
-			if (!l->tiles[i].dynamic)
-				l->tiles[i].instance_bytes = most[i];
+			l->instance_bytes[i] = l->tiles[i].dynamic ? -1 : most[i];
 		l->shared_bytes = shared;
 		l->instantiations = n;
 	}

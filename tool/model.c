@@ -3,15 +3,18 @@
 
 #include <stdlib.h>
 
-long tile_bytes(const struct tile *t) { return t->bytes >= 0 ? t->bytes : t->instance_bytes; }
+long tile_bytes(const struct kloop *l, int i)
+{
+	return l->tiles[i].bytes >= 0 ? l->tiles[i].bytes : l->instance_bytes ? l->instance_bytes[i] : -1;
+}
 
 long kloop_tile_bytes(const struct kloop *l)
 {
 	long sum = 0;
 	for (int i = 0; i < l->ntiles; i++) {
-		if (tile_bytes(&l->tiles[i]) < 0)
+		if (tile_bytes(l, i) < 0)
 			return -1;
-		sum += tile_bytes(&l->tiles[i]);
+		sum += tile_bytes(l, i);
 	}
 	return sum;
 }
@@ -35,7 +38,7 @@ long kloop_promoted_offset(const struct kloop *l, int S, int tile)
 {
 	long at = 0;
 	for (int i = 0; i < tile && i < l->ntiles; i++)
-		at += (S * tile_bytes(&l->tiles[i]) + 127) / 128 * 128;
+		at += (S * tile_bytes(l, i) + 127) / 128 * 128;
 	return at;
 }
 
@@ -81,6 +84,7 @@ void model_free(struct model *m)
 			free(l->tiles[j].elem_type);
 		}
 		free(l->tiles);
+		free(l->instance_bytes);
 		for (int j = 0; j < l->ncopies; j++)
 			free(l->copies[j].type);
 		free(l->copies);

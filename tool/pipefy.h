@@ -208,7 +208,7 @@ struct variant_row {
 	const char *arch_why;  /* why not, below min_arch */
 	const char *stages_why;/* why not, above max_stages */
 	/* the rewrite of loop `index` of m into edits of the input */
-	void (*rewrite)(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+	void (*rewrite)(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 			struct file_needs *needs);
 	/* validation's reading of the rewritten main loop: problems go to r (NULL: nothing to prove) */
 	void (*validate)(struct region *r, const struct kloop *l, const struct loop_view *v);
@@ -720,7 +720,6 @@ struct tile {
 	char *elem_type;
 	long elem_bytes;
 	long bytes;         /* one stage as declared (find); -1 when the size depends on a template */
-	long instance_bytes;/* measure: then the largest of the file's instantiations; -1 unknown */
 	bool in_loop;       /* declared in the loop body */
 	bool dynamic;       /* a view (`float *As = sm + 256;`) or an extern __shared__ array: its
 			     * size is the launch's, so the rewrite keeps it one stage */
@@ -844,6 +843,7 @@ struct assigned_local {
 };
 
 struct kloop {
+	/* find (find.c; body.c the body's parts, helper.c the fill calls) */
 	bool not_kloop;      /* a loop with a barrier and shared writes that is no K-loop: only its
 			      * reason (unknowns) is filled in, so that it gets a remark */
 	char *function;
@@ -898,6 +898,8 @@ struct kloop {
 
 	/* measure (measure.c; ptxas.c: registers) */
 	long shared_bytes;      /* all static __shared__ of the function, one stage; -1 unknown */
+	long *instance_bytes;   /* per tile, one stage as the largest of the file's instantiations
+				 * makes it, where its declared size depends on a template; -1 unknown */
 	int block_threads;      /* 0: unknown */
 	int block_dim[3];       /* its shape, x y z, where a launch or --block-size gives one of
 				 * block_threads threads (or fewer, under __launch_bounds__); 0 unknown */
@@ -1048,6 +1050,7 @@ struct kloop {
  * start while the first finishes (programmatic dependent launch, sm_90) when its kernel waits
  * for the first before anything else. */
 struct launch_pair {
+	/* find (launch.c) */
 	char *first, *second;    /* the kernels as the launches name them */
 	size_t first_at;         /* the first launch */
 	struct span call;        /* the second: from its kernel's name to its ')' */
@@ -1068,9 +1071,15 @@ struct launch_pair {
 	int first_nargs;
 	CXCursor host;           /* the host function both launches are in */
 	struct cursors between;  /* the statements between them (error checks, assignments) */
+	/* measure */
+	char *mangled[2];        /* the first and the second kernel's symbols, to match ptxas output */
+	int registers[2];        /* per thread, from ptxas (--ptxas); 0 unknown */
 	/* check */
 	char *refusal;           /* why the second launch cannot overlap the first; NULL when it can */
 	size_t refusal_at;
+	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
+	char *queue_refusal;     /* (its remark stands at the first launch) */
+	struct queue_accesses deps[2]; /* what each kernel may touch in global memory (deps.c) */
 	/* plan */
 	bool overlap;
 	char *reason;            /* why it overlaps, or why the planner keeps it as written */
@@ -1078,14 +1087,7 @@ struct launch_pair {
 	size_t trigger_at;       /* --launches=early: where the first kernel lets its dependents start
 				  * (after its K-loop, else first thing); 0: it does not */
 	bool out_of_range;       /* outside --lines / --offset: left as it is, silently */
-	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
-	char *queue_refusal;     /* (its remark stands at the first launch) */
-	struct queue_accesses deps[2]; /* what each kernel may touch in global memory (deps.c) */
-	/* measure */
-	char *mangled[2];        /* the first and the second kernel's symbols, to match ptxas output */
-	int registers[2];        /* per thread, from ptxas (--ptxas); 0 unknown */
-	/* plan */
-	bool queue;              /* they do */
+	bool queue;              /* they run as one persistent launch */
 	char *queue_declined;    /* why not, where check found nothing against it: a loop's rewrite
 				  * edits a launch, or another queue holds one */
 	int queue_registers;     /* at most this many a thread for the persistent kernel; 0: no cap */
@@ -1137,9 +1139,9 @@ int kloop_stmt_at(const struct kloop *l, size_t offset);
 const struct helper_fill *kloop_helper_at(const struct kloop *l, int stmt);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
 long kloop_tile_bytes(const struct kloop *l);
-/* One stage of a tile: as declared, else as the file's largest instantiation makes it (after
+/* One stage of tile i: as declared, else as the file's largest instantiation makes it (after
  * measure); -1 unknown. */
-long tile_bytes(const struct tile *t);
+long tile_bytes(const struct kloop *l, int i);
 double kloop_ratio(const struct kloop *l); /* flops per byte of tile; -1 unknown */
 /* blockDim.x where the pipelined loop runs (block_size_guard): the launch's shape's x, else the
  * block's threads (a 1-D block, which the guard then asks for); 0 unknown. */
@@ -1178,7 +1180,8 @@ void check_launch_pairs(struct model *m, const struct source *src);
 void check_launch_queues(struct model *m, const struct source *src, int arch);
 /* The pair is left as written, for this reason (the first one given counts). */
 void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The loop is not rewritten, for this reason (the refusals only check and validate make). */
+/* The loop is not rewritten, for this reason (the refusals only check makes; validation's are
+ * kloop.invalid). */
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- plan.c: variant and stage count from rules/ ---- */

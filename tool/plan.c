@@ -246,9 +246,9 @@ static long static_with_stages(const struct kloop *l, int S)
 	for (int i = 0; i < l->ntiles; i++) {
 		if (l->tiles[i].dynamic && dynamic_stages(l))
 			continue;
-		if (tile_bytes(&l->tiles[i]) < 0)
+		if (tile_bytes(l, i) < 0)
 			return -1;
-		tiles += tile_bytes(&l->tiles[i]);
+		tiles += tile_bytes(l, i);
 	}
 	return l->shared_bytes < 0 ? -1 : l->shared_bytes + (S - 1) * tiles;
 }

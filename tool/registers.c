@@ -181,7 +181,7 @@ static void add_kept_edits(const struct kloop *l, const struct source *src, stru
 }
 
 /* Stash side: a direct copy stores its register; a register copy stays as written. */
-static void add_stash_edits(struct kloop *l, const struct source *src, struct layout *y)
+static void add_stash_edits(const struct kloop *l, const struct source *src, struct layout *y)
 {
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
@@ -203,7 +203,7 @@ static void add_stash_edits(struct kloop *l, const struct source *src, struct la
 }
 
 /* Fetch side: a direct copy loads its register; a fetch declaration assigns its local (add_locals). */
-static void add_fetch_edits(struct kloop *l, const struct source *src, struct edits *fetch_edits)
+static void add_fetch_edits(const struct kloop *l, const struct source *src, struct edits *fetch_edits)
 {
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
@@ -261,7 +261,7 @@ static char *register_dims(const struct kloop *l, const struct body_stmt *st)
 
 /* The staging registers, and the locals a fetch declaration declares (`float4 a = load;` becomes
  * `float4 a;` here and `a = load;` in the fetch). */
-static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *src, struct layout *y,
+static void add_locals(struct strbuf *sb, const struct kloop *l, const struct source *src, struct layout *y,
 		       struct edits *fetch_edits)
 {
 	sb_printf(sb, "%s// pipefy: staging registers\n", y->I1);
@@ -326,7 +326,7 @@ static void add_locals(struct strbuf *sb, struct kloop *l, const struct source *
 
 /* The fetch, which loads the next tile into the registers and advances the cursor, and the
  * stash, which stores them into a stage (with one stage, into the tiles). */
-static void add_fetch_and_stash(struct strbuf *sb, struct kloop *l, const struct source *src, struct layout *y,
+static void add_fetch_and_stash(struct strbuf *sb, const struct kloop *l, const struct source *src, struct layout *y,
 				const struct edits *fetch_edits, bool two)
 {
 	sb_printf(sb, "%s// pipefy: load the tile at the cursor into the staging registers and advance the\n", y->I1);
@@ -419,7 +419,7 @@ static void add_loops(struct strbuf *sb, struct layout *y, bool two)
 	}
 }
 
-void rewrite_registers(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_registers(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		       struct file_needs *needs)
 {
 	(void)m, (void)index, (void)needs;

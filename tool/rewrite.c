@@ -9,7 +9,7 @@
 
 /* The load-free ceiling: the copies (and the locals only they read) deleted, everything
  * else, barriers included, as written. */
-void rewrite_no_loads(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_no_loads(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		      struct file_needs *needs)
 {
 	(void)m, (void)index, (void)src, (void)needs;

@@ -113,7 +113,7 @@ static bool any_staged_in_launch(const struct kloop *l)
 	return false;
 }
 
-struct layout layout_begin(struct kloop *l, const struct source *src)
+struct layout layout_begin(const struct kloop *l, const struct source *src)
 {
 	struct layout y = {.l = l, .src = src, .S = l->stages, .U = l->unit};
 	y.I0 = xstrdup(l->indent);
@@ -177,7 +177,7 @@ const char *type_sep(const char *type) { return type[strlen(type) - 1] == '*' ? 
  * cursor: the loop variables of the next tile to load. */
 void add_block_start(struct strbuf *sb, struct layout *y, const char *what)
 {
-	struct kloop *l = y->l;
+	const struct kloop *l = y->l;
 	/* (a second line of `what` is a comment line at the block's indentation) */
 	const char *nl = strchr(what, '\n');
 	if (nl)
@@ -320,7 +320,7 @@ static void promote_declaration(struct layout *y, int i, struct edits *out)
 	sb_printf(&sb, "%s (&%s)[%d]%s = *reinterpret_cast<%s (*)[%d]%s>(" NAME_PROMOTED " + %ld);\n", t->elem_type,
 		  t->name, y->S, dims, t->elem_type, y->S, dims, kloop_promoted_offset(l, y->S, i));
 	sb_printf(&sb, "%sstatic_assert(sizeof(%s[%d]%s) == %ld, \"pipefy: the size pipefy laid '%s' out with\");", indent,
-		  t->elem_type, y->S, dims, y->S * tile_bytes(t), t->name);
+		  t->elem_type, y->S, dims, y->S * tile_bytes(l, i), t->name);
 	char *text = sb_take(&sb);
 	edits_add(out, stmt.begin, stmt.end - stmt.begin, text);
 	free(text);
@@ -330,7 +330,7 @@ static void promote_declaration(struct layout *y, int i, struct edits *out)
 
 void add_block_end(struct strbuf *sb, struct layout *y, struct edits *out)
 {
-	struct kloop *l = y->l;
+	const struct kloop *l = y->l;
 	sb_printf(sb, "%s}", y->I0);
 	if (test_break("storage") && l->ntiles > 0) /* (a fault for validation to catch: a tile named after the block) */
 		sb_printf(sb, "\n%s(void)%s;", y->I0, l->tiles[0].name);

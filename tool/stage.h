@@ -9,7 +9,7 @@
 
 /* The pieces every variant builds the loop from. */
 struct layout {
-	struct kloop *l;
+	const struct kloop *l;
 	const struct source *src;
 	int S;
 	const char *U;           /* one indentation level */
@@ -22,7 +22,7 @@ struct layout {
 
 /* Every reference to a tile indexed by its stage (the stage being filled inside the copies,
  * the one being read elsewhere); layout_end frees what layout_begin made. */
-struct layout layout_begin(struct kloop *l, const struct source *src);
+struct layout layout_begin(const struct kloop *l, const struct source *src);
 /* Tile names outside the copies the variant replaced keep their plain stage index. */
 void layout_add_refs_outside_copies(struct layout *y);
 void layout_drop_pipe_ops(const struct kloop *l, struct edits *e);
@@ -74,13 +74,13 @@ bool in_span(size_t off, struct span s);
 const char *type_sep(const char *type);
 
 /* The families' rewrites (variant.c's rows name them). */
-void rewrite_cp_async(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_cp_async(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		      struct file_needs *needs);
-void rewrite_registers(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_registers(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		       struct file_needs *needs);
-void rewrite_tensor(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_tensor(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		    struct file_needs *needs);
-void rewrite_no_loads(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_no_loads(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		      struct file_needs *needs);
 /* The tensor family's helpers, once a file, for the tma, bulk, named-barrier and setmaxnreg
  * loops it holds (to be freed). */

@@ -230,7 +230,7 @@ static void add_block_dim_edits(const struct source *src, struct span in, struct
 /* A producer warp's kernel: its launch bounds count the warp, and the kernel's own code reads
  * the block it was written for (pipefy_block_dim; the loop's statements are rewritten with the
  * loop). */
-static void ws_kernel_edits(struct kloop *l, const struct source *src, struct edits *out)
+static void ws_kernel_edits(const struct kloop *l, const struct source *src, struct edits *out)
 {
 	int P = l->producer_threads;
 	const char *lb = strstr(src->text + l->function_span.begin, "__launch_bounds__(");
@@ -267,7 +267,7 @@ static void ws_kernel_edits(struct kloop *l, const struct source *src, struct ed
 /* The kernel as written, kept for launches from elsewhere and for the launcher's fallback,
  * in front of the definition that becomes the tensor-copy kernel; the launcher after it; the
  * file's launches routed through it. */
-static void tma_kernel_edits(struct kloop *l, const struct source *src, struct edits *out)
+static void tma_kernel_edits(const struct kloop *l, const struct source *src, struct edits *out)
 {
 	char *orig = span_text(src, l->function_span);
 	char *name = tma_name(l);
@@ -396,7 +396,7 @@ static void tma_kernel_edits(struct kloop *l, const struct source *src, struct e
 
 /* The tiles aligned for the copy engine, and where each pointer the kernel moves points on
  * entry (the box coordinates count from there). */
-static void box_kernel_edits(struct kloop *l, struct edits *out)
+static void box_kernel_edits(const struct kloop *l, struct edits *out)
 {
 	for (int b = 0; b < l->nboxes; b++) {
 		/* (once a declaration: `__shared__ float As[..], Bs[..];` holds two tiles, and one
@@ -546,7 +546,7 @@ static void add_producer_drain(struct strbuf *sb, const struct layout *y, const 
 /* One rewrite of the tensor family in progress: the loop, its layout, the block's text so far,
  * and what the variant makes of it. */
 struct tensor_rw {
-	struct kloop *l;
+	const struct kloop *l;
 	const struct source *src;
 	struct layout y;
 	struct strbuf sb;
@@ -577,7 +577,7 @@ static char *describe(struct tensor_rw *t)
  * guard of what they assume (no launcher checks it for them). */
 static void add_guard(struct tensor_rw *t)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	const struct source *src = t->src;
 	struct layout *y = &t->y;
 	if (t->ws) { /* the kernel's threads see the block they were written for */
@@ -651,7 +651,7 @@ static void add_state(struct tensor_rw *t)
  * the vote's condition (NULL: none), which every box's condition includes. */
 static char *add_exact_vote(struct tensor_rw *t)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
 	/* a moved pointer's offsets, computed in 32 bits by the kernel: every thread's in range, or
@@ -685,7 +685,7 @@ static char *add_exact_vote(struct tensor_rw *t)
 /* The loader's comment: who copies what, and what happens where a box does not fit. */
 static void add_loader_comment(struct tensor_rw *t)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
 	sb_printf(sb, "%s// pipefy: load the tile at the cursor into stage " STAGE_FILL " once every thread is done with\n", y->I1);
@@ -711,7 +711,7 @@ static void add_loader_comment(struct tensor_rw *t)
  * (its operand, alignment, 32-bit index, the vote); *bytes: what the boxes carry. */
 static char *add_box_origins(struct tensor_rw *t, const char *vote, long *bytes)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
 	struct strbuf inside = {0};
@@ -757,7 +757,7 @@ static char *add_box_origins(struct tensor_rw *t, const char *vote, long *bytes)
  * copies as written; then the bumps and the cursor's advance. */
 static void add_loader_copies(struct tensor_rw *t, const char *inside, long bytes)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	const struct source *src = t->src;
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
@@ -851,7 +851,7 @@ static void add_prologue(struct tensor_rw *t)
 /* The producer warpgroup's own loop (setmaxnreg), apart from the kernel's threads' code. */
 static void add_producer_loop(struct tensor_rw *t)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
 	int S = t->y.S;
@@ -883,7 +883,7 @@ static void add_producer_loop(struct tensor_rw *t)
 /* The main loop: the next load, the wait for tile t, the compute, the release of its stage. */
 static void add_main_loop(struct tensor_rw *t)
 {
-	struct kloop *l = t->l;
+	const struct kloop *l = t->l;
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
 	int S = t->y.S;
@@ -952,7 +952,7 @@ static void add_loop_end(struct tensor_rw *t)
 			  y->U);
 }
 
-void rewrite_tensor(struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
+void rewrite_tensor(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 		    struct file_needs *needs)
 {
 	(void)m, (void)index;
