@@ -29,12 +29,12 @@ static char *cp_async_copy(const struct source *src, const struct edits *refs, c
 		char *g = render(src, refs, cp->guard), *guard = load_condition(cp, g);
 		free(g);
 		char *base = span_text(src, cp->src_base);
-		r = xprintf("__pipeline_memcpy_async(%s, %s ? %s : %s, sizeof(%s), %s ? 0 : sizeof(%s))%s", dst,
+		r = xprintf(NAME_PIPELINE_COPY "(%s, %s ? %s : %s, sizeof(%s), %s ? 0 : sizeof(%s))%s", dst,
 			    guard, from, base, cp->type, guard, cp->type, statement_end(cp));
 		free(guard);
 		free(base);
 	} else {
-		r = xprintf("__pipeline_memcpy_async(%s, %s, sizeof(%s))", dst, from, cp->type);
+		r = xprintf(NAME_PIPELINE_COPY "(%s, %s, sizeof(%s))", dst, from, cp->type);
 	}
 	free(dst);
 	free(from);
@@ -72,12 +72,12 @@ static void add_async_helper(const struct helper_fill *h, const struct source *s
 		char *dst = span_text(src, st->dst), *from = span_text(src, st->src), *call;
 		if (st->guard.end > st->guard.begin) {
 			char *g = span_text(src, st->guard), *guard = parenthesized(g);
-			call = xprintf("__pipeline_memcpy_async(&%s, %s ? &%s : %s, sizeof(%s), %s ? 0 : sizeof(%s))", dst,
+			call = xprintf(NAME_PIPELINE_COPY "(&%s, %s ? &%s : %s, sizeof(%s), %s ? 0 : sizeof(%s))", dst,
 				       guard, from, st->base, st->type, guard, st->type);
 			free(g);
 			free(guard);
 		} else {
-			call = xprintf("__pipeline_memcpy_async(&%s, &%s, sizeof(%s))", dst, from, st->type);
+			call = xprintf(NAME_PIPELINE_COPY "(&%s, &%s, sizeof(%s))", dst, from, st->type);
 		}
 		edits_add(&e, st->text.begin, st->text.end - st->text.begin, call);
 		free(call);
@@ -160,15 +160,15 @@ void rewrite_cp_async(const struct kloop *l, const struct model *m, int index, c
 	}
 	add_cursor_advance(&sb, &y, y.I3);
 	sb_printf(&sb, "%s}\n", y.I2);
-	sb_printf(&sb, "%s__pipeline_commit();\n", y.I2);
+	sb_printf(&sb, "%s" NAME_PIPELINE_COMMIT "();\n", y.I2);
 	sb_printf(&sb, "%s};\n", y.I1);
 	if (S == 2) {
 		sb_printf(&sb, "%s// pipefy: prologue: start copying tile 0\n", y.I1);
-		sb_printf(&sb, "%spipefy_load(0);\n", y.I1);
+		sb_printf(&sb, "%s" NAME_LOAD "(0);\n", y.I1);
 	} else {
 		sb_printf(&sb, "%s// pipefy: prologue: start copying tiles 0..%d\n", y.I1, S - 2);
 		sb_printf(&sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n", y.I1, S - 1);
-		sb_printf(&sb, "%spipefy_load(pipefy_s);\n", y.I2);
+		sb_printf(&sb, "%s" NAME_LOAD "(" NAME_PROLOGUE_STAGE ");\n", y.I2);
 	}
 	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: main loop: wait for tile t, start tile t+%d, compute tile t; the last\n", y.I1, S - 1);
@@ -176,12 +176,12 @@ void rewrite_cp_async(const struct kloop *l, const struct model *m, int index, c
 	if (test_break("participation")) /* (a fault for validation to catch: a test of the thread) */
 		sb_printf(&sb, "%sif (threadIdx.x < 1024u)\n", y.I1);
 	add_main_header(&sb, &y);
-	sb_printf(&sb, "%s__pipeline_wait_prior(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
+	sb_printf(&sb, "%s" NAME_PIPELINE_WAIT "(%d); // tile t has landed for this thread...\n", y.I2, S - 2);
 	if (!test_break("barrier"))
 		sb_printf(&sb, "%s__syncthreads();          // ...and for all; stage (t-1) %% %d is free again\n", y.I2, S);
 	/* (a power of two wraps with a mask: `%` of a signed int costs a sign fix-up) */
 	bool mask = (S & (S - 1)) == 0;
-	sb_printf(&sb, "%spipefy_load((" STAGE_READ " + %d) %s %d);\n", y.I2, S - 1, mask ? "&" : "%", mask ? S - 1 : S);
+	sb_printf(&sb, "%s" NAME_LOAD "((" STAGE_READ " + %d) %s %d);\n", y.I2, S - 1, mask ? "&" : "%", mask ? S - 1 : S);
 	if (index == 0 && test_break("clangerror")) /* (an error in the first loop's rewrite alone) */
 		sb_printf(&sb, "%spipefy_undeclared = 0;\n", y.I2);
 	add_compute(&sb, &y);
@@ -206,7 +206,7 @@ void rewrite_cp_async(const struct kloop *l, const struct model *m, int index, c
 void validate_cp_async(struct region *r, const struct kloop *l, const struct loop_view *v)
 {
 	(void)l;
-	if (v->body.n < 3 || !starts(v->first[0], "__pipeline_wait_prior(") || !cursor_is_barrier(v->body.v[1]) ||
+	if (v->body.n < 3 || !starts(v->first[0], NAME_PIPELINE_WAIT "(") || !cursor_is_barrier(v->body.v[1]) ||
 	    !starts(v->first[2], NAME_LOAD "(") || v->nbarriers != 1)
 		problem(r, v->at, "the main loop does not wait, synchronize and start the next copy before the compute");
 	barrier_after(r, v->at);

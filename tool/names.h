@@ -47,10 +47,16 @@
 #define SNIP_QUEUE_HAND_OUT "return pipefy_items1 + pipefy_c;"
 #define SNIP_QUEUE_WAIT_FIRST "pipefy_queue_wait(&pipefy_counters[2], pipefy_items1);"
 #define SNIP_QUEUE_EVERY_ROW "pipefy_r <= pipefy_memo->hi; pipefy_r++)"
+#define NAME_QUEUE_ITEM "pipefy_c" /* the second kernel's item the take and ready functions weigh */
 
 /* overlapped launches */
 #define NAME_LAUNCH_DEPENDENT "pipefy_launch_dependent"
 #define NAME_GRID_WAIT "pipefy_grid_wait"
+
+/* the toolkit's cp.async calls (cuda_pipeline.h), written and read back */
+#define NAME_PIPELINE_COPY "__pipeline_memcpy_async"
+#define NAME_PIPELINE_COMMIT "__pipeline_commit"
+#define NAME_PIPELINE_WAIT "__pipeline_wait_prior"
 
 /* statements written and read back */
 #define SNIP_WAIT_FULL NAME_MBAR_WAIT "(&" NAME_FULL "[" STAGE_READ "]"          /* , phase); */

@@ -388,7 +388,7 @@ static void add_loops(struct strbuf *sb, struct layout *y, bool two)
 {
 	if (two) {
 		sb_printf(sb, "%s// pipefy: prologue: tile 0 into stage 0\n", y->I1);
-		sb_printf(sb, "%sif (pipefy_fetch())\n%spipefy_stash(0);\n", y->I1, y->I2);
+		sb_printf(sb, "%sif (" NAME_FETCH "())\n%s" NAME_STASH "(0);\n", y->I1, y->I2);
 		sb_printf(sb, "%s__syncthreads();\n", y->I1);
 		sb_printf(sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y->I1);
 		sb_printf(sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into\n", y->I1);
@@ -396,7 +396,7 @@ static void add_loops(struct strbuf *sb, struct layout *y, bool two)
 		sb_printf(sb, "%s// filled was last read before the previous iteration's barrier\n", y->I1);
 	} else {
 		sb_printf(sb, "%s// pipefy: prologue: tile 0 into the tiles\n", y->I1);
-		sb_printf(sb, "%sif (pipefy_fetch())\n%spipefy_stash();\n", y->I1, y->I2);
+		sb_printf(sb, "%sif (" NAME_FETCH "())\n%s" NAME_STASH "();\n", y->I1, y->I2);
 		sb_printf(sb, "%s__syncthreads();\n", y->I1);
 		sb_printf(sb, "%s// pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1\n", y->I1);
 		sb_printf(sb, "%s// over it between two barriers\n", y->I1);
@@ -408,13 +408,13 @@ static void add_loops(struct strbuf *sb, struct layout *y, bool two)
 	sb_printf(sb, "%s__syncwarp(); // pipefy: the loads above stay ahead of the compute\n", y->I2);
 	add_compute(sb, y);
 	if (two) {
-		sb_printf(sb, "%sif (pipefy_more)\n%spipefy_stash(" STAGE_READ " ^ 1);\n", y->I2, y->I3);
+		sb_printf(sb, "%sif (" NAME_MORE ")\n%s" NAME_STASH "(" STAGE_READ " ^ 1);\n", y->I2, y->I3);
 		if (!test_break("barrier"))
 			sb_printf(sb, "%s__syncthreads();\n", y->I2);
 		sb_printf(sb, "%s" STAGE_READ " ^= 1;\n", y->I2);
 	} else {
 		sb_printf(sb, "%s__syncthreads(); // every thread is done reading tile t\n", y->I2);
-		sb_printf(sb, "%sif (pipefy_more)\n%spipefy_stash();\n", y->I2, y->I3);
+		sb_printf(sb, "%sif (" NAME_MORE ")\n%s" NAME_STASH "();\n", y->I2, y->I3);
 		sb_printf(sb, "%s__syncthreads(); // tile t+1 is in place\n", y->I2);
 	}
 }

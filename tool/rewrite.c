@@ -116,14 +116,14 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 		bool empty = true;
 		for (const char *q = a; *q; q++)
 			empty &= isspace((unsigned char)*q) != 0;
-		char *call = xprintf("pipefy_launch_dependent(%s, %s, %s, %s, %s%s%s)", p->callee, p->config[0],
+		char *call = xprintf(NAME_LAUNCH_DEPENDENT "(%s, %s, %s, %s, %s%s%s)", p->callee, p->config[0],
 				     p->config[1] ? p->config[1] : "1", p->config[2] ? p->config[2] : "0",
 				     p->config[3] ? p->config[3] : "0", empty ? "" : ", ", empty ? "" : a);
 		edits_add(e, p->call.begin, p->call.end - p->call.begin, call);
 		free(call);
 		free(a);
 		/* (once per kernel; not at all where it already begins with pipefy's wait: a second run) */
-		bool waits = cursor_is_call_named(cursor_first_child(cursor_last_child(p->kernel)), "pipefy_grid_wait");
+		bool waits = cursor_is_call_named(cursor_first_child(cursor_last_child(p->kernel)), NAME_GRID_WAIT);
 		for (int j = 0; j < i; j++)
 			waits |= m->pairs[j].rewritten && m->pairs[j].body_open == p->body_open;
 		if (!waits && !test_break("gridwait")) {
@@ -148,7 +148,7 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
 			bool same_line = q < src->len && src->text[q] != '\n';
 			for (int j = 0; j < m->npairs && same_line; j++) /* (a trigger there ends the line itself) */
 				same_line = !(m->pairs[j].overlap && !m->pairs[j].refusal && m->pairs[j].trigger_at == p->body_open);
-			char *wait = xprintf("\n%spipefy_grid_wait(); // pipefy: '%s' may start before the kernel launched ahead "
+			char *wait = xprintf("\n%s" NAME_GRID_WAIT "(); // pipefy: '%s' may start before the kernel launched ahead "
 					     "of it ends: wait for it first%s%s", indent, p->second, same_line ? "\n" : "",
 					     same_line ? indent : "");
 			edits_add(e, p->body_open, 0, wait);

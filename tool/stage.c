@@ -206,7 +206,7 @@ void add_block_start(struct strbuf *sb, struct layout *y, const char *what)
 	free(dim);
 	if (any_staged_in_launch(l))
 		sb_printf(sb, "%s// pipefy: the launch gives the tiles' shared memory once per stage\n%sconst unsigned "
-			      "pipefy_stride = pipefy_dynamic_smem_size() / %d;\n",
+			      NAME_STRIDE " = pipefy_dynamic_smem_size() / %d;\n",
 			  y->I1, y->I1, l->launch_stages);
 	sb_printf(sb, "%s// pipefy: the loop variables of the next tile to load\n", y->I1);
 	for (int i = 0; i < l->nivars; i++) {

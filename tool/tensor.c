@@ -524,7 +524,7 @@ static void add_ws_cp_async_issue(struct strbuf *sb, const struct kloop *l, cons
 		sb_printf(sb, "%sfor (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < %ld; pipefy_i += %d) {\n", I4,
 			  units * x->box_rows, l->producer_threads);
 		sb_printf(sb, "%sconst unsigned pipefy_r = pipefy_i / %ld, pipefy_c = pipefy_i %% %ld;\n", I5, units, units);
-		sb_printf(sb, "%s__pipeline_memcpy_async((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld + pipefy_c * %ld,\n", I5, tile,
+		sb_printf(sb, "%s" NAME_PIPELINE_COPY "((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld + pipefy_c * %ld,\n", I5, tile,
 			  x->box_cols * x->elem_bytes, ch);
 		sb_printf(sb, "%s                        (const char *)pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld) + pipefy_c * %ld, %ld);\n",
 			  I5, tile, x->row_elems, x->elem_bytes, ch, ch);
@@ -812,7 +812,7 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 	add_cursor_advance(sb, y, y->I3);
 	sb_printf(sb, "%s}\n", y->I2);
 	if (t->wsa)
-		sb_printf(sb, "%sif (pipefy_producer)\n%s%s__pipeline_commit();\n", y->I2, y->I2, y->U);
+		sb_printf(sb, "%sif (" NAME_PRODUCER ")\n%s%s" NAME_PIPELINE_COMMIT "();\n", y->I2, y->I2, y->U);
 	sb_printf(sb, "%s};\n", y->I1);
 	free(I4);
 	free(I5);
@@ -866,7 +866,7 @@ static void add_producer_loop(struct tensor_rw *t)
 	add_main_header(sb, &inner);
 	sb_printf(sb, "%s%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, y->U, S);
 	if (t->wsa) {
-		sb_printf(sb, "%s%s__pipeline_wait_prior(%d);\n", y->I2, y->U, S - 1);
+		sb_printf(sb, "%s%s" NAME_PIPELINE_WAIT "(%d);\n", y->I2, y->U, S - 1);
 		sb_printf(sb, "%s%s" SNIP_WARPGROUP_HAS_LANDED ";\n", y->I2, y->U);
 		sb_printf(sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, y->U, S);
 	}
@@ -895,7 +895,7 @@ static void add_main_loop(struct tensor_rw *t)
 		    * oldest S - 1 younger ones leave pending) */
 		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
 		sb_printf(sb, "%s" SNIP_PRODUCER_BRANCH " // the producer warp only copies, and says when tile t has landed\n", y->I2);
-		sb_printf(sb, "%s%s__pipeline_wait_prior(%d);\n", y->I2, y->U, S - 1);
+		sb_printf(sb, "%s%s" NAME_PIPELINE_WAIT "(%d);\n", y->I2, y->U, S - 1);
 		sb_printf(sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 32);\n", y->I2, y->U);
 		sb_printf(sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, y->U, S);
 		sb_printf(sb, "%s%scontinue;\n", y->I2, y->U);
@@ -1032,7 +1032,7 @@ static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
  * statement around it, after a wait on the named barrier of the stage it fills. */
 static void check_producer_waits(struct region *r, CXCursor c, bool waited)
 {
-	if (cursor_is_call_named(c, "__pipeline_memcpy_async")) {
+	if (cursor_is_call_named(c, NAME_PIPELINE_COPY)) {
 		if (!waited)
 			problem(r, cursor_span(c).begin,
 				"the producer warp may copy into a stage before the kernel's threads are done with it "
@@ -1046,8 +1046,8 @@ static void check_producer_waits(struct region *r, CXCursor c, bool waited)
 		if (!compound)
 			continue;
 		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, "pipefy_bar_sync(") &&
-		    (strstr(t, "+pipefy_dst,pipefy_threads+32)") || strstr(t, "+pipefy_dst,pipefy_threads+128)")))
+		if (strstr(t, NAME_BAR_SYNC "(") && (strstr(t, "+" STAGE_FILL "," NAME_THREADS "+32)") ||
+						   strstr(t, "+" STAGE_FILL "," NAME_THREADS "+128)")))
 			waited = true;
 		free(t);
 	}
@@ -1076,7 +1076,7 @@ static void check_producer_branch(struct region *r, const struct kloop *l)
 		for (int i = 0; i < 3 && i < loop.n; i++)
 			t[i] = stmt_text(r->out, loop.v[i]);
 		ok = loop.n == (wsa ? 4 : 1) && starts(t[0], NAME_LOAD "(") &&
-		     (!wsa || (starts(t[1], "__pipeline_wait_prior(") &&
+		     (!wsa || (starts(t[1], NAME_PIPELINE_WAIT "(") &&
 			       code_is(t[2], SNIP_WARPGROUP_HAS_LANDED)));
 		for (int i = 0; i < 3; i++)
 			free(t[i]);
@@ -1147,7 +1147,7 @@ void validate_ws_cp_async(struct region *r, const struct kloop *l, const struct 
 	if (v->split ? body->n < 4 || !starts(first[0], NAME_LOAD "(") || !code_starts(first[1], SNIP_WARPGROUP_LANDED) ||
 			       !release || !starts(release, NAME_BAR_ARRIVE "(") || v->nbarriers != 0
 		     : body->n < 5 || !starts(first[0], NAME_LOAD "(") || !code_starts(first[1], SNIP_PRODUCER_BRANCH) ||
-			       !strstr(first[1], "__pipeline_wait_prior(") || !code_starts(first[2], SNIP_WARP_LANDED) ||
+			       !strstr(first[1], NAME_PIPELINE_WAIT "(") || !code_starts(first[2], SNIP_WARP_LANDED) ||
 			       !release || !starts(release, NAME_BAR_ARRIVE "(") || v->nbarriers != 0)
 		problem(r, v->at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
 	free(release);

@@ -123,7 +123,7 @@ static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClient
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_is_shared_var(cursor_root_var(target)))
 		problem(r, at, "a tile is stored outside the loader");
-	if (cursor_is_call_named(c, "__pipeline_memcpy_async") || cursor_is_call_named(c, NAME_TMA_LOAD) ||
+	if (cursor_is_call_named(c, NAME_PIPELINE_COPY) || cursor_is_call_named(c, NAME_TMA_LOAD) ||
 	    cursor_is_call_named(c, NAME_BULK_LOAD))
 		problem(r, at, "an asynchronous copy is issued outside the loader");
 	return CXChildVisit_Recurse;
@@ -384,9 +384,9 @@ static const char *dependent_launch_problem(CXCursor call, struct span helpers, 
 	if (helpers.end == 0)
 		return "pipefy's helpers for overlapped launches are not in the file as pipefy writes them";
 	if (!defined_in(clang_getCursorReferenced(call), helpers))
-		return "the launch does not call pipefy's pipefy_launch_dependent";
+		return "the launch does not call pipefy's " NAME_LAUNCH_DEPENDENT;
 	if (clang_Cursor_getNumArguments(call) < 5)
-		return "the launch passes pipefy_launch_dependent too few arguments";
+		return "the launch passes " NAME_LAUNCH_DEPENDENT " too few arguments";
 	CXCursor k = cursor_strip(clang_Cursor_getArgument(call, 0));
 	if (clang_getCursorKind(k) == CXCursor_UnaryOperator)
 		k = cursor_strip(cursor_first_child(k));
@@ -403,7 +403,7 @@ static const char *dependent_launch_problem(CXCursor call, struct span helpers, 
 	*at = cursor_span(body).begin;
 	if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !cursor_is_call_named(first, NAME_GRID_WAIT) ||
 	    !defined_in(clang_getCursorReferenced(first), helpers))
-		return "the kernel it launches does not wait for the kernel ahead of it first (pipefy_grid_wait)";
+		return "the kernel it launches does not wait for the kernel ahead of it first (" NAME_GRID_WAIT ")";
 	return NULL;
 }
 
@@ -425,7 +425,7 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 				if (top->s[t].begin <= d.at && d.at < top->s[t].end)
 					clang_visitChildren(top->c.v[t], find_call_at, &d);
 			if (clang_Cursor_isNull(d.call)) {
-				problem = "the launch is not a call of pipefy_launch_dependent";
+				problem = "the launch is not a call of " NAME_LAUNCH_DEPENDENT;
 				at = d.at;
 			} else
 				problem = dependent_launch_problem(d.call, helpers, &at);
@@ -519,7 +519,7 @@ static const char *queue_problem(const struct launch_pair *p, int q, const struc
 		problem = "the persistent kernel or its take or ready function is missing";
 	if (!problem) {
 		char *c1 = xprintf("%s(", item1), *c2 = xprintf("%s(", item2), *take = xprintf("= %s(", tname);
-		char *late = xprintf("%s(pipefy_c, true,", rname), *early = xprintf("%s(pipefy_c, false,", rname);
+		char *late = xprintf("%s(" NAME_QUEUE_ITEM ", true,", rname), *early = xprintf("%s(" NAME_QUEUE_ITEM ", false,", rname);
 		const char *i1 = strstr(kt, c1), *i2 = strstr(kt, c2), *done = strstr(kt, NAME_QUEUE_DONE "(");
 		const char *took = strstr(kt, take), *ready = strstr(tt, early), *waited = strstr(tt, late);
 		*at = cursor_span(top_function(top, kname)).begin;
