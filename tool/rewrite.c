@@ -32,12 +32,12 @@ static const char *input_newline(const struct source *src)
  * (tests/cpu/to_cpu.py) replaces this block between its marker lines. */
 const char rewrite_overlap_helpers[] =
 	"// pipefy: overlapped launches {\n"
-	"// A kernel launched by pipefy_launch_dependent may start while the kernel before it in its\n"
-	"// stream is finishing (programmatic dependent launch, sm_90); pipefy_grid_wait, first in its\n"
+	"// A kernel launched by " NAME_LAUNCH_DEPENDENT " may start while the kernel before it in its\n"
+	"// stream is finishing (programmatic dependent launch, sm_90); " NAME_GRID_WAIT ", first in its\n"
 	"// body, waits until that kernel has completed and its writes are visible (griddepcontrol.wait).\n"
 	"// Below sm_90, or where the kernel's code was compiled for less (and so does not wait), the\n"
 	"// launch is an ordinary one.\n"
-	"static __device__ __forceinline__ void pipefy_grid_wait()\n"
+	"static __device__ __forceinline__ void " NAME_GRID_WAIT "()\n"
 	"{\n"
 	"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
 	"    asm volatile(\"griddepcontrol.wait;\" ::: \"memory\");\n"
@@ -82,7 +82,7 @@ const char rewrite_overlap_launcher[] =
 	"    typedef T type;\n"
 	"};\n"
 	"template <class... P>\n"
-	"static cudaError_t pipefy_launch_dependent(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,\n"
+	"static cudaError_t " NAME_LAUNCH_DEPENDENT "(void (*kernel)(P...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,\n"
 	"                                           typename pipefy_parameter<P>::type... args)\n"
 	"{\n"
 	"    cudaLaunchAttribute overlap;\n"
@@ -187,7 +187,7 @@ static bool rewrite_launch_pairs(struct model *m, const struct source *src, stru
  * helper also serves static tiles moved into the launch's memory. */
 static const char launch_stage_helpers[] =
 	"// pipefy: tiles in a launch's dynamic shared memory get one copy of its layout per stage:\n"
-	"// pipefy_launch_bytes gives a launch that much (allowing it above 48 KB), pipefy_at finds a\n"
+	"// pipefy_launch_bytes gives a launch that much (allowing it above 48 KB), " NAME_STAGE_AT " finds a\n"
 	"// tile's copy at a stage\n"
 	"static __device__ __forceinline__ unsigned pipefy_dynamic_smem_size()\n"
 	"{\n"
@@ -195,7 +195,7 @@ static const char launch_stage_helpers[] =
 	"    asm volatile(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(bytes));\n"
 	"    return bytes;\n"
 	"}\n"
-	"template <class T> static __device__ __forceinline__ T *pipefy_at(T *tile, int stage, unsigned stride)\n"
+	"template <class T> static __device__ __forceinline__ T *" NAME_STAGE_AT "(T *tile, int stage, unsigned stride)\n"
 	"{\n"
 	"    return (T *)((char *)tile + stage * stride);\n"
 	"}\n";
@@ -271,7 +271,7 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 		}
 	}
 	char *tensor = tensor_helpers(needs->tma, needs->bulk, needs->named, needs->regs);
-	char *line = xprintf("%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async\n" : "",
+	char *line = xprintf("%s%s%s%s%s%s%s%s%s", include ? "#include <cuda_pipeline.h> // pipefy: " NAME_PIPELINE_COPY "\n" : "",
 			     needs->tma ? "#include <cuda.h>         // pipefy: CUtensorMap\n"
 					  "#include <cudaTypedefs.h> // pipefy: PFN_cuTensorMapEncodeTiled\n" : "",
 			     needs->launch_stages ? launch_stage_helpers : "",

@@ -35,7 +35,7 @@ static const char tma_helpers_start[] =
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"mbarrier.inval.shared::cta.b64 [%0];\" ::\"r\"(pipefy_smem(bar)) : \"memory\"));\n"
 	"}\n"
-	"static __device__ __forceinline__ void pipefy_mbar_arrive(unsigned long long *bar, unsigned count)\n"
+	"static __device__ __forceinline__ void " NAME_MBAR_ARRIVE "(unsigned long long *bar, unsigned count)\n"
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0], %1;\" ::\"r\"(pipefy_smem(bar)), \"r\"(count) : \"memory\"));\n"
 	"}\n"
@@ -43,20 +43,20 @@ static const char tma_helpers_start[] =
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"mbarrier.expect_tx.shared::cta.b64 [%0], %1;\" ::\"r\"(pipefy_smem(bar)), \"r\"(bytes) : \"memory\"));\n"
 	"}\n"
-	"static __device__ __forceinline__ void pipefy_mbar_wait(unsigned long long *bar, unsigned parity)\n"
+	"static __device__ __forceinline__ void " NAME_MBAR_WAIT "(unsigned long long *bar, unsigned parity)\n"
 	"{\n"
 	"    unsigned done = 0;\n"
 	"    while (!done)\n"
 	"        PIPEFY_SM90(asm volatile(\"{\\n.reg .pred p;\\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\\n\"\n"
 	"                                 \"selp.u32 %0, 1, 0, p;\\n}\" : \"=r\"(done) : \"r\"(pipefy_smem(bar)), \"r\"(parity) : \"memory\"));\n"
 	"}\n"
-	"static __device__ __forceinline__ void pipefy_fence_proxy_async()\n"
+	"static __device__ __forceinline__ void " NAME_FENCE_PROXY "()\n"
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\"));\n"
 	"}\n"
 	;
 static const char tma_helpers_2d[] =
-	"static __device__ __forceinline__ void pipefy_tma_load_2d(void *dst, const CUtensorMap *map, int col, int row,\n"
+	"static __device__ __forceinline__ void " NAME_TMA_LOAD "(void *dst, const CUtensorMap *map, int col, int row,\n"
 	"                                                          unsigned long long *bar)\n"
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \"\n"
@@ -66,7 +66,7 @@ static const char tma_helpers_2d[] =
 	;
 /* (bulk copies: the kernel runs the loop as written where it is compiled below sm_90) */
 static const char tma_helpers_bulk[] =
-	"static __device__ __forceinline__ void pipefy_bulk_load(void *dst, const void *src, unsigned bytes,\n"
+	"static __device__ __forceinline__ void " NAME_BULK_LOAD "(void *dst, const void *src, unsigned bytes,\n"
 	"                                                        unsigned long long *bar)\n"
 	"{\n"
 	"    PIPEFY_SM90(asm volatile(\"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\"\n"
@@ -139,11 +139,11 @@ static const char tma_helpers_end[] = "// } pipefy: Hopper tensor copies\n";
  * barrier with those after it. The CPU model (tests/cpu/to_cpu.py) replaces this block. */
 static const char named_barrier_helpers[] =
 	"// pipefy: named barriers {\n"
-	"static __device__ __forceinline__ void pipefy_bar_sync(unsigned id, unsigned threads)\n"
+	"static __device__ __forceinline__ void " NAME_BAR_SYNC "(unsigned id, unsigned threads)\n"
 	"{\n"
 	"    asm volatile(\"barrier.sync %0, %1;\" ::\"r\"(id), \"r\"(threads) : \"memory\");\n"
 	"}\n"
-	"static __device__ __forceinline__ void pipefy_bar_arrive(unsigned id, unsigned threads)\n"
+	"static __device__ __forceinline__ void " NAME_BAR_ARRIVE "(unsigned id, unsigned threads)\n"
 	"{\n"
 	"    asm volatile(\"barrier.arrive %0, %1;\" ::\"r\"(id), \"r\"(threads) : \"memory\");\n"
 	"}\n"
@@ -155,13 +155,13 @@ static const char named_barrier_helpers[] =
  * sm_90a's: the registers then stay as launched. The CPU model (tests/cpu/to_cpu.py) drops it. */
 static const char regs_helpers[] =
 	"// pipefy: register hand-over {\n"
-	"template <unsigned N> static __device__ __forceinline__ void pipefy_regs_dec()\n"
+	"template <unsigned N> static __device__ __forceinline__ void " NAME_REGS_DEC "()\n"
 	"{\n"
 	"#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
 	"    asm volatile(\"setmaxnreg.dec.sync.aligned.u32 %0;\" ::\"n\"(N));\n"
 	"#endif\n"
 	"}\n"
-	"template <unsigned N> static __device__ __forceinline__ void pipefy_regs_inc()\n"
+	"template <unsigned N> static __device__ __forceinline__ void " NAME_REGS_INC "()\n"
 	"{\n"
 	"#if defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
 	"    asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" ::\"n\"(N));\n"
@@ -442,21 +442,21 @@ static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct
 	int S = y->S;
 	char *I5 = xprintf("%s%s", I4, y->U);
 	if (l->variant == VARIANT_WS)
-		sb_printf(sb, "%sif (threadIdx.x == pipefy_threads) { // the producer warp's first thread\n", I4);
+		sb_printf(sb, "%sif (threadIdx.x == " NAME_THREADS ") { // the producer warp's first thread\n", I4);
 	else if (S >= 4) /* (the late issue: see rewrite_tma) */
 		sb_printf(sb, "%sif (" LAST_ISSUER ") { // the block's last thread\n", I4);
 	else
 		sb_printf(sb, "%sif (" ISSUER ") {\n", I4);
 	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
-	sb_printf(sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y->U, S);
+	sb_printf(sb, "%s%spipefy_mbar_wait(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y->U, S);
 	add_issuer_fence(sb, I5);
-	sb_printf(sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I5, bytes);
-	sb_printf(sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], pipefy_threads);\n", I5);
+	sb_printf(sb, "%spipefy_mbar_expect_tx(&" NAME_FULL "[" STAGE_FILL "], %ld);\n", I5, bytes);
+	sb_printf(sb, "%spipefy_mbar_arrive(&" NAME_FULL "[" STAGE_FILL "], " NAME_THREADS ");\n", I5);
 	for (int b = 0; b < l->nboxes; b++) {
 		const char *tile = l->tiles[l->boxes[b].tile].name;
 		sb_printf(sb,
 			  "%spipefy_tma_load_2d(&%s[" STAGE_FILL "], &pipefy_map_%s, (int)pipefy_col_%s, (int)pipefy_row_%s,\n"
-			  "%s                   &pipefy_full[" STAGE_FILL "]);\n",
+			  "%s                   &" NAME_FULL "[" STAGE_FILL "]);\n",
 			  I5, tile, tile, tile, tile, I5);
 	}
 	sb_printf(sb, "%s}\n", I4);
@@ -473,11 +473,11 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 	char *I5 = xprintf("%s%s", I4, y->U), *I6 = xprintf("%s%s", I5, y->U);
 	sb_printf(sb, "%sif (pipefy_tid < 32) {\n", I4);
 	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
-	sb_printf(sb, "%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I6, S);
+	sb_printf(sb, "%spipefy_mbar_wait(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I6, S);
 	add_issuer_fence(sb, I5);
 	sb_printf(sb, "%sif (pipefy_tid == 0) {\n", I5);
-	sb_printf(sb, "%spipefy_mbar_expect_tx(&pipefy_full[" STAGE_FILL "], %ld);\n", I6, bytes);
-	sb_printf(sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], pipefy_threads);\n", I6);
+	sb_printf(sb, "%spipefy_mbar_expect_tx(&" NAME_FULL "[" STAGE_FILL "], %ld);\n", I6, bytes);
+	sb_printf(sb, "%spipefy_mbar_arrive(&" NAME_FULL "[" STAGE_FILL "], " NAME_THREADS ");\n", I6);
 	sb_printf(sb, "%s}\n", I5);
 	sb_printf(sb, "%s__syncwarp(pipefy_warp0); // the bytes are expected before any row lands\n", I5);
 	for (int b = 0; b < l->nboxes; b++) {
@@ -489,7 +489,7 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 			sb_printf(sb, "%sif (%s == %ld) { // the tile's rows follow each other in '%s': one copy\n", I5, x->row_elems,
 				  x->box_cols, x->pointer);
 			sb_printf(sb, "%sif (pipefy_tid == 0)\n", I6);
-			sb_printf(sb, "%spipefy_bulk_load(&%s[" STAGE_FILL "], (const void *)pipefy_src_%s, %ld, &pipefy_full[" STAGE_FILL
+			sb_printf(sb, "%spipefy_bulk_load(&%s[" STAGE_FILL "], (const void *)pipefy_src_%s, %ld, &" NAME_FULL "[" STAGE_FILL
 				      "]);\n", I7, tile, tile, x->box_rows * x->box_cols * x->elem_bytes);
 			sb_printf(sb, "%s} else {\n", I5);
 			I = I6, J = I7;
@@ -500,7 +500,7 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 			  x->box_cols * x->elem_bytes);
 		sb_printf(sb, "%s                 (const void *)(pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld)),\n",
 			  J, tile, x->row_elems, x->elem_bytes);
-		sb_printf(sb, "%s                 %ld, &pipefy_full[" STAGE_FILL "]);\n", J, x->copy_cols * x->elem_bytes);
+		sb_printf(sb, "%s                 %ld, &" NAME_FULL "[" STAGE_FILL "]);\n", J, x->copy_cols * x->elem_bytes);
 		if (x->copy_cols == x->box_cols)
 			sb_printf(sb, "%s}\n", I5);
 		free(I7);
@@ -521,12 +521,12 @@ static void add_ws_cp_async_issue(struct strbuf *sb, const struct kloop *l, cons
 		const struct tma_box *x = &l->boxes[b];
 		const char *tile = l->tiles[x->tile].name;
 		long units = x->copy_cols * x->elem_bytes / ch;
-		sb_printf(sb, "%sfor (unsigned pipefy_i = threadIdx.x - pipefy_threads; pipefy_i < %ld; pipefy_i += %d) {\n", I4,
+		sb_printf(sb, "%sfor (unsigned pipefy_i = threadIdx.x - " NAME_THREADS "; pipefy_i < %ld; pipefy_i += %d) {\n", I4,
 			  units * x->box_rows, l->producer_threads);
-		sb_printf(sb, "%sconst unsigned pipefy_r = pipefy_i / %ld, pipefy_c = pipefy_i %% %ld;\n", I5, units, units);
-		sb_printf(sb, "%s" NAME_PIPELINE_COPY "((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld + pipefy_c * %ld,\n", I5, tile,
+		sb_printf(sb, "%sconst unsigned pipefy_r = pipefy_i / %ld, " NAME_QUEUE_ITEM " = pipefy_i %% %ld;\n", I5, units, units);
+		sb_printf(sb, "%s" NAME_PIPELINE_COPY "((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld + " NAME_QUEUE_ITEM " * %ld,\n", I5, tile,
 			  x->box_cols * x->elem_bytes, ch);
-		sb_printf(sb, "%s                        (const char *)pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld) + pipefy_c * %ld, %ld);\n",
+		sb_printf(sb, "%s                        (const char *)pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld) + " NAME_QUEUE_ITEM " * %ld, %ld);\n",
 			  I5, tile, x->row_elems, x->elem_bytes, ch, ch);
 		sb_printf(sb, "%s}\n", I4);
 	}
@@ -539,7 +539,7 @@ static void add_producer_drain(struct strbuf *sb, const struct layout *y, const 
 {
 	sb_printf(sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n", I,
 		  y->S, y->S);
-	sb_printf(sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, pipefy_threads + %d);\n", I, y->U, 1 + y->S, y->S,
+	sb_printf(sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, " NAME_THREADS " + %d);\n", I, y->U, 1 + y->S, y->S,
 		  y->l->producer_threads);
 }
 
@@ -621,26 +621,26 @@ static void add_state(struct tensor_rw *t)
 	} else {
 		sb_printf(sb, "%s// pipefy: two barriers per stage, each expecting every thread: full[s] completes a phase when\n", y->I1);
 		sb_printf(sb, "%s// stage s has landed, empty[s] when every thread is done computing it\n", y->I1);
-		sb_printf(sb, "%s__shared__ alignas(8) unsigned long long pipefy_full[%d], pipefy_empty[%d];\n", y->I1, S, S);
+		sb_printf(sb, "%s__shared__ alignas(8) unsigned long long " NAME_FULL "[%d], " NAME_EMPTY "[%d];\n", y->I1, S, S);
 	}
 	if (t->ws) {
 		sb_printf(sb, "%s// pipefy: the kernel's threads (%s follows them)\n", y->I1, t->producer);
-		sb_printf(sb, "%sconst unsigned pipefy_threads = pipefy_block_dim.x;\n", y->I1);
-		sb_printf(sb, "%sconst bool pipefy_producer = threadIdx.x >= pipefy_threads;\n", y->I1);
+		sb_printf(sb, "%sconst unsigned " NAME_THREADS " = pipefy_block_dim.x;\n", y->I1);
+		sb_printf(sb, "%sconst bool " NAME_PRODUCER " = threadIdx.x >= " NAME_THREADS ";\n", y->I1);
 	} else
-		sb_printf(sb, "%sconst unsigned pipefy_threads = blockDim.x * blockDim.y * blockDim.z;\n", y->I1);
+		sb_printf(sb, "%sconst unsigned " NAME_THREADS " = blockDim.x * blockDim.y * blockDim.z;\n", y->I1);
 	sb_printf(sb, "%sunsigned pipefy_loads = 0; // tiles loaded so far: the next goes to stage pipefy_loads %% %d\n", y->I1, S);
 	if (t->bulk) {
 		sb_printf(sb, "%s// pipefy: the threads of warp 0 issue the rows' bulk copies\n", y->I1);
 		sb_printf(sb, "%sconst unsigned pipefy_tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n", y->I1);
-		sb_printf(sb, "%sconst unsigned pipefy_issuers = pipefy_threads < 32 ? pipefy_threads : 32;\n", y->I1);
+		sb_printf(sb, "%sconst unsigned pipefy_issuers = " NAME_THREADS " < 32 ? " NAME_THREADS " : 32;\n", y->I1);
 		sb_printf(sb, "%sconst unsigned pipefy_warp0 = pipefy_issuers == 32 ? 0xffffffffu : (1u << pipefy_issuers) - 1;\n", y->I1);
 	}
 	if (!t->wsa) {
 		sb_printf(sb, "%sif (" ISSUER ") {\n", y->I1);
-		sb_printf(sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y->I2, S);
-		sb_printf(sb, "%s%spipefy_mbar_init(&pipefy_full[pipefy_s], pipefy_threads);\n", y->I2, y->U);
-		sb_printf(sb, "%s%spipefy_mbar_init(&pipefy_empty[pipefy_s], pipefy_threads);\n", y->I2, y->U);
+		sb_printf(sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ") {\n", y->I2, S);
+		sb_printf(sb, "%s%spipefy_mbar_init(&" NAME_FULL "[" NAME_PROLOGUE_STAGE "], " NAME_THREADS ");\n", y->I2, y->U);
+		sb_printf(sb, "%s%spipefy_mbar_init(&" NAME_EMPTY "[" NAME_PROLOGUE_STAGE "], " NAME_THREADS ");\n", y->I2, y->U);
 		sb_printf(sb, "%s}\n", y->I2);
 		sb_printf(sb, "%spipefy_mbar_fence_init();\n", y->I2);
 		sb_printf(sb, "%s}\n", y->I1);
@@ -768,16 +768,16 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 		 * of their arrivals after a compute is met by one wait of the producer's */
 		sb_printf(sb, "%sconst bool pipefy_box = ", y->I3);
 		add_continued(sb, inside, y->I3);
-		sb_printf(sb, ";\n%sif (pipefy_producer) {\n", y->I3);
+		sb_printf(sb, ";\n%sif (" NAME_PRODUCER ") {\n", y->I3);
 		sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
 		if (!test_break("barrier"))
-			sb_printf(sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", pipefy_threads + %d);\n", I4, y->U, 1 + S, t->P);
+			sb_printf(sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", " NAME_THREADS " + %d);\n", I4, y->U, 1 + S, t->P);
 		sb_printf(sb, "%sif (pipefy_box) {\n", I4);
 		add_ws_cp_async_issue(sb, l, y, I5);
 		sb_printf(sb, "%s}\n", I4);
 		sb_printf(sb, "%s} else if (!pipefy_box) {\n", y->I3);
 		sb_printf(sb, "%sif (pipefy_loads >= %d) // every kernel thread is done with the stage's last tile\n", I4, S);
-		sb_printf(sb, "%s%spipefy_bar_sync(%d, pipefy_threads);\n", I4, y->U, 1 + 2 * S);
+		sb_printf(sb, "%s%spipefy_bar_sync(%d, " NAME_THREADS ");\n", I4, y->U, 1 + 2 * S);
 	} else {
 		sb_printf(sb, "%sif (", y->I3);
 		add_continued(sb, inside, y->I3);
@@ -786,9 +786,9 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 			add_bulk_issue(sb, l, y, I4, bytes);
 		else
 			add_tma_issue(sb, l, y, I4, bytes);
-		sb_printf(sb, "%s} else%s {\n", y->I3, t->ws ? " if (!pipefy_producer)" : "");
+		sb_printf(sb, "%s} else%s {\n", y->I3, t->ws ? " if (!" NAME_PRODUCER ")" : "");
 		sb_printf(sb, "%sif (pipefy_loads >= %d)\n", I4, S);
-		sb_printf(sb, "%s%spipefy_mbar_wait(&pipefy_empty[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y->U, S);
+		sb_printf(sb, "%s%spipefy_mbar_wait(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y->U, S);
 	}
 	bool first = true;
 	char *extra4 = xprintf("%s%s%s", y->U, y->U, y->U);
@@ -799,7 +799,7 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 	}
 	free(extra4);
 	if (!t->wsa)
-		sb_printf(sb, "%spipefy_mbar_arrive(&pipefy_full[" STAGE_FILL "], 1);\n", I4);
+		sb_printf(sb, "%spipefy_mbar_arrive(&" NAME_FULL "[" STAGE_FILL "], 1);\n", I4);
 	sb_printf(sb, "%s}\n", y->I3);
 	sb_printf(sb, "%s++pipefy_loads;\n", y->I3);
 	/* the body's bumps, which come after its copies (box.c), then the loop's increment */
@@ -830,7 +830,7 @@ static void add_prologue(struct tensor_rw *t)
 	} else {
 		sb_printf(sb, "%s// pipefy: prologue: start loading tiles 0..%d\n", y->I1, S - 2);
 		sb_printf(sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n", y->I1, S - 1);
-		sb_printf(sb, "%spipefy_load(pipefy_s);\n", y->I2);
+		sb_printf(sb, "%spipefy_load(" NAME_PROLOGUE_STAGE ");\n", y->I2);
 	}
 	sb_printf(sb, "%sint " STAGE_READ " = 0;       // the stage that holds tile t\n", y->I1);
 	if (!t->wsa)
@@ -896,7 +896,7 @@ static void add_main_loop(struct tensor_rw *t)
 		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
 		sb_printf(sb, "%s" SNIP_PRODUCER_BRANCH " // the producer warp only copies, and says when tile t has landed\n", y->I2);
 		sb_printf(sb, "%s%s" NAME_PIPELINE_WAIT "(%d);\n", y->I2, y->U, S - 1);
-		sb_printf(sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", pipefy_threads + 32);\n", y->I2, y->U);
+		sb_printf(sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", " NAME_THREADS " + 32);\n", y->I2, y->U);
 		sb_printf(sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, y->U, S);
 		sb_printf(sb, "%s%scontinue;\n", y->I2, y->U);
 		sb_printf(sb, "%s}\n", y->I2);
@@ -914,7 +914,7 @@ static void add_main_loop(struct tensor_rw *t)
 			  l->tma_collective);
 	add_compute(sb, y);
 	if (t->wsa)
-		sb_printf(sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", pipefy_threads + %d); // this thread is done with tile t\n",
+		sb_printf(sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", " NAME_THREADS " + %d); // this thread is done with tile t\n",
 			  y->I2, 1 + S, t->P);
 	else if (!test_break("barrier"))
 		sb_printf(sb, "%s" SNIP_RELEASE_EMPTY "; // this thread is done with tile t\n", y->I2);
@@ -937,18 +937,18 @@ static void add_loop_end(struct tensor_rw *t)
 	else
 		sb_printf(sb, "%s__syncthreads(); // pipefy: every thread is done with the last tile\n", y->I1);
 	if (t->wsa && t->P == 32) {
-		sb_printf(sb, "%sif (pipefy_producer) // the threads' arrivals after the last tiles, which no copy waited for\n", y->I1);
+		sb_printf(sb, "%sif (" NAME_PRODUCER ") // the threads' arrivals after the last tiles, which no copy waited for\n", y->I1);
 		add_producer_drain(sb, y, y->I2);
 	}
 	if (!t->wsa) {
 		sb_printf(sb, "%sif (" ISSUER ")\n", y->I1);
-		sb_printf(sb, "%sfor (int pipefy_s = 0; pipefy_s < %d; ++pipefy_s) {\n", y->I2, S);
-		sb_printf(sb, "%s%spipefy_mbar_inval(&pipefy_full[pipefy_s]);\n", y->I2, y->U);
-		sb_printf(sb, "%s%spipefy_mbar_inval(&pipefy_empty[pipefy_s]);\n", y->I2, y->U);
+		sb_printf(sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ") {\n", y->I2, S);
+		sb_printf(sb, "%s%spipefy_mbar_inval(&" NAME_FULL "[" NAME_PROLOGUE_STAGE "]);\n", y->I2, y->U);
+		sb_printf(sb, "%s%spipefy_mbar_inval(&" NAME_EMPTY "[" NAME_PROLOGUE_STAGE "]);\n", y->I2, y->U);
 		sb_printf(sb, "%s}\n", y->I2);
 	}
 	if (t->ws && t->P == 32)
-		sb_printf(sb, "%sif (pipefy_producer) // its work is done; no barrier follows the loop\n%s%sreturn;\n", y->I1, y->I1,
+		sb_printf(sb, "%sif (" NAME_PRODUCER ") // its work is done; no barrier follows the loop\n%s%sreturn;\n", y->I1, y->I1,
 			  y->U);
 }
 
