@@ -5872,10 +5872,6 @@ void check_pair_queue(struct launch_pair *p, const struct source *src)
 			return;
 		}
 	}
-	/* what each may touch: where both are read, a block of the second waits for the rows of
-	 * blocks of the first it may read (else for every block of the first) */
-	for (int i = 0; i < 2; i++)
-		deps_of_kernel(i ? p->kernel : p->first_kernel, src, &p->deps[i]);
 }
 
 void check_launch_queues(struct model *m, const struct source *src, int arch)

@@ -1,8 +1,9 @@
 /* deps.c: what each kernel of a queued pair (--launches=queue) may touch in global memory, as
  * code that computes it: the fact queue.c's persistent launch needs to let a block of the
  * second kernel wait for exactly the blocks of the first whose writes it may read, instead of
- * for all of them. Facts only: check.c keeps a pair whose accesses are not all read here (the
- * blocks then wait for every block of the first), and names what stopped the reading.
+ * for all of them. Facts only, for the pairs check lets run as one launch (the driver calls
+ * deps_launch_pairs after check): a pair whose accesses are not all read here is kept (the
+ * blocks then wait for every block of the first), waits_all naming what stopped the reading.
  *
  * Every access to global memory must be `P[i]`, P a pointer parameter or a local that points
  * at one (`const float *s = S + off;`, never written again), i an integer expression of
@@ -759,7 +760,7 @@ void queue_accesses_free(struct queue_accesses *q)
 
 /* Why the blocks of a queued pair's second kernel wait for every block of the first, in words;
  * NULL when they can wait for rows of it. */
-char *deps_pair_why(const struct launch_pair *p, const struct source *src)
+static char *deps_pair_why(const struct launch_pair *p, const struct source *src)
 {
 	for (int k = 0; k < 2; k++) {
 		const struct queue_accesses *a = &p->deps[k];
@@ -774,4 +775,16 @@ char *deps_pair_why(const struct launch_pair *p, const struct source *src)
 		if (p->deps[0].v[i].write)
 			return NULL;
 	return xprintf("'%s' writes no global memory pipefy sees", p->first);
+}
+
+void deps_launch_pairs(struct model *m, const struct source *src)
+{
+	for (int i = 0; i < m->npairs; i++) {
+		struct launch_pair *p = &m->pairs[i];
+		if (p->queue_refusal)
+			continue;
+		for (int k = 0; k < 2; k++)
+			deps_of_kernel(k ? p->kernel : p->first_kernel, src, &p->deps[k]);
+		p->waits_all = deps_pair_why(p, src);
+	}
 }

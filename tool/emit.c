@@ -176,15 +176,14 @@ static const char *pair_why_not(const struct launch_pair *p)
 	"where the two blocks differ in size): %s"
 
 /* What a queued pair's blocks of the second kernel wait for, in words. */
-static char *queue_waits(const struct launch_pair *p, const struct source *src)
+static char *queue_waits(const struct launch_pair *p)
 {
-	char *why = deps_pair_why(p, src);
+	const char *why = p->waits_all;
 	char *out = why ? xprintf("every block of '%s' is done (%s)", p->first, why)
 			: xprintf("the blocks of '%s' in the rows (blockIdx.%c) whose writes it may read are done, where the "
 				  "launcher finds each row's writes apart from the others' and what '%s' writes apart from "
 				  "all '%s' touches (every block of '%s' otherwise)",
 				  p->first, "xyz"[p->deps[0].rows], p->second, p->first, p->first);
-	free(why);
 	return out;
 }
 
@@ -195,7 +194,7 @@ static void emit_pair_remarks(FILE *out, const struct model *m, const struct sou
 		if (p->out_of_range)
 			continue;
 		if (p->rewritten && p->queue) {
-			char *waits = queue_waits(p, src);
+			char *waits = queue_waits(p);
 			emit_remark(out, src, p->first_call.begin, true, QUEUE_DONE, p->first, p->second, p->second, waits, q,
 				    p->reason);
 			free(waits);
@@ -375,7 +374,7 @@ static void report_pair_text(FILE *out, const struct launch_pair *p, const struc
 	fprintf(out, "%s:%d:%d: launch of '%s' after '%s' on the same stream, planned for sm_%d\n", src->path, line, col,
 		p->second, p->first, arch);
 	if (p->rewritten && p->queue) {
-		char *waits = queue_waits(p, src);
+		char *waits = queue_waits(p);
 		fprintf(out, "  result:   one persistent launch with '%s' (a block of '%s' starts once %s): %s\n\n", p->first,
 			p->second, waits, p->reason);
 		free(waits);
@@ -428,11 +427,10 @@ static json_t *report_pair_record(const struct launch_pair *p, const struct sour
 	json_object_set_new(o, "overlap", json_boolean(p->rewritten && !p->queue));
 	json_object_set_new(o, "persistent", json_boolean(p->rewritten && p->queue));
 	if (p->rewritten && p->queue) {
-		char *why = deps_pair_why(p, src);
+		const char *why = p->waits_all;
 		json_object_set_new(o, "waits_for", json_string(why ? "all" : "rows"));
 		if (why)
 			json_object_set_new(o, "waits_for_all_because", json_string(why));
-		free(why);
 		if (p->queue_registers > 0)
 			json_object_set_new(o, "registers", json_integer(p->queue_registers));
 	}

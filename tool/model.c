@@ -155,6 +155,7 @@ void model_free(struct model *m)
 		free(p->queue_declined);
 		queue_accesses_free(&p->deps[0]);
 		queue_accesses_free(&p->deps[1]);
+		free(p->waits_all);
 		free(p->mangled[0]);
 		free(p->mangled[1]);
 		free(p->reason);

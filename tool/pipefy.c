@@ -106,6 +106,9 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	if (o->launches == LAUNCHES_QUEUE)
 		check_launch_queues(&model, src, o->arch);
 	lap("check");
+	if (o->launches == LAUNCHES_QUEUE)
+		deps_launch_pairs(&model, src); /* (what each queued kernel may touch) */
+	lap("deps");
 	if (o->ptxas)
 		measure_registers(&model, src, o, messages);
 	plan_kloops(&model, o, &rules, src);

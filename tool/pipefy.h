@@ -513,7 +513,7 @@ void deps_of_kernel(CXCursor kernel, const struct source *src, struct queue_acce
 void queue_access_free(struct queue_access *a);
 void queue_accesses_free(struct queue_accesses *q);
 struct launch_pair;
-char *deps_pair_why(const struct launch_pair *p, const struct source *src);
+void deps_launch_pairs(struct model *m, const struct source *src);
 
 /* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */
 
@@ -1079,7 +1079,10 @@ struct launch_pair {
 	size_t refusal_at;
 	/* check: may both launches run as one persistent launch (--launches=queue, queue.c)? */
 	char *queue_refusal;     /* (its remark stands at the first launch) */
-	struct queue_accesses deps[2]; /* what each kernel may touch in global memory (deps.c) */
+	/* deps (deps.c), where check found nothing against the persistent launch */
+	struct queue_accesses deps[2]; /* what each kernel may touch in global memory */
+	char *waits_all;         /* why a block of the second kernel waits for every block of the
+				  * first; NULL: only for the rows of blocks whose writes it may read */
 	/* plan */
 	bool overlap;
 	char *reason;            /* why it overlaps, or why the planner keeps it as written */

@@ -311,7 +311,7 @@ struct queue_code {
 	char *item1, *item2;               /* the items' names */
 	char *kernel, *launcher;           /* the persistent kernel's and the launcher's */
 	char *ready;                       /* what says an item may start ("(void)" under queuewait) */
-	char *why;                         /* why the rows are not told apart; NULL when they are */
+	const char *why;                   /* why the rows are not told apart; NULL when they are */
 	bool exact;                        /* they are */
 	char row;                          /* the component of blockIdx a row of the first is */
 	struct strbuf w1, w2;              /* which accesses write: "w" or "r" each, in order */
@@ -342,7 +342,7 @@ static void queue_code_init(struct queue_code *c, const struct launch_pair *p, i
 	c->flags1 = write_flags(&c->w1, &p->deps[0]);
 	c->flags2 = write_flags(&c->w2, &p->deps[1]);
 	c->ready = xprintf(break_wait ? "(void)" : NAME_QUEUE_READY, q);
-	c->why = deps_pair_why(p, src);
+	c->why = p->waits_all;
 	c->exact = !c->why;
 	c->row = "xyz"[p->deps[0].rows];
 	param_lists(src, p->first_kernel, "pipefy_a", &c->d1, &c->n1);
@@ -373,7 +373,6 @@ static void queue_code_free(struct queue_code *c)
 	free(c->ready);
 	free(c->w1.data);
 	free(c->w2.data);
-	free(c->why);
 }
 
 /* The comment that says what the queue does, then the two items. */
