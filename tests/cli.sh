@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.." || exit
 pipefy=$(realpath "$1")
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+# (every pipefy here has a TMPDIR of this test's own: --ptxas's temporaries go there, and
+# another pipefy on the machine has its own in /tmp, so the checks for leftovers look only here)
+mkdir "$tmp/tmpdir"
+export TMPDIR=$tmp/tmpdir
 . tests/lib.sh
 
 k=testdata/sgemm_tiled.cu
@@ -61,12 +65,12 @@ for g in golden/*.cu golden/include/*.cuh; do
 	prog=testdata/$stem.$ext
 	args=$(sed -n 's|^// pipefy-args: *||p' "$prog" | head -n 1)
 	v=${base#*.} v=${v%.*} # (golden/NAME.VARIANT.cu: VARIANT may hold dots)
-	case $v in
-	cp.async-3) args="$args --variant=cp.async --stages=3" ;;
-	ws-sm90a) args="$args --variant=ws --arch=sm_90a --ptxas" ;;
-	ws-cp.async-sm90a) args="$args --variant=ws-cp.async --arch=sm_90a --ptxas" ;;
-	*) [ -n "${variant_args[$v]:-}" ] && args="$args ${variant_args[$v]}" ;;
-	esac
+	# (the variant's arguments, or those of a golden that is no one variant: lib.sh's golden_extra_args)
+	if [ -n "${golden_extra_args[$v]:-}" ]; then
+		args="$args ${golden_extra_args[$v]}"
+	elif [ -n "${variant_args[$v]:-}" ]; then
+		args="$args ${variant_args[$v]}"
+	fi
 	# (--ptxas reads registers from nvcc: without it pipefy would plan, and write, otherwise)
 	[ "${args#*--ptxas}" != "$args" ] && [ ! -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ] && continue
 	total=$((total + 1))
@@ -271,15 +275,15 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
 	expect "--ptxas: a quote in a parser argument runs nothing" '[ ! -e "$tmp/PWNED" ]'
 	# (nvcc itself cannot compile a file under such a folder: only that nothing runs is checked)
 	d="$tmp/x';touch $tmp/PWNED2;'"
-	mkdir -p "$d" "$tmp/tmpdir"
+	mkdir -p "$d"
 	cp $k testdata/harness.cuh "$d/"
-	# (a TMPDIR of this test's own: another pipefy on the machine may have its temporary in /tmp)
-	TMPDIR="$tmp/tmpdir" "$pipefy" -q --ptxas "$d/sgemm_tiled.cu" >"$tmp/ptxas.cu" 2>&1
+	# (TMPDIR is this test's own, $tmp/tmpdir: another pipefy on the machine may have its temporary in /tmp)
+	"$pipefy" -q --ptxas "$d/sgemm_tiled.cu" >"$tmp/ptxas.cu" 2>&1
 	expect "--ptxas: a quote in the input's path runs nothing" '[ ! -e "$tmp/PWNED2" ]'
 	expect "--ptxas leaves no temporary source behind" '[ -z "$(ls "$tmp/tmpdir")" ] && [ -s "$tmp/ptxas.cu" ]'
 	# the temporary goes where TMPDIR says: a folder that is not there means no registers
 	TMPDIR="$tmp/no-such-dir" "$pipefy" --ptxas --report=json $k 2>"$tmp/ptxas-none.json" >/dev/null
-	TMPDIR="$tmp/tmpdir" "$pipefy" --ptxas --report=json $k 2>"$tmp/ptxas-rw.json" >/dev/null
+	"$pipefy" --ptxas --report=json $k 2>"$tmp/ptxas-rw.json" >/dev/null
 	expect "--ptxas writes its temporary in TMPDIR" '! cmp -s "$tmp/ptxas-none.json" "$tmp/ptxas-rw.json"'
 fi
 echo '#define PIPEFY_TEST_INCLUDED 1' >"$tmp/pre.h"
@@ -352,6 +356,8 @@ expect "cuda_pipeline.h goes after the last include outside #if and comments" \
 "$pipefy" -q --variant=cp.async "$tmp/bom.cu" >"$tmp/out"; rc=$?
 expect "with a byte-order mark and no include, cuda_pipeline.h goes after the mark" \
 	'[ $rc = 0 ] && [ "$(head -c 3 "$tmp/out" | od -An -tx1 | tr -d " ")" = efbbbf ] && head -n 1 "$tmp/out" | grep -q "#include <cuda_pipeline.h>"'
+
+expect "no pipefy left anything in this test's TMPDIR" '[ -z "$(ls -A "$tmp/tmpdir")" ]' || ls -A "$tmp/tmpdir" | head -n 3
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

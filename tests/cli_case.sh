@@ -10,7 +10,7 @@
 # At least one expected-* file must be there. Files in the case folder can be named in args
 # as @CASE@/NAME. A case runs with a cache folder of its own, or $CLI_CASE_CACHE, which ctest
 # gives all cases (the precompiled headers are the same for most: a case's own would build
-# them again, about a second each).
+# them again, about a second each). It runs with a TMPDIR of its own (an env file may set another).
 #   tests/cli_case.sh PIPEFY tests/cli/NAME
 #   tests/cli_case.sh --update PIPEFY tests/cli/NAME   writes what this run gives into the case's
 #                                                      expected-* files that exist (review the diff)
@@ -38,7 +38,10 @@ envs=()
 [ -f "$case/env" ] && mapfile -t envs <"$case/env"
 stdin=/dev/null
 [ -f "$case/stdin" ] && stdin=$case/stdin
-env PIPEFY_CACHE_DIR="${CLI_CASE_CACHE:-$tmp/cache}" "${envs[@]}" "$pipefy" "${args[@]}" <"$stdin" >"$tmp/stdout" 2>"$tmp/stderr"
+# (a TMPDIR of the case's own, before the case's env so that it may name another: --ptxas's
+# temporary goes there, and another pipefy on the machine has its own in /tmp)
+mkdir "$tmp/tmpdir"
+env PIPEFY_CACHE_DIR="${CLI_CASE_CACHE:-$tmp/cache}" TMPDIR="$tmp/tmpdir" "${envs[@]}" "$pipefy" "${args[@]}" <"$stdin" >"$tmp/stdout" 2>"$tmp/stderr"
 echo $? >"$tmp/rc"
 [ -f "$case/expected-rc" ] || echo 0 >"$tmp/expected-rc"
 failed=0
@@ -54,5 +57,10 @@ for what in stdout stderr rc; do
 		failed=1
 	fi
 done
+# (whatever it ran, pipefy leaves nothing behind in its TMPDIR: --ptxas's temporary is removed)
+if [ -n "$(ls -A "$tmp/tmpdir")" ]; then
+	echo "[FAIL] $case: left in its TMPDIR: $(ls -A "$tmp/tmpdir" | head -n 3 | tr '\n' ' ')"
+	failed=1
+fi
 [ $failed = 0 ] && echo "[PASS] $case"
 exit $failed

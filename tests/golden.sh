@@ -20,16 +20,19 @@ out=${GOLDEN_OUT:-$(dirname "$pipefy")/golden-out}
 mkdir -p "$out"
 
 # name:extra arguments; auto is what users get, the others are the forced variants (pipefy
-# --list-variants). A program that says `// pipefy-golden: tma bulk` on its first lines also has
-# goldens of those tensor-family variants (planned for the oldest architecture that has them).
+# --list-variants) and lib.sh's golden_extra_args. A program that says `// pipefy-golden: tma bulk`
+# on its first lines also has goldens of those tensor-family variants (planned for the oldest
+# architecture that has them), or of those extras that are not made for every program.
 read_variants "$pipefy" || { echo "[FAIL] pipefy --list-variants lists no variant"; exit 1; }
 all_variants=("auto:")
-declare -A optional=([ws-sm90a]="--variant=ws --arch=sm_90a --ptxas" [ws-cp.async-sm90a]="--variant=ws-cp.async --arch=sm_90a --ptxas"
-	[overlap]="--launches=overlap --arch=sm_90" [queue]="--launches=queue")
+declare -A optional=()
+for v in "${!golden_extra_args[@]}"; do
+	[[ " ${golden_extra_every[*]} " == *" $v "* ]] || optional[$v]=${golden_extra_args[$v]}
+done
 for v in "${variant_names[@]}"; do
 	if [ "${variant_family[$v]}" = tensor ]; then optional[$v]=${variant_args[$v]}; else all_variants+=("$v:${variant_args[$v]}"); fi
 done
-all_variants+=("cp.async-3:--variant=cp.async --stages=3")
+for v in "${golden_extra_every[@]}"; do all_variants+=("$v:${golden_extra_args[$v]}"); done
 
 pass=0 fail=0
 for f in "${files[@]}"; do

@@ -18,6 +18,20 @@ read_variants() { # PIPEFY
 	[ ${#variant_names[@]} -gt 0 ]
 }
 
+# The goldens that are not one of those variants (tests/golden.sh makes them, cli.sh runs pipefy
+# again on them): `golden_extra_args[NAME]` the arguments that make golden/PROGRAM.NAME.cu. Those
+# in golden_extra_every are made for every program; the others, as the tensor family's variants
+# are, only for a program that names them on its first lines (`// pipefy-golden: ws-sm90a queue`).
+# (--ptxas: registers read from nvcc, which the plan, and the output, depend on)
+declare -A golden_extra_args=(
+	[cp.async-3]="--variant=cp.async --stages=3"
+	[ws-sm90a]="--variant=ws --arch=sm_90a --ptxas"
+	[ws-cp.async-sm90a]="--variant=ws-cp.async --arch=sm_90a --ptxas"
+	[overlap]="--launches=overlap --arch=sm_90"
+	[queue]="--launches=queue"
+)
+golden_extra_every=(cp.async-3)
+
 # `expect NAME CONDITION`: CONDITION is one string of shell, evaluated; prints a PASS or FAIL
 # line and counts it. Anything but exactly those two arguments is itself a FAIL, so the slip
 # `expect NAME [ a ] && [ b ]` (which checked only [ a ] and threw [ b ] away) cannot pass.

@@ -1,8 +1,9 @@
 #!/bin/bash
 # check.sh: generated K-loop programs through pipefy and the CPU block model, without a GPU.
-# For each seed: pipefy exits 0 on the program with every variant (auto, cp.async, ldg, and on
-# seeds 4k tma and seeds 4k+2 bulk, for sm_90, whose boxes the generator does not predict; ws and
-# ws-cp.async on every seed under `make gen-check`); what it does matches
+# For each seed: pipefy exits 0 on the program with every variant (`pipefy --list-variants`, as
+# seed_variants below picks them: auto, cp.async, ldg, and on seeds 4k tma and seeds 4k+2 bulk,
+# for sm_90, whose boxes the generator does not predict; ws and ws-cp.async on every seed under
+# `make gen-check`); what it does matches
 # the program's `// gen-expect:` (pipelined by both forced variants, or left byte-identical
 # with the expected reason; `// gen-expect-VARIANT:` where one differs); a
 # second run on its output, with the same variant, changes nothing (auto's on seeds 4k+1,
@@ -23,18 +24,32 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export PIPEFY_CACHE_DIR=${PIPEFY_CACHE_DIR:-$tmp/cache}
 # the CPU harness precompiled once: each program then builds in a third of a second
 cpu_pch "$tmp" -O0 || exit 1
+# The variants a seed's program is forced through, from `pipefy --list-variants` (read_variants):
+# auto, and every variant outside the tensor family (registers, cp.async) on every seed; the
+# tensor copies of boxes in turn on even seeds (tma on seeds 4k, bulk on 4k+2), planned for
+# sm_90 (the generator does not predict their boxes); those of a producer warp (ws, ws-cp.async:
+# named ws*) on every seed under `make gen-check` (GEN_ALL_RERUNS) only: make check's time is
+# spent; the block model checks their copies come from the producer warp, to_cpu.py marking the
+# program. One a line, in --list-variants' order within each of the three.
+seed_variants() { # SEED
+	local seed=$1 v boxes=() producers=()
+	echo auto
+	for v in "${variant_names[@]}"; do
+		if [ "${variant_family[$v]}" != tensor ]; then echo "$v"
+		elif [[ $v == ws* ]]; then producers+=("$v")
+		else boxes+=("$v"); fi
+	done
+	[ $((seed % 2)) = 0 ] && [ ${#boxes[@]} -gt 0 ] && echo "${boxes[seed / 2 % ${#boxes[@]}]}"
+	[ -n "${GEN_ALL_RERUNS:-}" ] && [ ${#producers[@]} -gt 0 ] && printf '%s\n' "${producers[@]}"
+	return 0
+}
 declare -A sums
 for seed in $(seq "$first" "$last"); do
 	p=$tmp/gen$seed.cu
 	python3 tests/gen/gen.py "$seed" >"$p"
 	IFS='|' read -ra sizes <<<"$(sed -n 's|^// gpu-runs: *||p' "$p")"
 	outs=()
-	variants=(auto cp.async ldg)
-	[ $((seed % 4)) = 0 ] && variants+=(tma)
-	[ $((seed % 4)) = 2 ] && variants+=(bulk)
-	# (a producer warp, on every seed, under `make gen-check` only: make check's time is spent; the
-	# block model checks its copies come from the producer warp, to_cpu.py marking the program)
-	[ -n "${GEN_ALL_RERUNS:-}" ] && variants+=(ws ws-cp.async)
+	mapfile -t variants < <(seed_variants "$seed")
 	# a kernel launched right after the K-loop kernel: its launch overlapped (sm_90, the loops as
 	# auto plans them there) or not, as `// gen-expect-launch:` says
 	launch=$(sed -n 's|^// gen-expect-launch: *||p' "$p")

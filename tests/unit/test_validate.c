@@ -27,6 +27,35 @@
 	"    C[ty * 16 + tx] = acc;\n"                                                           \
 	"}\n"
 
+/* The same in a block of one dimension (a producer warp is added to such a block alone), each
+ * thread copying its elements of the tiles in loops over the block, and its launch: the tensor
+ * copies need it (the host makes the tensor maps, or checks the boxes). */
+#define FLAT_KERNEL(name)                                                                        \
+	"__global__ void __attribute__((launch_bounds(256))) " name "(const float *A, const float *B, float *C, int K)\n" \
+	"{\n"                                                                                    \
+	"    __shared__ float As[16][16];\n"                                                     \
+	"    __shared__ float Bs[16][16];\n"                                                     \
+	"    int tx = threadIdx.x % 16, ty = threadIdx.x / 16;\n"                                \
+	"    float acc = 0.0f;\n"                                                                \
+	"    for (int t = 0; t < K / 16; ++t) {\n"                                               \
+	"        for (int i = threadIdx.x; i < 256; i += blockDim.x)\n"                          \
+	"            As[i / 16][i % 16] = A[i / 16 * K + t * 16 + i % 16];\n"                    \
+	"        for (int i = threadIdx.x; i < 256; i += blockDim.x)\n"                          \
+	"            Bs[i / 16][i % 16] = B[(t * 16 + i / 16) * 16 + i % 16];\n"                 \
+	"        __syncthreads();\n"                                                             \
+	"        for (int k = 0; k < 16; ++k)\n"                                                 \
+	"            acc += As[ty][k] * Bs[k][tx];\n"                                            \
+	"        __syncthreads();\n"                                                             \
+	"    }\n"                                                                                \
+	"    C[threadIdx.x] = acc;\n"                                                            \
+	"}\n"
+#define LAUNCHES                                                                                 \
+	"void run(const float *A, const float *B, float *C, int K)\n"                             \
+	"{\n"                                                                                    \
+	"    k<<<1, 256>>>(A, B, C, K);\n"                                                       \
+	"    other<<<1, 256>>>(A, B, C, K);\n"                                                   \
+	"}\n"
+
 struct rewritten {
 	struct source src;
 	struct parsed parsed;
@@ -36,14 +65,18 @@ struct rewritten {
 	char *output;
 };
 
-/* Two kernels, k and other, rewritten with one variant, their output as pipefy writes it. */
+/* Two kernels, k and other, rewritten with one variant, their output as pipefy writes it: for
+ * sm_80, or for sm_90 where the variant needs it (tma, bulk, ws: the tensor copies). */
 static void rewrite_with(struct rewritten *w, enum variant v)
 {
 	static const char code[] = PRELUDE KERNEL("k") KERNEL("other");
+	static const char launched[] = PRELUDE FLAT_KERNEL("k") FLAT_KERNEL("other") LAUNCHES;
+	bool tensor = v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS || v == VARIANT_WS_CP_ASYNC;
 	memset(w, 0, sizeof *w);
-	source_init_text(&w->src, "snippet.cu", code, strlen(code));
+	source_init_text(&w->src, "snippet.cu", tensor ? launched : code, strlen(tensor ? launched : code));
 	/* (cp.async's output includes cuda_pipeline.h: the toolkit's headers, as a user's run) */
-	w->o = (struct options){.arch = 80, .variant = v, .length = -1, .cuda_path = v == VARIANT_LDG ? "/nonexistent" : NULL};
+	int arch = v == VARIANT_TMA || v == VARIANT_BULK || v == VARIANT_WS ? 90 : 80;
+	w->o = (struct options){.arch = arch, .variant = v, .length = -1, .cuda_path = v == VARIANT_LDG ? "/nonexistent" : NULL};
 	char *err = NULL;
 	ck_assert_msg(parse_source(&w->parsed, &w->src, &w->o, &err), "%s", err ? err : "");
 	ck_assert_msg(w->parsed.ndiags == 0, "%d:%d: %s", w->parsed.diags[0].line, w->parsed.diags[0].col, w->parsed.diags[0].message);
@@ -74,16 +107,29 @@ static void release(struct rewritten *w)
 }
 
 /* The output with the first occurrence of `was` after the start of the first kernel's main
- * loop (at `after`, text that starts it) replaced by `now`, of the same length. */
+ * loop (at `after`, text that starts it) replaced by `now`, of the same length; with `now` NULL,
+ * the statement `was` made an empty one (blanks, then its ';': an if's body stays one). */
 static char *broken(const char *output, const char *after, const char *was, const char *now)
 {
-	ck_assert_uint_eq(strlen(was), strlen(now));
+	size_t n = strlen(was);
+	char *empty = NULL;
+	if (!now) {
+		ck_assert_msg(n > 1 && was[n - 1] == ';', "'%s' is not a statement", was);
+		empty = xmalloc(n + 1);
+		memset(empty, ' ', n - 1);
+		memcpy(empty + n - 1, ";", 2);
+		now = empty;
+	}
+	ck_assert_uint_eq(n, strlen(now));
+	ck_assert_str_ne(was, now);
 	char *out = xstrdup(output);
 	char *from = strstr(out, after);
 	ck_assert_msg(from != NULL, "no '%s' in the output", after);
 	char *at = strstr(from, was);
 	ck_assert_msg(at != NULL, "no '%s' after '%s'", was, after);
-	memcpy(at, now, strlen(now));
+	memcpy(at, now, n);
+	ck_assert_str_ne(out, output);
+	free(empty);
 	return out;
 }
 
@@ -163,6 +209,88 @@ START_TEST(a_clang_error_inside_a_loop_fails_that_loop_alone)
 }
 END_TEST
 
+/* ---- the tensor family (tensor.c's readers: validate_tensor, validate_ws_cp_async) ---- */
+
+#define LOADER "auto pipefy_load = [&]"
+#define MAIN "// pipefy: main loop"
+#define LOOP_SHAPE "the main loop does not start the next copy, wait for its tile, and release the stage"
+#define UNFENCED "the copy engine may write a stage before the threads' reads of it are fenced from it"
+
+START_TEST(tma_output_as_written_passes) { expect_pass(VARIANT_TMA); }
+END_TEST
+
+START_TEST(tma_copy_without_the_proxy_fence_fails)
+{
+	expect_failure(VARIANT_TMA, LOADER, "pipefy_fence_proxy_async();", NULL, UNFENCED);
+}
+END_TEST
+
+/* (the fence orders the reads the wait saw end: a fence without the wait orders nothing) */
+START_TEST(tma_copy_without_the_wait_for_the_stage_to_empty_fails)
+{
+	expect_failure(VARIANT_TMA, LOADER, "pipefy_mbar_wait(&pipefy_empty[pipefy_dst], (pipefy_loads / 2 - 1) & 1);", NULL,
+		       UNFENCED);
+}
+END_TEST
+
+START_TEST(tma_main_loop_without_the_wait_for_its_tile_fails)
+{
+	expect_failure(VARIANT_TMA, MAIN, "pipefy_mbar_wait(&pipefy_full[pipefy_stage], pipefy_phase);", NULL, LOOP_SHAPE);
+}
+END_TEST
+
+START_TEST(tma_main_loop_without_the_release_of_the_stage_fails)
+{
+	expect_failure(VARIANT_TMA, MAIN, "pipefy_mbar_arrive(&pipefy_empty[pipefy_stage], 1);", NULL, LOOP_SHAPE);
+}
+END_TEST
+
+START_TEST(bulk_output_as_written_passes) { expect_pass(VARIANT_BULK); }
+END_TEST
+
+START_TEST(bulk_copy_without_the_proxy_fence_fails)
+{
+	expect_failure(VARIANT_BULK, LOADER, "pipefy_fence_proxy_async();", NULL, UNFENCED);
+}
+END_TEST
+
+START_TEST(ws_output_as_written_passes) { expect_pass(VARIANT_WS); }
+END_TEST
+
+START_TEST(ws_copy_without_the_proxy_fence_fails)
+{
+	expect_failure(VARIANT_WS, LOADER, "pipefy_fence_proxy_async();", NULL, UNFENCED);
+}
+END_TEST
+
+START_TEST(ws_producer_warp_staying_for_the_compute_fails)
+{
+	expect_failure(VARIANT_WS, MAIN, "if (pipefy_producer) continue;", NULL, LOOP_SHAPE);
+}
+END_TEST
+
+START_TEST(ws_cp_async_output_as_written_passes) { expect_pass(VARIANT_WS_CP_ASYNC); }
+END_TEST
+
+START_TEST(ws_cp_async_producer_copy_without_its_wait_for_the_stage_fails)
+{
+	expect_failure(VARIANT_WS_CP_ASYNC, LOADER, "pipefy_bar_sync(3 + pipefy_dst, pipefy_threads + 32);", NULL,
+		       "the producer warp may copy into a stage before the kernel's threads are done with it");
+}
+END_TEST
+
+START_TEST(ws_cp_async_main_loop_without_the_wait_for_its_tile_fails)
+{
+	expect_failure(VARIANT_WS_CP_ASYNC, MAIN, "pipefy_bar_sync(1 + pipefy_stage, pipefy_threads + 32);", NULL, LOOP_SHAPE);
+}
+END_TEST
+
+START_TEST(ws_cp_async_producer_not_waiting_for_its_copies_fails)
+{
+	expect_failure(VARIANT_WS_CP_ASYNC, MAIN, "__pipeline_wait_prior(1);", NULL, LOOP_SHAPE);
+}
+END_TEST
+
 Suite *validate_suite(void)
 {
 	Suite *s = suite_create("validate");
@@ -175,6 +303,20 @@ Suite *validate_suite(void)
 	tcase_add_test(tc, cp_async_output_as_written_passes);
 	tcase_add_test(tc, cp_async_main_loop_without_its_wait_fails);
 	tcase_add_test(tc, a_clang_error_inside_a_loop_fails_that_loop_alone);
+	tcase_add_test(tc, tma_output_as_written_passes);
+	tcase_add_test(tc, tma_copy_without_the_proxy_fence_fails);
+	tcase_add_test(tc, tma_copy_without_the_wait_for_the_stage_to_empty_fails);
+	tcase_add_test(tc, tma_main_loop_without_the_wait_for_its_tile_fails);
+	tcase_add_test(tc, tma_main_loop_without_the_release_of_the_stage_fails);
+	tcase_add_test(tc, bulk_output_as_written_passes);
+	tcase_add_test(tc, bulk_copy_without_the_proxy_fence_fails);
+	tcase_add_test(tc, ws_output_as_written_passes);
+	tcase_add_test(tc, ws_copy_without_the_proxy_fence_fails);
+	tcase_add_test(tc, ws_producer_warp_staying_for_the_compute_fails);
+	tcase_add_test(tc, ws_cp_async_output_as_written_passes);
+	tcase_add_test(tc, ws_cp_async_producer_copy_without_its_wait_for_the_stage_fails);
+	tcase_add_test(tc, ws_cp_async_main_loop_without_the_wait_for_its_tile_fails);
+	tcase_add_test(tc, ws_cp_async_producer_not_waiting_for_its_copies_fails);
 	suite_add_tcase(s, tc);
 	return s;
 }
