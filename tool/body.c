@@ -1121,33 +1121,34 @@ static bool is_fetch_decl(CXCursor decl_stmt)
 	return all;
 }
 
-struct var_uses {
-	CXCursor var;
+/* Every use of a fetched local: in a statement of the body that fetches into it (the
+ * assignment's own left-hand side, checked by the caller, or another fetch into the same local:
+ * `FLOAT4(r[0]) = ..; FLOAT4(r[4]) = ..;`), a copy after the last of them, or a statement after
+ * `after`; `at`, the first use that is none of those. */
+struct fetched_uses {
 	const struct kloop *l;
-	int assign;  /* the statement assigning it */
-	int last;    /* the last statement that fetches into it (assign, or a later one) */
+	CXCursor var;
 	const bool *fetches; /* per statement: whether it fetches into a local (its fetch_var) */
+	int last;            /* the last statement that fetches into it */
+	int after;           /* statements after this one may use it as they like; nstmts: none */
 	bool ok;
-	size_t at; /* the first use that is neither */
+	size_t at;
 };
 
-static enum CXChildVisitResult scan_var_uses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_fetch_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct var_uses *u = data;
+	struct fetched_uses *u = data;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
 		return CXChildVisit_Recurse;
 	size_t at = cursor_span(c).begin;
 	int in = kloop_stmt_at(u->l, at);
-	/* the assignment's own left-hand side (checked by the caller), another fetch into the same
-	 * local (`FLOAT4(r[0]) = ..; FLOAT4(r[4]) = ..;`), or a copy after the last of them */
 	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
-	if (in < 0 || (in != u->assign && !fetch && !(in > u->last && u->l->stmts[in].role == ROLE_COPY))) {
-		u->ok = false;
+	bool copy = in > u->last && u->l->stmts[in].role == ROLE_COPY;
+	u->ok = in >= 0 && (fetch || copy || in > u->after);
+	if (!u->ok)
 		u->at = at;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Continue;
+	return u->ok ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
 static CXCursor register_address_var(CXCursor e);
@@ -1348,28 +1349,6 @@ bool body_kept_sides(const struct source *src, const struct body_stmt *st, struc
  * the last such fetch, or a statement after the body's last copy (the compute, whose place
  * against the stash the rewrite keeps); outside the loop anything may use it. No jump or asm in
  * the body, and no statement among the copies but fetches and copies names it. */
-struct kept_uses {
-	const struct kloop *l;
-	CXCursor var;
-	const bool *fetches;
-	int last_fetch, last_copy;
-	bool ok;
-};
-
-static enum CXChildVisitResult scan_kept_uses(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct kept_uses *u = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
-		return CXChildVisit_Recurse;
-	size_t at = cursor_span(c).begin;
-	int in = kloop_stmt_at(u->l, at);
-	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
-	bool copy = in > u->last_fetch && u->l->stmts[in].role == ROLE_COPY;
-	u->ok = fetch || copy || (in > u->last_copy && in >= 0);
-	return u->ok ? CXChildVisit_Continue : CXChildVisit_Break;
-}
-
 static bool kept_fetch(const struct kloop *l, const struct source *src, CXCursor var, const bool *fetches, int fetch)
 {
 	/* (the rewrite writes the register in place of the left side in the fetch, and in place
@@ -1382,21 +1361,21 @@ static bool kept_fetch(const struct kloop *l, const struct source *src, CXCursor
 	clang_visitChildren(l->cursor, scan_jumps, &jumps);
 	if (jumps)
 		return false;
-	struct kept_uses u = {.l = l, .var = var, .fetches = fetches, .last_fetch = fetch, .last_copy = -1, .ok = true};
+	struct fetched_uses u = {.l = l, .var = var, .fetches = fetches, .last = fetch, .after = -1, .ok = true};
 	for (int i = 0; i < l->nstmts; i++) {
 		if (fetches[i] && clang_equalCursors(l->stmts[i].fetch_var, var))
-			u.last_fetch = i;
+			u.last = i;
 		if (l->stmts[i].role == ROLE_COPY)
-			u.last_copy = i;
+			u.after = i; /* (the body's last copy: the compute after it reads the local) */
 	}
-	if (u.last_copy < u.last_fetch)
+	if (u.after < u.last)
 		return false;
 	/* (the copy side alone between the load and the last copy: a compute or a barrier there
 	 * makes a register prefetch, the next tile's load around this tile's compute) */
-	for (int i = fetch; i < u.last_copy; i++)
+	for (int i = fetch; i < u.after; i++)
 		if ((l->stmts[i].role == ROLE_COMPUTE && !fetches[i]) || l->stmts[i].role == ROLE_BARRIER)
 			return false;
-	clang_visitChildren(l->cursor, scan_kept_uses, &u);
+	clang_visitChildren(l->cursor, scan_fetch_uses, &u);
 	return u.ok;
 }
 
@@ -1432,11 +1411,11 @@ static void mark_fetch_assigns(struct kloop *l, const struct source *src)
 		struct body_stmt *st = &l->stmts[i];
 		if (!fetches[i])
 			continue;
-		struct var_uses u = {.var = st->fetch_var, .l = l, .assign = i, .last = i, .fetches = fetches, .ok = true};
+		struct fetched_uses u = {.l = l, .var = st->fetch_var, .fetches = fetches, .last = i, .after = l->nstmts, .ok = true};
 		for (int j = i + 1; j < l->nstmts; j++)
 			if (fetches[j] && clang_equalCursors(l->stmts[j].fetch_var, u.var))
 				u.last = j;
-		clang_visitChildren(l->function_cursor, scan_var_uses, &u);
+		clang_visitChildren(l->function_cursor, scan_fetch_uses, &u);
 		bool shadow = !u.ok && in_loop_only(l, u.var) && scratch_in_compute(l, u.var, fetches);
 		bool keep = !u.ok && !shadow && kept_fetch(l, src, u.var, fetches, i);
 		if (!u.ok && !shadow && !keep) {

@@ -162,14 +162,7 @@ void rewrite_cp_async(const struct kloop *l, const struct model *m, int index, c
 	sb_printf(&sb, "%s}\n", y.I2);
 	sb_printf(&sb, "%s" NAME_PIPELINE_COMMIT "();\n", y.I2);
 	sb_printf(&sb, "%s};\n", y.I1);
-	if (S == 2) {
-		sb_printf(&sb, "%s// pipefy: prologue: start copying tile 0\n", y.I1);
-		sb_printf(&sb, "%s" NAME_LOAD "(0);\n", y.I1);
-	} else {
-		sb_printf(&sb, "%s// pipefy: prologue: start copying tiles 0..%d\n", y.I1, S - 2);
-		sb_printf(&sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n", y.I1, S - 1);
-		sb_printf(&sb, "%s" NAME_LOAD "(" NAME_PROLOGUE_STAGE ");\n", y.I2);
-	}
+	add_prologue_loads(&sb, &y, "copying");
 	sb_printf(&sb, "%sint " STAGE_READ " = 0; // the stage that holds tile t\n", y.I1);
 	sb_printf(&sb, "%s// pipefy: main loop: wait for tile t, start tile t+%d, compute tile t; the last\n", y.I1, S - 1);
 	sb_printf(&sb, "%s// iterations find no tile left to start and only compute: that is the epilogue\n", y.I1);

@@ -529,3 +529,16 @@ char *block_size_guard(const struct kloop *l)
 			return xprintf("blockDim.x == %d", kloop_block_x(l));
 	return NULL;
 }
+
+void add_prologue_loads(struct strbuf *sb, const struct layout *y, const char *verb)
+{
+	if (y->S == 2) {
+		sb_printf(sb, "%s// pipefy: prologue: start %s tile 0\n", y->I1, verb);
+		sb_printf(sb, "%s" NAME_LOAD "(0);\n", y->I1);
+		return;
+	}
+	sb_printf(sb, "%s// pipefy: prologue: start %s tiles 0..%d\n", y->I1, verb, y->S - 2);
+	sb_printf(sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n",
+		  y->I1, y->S - 1);
+	sb_printf(sb, "%s" NAME_LOAD "(" NAME_PROLOGUE_STAGE ");\n", y->I2);
+}

@@ -36,6 +36,9 @@ void add_cursor_shadows(struct strbuf *sb, struct layout *y);
 void add_scratch_shadows(struct strbuf *sb, struct layout *y, const CXCursor *stmts, int n);
 /* The loop's own increment, then the cursor keeps the advanced values. */
 void add_cursor_advance(struct strbuf *sb, struct layout *y, const char *indent);
+/* The prologue of the asynchronous copies: the loader (NAME_LOAD) starts tiles 0..S-2 into
+ * their stages; `verb` says what it does in the comment ("copying"). */
+void add_prologue_loads(struct strbuf *sb, const struct layout *y, const char *verb);
 /* The user's for header, one level deeper, with the pragmas written above it. */
 void add_main_header(struct strbuf *sb, struct layout *y);
 /* The body without its copies and barriers, tiles indexed by the stage being read. */

@@ -448,14 +448,14 @@ static void add_tma_issue(struct strbuf *sb, const struct kloop *l, const struct
 	else
 		sb_printf(sb, "%sif (" ISSUER ") {\n", I4);
 	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
-	sb_printf(sb, "%s%spipefy_mbar_wait(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y->U, S);
+	sb_printf(sb, "%s%s" NAME_MBAR_WAIT "(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I5, y->U, S);
 	add_issuer_fence(sb, I5);
 	sb_printf(sb, "%spipefy_mbar_expect_tx(&" NAME_FULL "[" STAGE_FILL "], %ld);\n", I5, bytes);
-	sb_printf(sb, "%spipefy_mbar_arrive(&" NAME_FULL "[" STAGE_FILL "], " NAME_THREADS ");\n", I5);
+	sb_printf(sb, "%s" NAME_MBAR_ARRIVE "(&" NAME_FULL "[" STAGE_FILL "], " NAME_THREADS ");\n", I5);
 	for (int b = 0; b < l->nboxes; b++) {
 		const char *tile = l->tiles[l->boxes[b].tile].name;
 		sb_printf(sb,
-			  "%spipefy_tma_load_2d(&%s[" STAGE_FILL "], &pipefy_map_%s, (int)pipefy_col_%s, (int)pipefy_row_%s,\n"
+			  "%s" NAME_TMA_LOAD "(&%s[" STAGE_FILL "], &pipefy_map_%s, (int)pipefy_col_%s, (int)pipefy_row_%s,\n"
 			  "%s                   &" NAME_FULL "[" STAGE_FILL "]);\n",
 			  I5, tile, tile, tile, tile, I5);
 	}
@@ -473,11 +473,11 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 	char *I5 = xprintf("%s%s", I4, y->U), *I6 = xprintf("%s%s", I5, y->U);
 	sb_printf(sb, "%sif (pipefy_tid < 32) {\n", I4);
 	sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I5, S, S);
-	sb_printf(sb, "%spipefy_mbar_wait(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I6, S);
+	sb_printf(sb, "%s" NAME_MBAR_WAIT "(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I6, S);
 	add_issuer_fence(sb, I5);
 	sb_printf(sb, "%sif (pipefy_tid == 0) {\n", I5);
 	sb_printf(sb, "%spipefy_mbar_expect_tx(&" NAME_FULL "[" STAGE_FILL "], %ld);\n", I6, bytes);
-	sb_printf(sb, "%spipefy_mbar_arrive(&" NAME_FULL "[" STAGE_FILL "], " NAME_THREADS ");\n", I6);
+	sb_printf(sb, "%s" NAME_MBAR_ARRIVE "(&" NAME_FULL "[" STAGE_FILL "], " NAME_THREADS ");\n", I6);
 	sb_printf(sb, "%s}\n", I5);
 	sb_printf(sb, "%s__syncwarp(pipefy_warp0); // the bytes are expected before any row lands\n", I5);
 	for (int b = 0; b < l->nboxes; b++) {
@@ -489,14 +489,14 @@ static void add_bulk_issue(struct strbuf *sb, const struct kloop *l, const struc
 			sb_printf(sb, "%sif (%s == %ld) { // the tile's rows follow each other in '%s': one copy\n", I5, x->row_elems,
 				  x->box_cols, x->pointer);
 			sb_printf(sb, "%sif (pipefy_tid == 0)\n", I6);
-			sb_printf(sb, "%spipefy_bulk_load(&%s[" STAGE_FILL "], (const void *)pipefy_src_%s, %ld, &" NAME_FULL "[" STAGE_FILL
+			sb_printf(sb, "%s" NAME_BULK_LOAD "(&%s[" STAGE_FILL "], (const void *)pipefy_src_%s, %ld, &" NAME_FULL "[" STAGE_FILL
 				      "]);\n", I7, tile, tile, x->box_rows * x->box_cols * x->elem_bytes);
 			sb_printf(sb, "%s} else {\n", I5);
 			I = I6, J = I7;
 		}
 		sb_printf(sb, "%sfor (unsigned pipefy_r = pipefy_tid; pipefy_r < %ld; pipefy_r += pipefy_issuers)\n", I,
 			  x->box_rows);
-		sb_printf(sb, "%spipefy_bulk_load((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld,\n", J, tile,
+		sb_printf(sb, "%s" NAME_BULK_LOAD "((char *)&%s[" STAGE_FILL "] + pipefy_r * %ld,\n", J, tile,
 			  x->box_cols * x->elem_bytes);
 		sb_printf(sb, "%s                 (const void *)(pipefy_src_%s + pipefy_r * (unsigned long long)(%s * %ld)),\n",
 			  J, tile, x->row_elems, x->elem_bytes);
@@ -539,7 +539,7 @@ static void add_producer_drain(struct strbuf *sb, const struct layout *y, const 
 {
 	sb_printf(sb, "%sfor (unsigned pipefy_u = pipefy_loads > %d ? pipefy_loads - %d : 0; pipefy_u < pipefy_loads; ++pipefy_u)\n", I,
 		  y->S, y->S);
-	sb_printf(sb, "%s%spipefy_bar_sync(%d + pipefy_u %% %d, " NAME_THREADS " + %d);\n", I, y->U, 1 + y->S, y->S,
+	sb_printf(sb, "%s%s" NAME_BAR_SYNC "(%d + pipefy_u %% %d, " NAME_THREADS " + %d);\n", I, y->U, 1 + y->S, y->S,
 		  y->l->producer_threads);
 }
 
@@ -771,13 +771,13 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 		sb_printf(sb, ";\n%sif (" NAME_PRODUCER ") {\n", y->I3);
 		sb_printf(sb, "%sif (pipefy_loads >= %d) // the stage's last tile, pipefy_loads - %d, is computed\n", I4, S, S);
 		if (!test_break("barrier"))
-			sb_printf(sb, "%s%spipefy_bar_sync(%d + " STAGE_FILL ", " NAME_THREADS " + %d);\n", I4, y->U, 1 + S, t->P);
+			sb_printf(sb, "%s%s" NAME_BAR_SYNC "(%d + " STAGE_FILL ", " NAME_THREADS " + %d);\n", I4, y->U, 1 + S, t->P);
 		sb_printf(sb, "%sif (pipefy_box) {\n", I4);
 		add_ws_cp_async_issue(sb, l, y, I5);
 		sb_printf(sb, "%s}\n", I4);
 		sb_printf(sb, "%s} else if (!pipefy_box) {\n", y->I3);
 		sb_printf(sb, "%sif (pipefy_loads >= %d) // every kernel thread is done with the stage's last tile\n", I4, S);
-		sb_printf(sb, "%s%spipefy_bar_sync(%d, " NAME_THREADS ");\n", I4, y->U, 1 + 2 * S);
+		sb_printf(sb, "%s%s" NAME_BAR_SYNC "(%d, " NAME_THREADS ");\n", I4, y->U, 1 + 2 * S);
 	} else {
 		sb_printf(sb, "%sif (", y->I3);
 		add_continued(sb, inside, y->I3);
@@ -788,7 +788,7 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 			add_tma_issue(sb, l, y, I4, bytes);
 		sb_printf(sb, "%s} else%s {\n", y->I3, t->ws ? " if (!" NAME_PRODUCER ")" : "");
 		sb_printf(sb, "%sif (pipefy_loads >= %d)\n", I4, S);
-		sb_printf(sb, "%s%spipefy_mbar_wait(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y->U, S);
+		sb_printf(sb, "%s%s" NAME_MBAR_WAIT "(&" NAME_EMPTY "[" STAGE_FILL "], (pipefy_loads / %d - 1) & 1);\n", I4, y->U, S);
 	}
 	bool first = true;
 	char *extra4 = xprintf("%s%s%s", y->U, y->U, y->U);
@@ -799,7 +799,7 @@ static void add_loader_copies(struct tensor_rw *t, const char *inside, long byte
 	}
 	free(extra4);
 	if (!t->wsa)
-		sb_printf(sb, "%spipefy_mbar_arrive(&" NAME_FULL "[" STAGE_FILL "], 1);\n", I4);
+		sb_printf(sb, "%s" NAME_MBAR_ARRIVE "(&" NAME_FULL "[" STAGE_FILL "], 1);\n", I4);
 	sb_printf(sb, "%s}\n", y->I3);
 	sb_printf(sb, "%s++pipefy_loads;\n", y->I3);
 	/* the body's bumps, which come after its copies (box.c), then the loop's increment */
@@ -824,14 +824,7 @@ static void add_prologue(struct tensor_rw *t)
 	struct layout *y = &t->y;
 	struct strbuf *sb = &t->sb;
 	int S = t->y.S;
-	if (S == 2) {
-		sb_printf(sb, "%s// pipefy: prologue: start loading tile 0\n", y->I1);
-		sb_printf(sb, "%spipefy_load(0);\n", y->I1);
-	} else {
-		sb_printf(sb, "%s// pipefy: prologue: start loading tiles 0..%d\n", y->I1, S - 2);
-		sb_printf(sb, "%sfor (int " NAME_PROLOGUE_STAGE " = 0; " NAME_PROLOGUE_STAGE " < %d; ++" NAME_PROLOGUE_STAGE ")\n", y->I1, S - 1);
-		sb_printf(sb, "%spipefy_load(" NAME_PROLOGUE_STAGE ");\n", y->I2);
-	}
+	add_prologue_loads(sb, y, "loading");
 	sb_printf(sb, "%sint " STAGE_READ " = 0;       // the stage that holds tile t\n", y->I1);
 	if (!t->wsa)
 		sb_printf(sb, "%sunsigned pipefy_phase = 0; // and the parity of its barriers' phase for tile t\n", y->I1);
@@ -864,7 +857,7 @@ static void add_producer_loop(struct tensor_rw *t)
 	struct layout inner = *y; /* (the same loop header, a level deeper) */
 	inner.I1 = y->I2;
 	add_main_header(sb, &inner);
-	sb_printf(sb, "%s%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, y->U, S);
+	sb_printf(sb, "%s%s" NAME_LOAD "((int)(pipefy_loads %% %d));\n", y->I2, y->U, S);
 	if (t->wsa) {
 		sb_printf(sb, "%s%s" NAME_PIPELINE_WAIT "(%d);\n", y->I2, y->U, S - 1);
 		sb_printf(sb, "%s%s" SNIP_WARPGROUP_HAS_LANDED ";\n", y->I2, y->U);
@@ -877,7 +870,7 @@ static void add_producer_loop(struct tensor_rw *t)
 		add_producer_drain(sb, y, y->I2);
 	sb_printf(sb, "%sreturn; // no barrier follows the loop\n", y->I2);
 	sb_printf(sb, "%s}\n", y->I1);
-	sb_printf(sb, "%spipefy_regs_inc<%d>();\n", y->I1, l->regs_consumer);
+	sb_printf(sb, "%s" NAME_REGS_INC "<%d>();\n", y->I1, l->regs_consumer);
 }
 
 /* The main loop: the next load, the wait for tile t, the compute, the release of its stage. */
@@ -889,24 +882,24 @@ static void add_main_loop(struct tensor_rw *t)
 	int S = t->y.S;
 	add_main_header(sb, y);
 	if (t->wsa && t->P == 128) {
-		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
+		sb_printf(sb, "%s" NAME_LOAD "((int)(pipefy_loads %% %d));\n", y->I2, S);
 		sb_printf(sb, "%s" SNIP_WARPGROUP_LANDED "; // tile t has landed\n", y->I2);
 	} else if (t->wsa) { /* (the producer's groups: S - 1 from the prologue, one an iteration; tile t's is the
 		    * oldest S - 1 younger ones leave pending) */
-		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
+		sb_printf(sb, "%s" NAME_LOAD "((int)(pipefy_loads %% %d));\n", y->I2, S);
 		sb_printf(sb, "%s" SNIP_PRODUCER_BRANCH " // the producer warp only copies, and says when tile t has landed\n", y->I2);
 		sb_printf(sb, "%s%s" NAME_PIPELINE_WAIT "(%d);\n", y->I2, y->U, S - 1);
-		sb_printf(sb, "%s%spipefy_bar_arrive(1 + " STAGE_READ ", " NAME_THREADS " + 32);\n", y->I2, y->U);
+		sb_printf(sb, "%s%s" NAME_BAR_ARRIVE "(1 + " STAGE_READ ", " NAME_THREADS " + 32);\n", y->I2, y->U);
 		sb_printf(sb, "%s%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, y->U, S);
 		sb_printf(sb, "%s%scontinue;\n", y->I2, y->U);
 		sb_printf(sb, "%s}\n", y->I2);
 		sb_printf(sb, "%s" SNIP_WARP_LANDED "; // tile t has landed\n", y->I2);
 	} else if (t->ws) { /* (the producer skips the compute and its stage count: the tiles loaded count stages) */
-		sb_printf(sb, "%spipefy_load((int)(pipefy_loads %% %d));\n", y->I2, S);
+		sb_printf(sb, "%s" NAME_LOAD "((int)(pipefy_loads %% %d));\n", y->I2, S);
 		if (t->P == 32)
 			sb_printf(sb, "%s" SNIP_PRODUCER_SKIPS "; // the producer warp only copies\n", y->I2);
 	} else if (!t->late)
-		sb_printf(sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y->I2, S - 1, S);
+		sb_printf(sb, "%s" NAME_LOAD "((" STAGE_READ " + %d) %% %d);\n", y->I2, S - 1, S);
 	if (!t->wsa)
 		sb_printf(sb, "%s" SNIP_WAIT_FULL ", pipefy_phase); // tile t has landed\n", y->I2);
 	if (l->tma_collective && !test_break("syncwarp"))
@@ -914,12 +907,12 @@ static void add_main_loop(struct tensor_rw *t)
 			  l->tma_collective);
 	add_compute(sb, y);
 	if (t->wsa)
-		sb_printf(sb, "%spipefy_bar_arrive(%d + " STAGE_READ ", " NAME_THREADS " + %d); // this thread is done with tile t\n",
+		sb_printf(sb, "%s" NAME_BAR_ARRIVE "(%d + " STAGE_READ ", " NAME_THREADS " + %d); // this thread is done with tile t\n",
 			  y->I2, 1 + S, t->P);
 	else if (!test_break("barrier"))
 		sb_printf(sb, "%s" SNIP_RELEASE_EMPTY "; // this thread is done with tile t\n", y->I2);
 	if (t->late)
-		sb_printf(sb, "%spipefy_load((" STAGE_READ " + %d) %% %d);\n", y->I2, S - 1, S);
+		sb_printf(sb, "%s" NAME_LOAD "((" STAGE_READ " + %d) %% %d);\n", y->I2, S - 1, S);
 	sb_printf(sb, "%s" STAGE_READ " = (" STAGE_READ " + 1) %% %d;\n", y->I2, S);
 	if (!t->wsa)
 		sb_printf(sb, "%spipefy_phase ^= " STAGE_READ " == 0;\n", y->I2);
