@@ -2974,8 +2974,9 @@ static char *computed_copy_why(const struct kloop *l, const struct source *src, 
 }
 
 /* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
-static void check_cp_async(struct kloop *l, const struct source *src)
+void check_cp_async(struct kloop *l, const struct source *src, const struct effects *fx)
 {
+	(void)fx;
 	int line, col;
 	l->legal[VARIANT_CP_ASYNC].ok = true;
 	if (l->one_stage) {
@@ -3591,8 +3592,9 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
  * iteration after the load. */
-static void check_ldg(struct kloop *l, const struct source *src)
+void check_ldg(struct kloop *l, const struct source *src, const struct effects *fx)
 {
+	(void)fx;
 	int line, col;
 	CXCursor decl;
 	l->legal[VARIANT_LDG].ok = true;
@@ -4244,8 +4246,6 @@ static bool helper_copies_async(struct kloop *l, const struct source *src)
 	return true;
 }
 
-static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx);
-static void check_ws_cp_async(struct kloop *l, const struct source *src);
 
 /* The calls of the body's statements: a pipeline's calls that no copy goes through, copies
  * asynchronous already, barriers nested in a statement; false when refused outright. */
@@ -4468,8 +4468,11 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		free(participation);
 	check_twice(l);
 	check_shape(l, src);
-	check_cp_async(l, src);
-	check_ldg(l, src);
+	int nrows;
+	const struct variant_row *rows = variant_rows(&nrows);
+	for (int r = 0; r < nrows; r++)
+		if (rows[r].check && rows[r].family != FAMILY_TENSOR)
+			rows[r].check(l, src, fx);
 	if (l->nhelpers > 0) {
 		/* the helper's stores become cp.async in a copy of it; registers would need the helper
 		 * split into a load half and a store half */
@@ -4480,10 +4483,9 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	}
 	if (l->nrefusals == 0 && !l->legal[VARIANT_CP_ASYNC].ok && !l->legal[VARIANT_LDG].ok)
 		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->legal[VARIANT_CP_ASYNC].refusal, l->legal[VARIANT_LDG].refusal);
-	if (fx) {
-		check_tma(l, src, fx);
-		check_ws_cp_async(l, src);
-	}
+	for (int r = 0; fx && r < nrows; r++)
+		if (rows[r].check && rows[r].family == FAMILY_TENSOR)
+			rows[r].check(l, src, fx);
 	for (int i = 0; fx && i < l->nstmts; i++)
 		effects_free(&fx[i]);
 	free(fx);
@@ -5019,7 +5021,7 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
  * 16 bytes, from and to 16-byte multiples; for tensor copies a kernel pipefy can copy (the copy
  * keeps the file's other uses of the kernel as written) and launches in this file to route
  * through the launcher. */
-static void check_tma(struct kloop *l, const struct source *src, const struct effects *fx)
+void check_boxes(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	l->legal[VARIANT_TMA].ok = l->legal[VARIANT_BULK].ok = l->legal[VARIANT_WS].ok = false;
 	if (l->nrefusals > 0)
@@ -5095,8 +5097,9 @@ static void check_tma(struct kloop *l, const struct source *src, const struct ef
  * (--variant=ws-cp.async): what ws needs of the block, the kernel and its launches (which
  * includes no barrier of the kernel's own: pipefy's take ids 1 to 2 x stages + 1); rows (and
  * padded rows) of whole 4-, 8- or 16-byte units, cp.async's sizes. */
-static void check_ws_cp_async(struct kloop *l, const struct source *src)
+void check_ws_cp_async(struct kloop *l, const struct source *src, const struct effects *fx)
 {
+	(void)fx;
 	l->legal[VARIANT_WS_CP_ASYNC].ok = false;
 	if (l->nrefusals > 0)
 		return;

@@ -180,6 +180,7 @@ struct kloop;
 struct model;
 struct region;
 struct loop_view;
+struct effects;
 
 /* Each family lives in one file: registers.c, cp_async.c, tensor.c (tma, bulk, ws, ws-cp.async:
  * tiles as boxes, issued by one thread or a producer warp). */
@@ -207,6 +208,10 @@ struct variant_row {
 	const char *noun;      /* the planner's words for it when it cannot be had: "tensor copies: ..." */
 	const char *arch_why;  /* why not, below min_arch */
 	const char *stages_why;/* why not, above max_stages */
+	/* check.c's reading of the facts the variant needs into l->legal[] (its own entry, and
+	 * those of the rows after it that share them: NULL there). The tensor family's hooks run
+	 * after the others, with each statement's effects (fx), where no refusal came first. */
+	void (*check)(struct kloop *l, const struct source *src, const struct effects *fx);
 	/* the rewrite of loop `index` of m into edits of the input */
 	void (*rewrite)(const struct kloop *l, const struct model *m, int index, const struct source *src, struct edits *out,
 			struct file_needs *needs);
@@ -1176,6 +1181,13 @@ void box_kloop(struct kloop *l, const struct source *src);
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 
 void check_kloops(struct model *m, const struct source *src);
+/* The variants' facts (variant.c's rows name them): cp.async's plain copies of 4, 8 or 16
+ * bytes; registers' one value a copy; the tensor family's boxes (tma, bulk and ws together) and
+ * a producer warp's cp.async rows (ws-cp.async). */
+void check_cp_async(struct kloop *l, const struct source *src, const struct effects *fx);
+void check_ldg(struct kloop *l, const struct source *src, const struct effects *fx);
+void check_boxes(struct kloop *l, const struct source *src, const struct effects *fx);
+void check_ws_cp_async(struct kloop *l, const struct source *src, const struct effects *fx);
 /* Whether each pair's second kernel can wait for the first before anything else, and its launch
  * go through pipefy_launch_dependent with the meaning it has. */
 void check_launch_pairs(struct model *m, const struct source *src);

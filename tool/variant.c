@@ -1,8 +1,8 @@
 /* variant.c: the variants, one row each. A row says what the rest of pipefy needs to know of a
  * variant without naming it: the name --variant takes, the oldest architecture it runs on, the
  * stages it can have, what it adds to a block (threads, shared memory), the words the planner
- * uses when it cannot be had, and the two hooks of its family's file: the rewrite and the
- * validation of the rewrite. The rows are in the order the planner weighs them (and the report
+ * uses when it cannot be had, and its hooks: check.c's reading of the facts it needs, and
+ * its family file's rewrite and validation of the rewrite. The rows are in the order the planner weighs them (and the report
  * lists them); a new variant is a row here, a family file (or a row in one), rules and tests. */
 #include "stage.h"
 #include "region.h"
@@ -16,11 +16,12 @@ static const struct variant_row rows[] = {
 	{.id = VARIANT_AUTO, .name = "auto", .listed = true},
 	/* (cuda_pipeline's primitives exist from sm_70; asynchronous in hardware from sm_80) */
 	{.id = VARIANT_CP_ASYNC, .name = "cp.async", .alias = "cpasync", .family = FAMILY_CP_ASYNC, .listed = true,
-	 .min_arch = 70, .min_stages = 2, .noun = "cp.async cannot take these copies", .rewrite = rewrite_cp_async,
-	 .validate = validate_cp_async},
+	 .min_arch = 70, .min_stages = 2, .noun = "cp.async cannot take these copies", .check = check_cp_async,
+	 .rewrite = rewrite_cp_async, .validate = validate_cp_async},
 	/* a full and an empty mbarrier a stage (16 bytes) */
+	/* (check_boxes decides tma, bulk and ws together: the same boxes) */
 	{.id = VARIANT_TMA, .name = "tma", TENSOR_FAMILY, .min_arch = 90, .barrier_bytes = 16, .noun = "tensor copies",
-	 .arch_why = NEEDS_SM90, .validate = validate_tensor},
+	 .arch_why = NEEDS_SM90, .check = check_boxes, .validate = validate_tensor},
 	{.id = VARIANT_BULK, .name = "bulk", TENSOR_FAMILY, .min_arch = 90, .barrier_bytes = 16, .noun = "bulk copies",
 	 .arch_why = NEEDS_SM90, .validate = validate_tensor},
 	{.id = VARIANT_WS, .name = "ws", TENSOR_FAMILY, .min_arch = 90, .barrier_bytes = 16, .producer_threads = 32,
@@ -28,9 +29,10 @@ static const struct variant_row rows[] = {
 	/* named barriers 1 to 2 x S + 1 of the 16 (no shared memory): 7 stages at most */
 	{.id = VARIANT_WS_CP_ASYNC, .name = "ws-cp.async", TENSOR_FAMILY, .min_arch = 80, .max_stages = 7,
 	 .producer_threads = 32, .noun = "a producer warp with cp.async", .arch_why = "cp.async needs sm_80 or later (--arch)",
-	 .stages_why = "its two named barriers a stage and one more allow 7 stages at most", .validate = validate_ws_cp_async},
+	 .stages_why = "its two named barriers a stage and one more allow 7 stages at most", .check = check_ws_cp_async,
+	 .validate = validate_ws_cp_async},
 	{.id = VARIANT_LDG, .name = "ldg", .family = FAMILY_REGISTERS, .listed = true, .min_stages = 1, .max_stages = 2,
-	 .noun = "register staging", .rewrite = rewrite_registers, .validate = validate_registers},
+	 .noun = "register staging", .check = check_ldg, .rewrite = rewrite_registers, .validate = validate_registers},
 	/* a measuring aid, not a pipeline: nothing to validate */
 	{.id = VARIANT_NO_LOADS, .name = "no-loads", .min_stages = 1, .rewrite = rewrite_no_loads},
 };
