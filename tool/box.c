@@ -1405,10 +1405,9 @@ static void uniform_loop_variables(struct kloop *l, const struct source *src)
 	free(kids.v);
 }
 
-void box_kloop(struct kloop *l, const struct source *src)
+static void box_kloop(struct kloop *l, const struct source *src)
 {
-	if (l->not_kloop || l->function_span.end == 0 || l->nrefusals > 0)
-		return;
+	l->boxed = true;
 	if (l->ncopies == 0 || l->nhelpers > 0) {
 		box_problem(l, src, l->loop.begin, "the tiles are filled %s", l->nhelpers > 0 ? "inside a helper" : "by no copy pipefy sees");
 		return;
@@ -1445,4 +1444,16 @@ void box_kloop(struct kloop *l, const struct source *src)
 		copy_box(l, src, c);
 	if (!l->box_problem)
 		uniform_loop_variables(l, src);
+}
+
+void box_kloops(struct model *m, const struct source *src)
+{
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		/* (a loop find could not read, in a function with parse errors, or pipefy's own
+		 * output: check refuses it before it asks for boxes) */
+		if (!l->not_kloop && l->function_span.end > 0 && l->nunknowns == 0 && !l->function_has_errors &&
+		    !l->copy_defined)
+			box_kloop(l, src);
+	}
 }

@@ -4547,7 +4547,8 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 		if ((st->role == ROLE_COMPUTE || (st->also_compute && st->role == ROLE_COPY_DECL)) && fx[i].collective)
 			l->tma_collective = xprintf("'%s' (%s)", fx[i].collective, where(src, fx[i].collective_at));
 	}
-	box_kloop(l, src);
+	if (!l->boxed) /* (box.c's facts, read before check) */
+		return xstrdup("pipefy did not read the tiles as boxes");
 	if (l->box_problem)
 		return xstrdup(l->box_problem);
 	/* the loader prints the kernel's parameters by name: no local may hide one */

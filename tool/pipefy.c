@@ -101,6 +101,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	lap("find");
 	measure_kloops(&model, src, o);
 	lap("measure");
+	box_kloops(&model, src);
+	lap("box");
 	check_kloops(&model, src);
 	check_launch_pairs(&model, src);
 	if (o->launches == LAUNCHES_QUEUE)

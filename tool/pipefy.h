@@ -961,8 +961,9 @@ struct kloop {
 				     * launcher: "tma" (tensor copies, from a producer warp or not),
 				     * "ws" (ws-cp.async); NULL when not */
 
-	/* boxes (box.c, which check calls): each tile's box for the tensor copies, the block shape
+	/* boxes (box.c, after measure): each tile's box for the tensor copies, the block shape
 	 * the copies assume (a condition on pipefy_block), or the first reason there is none */
+	bool boxed;                 /* box.c read the loop (else none of these is known) */
 	struct tma_box *boxes;
 	int nboxes, capboxes;
 	char *block_check;
@@ -1176,7 +1177,8 @@ void measure_registers(struct model *m, const struct source *src, const struct o
 
 /* ---- box.c: each tile's copy as a box of a 2-D operand (tensor copies) ---- */
 
-void box_kloop(struct kloop *l, const struct source *src);
+/* After measure, before check: each loop's boxes, or box_problem, the first fact missing. */
+void box_kloops(struct model *m, const struct source *src);
 
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 

@@ -23,6 +23,7 @@ static void analyze(struct analysis *a, const char *code)
 	find_kloops(&a->model, &a->parsed, &a->src);
 	find_launches(&a->model, &a->parsed, &a->src);
 	measure_kloops(&a->model, &a->src, &o);
+	box_kloops(&a->model, &a->src);
 	check_kloops(&a->model, &a->src);
 }
 

@@ -85,6 +85,7 @@ static void rewrite_with(struct rewritten *w, enum variant v)
 	find_kloops(&w->model, &w->parsed, &w->src);
 	find_launches(&w->model, &w->parsed, &w->src);
 	measure_kloops(&w->model, &w->src, &w->o);
+	box_kloops(&w->model, &w->src);
 	check_kloops(&w->model, &w->src);
 	plan_kloops(&w->model, &w->o, &rules, &w->src);
 	plan_launch_stages(&w->model);
