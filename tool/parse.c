@@ -721,3 +721,32 @@ void parsed_free(struct parsed *p)
 	free(p->cache_warning);
 	memset(p, 0, sizeof *p);
 }
+
+/* Every file the parse opened from disk (not pipefy's in-memory headers), for -MF. */
+static void collect_inclusion(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	struct strbuf *sb = data;
+	CXString name = clang_getFileName(included);
+	const char *n = clang_getCString(name);
+	/* canonical: clang says /usr/bin/../lib/gcc/.../../../../include, which build tools
+	 * collapse differently */
+	char *real = depth > 0 && n && strncmp(n, "/pipefy-compat", 14) != 0 ? realpath(n, NULL) : NULL;
+	if (real)
+		sb_printf(sb, "%s\n", real);
+	free(real);
+	clang_disposeString(name);
+}
+
+char *parse_inclusions(const struct parsed *p)
+{
+	struct strbuf deps = {0};
+	clang_getInclusions(p->tu, collect_inclusion, &deps);
+	/* the preamble's headers were read when its precompiled header was made */
+	CXTranslationUnit preamble = p->pch ? clang_createTranslationUnit(p->index, p->pch) : NULL;
+	if (preamble) {
+		clang_getInclusions(preamble, collect_inclusion, &deps);
+		clang_disposeTranslationUnit(preamble);
+	}
+	return deps.data ? sb_take(&deps) : xstrdup("");
+}

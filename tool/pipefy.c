@@ -20,22 +20,6 @@ static void report_diags(FILE *out, const struct parsed *p, const struct source 
 	}
 }
 
-/* Every file the parse opened from disk (not pipefy's in-memory headers), for -MF. */
-static void collect_inclusion(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data)
-{
-	(void)stack;
-	struct strbuf *sb = data;
-	CXString name = clang_getFileName(included);
-	const char *n = clang_getCString(name);
-	/* canonical: clang says /usr/bin/../lib/gcc/.../../../../include, which build tools
-	 * collapse differently */
-	char *real = depth > 0 && n && strncmp(n, "/pipefy-compat", 14) != 0 ? realpath(n, NULL) : NULL;
-	if (real)
-		sb_printf(sb, "%s\n", real);
-	free(real);
-	clang_disposeString(name);
-}
-
 /* PIPEFY_TIME_REPORT=1: each stage's wall time on standard error, as clang's -ftime-report
  * (what `make tool-speed` breaks a run into). */
 static void lap(const char *stage)
@@ -83,15 +67,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	if (!rules_arch(&rules, o->arch) && messages)
 		fprintf(messages, "pipefy: warning: no rules for sm_%d: occupancy is not checked\n", o->arch);
 	if (o->depfile) {
-		struct strbuf deps = {0};
-		clang_getInclusions(parsed.tu, collect_inclusion, &deps);
-		/* the preamble's headers were read when its precompiled header was made */
-		CXTranslationUnit preamble = parsed.pch ? clang_createTranslationUnit(parsed.index, parsed.pch) : NULL;
-		if (preamble) {
-			clang_getInclusions(preamble, collect_inclusion, &deps);
-			clang_disposeTranslationUnit(preamble);
-		}
-		r.deps = deps.data ? sb_take(&deps) : xstrdup("");
+		r.deps = parse_inclusions(&parsed);
 	}
 	lap("parse");
 	struct model model = {0};

@@ -283,6 +283,8 @@ bool parse_source_within(struct parsed *p, const struct source *src, const struc
 			 char **err);
 size_t preamble_length(const char *text, size_t len);
 void parsed_free(struct parsed *p);
+/* -MF: the files the parse read (the preamble's headers too), one real path a line. */
+char *parse_inclusions(const struct parsed *p);
 
 /* ---- cursor.c: reading libclang cursors, shared by every stage ---- */
 
