@@ -365,6 +365,29 @@ static bool command_args(struct arglist *out, CXCompileCommand cmd, const char *
 	return ok;
 }
 
+/* nvcc's flags that clang reads the same way: a path (-I, -isystem, -include), made absolute,
+ * or a value (-D, -U) written onto the flag. */
+static const struct {
+	const char *nvcc, *clang;
+	bool path;
+} nvcc_flags[] = {{"-I", "-I", true}, {"--include-path", "-I", true}, {"-isystem", "-isystem", true},
+		  {"--system-include", "-isystem", true}, {"-include", "-include", true},
+		  {"--pre-include", "-include", true}, {"-D", "-D", false}, {"--define-macro", "-D", false},
+		  {"-U", "-U", false}, {"--undefine-macro", "-U", false}};
+
+/* The value f gives the flag `flag` (`-Ix`, `-I x`, `--include-path=x`), next the argument after
+ * f; *used_next when it is next. NULL when f is not that flag or has no value. */
+static const char *flag_value(const char *f, const char *next, const char *flag, bool *used_next)
+{
+	size_t len = strlen(flag);
+	if (strncmp(f, flag, len) != 0)
+		return NULL;
+	const char *v = f[len] == '=' ? f + len + 1 : f[len] ? (f[1] == '-' ? NULL : f + len) : next;
+	if (v)
+		*used_next = f[len] == '\0';
+	return v;
+}
+
 /* Keep what clang reads the same way (-I, -isystem, -D, -U, -include, -std), make paths
  * absolute against the entry's directory, and drop the rest: code generation, host
  * compiler pass-through and nvcc's own switches mean nothing to a parse. */
@@ -373,34 +396,16 @@ static void translate_nvcc_flags(struct clang_args *a, const struct arglist *arg
 	for (int i = 0; i < args->n; i++) {
 		const char *f = args->v[i];
 		const char *next = i + 1 < args->n ? args->v[i + 1] : NULL;
-		static const struct {
-			const char *nvcc, *clang;
-		} path_flags[] = {{"-I", "-I"},		{"--include-path", "-I"}, {"-isystem", "-isystem"},
-				  {"--system-include", "-isystem"}, {"-include", "-include"},
-				  {"--pre-include", "-include"}},
-		  value_flags[] = {{"-D", "-D"}, {"--define-macro", "-D"}, {"-U", "-U"}, {"--undefine-macro", "-U"}};
 		bool used_next = false, done = false;
-		for (size_t k = 0; !done && k < sizeof path_flags / sizeof *path_flags; k++) {
-			size_t len = strlen(path_flags[k].nvcc);
-			if (strncmp(f, path_flags[k].nvcc, len) != 0)
-				continue;
-			const char *v = f[len] == '=' ? f + len + 1 : f[len] ? (f[1] == '-' ? NULL : f + len) : next;
+		for (size_t k = 0; !done && k < sizeof nvcc_flags / sizeof *nvcc_flags; k++) {
+			const char *v = flag_value(f, next, nvcc_flags[k].nvcc, &used_next);
 			if (!v)
 				continue;
-			used_next = f[len] == '\0';
-			add(a, path_flags[k].clang);
-			add_owned(a, absolute_in(dir, v));
-			done = true;
-		}
-		for (size_t k = 0; !done && k < sizeof value_flags / sizeof *value_flags; k++) {
-			size_t len = strlen(value_flags[k].nvcc);
-			if (strncmp(f, value_flags[k].nvcc, len) != 0)
-				continue;
-			const char *v = f[len] == '=' ? f + len + 1 : f[len] ? (f[1] == '-' ? NULL : f + len) : next;
-			if (!v)
-				continue;
-			used_next = f[len] == '\0';
-			add_owned(a, xprintf("%s%s", value_flags[k].clang, v));
+			if (nvcc_flags[k].path) {
+				add(a, nvcc_flags[k].clang);
+				add_owned(a, absolute_in(dir, v));
+			} else
+				add_owned(a, xprintf("%s%s", nvcc_flags[k].clang, v));
 			done = true;
 		}
 		if (!done && (strncmp(f, "-std=", 5) == 0 || strncmp(f, "--std=", 6) == 0)) {

@@ -2,6 +2,7 @@
  * the tiles and how (the copies, guarded or not, straight or through registers, in copy
  * loops), which are barriers, bumps of the loop variables, locals the copies need, and the
  * tiles themselves. */
+#include "cursor.h"
 #include "find.h"
 
 #include <stdlib.h>
@@ -176,18 +177,14 @@ static bool computed_from_global(CXCursor value)
 static bool references(CXCursor in, CXCursor decl);
 
 /* Whether e names no shared variable but array. */
-static enum CXChildVisitResult scan_other_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_other_shared(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	CXCursor *array = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		CXCursor d = clang_getCursorReferenced(c);
-		if (cursor_is_shared_var(d) && !clang_equalCursors(d, *array)) {
-			*array = clang_getNullCursor();
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
+	if (!cursor_is_shared_var(d) || clang_equalCursors(d, *array))
+		return CXChildVisit_Recurse;
+	*array = clang_getNullCursor();
+	return CXChildVisit_Break;
 }
 
 /* A view the loop's body declares (`float4 *const A4s = (float4 *)&As[ty][t4x];`, then
@@ -204,7 +201,7 @@ static CXCursor copy_view_array(const struct kloop *l, CXCursor decl, CXCursor *
 	if (k != CXType_ConstantArray && k != CXType_DependentSizedArray)
 		return decl;
 	CXCursor only = array;
-	clang_visitChildren(init, scan_other_shared, &only);
+	cursor_visit_names(init, scan_other_shared, &only);
 	if (clang_Cursor_isNull(only) || !references(init, array))
 		return decl;
 	*view = decl;
@@ -554,13 +551,12 @@ struct shared_reads {
 	bool found;
 };
 
-static enum CXChildVisitResult scan_shared_reads(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_shared_reads(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
 	struct shared_reads *r = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !cursor_is_shared_var(clang_getCursorReferenced(c)))
+	if (!cursor_is_shared_var(d))
 		return CXChildVisit_Recurse;
-	struct span at = cursor_span(c);
+	struct span at = cursor_span(ref);
 	bool dst = false;
 	for (int k = r->from; k < r->l->ncopies && !dst; k++)
 		dst = span_within(at, r->l->copies[k].dst);
@@ -601,20 +597,17 @@ struct invariance {
 	bool reads_target;
 };
 
-static enum CXChildVisitResult scan_invariance(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_invariance(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct invariance *inv = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		CXCursor d = clang_getCursorReferenced(c);
-		if (clang_equalCursors(d, inv->target)) {
-			inv->reads_target = true;
-			return CXChildVisit_Continue;
-		}
-		if (cursor_is_shared_var(d) || cursor_declared_within(d, inv->body) || cursor_writes_var(inv->body_cursor, d)) {
-			inv->invariant = false;
-			return CXChildVisit_Break;
-		}
+	if (clang_equalCursors(d, inv->target)) {
+		inv->reads_target = true;
+		return CXChildVisit_Continue;
+	}
+	if (cursor_is_shared_var(d) || cursor_declared_within(d, inv->body) || cursor_writes_var(inv->body_cursor, d)) {
+		inv->invariant = false;
+		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -636,10 +629,11 @@ static bool is_bump(struct kloop *l, CXCursor stmt, CXCursor var)
 		return false;
 	/* `x = x + s` must read x; `x = f(...)` is a plain assignment, not a step */
 	struct invariance inv = {.body = l->body, .body_cursor = cursor_last_child(l->cursor), .target = var, .invariant = true};
-	if (!clang_Cursor_isNull(value))
-		clang_visitChildren(value, scan_invariance, &inv);
-	if (!clang_Cursor_isNull(value) && clang_getCursorKind(cursor_strip(value)) == CXCursor_DeclRefExpr)
-		scan_invariance(cursor_strip(value), value, &inv);
+	if (!clang_Cursor_isNull(value)) {
+		cursor_visit_names(value, scan_invariance, &inv);
+		if (clang_getCursorKind(cursor_strip(value)) == CXCursor_DeclRefExpr)
+			scan_invariance(cursor_strip(value), clang_getCursorReferenced(cursor_strip(value)), &inv);
+	}
 	return inv.invariant && (w == WRITE_UPDATE || inv.reads_target);
 }
 
@@ -1037,7 +1031,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 				for (int k = before; k < l->ncopies; k++)
 					loads |= l->copies[k].src.end > l->copies[k].src.begin;
 				struct shared_reads sr = {.l = l, .from = before};
-				clang_visitChildren(c, scan_shared_reads, &sr);
+				cursor_visit_names(c, scan_shared_reads, &sr);
 				loads &= !sr.found;
 				if (loads)
 					kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d fills a tile after the barrier at "
@@ -1066,30 +1060,9 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 	attach_leading_lines(src, l);
 }
 
-/* A local declared in the body that the copies read is computed again by the loader. */
-struct ref_scan {
-	CXCursor decl;
-	bool found;
-};
-
-static enum CXChildVisitResult scan_ref(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct ref_scan *r = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-	    clang_equalCursors(clang_getCursorReferenced(c), r->decl)) {
-		r->found = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
-static bool references(CXCursor in, CXCursor decl)
-{
-	struct ref_scan r = {.decl = decl};
-	clang_visitChildren(in, scan_ref, &r);
-	return r.found;
-}
+/* Whether a name below `in` is decl's (a local declared in the body that the copies read is
+ * computed again by the loader). */
+static bool references(CXCursor in, CXCursor decl) { return cursor_first_ref(in, decl, (struct span){0, 0}, NULL); }
 
 
 /* `float4 a = *(const float4 *)&A[i];`: every variable loaded straight from global memory. */
@@ -1135,13 +1108,12 @@ struct fetched_uses {
 	size_t at;
 };
 
-static enum CXChildVisitResult scan_fetch_uses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_fetch_uses(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
 	struct fetched_uses *u = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
+	if (!clang_equalCursors(d, u->var))
 		return CXChildVisit_Recurse;
-	size_t at = cursor_span(c).begin;
+	size_t at = cursor_span(ref).begin;
 	int in = kloop_stmt_at(u->l, at);
 	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
 	bool copy = in > u->last && u->l->stmts[in].role == ROLE_COPY;
@@ -1375,7 +1347,7 @@ static bool kept_fetch(const struct kloop *l, const struct source *src, CXCursor
 	for (int i = fetch; i < u.after; i++)
 		if ((l->stmts[i].role == ROLE_COMPUTE && !fetches[i]) || l->stmts[i].role == ROLE_BARRIER)
 			return false;
-	clang_visitChildren(l->cursor, scan_fetch_uses, &u);
+	cursor_visit_names(l->cursor, scan_fetch_uses, &u);
 	return u.ok;
 }
 
@@ -1415,7 +1387,7 @@ static void mark_fetch_assigns(struct kloop *l, const struct source *src)
 		for (int j = i + 1; j < l->nstmts; j++)
 			if (fetches[j] && clang_equalCursors(l->stmts[j].fetch_var, u.var))
 				u.last = j;
-		clang_visitChildren(l->function_cursor, scan_fetch_uses, &u);
+		cursor_visit_names(l->function_cursor, scan_fetch_uses, &u);
 		bool shadow = !u.ok && in_loop_only(l, u.var) && scratch_in_compute(l, u.var, fetches);
 		bool keep = !u.ok && !shadow && kept_fetch(l, src, u.var, fetches, i);
 		if (!u.ok && !shadow && !keep) {
@@ -1456,13 +1428,12 @@ struct loop_fetch_uses {
 	bool ok;
 };
 
-static enum CXChildVisitResult scan_loop_fetch_uses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_loop_fetch_uses(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
 	struct loop_fetch_uses *u = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), u->var))
+	if (!clang_equalCursors(d, u->var))
 		return CXChildVisit_Recurse;
-	struct span at = cursor_span(c);
+	struct span at = cursor_span(ref);
 	bool in_value = false;
 	for (int i = 0; i < u->l->ncopies && !in_value; i++) {
 		const struct copy *cp = &u->l->copies[i];
@@ -1528,13 +1499,10 @@ struct stash_scan {
 	bool ok;
 };
 
-static enum CXChildVisitResult scan_stash_names(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stash_names(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct stash_scan *s = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	enum CXCursorKind k = clang_getCursorKind(d);
 	if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(d, s->var) &&
 	    !span_within(cursor_span(d), s->l->body))
@@ -1545,7 +1513,7 @@ static enum CXChildVisitResult scan_stash_names(CXCursor c, CXCursor parent, CXC
 static bool stash_names(const struct kloop *l, CXCursor e, CXCursor var)
 {
 	struct stash_scan s = {.l = l, .var = var, .ok = true};
-	clang_visitChildren(e, scan_stash_names, &s);
+	cursor_visit_names(e, scan_stash_names, &s);
 	return s.ok;
 }
 
@@ -1673,8 +1641,7 @@ static void mark_loop_fetches(struct kloop *l, const struct source *src)
 				continue;
 			struct loop_fetch_uses u = {.l = l, .stmt = i, .var = var, .ok = true};
 			for (int r = s + 1; r < stmts.n && u.ok; r++)
-				if (scan_loop_fetch_uses(stmts.v[r], body, &u) == CXChildVisit_Recurse)
-					clang_visitChildren(stmts.v[r], scan_loop_fetch_uses, &u);
+				cursor_visit_names_from(stmts.v[r], scan_loop_fetch_uses, &u);
 			if (!u.ok)
 				continue;
 			st->loop_fetch[st->nloop_fetch++] = stmts.v[s];
@@ -2380,13 +2347,10 @@ static bool subst_ref(struct constant_subst *s, CXCursor ref, int depth)
 	return true;
 }
 
-static enum CXChildVisitResult collect_substs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_substs(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
-	struct constant_subst *s = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	return subst_ref(s, c, 0) ? CXChildVisit_Continue : CXChildVisit_Break;
+	(void)d;
+	return subst_ref(data, ref, 0) ? CXChildVisit_Continue : CXChildVisit_Break;
 }
 
 /* e's text as a constant expression in front of the K-loop: each local holding one value
@@ -2401,7 +2365,7 @@ static char *constant_text(const struct source *src, CXCursor e, CXCursor functi
 	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
 		subst_ref(&s, e, depth);
 	else
-		clang_visitChildren(e, collect_substs, &s);
+		cursor_visit_names(e, collect_substs, &s);
 	struct span whole = cursor_span(e);
 	struct strbuf sb = {0};
 	size_t at = whole.begin;

@@ -1,6 +1,6 @@
 /* cursor.c: reading libclang cursors: extents in the main file, names, types, the shapes
  * every stage looks for (barriers, writes, the variable an lvalue is rooted at). */
-#include "pipefy.h"
+#include "cursor.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -20,6 +20,39 @@ struct cursors cursor_children(CXCursor c)
 	struct cursors cs = {0};
 	clang_visitChildren(c, collect_child, &cs);
 	return cs;
+}
+
+bool cursor_is_ref_to(CXCursor c, CXCursor decl)
+{
+	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), decl);
+}
+
+/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
+struct name_walk {
+	name_visitor each;
+	void *data;
+};
+
+static enum CXChildVisitResult visit_name(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct name_walk *w = data;
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+		return CXChildVisit_Recurse;
+	return w->each(c, clang_getCursorReferenced(c), w->data);
+}
+
+void cursor_visit_names(CXCursor c, name_visitor each, void *data)
+{
+	struct name_walk w = {each, data};
+	clang_visitChildren(c, visit_name, &w);
+}
+
+void cursor_visit_names_from(CXCursor c, name_visitor each, void *data)
+{
+	struct name_walk w = {each, data};
+	if (visit_name(c, c, &w) == CXChildVisit_Recurse)
+		clang_visitChildren(c, visit_name, &w);
 }
 
 /* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
@@ -497,13 +530,6 @@ static bool reads_pointer(CXCursor use, CXCursor parent)
 	}
 }
 
-/* Whether c is the variable var, in parentheses or not. */
-static bool names_var_only(CXCursor c, CXCursor var)
-{
-	c = cursor_strip(c);
-	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var);
-}
-
 static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
 	struct view_scan *v = data;
@@ -511,15 +537,14 @@ static enum CXChildVisitResult scan_view_uses(CXCursor c, CXCursor parent, CXCli
 	/* (in parentheses, what stands around them decides: `*(float2 *)(p) = v` converts the
 	 * parenthesized p to its value, an implicit conversion, and reads it; a cast to a reference,
 	 * `(float *&)(p)`, takes p itself, which could be written) */
-	if (k == CXCursor_ParenExpr && names_var_only(c, v->var)) {
+	if (k == CXCursor_ParenExpr && cursor_names_var(c, v->var)) {
 		if (reads_pointer(c, parent))
 			return CXChildVisit_Continue;
 		v->ok = false;
 		v->at = parent;
 		return CXChildVisit_Break;
 	}
-	if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), v->var) &&
-	    !reads_pointer(c, parent)) {
+	if (cursor_is_ref_to(c, v->var) && !reads_pointer(c, parent)) {
 		v->ok = false;
 		v->at = parent;
 		return CXChildVisit_Break;
@@ -600,20 +625,19 @@ bool cursor_is_shared_var(CXCursor decl)
 	return cursor_is_shared_decl(decl) || is_view(decl, 0);
 }
 
-static enum CXChildVisitResult scan_names_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_names_shared(CXCursor ref, CXCursor decl, void *data)
 {
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
-		*(bool *)data = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
+	(void)ref;
+	if (!cursor_is_shared_var(decl))
+		return CXChildVisit_Recurse;
+	*(bool *)data = true;
+	return CXChildVisit_Break;
 }
 
 bool cursor_names_shared(CXCursor c)
 {
 	bool named = false;
-	clang_visitChildren(c, scan_names_shared, &named);
+	cursor_visit_names(c, scan_names_shared, &named);
 	return named;
 }
 
@@ -761,8 +785,7 @@ static CXCursor strip_copy(CXCursor e)
 
 static bool refers_to(CXCursor e, CXCursor decl)
 {
-	e = strip_copy(e);
-	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), decl);
+	return cursor_is_ref_to(strip_copy(e), decl);
 }
 
 /* The definition of the function a call makes, when it is a plain function (not a template
@@ -1181,16 +1204,15 @@ bool cursor_loads_global(CXCursor e)
 	return found;
 }
 
+/* A walk for the first cursor, in or below `in`, at which lets(c, var) holds: a way to write
+ * var, or to reach it. */
 struct written_scan {
 	CXCursor var;
+	bool (*lets)(CXCursor c, CXCursor var);
 	bool written;
 };
 
-bool cursor_names_var(CXCursor e, CXCursor var)
-{
-	e = cursor_strip(e);
-	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
-}
+bool cursor_names_var(CXCursor e, CXCursor var) { return cursor_is_ref_to(cursor_strip(e), var); }
 
 static bool non_const_ref(CXType t)
 {
@@ -1227,38 +1249,36 @@ static bool lets_write(CXCursor c, CXCursor var)
 	return false;
 }
 
+/* An assignment or ++/-- of var, or a way to write it later (lets_write). */
+static bool writes_here(CXCursor c, CXCursor var)
+{
+	bool store;
+	CXCursor v = cursor_assigned_var(c, &store);
+	return (store && clang_equalCursors(v, var)) || lets_write(c, var);
+}
+
 static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct written_scan *w = data;
-	bool store;
-	CXCursor v = cursor_assigned_var(c, &store);
-	if ((store && clang_equalCursors(v, w->var)) || lets_write(c, w->var)) {
+	if (w->lets(c, w->var)) {
 		w->written = true;
 		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_escapes(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether lets(c, var) holds at `in` or at a cursor below it. */
+static bool lets_within(CXCursor in, CXCursor var, bool (*lets)(CXCursor c, CXCursor var))
 {
-	(void)parent;
-	struct written_scan *w = data;
-	if (lets_write(c, w->var)) {
-		w->written = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
-bool cursor_escapes(CXCursor in, CXCursor var)
-{
-	struct written_scan w = {.var = var};
-	if (lets_write(in, var))
+	if (lets(in, var))
 		return true;
-	clang_visitChildren(in, scan_escapes, &w);
+	struct written_scan w = {var, lets, false};
+	clang_visitChildren(in, scan_written, &w);
 	return w.written;
 }
+
+bool cursor_escapes(CXCursor in, CXCursor var) { return lets_within(in, var, lets_write); }
 
 /* Whether the lvalue e may be var itself (or part of it): `v`, `(v)`, a cast of it, `c ? v : w`,
  * `(x, v)`, `v = ..`, `++v`, `v.m`, `v[i]` of an array. An arithmetic value, `v + 1`, is not:
@@ -1350,25 +1370,10 @@ static bool lets_reach(CXCursor c, CXCursor var)
 	return false;
 }
 
-static enum CXChildVisitResult scan_reach(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct written_scan *w = data;
-	if (lets_reach(c, w->var) || lets_write(c, w->var)) {
-		w->written = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
+/* A way to reach var other than by its name, or to write it. */
+static bool reaches_here(CXCursor c, CXCursor var) { return lets_reach(c, var) || lets_write(c, var); }
 
-bool cursor_aliased(CXCursor in, CXCursor var)
-{
-	struct written_scan w = {.var = var};
-	if (lets_reach(in, var) || lets_write(in, var))
-		return true;
-	clang_visitChildren(in, scan_reach, &w);
-	return w.written;
-}
+bool cursor_aliased(CXCursor in, CXCursor var) { return lets_within(in, var, reaches_here); }
 
 /* cursor_only_read: every name of var below c is read, proven from its ancestors (a few of them,
  * innermost last). */
@@ -1404,7 +1409,7 @@ static void walk_reads(CXCursor c, struct read_walk *w)
 {
 	if (!w->ok)
 		return;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+	if (cursor_is_ref_to(c, w->var)) {
 		w->ok = read_in_place(w->up, 3);
 		return;
 	}
@@ -1427,16 +1432,7 @@ bool cursor_only_read(CXCursor in, CXCursor var)
 	return w.ok;
 }
 
-bool cursor_writes_var(CXCursor in, CXCursor var)
-{
-	bool store;
-	CXCursor v = cursor_assigned_var(in, &store);
-	if ((store && clang_equalCursors(v, var)) || lets_write(in, var))
-		return true;
-	struct written_scan w = {.var = var};
-	clang_visitChildren(in, scan_written, &w);
-	return w.written;
-}
+bool cursor_writes_var(CXCursor in, CXCursor var) { return lets_within(in, var, writes_here); }
 
 /* Whether c is a constant clang folds (`0`, `0.0f`, `(half)0`). */
 bool cursor_folds_to_constant(CXCursor c)
@@ -1545,22 +1541,20 @@ struct refs_within {
 	bool found;
 };
 
-static enum CXChildVisitResult scan_refs_within(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_refs_within(CXCursor ref, CXCursor decl, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct refs_within *r = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_declared_within(clang_getCursorReferenced(c), r->s)) {
-		r->found = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
+	if (!cursor_declared_within(decl, r->s))
+		return CXChildVisit_Recurse;
+	r->found = true;
+	return CXChildVisit_Break;
 }
 
 bool cursor_refers_within(CXCursor c, struct span s)
 {
 	struct refs_within r = {s, false};
-	if (scan_refs_within(c, c, &r) == CXChildVisit_Recurse)
-		clang_visitChildren(c, scan_refs_within, &r);
+	cursor_visit_names_from(c, scan_refs_within, &r);
 	return r.found;
 }
 
@@ -1571,24 +1565,23 @@ struct var_refs {
 	bool ok;
 };
 
-static enum CXChildVisitResult scan_var_refs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_var_refs(CXCursor ref, CXCursor decl, void *data)
 {
-	(void)parent;
 	struct var_refs *r = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), r->var))
+	if (!clang_equalCursors(decl, r->var))
 		return CXChildVisit_Recurse;
-	if (!cursor_written_in_file(c) || r->n == r->max) {
+	if (!cursor_written_in_file(ref) || r->n == r->max) {
 		r->ok = false;
 		return CXChildVisit_Break;
 	}
-	r->out[r->n++] = cursor_written_span(c);
+	r->out[r->n++] = cursor_written_span(ref);
 	return CXChildVisit_Continue;
 }
 
 int cursor_var_refs(CXCursor c, CXCursor var, struct span *out, int max)
 {
 	struct var_refs r = {var, out, 0, max, true};
-	clang_visitChildren(c, scan_var_refs, &r);
+	cursor_visit_names(c, scan_var_refs, &r);
 	return r.ok ? r.n : -1;
 }
 
@@ -1598,14 +1591,12 @@ struct first_ref {
 	bool found;
 };
 
-static enum CXChildVisitResult scan_first_ref(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_first_ref(CXCursor ref, CXCursor decl, void *data)
 {
-	(void)parent;
 	struct first_ref *r = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), r->decl) ||
-	    (cursor_offset(c) >= r->skip.begin && cursor_offset(c) < r->skip.end))
+	if (!clang_equalCursors(decl, r->decl) || (cursor_offset(ref) >= r->skip.begin && cursor_offset(ref) < r->skip.end))
 		return CXChildVisit_Recurse;
-	r->at = cursor_span(c);
+	r->at = cursor_span(ref);
 	r->found = true;
 	return CXChildVisit_Break;
 }
@@ -1613,7 +1604,7 @@ static enum CXChildVisitResult scan_first_ref(CXCursor c, CXCursor parent, CXCli
 bool cursor_first_ref(CXCursor c, CXCursor decl, struct span skip, struct span *at)
 {
 	struct first_ref r = {.decl = decl, .skip = skip};
-	clang_visitChildren(c, scan_first_ref, &r);
+	cursor_visit_names(c, scan_first_ref, &r);
 	if (r.found && at)
 		*at = r.at;
 	return r.found;

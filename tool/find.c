@@ -2,6 +2,7 @@
  * whose body fills __shared__ tiles and synchronizes the block (its statements are read by
  * body.c and helper.c), and a short entry, with the reason, for every other loop that
  * synchronizes the block and writes shared memory. */
+#include "cursor.h"
 #include "find.h"
 
 #include <ctype.h>
@@ -301,15 +302,8 @@ static struct span leading_pragmas(const struct source *src, size_t at)
 		size_t prev = s.begin - 1; /* the '\n' ending the line above */
 		while (prev > 0 && src->text[prev - 1] != '\n')
 			prev--;
-		const char *p = src->text + prev;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '#')
-			break;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncmp(p, "pragma", 6) != 0 || src->text[s.begin - 2] == '\\')
+		const char *p = source_directive(src->text + prev);
+		if (!p || strncmp(p, "pragma", 6) != 0 || src->text[s.begin - 2] == '\\')
 			break;
 		s.begin = prev;
 	}

@@ -24,7 +24,7 @@ static int make_temp_beside(const char *target, char **tmp)
 	return mkstemp(*tmp);
 }
 
-static bool write_all(int fd, const char *text, size_t len)
+bool write_all(int fd, const char *text, size_t len)
 {
 	while (len > 0) {
 		ssize_t n = write(fd, text, len);

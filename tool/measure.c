@@ -2,7 +2,7 @@
  * the planner: threads per block (from __launch_bounds__, the file's launches, or
  * --block-size), flops per thread per tile, the function's static shared memory, a gather in
  * the copies' address arithmetic, and the symbol ptxas reports registers under. */
-#include "pipefy.h"
+#include "cursor.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -820,14 +820,11 @@ struct runtime_scan {
 	bool runtime;
 };
 
-static enum CXChildVisitResult scan_runtime(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_runtime(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct runtime_scan *r = data;
 	bool *runtime = &r->runtime;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	enum CXCursorKind k = clang_getCursorKind(d);
 	if (k == CXCursor_ParmDecl)
 		*runtime = true;
@@ -838,7 +835,7 @@ static enum CXChildVisitResult scan_runtime(CXCursor c, CXCursor parent, CXClien
 		bool constant = clang_isConstQualifiedType(clang_getCursorType(d)) && !clang_Cursor_isNull(init) &&
 				clang_isExpression(clang_getCursorKind(init));
 		if (constant)
-			clang_visitChildren(init, scan_runtime, r);
+			cursor_visit_names(init, scan_runtime, r);
 		else
 			*runtime = true;
 	}
@@ -857,8 +854,7 @@ static bool bound_at_run_time(CXCursor loop)
 		     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator || assign_step(NULL, inc, &step)) &&
 		    clang_getCursorKind(var) == CXCursor_DeclRefExpr)
 			r.counter = clang_getCursorReferenced(var);
-		if (scan_runtime(cs.v[1], loop, &r) == CXChildVisit_Recurse)
-			clang_visitChildren(cs.v[1], scan_runtime, &r);
+		cursor_visit_names_from(cs.v[1], scan_runtime, &r);
 	}
 	free(cs.v);
 	return r.runtime;
@@ -991,13 +987,10 @@ static bool copy_loop_counter(const struct kloop *l, CXCursor var)
 	return false;
 }
 
-static enum CXChildVisitResult scan_tile_var(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_var(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct tile_var_scan *t = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	enum CXCursorKind k = clang_getCursorKind(d);
 	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
 		return CXChildVisit_Continue; /* (an enumerator, a function) */
@@ -1018,8 +1011,7 @@ static enum CXChildVisitResult scan_tile_var(CXCursor c, CXCursor parent, CXClie
 static bool varies_by_tile(const struct kloop *l, CXCursor e, int depth)
 {
 	struct tile_var_scan t = {.l = l, .depth = depth};
-	if (scan_tile_var(e, e, &t) == CXChildVisit_Recurse)
-		clang_visitChildren(e, scan_tile_var, &t);
+	cursor_visit_names_from(e, scan_tile_var, &t);
 	return t.varies;
 }
 

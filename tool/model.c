@@ -42,6 +42,31 @@ long kloop_promoted_offset(const struct kloop *l, int S, int tile)
 	return at;
 }
 
+/* What a fill helper of a loop's owns. */
+static void helper_fill_free(struct helper_fill *h)
+{
+	for (int j = 0; j < h->nstores; j++) {
+		free(h->stores[j].base);
+		free(h->stores[j].type);
+	}
+	free(h->stores);
+	free(h->decls);
+	free(h->decl_names);
+	free(h->name);
+	free(h->refusal);
+}
+
+/* What a loop's box (a tile's TMA box) owns. */
+static void box_free(struct tma_box *b)
+{
+	free(b->pointer);
+	free(b->row_elems);
+	free(b->col0);
+	free(b->row0);
+	free(b->flat);
+	free(b->fits);
+}
+
 void model_free(struct model *m)
 {
 	pure_headers(NULL); /* (what the run read of its headers) */
@@ -49,17 +74,8 @@ void model_free(struct model *m)
 		struct kloop *l = &m->loops[i];
 		free(l->function);
 		free(l->function_error);
-		for (int h = 0; h < l->nhelpers; h++) {
-			for (int j = 0; j < l->helpers[h].nstores; j++) {
-				free(l->helpers[h].stores[j].base);
-				free(l->helpers[h].stores[j].type);
-			}
-			free(l->helpers[h].stores);
-			free(l->helpers[h].decls);
-			free(l->helpers[h].decl_names);
-			free(l->helpers[h].name);
-			free(l->helpers[h].refusal);
-		}
+		for (int h = 0; h < l->nhelpers; h++)
+			helper_fill_free(&l->helpers[h]);
 		free(l->helpers);
 		free(l->scratch);
 		free(l->block_source);
@@ -114,14 +130,8 @@ void model_free(struct model *m)
 		free(l->promote_refusal);
 		free(l->invalid);
 		free(l->promote_decls);
-		for (int j = 0; j < l->nboxes; j++) {
-			free(l->boxes[j].pointer);
-			free(l->boxes[j].row_elems);
-			free(l->boxes[j].col0);
-			free(l->boxes[j].row0);
-			free(l->boxes[j].flat);
-			free(l->boxes[j].fits);
-		}
+		for (int j = 0; j < l->nboxes; j++)
+			box_free(&l->boxes[j]);
 		free(l->boxes);
 		free(l->block_check);
 		free(l->bump_fits);

@@ -160,6 +160,13 @@ static char *kept_register(const struct kloop *l, int stmt)
 	return xprintf(NAME_KEPT "%d", n);
 }
 
+/* An edit that replaces s by text, which it takes (and frees). */
+static void replace_owned(struct edits *e, struct span s, char *text)
+{
+	edits_add(e, s.begin, s.end - s.begin, text);
+	free(text);
+}
+
 /* A fetch the compute reads after the copies too (fetch_keep): the fetch loads its own register,
  * `pipefy_kept0 = *(float4 *)A;`, and the stash assigns the local from it where the statement
  * stood, `CO[0] = pipefy_kept0;`, before the copies that read it. */
@@ -172,11 +179,9 @@ static void add_kept_edits(const struct kloop *l, const struct source *src, stru
 			continue;
 		char *reg = kept_register(l, i), *left = span_text(src, lhs);
 		char *value = whole ? xprintf("%s = %s", left, reg) : xstrdup(reg);
-		edits_add(fetch, lhs.begin, lhs.end - lhs.begin, reg);
-		edits_add(stash, rhs.begin, rhs.end - rhs.begin, value);
-		free(reg);
 		free(left);
-		free(value);
+		replace_owned(fetch, lhs, reg);
+		replace_owned(stash, rhs, value);
 	}
 }
 
@@ -186,19 +191,16 @@ static void add_stash_edits(const struct kloop *l, const struct source *src, str
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->from_register) {
-			char *text = render(src, &y->refs, cp->text);
-			edits_add(&y->stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, text);
-			free(text);
+			replace_owned(&y->stmt_edits, cp->text, render(src, &y->refs, cp->text));
 			continue;
 		}
 		char *dst = render(src, &y->refs, cp->dst), *reg = staging_register(l, i);
 		char *store = cp->dst_cast	     ? xprintf("*(%s *)(%s) = %s%s", cp->type, dst, reg, statement_end(cp))
 			      : cp->dst_is_address ? xprintf("*(%s) = %s%s", dst, reg, statement_end(cp))
 						   : xprintf("%s = %s%s", dst, reg, statement_end(cp));
-		edits_add(&y->stmt_edits, cp->text.begin, cp->text.end - cp->text.begin, store);
 		free(dst);
 		free(reg);
-		free(store);
+		replace_owned(&y->stmt_edits, cp->text, store);
 	}
 }
 
@@ -228,10 +230,9 @@ static void add_fetch_edits(const struct kloop *l, const struct source *src, str
 			free(from);
 		} else
 			load = xprintf("%s = %s", reg, value);
-		edits_add(fetch_edits, cp->text.begin, cp->text.end - cp->text.begin, load);
 		free(value);
 		free(reg);
-		free(load);
+		replace_owned(fetch_edits, cp->text, load);
 	}
 }
 

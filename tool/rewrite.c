@@ -1,6 +1,7 @@
 /* rewrite.c: turns a checked, planned loop model into edits: tile declarations gain a stage
  * dimension, and the loop becomes prologue + main loop around a loader that fetches the tile
  * at a cursor of the loop's own induction variables. */
+#include "cursor.h"
 #include "stage.h"
 
 #include <ctype.h>
@@ -247,15 +248,8 @@ static void add_pipeline_include(const struct model *m, const struct source *src
 			else if (in_comment && q[0] == '*' && q[1] == '/')
 				in_comment = false, q++;
 		}
-		if (starts_in_comment)
+		if (starts_in_comment || !(p = source_directive(p)))
 			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != '#')
-			continue;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
 		if (strncmp(p, "if", 2) == 0)
 			depth++;
 		else if (strncmp(p, "endif", 5) == 0)

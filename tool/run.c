@@ -23,19 +23,6 @@ struct worker {
 	int status;
 };
 
-static void write_fd(int fd, const char *text, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, text, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		text += n;
-		len -= (size_t)n;
-	}
-}
-
 /* The whole of a memory file, from its start. */
 static char *read_all(int fd, size_t *len)
 {
@@ -64,9 +51,9 @@ static void work(const struct options *o, const char *path, const struct worker 
 	size_t nreport = oc.report ? strlen(oc.report) : 0, nfixes = oc.fixes ? strlen(oc.fixes) : 0;
 	char *head = xprintf("%d %d %d %d %d %zu %zu\n", oc.code, oc.pipelined, oc.left, oc.failed, oc.werror, nreport,
 			     nfixes);
-	write_fd(w->res, head, strlen(head));
-	write_fd(w->res, oc.report ? oc.report : "", nreport);
-	write_fd(w->res, oc.fixes ? oc.fixes : "", nfixes);
+	(void)write_all(w->res, head, strlen(head));
+	(void)write_all(w->res, oc.report ? oc.report : "", nreport);
+	(void)write_all(w->res, oc.fixes ? oc.fixes : "", nfixes);
 	free(head);
 	free(oc.report);
 	free(oc.fixes);

@@ -20,6 +20,8 @@ struct outcome {
 int process_file(const struct options *o, const char *path, struct outcome *out);
 /* main.c: path written as an editor writes it (a temporary renamed over it where it can be). */
 bool write_output(const char *path, const char *text, size_t len, char **err);
+/* main.c: all of text written to fd, through interrupted and partial writes; false on an error. */
+bool write_all(int fd, const char *text, size_t len);
 
 /* run.c: every input in order (or -j's workers), then the report and the summary line; returns
  * the run's exit status, the largest of the files'. */

@@ -1,5 +1,5 @@
 /* source.c: the input text with its line table, and the edit list that rewrites it. */
-#include "pipefy.h"
+#include "cursor.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -334,6 +334,18 @@ bool edits_apply(const struct edits *e, const struct source *src, char **out, ch
 }
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+const char *source_directive(const char *line)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if (*line != '#')
+		return NULL;
+	line++;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	return line;
+}
 
 const char *source_skip_noncode(const char *p, const char *end)
 {

@@ -1098,6 +1098,21 @@ static void check_producer_branch(struct region *r, const struct kloop *l)
 	free(ifs.v);
 }
 
+/* What the tensor families check past the main loop's statements: the block's loader, by
+ * check_copies (check_copy_fences, check_producer_waits); a barrier after the loop; a split
+ * loop's producer branch. */
+static void check_loop_end(struct region *r, const struct kloop *l, const struct loop_view *v,
+			   void (*check_copies)(struct region *r, CXCursor c, bool ready))
+{
+	if (clang_Cursor_isNull(r->loader))
+		problem(r, v->at, "no loader in the block");
+	else
+		check_copies(r, r->loader, false);
+	barrier_after(r, v->at);
+	if (v->split)
+		check_producer_branch(r, l);
+}
+
 /* tma, bulk, ws: no block barrier in the loop: a stage is refilled after its empty barrier's
  * phase, which each thread's arrival after the compute completes; the next copy starts first, or
  * (4 stages and more, not a producer warp's) right after the arrival. A producer warp's loop
@@ -1121,13 +1136,7 @@ void validate_tensor(struct region *r, const struct kloop *l, const struct loop_
 		problem(r, v->at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 	free(release);
 	free(next);
-	if (clang_Cursor_isNull(r->loader))
-		problem(r, v->at, "no loader in the block");
-	else
-		check_copy_fences(r, r->loader, false);
-	barrier_after(r, v->at);
-	if (v->split)
-		check_producer_branch(r, l);
+	check_loop_end(r, l, v, check_copy_fences);
 }
 
 /* ws-cp.async: the producer says when tile t has landed, and leaves the iteration; the kernel's
@@ -1144,11 +1153,5 @@ void validate_ws_cp_async(struct region *r, const struct kloop *l, const struct 
 			       !release || !starts(release, NAME_BAR_ARRIVE "(") || v->nbarriers != 0)
 		problem(r, v->at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
 	free(release);
-	if (clang_Cursor_isNull(r->loader))
-		problem(r, v->at, "no loader in the block");
-	else
-		check_producer_waits(r, r->loader, false);
-	barrier_after(r, v->at);
-	if (v->split)
-		check_producer_branch(r, l);
+	check_loop_end(r, l, v, check_producer_waits);
 }

@@ -106,6 +106,18 @@ static struct insn *push(struct function *f)
 	return &f->v[f->n++];
 }
 
+/* A new instruction of f at addr, its mnemonic read at p (PTX's, which may hold ':', or SASS's)
+ * and classed, no target yet. */
+static struct insn *push_insn(struct function *f, long addr, const char *p, bool ptx)
+{
+	struct insn *i = push(f);
+	i->addr = addr;
+	sscanf(p, ptx ? "%31[A-Za-z0-9._:]" : "%31[A-Za-z0-9._]", i->mnemonic);
+	i->cls = ptx ? ptx_class(i->mnemonic) : sass_class(i->mnemonic);
+	i->target = -1;
+	return i;
+}
+
 /* ---- reading SASS: lines like "0a40:  @P0 BRA 0xdb0" (address in a comment) under "Function : name" ---- */
 
 static int read_sass(FILE *in, const char *arch, struct function **out)
@@ -152,11 +164,7 @@ static int read_sass(FILE *in, const char *arch, struct function **out)
 			p++;
 		if (!*p || *p == '/')
 			continue;
-		struct insn *i = push(&fs[n - 1]);
-		i->addr = addr;
-		sscanf(p, "%31[A-Za-z0-9._]", i->mnemonic);
-		i->cls = sass_class(i->mnemonic);
-		i->target = -1;
+		struct insn *i = push_insn(&fs[n - 1], addr, p, false);
 		if (i->cls == OP_BRANCH) {
 			char *t = strstr(p, "0x");
 			if (t)
@@ -217,11 +225,7 @@ static int read_ptx(FILE *in, struct function **out)
 			p += strcspn(p, " \t");
 		while (isspace((unsigned char)*p))
 			p++;
-		struct insn *i = push(&fs[n - 1]);
-		i->addr = lineno;
-		sscanf(p, "%31[A-Za-z0-9._:]", i->mnemonic);
-		i->cls = ptx_class(i->mnemonic);
-		i->target = -1;
+		struct insn *i = push_insn(&fs[n - 1], lineno, p, true);
 		if (i->cls == OP_BRANCH) {
 			char *t = p + strcspn(p, " \t");
 			pend = grow(pend, (npend + 1) * sizeof *pend);

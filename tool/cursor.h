@@ -1,0 +1,24 @@
+/* cursor.h: cursor.c's walks of the names below a cursor, for the stages that read names one
+ * at a time, and source.c's reading of a preprocessor line (pipefy.h declares the rest of
+ * both). */
+#ifndef PIPEFY_CURSOR_H
+#define PIPEFY_CURSOR_H
+
+#include "pipefy.h"
+
+/* Whether c is a name (DeclRefExpr) of decl as it stands, no parentheses or casts around it. */
+bool cursor_is_ref_to(CXCursor c, CXCursor decl);
+
+/* What cursor_visit_names asks of each name: ref, the DeclRefExpr, names decl; the answer says
+ * how the walk goes on, as a libclang visitor's does (Recurse into ref, Continue past it, Break). */
+typedef enum CXChildVisitResult (*name_visitor)(CXCursor ref, CXCursor decl, void *data);
+/* Walks the cursors below c in clang_visitChildren's order, asking each about every name. */
+void cursor_visit_names(CXCursor c, name_visitor each, void *data);
+/* The same walk from c itself: c first, when it is a name. */
+void cursor_visit_names_from(CXCursor c, name_visitor each, void *data);
+
+/* source.c: a line that is a preprocessor directive (`  # pragma unroll`): the directive's name
+ * and what follows (`pragma unroll`); NULL when the line is none. */
+const char *source_directive(const char *line);
+
+#endif
