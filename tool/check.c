@@ -1,6 +1,6 @@
 /* check.c: legality. A loop is left alone, with a reason that names the statement, unless
  * the rewrite provably keeps its meaning. */
-#include "pipefy.h"
+#include "cursor.h"
 #include "names.h"
 
 #include <ctype.h>
@@ -206,7 +206,7 @@ static enum CXChildVisitResult scan_pipe_uses(CXCursor c, CXCursor parent, CXCli
 			s->stray = c;
 		return CXChildVisit_Continue;
 	}
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), s->pipe) &&
+	if (cursor_is_ref_to(c, s->pipe) &&
 	    clang_Cursor_isNull(s->stray))
 		s->stray = c;
 	return CXChildVisit_Recurse;
@@ -2569,19 +2569,13 @@ struct derived_scan {
 	size_t at; /* offset + 1 */
 };
 
-static bool refers_to_var(CXCursor e, CXCursor var)
-{
-	e = cursor_strip(e);
-	return clang_getCursorKind(e) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(e), var);
-}
-
 static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct derived_scan *d = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	/* (read from the tree, not the text: `IN_3D(k, j, i)`, a macro's `in[..]`, is a subscript) */
-	bool step = k == CXCursor_UnaryOperator && refers_to_var(cursor_last_child(c), d->var);
+	bool step = k == CXCursor_UnaryOperator && cursor_names_var(cursor_last_child(c), d->var);
 	if (step) {
 		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
 		step = op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreDec ||
@@ -2590,7 +2584,7 @@ static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClien
 	if (step)
 		return CXChildVisit_Continue;
 	if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_CompoundAssignOperator) &&
-	    refers_to_var(cursor_first_child(c), d->var)) {
+	    cursor_names_var(cursor_first_child(c), d->var)) {
 		/* `A[i]`, `A += K`: the rest (the index, the step) may name A again */
 		struct cursors kids = cursor_children(c);
 		for (int i = 1; i < kids.n && !d->at; i++)
@@ -2599,7 +2593,7 @@ static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClien
 		free(kids.v);
 		return CXChildVisit_Continue;
 	}
-	if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), d->var)) {
+	if (cursor_is_ref_to(c, d->var)) {
 		if (!d->at)
 			d->at = cursor_span(c).begin + 1;
 		return CXChildVisit_Continue;
@@ -2901,13 +2895,10 @@ struct dest_vars {
 	char *written;
 };
 
-static enum CXChildVisitResult scan_dest_vars(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_dest_vars(CXCursor ref, CXCursor v, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct dest_vars *d = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor v = clang_getCursorReferenced(c);
 	for (int i = d->from; i <= d->to && !d->written; i++)
 		if (clang_getCursorKind(v) == CXCursor_VarDecl && !cursor_is_shared_var(v) &&
 		    cursor_writes_var(d->l->stmts[i].cursor, v))
@@ -2942,7 +2933,7 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 			if (strcmp(da, db) == 0) {
 				pos(src, b->text.begin, &line2, &col2);
 				struct dest_vars dv = {.l = l, .from = a->stmt, .to = b->stmt};
-				clang_visitChildren(copy_target(b), scan_dest_vars, &dv);
+				cursor_visit_names(copy_target(b), scan_dest_vars, &dv);
 				why = dv.written
 					      ? xprintf("pipefy takes the copies at %d:%d and %d:%d for one element of '%s' (both "
 							"at '%s', '%s' written between), and async copies to one address land in "
@@ -3220,19 +3211,16 @@ struct template_scan {
 	int depth;
 };
 
-static enum CXChildVisitResult scan_template_param(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_template_param(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct template_scan *t = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	enum CXCursorKind dk = clang_getCursorKind(d);
 	if (dk == CXCursor_NonTypeTemplateParameter)
 		t->found = true;
 	else if (dk == CXCursor_VarDecl && t->depth < 4 && clang_isConstQualifiedType(clang_getCursorType(d))) {
 		t->depth++;
-		clang_visitChildren(d, scan_template_param, t);
+		cursor_visit_names(d, scan_template_param, t);
 		t->depth--;
 	}
 	return t->found ? CXChildVisit_Break : CXChildVisit_Continue;
@@ -3241,10 +3229,7 @@ static enum CXChildVisitResult scan_template_param(CXCursor c, CXCursor parent, 
 static bool names_template_param(CXCursor e)
 {
 	struct template_scan t = {false, 0};
-	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
-		scan_template_param(e, e, &t);
-	else
-		clang_visitChildren(e, scan_template_param, &t);
+	cursor_visit_names_from(e, scan_template_param, &t);
 	return t.found;
 }
 
@@ -3258,13 +3243,10 @@ struct branch_local_scan {
 	CXCursor changed; /* the variable the loop changes that a local reads, when that is why */
 };
 
-static enum CXChildVisitResult scan_branch_local(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_branch_local(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct branch_local_scan *b = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	if (cursor_declared_within(d, b->branch))
 		return CXChildVisit_Continue;
 	for (int i = 0; i < b->l->nivars; i++)
@@ -3287,7 +3269,7 @@ static bool branch_locals_read(const struct kloop *l, int stmt, CXCursor decl, b
 		b.ok = clang_getCursorKind(vars.v[i]) == CXCursor_VarDecl && cursor_value_local(vars.v[i], &init) &&
 		       cursor_is_arithmetic(init);
 		if (b.ok)
-			clang_visitChildren(init, scan_branch_local, &b);
+			cursor_visit_names(init, scan_branch_local, &b);
 	}
 	free(vars.v);
 	*ivars |= b.ivars;
@@ -3650,21 +3632,16 @@ struct name_clash {
 	CXCursor other; /* a use of another variable of the same name */
 };
 
-static enum CXChildVisitResult scan_name_clash(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_name_clash(CXCursor ref, CXCursor r, void *data)
 {
-	(void)parent;
 	struct name_clash *nc = data;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		CXCursor r = clang_getCursorReferenced(c);
-		CXString n = clang_getCursorSpelling(r);
-		bool clash = strcmp(clang_getCString(n), nc->name) == 0 && !clang_equalCursors(r, nc->decl);
-		clang_disposeString(n);
-		if (clash) {
-			nc->other = c;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
+	CXString n = clang_getCursorSpelling(r);
+	bool clash = strcmp(clang_getCString(n), nc->name) == 0 && !clang_equalCursors(r, nc->decl);
+	clang_disposeString(n);
+	if (!clash)
+		return CXChildVisit_Recurse;
+	nc->other = ref;
+	return CXChildVisit_Break;
 }
 
 static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data)
@@ -3728,7 +3705,7 @@ static void check_hoisted_names(struct kloop *l, const struct source *src)
 				if (strcmp(l->tiles[t].name, nc.name) == 0 && !clang_equalCursors(l->tiles[t].decl, decls[d]))
 					nc.other = l->tiles[t].decl;
 			if (clang_Cursor_isNull(nc.other))
-				clang_visitChildren(l->cursor, scan_name_clash, &nc);
+				cursor_visit_names(l->cursor, scan_name_clash, &nc);
 			if (!clang_Cursor_isNull(nc.other)) {
 				int line, col, dl, dc;
 				pos(src, cursor_span(nc.other).begin, &line, &col);
