@@ -362,8 +362,7 @@ long body_async_bytes(CXCursor size)
 		/* (the aligned_size_t, or its copy into the parameter: the constructor's argument, or the
 		 * object it copies) */
 		struct ctor_find f = {clang_getNullCursor()};
-		if (find_ctor_arg(e, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
-			clang_visitChildren(e, find_ctor_arg, &f);
+		cursor_visit_from(e, find_ctor_arg, &f);
 		if (!clang_Cursor_isNull(f.arg)) {
 			long v = cursor_evaluate_int(f.arg, &ok);
 			return ok && v > 0 ? v : 0;
@@ -752,6 +751,22 @@ static CXCursor store_after_locals(const struct source *src, const struct kloop 
 	return store;
 }
 
+/* The copy of a guarded store (`if (g) X = load;`, an else or the statement before giving the
+ * fill), recorded: its guard, the fill stored where the guard fails, and (a macro's copy) still
+ * refused. */
+static struct copy *record_guarded_store(struct store_scan *s, CXCursor store, CXCursor dst, CXCursor guard, CXCursor fill)
+{
+	record_store(s, cursor_strip(store), cursor_root_var(dst));
+	struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+	cp->guard = cursor_span(guard);
+	cp->fill = cursor_span(fill);
+	cp->fill_value = fill;
+	cp->guard_is_if = true;
+	if (cp->in_macro && cp->tile >= 0) /* (guarded macro copies stay refused, as in record_store) */
+		cp->tile = -1 - cp->tile;
+	return cp;
+}
+
 /* `if (g) X = load; else X = fill;` is one guarded copy, the same as `X = g ? load : fill`;
  * and `if (g) X = fill; else X = load;` the same as `X = !(g) ? load : fill`. */
 static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
@@ -801,16 +816,9 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 		edits_free(&values);
 		free(taken.v);
 		if (ok && s->record) {
-			record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
-			struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
+			struct copy *cp = record_guarded_store(s, then_store, t_dst, cs.v[0], e_val);
 			cp->text = cursor_span(ifstmt);
-			cp->guard = cursor_span(cs.v[0]);
-			cp->fill = cursor_span(e_val);
-			cp->fill_value = e_val;
-			cp->guard_is_if = true;
 			cp->guard_negated = negated;
-			if (cp->in_macro && cp->tile >= 0) /* (guarded macro copies stay refused, as in record_store) */
-				cp->tile = -1 - cp->tile;
 		}
 	}
 	free(cs.v);
@@ -839,14 +847,7 @@ static bool record_fill_first(struct store_scan *s, CXCursor first, CXCursor ifs
 		free(b);
 	}
 	if (ok) {
-		record_store(s, cursor_strip(then_store), cursor_root_var(t_dst));
-		struct copy *cp = &s->loop->copies[s->loop->ncopies - 1];
-		cp->guard = cursor_span(cs.v[0]);
-		cp->fill = cursor_span(f_val);
-		cp->fill_value = f_val;
-		cp->guard_is_if = true;
-		if (cp->in_macro && cp->tile >= 0) /* (guarded macro copies stay refused, as in record_store) */
-			cp->tile = -1 - cp->tile;
+		record_guarded_store(s, then_store, t_dst, cs.v[0], f_val);
 	}
 	free(cs.v);
 	return ok;
@@ -1110,9 +1111,8 @@ struct fetched_uses {
 
 static enum CXChildVisitResult scan_fetch_uses(CXCursor ref, CXCursor d, void *data)
 {
+	(void)d;
 	struct fetched_uses *u = data;
-	if (!clang_equalCursors(d, u->var))
-		return CXChildVisit_Recurse;
 	size_t at = cursor_span(ref).begin;
 	int in = kloop_stmt_at(u->l, at);
 	bool fetch = in >= 0 && u->fetches[in] && clang_equalCursors(u->l->stmts[in].fetch_var, u->var);
@@ -1347,7 +1347,7 @@ static bool kept_fetch(const struct kloop *l, const struct source *src, CXCursor
 	for (int i = fetch; i < u.after; i++)
 		if ((l->stmts[i].role == ROLE_COMPUTE && !fetches[i]) || l->stmts[i].role == ROLE_BARRIER)
 			return false;
-	cursor_visit_names(l->cursor, scan_fetch_uses, &u);
+	cursor_visit_refs(l->cursor, var, scan_fetch_uses, &u);
 	return u.ok;
 }
 
@@ -1387,7 +1387,7 @@ static void mark_fetch_assigns(struct kloop *l, const struct source *src)
 		for (int j = i + 1; j < l->nstmts; j++)
 			if (fetches[j] && clang_equalCursors(l->stmts[j].fetch_var, u.var))
 				u.last = j;
-		cursor_visit_names(l->function_cursor, scan_fetch_uses, &u);
+		cursor_visit_refs(l->function_cursor, u.var, scan_fetch_uses, &u);
 		bool shadow = !u.ok && in_loop_only(l, u.var) && scratch_in_compute(l, u.var, fetches);
 		bool keep = !u.ok && !shadow && kept_fetch(l, src, u.var, fetches, i);
 		if (!u.ok && !shadow && !keep) {

@@ -48,11 +48,43 @@ void cursor_visit_names(CXCursor c, name_visitor each, void *data)
 	clang_visitChildren(c, visit_name, &w);
 }
 
+/* cursor_visit_refs' walk: the names of decl handed on, the others walked into. */
+struct ref_walk {
+	CXCursor decl;
+	struct name_walk to;
+};
+
+static enum CXChildVisitResult visit_ref(CXCursor ref, CXCursor decl, void *data)
+{
+	struct ref_walk *w = data;
+	return clang_equalCursors(decl, w->decl) ? w->to.each(ref, decl, w->to.data) : CXChildVisit_Recurse;
+}
+
+void cursor_visit_refs(CXCursor c, CXCursor decl, name_visitor each, void *data)
+{
+	struct ref_walk w = {decl, {each, data}};
+	cursor_visit_names(c, visit_ref, &w);
+}
+
 void cursor_visit_names_from(CXCursor c, name_visitor each, void *data)
 {
 	struct name_walk w = {each, data};
-	if (visit_name(c, c, &w) == CXChildVisit_Recurse)
-		clang_visitChildren(c, visit_name, &w);
+	cursor_visit_from(c, visit_name, &w);
+}
+
+void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data)
+{
+	if (visit(c, c, data) == CXChildVisit_Recurse)
+		clang_visitChildren(c, visit, data);
+}
+
+void cursor_first_why(char **why, size_t *why_at, CXCursor at, char *what)
+{
+	if (!*why) {
+		*why = what;
+		*why_at = cursor_span(at).begin;
+	} else
+		free(what);
 }
 
 /* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
@@ -1559,7 +1591,6 @@ bool cursor_refers_within(CXCursor c, struct span s)
 }
 
 struct var_refs {
-	CXCursor var;
 	struct span *out;
 	int n, max;
 	bool ok;
@@ -1567,9 +1598,8 @@ struct var_refs {
 
 static enum CXChildVisitResult scan_var_refs(CXCursor ref, CXCursor decl, void *data)
 {
+	(void)decl;
 	struct var_refs *r = data;
-	if (!clang_equalCursors(decl, r->var))
-		return CXChildVisit_Recurse;
 	if (!cursor_written_in_file(ref) || r->n == r->max) {
 		r->ok = false;
 		return CXChildVisit_Break;
@@ -1580,21 +1610,21 @@ static enum CXChildVisitResult scan_var_refs(CXCursor ref, CXCursor decl, void *
 
 int cursor_var_refs(CXCursor c, CXCursor var, struct span *out, int max)
 {
-	struct var_refs r = {var, out, 0, max, true};
-	cursor_visit_names(c, scan_var_refs, &r);
+	struct var_refs r = {out, 0, max, true};
+	cursor_visit_refs(c, var, scan_var_refs, &r);
 	return r.ok ? r.n : -1;
 }
 
 struct first_ref {
-	CXCursor decl;
 	struct span skip, at;
 	bool found;
 };
 
 static enum CXChildVisitResult scan_first_ref(CXCursor ref, CXCursor decl, void *data)
 {
+	(void)decl;
 	struct first_ref *r = data;
-	if (!clang_equalCursors(decl, r->decl) || (cursor_offset(ref) >= r->skip.begin && cursor_offset(ref) < r->skip.end))
+	if (cursor_offset(ref) >= r->skip.begin && cursor_offset(ref) < r->skip.end)
 		return CXChildVisit_Recurse;
 	r->at = cursor_span(ref);
 	r->found = true;
@@ -1603,8 +1633,8 @@ static enum CXChildVisitResult scan_first_ref(CXCursor ref, CXCursor decl, void 
 
 bool cursor_first_ref(CXCursor c, CXCursor decl, struct span skip, struct span *at)
 {
-	struct first_ref r = {.decl = decl, .skip = skip};
-	cursor_visit_names(c, scan_first_ref, &r);
+	struct first_ref r = {.skip = skip};
+	cursor_visit_refs(c, decl, scan_first_ref, &r);
 	if (r.found && at)
 		*at = r.at;
 	return r.found;
@@ -1810,7 +1840,6 @@ static enum CXChildVisitResult scan_arithmetic(CXCursor c, CXCursor parent, CXCl
 bool cursor_is_arithmetic(CXCursor e)
 {
 	bool ok = true;
-	if (scan_arithmetic(e, e, &ok) == CXChildVisit_Recurse)
-		clang_visitChildren(e, scan_arithmetic, &ok);
+	cursor_visit_from(e, scan_arithmetic, &ok);
 	return ok;
 }

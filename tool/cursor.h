@@ -14,8 +14,18 @@ bool cursor_is_ref_to(CXCursor c, CXCursor decl);
 typedef enum CXChildVisitResult (*name_visitor)(CXCursor ref, CXCursor decl, void *data);
 /* Walks the cursors below c in clang_visitChildren's order, asking each about every name. */
 void cursor_visit_names(CXCursor c, name_visitor each, void *data);
+/* The same walk below c handing only the names of decl (ref names decl): `each` never sees the
+ * others, and the walk goes on below them. */
+void cursor_visit_refs(CXCursor c, CXCursor decl, name_visitor each, void *data);
 /* The same walk from c itself: c first, when it is a name. */
 void cursor_visit_names_from(CXCursor c, name_visitor each, void *data);
+/* clang_visitChildren's walk from c itself: visit asked of c first (c its own parent), then, when
+ * it answers Recurse, of the cursors below c. */
+void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data);
+
+/* The first of a reader's reasons to stop, and where it stands: what (allocated, taken) and at's
+ * offset go to *why and *why_at when *why is NULL; a later reason is freed. */
+void cursor_first_why(char **why, size_t *why_at, CXCursor at, char *what);
 
 /* source.c: a line that is a preprocessor directive (`  # pragma unroll`): the directive's name
  * and what follows (`pragma unroll`); NULL when the line is none. */

@@ -19,6 +19,7 @@
  * taking a pointer, `*p`, `p->m`, an address taken, a reference, a global variable, texture or
  * surface calls) stops the reading, with its place. */
 #include "pipefy.h"
+#include "cursor.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -44,11 +45,7 @@ struct deps_reader {
 
 static void stop(struct deps_reader *r, CXCursor at, char *what)
 {
-	if (!r->why) {
-		r->why = what;
-		r->why_at = cursor_span(at).begin;
-	} else
-		free(what);
+	cursor_first_why(&r->why, &r->why_at, at, what);
 }
 
 static bool is_param(const struct deps_reader *r, CXCursor decl)
@@ -701,15 +698,11 @@ static enum CXChildVisitResult scan_accesses(CXCursor c, CXCursor parent, CXClie
 
 /* A pointer parameter or pointer local used other than as an access's base (or in the
  * initializer of a local an access reads through): its value may reach memory another way. */
-static enum CXChildVisitResult scan_pointer_uses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pointer_uses(CXCursor c, CXCursor d, void *data)
 {
-	(void)parent;
 	struct deps_reader *r = data;
 	if (r->why)
 		return CXChildVisit_Break;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	bool mine = is_param(r, d) || (clang_getCursorKind(d) == CXCursor_VarDecl && cursor_declared_within(d, cursor_span(r->body)));
 	if (!mine || !is_pointer(clang_getCursorType(d)) || cursor_is_shared_view(d) || in_spans(&r->bases, cursor_span(c)))
 		return CXChildVisit_Continue;
@@ -719,13 +712,13 @@ static enum CXChildVisitResult scan_pointer_uses(CXCursor c, CXCursor parent, CX
 	return CXChildVisit_Continue;
 }
 
-void deps_of_kernel(CXCursor kernel, const struct source *src, struct queue_accesses *out)
+static void deps_of_kernel(CXCursor kernel, const struct source *src, struct queue_accesses *out)
 {
 	struct deps_reader r = {.src = src, .kernel = kernel, .body = cursor_last_child(kernel)};
 	memset(out, 0, sizeof *out);
 	clang_visitChildren(r.body, scan_targets, &r);
 	clang_visitChildren(r.body, scan_accesses, &r);
-	clang_visitChildren(r.body, scan_pointer_uses, &r);
+	cursor_visit_names(r.body, scan_pointer_uses, &r);
 	free(r.writes.v);
 	free(r.addressed.v);
 	free(r.bases.v);

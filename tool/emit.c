@@ -616,27 +616,34 @@ static void report_yaml(FILE *out, json_t *rec, const char *file)
 	fputs("...\n", out);
 }
 
+/* A loop's part of the report: its text to out, or (all not NULL) its record added to all. */
+static void report_loop(FILE *out, json_t *all, const struct kloop *l, const struct source *src, int arch)
+{
+	if (all)
+		json_array_append_new(all, report_record(l, src, arch));
+	else
+		report_text(out, l, src, arch);
+}
+
+/* A launch pair's part, likewise. */
+static void report_pair(FILE *out, json_t *all, const struct launch_pair *p, const struct source *src, int arch)
+{
+	if (all)
+		json_array_append_new(all, report_pair_record(p, src, arch));
+	else
+		report_pair_text(out, p, src, arch);
+}
+
 void emit_report(FILE *out, const char *format, const struct model *m, const struct source *src, int arch)
 {
 	json_t *all = json_array();
-	for (int i = 0; i < m->nloops; i++) {
-		const struct kloop *l = &m->loops[i];
-		if (l->out_of_range)
-			continue;
-		if (strcmp(format, "text") == 0)
-			report_text(out, l, src, arch);
-		else
-			json_array_append_new(all, report_record(l, src, arch));
-	}
-	for (int i = 0; i < m->npairs; i++) {
-		const struct launch_pair *p = &m->pairs[i];
-		if (p->out_of_range)
-			continue;
-		if (strcmp(format, "text") == 0)
-			report_pair_text(out, p, src, arch);
-		else
-			json_array_append_new(all, report_pair_record(p, src, arch));
-	}
+	bool text = strcmp(format, "text") == 0;
+	for (int i = 0; i < m->nloops; i++)
+		if (!m->loops[i].out_of_range)
+			report_loop(out, text ? NULL : all, &m->loops[i], src, arch);
+	for (int i = 0; i < m->npairs; i++)
+		if (!m->pairs[i].out_of_range)
+			report_pair(out, text ? NULL : all, &m->pairs[i], src, arch);
 	if (strcmp(format, "json") == 0) {
 		json_dumpf(all, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', out);

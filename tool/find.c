@@ -151,27 +151,24 @@ struct tile_ref_scan {
 	bool outside; /* scanning the function around the loop */
 };
 
-static enum CXChildVisitResult scan_tile_refs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_refs(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
 	struct tile_ref_scan *s = data;
 	struct kloop *l = s->loop;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	int t = kloop_tile(l, clang_getCursorReferenced(c));
+	int t = kloop_tile(l, d);
 	if (t < 0)
 		return CXChildVisit_Continue;
-	struct span at = cursor_span(c);
+	struct span at = cursor_span(ref);
 	if (s->outside) {
 		if (!span_within(at, l->loop) && !l->tiles[t].outside_use)
 			l->tiles[t].outside_use = at.begin + 1;
 		return CXChildVisit_Continue;
 	}
-	bool in_macro = cursor_from_macro(c);
-	if (in_macro && cursor_written_in_file(c)) {
+	bool in_macro = cursor_from_macro(ref);
+	if (in_macro && cursor_written_in_file(ref)) {
 		/* a macro's argument (`FLOAT4(s_a[i])`): the name where the file writes it, once however
 		 * often the macro uses its argument */
-		at = cursor_written_span(c);
+		at = cursor_written_span(ref);
 		in_macro = false;
 		for (int i = 0; i < l->nrefs; i++)
 			if (l->refs[i].at.begin == at.begin)
@@ -189,14 +186,10 @@ static void collect_tile_refs(struct kloop *l, CXCursor function)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		struct tile_ref_scan s = {.loop = l, .stmt = i};
-		CXCursor c = l->stmts[i].cursor;
-		if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
-			scan_tile_refs(c, c, &s);
-		else
-			clang_visitChildren(c, scan_tile_refs, &s);
+		cursor_visit_names_from(l->stmts[i].cursor, scan_tile_refs, &s);
 	}
 	struct tile_ref_scan s = {.loop = l, .outside = true};
-	clang_visitChildren(function, scan_tile_refs, &s);
+	cursor_visit_names(function, scan_tile_refs, &s);
 }
 
 static char *unit_of(const struct source *src, struct kloop *l)
@@ -430,8 +423,7 @@ static enum CXChildVisitResult scan_member_call(CXCursor c, CXCursor parent, CXC
 static CXCursor member_call_in(CXCursor value)
 {
 	CXCursor found = clang_getNullCursor();
-	if (scan_member_call(value, value, &found) == CXChildVisit_Recurse)
-		clang_visitChildren(value, scan_member_call, &found);
+	cursor_visit_from(value, scan_member_call, &found);
 	return found;
 }
 

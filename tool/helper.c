@@ -1,5 +1,6 @@
 /* helper.c: a __device__ helper the loop calls to fill the tiles (part of find): followed into
  * its definition, its stores read as copies when it does nothing else. */
+#include "cursor.h"
 #include "find.h"
 
 #include <ctype.h>
@@ -168,13 +169,10 @@ struct reads_var {
 
 static bool expr_reads_var(CXCursor e, CXCursor var, CXCursor def, int depth);
 
-static enum CXChildVisitResult scan_reads_var(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_reads_var(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)ref;
 	struct reads_var *r = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	if (clang_equalCursors(d, r->var))
 		r->found = true;
 	else if (clang_getCursorKind(d) == CXCursor_VarDecl && r->depth < 6 && cursor_declared_within(d, cursor_span(r->def)) &&
@@ -188,8 +186,7 @@ static bool expr_reads_var(CXCursor e, CXCursor var, CXCursor def, int depth)
 	if (clang_Cursor_isNull(e) || !clang_isExpression(clang_getCursorKind(e)))
 		return false;
 	struct reads_var r = {var, def, depth, false};
-	if (scan_reads_var(e, e, &r) == CXChildVisit_Recurse)
-		clang_visitChildren(e, scan_reads_var, &r);
+	cursor_visit_names_from(e, scan_reads_var, &r);
 	return r.found;
 }
 

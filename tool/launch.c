@@ -4,6 +4,7 @@
  * block sizes, template instantiations and launchers; find_launch_pairs for launches that run
  * back to back on one stream. */
 #include "pipefy.h"
+#include "cursor.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -352,8 +353,7 @@ static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CX
 static bool error_check_statement(CXCursor stmt)
 {
 	struct checks_only k = {0, true};
-	if (only_error_checks(stmt, stmt, &k) == CXChildVisit_Recurse)
-		clang_visitChildren(stmt, only_error_checks, &k);
+	cursor_visit_from(stmt, only_error_checks, &k);
 	return k.ok;
 }
 

@@ -287,41 +287,32 @@ static long eval_atom(struct int_eval *e)
 	return 0;
 }
 
-static long eval_product(struct int_eval *e)
+/* A chain of operators of one precedence, left to right: a sum (or difference) of products when
+ * sum, a product (or quotient) of atoms when not; a division by 0 is no value. */
+static long eval_chain(struct int_eval *e, bool sum)
 {
-	long v = eval_atom(e);
+	long v = sum ? eval_chain(e, false) : eval_atom(e);
 	for (;;) {
 		skip_blanks(e);
-		if (*e->p == '*') {
-			e->p++;
-			v *= eval_atom(e);
-		} else if (*e->p == '/') {
-			e->p++;
-			long d = eval_atom(e);
-			if (d == 0)
-				e->ok = false;
-			else
-				v /= d;
-		} else
+		char op = *e->p;
+		if (op == '\0' || !strchr(sum ? "+-" : "*/", op))
 			return v;
+		e->p++;
+		long w = sum ? eval_chain(e, false) : eval_atom(e);
+		if (op == '+')
+			v += w;
+		else if (op == '-')
+			v -= w;
+		else if (op == '*')
+			v *= w;
+		else if (w == 0)
+			e->ok = false;
+		else
+			v /= w;
 	}
 }
 
-static long eval_sum(struct int_eval *e)
-{
-	long v = eval_product(e);
-	for (;;) {
-		skip_blanks(e);
-		if (*e->p == '+') {
-			e->p++;
-			v += eval_product(e);
-		} else if (*e->p == '-') {
-			e->p++;
-			v -= eval_product(e);
-		} else
-			return v;
-	}
-}
+static long eval_sum(struct int_eval *e) { return eval_chain(e, true); }
 
 static bool eval_bound(const struct source *src, const struct binding *bind, const char *text, long *out)
 {
@@ -862,8 +853,7 @@ static bool bound_at_run_time(CXCursor loop)
 
 static void count_in(struct flop_count *f, CXCursor c)
 {
-	if (count_flops(c, c, f) == CXChildVisit_Recurse)
-		clang_visitChildren(c, count_flops, f);
+	cursor_visit_from(c, count_flops, f);
 }
 
 static bool has_multiply(CXCursor c)
@@ -1056,8 +1046,7 @@ static enum CXChildVisitResult scan_fixed(CXCursor c, CXCursor parent, CXClientD
 static bool fixed_value(CXCursor function, CXCursor e, int depth)
 {
 	struct fixed_scan f = {.function = function, .depth = depth, .fixed = true};
-	if (scan_fixed(e, e, &f) == CXChildVisit_Recurse)
-		clang_visitChildren(e, scan_fixed, &f);
+	cursor_visit_from(e, scan_fixed, &f);
 	return f.fixed;
 }
 

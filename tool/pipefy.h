@@ -499,7 +499,7 @@ CXCursor *uniform_instantiations(CXCursor function, const struct source *src, in
  * with *at where reading stopped, otherwise. */
 CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *src, int *n, size_t *at);
 
-/* ---- deps.c: what a kernel may touch in global memory, as code (facts for check.c and queue.c) ---- */
+/* ---- deps.c: what a kernel may touch in global memory, as code (after check; facts for queue.c) ---- */
 
 /* One access `P[i]`: P's name, and a C expression of type pipefy_iv holding every value i may
  * take (in scope: the kernel's parameters, gridDim, blockDim, pipefy_block_x/y/z, the intervals
@@ -516,10 +516,10 @@ struct queue_accesses {
 	char *why;    /* what stopped the reading; NULL when every access was read */
 	size_t why_at;
 };
-void deps_of_kernel(CXCursor kernel, const struct source *src, struct queue_accesses *out);
 void queue_access_free(struct queue_access *a);
 void queue_accesses_free(struct queue_accesses *q);
-struct launch_pair;
+/* Each pair check lets run as one persistent launch: what each kernel may touch (deps), and
+ * why a block of the second waits for every block of the first, if it must (waits_all). */
 void deps_launch_pairs(struct model *m, const struct source *src);
 
 /* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */

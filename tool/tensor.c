@@ -992,60 +992,72 @@ void rewrite_tensor(const struct kloop *l, const struct model *m, int index, con
 
 /* ---- validation: the output read back ---- */
 
-/* The copy engine writes a stage only after the fence.proxy.async that orders the threads'
- * reads of it before those writes: each copy within a statement that comes, in some compound
- * statement around it, after a wait for the stage to empty and then the fence. */
-static void check_copy_fences(struct region *r, CXCursor c, bool fenced)
+/* A copy into a stage that must come after some statements of a compound statement around it
+ * (the copy's own or one further out): the calls that copy, the problem when one comes too
+ * early, and what a statement does to the walk (*began: the first of two steps seen in this
+ * compound statement; *ready: the copies may come, here and in what follows). */
+struct copy_order {
+	const char *copy[2]; /* (NULL: none) */
+	const char *problem;
+	void (*step)(const char *stmt, bool *began, bool *ready);
+};
+
+/* Every copy of c (o->copy), ready when a statement before it has made it so (o->step). */
+static void check_copy_order(struct region *r, CXCursor c, bool ready, const struct copy_order *o)
 {
-	if (cursor_is_call_named(c, NAME_TMA_LOAD) || cursor_is_call_named(c, NAME_BULK_LOAD)) {
-		if (!fenced)
-			problem(r, cursor_span(c).begin,
-				"the copy engine may write a stage before the threads' reads of it are fenced from it "
-				"(fence.proxy.async after the wait for the stage to empty)");
+	if (cursor_is_call_named(c, o->copy[0]) || (o->copy[1] && cursor_is_call_named(c, o->copy[1]))) {
+		if (!ready)
+			problem(r, cursor_span(c).begin, o->problem);
 		return;
 	}
-	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt, waited = false;
+	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt, began = false;
 	struct cursors kids = cursor_children(c);
 	for (int i = 0; i < kids.n; i++) {
-		check_copy_fences(r, kids.v[i], fenced);
+		check_copy_order(r, kids.v[i], ready, o);
 		if (!compound)
 			continue;
 		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, NAME_MBAR_WAIT "(&" NAME_EMPTY "["))
-			waited = true;
-		else if (waited && code_is(t, NAME_FENCE_PROXY "()"))
-			fenced = true;
+		o->step(t, &began, &ready);
 		free(t);
 	}
 	free(kids.v);
 }
 
+/* The copy engine writes a stage only after the fence.proxy.async that orders the threads'
+ * reads of it before those writes: each copy within a statement that comes, in some compound
+ * statement around it, after a wait for the stage to empty and then the fence. */
+static void fence_step(const char *t, bool *waited, bool *fenced)
+{
+	if (strstr(t, NAME_MBAR_WAIT "(&" NAME_EMPTY "["))
+		*waited = true;
+	else if (*waited && code_is(t, NAME_FENCE_PROXY "()"))
+		*fenced = true;
+}
+
+static const struct copy_order copy_fences = {
+	{NAME_TMA_LOAD, NAME_BULK_LOAD},
+	"the copy engine may write a stage before the threads' reads of it are fenced from it "
+	"(fence.proxy.async after the wait for the stage to empty)",
+	fence_step,
+};
+
 /* The producer warp's cp.async copies (ws-cp.async) write a stage only after it waited for the
  * kernel's threads to be done with it: each copy within a statement that comes, in some compound
  * statement around it, after a wait on the named barrier of the stage it fills. */
-static void check_producer_waits(struct region *r, CXCursor c, bool waited)
+static void producer_wait_step(const char *t, bool *began, bool *waited)
 {
-	if (cursor_is_call_named(c, NAME_PIPELINE_COPY)) {
-		if (!waited)
-			problem(r, cursor_span(c).begin,
-				"the producer warp may copy into a stage before the kernel's threads are done with it "
-				"(a wait on the stage's named barrier first)");
-		return;
-	}
-	bool compound = clang_getCursorKind(c) == CXCursor_CompoundStmt;
-	struct cursors kids = cursor_children(c);
-	for (int i = 0; i < kids.n; i++) {
-		check_producer_waits(r, kids.v[i], waited);
-		if (!compound)
-			continue;
-		char *t = stmt_text(r->out, kids.v[i]);
-		if (strstr(t, NAME_BAR_SYNC "(") && (strstr(t, "+" STAGE_FILL "," NAME_THREADS "+32)") ||
-						   strstr(t, "+" STAGE_FILL "," NAME_THREADS "+128)")))
-			waited = true;
-		free(t);
-	}
-	free(kids.v);
+	(void)began;
+	if (strstr(t, NAME_BAR_SYNC "(") && (strstr(t, "+" STAGE_FILL "," NAME_THREADS "+32)") ||
+					   strstr(t, "+" STAGE_FILL "," NAME_THREADS "+128)")))
+		*waited = true;
 }
+
+static const struct copy_order producer_waits = {
+	{NAME_PIPELINE_COPY, NULL},
+	"the producer warp may copy into a stage before the kernel's threads are done with it "
+	"(a wait on the stage's named barrier first)",
+	producer_wait_step,
+};
 
 /* A producer warpgroup's branch (ws, ws-cp.async with setmaxnreg): it gives registers back
  * first, starts one tile an iteration of its own loop (with cp.async, waits for it and says it
@@ -1099,15 +1111,15 @@ static void check_producer_branch(struct region *r, const struct kloop *l)
 }
 
 /* What the tensor families check past the main loop's statements: the block's loader, by
- * check_copies (check_copy_fences, check_producer_waits); a barrier after the loop; a split
+ * check_copy_order (copy_fences, producer_waits); a barrier after the loop; a split
  * loop's producer branch. */
 static void check_loop_end(struct region *r, const struct kloop *l, const struct loop_view *v,
-			   void (*check_copies)(struct region *r, CXCursor c, bool ready))
+			   const struct copy_order *copies)
 {
 	if (clang_Cursor_isNull(r->loader))
 		problem(r, v->at, "no loader in the block");
 	else
-		check_copies(r, r->loader, false);
+		check_copy_order(r, r->loader, false, copies);
 	barrier_after(r, v->at);
 	if (v->split)
 		check_producer_branch(r, l);
@@ -1136,7 +1148,7 @@ void validate_tensor(struct region *r, const struct kloop *l, const struct loop_
 		problem(r, v->at, "the warp does not reconverge (__syncwarp) between its wait and a compute it must run whole");
 	free(release);
 	free(next);
-	check_loop_end(r, l, v, check_copy_fences);
+	check_loop_end(r, l, v, &copy_fences);
 }
 
 /* ws-cp.async: the producer says when tile t has landed, and leaves the iteration; the kernel's
@@ -1153,5 +1165,5 @@ void validate_ws_cp_async(struct region *r, const struct kloop *l, const struct 
 			       !release || !starts(release, NAME_BAR_ARRIVE "(") || v->nbarriers != 0)
 		problem(r, v->at, "the main loop does not start the next copy, wait for its tile, and release the stage after the compute");
 	free(release);
-	check_loop_end(r, l, v, check_producer_waits);
+	check_loop_end(r, l, v, &producer_waits);
 }

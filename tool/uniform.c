@@ -11,6 +11,7 @@
  * pipefy cannot read (memory, asm, a call into code it cannot follow) is not uniform: the
  * facts are proven, never assumed. */
 #include "pipefy.h"
+#include "cursor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -183,10 +184,8 @@ static bool calls_target(struct callers *cl, CXCursor call)
 	size_t keep = cl->callee_at;
 	cl->callee_at = 0;
 	CXCursor callee = cursor_first_child(call);
-	if (!clang_Cursor_isNull(callee)) {
-		if (scan_overloads(callee, call, cl) == CXChildVisit_Recurse)
-			clang_visitChildren(callee, scan_overloads, cl);
-	}
+	if (!clang_Cursor_isNull(callee))
+		cursor_visit_from(callee, scan_overloads, cl);
 	bool found = cl->callee_at == 1;
 	cl->callee_at = keep;
 	return found;

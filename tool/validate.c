@@ -4,6 +4,7 @@
  * read by the compute only at the stage being computed, the variant's barriers in their
  * places; and the file must have no more clang errors than the input had. A loop that fails
  * is left as written, with a remark that says why. */
+#include "cursor.h"
 #include "region.h"
 
 #include <ctype.h>
@@ -135,13 +136,9 @@ struct stage_scan {
 	const struct kloop *l;
 };
 
-static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stage_refs(CXCursor ref, CXCursor d, void *data)
 {
-	(void)parent;
 	struct stage_scan *s = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	if (!cursor_is_shared_var(d))
 		return CXChildVisit_Continue;
 	char *name = cursor_name(d);
@@ -150,7 +147,7 @@ static enum CXChildVisitResult scan_stage_refs(CXCursor c, CXCursor parent, CXCl
 		tile |= strcmp(s->l->tiles[t].name, name) == 0;
 	free(name);
 	/* (a tile named as a macro's argument, `FLOAT4(As[pipefy_stage][i])`: where it is written) */
-	struct span at = cursor_written_in_file(c) ? cursor_written_span(c) : cursor_span(c);
+	struct span at = cursor_written_in_file(ref) ? cursor_written_span(ref) : cursor_span(ref);
 	const char *after = s->r->out->text + at.end;
 	/* (a tile in the launch's shared memory: `pipefy_at(As, pipefy_stage, pipefy_stride)`) */
 	const char *at_fn = NAME_STAGE_AT "(";
@@ -319,7 +316,7 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 	check_participation(r, l);
 	check_storage(r, l);
 	struct stage_scan ss = {r, l};
-	clang_visitChildren(cursor_last_child(r->main_loop), scan_stage_refs, &ss);
+	cursor_visit_names(cursor_last_child(r->main_loop), scan_stage_refs, &ss);
 	check_barriers(r, l);
 }
 
