@@ -15,7 +15,7 @@
  * which must not read what changes after it. A pointer the kernel moves adds how far it has
  * moved (then the box is found at run time). Anything else (a load, a call, a local written
  * in the loop) is no box. */
-#include "pipefy.h"
+#include "cursor.h"
 
 #include <stdlib.h>
 
@@ -59,11 +59,7 @@ struct reader {
 
 static void fail(struct reader *r, CXCursor at, char *what)
 {
-	if (!r->problem) {
-		r->problem = what;
-		r->problem_at = cursor_span(at).begin;
-	} else
-		free(what);
+	cursor_first_why(&r->problem, &r->problem_at, at, what);
 }
 
 static int atom(struct reader *r, const char *text, enum atom_kind kind)

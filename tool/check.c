@@ -658,13 +658,10 @@ static bool steps_var(CXCursor c, CXCursor var)
 	return w != WRITE_ASSIGN || cursor_var_refs(value, var, NULL, 0) != 0;
 }
 
-static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)c;
 	struct moving_slot *m = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	/* (an integer: a tile's own elements are written too, and are no slot) */
 	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(d)).kind;
 	bool integer = (k >= CXType_Bool && k <= CXType_Int128) && k != CXType_Float && k != CXType_Double;
@@ -684,13 +681,10 @@ struct other_view {
 	CXCursor tile, array, other;
 };
 
-static enum CXChildVisitResult scan_other_view(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_other_view(CXCursor c, CXCursor r, void *data)
 {
-	(void)parent;
+	(void)c;
 	struct other_view *ov = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor r = clang_getCursorReferenced(c);
 	if (clang_equalCursors(r, ov->tile) || clang_getCursorKind(r) != CXCursor_VarDecl)
 		return CXChildVisit_Continue;
 	if (clang_equalCursors(r, ov->array) || clang_equalCursors(cursor_shared_array(r), ov->array)) {
@@ -707,7 +701,7 @@ static int hand_swapped_copy(const struct kloop *l, CXCursor *var)
 		if (l->copies[i].tile < 0)
 			continue;
 		struct moving_slot m = {l, clang_getNullCursor()};
-		clang_visitChildren(copy_target(&l->copies[i]), scan_moving_slot, &m);
+		cursor_visit_names(copy_target(&l->copies[i]), scan_moving_slot, &m);
 		if (!clang_Cursor_isNull(m.var)) {
 			*var = m.var;
 			return i;
@@ -799,7 +793,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				ov.array = cursor_shared_array(ov.tile);
 				for (int i = 0; i < l->nstmts && reader < 0 && !clang_Cursor_isNull(ov.array); i++)
 					if (l->stmts[i].role == ROLE_COMPUTE) {
-						clang_visitChildren(l->stmts[i].cursor, scan_other_view, &ov);
+						cursor_visit_names(l->stmts[i].cursor, scan_other_view, &ov);
 						if (!clang_Cursor_isNull(ov.other))
 							view = v, reader = i;
 					}
@@ -880,13 +874,9 @@ static bool extern_array(CXCursor array)
 	       clang_getCanonicalType(clang_getCursorType(array)).kind == CXType_IncompleteArray;
 }
 
-static enum CXChildVisitResult scan_launch_refs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_launch_refs(CXCursor c, CXCursor d, void *data)
 {
-	(void)parent;
 	struct launch_ref_scan *s = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	if (cursor_is_shared_var(d) && !is_tile_var(s->l, d) &&
 	    (cursor_is_shared_view(d) || extern_array(cursor_shared_array(d)))) {
 		s->bad = c;
@@ -906,7 +896,7 @@ static char *launch_stages_problem(const struct kloop *l, const struct source *s
 			       col);
 	}
 	struct launch_ref_scan s = {.l = l, .bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_launch_refs, &s);
+	cursor_visit_names(l->cursor, scan_launch_refs, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return NULL;
 	pos(src, cursor_span(s.bad).begin, &line, &col);
@@ -1161,8 +1151,7 @@ static CXCursor first_call_in(CXCursor e)
 	CXCursor call = clang_getNullCursor();
 	if (clang_Cursor_isNull(e))
 		return call;
-	if (scan_first_call(e, e, &call) == CXChildVisit_Recurse)
-		clang_visitChildren(e, scan_first_call, &call);
+	cursor_visit_from(e, scan_first_call, &call);
 	return call;
 }
 
@@ -1699,13 +1688,9 @@ struct escape_scan {
 	int nseen;
 };
 
-static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_escaping(CXCursor c, CXCursor d, void *data)
 {
-	(void)parent;
 	struct escape_scan *e = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	enum CXCursorKind k = clang_getCursorKind(d);
 	/* (a local reference reads another variable, which the compute may write under its own
 	 * name: `const int &ro = off;` .. `A[ro + tx]` .. `off += TS;`) */
@@ -1749,12 +1734,12 @@ static void check_escapes(struct kloop *l, const struct source *src)
 	struct escape_scan e = {.l = l, .bad = clang_getNullCursor()};
 	struct cursors header = cursor_children(l->cursor);
 	for (int i = 0; i + 1 < header.n && clang_Cursor_isNull(e.bad); i++)
-		clang_visitChildren(header.v[i], scan_escaping, &e);
+		cursor_visit_names(header.v[i], scan_escaping, &e);
 	free(header.v);
 	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(e.bad); i++) {
 		enum stmt_role r = l->stmts[i].role;
 		if (r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL || r == ROLE_BUMP)
-			clang_visitChildren(l->stmts[i].cursor, scan_escaping, &e);
+			cursor_visit_names(l->stmts[i].cursor, scan_escaping, &e);
 	}
 	if (clang_Cursor_isNull(e.bad))
 		return;
@@ -3035,13 +3020,10 @@ struct ivar_use {
 
 static bool stmt_reads_ivar(const struct kloop *l, CXCursor c);
 
-static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor d, void *data)
 {
-	(void)parent;
+	(void)c;
 	struct ivar_use *u = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
-		return CXChildVisit_Recurse;
-	CXCursor d = clang_getCursorReferenced(c);
 	for (int i = 0; i < u->loop->nivars; i++)
 		if (clang_equalCursors(u->loop->ivars[i].decl, d))
 			u->uses = true;
@@ -3063,7 +3045,7 @@ static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor parent, CXClie
 static bool stmt_reads_ivar(const struct kloop *l, CXCursor c)
 {
 	struct ivar_use u = {.loop = l};
-	clang_visitChildren(c, scan_ivar_use, &u);
+	cursor_visit_names(c, scan_ivar_use, &u);
 	return u.uses;
 }
 
@@ -3844,8 +3826,7 @@ static enum CXChildVisitResult scan_invariant(CXCursor c, CXCursor parent, CXCli
 static bool invariant_expr(struct cond_ctx *x, CXCursor e, int depth)
 {
 	struct invariant_scan s = {.x = x, .depth = depth, .ok = true};
-	if (scan_invariant(e, e, &s) == CXChildVisit_Recurse)
-		clang_visitChildren(e, scan_invariant, &s);
+	cursor_visit_from(e, scan_invariant, &s);
 	return s.ok;
 }
 
@@ -4057,8 +4038,7 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 		CXCursor own = clang_getNullCursor();
 		if (cp->guard_is_if) { /* (the if of `if (g) X = load; else X = 0;`, the statement or inside it) */
 			struct if_find f = {.at = cp->text, .found = clang_getNullCursor()};
-			if (find_if_at(st, st, &f) == CXChildVisit_Recurse)
-				clang_visitChildren(st, find_if_at, &f);
+			cursor_visit_from(st, find_if_at, &f);
 			own = clang_Cursor_isNull(f.found) ? st : f.found;
 		}
 		if (!store_every_tile(&x, st, cp->store, own, &cond) || !jumps_every_tile(&x, st, &cond))
@@ -4153,8 +4133,7 @@ static void check_header(struct kloop *l, const struct source *src, const struct
 		struct span s = cursor_span(kids.v[i]);
 		h.init = l->init.end > l->init.begin && s.begin >= l->init.begin && s.begin < l->init.end;
 		if (span_within(s, l->cond) || span_within(s, l->inc) || h.init)
-			if (scan_header(kids.v[i], kids.v[i], &h) == CXChildVisit_Recurse)
-				clang_visitChildren(kids.v[i], scan_header, &h);
+			cursor_visit_from(kids.v[i], scan_header, &h);
 	}
 	free(kids.v);
 	if (clang_Cursor_isNull(h.bad) && !clang_Cursor_isNull(h.memory)) {
@@ -4847,8 +4826,7 @@ static char *consumer_barrier(const struct kloop *l, const struct source *src)
 			continue;
 		struct block_view_scan s = {src, 0, clang_getNullCursor(), NULL};
 		CXCursor c = l->stmts[i].cursor;
-		if (scan_consumer_barrier(c, c, &s) == CXChildVisit_Recurse)
-			clang_visitChildren(c, scan_consumer_barrier, &s);
+		cursor_visit_from(c, scan_consumer_barrier, &s);
 		if (s.why)
 			return s.why;
 	}
