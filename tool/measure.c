@@ -164,10 +164,45 @@ static bool unchanged_local(CXCursor var)
 	return cursor_only_read(fn, var);
 }
 
+/* A macro an included header defines (`#define BLOCK 16` in config.h), expanded here: its
+ * value where its body is numbers and operators alone (a name in it would be read in the
+ * header's context, which the spelling lookups of this file do not see). The file's own
+ * macros are read by spelling (macro_value). */
+static enum name_kind header_macro(const struct int_eval *e, CXCursor expansion, long *out)
+{
+	CXCursor d = clang_getCursorReferenced(expansion);
+	if (clang_getCursorKind(d) != CXCursor_MacroDefinition || cursor_in_main_file(d))
+		return NAME_BY_SPELLING;
+	if (clang_Cursor_isMacroFunctionLike(d) || clang_Cursor_isMacroBuiltin(d))
+		return NAME_UNKNOWN;
+	CXTranslationUnit tu = clang_Cursor_getTranslationUnit(d);
+	CXToken *toks = NULL;
+	unsigned n = 0;
+	clang_tokenize(tu, clang_getCursorExtent(d), &toks, &n);
+	struct strbuf body = {0};
+	bool plain = n > 1;
+	for (unsigned i = 1; i < n && plain; i++) { /* (the first token is the macro's name) */
+		CXTokenKind k = clang_getTokenKind(toks[i]);
+		CXString t = clang_getTokenSpelling(tu, toks[i]);
+		plain = k == CXToken_Literal || k == CXToken_Punctuation;
+		sb_printf(&body, "%s ", clang_getCString(t));
+		clang_disposeString(t);
+	}
+	clang_disposeTokens(tu, toks, n);
+	char *text = body.data ? sb_take(&body) : xstrdup("");
+	if (!plain) {
+		free(text);
+		return NAME_UNKNOWN;
+	}
+	return eval_definition(e->src, text, e->depth, out) ? NAME_RESOLVED : NAME_UNKNOWN;
+}
+
 static enum name_kind resolve_name(const struct int_eval *e, size_t offset, long *out)
 {
 	CXCursor c = cursor_at_offset(e->near, offset);
 	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_MacroExpansion)
+		return header_macro(e, c, out);
 	if (k != CXCursor_DeclRefExpr)
 		return NAME_BY_SPELLING;
 	CXCursor d = clang_getCursorReferenced(c);
@@ -384,9 +419,9 @@ static bool eval_int_at(const struct source *src, CXCursor near, size_t offset, 
 	return true;
 }
 
-/* `dim3 grid(...), block(TS, TS);` or `dim3 block = dim3(...)` at p (name's first character):
- * the product of its dims; 1 when read, 0 when p is no such definition, -1 when it is one that
- * cannot be evaluated. */
+/* `dim3 grid(...), block(TS, TS);`, `dim3 block{TS, TS};`, `dim3 block = dim3(...)` or `= {..}`
+ * at p (name's first character): the product of its dims; 1 when read, 0 when p is no such
+ * definition, -1 when it is one that cannot be evaluated. */
 static int dim3_definition(const struct source *src, CXCursor near, const char *p, size_t n, struct block_read *out)
 {
 	if (p > src->text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
@@ -404,7 +439,7 @@ static int dim3_definition(const struct source *src, CXCursor near, const char *
 			q++;
 		return *q == '=' && q[1] != '=' ? -1 : 0;
 	}
-	bool ctor = *q == '(';
+	bool ctor = *q == '(' || *q == '{';
 	bool assign = *q == '=' && q[1] != '=';
 	if (!ctor && !assign)
 		return 0;
@@ -419,9 +454,18 @@ static int dim3_definition(const struct source *src, CXCursor near, const char *
 	const char *end = strchr(q, ';');
 	if (!end)
 		return -1;
+	/* (`= {16, 16}`: the braces' list as the constructor's) */
+	const char *list = assign ? q + 1 + strspn(q + 1, " \t") : q;
+	if (assign && *list == '{') {
+		ctor = true;
+		q = list;
+	}
 	char *expr = ctor ? xprintf("dim3%.*s", (int)(end - q), q) : xstrndup(q + 1, (size_t)(end - q - 1));
 	/* (where the text is in the file: `dim3` stands in for the 4 characters before `(`) */
 	size_t offset = (size_t)(q - src->text) + (ctor ? 0 : 1) - (ctor ? 4 : 0);
+	/* `dim3{16, 16}`, list-initialized: the same arguments, the same length of text */
+	for (char *c = expr; *c; c++)
+		*c = *c == '{' ? '(' : *c == '}' ? ')' : *c;
 	/* a declaration list: cut at the closing parenthesis of this declarator */
 	if (ctor) {
 		int depth = 0;
