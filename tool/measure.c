@@ -274,9 +274,10 @@ static long eval_atom(struct int_eval *e)
 			e->ok = false;
 			return 0;
 		}
-		if (n == 4 && strncmp(b, "dim3", 4) == 0) {
+		if (n == 4 && strncmp(b, "dim3", 4) == 0) { /* `dim3(x, y)`, or list-initialized, `dim3{x, y}` */
 			skip_blanks(e);
-			if (*e->p != '(') {
+			char close = *e->p == '(' ? ')' : *e->p == '{' ? '}' : 0;
+			if (!close) {
 				e->ok = false;
 				return 0;
 			}
@@ -296,7 +297,7 @@ static long eval_atom(struct int_eval *e)
 					break;
 			}
 			memcpy(e->dims, dims, sizeof dims);
-			if (*e->p == ')')
+			if (*e->p == close)
 				e->p++;
 			else
 				e->ok = false;
@@ -372,17 +373,17 @@ struct block_read {
 	long dims[3];
 };
 
-/* Whether text is `dim3(...)` and nothing else. */
+/* Whether text is `dim3(...)` (or `dim3{...}`) and nothing else. */
 static bool one_dim3(const char *t)
 {
 	t += strspn(t, " \t");
 	if (strncmp(t, "dim3", 4) != 0)
 		return false;
 	t += 4 + strspn(t + 4, " \t");
-	if (*t != '(')
+	if (*t != '(' && *t != '{')
 		return false;
 	for (int depth = 0; *t; t++) {
-		depth += *t == '(' ? 1 : *t == ')' ? -1 : 0;
+		depth += *t == '(' || *t == '{' ? 1 : *t == ')' || *t == '}' ? -1 : 0;
 		if (depth == 0)
 			return strspn(t + 1, " \t") == strlen(t + 1);
 	}
