@@ -1006,6 +1006,7 @@ struct kloop {
 	int stages;             /* 1 for LDG into a single stage */
 	char *plan_note;        /* when the plan is not the one wanted: why */
 	char *plan_reason;      /* why this variant */
+	const char *one_stage_why; /* registers in one stage: why not two, in words; NULL otherwise */
 	char *declined;         /* why the planner left a legal loop as written; NULL otherwise */
 	char *hint;             /* the source's hint it followed (hints.c), as written; NULL when none */
 	bool out_of_range;      /* outside --lines / --offset: neither rewritten nor reported */

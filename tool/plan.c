@@ -667,6 +667,29 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 	return chosen;
 }
 
+/* Why a register plan keeps one stage, for the comment the rewrite writes above it. */
+static const char *one_stage_why(const struct kloop *l)
+{
+	for (int i = 0; i < l->ntiles; i++)
+		if (l->tiles[i].dynamic && !l->enlarge)
+			return "the tiles' shared memory is the launch's";
+	for (int i = 0; i < l->nrefs; i++)
+		if (l->refs[i].in_macro)
+			return "a tile is named inside a macro's expansion, where no stage index can be written";
+	if (l->one_stage) /* (check's reason) */
+		return l->one_stage;
+	for (int i = 0; i < l->noptions; i++)
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_static)
+			return "a second stage would not fit in static shared memory";
+	for (int i = 0; i < l->noptions; i++)
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_wanted)
+			return "one stage was asked for";
+	for (int i = 0; i < l->noptions; i++)
+		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].large_block)
+			return "a second register stage lost to one with blocks this large";
+	return "a second stage would cost occupancy";
+}
+
 /* file_off_at: offset + 1 of the file's `// pipefy: off-file`, 0 when none (read once a file: a
  * file of many kernels made it quadratic). */
 static void plan_loop(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src,
@@ -788,6 +811,7 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 	}
 	l->variant = chosen->variant;
 	l->stages = chosen->stages;
+	l->one_stage_why = chosen->variant == VARIANT_LDG && chosen->stages == 1 ? one_stage_why(l) : NULL;
 	if (chosen->variant == VARIANT_TMA && l->registers && chosen->blocks > 0) /* (its own kernel: tensor.c) */
 		l->keep_blocks = chosen->blocks;
 	if (chosen->promote) {

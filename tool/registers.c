@@ -95,29 +95,6 @@ static void add_loop_fetch_edits(const struct kloop *l, const struct source *src
 	}
 }
 
-/* Why a register plan keeps one stage, for the comment above it: the planner's reason. */
-static const char *one_stage_why(const struct kloop *l)
-{
-	for (int i = 0; i < l->ntiles; i++)
-		if (l->tiles[i].dynamic && !l->enlarge)
-			return "the tiles' shared memory is the launch's";
-	for (int i = 0; i < l->nrefs; i++)
-		if (l->refs[i].in_macro)
-			return "a tile is named inside a macro's expansion, where no stage index can be written";
-	if (l->one_stage) /* (check's reason) */
-		return l->one_stage;
-	for (int i = 0; i < l->noptions; i++)
-		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_static)
-			return "a second stage would not fit in static shared memory";
-	for (int i = 0; i < l->noptions; i++)
-		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].over_wanted)
-			return "one stage was asked for";
-	for (int i = 0; i < l->noptions; i++)
-		if (l->options[i].variant == VARIANT_LDG && l->options[i].stages == 2 && l->options[i].large_block)
-			return "a second register stage lost to one with blocks this large";
-	return "a second stage would cost occupancy";
-}
-
 /* A local the compute also uses as scratch (fetch_shadow): in the fetch and the copies from it,
  * every name of it becomes its shadow, `pipefy_reg_Av`; the fetch's edits take the fetch's, the
  * tiles' references the copies' (add_stash_edits renders those copies with them). */
@@ -441,7 +418,7 @@ void rewrite_registers(const struct kloop *l, const struct model *m, int index, 
 	layout_block_guard(&y, "the staging registers are sized", true);
 	char *what = two ? xstrdup("registers, 2 stages: tile t+1 is loaded into registers while tile t is computed")
 			 : xprintf("registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,\n"
-				   "// then stored over it (%s)", one_stage_why(l));
+				   "// then stored over it (%s)", l->one_stage_why);
 	add_block_start(&sb, &y, what);
 	free(what);
 	if (l->stash_cursor)
