@@ -598,11 +598,14 @@ int main(int argc, char **argv)
 				if (reference) {
 					/* The original synchronizes twice per tile, a pipelined loop once; a loop
 					 * pipefy left alone (or kept as written as a fallback) has an original
-					 * loop's counts. Loops pair by position, else with any original loop
-					 * that fits: compilers do not keep loops in source order. */
+					 * loop's counts and kind. Loops pair by position, else with any original
+					 * loop that fits: compilers do not keep loops in source order. (A register
+					 * prefetch in one stage keeps the original's counts, two barriers
+					 * included: its kind, loads in flight over the compute, tells it apart.) */
 					int k = l < norig ? l : -1;
 					for (int o = 0; o < norig && !unchanged; o++)
-						if (memcmp(r->counts, orig[o].counts, sizeof r->counts) == 0)
+						if (memcmp(r->counts, orig[o].counts, sizeof r->counts) == 0 &&
+						    strcmp(r->kind, orig[o].kind) == 0)
 							unchanged = true, k = o;
 					/* (the loop as written beside a pipelined one, where the kernel checks
 					 * what the pipelined loop assumes: the same kind of loop, the same compute
