@@ -480,16 +480,14 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return code;
 	}
-	if (o.help) {
-		fputs(options_usage, stdout);
-		options_free(&o);
-		return 0;
-	}
-	if (o.list_variants) {
+	if (o.help || o.list_variants) {
+		/* (the stages a variant takes are the rules') */
 		struct rules r;
 		char *rerr = NULL;
 		int code = rules_load(&r, o.rules_dir, &rerr) ? 0 : 1;
-		if (code == 0)
+		if (code == 0 && o.help)
+			options_usage(stdout, r.variants.max_stages);
+		else if (code == 0)
 			variant_list(stdout, r.variants.max_stages);
 		else
 			fprintf(stderr, "pipefy: error: %s\n", rerr);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-const char options_usage[] =
+/* --help, around the variants variant.c lists */
+static const char usage_head[] =
 	"usage: pipefy [options] [file.cu ...] [-- compiler args]\n"
 	"\n"
 	"Rewrites tiled CUDA K-loops (load tile, __syncthreads, compute, __syncthreads)\n"
@@ -18,18 +19,9 @@ const char options_usage[] =
 	"\n"
 	"  -o FILE                 write the result to FILE (one input only)\n"
 	"  -i                      edit the files in place\n"
-	"  --assume-filename=NAME  name used for standard input in messages\n"
-	"  --variant=V             auto (default), cp.async, ldg, tma (sm_90: tensor copies,\n"
-	"                          the kernel's launches in the file go through a launcher),\n"
-	"                          bulk (sm_90: each tile row one bulk copy), ws (sm_90:\n"
-	"                          tma's copies issued by a producer warp added to the block),\n"
-	"                          or ws-cp.async (sm_80: the producer warp's copies are\n"
-	"                          cp.async, its signals named barriers);\n"
-	"                          no-loads drops the copies (a benchmark's load-free ceiling,\n"
-	"                          not a correct program)\n"
-	"  --stages=N              shared-memory stages: cp.async, tma, bulk, ws 2..8,\n"
-	"                          ws-cp.async 2..7, ldg 1 or 2\n"
-	"                          (default: the planner's choice)\n"
+	"  --assume-filename=NAME  name used for standard input in messages\n";
+
+static const char usage_tail[] =
 	"  --launches=L            auto (default), overlap, early, keep or queue: a launch right\n"
 	"                          after another on the same stream starts while that one finishes\n"
 	"                          (sm_90: programmatic dependent launch; its kernel waits for it\n"
@@ -110,6 +102,14 @@ const char options_usage[] =
 	"\n"
 	"Exit status: 0 success (changed or not; parse errors are warnings and keep their\n"
 	"functions as written), 1 bad input or I/O failure, 2 usage error.\n";
+
+void options_usage(FILE *out, int rules_max)
+{
+	fputs(usage_head, out);
+	variant_help(out, rules_max);
+	fputs(usage_tail, out);
+}
+
 
 static bool parse_long(const char *s, long *out)
 {

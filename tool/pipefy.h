@@ -172,7 +172,8 @@ struct options {
 /* Returns 0 when parsed, 2 on a usage error (message in *err). */
 int options_parse(struct options *o, int argc, char **argv, char **err);
 void options_free(struct options *o);
-extern const char options_usage[];
+/* --help: the text, the variants from variant.c's rows and the rules' most stages. */
+void options_usage(FILE *out, int rules_max);
 
 /* ---- variant.c: the variants, one row each ---- */
 
@@ -208,6 +209,7 @@ struct variant_row {
 	const char *noun;      /* the planner's words for it when it cannot be had: "tensor copies: ..." */
 	const char *arch_why;  /* why not, below min_arch */
 	const char *stages_why;/* why not, above max_stages */
+	const char *help;      /* what it does, for --help */
 	/* check.c's reading of the facts the variant needs into l->legal[] (its own entry, and
 	 * those of the rows after it that share them: NULL there). The tensor family's hooks run
 	 * after the others, with each statement's effects (fx), where no refusal came first. */
@@ -229,6 +231,8 @@ bool variant_is_tensor(enum variant v);
 /* --list-variants: a line per pipeline, "NAME<TAB>oldest architecture (sm_80, any)<TAB>stages
  * (2-8)<TAB>family" (tests read it for the variants there are). */
 void variant_list(FILE *out, int rules_max);
+/* --help's lines on --variant and --stages, from the rows. */
+void variant_help(FILE *out, int rules_max);
 /* The most stages the variant takes under the rules' limit. */
 int variant_max_stages(const struct variant_row *v, int rules_max);
 
