@@ -31,17 +31,16 @@ __global__ void half2_tiles(const half *A, const half *B, float *C, int M, int N
         half2 pipefy_reg0;
         half pipefy_reg1;
         half pipefy_reg2;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TK;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A2[(row * K + k0) / 2 + tx];
             pipefy_reg1 = B[(k0 + ty) * N + col];
             pipefy_reg2 = B[(k0 + ty + TS) * N + col];
-            k0 += TK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -51,7 +50,7 @@ __global__ void half2_tiles(const half *A, const half *B, float *C, int M, int N
             Bs[pipefy_dst][ty + TS][tx] = pipefy_reg2;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -59,7 +58,7 @@ __global__ void half2_tiles(const half *A, const half *B, float *C, int M, int N
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TK / 2; ++k) {
                 half2 a = As[pipefy_stage][ty][k];
@@ -92,17 +91,16 @@ __global__ void bf162_tiles(const __nv_bfloat16 *A, const __nv_bfloat16 *B, floa
         // pipefy: staging registers
         __nv_bfloat162 pipefy_reg0;
         __nv_bfloat162 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TK;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A2[(row * K + k0) / 2 + tx];
             // 32 rows of 8 pairs: a row each for threads tx < 8, the next row for the others
             pipefy_reg1 = B2[((k0 + 2 * ty + tx / 8) * N + blockIdx.x * TS) / 2 + tx % 8];
-            k0 += TK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -112,7 +110,7 @@ __global__ void bf162_tiles(const __nv_bfloat16 *A, const __nv_bfloat16 *B, floa
             Bs[pipefy_dst][2 * ty + tx / 8][tx % 8] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -120,7 +118,7 @@ __global__ void bf162_tiles(const __nv_bfloat16 *A, const __nv_bfloat16 *B, floa
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TK / 2; ++k) {
                 __nv_bfloat162 a = As[pipefy_stage][ty][k];

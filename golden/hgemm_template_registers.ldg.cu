@@ -34,18 +34,17 @@ __global__ void hgemm_template_registers(const half *A, const half *B, float *C,
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_t = 0;
         // pipefy: staging registers
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             int a_at = (row0 + am) * K + t * TILE + ak;
             int b_at = (t * TILE + bk) * N + col0 + bn;
             LDST64(ra[0]) = LDST64_CONST(A[a_at]);
             LDST64(rb[0]) = LDST64_CONST(B[b_at]);
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -57,7 +56,7 @@ __global__ void hgemm_template_registers(const half *A, const half *B, float *C,
             LDST64(Bs[pipefy_dst][bk][bn]) = LDST64(rb[0]);
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -65,7 +64,7 @@ __global__ void hgemm_template_registers(const half *A, const half *B, float *C,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 for (int i = 0; i < 2; ++i)

@@ -38,10 +38,11 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
         // pipefy: staging registers
         int4 pipefy_reg0[((BM * BK / 8) + 256 - 1) / 256];
         int4 pipefy_reg1[((BK * BN / 8) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM * BK / 8) + 256 - 1) / 256; ++pipefy_j) {
@@ -54,8 +55,6 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
                 int r = i / (BN / 8), c = (i % (BN / 8)) * 8;
                 pipefy_reg1[pipefy_j] = *(const int4 *)&B[(size_t)(k0 + r) * N + bn + c];
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -72,7 +71,7 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -80,7 +79,7 @@ hgemm_wmma(const half *__restrict__ A, const half *__restrict__ B, float *__rest
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int kk = 0; kk < BK; kk += 16) {
                 wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa[4];

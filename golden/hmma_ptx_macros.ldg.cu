@@ -29,17 +29,16 @@ __global__ void hmma_ptx_macros(const half *__restrict__ A, const half *__restri
         // pipefy: staging registers
         int4 pipefy_reg0;
         int4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            size_t t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, size_t t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < k_tiles))
                 return false;
             pipefy_reg0 = *((const int4 *)&A[(size_t)(bm + lane / 2) * K + t * TK] + lane % 2);
             if (lane < TK)
                 pipefy_reg1 = *(const int4 *)&B[(t * TK + lane) * N + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -49,7 +48,7 @@ __global__ void hmma_ptx_macros(const half *__restrict__ A, const half *__restri
                 *(int4 *)&Bs[pipefy_dst][lane][0] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -58,7 +57,7 @@ __global__ void hmma_ptx_macros(const half *__restrict__ A, const half *__restri
         // filled was last read before the previous iteration's barrier
         #pragma unroll 1
         for (size_t t = 0; t < k_tiles; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             unsigned a0, a1, a2, a3, b0, b1;
             unsigned a_addr = (unsigned)__cvta_generic_to_shared(&As[pipefy_stage][lane % 16][(lane / 16) * 8]);

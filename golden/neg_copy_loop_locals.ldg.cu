@@ -29,10 +29,11 @@ __global__ void copy_loop_locals(const float *A, const float *B, float *C, int M
         // pipefy: staging registers
         float pipefy_reg0[4];
         float pipefy_reg1[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TILE;
             pipefy_tile_k0 = k0;
             if (!(k0 < K))
                 return false;
@@ -44,8 +45,6 @@ __global__ void copy_loop_locals(const float *A, const float *B, float *C, int M
                 pipefy_reg0[pipefy_j] = A[(row0 + ty + 8 * r) * K + c];
                 pipefy_reg1[pipefy_j] = B[(k0 + ty + 8 * r) * N + col];
             }
-            k0 += TILE;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -61,7 +60,7 @@ __global__ void copy_loop_locals(const float *A, const float *B, float *C, int M
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -69,7 +68,7 @@ __global__ void copy_loop_locals(const float *A, const float *B, float *C, int M
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TILE) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int r = 0; r < 4; ++r)
                 for (int k = 0; k < TILE; ++k)
@@ -103,10 +102,11 @@ __global__ void copy_loop_locals_outer(const float *A, const float *B, float *C,
         // pipefy: staging registers
         float pipefy_reg0[4];
         float pipefy_reg1[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TILE;
             pipefy_tile_k0 = k0;
             if (!(k0 < K))
                 return false;
@@ -118,8 +118,6 @@ __global__ void copy_loop_locals_outer(const float *A, const float *B, float *C,
                 pipefy_reg0[pipefy_j] = A[(row0 + ty + 8 * r) * K + k0 + tx];
                 pipefy_reg1[pipefy_j] = B[(k0 + ty + 8 * r) * N + col];
             }
-            k0 += TILE;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -135,7 +133,7 @@ __global__ void copy_loop_locals_outer(const float *A, const float *B, float *C,
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -143,7 +141,7 @@ __global__ void copy_loop_locals_outer(const float *A, const float *B, float *C,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (k0 = 0; k0 < K; k0 += TILE) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int r = 0; r < 4; ++r)
                 for (int k = 0; k < TILE; ++k)

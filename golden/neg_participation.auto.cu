@@ -157,16 +157,15 @@ __global__ void early_return(const float *A, const float *B, float *C, int M, in
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int i = pipefy_next_i;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int i) {
+            if (pipefy_step)
+                i++;
             if (!(i < K / TS))
                 return false;
             pipefy_reg0 = A[row * K + i * TS + tx];
             pipefy_reg1 = B[(i * TS + ty) * N + col];
-            i++;
-            pipefy_next_i = i;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -175,7 +174,7 @@ __global__ void early_return(const float *A, const float *B, float *C, int M, in
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_i))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -183,7 +182,7 @@ __global__ void early_return(const float *A, const float *B, float *C, int M, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int i = 0; i < K / TS; i++) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, i);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; k++)
                 t += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -356,16 +355,15 @@ __global__ void block_return(const float *A, const float *B, float *C, int M, in
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int i = pipefy_next_i;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int i) {
+            if (pipefy_step)
+                i++;
             if (!(i < K / TS))
                 return false;
             pipefy_reg0 = A[row * K + i * TS + tx];
             pipefy_reg1 = B[(i * TS + ty) * N + col];
-            i++;
-            pipefy_next_i = i;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -374,7 +372,7 @@ __global__ void block_return(const float *A, const float *B, float *C, int M, in
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_i))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -382,7 +380,7 @@ __global__ void block_return(const float *A, const float *B, float *C, int M, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int i = 0; i < K / TS; i++) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, i);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; k++)
                 t += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

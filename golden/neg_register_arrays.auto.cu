@@ -27,15 +27,14 @@ __global__ void compute_reads_array(const float *A, float *C, int K)
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float4 pipefy_kept0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = CONST_FLOAT4(A[m * K + t * TILE + k4]);
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -47,7 +46,7 @@ __global__ void compute_reads_array(const float *A, float *C, int K)
             As[pipefy_dst][k4 + 3][m] = ra[3];
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -55,7 +54,7 @@ __global__ void compute_reads_array(const float *A, float *C, int K)
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 acc += As[pipefy_stage][k][threadIdx.x % TILE] * ra[k % 4];
@@ -125,15 +124,14 @@ __global__ void read_after_loop(const float *A, float *C, int K)
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float4 pipefy_kept0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = CONST_FLOAT4(A[m * K + t * TILE + k4]);
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -145,7 +143,7 @@ __global__ void read_after_loop(const float *A, float *C, int K)
             As[pipefy_dst][k4 + 3][m] = ra[3];
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -153,7 +151,7 @@ __global__ void read_after_loop(const float *A, float *C, int K)
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 acc += As[pipefy_stage][k][threadIdx.x % TILE] * 1.5f;

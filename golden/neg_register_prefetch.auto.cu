@@ -51,10 +51,11 @@ __global__ void staged_gemm(float *A, const float *B, float *C, int M, int N, in
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float pipefy_reg0[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TS))
                 return false;
             F4(ra[0]) = F4(A[row * K + t * TS + 4 * tx]);
@@ -64,8 +65,6 @@ __global__ void staged_gemm(float *A, const float *B, float *C, int M, int N, in
                     break;
                 pipefy_reg0[pipefy_j] = B[(t * TS + ty) * N + c0 + 4 * tx + j];
             }
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -82,7 +81,7 @@ __global__ void staged_gemm(float *A, const float *B, float *C, int M, int N, in
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -90,7 +89,7 @@ __global__ void staged_gemm(float *A, const float *B, float *C, int M, int N, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int j = 0; j < 4; ++j)

@@ -32,16 +32,15 @@ __global__ void reads_first(const float *A, const float *B, float *C, int M, int
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float4 pipefy_kept0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -54,7 +53,7 @@ __global__ void reads_first(const float *A, const float *B, float *C, int M, int
             *(float4 *)&Bs[pipefy_dst][bk][bn] = Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -62,7 +61,7 @@ __global__ void reads_first(const float *A, const float *B, float *C, int M, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             acc += Av.x;
             for (int k = 0; k < TILE; ++k) {
@@ -95,16 +94,15 @@ __global__ void one_branch(const float *A, const float *B, float *C, int M, int 
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float4 pipefy_kept0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -117,7 +115,7 @@ __global__ void one_branch(const float *A, const float *B, float *C, int M, int 
             *(float4 *)&Bs[pipefy_dst][bk][bn] = Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -125,7 +123,7 @@ __global__ void one_branch(const float *A, const float *B, float *C, int M, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 if (k > 0)
@@ -158,16 +156,15 @@ __global__ void one_member(const float *A, const float *B, float *C, int M, int 
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float4 pipefy_kept0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -180,7 +177,7 @@ __global__ void one_member(const float *A, const float *B, float *C, int M, int 
             *(float4 *)&Bs[pipefy_dst][bk][bn] = Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -188,7 +185,7 @@ __global__ void one_member(const float *A, const float *B, float *C, int M, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 Av.x = As[pipefy_stage][k][threadIdx.y];
@@ -250,16 +247,15 @@ __global__ void read_after_loop(const float *A, const float *B, float *C, int M,
         int pipefy_next_t = 0;
         // pipefy: staging registers
         float4 pipefy_kept0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -272,7 +268,7 @@ __global__ void read_after_loop(const float *A, const float *B, float *C, int M,
             *(float4 *)&Bs[pipefy_dst][bk][bn] = Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -280,7 +276,7 @@ __global__ void read_after_loop(const float *A, const float *B, float *C, int M,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 Av = make_float4(As[pipefy_stage][k][threadIdx.y], 0.0f, 0.0f, 0.0f);

@@ -19,15 +19,14 @@ __global__ void transposed(const float *A, const float *B, float *C, int N, int 
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -35,13 +34,13 @@ __global__ void transposed(const float *A, const float *B, float *C, int N, int 
             As[tx][ty] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -67,16 +66,15 @@ __global__ void two_copies(const float *A, const float *B, float *C, int N, int 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
             pipefy_reg1 = A[(blockIdx.y * T + ty + 16) * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -85,7 +83,7 @@ __global__ void two_copies(const float *A, const float *B, float *C, int N, int 
             As[pipefy_dst][ty + 16][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -93,7 +91,7 @@ __global__ void two_copies(const float *A, const float *B, float *C, int N, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -120,15 +118,14 @@ __global__ void grid_stride(const float *A, const float *B, float *C, int N, int
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * ld + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -136,13 +133,13 @@ __global__ void grid_stride(const float *A, const float *B, float *C, int N, int
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -168,15 +165,14 @@ __global__ void guarded(const float *A, const float *B, float *C, int M, int N, 
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = row < M && k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -184,13 +180,13 @@ __global__ void guarded(const float *A, const float *B, float *C, int M, int N, 
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -217,15 +213,14 @@ __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += 2;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
-            k0 += 2;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -233,7 +228,7 @@ __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int
             As[pipefy_dst][ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -242,7 +237,7 @@ __global__ void narrow_tile(const float *A, const float *B, float *C, int N, int
         // filled was last read before the previous iteration's barrier
         #pragma unroll 1
         for (int k0 = 0; k0 < K; k0 += 2) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < 2; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * 2 + tx];
@@ -269,15 +264,14 @@ __global__ void templated(const float *A, const float *B, float *C, int N, int K
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * TS + ty) * K + k0 + tx];
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -285,13 +279,13 @@ __global__ void templated(const float *A, const float *B, float *C, int N, int K
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * TS + tx];
@@ -317,15 +311,14 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -333,13 +326,13 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -364,15 +357,14 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -380,7 +372,7 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
             As[pipefy_dst][ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -388,7 +380,7 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -417,15 +409,14 @@ __global__ void stale_local(const float *A, const float *B, float *C, int N, int
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[base + ty * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -433,13 +424,13 @@ __global__ void stale_local(const float *A, const float *B, float *C, int N, int
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -467,15 +458,14 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
         int pipefy_next_k0 = k0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + first + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -483,13 +473,13 @@ __global__ void stale_loop_variable(const float *A, const float *B, float *C, in
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
@@ -517,15 +507,14 @@ __global__ void moved_in_branch(const float *A, const float *B, float *C, int N,
         int pipefy_next_k0 = 0;
         // pipefy: staging registers
         float pipefy_reg0;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -533,13 +522,13 @@ __global__ void moved_in_branch(const float *A, const float *B, float *C, int N,
             As[ty][tx] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];

@@ -25,10 +25,11 @@ __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles,
         int pipefy_tile_t = 0;
         // pipefy: staging registers
         int4 pipefy_reg0[2];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             pipefy_tile_t = t;
             if (!(t < ktiles))
                 return false;
@@ -41,8 +42,6 @@ __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles,
                 pipefy_reg0[pipefy_j] = *p;
                 p += 32 * ld;
             }
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -59,7 +58,7 @@ __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles,
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -67,7 +66,7 @@ __global__ void lane_pointer(const int4 *__restrict__ G, float *out, int ktiles,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < ktiles; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < 8; ++k)
                 acc = fmaf(__int_as_float(tile[pipefy_stage][threadIdx.x % 64][k].x), __int_as_float(tile[pipefy_stage][(threadIdx.x + k) % 64][k].y), acc);
@@ -116,10 +115,11 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
         float pipefy_reg0;
         float pipefy_reg1;
         float pipefy_reg2;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             if (tx < TS / 2) {
@@ -127,8 +127,6 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
                 pipefy_reg1 = A[row * K + k0 + 2 * tx + 1];
             }
             pipefy_reg2 = B[(k0 + ty) * N + col];
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -140,7 +138,7 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
             Bs[pipefy_dst][ty][tx] = pipefy_reg2;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -148,7 +146,7 @@ __global__ void subset_copy(const float *A, const float *B, float *C, int N, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

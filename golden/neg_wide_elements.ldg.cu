@@ -28,16 +28,15 @@ __global__ void sgemm_float4_tiles(const float *A, const float *B, float *C, int
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = *reinterpret_cast<const float4 *>(&A[row * K + k0 + 4 * tx]);
             pipefy_reg1 = *reinterpret_cast<const float4 *>(&B[(k0 + ty) * N + c0 + 4 * tx]);
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -46,7 +45,7 @@ __global__ void sgemm_float4_tiles(const float *A, const float *B, float *C, int
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -54,7 +53,7 @@ __global__ void sgemm_float4_tiles(const float *A, const float *B, float *C, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k) {
                 float a = reinterpret_cast<const float *>(As[pipefy_stage][ty])[k];
@@ -88,16 +87,15 @@ __global__ void sgemm_float4_operands(const float4 *A, const float4 *B, float4 *
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS / 4;
             if (!(k0 < K / 4))
                 return false;
             pipefy_reg0 = A[row * (K / 4) + k0 + tx];
             pipefy_reg1 = B[(4 * k0 + ty) * (N / 4) + c0 + tx];
-            k0 += TS / 4;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -106,7 +104,7 @@ __global__ void sgemm_float4_operands(const float4 *A, const float4 *B, float4 *
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -114,7 +112,7 @@ __global__ void sgemm_float4_operands(const float4 *A, const float4 *B, float4 *
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K / 4; k0 += TS / 4) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k) {
                 float a = reinterpret_cast<const float *>(As[pipefy_stage][ty])[k];
@@ -152,10 +150,11 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
         // pipefy: staging registers
         float4 pipefy_reg0[((TS * TS / 4) + 64 - 1) / 64];
         float4 pipefy_reg1[((TS * TS / 4) + 64 - 1) / 64];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < (K + TS - 1) / TS * TS))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((TS * TS / 4) + 64 - 1) / 64; ++pipefy_j) {
@@ -169,8 +168,6 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
                 pipefy_reg1[pipefy_j] = k0 + i / (TS / 4) < K ? B[(k0 + i / (TS / 4)) * (N / 4) + c0 + i % (TS / 4)]
                                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             }
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -185,7 +182,7 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -193,7 +190,7 @@ __global__ void sgemm_float4_guarded(const float4 *A, const float4 *B, float4 *C
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < (K + TS - 1) / TS * TS; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k) {
                 float a = reinterpret_cast<const float *>(As[pipefy_stage][ty])[k];

@@ -26,10 +26,11 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -40,8 +41,6 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -56,7 +55,7 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -64,7 +63,7 @@ __global__ void base_shape(const float *A, const float *B, float *C, int N, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -110,10 +109,11 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -124,8 +124,6 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -140,7 +138,7 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -148,7 +146,7 @@ __global__ void store_before(const float *A, const float *B, float *C, int N, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -193,10 +191,11 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -207,8 +206,6 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -223,7 +220,7 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -231,7 +228,7 @@ __global__ void read_before(const float *A, const float *B, const float *bias, f
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -277,10 +274,11 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -291,8 +289,6 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -307,7 +303,7 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -315,7 +311,7 @@ __global__ void return_before(const float *A, const float *B, float *C, int M, i
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -360,10 +356,11 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -374,8 +371,6 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -390,7 +385,7 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -398,7 +393,7 @@ __global__ void barrier_after(const float *A, const float *B, float *C, int N, i
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -445,10 +440,11 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 1024 - 1) / 1024];
         float pipefy_reg1[((T * T) + 1024 - 1) / 1024];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 1024 - 1) / 1024; ++pipefy_j) {
@@ -459,8 +455,6 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
                 int i = threadIdx.x + pipefy_j * 1024;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -475,7 +469,7 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -483,7 +477,7 @@ __global__ void full_block(const float *A, const float *B, float *C, int N, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -528,10 +522,11 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
             // pipefy: staging registers
             float pipefy_reg0[((T * T) + 256 - 1) / 256];
             float pipefy_reg1[((T * T) + 256 - 1) / 256];
-            // pipefy: load the tile at the cursor into the staging registers and advance the
-            // cursor; false once the tiles run out
-            auto pipefy_fetch = [&]() {
-                int k0 = pipefy_next_k0;
+            // pipefy: load into the staging registers the tile after the one at these loop variables
+            // (with step: the main loop's), or at them (the first); false once the tiles run out
+            auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+                if (pipefy_step)
+                    k0 += T;
                 if (!(k0 < K))
                     return false;
                 for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -542,8 +537,6 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                     int i = threadIdx.x + pipefy_j * 256;
                     pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
                 }
-                k0 += T;
-                pipefy_next_k0 = k0;
                 return true;
             };
             // pipefy: store the staging registers into stage pipefy_dst
@@ -558,7 +551,7 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
                 }
             };
             // pipefy: prologue: tile 0 into stage 0
-            if (pipefy_fetch())
+            if (pipefy_fetch(false, pipefy_next_k0))
                 pipefy_stash(0);
             __syncthreads();
             int pipefy_stage = 0; // the stage that holds tile t
@@ -566,7 +559,7 @@ __global__ void nested(const float *A, const float *B, float *C, int N, int K, i
             // the other stage. With two stages one barrier per iteration is enough: the stage being
             // filled was last read before the previous iteration's barrier
             for (int k0 = 0; k0 < K; k0 += T) {
-                bool pipefy_more = pipefy_fetch();
+                bool pipefy_more = pipefy_fetch(true, k0);
                 __syncwarp(); // pipefy: the loads above stay ahead of the compute
                 for (int k = 0; k < T; ++k)
                     for (int j = 0; j < 4; ++j)

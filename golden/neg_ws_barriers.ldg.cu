@@ -33,10 +33,11 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -47,8 +48,6 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -63,7 +62,7 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -71,7 +70,7 @@ __global__ void trap_guard(const float *A, const float *B, float *C, int M, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -123,10 +122,11 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -137,8 +137,6 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -153,7 +151,7 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -161,7 +159,7 @@ __global__ void helper_sync(const float *A, const float *B, float *C, int M, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             half_tile(acc, As[pipefy_stage], Bs[pipefy_stage], tx, ty, 0);
             half_tile(acc, As[pipefy_stage], Bs[pipefy_stage], tx, ty, T / 2);
@@ -204,10 +202,11 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -218,8 +217,6 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -234,7 +231,7 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -242,7 +239,7 @@ __global__ void vote_in_compute(const float *__restrict__ A, const float *__rest
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -288,10 +285,11 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -302,8 +300,6 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -318,7 +314,7 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -326,7 +322,7 @@ __global__ void plain(const float *A, const float *B, float *C, int M, int N, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)

@@ -32,16 +32,15 @@ __global__ void sgemm_ld_st(const float *A, const float *B, float *C, int M, int
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = ld(&A[row * K + k0 + tx]);
             pipefy_reg1 = ld(&B[(k0 + ty) * N + col]);
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -50,7 +49,7 @@ __global__ void sgemm_ld_st(const float *A, const float *B, float *C, int M, int
             *(&Bs[pipefy_dst][ty][tx]) = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -58,7 +57,7 @@ __global__ void sgemm_ld_st(const float *A, const float *B, float *C, int M, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -88,16 +87,15 @@ __global__ void sgemm_ld4_st4(const float *A, const float *B, float *C, int M, i
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = ld4((const float4 *)&A[(row0 + tid / 4) * K + k0 + (tid % 4) * 4]);
             pipefy_reg1 = ld4((const float4 *)&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]);
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -106,7 +104,7 @@ __global__ void sgemm_ld4_st4(const float *A, const float *B, float *C, int M, i
             *((float4 *)&Bs[pipefy_dst][tid / 8][(tid % 8) * 4]) = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -114,7 +112,7 @@ __global__ void sgemm_ld4_st4(const float *A, const float *B, float *C, int M, i
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int a = 0; a < 2; ++a)
@@ -151,10 +149,11 @@ __global__ void sgemm_vec_cast(const float *A, const float *B, float *C, int M, 
         // pipefy: staging registers
         float4 pipefy_reg0[1];
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             int q = tid / 4;
@@ -165,8 +164,6 @@ __global__ void sgemm_vec_cast(const float *A, const float *B, float *C, int M, 
                 pipefy_reg0[pipefy_j] = ld_vec(&A[(row0 + r) * K + k0 + (tid % 4) * 4]);
             }
             pipefy_reg1 = ld_vec(&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]);
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -181,7 +178,7 @@ __global__ void sgemm_vec_cast(const float *A, const float *B, float *C, int M, 
             *(float4 *)(&Bs[pipefy_dst][tid / 8][(tid % 8) * 4]) = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -189,7 +186,7 @@ __global__ void sgemm_vec_cast(const float *A, const float *B, float *C, int M, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int a = 0; a < 2; ++a)

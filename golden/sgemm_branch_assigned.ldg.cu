@@ -27,16 +27,15 @@ __global__ void sgemm_branch_assigned(const float *A, const float *B, float *C, 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int q = pipefy_next_q;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int q) {
+            if (pipefy_step)
+                q++;
             if (!(q < (K - 1) / TS + 1))
                 return false;
             pipefy_reg0 = (row < M && q * TS + tx < K) ? A[(size_t)row * K + q * TS + tx] : 0;
             pipefy_reg1 = (q * TS + ty < K && col < N) ? B[(size_t)((int)(q * TS + ty)) * N + col] : 0;
-            q++;
-            pipefy_next_q = q;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -45,7 +44,7 @@ __global__ void sgemm_branch_assigned(const float *A, const float *B, float *C, 
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_q))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -53,7 +52,7 @@ __global__ void sgemm_branch_assigned(const float *A, const float *B, float *C, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int q = 0; q < (K - 1) / TS + 1; q++) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, q);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; k++)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -83,16 +82,15 @@ __global__ void sgemm_branch_assigned_both(const float *A, const float *B, float
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int q = pipefy_next_q;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int q) {
+            if (pipefy_step)
+                q++;
             if (!(q < (K - 1) / TS + 1))
                 return false;
             pipefy_reg0 = (row < M && q * TS + tx < K) ? A[((long)((long)row * K + q * TS + tx))] : 0;
             pipefy_reg1 = (!(q * TS + ty >= K || col >= N)) ? B_AT(((int)(q * TS + ty)), col) : 0;
-            q++;
-            pipefy_next_q = q;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -101,7 +99,7 @@ __global__ void sgemm_branch_assigned_both(const float *A, const float *B, float
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_q))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -109,7 +107,7 @@ __global__ void sgemm_branch_assigned_both(const float *A, const float *B, float
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int q = 0; q < (K - 1) / TS + 1; q++) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, q);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; k++)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

@@ -27,18 +27,17 @@ __global__ void sgemm_branch_locals(const float *A, const float *B, float *C, in
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (K + TS - 1) / TS))
                 return false;
             const int acol = t * TS + tx;
             pipefy_reg0 = (acol < K && row < M) ? A[((int)(acol * M + row))] : 0.0f;
             const int brow = t * TS + ty;
             pipefy_reg1 = (brow < K && col < N) ? B[((int)(col * K + ((int)(brow))))] : 0.0f;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -47,7 +46,7 @@ __global__ void sgemm_branch_locals(const float *A, const float *B, float *C, in
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -55,7 +54,7 @@ __global__ void sgemm_branch_locals(const float *A, const float *B, float *C, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -85,16 +84,15 @@ __global__ void sgemm_branch_locals_chained(const float *A, const float *B, floa
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (K + TS - 1) / TS))
                 return false;
             pipefy_reg0 = (!(row >= M || t * TS + tx >= K)) ? A[((long)((long)row * K + ((int)(t * TS + tx))))] : 0.0f;
             pipefy_reg1 = (t * TS + ty < K && col < N) ? B[((size_t)(((unsigned int)(t * TS + ty)) * (size_t)N + col))] : 0.0f;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -103,7 +101,7 @@ __global__ void sgemm_branch_locals_chained(const float *A, const float *B, floa
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -111,7 +109,7 @@ __global__ void sgemm_branch_locals_chained(const float *A, const float *B, floa
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

@@ -35,10 +35,11 @@ __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float
         // pipefy: staging registers
         float4 pipefy_reg0[(TILE / ROWS)];
         float4 pipefy_reg1[(TILE / ROWS)];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TILE;
             pipefy_tile_k0 = k0;
             if (!(k0 < K))
                 return false;
@@ -63,8 +64,6 @@ __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float
                 b_lane = (const float4 *)((const float *)b_lane + ROWS * N);
                 b_row += ROWS;
             }
-            k0 += TILE;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -93,7 +92,7 @@ __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -101,7 +100,7 @@ __global__ void __launch_bounds__(128) lane_pointers(const float *A, const float
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TILE) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 for (int r = 0; r < 8; ++r)
@@ -132,10 +131,11 @@ __global__ void advanced_index(const float *A, const float *B, float *C, int M, 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += 16;
             if (!(k0 < K))
                 return false;
             int r = row - 1;
@@ -143,8 +143,6 @@ __global__ void advanced_index(const float *A, const float *B, float *C, int M, 
             int ia = r * K + k0 + tx;
             pipefy_reg0 = A[ia];
             pipefy_reg1 = B[(k0 + ty) * N + col];
-            k0 += 16;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -153,7 +151,7 @@ __global__ void advanced_index(const float *A, const float *B, float *C, int M, 
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -161,7 +159,7 @@ __global__ void advanced_index(const float *A, const float *B, float *C, int M, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += 16) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < 16; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

@@ -29,10 +29,11 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
         // pipefy: staging registers
         float pipefy_reg0[(((TILE - 1) + 1) + ((8)) - 1) / ((8)) > 0 ? (((TILE - 1) + 1) + ((8)) - 1) / ((8)) : 1];
         float pipefy_reg1[((long long)(ROWS) - (long long)(1) + 1)];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TILE;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < (((TILE - 1) + 1) + ((8)) - 1) / ((8)); ++pipefy_j) {
@@ -47,8 +48,6 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
                     break;
                 pipefy_reg1[pipefy_j] = B[(k0 + ty + 8 * r) * N + col];
             }
-            k0 += TILE;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -67,7 +66,7 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -75,7 +74,7 @@ __global__ void rows_le(const float *A, const float *B, float *C, int M, int N, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TILE) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int r = 0; r < ROWS; ++r)
                 for (int k = 0; k < TILE; ++k)
@@ -126,10 +125,11 @@ __global__ void nested(const float *A, const float *B, float *C, int M, int N, i
         // pipefy: staging registers
         float pipefy_reg0[2][2];
         float pipefy_reg1[2][2];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TILE;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < 2; ++pipefy_j) {
@@ -155,8 +155,6 @@ __global__ void nested(const float *A, const float *B, float *C, int M, int N, i
                     pipefy_reg1[pipefy_j][pipefy_k] = B[(k0 + ty * 2 + i) * N + col0 + tx * 2 + j];
                 }
             }
-            k0 += TILE;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -186,7 +184,7 @@ __global__ void nested(const float *A, const float *B, float *C, int M, int N, i
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -194,7 +192,7 @@ __global__ void nested(const float *A, const float *B, float *C, int M, int N, i
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TILE) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 for (int i = 0; i < 2; ++i)

@@ -31,10 +31,11 @@ __global__ void __launch_bounds__(256) offset_start(const float *A, const float 
         // pipefy: staging registers
         float pipefy_reg0[((TM * TK + 256) + 256 - 1) / 256];
         float pipefy_reg1[((TK * TM + 256) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((TM * TK + 256) + 256 - 1) / 256; ++pipefy_j) {
@@ -51,8 +52,6 @@ __global__ void __launch_bounds__(256) offset_start(const float *A, const float 
                 int e = i - 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + e / TM) * N + col0 + e % TM];
             }
-            k0 += TK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -73,7 +72,7 @@ __global__ void __launch_bounds__(256) offset_start(const float *A, const float 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -81,7 +80,7 @@ __global__ void __launch_bounds__(256) offset_start(const float *A, const float 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TK; ++k)
                 acc += As[pipefy_stage][row][k] * Bs[pipefy_stage][k][col];

@@ -31,10 +31,11 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
         // pipefy: staging registers
         float pipefy_reg0[((BM) + (((BM * BN / TM) / BK)) - 1) / (((BM * BN / TM) / BK)) > 0 ? ((BM) + (((BM * BN / TM) / BK)) - 1) / (((BM * BN / TM) / BK)) : 1];
         float pipefy_reg1[(((long long)(BK) - (long long)(((BM * BN / TM) / BN)) + 1) + (((BM * BN / TM) / BN)) - 1) / (((BM * BN / TM) / BN)) > 0 ? (((long long)(BK) - (long long)(((BM * BN / TM) / BN)) + 1) + (((BM * BN / TM) / BN)) - 1) / (((BM * BN / TM) / BN)) : 1];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM) + (((BM * BN / TM) / BK)) - 1) / (((BM * BN / TM) / BK)); ++pipefy_j) {
@@ -49,8 +50,6 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
                     break;
                 pipefy_reg1[pipefy_j] = Bb[(k0 + b_row + off) * N + b_col];
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -69,7 +68,7 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -77,7 +76,7 @@ __global__ void blocktile_1d(const float *A, const float *B, float *C, int M, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k) {
                 float b = Bs[pipefy_stage][k * BN + tx];

@@ -50,16 +50,15 @@ static __global__ void sgemm_views(const float *__restrict__ A, const float *__r
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
             pipefy_reg1 = k0 + ty < K ? B[(k0 + ty) * N + col] : 0.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -68,7 +67,7 @@ static __global__ void sgemm_views(const float *__restrict__ A, const float *__r
             pipefy_at(Bs, pipefy_dst, pipefy_stride)[ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -76,7 +75,7 @@ static __global__ void sgemm_views(const float *__restrict__ A, const float *__r
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += pipefy_at(As, pipefy_stage, pipefy_stride)[ty * TS + k] * pipefy_at(Bs, pipefy_stage, pipefy_stride)[k][tx];
@@ -110,16 +109,15 @@ __global__ void sgemm_vec(const float *__restrict__ A, const float *__restrict__
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = *reinterpret_cast<const float4 *>(&A[(row0 + tid / 4) * K + k0 + (tid % 4) * 4]);
             pipefy_reg1 = *reinterpret_cast<const float4 *>(&B[(k0 + tid / 8) * N + col0 + (tid % 8) * 4]);
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -128,7 +126,7 @@ __global__ void sgemm_vec(const float *__restrict__ A, const float *__restrict__
             *reinterpret_cast<float4 *>(&pipefy_at(Bs, pipefy_dst, pipefy_stride)[tid / 8][(tid % 8) * 4]) = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -136,7 +134,7 @@ __global__ void sgemm_vec(const float *__restrict__ A, const float *__restrict__
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int a = 0; a < 2; ++a)
@@ -172,16 +170,15 @@ static __global__ void sgemm_runtime_size(const float *__restrict__ A, const flo
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
             pipefy_reg1 = k0 + ty < K ? B[(k0 + ty) * N + col] : 0.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -190,13 +187,13 @@ static __global__ void sgemm_runtime_size(const float *__restrict__ A, const flo
             Bs[ty * TS + tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[ty * TS + k] * Bs[k * TS + tx];
@@ -229,16 +226,15 @@ static __global__ void sgemm_second_pointer(const float *__restrict__ A, const f
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
             pipefy_reg1 = k0 + ty < K ? B[(k0 + ty) * N + col] : 0.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -247,13 +243,13 @@ static __global__ void sgemm_second_pointer(const float *__restrict__ A, const f
             Bs[ty * TS + tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += Ar[ty * TS + k] * Bs[k * TS + tx];

@@ -33,16 +33,15 @@ __global__ void sgemm_early_return(const float *A, const float *B, float *C, int
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
             pipefy_reg1 = k0 + ty < K ? B[(k0 + ty) * N + col] : 0.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -51,7 +50,7 @@ __global__ void sgemm_early_return(const float *A, const float *B, float *C, int
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -59,7 +58,7 @@ __global__ void sgemm_early_return(const float *A, const float *B, float *C, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -95,18 +94,17 @@ __global__ void sgemm_early_return_1d(const float *A, const float *B, float *C, 
         float pipefy_reg1;
         float pipefy_reg2;
         float pipefy_reg3;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = k0 + load_k < K ? A[gm * K + k0 + load_k] : 0.0f;
             pipefy_reg1 = k0 + load_k + 1 < K ? A[gm * K + k0 + load_k + 1] : 0.0f;
             pipefy_reg2 = k0 + load_kb < K ? B[(k0 + load_kb) * N + gn] : 0.0f;
             pipefy_reg3 = k0 + load_kb < K ? B[(k0 + load_kb) * N + gn + 1] : 0.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -117,7 +115,7 @@ __global__ void sgemm_early_return_1d(const float *A, const float *B, float *C, 
             Bs[pipefy_dst][load_kb][load_n + 1] = pipefy_reg3;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -125,7 +123,7 @@ __global__ void sgemm_early_return_1d(const float *A, const float *B, float *C, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k) {
                 acc0 += As[pipefy_stage][r][k] * Bs[pipefy_stage][k][c];

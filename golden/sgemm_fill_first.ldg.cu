@@ -26,16 +26,15 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f;
             pipefy_reg1 = (col < N && k0 + ty < K) ? B[(k0 + ty) * N + col] : 0.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -44,7 +43,7 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -52,7 +51,7 @@ __global__ void fill_first(const float *A, const float *B, float *C, int M, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -89,10 +88,11 @@ __global__ void fill_first_blocked(const float *A, const float *B, float *C, int
         float pipefy_reg5;
         float pipefy_reg6;
         float pipefy_reg7;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k = pipefy_next_k;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k) {
+            if (pipefy_step)
+                k += TS;
             if (!(k < K))
                 return false;
             pipefy_reg0 = (i + 0 < M && k + tj < K) ? A[K * (i + 0) + k + tj] : 0.0f;
@@ -103,8 +103,6 @@ __global__ void fill_first_blocked(const float *A, const float *B, float *C, int
             pipefy_reg5 = (j + 1 < N && k + ti < K) ? B[N * (k + ti) + j + 1] : 0.0f;
             pipefy_reg6 = (j + 2 < N && k + ti < K) ? B[N * (k + ti) + j + 2] : 0.0f;
             pipefy_reg7 = (j + 3 < N && k + ti < K) ? B[N * (k + ti) + j + 3] : 0.0f;
-            k += TS;
-            pipefy_next_k = k;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -119,7 +117,7 @@ __global__ void fill_first_blocked(const float *A, const float *B, float *C, int
             bs[pipefy_dst][ti][bj + 3] = pipefy_reg7;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -127,7 +125,7 @@ __global__ void fill_first_blocked(const float *A, const float *B, float *C, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (k = 0; k < K; k += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int tk = 0; tk < TS; tk++)
                 for (int r = 0; r < RB; r++)
@@ -160,16 +158,15 @@ __global__ void fill_first_ones(const float *A, const float *B, float *C, int M,
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 1.0f;
             pipefy_reg1 = (col < N && k0 + ty < K) ? B[(k0 + ty) * N + col] : 1.0f;
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -178,7 +175,7 @@ __global__ void fill_first_ones(const float *A, const float *B, float *C, int M,
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -186,7 +183,7 @@ __global__ void fill_first_ones(const float *A, const float *B, float *C, int M,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k) {
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

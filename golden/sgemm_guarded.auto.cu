@@ -23,17 +23,16 @@ __global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, i
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (K + TS - 1) / TS))
                 return false;
             int ak = t * TS + tx, bk = t * TS + ty;
             pipefy_reg0 = (row < M && ak < K) ? A[row * K + ak] : 0.0f;
             pipefy_reg1 = (bk < K && col < N) ? B[bk * N + col] : 0.0f;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -42,7 +41,7 @@ __global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, i
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -50,7 +49,7 @@ __global__ void sgemm_guarded(const float *A, const float *B, float *C, int M, i
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -78,16 +77,15 @@ __global__ void sgemm_guarded_inverted(const float *A, const float *B, float *C,
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (K + TS - 1) / TS))
                 return false;
             pipefy_reg0 = (!(row >= M || t * TS + tx >= K)) ? A[row * K + t * TS + tx] : 0.0f;
             pipefy_reg1 = (!(t * TS + ty >= K || col >= N)) ? B[(t * TS + ty) * N + col] : 0;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -96,7 +94,7 @@ __global__ void sgemm_guarded_inverted(const float *A, const float *B, float *C,
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -104,7 +102,7 @@ __global__ void sgemm_guarded_inverted(const float *A, const float *B, float *C,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

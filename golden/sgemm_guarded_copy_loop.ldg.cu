@@ -28,10 +28,11 @@ __global__ void guarded_copy_loop(const float *A, const float *B, float *C, int 
         // pipefy: staging registers
         float pipefy_reg0[4];
         float pipefy_reg1[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (K + TS - 1) / TS))
                 return false;
             for (int pipefy_j = 0; pipefy_j < 4; ++pipefy_j) {
@@ -42,8 +43,6 @@ __global__ void guarded_copy_loop(const float *A, const float *B, float *C, int 
                 pipefy_reg0[pipefy_j] = (brow + r < M && t * TS + tx < K) ? A[(brow + r) * K + t * TS + tx] : 0.0f;
                 pipefy_reg1[pipefy_j] = (t * TS + r < K && bcol + tx < N) ? B[(t * TS + r) * N + bcol + tx] : 0.0f;
             }
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -58,7 +57,7 @@ __global__ void guarded_copy_loop(const float *A, const float *B, float *C, int 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -66,7 +65,7 @@ __global__ void guarded_copy_loop(const float *A, const float *B, float *C, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + TS - 1) / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 for (int i = 0; i < 4; ++i)

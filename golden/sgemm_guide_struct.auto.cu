@@ -49,18 +49,17 @@ __global__ void guide_matmul(Matrix A, Matrix B, Matrix C)
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int m = pipefy_next_m;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int m) {
+            if (pipefy_step)
+                ++m;
             if (!(m < (A.width / BLOCK_SIZE)))
                 return false;
             Matrix Asub = GetSubMatrix(A, blockRow, m);
             Matrix Bsub = GetSubMatrix(B, m, blockCol);
             pipefy_reg0 = GetElement(Asub, row, col);
             pipefy_reg1 = GetElement(Bsub, row, col);
-            ++m;
-            pipefy_next_m = m;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -69,7 +68,7 @@ __global__ void guide_matmul(Matrix A, Matrix B, Matrix C)
             Bs[pipefy_dst][row][col] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_m))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -77,7 +76,7 @@ __global__ void guide_matmul(Matrix A, Matrix B, Matrix C)
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int m = 0; m < (A.width / BLOCK_SIZE); ++m) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, m);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int e = 0; e < BLOCK_SIZE; ++e)
                 Cvalue += As[pipefy_stage][row][e] * Bs[pipefy_stage][e][col];

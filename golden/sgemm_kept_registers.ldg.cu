@@ -36,16 +36,15 @@ __global__ void sgemm_kept_array(const float *A, const float *B, float *C, int M
         // pipefy: staging registers
         float4 pipefy_kept0;
         float4 pipefy_kept1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             pipefy_kept1 = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -59,7 +58,7 @@ __global__ void sgemm_kept_array(const float *A, const float *B, float *C, int M
             *(float4 *)&Bs[pipefy_dst][bk][bn] = R[1];
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -67,7 +66,7 @@ __global__ void sgemm_kept_array(const float *A, const float *B, float *C, int M
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 R[0] = make_float4(As[pipefy_stage][k][threadIdx.y * 2], As[pipefy_stage][k][threadIdx.y * 2 + 1], 0.0f, 0.0f);
@@ -104,16 +103,15 @@ __global__ void sgemm_kept_read(const float *A, const float *B, float *C, int M,
         // pipefy: staging registers
         float pipefy_kept0;
         float pipefy_kept1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_kept0 = A[row * K + t * TILE + tx];
             pipefy_kept1 = B[(t * TILE + ty) * N + col];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -124,7 +122,7 @@ __global__ void sgemm_kept_read(const float *A, const float *B, float *C, int M,
             Bs[pipefy_dst][ty][tx] = b;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -132,7 +130,7 @@ __global__ void sgemm_kept_read(const float *A, const float *B, float *C, int M,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 acc += (k == tx ? a : As[pipefy_stage][ty][k]) * (k == ty ? b : Bs[pipefy_stage][k][tx]);
@@ -163,16 +161,15 @@ __global__ void sgemm_kept_macro(const float *A, const float *B, float *C, int M
         // pipefy: staging registers
         float4 pipefy_kept0;
         float4 pipefy_kept1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             MEM2REG(pipefy_kept0, &A[(row0 + am) * K + t * TILE + ak]);
             MEM2REG(pipefy_kept1, &B[(t * TILE + bk) * N + col0 + bn]);
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -186,7 +183,7 @@ __global__ void sgemm_kept_macro(const float *A, const float *B, float *C, int M
             *(float4 *)&Bs[pipefy_dst][bk][bn] = R[1];
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -194,7 +191,7 @@ __global__ void sgemm_kept_macro(const float *A, const float *B, float *C, int M
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 R[0] = make_float4(As[pipefy_stage][k][threadIdx.y * 2], As[pipefy_stage][k][threadIdx.y * 2 + 1], 0.0f, 0.0f);

@@ -37,10 +37,11 @@ __global__ void sgemm_load_function(const float *A, const float *B, float *C, in
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += TS;
             if (!(k0 < K))
                 return false;
             if (tid < TS * TS / 4) {
@@ -48,8 +49,6 @@ __global__ void sgemm_load_function(const float *A, const float *B, float *C, in
                 pipefy_reg0 = load_row4(A, M, K, blockIdx.y * TS + r, k0 + c4 * 4);
                 pipefy_reg1 = load_row4(B, K, N, k0 + r, blockIdx.x * TS + c4 * 4);
             }
-            k0 += TS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -61,7 +60,7 @@ __global__ void sgemm_load_function(const float *A, const float *B, float *C, in
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -69,7 +68,7 @@ __global__ void sgemm_load_function(const float *A, const float *B, float *C, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += TS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k) {
                 const float *a = (const float *)&As[pipefy_stage][threadIdx.y][0];

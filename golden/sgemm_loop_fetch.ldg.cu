@@ -42,10 +42,11 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
         // pipefy: staging registers
         float4 pipefy_reg0[(((long long)(BK) - (long long)(RSB) + 1) + (RSB) - 1) / (RSB)];
         float4 pipefy_reg1[(((long long)(BM) - (long long)(RSA) + 1) + (RSA) - 1) / (RSA)];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int bk = pipefy_next_bk;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int bk) {
+            if (pipefy_step)
+                bk += BK;
             if (!(bk < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < (((long long)(BM) - (long long)(RSA) + 1) + (RSA) - 1) / (RSA); ++pipefy_j) {
@@ -61,8 +62,6 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
                     break;
                 pipefy_reg0[pipefy_j] = reinterpret_cast<const float4 *>(&B[(bk + innerRowB + off) * N + col0 + innerColB * 4])[0];
             }
-            bk += BK;
-            pipefy_next_bk = bk;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -86,7 +85,7 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_bk))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -94,7 +93,7 @@ __global__ void transpose_a(const float *A, const float *B, float *C, int M, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int bk = 0; bk < K; bk += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, bk);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             C_BLOCK(As[pipefy_stage], Bs[pipefy_stage])
             if (pipefy_more)
@@ -123,10 +122,11 @@ __global__ void scalar_t(const float *A, const float *B, float *C, int M, int N,
         // pipefy: staging registers
         float pipefy_reg0[((TBK * BN) + (NT) - 1) / (NT) > 0 ? ((TBK * BN) + (NT) - 1) / (NT) : 1];
         float pipefy_reg1[((TBM * TBK) + (NT) - 1) / (NT) > 0 ? ((TBM * TBK) + (NT) - 1) / (NT) : 1];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int bk = pipefy_next_bk;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int bk) {
+            if (pipefy_step)
+                bk += TBK;
             if (!(bk < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((TBM * TBK) + (NT) - 1) / (NT); ++pipefy_j) {
@@ -141,8 +141,6 @@ __global__ void scalar_t(const float *A, const float *B, float *C, int M, int N,
                     break;
                 pipefy_reg0[pipefy_j] = B[(bk + e / BN) * N + col0 + e % BN];
             }
-            bk += TBK;
-            pipefy_next_bk = bk;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -162,7 +160,7 @@ __global__ void scalar_t(const float *A, const float *B, float *C, int M, int N,
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_bk))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -170,7 +168,7 @@ __global__ void scalar_t(const float *A, const float *B, float *C, int M, int N,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int bk = 0; bk < K; bk += TBK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, bk);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TBK; ++k)
                 for (int i = 0; i < 8; ++i)

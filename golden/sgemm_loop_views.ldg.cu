@@ -27,18 +27,17 @@ __global__ void sgemm_views(const float *A, const float *B, float *C, int M, int
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BS;
             if (!(k0 < K))
                 return false;
             const float4 *const A4 = reinterpret_cast<const float4 *>(&A[row * K + k0 + t4x]);
             pipefy_reg0 = *A4;
             const float4 *const B4 = reinterpret_cast<const float4 *>(&B[(k0 + ty) * N + col]);
             pipefy_reg1 = *B4;
-            k0 += BS;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -49,7 +48,7 @@ __global__ void sgemm_views(const float *A, const float *B, float *C, int M, int
             *Bs4 = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -57,7 +56,7 @@ __global__ void sgemm_views(const float *A, const float *B, float *C, int M, int
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BS) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BS; ++k)
                 for (int j = 0; j < 4; ++j)

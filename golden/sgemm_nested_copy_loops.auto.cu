@@ -27,10 +27,11 @@ __global__ void nested_copy_loops(int M, int N, int K, const float *A, const flo
         // pipefy: staging registers
         float pipefy_reg0[(STRIDE)][(STRIDE)];
         float pipefy_reg1[(STRIDE)][(STRIDE)];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += STEP;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < (STRIDE); ++pipefy_j) {
@@ -45,8 +46,6 @@ __global__ void nested_copy_loops(int M, int N, int K, const float *A, const flo
                     pipefy_reg1[pipefy_j][pipefy_k] = b[(k0 + ty * STRIDE + i) * N + tx * STRIDE + j];
                 }
             }
-            k0 += STEP;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -65,7 +64,7 @@ __global__ void nested_copy_loops(int M, int N, int K, const float *A, const flo
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -73,7 +72,7 @@ __global__ void nested_copy_loops(int M, int N, int K, const float *A, const flo
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += STEP) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int i = 0; i < STRIDE; ++i)
                 for (int j = 0; j < STRIDE; ++j)

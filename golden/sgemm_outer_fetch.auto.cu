@@ -80,10 +80,11 @@ __global__ void outer_fetch_trips(const float *A, const float *B, float *C, int 
         // pipefy: staging registers
         float pipefy_reg0[(BK)];
         float4 pipefy_reg1[((BM) + 32 - 1) / 32];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM) + 32 - 1) / 32; ++pipefy_j) {
@@ -98,8 +99,6 @@ __global__ void outer_fetch_trips(const float *A, const float *B, float *C, int 
                     break;
                 pipefy_reg0[pipefy_j] = Bb[(k0 + j) * N + tid];
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -122,7 +121,7 @@ __global__ void outer_fetch_trips(const float *A, const float *B, float *C, int 
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -130,7 +129,7 @@ __global__ void outer_fetch_trips(const float *A, const float *B, float *C, int 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k)
                 for (int m = 0; m < BM; ++m)

@@ -23,17 +23,16 @@ __global__ void sgemm_reg_outside(const float *__restrict__ A, const float *__re
         // pipefy: the loop variables of the next tile to load
         unsigned int pipefy_next_t = 0;
         // pipefy: staging registers
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            unsigned int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, unsigned int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (unsigned)K / TS))
                 return false;
             size_t k0 = (size_t)t * TS;
             ra = A[row * (size_t)K + k0 + tx];
             rb = B[(k0 + ty) * N + col];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -42,7 +41,7 @@ __global__ void sgemm_reg_outside(const float *__restrict__ A, const float *__re
             BsT[pipefy_dst][tx][ty] = rb;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -50,7 +49,7 @@ __global__ void sgemm_reg_outside(const float *__restrict__ A, const float *__re
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (unsigned t = 0; t < (unsigned)K / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][ty][k] * BsT[pipefy_stage][tx][k];

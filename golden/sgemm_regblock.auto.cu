@@ -32,16 +32,15 @@ sgemm_regblock(const float *__restrict__ A, const float *__restrict__ B, float *
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 a;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             a = *(const float4 *)&A[(size_t)(bm + a_row) * K + k0 + a_col];
             pipefy_reg0 = *(const float4 *)&B[(size_t)(k0 + b_row) * N + bn + b_col];
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -53,7 +52,7 @@ sgemm_regblock(const float *__restrict__ A, const float *__restrict__ B, float *
             *(float4 *)&Bs[pipefy_dst][b_row][b_col] = pipefy_reg0;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -61,7 +60,7 @@ sgemm_regblock(const float *__restrict__ A, const float *__restrict__ B, float *
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int k = 0; k < BK; ++k) {

@@ -23,16 +23,15 @@ __global__ void sgemm_register_locals(const float *A, const float *B, float *C, 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int m = pipefy_next_m;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int m) {
+            if (pipefy_step)
+                ++m;
             if (!(m < (K + TILE - 1) / TILE))
                 return false;
             pipefy_reg0 = (m * TILE + tx < K) ? A[row * K + m * TILE + tx] : 0.0f;
             pipefy_reg1 = (m * TILE + ty < K) ? B[(m * TILE + ty) * N + col] : 0.0f;
-            ++m;
-            pipefy_next_m = m;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -41,7 +40,7 @@ __global__ void sgemm_register_locals(const float *A, const float *B, float *C, 
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_m))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -49,7 +48,7 @@ __global__ void sgemm_register_locals(const float *A, const float *B, float *C, 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (register int m = 0; m < (K + TILE - 1) / TILE; ++m) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, m);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (register int k = 0; k < TILE; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

@@ -28,18 +28,15 @@ __global__ void MatrixMulCUDA(float *C, const float *A, const float *B, int wA, 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int a = pipefy_next_a;
-            int b = pipefy_next_b;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int a, int b) {
+            if (pipefy_step)
+                a += aStep, b += bStep;
             if (!(a <= aEnd))
                 return false;
             pipefy_reg0 = A[a + wA * ty + tx];
             pipefy_reg1 = B[b + wB * ty + tx];
-            a += aStep, b += bStep;
-            pipefy_next_a = a;
-            pipefy_next_b = b;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -48,13 +45,13 @@ __global__ void MatrixMulCUDA(float *C, const float *A, const float *B, int wA, 
             Bs[ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_a, pipefy_next_b))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, a, b);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int k = 0; k < BLOCK_SIZE; ++k) {

@@ -27,10 +27,11 @@ __global__ void scratch_index(const float *A, const float *B, float *C, int n)
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             int idx; // pipefy: the loader's own
             if (!(t < n / TS))
                 return false;
@@ -38,8 +39,6 @@ __global__ void scratch_index(const float *A, const float *B, float *C, int n)
             pipefy_reg0 = (!(idx >= n * n)) ? A[idx] : 0.0f;
             idx = (t * TS + threadIdx.y) * n + col;
             pipefy_reg1 = (!(idx >= n * n)) ? B[idx] : 0.0f;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -48,7 +47,7 @@ __global__ void scratch_index(const float *A, const float *B, float *C, int n)
             Bs[pipefy_dst][threadIdx.y][threadIdx.x] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -56,7 +55,7 @@ __global__ void scratch_index(const float *A, const float *B, float *C, int n)
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < n / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TS; ++k)
                 acc += As[pipefy_stage][threadIdx.y][k] * Bs[pipefy_stage][k][threadIdx.x];
@@ -85,18 +84,17 @@ __global__ void index_in_compute(const float *A, const float *B, float *C, int n
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             int idx; // pipefy: the loader's own
             if (!(t < n / TS))
                 return false;
             idx = row * n + t * TS + threadIdx.x;
             pipefy_reg0 = A[idx];
             pipefy_reg1 = B[(t * TS + threadIdx.y) * n + col];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -105,7 +103,7 @@ __global__ void index_in_compute(const float *A, const float *B, float *C, int n
             Bs[pipefy_dst][threadIdx.y][threadIdx.x] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -113,7 +111,7 @@ __global__ void index_in_compute(const float *A, const float *B, float *C, int n
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < n / TS; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             idx = row * n + t * TS + threadIdx.x;
             for (int k = 0; k < TS; ++k)

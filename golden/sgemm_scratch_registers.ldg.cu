@@ -30,16 +30,15 @@ __global__ void sgemm_scratch(const float *A, const float *B, float *C, int M, i
         // pipefy: staging registers
         float4 pipefy_reg_Av;
         float4 pipefy_reg_Bv;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_reg_Av = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             pipefy_reg_Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -51,7 +50,7 @@ __global__ void sgemm_scratch(const float *A, const float *B, float *C, int M, i
             *(float4 *)&Bs[pipefy_dst][bk][bn] = pipefy_reg_Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -59,7 +58,7 @@ __global__ void sgemm_scratch(const float *A, const float *B, float *C, int M, i
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 Av = make_float4(As[pipefy_stage][k][threadIdx.y * 2], As[pipefy_stage][k][threadIdx.y * 2 + 1], 0.0f, 0.0f);
@@ -98,16 +97,15 @@ __global__ void sgemm_scratch_branches(const float *A, const float *B, float *C,
         // pipefy: staging registers
         float4 pipefy_reg_Av;
         float4 pipefy_reg_Bv;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_reg_Av = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             pipefy_reg_Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -119,7 +117,7 @@ __global__ void sgemm_scratch_branches(const float *A, const float *B, float *C,
             *(float4 *)&Bs[pipefy_dst][bk][bn] = pipefy_reg_Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -127,7 +125,7 @@ __global__ void sgemm_scratch_branches(const float *A, const float *B, float *C,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 if (k % 2 == 0)
@@ -171,17 +169,16 @@ __global__ void sgemm_scratch_reloaded(const float *A, const float *B, float *C,
         // pipefy: staging registers
         float4 pipefy_reg_Av;
         float4 pipefy_reg_Bv;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_reg_Av = *(const float4 *)&A[(row0 + am) * K + t * TILE];
             pipefy_reg_Av = *(const float4 *)&A[(row0 + am) * K + t * TILE + ak];
             pipefy_reg_Bv = *(const float4 *)&B[(t * TILE + bk) * N + col0 + bn];
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -193,7 +190,7 @@ __global__ void sgemm_scratch_reloaded(const float *A, const float *B, float *C,
             *(float4 *)&Bs[pipefy_dst][bk][bn] = pipefy_reg_Bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -201,7 +198,7 @@ __global__ void sgemm_scratch_reloaded(const float *A, const float *B, float *C,
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 if (k % 2 == 0)

@@ -43,10 +43,11 @@ static __global__ void sgemm_static_big(const float *__restrict__ A, const float
         // pipefy: staging registers
         float4 pipefy_reg0[4];
         float4 pipefy_reg1[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < 4; ++pipefy_j) {
@@ -59,8 +60,6 @@ static __global__ void sgemm_static_big(const float *__restrict__ A, const float
                 int rb = i / (BN / 4), cb = (i % (BN / 4)) * 4;
                 pipefy_reg1[pipefy_j] = *reinterpret_cast<const float4 *>(&B[(k0 + rb) * N + col0 + cb]);
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -77,7 +76,7 @@ static __global__ void sgemm_static_big(const float *__restrict__ A, const float
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -85,7 +84,7 @@ static __global__ void sgemm_static_big(const float *__restrict__ A, const float
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k)
                 for (int a = 0; a < 4; ++a)
@@ -121,10 +120,11 @@ __global__ void sgemm_shared_big(const float *__restrict__ A, const float *__res
         // pipefy: staging registers
         float4 pipefy_reg0[4];
         float4 pipefy_reg1[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < 4; ++pipefy_j) {
@@ -137,8 +137,6 @@ __global__ void sgemm_shared_big(const float *__restrict__ A, const float *__res
                 int rb = i / (BN / 4), cb = (i % (BN / 4)) * 4;
                 pipefy_reg1[pipefy_j] = *reinterpret_cast<const float4 *>(&B[(k0 + rb) * N + col0 + cb]);
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -155,13 +153,13 @@ __global__ void sgemm_shared_big(const float *__restrict__ A, const float *__res
             }
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k)
                 for (int a = 0; a < 4; ++a)
@@ -203,10 +201,11 @@ sgemm_static_strided(const float *__restrict__ A, const float *__restrict__ B, f
         // pipefy: staging registers
         float4 pipefy_reg0[((BM * BK / 4) + 256 - 1) / 256];
         float4 pipefy_reg1[((BK * BN / 4) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((BM * BK / 4) + 256 - 1) / 256; ++pipefy_j) {
@@ -219,8 +218,6 @@ sgemm_static_strided(const float *__restrict__ A, const float *__restrict__ B, f
                 int r = i / (BN / 4), c = (i % (BN / 4)) * 4;
                 pipefy_reg1[pipefy_j] = *reinterpret_cast<const float4 *>(&B[(k0 + r) * N + col0 + c]);
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -237,7 +234,7 @@ sgemm_static_strided(const float *__restrict__ A, const float *__restrict__ B, f
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -245,7 +242,7 @@ sgemm_static_strided(const float *__restrict__ A, const float *__restrict__ B, f
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k)
                 for (int a = 0; a < 4; ++a)
@@ -300,10 +297,11 @@ __global__ void sgemm_static_rowsum(const float *__restrict__ A, const float *__
         // pipefy: staging registers
         float4 pipefy_reg0[4];
         float4 pipefy_reg1[4];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < 4; ++pipefy_j) {
@@ -316,8 +314,6 @@ __global__ void sgemm_static_rowsum(const float *__restrict__ A, const float *__
                 int rb = i / (BN / 4), cb = (i % (BN / 4)) * 4;
                 pipefy_reg1[pipefy_j] = *reinterpret_cast<const float4 *>(&B[(k0 + rb) * N + col0 + cb]);
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -334,13 +330,13 @@ __global__ void sgemm_static_rowsum(const float *__restrict__ A, const float *__
             }
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k)
                 for (int a = 0; a < 4; ++a)

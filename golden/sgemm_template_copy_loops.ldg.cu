@@ -30,10 +30,11 @@ __global__ void __launch_bounds__((BM * BN) / TM)
         // pipefy: staging registers
         float pipefy_reg0[((BM * BK) / kThreads) > 0 ? ((BM * BK) / kThreads) : 1];
         float pipefy_reg1[((BK * BN) / kThreads) > 0 ? ((BK * BN) / kThreads) : 1];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             pipefy_tile_k0 = k0;
             if (!(k0 < K))
                 return false;
@@ -57,8 +58,6 @@ __global__ void __launch_bounds__((BM * BN) / TM)
                 const int gr = k0 + r, gc = blockCol + c;
                 pipefy_reg1[pipefy_j] = (gr < K && gc < N) ? B[gr * N + gc] : 0.0f;
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -86,7 +85,7 @@ __global__ void __launch_bounds__((BM * BN) / TM)
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -94,7 +93,7 @@ __global__ void __launch_bounds__((BM * BN) / TM)
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
 #pragma unroll
             for (int k = 0; k < BK; ++k) {

@@ -26,16 +26,15 @@ __global__ void sgemm_test_calls_function(const float *A, const float *B, float 
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < tiles_of(K)))
                 return false;
             pipefy_reg0 = t * TILE + tx < K ? A[row * K + t * TILE + tx] : 0.0f;
             pipefy_reg1 = t * TILE + ty < K ? B[(t * TILE + ty) * N + col] : 0.0f;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -44,7 +43,7 @@ __global__ void sgemm_test_calls_function(const float *A, const float *B, float 
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -52,7 +51,7 @@ __global__ void sgemm_test_calls_function(const float *A, const float *B, float 
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < tiles_of(K); ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];

@@ -105,16 +105,15 @@ __global__ void sgemm_texture_decls(cudaTextureObject_t A, cudaTextureObject_t B
         // pipefy: staging registers
         float4 av;
         float4 bv;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             av = tex1Dfetch<float4>(A, ((row0 + am) * K + t * TILE + ak) / 4);
             bv = tex1Dfetch<float4>(B, ((t * TILE + bk) * N + col0 + bn) / 4);
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -126,7 +125,7 @@ __global__ void sgemm_texture_decls(cudaTextureObject_t A, cudaTextureObject_t B
             *(float4 *)&Bs[pipefy_dst][bk][bn] = bv;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -134,7 +133,7 @@ __global__ void sgemm_texture_decls(cudaTextureObject_t A, cudaTextureObject_t B
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k) {
                 acc[0][0] += As[pipefy_stage][k][threadIdx.y * 2] * Bs[pipefy_stage][k][threadIdx.x * 2];

@@ -33,10 +33,11 @@ __global__ void __launch_bounds__(256) sgemm_lanes_transposed(const float *A, co
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += BK;
             if (!(k0 < K))
                 return false;
             if (tid < BM * BK / 4) {
@@ -48,8 +49,6 @@ __global__ void __launch_bounds__(256) sgemm_lanes_transposed(const float *A, co
                 int row_b = tid / 16, col_b = (tid % 16) * 4;
                 pipefy_reg0 = reinterpret_cast<const float4 *>(&B[(size_t)(k0 + row_b) * N + blockIdx.x * BN + col_b])[0];
             }
-            k0 += BK;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -69,7 +68,7 @@ __global__ void __launch_bounds__(256) sgemm_lanes_transposed(const float *A, co
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -77,7 +76,7 @@ __global__ void __launch_bounds__(256) sgemm_lanes_transposed(const float *A, co
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += BK) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < BK; ++k) {
                 float a[TM], b[TN];
@@ -120,10 +119,11 @@ __global__ void __launch_bounds__(256) sgemm_split_fills(const float *A, const f
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             pipefy_tile_t = t;
             if (!(t < (K + SK - 1) / SK))
                 return false;
@@ -137,8 +137,6 @@ __global__ void __launch_bounds__(256) sgemm_split_fills(const float *A, const f
                 int r = i / SN, c = i % SN;
                 pipefy_reg1 = t * SK + r < K && n0 + c < N ? B[(size_t)(t * SK + r) * N + n0 + c] : 0.0f;
             }
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -156,7 +154,7 @@ __global__ void __launch_bounds__(256) sgemm_split_fills(const float *A, const f
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -164,7 +162,7 @@ __global__ void __launch_bounds__(256) sgemm_split_fills(const float *A, const f
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < (K + SK - 1) / SK; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < SK; ++k)
                 for (int i = 0; i < 2; ++i)

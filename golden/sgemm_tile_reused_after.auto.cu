@@ -27,16 +27,15 @@ __global__ void sgemm_tile_reused_after(const float *A, const float *B, float *C
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < (K + TILE - 1) / TILE))
                 return false;
             pipefy_reg0 = t * TILE + tx < K ? A[row * K + t * TILE + tx] : 0.0f;
             pipefy_reg1 = t * TILE + ty < K ? B[(t * TILE + ty) * N + col] : 0.0f;
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -45,13 +44,13 @@ __global__ void sgemm_tile_reused_after(const float *A, const float *B, float *C
             Bs[ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 acc += As[ty][k] * Bs[k][tx];

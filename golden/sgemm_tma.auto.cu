@@ -136,16 +136,15 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = S[row * lda + k0 + tx];
             pipefy_reg1 = B[(k0 + ty) * N + col];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -154,13 +153,13 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
             Bs[ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[ty][k] * Bs[k][tx];
@@ -336,16 +335,15 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
             // pipefy: staging registers
             float pipefy_reg0;
             float pipefy_reg1;
-            // pipefy: load the tile at the cursor into the staging registers and advance the
-            // cursor; false once the tiles run out
-            auto pipefy_fetch = [&]() {
-                int k0 = pipefy_next_k0;
+            // pipefy: load into the staging registers the tile after the one at these loop variables
+            // (with step: the main loop's), or at them (the first); false once the tiles run out
+            auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+                if (pipefy_step)
+                    k0 += T;
                 if (!(k0 < K))
                     return false;
                 pipefy_reg0 = S[row * lda + k0 + tx];
                 pipefy_reg1 = B[(k0 + ty) * N + col];
-                k0 += T;
-                pipefy_next_k0 = k0;
                 return true;
             };
             // pipefy: store the staging registers into the tiles
@@ -354,13 +352,13 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                 Bs[ty * T + tx] = pipefy_reg1;
             };
             // pipefy: prologue: tile 0 into the tiles
-            if (pipefy_fetch())
+            if (pipefy_fetch(false, pipefy_next_k0))
                 pipefy_stash();
             __syncthreads();
             // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
             // over it between two barriers
             for (int k0 = 0; k0 < K; k0 += T) {
-                bool pipefy_more = pipefy_fetch();
+                bool pipefy_more = pipefy_fetch(true, k0);
                 __syncwarp(); // pipefy: the loads above stay ahead of the compute
                 for (int k = 0; k < T; ++k)
                     acc += As[ty * T + k] * Bs[k * T + tx];

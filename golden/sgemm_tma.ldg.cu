@@ -31,16 +31,15 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             pipefy_reg0 = S[row * lda + k0 + tx];
             pipefy_reg1 = B[(k0 + ty) * N + col];
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -49,7 +48,7 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
             Bs[pipefy_dst][ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -57,7 +56,7 @@ __global__ void sgemm_view(const float *__restrict__ S, const float *__restrict_
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 acc += As[pipefy_stage][ty][k] * Bs[pipefy_stage][k][tx];
@@ -89,10 +88,11 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 256 - 1) / 256];
         float pipefy_reg1[((T * T) + 256 - 1) / 256];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 256 - 1) / 256; ++pipefy_j) {
@@ -103,8 +103,6 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
                 int i = threadIdx.x + pipefy_j * 256;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -119,7 +117,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -127,7 +125,7 @@ __global__ void sgemm_flat(const float *__restrict__ S, const float *__restrict_
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
                 for (int j = 0; j < 4; ++j)
@@ -172,16 +170,15 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
             // pipefy: staging registers
             float pipefy_reg0;
             float pipefy_reg1;
-            // pipefy: load the tile at the cursor into the staging registers and advance the
-            // cursor; false once the tiles run out
-            auto pipefy_fetch = [&]() {
-                int k0 = pipefy_next_k0;
+            // pipefy: load into the staging registers the tile after the one at these loop variables
+            // (with step: the main loop's), or at them (the first); false once the tiles run out
+            auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+                if (pipefy_step)
+                    k0 += T;
                 if (!(k0 < K))
                     return false;
                 pipefy_reg0 = S[row * lda + k0 + tx];
                 pipefy_reg1 = B[(k0 + ty) * N + col];
-                k0 += T;
-                pipefy_next_k0 = k0;
                 return true;
             };
             // pipefy: store the staging registers into stage pipefy_dst
@@ -190,7 +187,7 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
                 Bs[pipefy_dst][ty * T + tx] = pipefy_reg1;
             };
             // pipefy: prologue: tile 0 into stage 0
-            if (pipefy_fetch())
+            if (pipefy_fetch(false, pipefy_next_k0))
                 pipefy_stash(0);
             __syncthreads();
             int pipefy_stage = 0; // the stage that holds tile t
@@ -198,7 +195,7 @@ __global__ void sgemm_persistent(const float *__restrict__ S, const float *__res
             // the other stage. With two stages one barrier per iteration is enough: the stage being
             // filled was last read before the previous iteration's barrier
             for (int k0 = 0; k0 < K; k0 += T) {
-                bool pipefy_more = pipefy_fetch();
+                bool pipefy_more = pipefy_fetch(true, k0);
                 __syncwarp(); // pipefy: the loads above stay ahead of the compute
                 for (int k = 0; k < T; ++k)
                     acc += As[pipefy_stage][ty * T + k] * Bs[pipefy_stage][k * T + tx];

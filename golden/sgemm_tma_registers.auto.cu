@@ -29,16 +29,15 @@ __global__ void sgemm_tma_registers(float *g_C, const float *g_A, const float *g
         // pipefy: staging registers
         float pipefy_reg0;
         float pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int m = pipefy_next_m;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int m) {
+            if (pipefy_step)
+                ++m;
             if (!(m < width / TILE_WIDTH))
                 return false;
             pipefy_reg0 = g_A[gy * width + (m * TILE_WIDTH + tx)];
             pipefy_reg1 = g_B[(m * TILE_WIDTH + ty) * width + gx];
-            ++m;
-            pipefy_next_m = m;
             return true;
         };
         // pipefy: store the staging registers into the tiles
@@ -47,13 +46,13 @@ __global__ void sgemm_tma_registers(float *g_C, const float *g_A, const float *g
             s_B[ty][tx] = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into the tiles
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_m))
             pipefy_stash();
         __syncthreads();
         // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
         // over it between two barriers
         for (int m = 0; m < width / TILE_WIDTH; ++m) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, m);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE_WIDTH; ++k)
                 sum += s_A[ty][k] * s_B[k][tx];

@@ -29,16 +29,15 @@ __global__ void sgemm_vector_macros(const float *A, const float *B, float *C, in
         // pipefy: staging registers
         float4 pipefy_reg0;
         float4 pipefy_reg1;
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int t = pipefy_next_t;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int t) {
+            if (pipefy_step)
+                ++t;
             if (!(t < K / TILE))
                 return false;
             pipefy_reg0 = CONST_FLOAT4(A[(row0 + lr) * K + t * TILE + lc]);
             pipefy_reg1 = CONST_FLOAT4(B[(t * TILE + lr) * N + col0 + lc]);
-            ++t;
-            pipefy_next_t = t;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -47,7 +46,7 @@ __global__ void sgemm_vector_macros(const float *A, const float *B, float *C, in
             FLOAT4(Bs[pipefy_dst][lr][lc]) = pipefy_reg1;
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_t))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -55,7 +54,7 @@ __global__ void sgemm_vector_macros(const float *A, const float *B, float *C, in
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int t = 0; t < K / TILE; ++t) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, t);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < TILE; ++k)
                 for (int i = 0; i < 2; ++i)

@@ -31,10 +31,11 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
         // pipefy: staging registers
         float pipefy_reg0[((T * T) + 160 - 1) / 160];
         float pipefy_reg1[((T * T) + 160 - 1) / 160];
-        // pipefy: load the tile at the cursor into the staging registers and advance the
-        // cursor; false once the tiles run out
-        auto pipefy_fetch = [&]() {
-            int k0 = pipefy_next_k0;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += T;
             if (!(k0 < K))
                 return false;
             for (int pipefy_j = 0; pipefy_j < ((T * T) + 160 - 1) / 160; ++pipefy_j) {
@@ -49,8 +50,6 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
                     break;
                 pipefy_reg1[pipefy_j] = B[(k0 + i / T) * N + c0 + i % T];
             }
-            k0 += T;
-            pipefy_next_k0 = k0;
             return true;
         };
         // pipefy: store the staging registers into stage pipefy_dst
@@ -69,7 +68,7 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
             }
         };
         // pipefy: prologue: tile 0 into stage 0
-        if (pipefy_fetch())
+        if (pipefy_fetch(false, pipefy_next_k0))
             pipefy_stash(0);
         __syncthreads();
         int pipefy_stage = 0; // the stage that holds tile t
@@ -77,7 +76,7 @@ __global__ void sgemm_strided(const float *__restrict__ A, const float *__restri
         // the other stage. With two stages one barrier per iteration is enough: the stage being
         // filled was last read before the previous iteration's barrier
         for (int k0 = 0; k0 < K; k0 += T) {
-            bool pipefy_more = pipefy_fetch();
+            bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int j = 0; j < OUTS; ++j) {
                 int o = threadIdx.x + j * blockDim.x;

@@ -67,7 +67,7 @@
 #define SNIP_WARP_LANDED NAME_BAR_SYNC "(1 + " STAGE_READ ", " NAME_THREADS " + 32)"
 #define SNIP_PRODUCER_SKIPS "if (" NAME_PRODUCER ") continue"
 #define SNIP_PRODUCER_BRANCH "if (" NAME_PRODUCER ") {"
-#define SNIP_FETCH_FIRST "bool " NAME_MORE " = " NAME_FETCH "()"
+#define SNIP_FETCH_FIRST "bool " NAME_MORE " = " NAME_FETCH "(" /* its arguments, ");" */
 #define SNIP_REGS_COVERED "<= (unsigned)pipefy_attr.numRegs * (pipefy_block.x + 128)"
 
 #endif

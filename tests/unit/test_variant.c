@@ -81,7 +81,7 @@ START_TEST(written_statements_read_back)
 	ck_assert(!code_is("pipefy_bar_sync(0,pipefy_threads+1280)", SNIP_WARPGROUP_DONE));
 	ck_assert(code_starts("pipefy_mbar_wait(&pipefy_full[pipefy_stage],pipefy_phase)", SNIP_WAIT_FULL));
 	ck_assert(!code_starts("pipefy_mbar_wait(&pipefy_empty[pipefy_stage],pipefy_phase)", SNIP_WAIT_FULL));
-	ck_assert(code_starts("boolpipefy_more=pipefy_fetch()", SNIP_FETCH_FIRST));
+	ck_assert(code_starts("boolpipefy_more=pipefy_fetch(true,k0)", SNIP_FETCH_FIRST));
 	ck_assert(!code_starts("bool", SNIP_FETCH_FIRST));
 	ck_assert(code_starts("if(pipefy_producer)continue", SNIP_PRODUCER_SKIPS));
 }
