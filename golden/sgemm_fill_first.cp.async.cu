@@ -4,7 +4,10 @@
 // sizes need not be multiples of the tile: the guards zero what lies outside. The second
 // kernel has each thread fill four rows of A's tile and four columns of B's, each zeroed then
 // copied under its own guard, and keeps a 4x4 block of C in registers. The third zeroes with a
-// value that is not 0 (the padding is 1): only copies that can fill with it are legal.
+// value that is not 0 (the padding is 1): only copies that can fill with it are legal. The
+// fourth fills 1-D tiles so, its steps and the compute's trips counted by blockDim.x (luckboy's
+// softmax): pipefy writes its loop twice, for the launch's block and as written for any other,
+// and the copy as written keeps its zeroing store (stage 0's, like the copy under the if).
 // Usage: sgemm_fill_first [M N K]
 // gpu-runs: 16 16 0 | 16 16 5 | 17 33 31 | 64 64 64 | 100 70 45 | 256 256 256 | 1000 1000 1000
 // gpu-sanitize: 17 33 31
@@ -136,6 +139,63 @@ __global__ void fill_first_ones(const float *A, const float *B, float *C, int M,
         C[row * N + col] = acc - pad;
 }
 
+// The first kernel's fill into 1-D tiles, with the block's width for the tile's.
+__global__ void fill_first_blockdim(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS * TS], Bs[2][TS * TS];
+    int tx = threadIdx.x, ty = threadIdx.y, w = blockDim.x;
+    int row = blockIdx.y * w + ty, col = blockIdx.x * w + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with cp.async, 2 stages: tile t+1 is copied while tile t is computed
+    // pipefy: the compute's loops over blockDim.x run a fixed number of trips in a 16x16x1
+    // block (launch at 164:9), which the compiler unrolls; other blocks run the loop as written
+    if (blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1) {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                __pipeline_memcpy_async(&As[pipefy_dst][ty * w + tx], (row < M && k0 + tx < K) ? &A[row * K + k0 + tx] : A, sizeof(float), (row < M && k0 + tx < K) ? 0 : sizeof(float));
+                __pipeline_memcpy_async(&Bs[pipefy_dst][ty * w + tx], (col < N && k0 + ty < K) ? &B[(k0 + ty) * N + col] : B, sizeof(float), (col < N && k0 + ty < K) ? 0 : sizeof(float));
+                k0 += w;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tile 0
+        pipefy_load(0);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+1, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += w) {
+            __pipeline_wait_prior(0); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 2 is free again
+            pipefy_load((pipefy_stage + 1) & 1);
+            for (int k = 0; k < w; ++k)
+                acc += As[pipefy_stage][ty * w + k] * Bs[pipefy_stage][k * w + tx];
+            pipefy_stage = (pipefy_stage + 1) & 1;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    } else {
+        for (int k0 = 0; k0 < K; k0 += w) {
+            As[0][ty * w + tx] = 0.0f;
+            if (row < M && k0 + tx < K)
+                As[0][ty * w + tx] = A[row * K + k0 + tx];
+            Bs[0][ty * w + tx] = 0.0f;
+            if (col < N && k0 + ty < K)
+                Bs[0][ty * w + tx] = B[(k0 + ty) * N + col];
+            __syncthreads();
+            for (int k = 0; k < w; ++k)
+                acc += As[0][ty * w + k] * Bs[0][k * w + tx];
+            __syncthreads();
+        }
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -151,6 +211,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("fill_first_ones", M, N, K, [&](const float *A, const float *B, float *C) {
         fill_first_ones<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("fill_first_blockdim", M, N, K, [&](const float *A, const float *B, float *C) {
+        fill_first_blockdim<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

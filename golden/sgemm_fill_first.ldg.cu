@@ -4,7 +4,10 @@
 // sizes need not be multiples of the tile: the guards zero what lies outside. The second
 // kernel has each thread fill four rows of A's tile and four columns of B's, each zeroed then
 // copied under its own guard, and keeps a 4x4 block of C in registers. The third zeroes with a
-// value that is not 0 (the padding is 1): only copies that can fill with it are legal.
+// value that is not 0 (the padding is 1): only copies that can fill with it are legal. The
+// fourth fills 1-D tiles so, its steps and the compute's trips counted by blockDim.x (luckboy's
+// softmax): pipefy writes its loop twice, for the launch's block and as written for any other,
+// and the copy as written keeps its zeroing store (stage 0's, like the copy under the if).
 // Usage: sgemm_fill_first [M N K]
 // gpu-runs: 16 16 0 | 16 16 5 | 17 33 31 | 64 64 64 | 100 70 45 | 256 256 256 | 1000 1000 1000
 // gpu-sanitize: 17 33 31
@@ -199,6 +202,74 @@ __global__ void fill_first_ones(const float *A, const float *B, float *C, int M,
         C[row * N + col] = acc - pad;
 }
 
+// The first kernel's fill into 1-D tiles, with the block's width for the tile's.
+__global__ void fill_first_blockdim(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[2][TS * TS], Bs[2][TS * TS];
+    int tx = threadIdx.x, ty = threadIdx.y, w = blockDim.x;
+    int row = blockIdx.y * w + ty, col = blockIdx.x * w + tx;
+    float acc = 0.0f;
+    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: the compute's loops over blockDim.x run a fixed number of trips in a 16x16x1
+    // block (launch at 164:9), which the compiler unrolls; other blocks run the loop as written
+    if (blockDim.x == 16 && blockDim.y == 16 && blockDim.z == 1) {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: staging registers
+        float pipefy_reg0;
+        float pipefy_reg1;
+        // pipefy: load into the staging registers the tile after the one at these loop variables
+        // (with step: the main loop's), or at them (the first); false once the tiles run out
+        auto pipefy_fetch = [&](bool pipefy_step, int k0) {
+            if (pipefy_step)
+                k0 += w;
+            if (!(k0 < K))
+                return false;
+            pipefy_reg0 = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f;
+            pipefy_reg1 = (col < N && k0 + ty < K) ? B[(k0 + ty) * N + col] : 0.0f;
+            return true;
+        };
+        // pipefy: store the staging registers into stage pipefy_dst
+        auto pipefy_stash = [&](int pipefy_dst) {
+            As[pipefy_dst][ty * w + tx] = pipefy_reg0;
+            Bs[pipefy_dst][ty * w + tx] = pipefy_reg1;
+        };
+        // pipefy: prologue: tile 0 into stage 0
+        if (pipefy_fetch(false, pipefy_next_k0))
+            pipefy_stash(0);
+        __syncthreads();
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
+        // the other stage. With two stages one barrier per iteration is enough: the stage being
+        // filled was last read before the previous iteration's barrier
+        for (int k0 = 0; k0 < K; k0 += w) {
+            bool pipefy_more = pipefy_fetch(true, k0);
+            __syncwarp(); // pipefy: the loads above stay ahead of the compute
+            for (int k = 0; k < w; ++k)
+                acc += As[pipefy_stage][ty * w + k] * Bs[pipefy_stage][k * w + tx];
+            if (pipefy_more)
+                pipefy_stash(pipefy_stage ^ 1);
+            __syncthreads();
+            pipefy_stage ^= 1;
+        }
+    } else {
+        for (int k0 = 0; k0 < K; k0 += w) {
+            As[0][ty * w + tx] = 0.0f;
+            if (row < M && k0 + tx < K)
+                As[0][ty * w + tx] = A[row * K + k0 + tx];
+            Bs[0][ty * w + tx] = 0.0f;
+            if (col < N && k0 + ty < K)
+                Bs[0][ty * w + tx] = B[(k0 + ty) * N + col];
+            __syncthreads();
+            for (int k = 0; k < w; ++k)
+                acc += As[0][ty * w + k] * Bs[0][k * w + tx];
+            __syncthreads();
+        }
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -214,6 +285,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("fill_first_ones", M, N, K, [&](const float *A, const float *B, float *C) {
         fill_first_ones<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("fill_first_blockdim", M, N, K, [&](const float *A, const float *B, float *C) {
+        fill_first_blockdim<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

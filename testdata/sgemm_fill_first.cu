@@ -4,7 +4,10 @@
 // sizes need not be multiples of the tile: the guards zero what lies outside. The second
 // kernel has each thread fill four rows of A's tile and four columns of B's, each zeroed then
 // copied under its own guard, and keeps a 4x4 block of C in registers. The third zeroes with a
-// value that is not 0 (the padding is 1): only copies that can fill with it are legal.
+// value that is not 0 (the padding is 1): only copies that can fill with it are legal. The
+// fourth fills 1-D tiles so, its steps and the compute's trips counted by blockDim.x (luckboy's
+// softmax): pipefy writes its loop twice, for the launch's block and as written for any other,
+// and the copy as written keeps its zeroing store (stage 0's, like the copy under the if).
 // Usage: sgemm_fill_first [M N K]
 // gpu-runs: 16 16 0 | 16 16 5 | 17 33 31 | 64 64 64 | 100 70 45 | 256 256 256 | 1000 1000 1000
 // gpu-sanitize: 17 33 31
@@ -118,6 +121,29 @@ __global__ void fill_first_ones(const float *A, const float *B, float *C, int M,
         C[row * N + col] = acc - pad;
 }
 
+// The first kernel's fill into 1-D tiles, with the block's width for the tile's.
+__global__ void fill_first_blockdim(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[TS * TS], Bs[TS * TS];
+    int tx = threadIdx.x, ty = threadIdx.y, w = blockDim.x;
+    int row = blockIdx.y * w + ty, col = blockIdx.x * w + tx;
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += w) {
+        As[ty * w + tx] = 0.0f;
+        if (row < M && k0 + tx < K)
+            As[ty * w + tx] = A[row * K + k0 + tx];
+        Bs[ty * w + tx] = 0.0f;
+        if (col < N && k0 + ty < K)
+            Bs[ty * w + tx] = B[(k0 + ty) * N + col];
+        __syncthreads();
+        for (int k = 0; k < w; ++k)
+            acc += As[ty * w + k] * Bs[k * w + tx];
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -133,6 +159,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("fill_first_ones", M, N, K, [&](const float *A, const float *B, float *C) {
         fill_first_ones<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("fill_first_blockdim", M, N, K, [&](const float *A, const float *B, float *C) {
+        fill_first_blockdim<<<dim3((N + TS - 1) / TS, (M + TS - 1) / TS), dim3(TS, TS)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

@@ -939,6 +939,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 		struct body_stmt *st = VEC_PUSH(l->stmts, l->nstmts, l->capstmts);
 		st->cursor = c;
 		st->advance = clang_getNullCursor();
+		st->fill_first = clang_getNullCursor();
 		stmt_text(src, c, st);
 		st->role = ROLE_COMPUTE;
 		if (cursor_pipeline_op(c, &pipe) >= 0) {
@@ -959,6 +960,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			if (record_fill_first(&rec, c, cs.v[i + 1])) {
 				/* one statement from the constant's store to the if's end */
 				size_t begin = st->span.begin;
+				st->fill_first = c;
 				st->cursor = cs.v[++i];
 				stmt_text(src, st->cursor, st);
 				st->span.begin = begin;

@@ -186,6 +186,9 @@ static void collect_tile_refs(struct kloop *l, CXCursor function)
 {
 	for (int i = 0; i < l->nstmts; i++) {
 		struct tile_ref_scan s = {.loop = l, .stmt = i};
+		/* (a guarded fill read as one statement, `X = 0; if (g) X = A[i];`: both stores) */
+		if (!clang_Cursor_isNull(l->stmts[i].fill_first))
+			cursor_visit_names_from(l->stmts[i].fill_first, scan_tile_refs, &s);
 		cursor_visit_names_from(l->stmts[i].cursor, scan_tile_refs, &s);
 	}
 	struct tile_ref_scan s = {.loop = l, .outside = true};

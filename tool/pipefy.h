@@ -693,6 +693,8 @@ struct body_stmt {
 			     * a copy loop advances), which the copies alone use (find) */
 	CXCursor advance;   /* such a copy's first write to one of them, or a step's (a ROLE_COPY_DECL
 			     * that is no declaration: `row += 16;`); null for any other statement */
+	CXCursor fill_first; /* a ROLE_COPY read as `X = c; if (g) X = load;` (body.c): the constant's
+			      * store, before `cursor`, the if; null for any other statement */
 	/* A ROLE_FETCH_DECL that is an assignment, `ra = A[i];`, to a local declared before the
 	 * loop that nothing but this statement and later copies use: the variable. */
 	CXCursor fetch_var;
