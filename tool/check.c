@@ -710,6 +710,21 @@ static int hand_swapped_copy(const struct kloop *l, CXCursor *var)
 	return -1;
 }
 
+/* A loop whose statements fill tiles and read none: a copy loop, not a K-loop (what reads the
+ * tiles, if anything, does so after it: the last tile). */
+static void refuse_unread(struct kloop *l, const struct source *src)
+{
+	int t = l->ncopies > 0 && l->copies[0].tile >= 0 ? l->copies[0].tile : 0;
+	if (l->ntiles == 0 || !l->tiles[t].outside_use) {
+		kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills");
+		return;
+	}
+	int line, col;
+	pos(src, l->tiles[t].outside_use - 1, &line, &col);
+	kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills: it refills '%s' each iteration, "
+		     "which %d:%d, outside the loop, reads", l->tiles[t].name, line, col);
+}
+
 static void check_shape(struct kloop *l, const struct source *src)
 {
 	int first_copy = -1, last_copy = -1, first_read = -1, last_read = -1;
@@ -733,9 +748,9 @@ static void check_shape(struct kloop *l, const struct source *src)
 	if (first_copy < 0)
 		return;
 	CXCursor slot;
-	int swapped = nb == 1 ? hand_swapped_copy(l, &slot) : -1;
+	int swapped = nb >= 1 ? hand_swapped_copy(l, &slot) : -1;
 	if (swapped >= 0) {
-		/* (one barrier and a slot the body moves: the loop's own double buffer, not a race) */
+		/* (a slot the body moves: the loop's own double buffer, with one barrier no race) */
 		const struct copy *cp = &l->copies[swapped];
 		int wl = 0, wc = 0;
 		for (int i = 0; i < l->nstmts && !wl; i++)
@@ -750,7 +765,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 		free(name);
 		return;
 	}
-	if (nb == 1) {
+	if (nb == 1 && first_read >= 0) {
 		pos(src, l->stmts[barriers[0]].text.begin, &line, &col);
 		kloop_refuse(l, l->stmts[barriers[0]].text.begin,
 			     "only one block barrier (%d:%d): the next tile's copies would race with this tile's readers",
@@ -822,7 +837,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				free(other);
 				free(how);
 			} else
-				kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles");
+				refuse_unread(l, src);
 		}
 		return;
 	}
@@ -1425,6 +1440,8 @@ static void dynamic_tile_stages(struct kloop *l, const struct source *src, int i
 		l->enlarge = false;
 		return;
 	}
+	l->one_stage_fact = xprintf("tile '%s' (%d:%d) is %s, sized by the launch", l->tiles[i].name, line, col,
+				    t.kind == CXType_IncompleteArray ? "extern __shared__" : "a pointer into shared memory");
 	l->one_stage = xprintf("tile '%s' (%d:%d) is %s, sized by the launch: a second stage, or cp.async's, "
 			       "needs another copy of it from every launch, and %s",
 			       l->tiles[i].name, line, col,

@@ -407,6 +407,7 @@ struct sync_scan {
 	CXCursor method;     /* that call */
 	CXCursor async_wait; /* the first call of a function that waits for cp.async groups, or of the
 			      * toolkit's __pipeline_wait_prior or __pipeline_commit */
+	CXCursor user_call;  /* the first call of a function of the program's (not the toolkit's) */
 };
 
 /* The first call in a value of a member function of the program's (`A(r, c)`, MatrixView's
@@ -548,6 +549,13 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 			 !points_at_parameter(root))
 			s->pointer_store = c;
 	}
+	if (clang_Cursor_isNull(s->user_call) && k == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		enum CXCursorKind ck = clang_getCursorKind(callee);
+		if ((ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate || ck == CXCursor_CXXMethod) &&
+		    !effects_in_system_header(callee) && !cursor_is_barrier(c))
+			s->user_call = c;
+	}
 	if (clang_Cursor_isNull(s->ldg) && k == CXCursor_CallExpr) {
 		char *n = cursor_name(c);
 		if (strncmp(n, "__ld", 4) == 0)
@@ -575,13 +583,16 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      .ldg = clang_getNullCursor(), .pipefy_call = clang_getNullCursor(),
 			      .asm_store = clang_getNullCursor(), .asm_load = clang_getNullCursor(),
 			      .async_copy = clang_getNullCursor(), .call_store = clang_getNullCursor(),
-			      .method = clang_getNullCursor(), .async_wait = clang_getNullCursor()};
+			      .method = clang_getNullCursor(), .async_wait = clang_getNullCursor(),
+			      .user_call = clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
-	/* (a write through a pointer may be to shared memory: a helper's `float *buf`) */
+	/* (a write through a pointer may be to shared memory: a helper's `float *buf`; an
+	 * asynchronous copy writes it, in a helper's asm too) */
 	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs,
-	     writes = s.shared_write || fx.shared || fx.memory || !clang_Cursor_isNull(s.asm_store);
+	     writes = s.shared_write || fx.shared || fx.memory || !clang_Cursor_isNull(s.asm_store) ||
+		      !clang_Cursor_isNull(s.async_copy);
 	effects_free(&fx);
 	/* (the function's first error: what pipefy cannot read may be the copies; one in the loop
 	 * leaves what it writes unknown) */
@@ -605,7 +616,22 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	else if (error)
 		kloop_unknown(l, l->loop.begin, "'%s' has parse errors (first at %d:%d: %s)", f->function_name, error->line,
 			      error->col, error->message);
-	else if (!clang_Cursor_isNull(s.via_pointer) ||
+	/* (copies already asynchronous, or pipefy's own output: the first fact whatever the loop's form) */
+	else if (!clang_Cursor_isNull(s.pipefy_call)) {
+		int pl, pc;
+		char *n = cursor_name(s.pipefy_call);
+		source_line_col(f->src, cursor_span(s.pipefy_call).begin, &pl, &pc);
+		kloop_unknown(l, l->loop.begin, "already pipelined by pipefy ('%s' at %d:%d)", n, pl, pc);
+		free(n);
+	} else if (!clang_Cursor_isNull(s.async_copy)) {
+		int al, ac;
+		bool in_asm = clang_getCursorKind(s.async_copy) != CXCursor_CallExpr;
+		char *n = in_asm ? xstrdup("cp.async") : cursor_name(s.async_copy);
+		source_line_col(f->src, cursor_span(s.async_copy).begin, &al, &ac);
+		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already ('%s'%s at %d:%d), which pipefy does not "
+			      "stage again", n, in_asm ? " in the asm" : "", al, ac);
+		free(n);
+	} else if (!clang_Cursor_isNull(s.via_pointer) ||
 		 (!clang_Cursor_isNull(s.pointer_store) && (!clang_Cursor_isNull(s.ldg) || cursor_loads_global(body)))) {
 		/* (a store through a pointer, of a load or, where the loop loads, of a local) */
 		CXCursor store = !clang_Cursor_isNull(s.via_pointer) ? s.via_pointer : s.pointer_store;
@@ -638,21 +664,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	else if (clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
 		kloop_unknown(l, l->loop.begin, "its barrier (%d:%d) is nested inside a statement, not at the top of the "
 			      "loop body", line, col);
-	else if (!clang_Cursor_isNull(s.pipefy_call)) {
-		int pl, pc;
-		char *n = cursor_name(s.pipefy_call);
-		source_line_col(f->src, cursor_span(s.pipefy_call).begin, &pl, &pc);
-		kloop_unknown(l, l->loop.begin, "already pipelined by pipefy ('%s' at %d:%d)", n, pl, pc);
-		free(n);
-	} else if (!clang_Cursor_isNull(s.async_copy)) {
-		int al, ac;
-		bool in_asm = clang_getCursorKind(s.async_copy) != CXCursor_CallExpr;
-		char *n = in_asm ? xstrdup("cp.async") : cursor_name(s.async_copy);
-		source_line_col(f->src, cursor_span(s.async_copy).begin, &al, &ac);
-		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already ('%s'%s at %d:%d), which pipefy does not "
-			      "stage again", n, in_asm ? " in the asm" : "", al, ac);
-		free(n);
-	} else if (!clang_Cursor_isNull(s.asm_store) || !clang_Cursor_isNull(s.asm_load)) {
+	else if (!clang_Cursor_isNull(s.asm_store) || !clang_Cursor_isNull(s.asm_load)) {
 		/* (copies written in PTX: `ld.global.nc` into a register, `st.shared` to an address) */
 		bool store = !clang_Cursor_isNull(s.asm_store);
 		int al, ac;
@@ -678,6 +690,14 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      "takes a call of '%s::%s', a member function it does not read as a load", sl, sc, cls, n);
 		free(n);
 		free(cls);
+	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.user_call)) {
+		/* (a helper that fills through what pipefy does not read: a view's operator(), say) */
+		int cl, cc;
+		char *n = cursor_name(clang_getCursorReferenced(s.user_call));
+		source_line_col(f->src, cursor_span(s.user_call).begin, &cl, &cc);
+		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory that pipefy reads: no load in the "
+			      "statements, and none stored into a __shared__ array in '%s' (%d:%d)", n, cl, cc);
+		free(n);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg))
 		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (pipefy sees no load of "
 			      "global memory in its statements)");

@@ -124,6 +124,7 @@ void model_free(struct model *m)
 		for (int v = 0; v < VARIANT_COUNT; v++)
 			free(l->legal[v].refusal);
 		free(l->one_stage);
+		free(l->one_stage_fact);
 		free(l->launch_edits);
 		free(l->launch_unknown);
 		free(l->enlarge_refusal);

@@ -988,6 +988,7 @@ struct kloop {
 	 * named barriers) from the boxes and the kernel's launches */
 	struct legality legal[VARIANT_COUNT];
 	char *one_stage;   /* why only a one-stage plan is legal; NULL when more are */
+	char *one_stage_fact; /* its first fact alone, for a remark that says more (NULL: one_stage) */
 	char *twice;       /* why the loop as written cannot appear twice in the function, as a
 			    * guard on the block's size writes it (block_size_guard): "the loop's
 			    * body declares the tile 'As'", a label; NULL when it can */

@@ -782,7 +782,11 @@ static void plan_loop(struct kloop *l, const struct options *o, const struct rul
 			why_not = named->verdict;
 		/* (the fallback's reason too when staging rules it out; the rules' evidence is the
 		 * report's) */
-		if (named && named->over_staging) /* (every register plan holds the same) */
+		if (named && named->over_staging && l->one_stage) /* (and no plan adds a stage: say why) */
+			plan_decline(l, "no plan fits: %s: one stage only, with " STAGING_OVER,
+				     l->one_stage_fact ? l->one_stage_fact : l->one_stage, named->staged_registers,
+				     vr->max_staged_registers_unmeasured);
+		else if (named && named->over_staging) /* (every register plan holds the same) */
 			plan_decline(l, "no plan fits: ldg: " STAGING_OVER, named->staged_registers,
 				     vr->max_staged_registers_unmeasured);
 		else if (last->over_staging && last != named)
