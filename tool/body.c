@@ -1040,7 +1040,17 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 					kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d fills a tile after the barrier at "
 						      "%d:%d, and copies before that barrier fill tiles too: pipefy stages a loop "
 						      "whose fill comes before one barrier", sl, sc, bl, bc);
-				else
+				else if (before < l->ncopies) {
+					/* (the array and where: a tile the copies fill, or the compute's own scratch) */
+					const struct copy *w = &l->copies[before];
+					char *name = cursor_name(cursor_root_var(cursor_write_target(w->store)));
+					int wl, wc;
+					source_line_col(src, w->text.begin, &wl, &wc);
+					kloop_unknown(l, cursor_span(c).begin, "the compute after the barrier at %d:%d writes the "
+						      "__shared__ array '%s' at %d:%d: pipefy stages loops whose compute only reads "
+						      "shared memory", bl, bc, name, wl, wc);
+					free(name);
+				} else
 					kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d, in the compute after the barrier "
 						      "at %d:%d, writes a tile: the compute writes the tile, which pipefy does not stage",
 						      sl, sc, bl, bc);

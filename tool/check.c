@@ -710,6 +710,20 @@ static int hand_swapped_copy(const struct kloop *l, CXCursor *var)
 	return -1;
 }
 
+/* Where a statement starts for a remark: past the pragmas written above it (`#pragma unroll`
+ * is part of the loop statement it attributes). */
+static size_t statement_start(const struct source *src, const struct body_stmt *st)
+{
+	size_t at = st->text.begin;
+	while (at < st->text.end && src->text[at] == '#') {
+		while (at < st->text.end && src->text[at] != '\n')
+			at++;
+		while (at < st->text.end && isspace((unsigned char)src->text[at]))
+			at++;
+	}
+	return at < st->text.end ? at : st->text.begin;
+}
+
 /* A loop whose statements fill tiles and read none: a copy loop, not a K-loop (what reads the
  * tiles, if anything, does so after it: the last tile). */
 static void refuse_unread(struct kloop *l, const struct source *src)
@@ -817,7 +831,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				/* (the copies store into the array, the compute reads a pointer into it) */
 				char *other = cursor_name(ov.other);
 				int dl, dc;
-				pos(src, l->stmts[reader].text.begin, &line, &col);
+				pos(src, statement_start(src, &l->stmts[reader]), &line, &col);
 				pos(src, cursor_span(ov.other).begin, &dl, &dc);
 				kloop_refuse(l, l->stmts[reader].text.begin,
 					     "the compute at %d:%d reads tile '%s' only through '%s' (%d:%d), a pointer into it "
@@ -828,7 +842,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				char *array = cursor_name(ov.array), *other = cursor_name(ov.other);
 				bool own = clang_equalCursors(ov.other, ov.array);
 				char *how = own ? xstrdup("by its own name") : xprintf("through '%s', another pointer", other);
-				pos(src, l->stmts[reader].text.begin, &line, &col);
+				pos(src, statement_start(src, &l->stmts[reader]), &line, &col);
 				kloop_refuse(l, l->stmts[reader].text.begin,
 					     "the copies store through '%s', a pointer into '%s', which the compute at %d:%d reads "
 					     "%s: pipefy stages a tile both name alike",
