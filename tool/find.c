@@ -407,7 +407,9 @@ struct sync_scan {
 	CXCursor method;     /* that call */
 	CXCursor async_wait; /* the first call of a function that waits for cp.async groups, or of the
 			      * toolkit's __pipeline_wait_prior or __pipeline_commit */
-	CXCursor user_call;  /* the first call of a function of the program's (not the toolkit's) */
+	CXCursor asm_wait;   /* the first asm of the loop's own that waits for cp.async groups */
+	CXCursor user_call;  /* the first call of a function of the program's (not the toolkit's) that
+			      * returns nothing */
 };
 
 /* The first call in a value of a member function of the program's (`A(r, c)`, MatrixView's
@@ -514,6 +516,9 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
 		if (clang_Cursor_isNull(s->async_copy) && asm_copies_async(c))
 			s->async_copy = c;
+		if (clang_Cursor_isNull(s->asm_wait) && (effects_asm_mentions(c, "cp.async.wait_group") ||
+							 effects_asm_mentions(c, "cp.async.wait_all")))
+			s->asm_wait = c;
 		if (clang_Cursor_isNull(s->asm_store) && effects_asm_mentions(c, "st.shared"))
 			s->asm_store = c;
 		if (clang_Cursor_isNull(s->asm_load) && effects_asm_mentions(c, "ld.global"))
@@ -552,8 +557,10 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
 	if (clang_Cursor_isNull(s->user_call) && k == CXCursor_CallExpr) {
 		CXCursor callee = clang_getCursorReferenced(c);
 		enum CXCursorKind ck = clang_getCursorKind(callee);
+		/* (one that returns nothing, as a fill helper does: not an accessor or a selector) */
 		if ((ck == CXCursor_FunctionDecl || ck == CXCursor_FunctionTemplate || ck == CXCursor_CXXMethod) &&
-		    !effects_in_system_header(callee) && !cursor_is_barrier(c))
+		    !effects_in_system_header(callee) && !cursor_is_barrier(c) &&
+		    clang_getCursorType(c).kind == CXType_Void)
 			s->user_call = c;
 	}
 	if (clang_Cursor_isNull(s->ldg) && k == CXCursor_CallExpr) {
@@ -574,6 +581,26 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
  * there (itself, or in a helper it calls), but is no K-loop candidate gets a model entry of
  * its own that says why, so that its remark is one line like every other. within: the K-loop
  * it sits in, when it does. */
+/* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
+static enum CXChildVisitResult scan_copies_async(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	bool *found = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d, from, size, pipe;
+	*found = ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_copies_async(c)) ||
+		 (k == CXCursor_CallExpr && (cursor_async_copy(c, &d, &from, &size, &pipe) ||
+					     cursor_is_call_named(c, "__pipeline_memcpy_async") || callee_asm(c).copies));
+	return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static bool copies_async(CXCursor code)
+{
+	bool found = false;
+	clang_visitChildren(code, scan_copies_async, &found);
+	return found;
+}
+
 static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
@@ -584,7 +611,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      .asm_store = clang_getNullCursor(), .asm_load = clang_getNullCursor(),
 			      .async_copy = clang_getNullCursor(), .call_store = clang_getNullCursor(),
 			      .method = clang_getNullCursor(), .async_wait = clang_getNullCursor(),
-			      .user_call = clang_getNullCursor()};
+			      .asm_wait = clang_getNullCursor(), .user_call = clang_getNullCursor()};
 	clang_visitChildren(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
@@ -672,14 +699,18 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		kloop_unknown(l, l->loop.begin, "the asm at %d:%d %s ('%s'), which pipefy does not read as a tile's %s", al,
 			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
 			      store ? "copy" : "load");
-	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.async_wait)) {
+	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) &&
+		   (!clang_Cursor_isNull(s.async_wait) || (!clang_Cursor_isNull(s.asm_wait) && copies_async(f->function)))) {
+		/* (a wait in the loop's own asm counts where the function issues cp.async elsewhere) */
+		CXCursor wait = !clang_Cursor_isNull(s.async_wait) ? s.async_wait : s.asm_wait;
 		int wl, wc;
-		char *n = cursor_name(s.async_wait);
-		source_line_col(f->src, cursor_span(s.async_wait).begin, &wl, &wc);
-		bool commit = cursor_is_call_named(s.async_wait, "__pipeline_commit");
-		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already: it %s cp.async groups ('%s' at "
-			      "%d:%d), issued in calls pipefy does not read; it does not stage them again",
-			      commit ? "commits" : "waits for", n, wl, wc);
+		bool in_asm = clang_getCursorKind(wait) != CXCursor_CallExpr;
+		char *n = in_asm ? xstrdup("cp.async.wait_group") : cursor_name(wait);
+		source_line_col(f->src, cursor_span(wait).begin, &wl, &wc);
+		bool commit = cursor_is_call_named(wait, "__pipeline_commit");
+		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already: it %s cp.async groups ('%s'%s at "
+			      "%d:%d), issued %s; it does not stage them again", commit ? "commits" : "waits for", n,
+			      in_asm ? " in the asm" : "", wl, wc, in_asm ? "outside the loop" : "in calls pipefy does not read");
 		free(n);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.call_store)) {
 		int sl, sc;

@@ -1,7 +1,8 @@
 // Loops a remark described by a lesser fact than the real one (a helper's audit of the public
 // corpus, session 40): a hand double buffer with two barriers ("also used outside the loop"), a
 // loop that only refills a tile ("would race with this tile's readers"), a cp.async pipeline
-// issued through a helper's asm inside block statements (no remark at all), a tile sized by
+// issued through a helper's asm inside block statements (no remark at all) and its tail loop
+// that only waits ("pipefy sees no load of global memory"), a tile sized by
 // the launch behind the register rule ("N staging registers" alone).
 
 // a hand double buffer: a prologue fills one slot, the loop the other, the slots swap
@@ -48,6 +49,7 @@ __device__ static void cp_async16(void *dst, const void *src)
 __global__ void async_blocks(const float4 *__restrict__ A, float *__restrict__ out, int n)
 {
     __shared__ float4 s[3][128];
+    __shared__ float sums[128];
     float acc = 0.0f;
     for (int t = 0; t < n; t += 2) {
         {
@@ -66,6 +68,15 @@ __global__ void async_blocks(const float4 *__restrict__ A, float *__restrict__ o
             for (int j = 0; j < 128; ++j)
                 acc += s[(t + 1) % 3][j].x;
         }
+    }
+    // the last two tiles: waits for copies the loop above issued, and copies nothing
+    for (int t = n; t < n + 2; ++t) {
+        asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+        __syncthreads();
+        for (int j = 0; j < 128; ++j)
+            acc += s[t % 3][j].x;
+        sums[threadIdx.x] = acc;
+        __syncthreads();
     }
     out[threadIdx.x] = acc;
 }
