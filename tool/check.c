@@ -3054,21 +3054,20 @@ struct child_list {
 	int *n, max;
 };
 
-static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_loops(CXCursor c, void *data)
 {
-	(void)parent;
 	if (cursor_is_loop(c) || clang_getCursorKind(c) == CXCursor_GotoStmt) {
 		*(bool *)data = true;
 		return CXChildVisit_Break;
 	}
-	return clang_getCursorKind(c) == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+	return CXChildVisit_Recurse;
 }
 
 /* Whether a statement holds a loop (or a goto, which can make one). */
 static bool holds_loop(CXCursor stmt)
 {
 	bool found = false;
-	clang_visitChildren(stmt, scan_loops, &found);
+	cursor_visit_code(stmt, scan_loops, &found);
 	return found;
 }
 
@@ -3485,14 +3484,10 @@ struct outer_sets {
 	CXCursor bad;
 };
 
-static enum CXChildVisitResult scan_outer_sets(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_outer_sets(CXCursor c, enum write_kind w, CXCursor target, CXCursor value,
+					       void *data)
 {
-	(void)parent;
 	struct outer_sets *o = data;
-	CXCursor target, value;
-	enum write_kind w = cursor_write_parts(c, &target, &value);
-	if (w == WRITE_NONE)
-		return CXChildVisit_Recurse;
 	CXCursor root = cursor_root_var(target);
 	if (clang_Cursor_isNull(root) || cursor_is_shared_var(root) || cursor_declared_within(root, o->stmt))
 		return CXChildVisit_Recurse;
@@ -3523,7 +3518,7 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 		CXCursor lhs, rhs;
 		struct outer_sets os = {.l = l, .stmt = cursor_span(st->cursor), .bad = clang_getNullCursor()};
 		if (st->role == ROLE_COPY)
-			clang_visitChildren(st->cursor, scan_outer_sets, &os);
+			cursor_visit_writes(st->cursor, scan_outer_sets, &os);
 		bool set = st->role == ROLE_COPY && clang_Cursor_isNull(os.bad);
 		if (set)
 			continue;
@@ -3937,32 +3932,25 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 /* A jump inside root (`continue`, `break`, `return`, `goto`, `goto *p`) may skip the store: each must be
  * taken alike on every tile, as the store's own branches are; otherwise *cond is the branch
  * around it that varies. */
-struct jump_scan {
-	struct cursors jumps;
-};
-
-static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_jump(CXCursor c, void *data)
 {
-	(void)parent;
-	struct jump_scan *j = data;
+	struct cursors *jumps = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	/* (an asm, which may jump too, is refused among the copies: "the asm at 9:13 runs ..") */
 	if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
 	    k == CXCursor_IndirectGotoStmt)
-		*VEC_PUSH(j->jumps.v, j->jumps.n, j->jumps.cap) = c;
+		*VEC_PUSH(jumps->v, jumps->n, jumps->cap) = c;
 	return CXChildVisit_Recurse;
 }
 
 static bool jumps_every_tile(struct cond_ctx *x, CXCursor root, CXCursor *cond)
 {
-	struct jump_scan j = {{0}};
-	clang_visitChildren(root, scan_jumps, &j);
+	struct cursors jumps = {0};
+	cursor_visit_code(root, collect_jump, &jumps);
 	bool ok = true;
-	for (int i = 0; i < j.jumps.n && ok; i++)
-		ok = store_every_tile(x, root, j.jumps.v[i], clang_getNullCursor(), cond);
-	free(j.jumps.v);
+	for (int i = 0; i < jumps.n && ok; i++)
+		ok = store_every_tile(x, root, jumps.v[i], clang_getNullCursor(), cond);
+	free(jumps.v);
 	return ok;
 }
 
@@ -4447,28 +4435,6 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	free(fx);
 }
 
-/* A local variable of that name somewhere in a function body. */
-struct name_scan {
-	const char *name;
-	bool found;
-	size_t at;
-};
-
-static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct name_scan *ns = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		char *n = cursor_name(c);
-		if (strcmp(n, ns->name) == 0 && !ns->found) {
-			ns->found = true;
-			ns->at = cursor_offset(c);
-		}
-		free(n);
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* The first place in [from, to) where word stands as an identifier (outside comments and
  * strings), or 0. */
 static size_t word_in(const struct source *src, size_t from, size_t to, const char *word)
@@ -4512,11 +4478,12 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 	int np = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < np; i++) {
 		char *name = cursor_name(clang_Cursor_getArgument(fn, i));
-		struct name_scan ns = {.name = name};
-		clang_visitChildren(body, scan_local_named, &ns);
-		char *why = !*name    ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
-			    : ns.found ? xprintf("a local at %s has the name of the parameter '%s'", where(src, ns.at), name)
-				       : NULL;
+		CXCursor local;
+		bool hidden = cursor_vars_named(body, name, &local) > 0;
+		char *why = !*name  ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
+			    : hidden ? xprintf("a local at %s has the name of the parameter '%s'",
+					       where(src, cursor_offset(local)), name)
+				     : NULL;
 		free(name);
 		if (why)
 			return why;
@@ -4844,13 +4811,10 @@ struct producer_control {
 	size_t at;
 };
 
-static enum CXChildVisitResult scan_producer_control(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_producer_control(CXCursor c, void *data)
 {
-	(void)parent;
 	struct producer_control *p = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	if (k == CXCursor_CallExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		/* (wmma's fill_fragment writes its fragment only: the warp runs it whole) */
@@ -4926,8 +4890,7 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		if (!ps.what)
 			scan_producer_reads(kids.v[i], body, &ps);
 		struct producer_control pc = {src, l->function_cursor, NULL, 0};
-		if (scan_producer_control(kids.v[i], body, &pc) == CXChildVisit_Recurse)
-			clang_visitChildren(kids.v[i], scan_producer_control, &pc);
+		cursor_visit_code_from(kids.v[i], scan_producer_control, &pc);
 		if (pc.what && !ps.what) {
 			ps.what = pc.what;
 			ps.at = pc.at;
@@ -5133,12 +5096,9 @@ struct decl_stmt_find {
 	int declarators;
 };
 
-static enum CXChildVisitResult find_decl_stmt(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_decl_stmt(CXCursor c, void *data)
 {
-	(void)parent;
 	struct decl_stmt_find *f = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclStmt)
-		return CXChildVisit_Recurse;
 	struct cursors kids = cursor_children(c);
 	bool mine = false;
 	for (int i = 0; i < kids.n; i++)
@@ -5159,7 +5119,7 @@ static char *promote_decl_problem(const struct kloop *l, const struct source *sr
 	int line, col;
 	pos(src, cursor_span(t->decl).begin, &line, &col);
 	struct decl_stmt_find f = {.var = t->decl, .stmt = clang_getNullCursor()};
-	clang_visitChildren(l->function_cursor, find_decl_stmt, &f);
+	cursor_visit_kind(l->function_cursor, CXCursor_DeclStmt, find_decl_stmt, &f);
 	if (t->in_loop || clang_Cursor_isNull(f.stmt))
 		return xprintf("tile '%s' (%d:%d) is declared %s", t->name, line, col,
 			       t->in_loop ? "inside the loop" : "outside the kernel's body");

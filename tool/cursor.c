@@ -27,55 +27,138 @@ bool cursor_is_ref_to(CXCursor c, CXCursor decl)
 	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), decl);
 }
 
-/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
-struct name_walk {
-	name_visitor each;
+/* The walks that hand on only some cursors (the names, the writes, those of one kind): `each`
+ * asked of those, with data. */
+struct walk {
+	union {
+		name_visitor name;
+		write_visitor write;
+		cursor_visitor cursor;
+	} each;
+	enum CXCursorKind kind;
 	void *data;
 };
 
+/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
 static enum CXChildVisitResult visit_name(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct name_walk *w = data;
+	struct walk *w = data;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return CXChildVisit_Recurse;
-	return w->each(c, clang_getCursorReferenced(c), w->data);
+	return w->each.name(c, clang_getCursorReferenced(c), w->data);
 }
 
 void cursor_visit_names(CXCursor c, name_visitor each, void *data)
 {
-	struct name_walk w = {each, data};
+	struct walk w = {.each.name = each, .data = data};
 	clang_visitChildren(c, visit_name, &w);
 }
 
 /* cursor_visit_refs' walk: the names of decl handed on, the others walked into. */
 struct ref_walk {
 	CXCursor decl;
-	struct name_walk to;
+	struct walk to;
 };
 
 static enum CXChildVisitResult visit_ref(CXCursor ref, CXCursor decl, void *data)
 {
 	struct ref_walk *w = data;
-	return clang_equalCursors(decl, w->decl) ? w->to.each(ref, decl, w->to.data) : CXChildVisit_Recurse;
+	return clang_equalCursors(decl, w->decl) ? w->to.each.name(ref, decl, w->to.data) : CXChildVisit_Recurse;
 }
 
 void cursor_visit_refs(CXCursor c, CXCursor decl, name_visitor each, void *data)
 {
-	struct ref_walk w = {decl, {each, data}};
+	struct ref_walk w = {decl, {.each.name = each, .data = data}};
 	cursor_visit_names(c, visit_ref, &w);
 }
 
 void cursor_visit_names_from(CXCursor c, name_visitor each, void *data)
 {
-	struct name_walk w = {each, data};
+	struct walk w = {.each.name = each, .data = data};
 	cursor_visit_from(c, visit_name, &w);
+}
+
+/* cursor_visit_writes' walk: each write handed to `each`, with its parts. */
+static enum CXChildVisitResult visit_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct walk *w = data;
+	CXCursor target, value;
+	enum write_kind k = cursor_write_parts(c, &target, &value);
+	return k == WRITE_NONE ? CXChildVisit_Recurse : w->each.write(c, k, target, value, w->data);
+}
+
+void cursor_visit_writes(CXCursor c, write_visitor each, void *data)
+{
+	struct walk w = {.each.write = each, .data = data};
+	clang_visitChildren(c, visit_write, &w);
 }
 
 void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data)
 {
 	if (visit(c, c, data) == CXChildVisit_Recurse)
 		clang_visitChildren(c, visit, data);
+}
+
+/* cursor_visit_kind's walk: each cursor of the kind handed to `each`. */
+static enum CXChildVisitResult visit_kind(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct walk *w = data;
+	return clang_getCursorKind(c) == w->kind ? w->each.cursor(c, w->data) : CXChildVisit_Recurse;
+}
+
+void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .kind = k, .data = data};
+	cursor_visit_from(c, visit_kind, &w);
+}
+
+/* cursor_visit_code's walk: every cursor handed on but the lambdas, not walked into. */
+static enum CXChildVisitResult visit_code(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct walk *w = data;
+	return clang_getCursorKind(c) == CXCursor_LambdaExpr ? CXChildVisit_Continue : w->each.cursor(c, w->data);
+}
+
+void cursor_visit_code(CXCursor c, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data};
+	clang_visitChildren(c, visit_code, &w);
+}
+
+void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data};
+	cursor_visit_from(c, visit_code, &w);
+}
+
+/* cursor_vars_named's count: the variables of that name, the first of them. */
+struct vars_named {
+	const char *name;
+	CXCursor first;
+	int n;
+};
+
+static enum CXChildVisitResult count_var_named(CXCursor var, void *data)
+{
+	struct vars_named *v = data;
+	char *n = cursor_name(var);
+	if (strcmp(n, v->name) == 0 && v->n++ == 0)
+		v->first = var;
+	free(n);
+	return CXChildVisit_Recurse;
+}
+
+int cursor_vars_named(CXCursor c, const char *name, CXCursor *first)
+{
+	struct vars_named v = {name, clang_getNullCursor(), 0};
+	struct walk w = {.each.cursor = count_var_named, .kind = CXCursor_VarDecl, .data = &v};
+	clang_visitChildren(c, visit_kind, &w);
+	*first = v.first;
+	return v.n;
 }
 
 void cursor_first_why(char **why, size_t *why_at, CXCursor at, char *what)
@@ -364,12 +447,9 @@ struct return_scan {
 	CXCursor root; /* null once a return is not an address in shared memory */
 };
 
-static enum CXChildVisitResult scan_returns(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_returns(CXCursor c, void *data)
 {
-	(void)parent;
 	struct return_scan *r = data;
-	if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) != CXCursor_ReturnStmt)
 		return CXChildVisit_Recurse;
 	CXCursor root = shared_root(cursor_last_child(c), r->depth + 1);
@@ -396,7 +476,7 @@ static CXCursor returns_shared(CXCursor fn, int depth)
 	if (clang_Cursor_isNull(def) || depth > 8)
 		return clang_getNullCursor();
 	struct return_scan r = {.depth = depth, .root = clang_getNullCursor()};
-	clang_visitChildren(def, scan_returns, &r);
+	cursor_visit_code(def, scan_returns, &r);
 	return r.returns ? r.root : clang_getNullCursor();
 }
 

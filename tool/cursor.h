@@ -23,6 +23,32 @@ void cursor_visit_names_from(CXCursor c, name_visitor each, void *data);
  * it answers Recurse, of the cursors below c. */
 void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data);
 
+/* What cursor_visit_kind asks of each cursor it hands on: a libclang visitor's question, without
+ * the parent; the answer says how the walk goes on. */
+typedef enum CXChildVisitResult (*cursor_visitor)(CXCursor c, void *data);
+/* Walks from c itself (c first, then the cursors below it in clang_visitChildren's order),
+ * handing `each` every cursor of kind k; the walk goes on below the others. */
+void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);
+
+/* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
+ * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
+ * where the lambda is called). */
+void cursor_visit_code(CXCursor c, cursor_visitor each, void *data);
+/* The same walk from c itself: c first, unless it is a lambda. */
+void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data);
+
+/* How many variables named `name` are declared below c (VarDecls: locals, not parameters), the
+ * first of them in *first (a null cursor when none). */
+int cursor_vars_named(CXCursor c, const char *name, CXCursor *first);
+
+/* What cursor_visit_writes asks of each write (cursor_write_parts): w, of kind k, that stores
+ * value into target; the answer says how the walk goes on, as a libclang visitor's does. */
+typedef enum CXChildVisitResult (*write_visitor)(CXCursor w, enum write_kind k, CXCursor target, CXCursor value,
+						void *data);
+/* Walks the cursors below c in clang_visitChildren's order, handing `each` every write; the walk
+ * goes on below the others. */
+void cursor_visit_writes(CXCursor c, write_visitor each, void *data);
+
 /* The first of a reader's reasons to stop, and where it stands: what (allocated, taken) and at's
  * offset go to *why and *why_at when *why is NULL; a later reason is freed. */
 void cursor_first_why(char **why, size_t *why_at, CXCursor at, char *what);

@@ -67,20 +67,18 @@ struct var_change {
 	bool changed;
 };
 
-static enum CXChildVisitResult scan_changes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_changes(CXCursor w, enum write_kind k, CXCursor target, CXCursor value, void *data)
 {
-	(void)parent;
+	(void)w, (void)k, (void)value;
 	struct var_change *v = data;
-	CXCursor target, value;
-	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_names_var(target, v->var))
-		v->changed = true;
+	v->changed = cursor_names_var(target, v->var);
 	return v->changed ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 static bool var_changed(CXCursor in, CXCursor var)
 {
 	struct var_change v = {var, false};
-	clang_visitChildren(in, scan_changes, &v);
+	cursor_visit_writes(in, scan_changes, &v);
 	return v.changed || cursor_escapes(in, var);
 }
 

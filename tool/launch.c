@@ -322,12 +322,9 @@ struct checks_only {
 	bool ok;
 };
 
-static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult only_error_checks(CXCursor c, void *data)
 {
-	(void)parent;
 	struct checks_only *k = data;
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
-		return CXChildVisit_Recurse;
 	char *name = cursor_name(c);
 	bool known = false;
 	for (int i = 0; error_only[i] && !known; i++)
@@ -341,7 +338,7 @@ static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CX
 			return CXChildVisit_Break;
 		}
 		struct checks_only inner = {k->depth + 1, true};
-		clang_visitChildren(cursor_last_child(fn), only_error_checks, &inner);
+		cursor_visit_kind(cursor_last_child(fn), CXCursor_CallExpr, only_error_checks, &inner);
 		if (!inner.ok) {
 			k->ok = false;
 			return CXChildVisit_Break;
@@ -353,7 +350,7 @@ static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CX
 static bool error_check_statement(CXCursor stmt)
 {
 	struct checks_only k = {0, true};
-	cursor_visit_from(stmt, only_error_checks, &k);
+	cursor_visit_kind(stmt, CXCursor_CallExpr, only_error_checks, &k);
 	return k.ok;
 }
 

@@ -114,21 +114,16 @@ struct proof {
 /* Every write of var (proof.of) in the function: a uniform value, under uniform control; never
  * its address taken or a non-const reference bound to it. */
 
-static enum CXChildVisitResult scan_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_writes(CXCursor c, enum write_kind k, CXCursor target, CXCursor value, void *data)
 {
-	(void)parent;
 	struct proof *w = data;
-	CXCursor target, value;
-	enum write_kind k = cursor_write_parts(c, &target, &value);
-	if (k != WRITE_NONE && names_part_of(target, w->of)) {
-		CXCursor cond;
-		if ((k == WRITE_ASSIGN && !uni_expr(w->u, value)) ||
-		    (k == WRITE_UPDATE && !clang_Cursor_isNull(value) && !uni_expr(w->u, value)) ||
-		    !uni_control(w->u, c, &cond))
-			w->ok = false;
-		return w->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
+	if (!names_part_of(target, w->of))
+		return CXChildVisit_Recurse;
+	CXCursor cond;
+	if ((k == WRITE_ASSIGN && !uni_expr(w->u, value)) ||
+	    (k == WRITE_UPDATE && !clang_Cursor_isNull(value) && !uni_expr(w->u, value)) || !uni_control(w->u, c, &cond))
+		w->ok = false;
+	return w->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
 /* ---- a __device__ function: its callers say who runs it, with what arguments ---- */
@@ -160,12 +155,9 @@ struct callers {
 
 /* A name of an overload set (a call in a template that its instantiation resolves) that may
  * be the function. */
-static enum CXChildVisitResult scan_overloads(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_overloads(CXCursor c, void *data)
 {
-	(void)parent;
 	struct callers *cl = data;
-	if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef)
-		return CXChildVisit_Recurse;
 	unsigned n = clang_getNumOverloadedDecls(c);
 	for (unsigned i = 0; i < n; i++)
 		if (clang_equalCursors(clang_getCanonicalCursor(clang_getOverloadedDecl(c, i)), cl->target)) {
@@ -185,7 +177,7 @@ static bool calls_target(struct callers *cl, CXCursor call)
 	cl->callee_at = 0;
 	CXCursor callee = cursor_first_child(call);
 	if (!clang_Cursor_isNull(callee))
-		cursor_visit_from(callee, scan_overloads, cl);
+		cursor_visit_kind(callee, CXCursor_OverloadedDeclRef, scan_overloads, cl);
 	bool found = cl->callee_at == 1;
 	cl->callee_at = keep;
 	return found;
@@ -489,7 +481,7 @@ static bool uni_var(struct uni *u, CXCursor d)
 	}
 	if (ok) {
 		struct proof w = {u, d, true};
-		clang_visitChildren(u->function, scan_writes, &w);
+		cursor_visit_writes(u->function, scan_writes, &w);
 		ok = w.ok;
 	}
 	u->nvisiting--;
@@ -751,17 +743,14 @@ struct jump_scan {
 	bool returns_end; /* a return ends the thread (the kernel's own, before the loop): no jump */
 };
 
-static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_jumps(CXCursor c, void *data)
 {
-	(void)parent;
 	struct jump_scan *j = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	if (is_loop(k) || k == CXCursor_SwitchStmt) {
 		int *nest = is_loop(k) ? &j->loops : &j->switches;
 		++*nest;
-		clang_visitChildren(c, scan_jumps, j);
+		cursor_visit_code(c, scan_jumps, j);
 		--*nest;
 		return clang_Cursor_isNull(j->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
 	}
@@ -902,7 +891,7 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 				j.bad = anc; /* (too deep to read) */
 			else if (!assumed) {
 				u->assumed[u->nassumed++] = anc;
-				clang_visitChildren(cursor_last_child(anc), scan_jumps, &j);
+				cursor_visit_code(cursor_last_child(anc), scan_jumps, &j);
 				u->nassumed--;
 			}
 			if (!clang_Cursor_isNull(j.bad)) {
@@ -987,7 +976,7 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 	 * barriers are every remaining thread's (the tensor copies' mbarriers count threads:
 	 * check.c's exit_refusal) */
 	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor(), is_kernel(u->function)};
-	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
+	cursor_visit_code(cursor_last_child(u->function), scan_jumps, &j);
 	if (clang_Cursor_isNull(j.bad))
 		return NULL;
 	source_line_col(src, cursor_span(j.bad).begin, &cl, &cc);

@@ -221,26 +221,6 @@ static void check_participation(struct region *r, const struct kloop *l)
 	}
 }
 
-/* Found by name in the output's function: a tile's declaration. */
-struct named_decl {
-	const char *name;
-	CXCursor decl;
-	int found;
-};
-
-static enum CXChildVisitResult find_named_decl(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct named_decl *n = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		char *name = cursor_name(c);
-		if (strcmp(name, n->name) == 0 && n->found++ == 0)
-			n->decl = c;
-		free(name);
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* The other fact check proved, proven again of the output: with more than one stage, a tile's
  * storage is reached only inside the pipelined block, through the names pipefy staged (the
  * tiles' declarations aside); storage.c reads the output's function as it read the input's. */
@@ -254,13 +234,13 @@ static void check_storage(struct region *r, const struct kloop *l)
 	v.function_span = cursor_span(r->function);
 	v.tiles = xcalloc((size_t)l->ntiles, sizeof *v.tiles);
 	for (int i = 0; i < l->ntiles; i++) {
-		struct named_decl n = {l->tiles[i].name, clang_getNullCursor(), 0};
-		if (cursor_declared_within(l->tiles[i].decl, l->function_span))
-			clang_visitChildren(r->function, find_named_decl, &n);
-		if (n.found != 1)
+		/* (found by name in the output's function: the tile's declaration) */
+		CXCursor decl;
+		if (!cursor_declared_within(l->tiles[i].decl, l->function_span) ||
+		    cursor_vars_named(r->function, l->tiles[i].name, &decl) != 1)
 			continue; /* (a tile of file scope, or a name declared twice: the input's reading stands) */
 		v.tiles[v.ntiles].name = l->tiles[i].name;
-		v.tiles[v.ntiles].decl = n.decl;
+		v.tiles[v.ntiles].decl = decl;
 		v.tiles[v.ntiles].dynamic = l->tiles[i].dynamic;
 		v.ntiles++;
 	}
