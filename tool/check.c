@@ -4242,33 +4242,26 @@ struct fallback_find {
 	size_t found;
 };
 
-static enum CXChildVisitResult scan_pipefy_name(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pipefy_name(CXCursor var, void *data)
 {
-	(void)parent;
 	size_t *at = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		char *n = cursor_name(c);
-		bool ours = strcmp(n, STAGE_READ) == 0 || strcmp(n, NAME_LOAD) == 0 || strcmp(n, NAME_FETCH) == 0;
-		free(n);
-		if (ours) {
-			*at = cursor_span(c).begin;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
+	char *n = cursor_name(var);
+	bool ours = strcmp(n, STAGE_READ) == 0 || strcmp(n, NAME_LOAD) == 0 || strcmp(n, NAME_FETCH) == 0;
+	free(n);
+	if (!ours)
+		return CXChildVisit_Recurse;
+	*at = cursor_span(var).begin;
+	return CXChildVisit_Break;
 }
 
-static enum CXChildVisitResult scan_fallback(CXCursor c, CXCursor parent, CXClientData data)
+/* (the statements around the loop's start) */
+static enum CXChildVisitResult scan_fallback(CXCursor c, void *data)
 {
-	(void)parent;
 	struct fallback_find *f = data;
-	struct span s = cursor_span(c);
-	if (s.end <= f->loop.begin || s.begin > f->loop.begin)
-		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) == CXCursor_IfStmt) {
 		struct cursors kids = cursor_children(c);
 		if (kids.n == 3 && span_within(f->loop, cursor_span(kids.v[2])))
-			clang_visitChildren(kids.v[1], scan_pipefy_name, &f->found);
+			cursor_visit_kind(kids.v[1], CXCursor_VarDecl, scan_pipefy_name, &f->found);
 		free(kids.v);
 		if (f->found)
 			return CXChildVisit_Break;
@@ -4279,7 +4272,7 @@ static enum CXChildVisitResult scan_fallback(CXCursor c, CXCursor parent, CXClie
 static size_t pipefy_fallback(const struct kloop *l)
 {
 	struct fallback_find f = {l->loop, 0};
-	clang_visitChildren(l->function_cursor, scan_fallback, &f);
+	cursor_visit_around(l->function_cursor, (struct span){l->loop.begin, l->loop.begin + 1}, scan_fallback, &f);
 	return f.found;
 }
 

@@ -27,16 +27,20 @@ bool cursor_is_ref_to(CXCursor c, CXCursor decl)
 	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), decl);
 }
 
-/* The walks that hand on only some cursors (the names, the writes, those of one kind): `each`
- * asked of those, with data. */
+/* The walks that hand on only some cursors (the names, the writes; those a test takes: of one
+ * kind, around a span, not lambdas): `each` asked of those, with data; the answer for the others
+ * is `other`. */
 struct walk {
 	union {
 		name_visitor name;
 		write_visitor write;
 		cursor_visitor cursor;
 	} each;
-	enum CXCursorKind kind;
 	void *data;
+	bool (*takes)(CXCursor c, const struct walk *w);
+	enum CXChildVisitResult other;
+	enum CXCursorKind kind;
+	struct span at;
 };
 
 /* cursor_visit_names' walk: each name handed to `each`, with what it names. */
@@ -101,38 +105,45 @@ void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data)
 		clang_visitChildren(c, visit, data);
 }
 
-/* cursor_visit_kind's walk: each cursor of the kind handed to `each`. */
-static enum CXChildVisitResult visit_kind(CXCursor c, CXCursor parent, CXClientData data)
+/* The walks of what a test takes: c handed to `each` when the test takes it. */
+static enum CXChildVisitResult visit_taken(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	struct walk *w = data;
-	return clang_getCursorKind(c) == w->kind ? w->each.cursor(c, w->data) : CXChildVisit_Recurse;
+	return w->takes(c, w) ? w->each.cursor(c, w->data) : w->other;
+}
+
+/* The tests: a cursor of the walk's kind, one whose extent holds its span, any but a lambda. */
+static bool of_kind(CXCursor c, const struct walk *w) { return clang_getCursorKind(c) == w->kind; }
+static bool around(CXCursor c, const struct walk *w) { return span_within(w->at, cursor_span(c)); }
+static bool not_lambda(CXCursor c, const struct walk *w)
+{
+	(void)w;
+	return clang_getCursorKind(c) != CXCursor_LambdaExpr;
 }
 
 void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
 {
-	struct walk w = {.each.cursor = each, .kind = k, .data = data};
-	cursor_visit_from(c, visit_kind, &w);
+	struct walk w = {.each.cursor = each, .data = data, .takes = of_kind, .other = CXChildVisit_Recurse, .kind = k};
+	cursor_visit_from(c, visit_taken, &w);
 }
 
-/* cursor_visit_code's walk: every cursor handed on but the lambdas, not walked into. */
-static enum CXChildVisitResult visit_code(CXCursor c, CXCursor parent, CXClientData data)
+void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data)
 {
-	(void)parent;
-	struct walk *w = data;
-	return clang_getCursorKind(c) == CXCursor_LambdaExpr ? CXChildVisit_Continue : w->each.cursor(c, w->data);
+	struct walk w = {.each.cursor = each, .data = data, .takes = around, .other = CXChildVisit_Continue, .at = at};
+	clang_visitChildren(c, visit_taken, &w);
 }
 
 void cursor_visit_code(CXCursor c, cursor_visitor each, void *data)
 {
-	struct walk w = {.each.cursor = each, .data = data};
-	clang_visitChildren(c, visit_code, &w);
+	struct walk w = {.each.cursor = each, .data = data, .takes = not_lambda, .other = CXChildVisit_Continue};
+	clang_visitChildren(c, visit_taken, &w);
 }
 
 void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data)
 {
-	struct walk w = {.each.cursor = each, .data = data};
-	cursor_visit_from(c, visit_code, &w);
+	struct walk w = {.each.cursor = each, .data = data, .takes = not_lambda, .other = CXChildVisit_Continue};
+	cursor_visit_from(c, visit_taken, &w);
 }
 
 /* cursor_vars_named's count: the variables of that name, the first of them. */
@@ -155,8 +166,9 @@ static enum CXChildVisitResult count_var_named(CXCursor var, void *data)
 int cursor_vars_named(CXCursor c, const char *name, CXCursor *first)
 {
 	struct vars_named v = {name, clang_getNullCursor(), 0};
-	struct walk w = {.each.cursor = count_var_named, .kind = CXCursor_VarDecl, .data = &v};
-	clang_visitChildren(c, visit_kind, &w);
+	struct walk w = {.each.cursor = count_var_named, .data = &v, .takes = of_kind, .other = CXChildVisit_Recurse,
+			 .kind = CXCursor_VarDecl};
+	clang_visitChildren(c, visit_taken, &w);
 	*first = v.first;
 	return v.n;
 }

@@ -30,6 +30,10 @@ typedef enum CXChildVisitResult (*cursor_visitor)(CXCursor c, void *data);
  * handing `each` every cursor of kind k; the walk goes on below the others. */
 void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);
 
+/* Walks down from below c to the cursors whose extent holds `at` (span_within), handing `each`
+ * each of them in clang_visitChildren's order; the walk passes over the others, and what they
+ * hold. */
+void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data);
 /* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
  * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
  * where the lambda is called). */

@@ -294,12 +294,9 @@ struct host_find {
 	CXCursor host, launch;
 };
 
-static enum CXChildVisitResult find_launch_at(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_launch_at(CXCursor c, void *data)
 {
-	(void)parent;
 	struct host_find *h = data;
-	if (!span_within((struct span){h->offset, h->offset + 1}, cursor_span(c)))
-		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) == CXCursor_CallExpr && cursor_span(cursor_first_child(c)).begin == h->offset) {
 		h->launch = c;
 		return CXChildVisit_Break;
@@ -307,18 +304,17 @@ static enum CXChildVisitResult find_launch_at(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult find_host(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_host(CXCursor c, void *data)
 {
-	(void)parent;
 	struct host_find *h = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (!cursor_in_main_file(c) || !span_within((struct span){h->offset, h->offset + 1}, cursor_span(c)))
+	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
 	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
 	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c)) {
 		h->host = c;
-		clang_visitChildren(c, find_launch_at, h);
+		cursor_visit_around(c, (struct span){h->offset, h->offset + 1}, find_launch_at, h);
 	}
 	return CXChildVisit_Break;
 }
@@ -356,7 +352,7 @@ CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *s
 		if (offs[i] == cursor_offset(kernel))
 			continue; /* (the kernel's own name, where it is defined) */
 		struct host_find h = {.offset = offs[i], .host = clang_getNullCursor(), .launch = clang_getNullCursor()};
-		clang_visitChildren(tu, find_host, &h);
+		cursor_visit_around(tu, (struct span){offs[i], offs[i] + 1}, find_host, &h);
 		/* a launch deducing the kernel's arguments (no `<..>` after the name), argument j the
 		 * host's parameter of type `U *` */
 		ok = !clang_Cursor_isNull(h.launch) && clang_Cursor_getNumArguments(h.launch) > j;

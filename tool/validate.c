@@ -307,14 +307,12 @@ struct call_at {
 	CXCursor call;
 };
 
-static enum CXChildVisitResult find_call_at(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_call_at(CXCursor c, void *data)
 {
-	(void)parent;
 	struct call_at *d = data;
-	struct span s = cursor_span(c);
-	if (!cursor_in_main_file(c) || s.end <= d->at || s.begin > d->at)
+	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
-	if (s.begin == d->at && cursor_is_call_named(c, NAME_LAUNCH_DEPENDENT)) {
+	if (cursor_span(c).begin == d->at && cursor_is_call_named(c, NAME_LAUNCH_DEPENDENT)) {
 		d->call = c;
 		return CXChildVisit_Break;
 	}
@@ -400,7 +398,7 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 			struct call_at d = {output_offset(map, p->call.begin), clang_getNullCursor()};
 			for (int t = 0; t < top->c.n && clang_Cursor_isNull(d.call); t++)
 				if (top->s[t].begin <= d.at && d.at < top->s[t].end)
-					clang_visitChildren(top->c.v[t], find_call_at, &d);
+					cursor_visit_around(top->c.v[t], (struct span){d.at, d.at + 1}, find_call_at, &d);
 			if (clang_Cursor_isNull(d.call)) {
 				problem = "the launch is not a call of " NAME_LAUNCH_DEPENDENT;
 				at = d.at;
