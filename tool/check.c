@@ -540,19 +540,15 @@ static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth)
 	return t.names;
 }
 
-static enum CXChildVisitResult scan_compute_calls(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_compute_calls(CXCursor call, void *data)
 {
-	(void)parent;
 	struct tile_naming_call *t = data;
-	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
-		if (!clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, 1)) {
-			t->callee = fn;
-			t->at = cursor_span(c).begin + 1;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
+	CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	if (clang_Cursor_isNull(fn) || !names_a_tile(t->l, fn, 1))
+		return CXChildVisit_Recurse;
+	t->callee = fn;
+	t->at = cursor_span(call).begin + 1;
+	return CXChildVisit_Break;
 }
 
 static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
@@ -560,7 +556,7 @@ static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
 	struct tile_naming_call t = {.l = l, .callee = clang_getNullCursor()};
 	for (int i = 0; i < l->nstmts && !t.at; i++)
 		if (l->stmts[i].role == ROLE_COMPUTE)
-			clang_visitChildren(l->stmts[i].cursor, scan_compute_calls, &t);
+			cursor_visit_kind(l->stmts[i].cursor, CXCursor_CallExpr, scan_compute_calls, &t);
 	return t;
 }
 

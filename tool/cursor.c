@@ -125,6 +125,12 @@ static bool not_lambda(CXCursor c, const struct walk *w)
 void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
 {
 	struct walk w = {.each.cursor = each, .data = data, .takes = of_kind, .other = CXChildVisit_Recurse, .kind = k};
+	clang_visitChildren(c, visit_taken, &w);
+}
+
+void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data, .takes = of_kind, .other = CXChildVisit_Recurse, .kind = k};
 	cursor_visit_from(c, visit_taken, &w);
 }
 
@@ -166,9 +172,7 @@ static enum CXChildVisitResult count_var_named(CXCursor var, void *data)
 int cursor_vars_named(CXCursor c, const char *name, CXCursor *first)
 {
 	struct vars_named v = {name, clang_getNullCursor(), 0};
-	struct walk w = {.each.cursor = count_var_named, .data = &v, .takes = of_kind, .other = CXChildVisit_Recurse,
-			 .kind = CXCursor_VarDecl};
-	clang_visitChildren(c, visit_taken, &w);
+	cursor_visit_kind(c, CXCursor_VarDecl, count_var_named, &v);
 	*first = v.first;
 	return v.n;
 }

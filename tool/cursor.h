@@ -26,9 +26,11 @@ void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data);
 /* What cursor_visit_kind asks of each cursor it hands on: a libclang visitor's question, without
  * the parent; the answer says how the walk goes on. */
 typedef enum CXChildVisitResult (*cursor_visitor)(CXCursor c, void *data);
-/* Walks from c itself (c first, then the cursors below it in clang_visitChildren's order),
- * handing `each` every cursor of kind k; the walk goes on below the others. */
+/* Walks the cursors below c in clang_visitChildren's order, handing `each` every cursor of kind
+ * k; the walk goes on below the others. */
 void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);
+/* The same walk from c itself: c first, when it is of kind k. */
+void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);
 
 /* Walks down from below c to the cursors whose extent holds `at` (span_within), handing `each`
  * each of them in clang_visitChildren's order; the walk passes over the others, and what they

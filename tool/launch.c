@@ -350,7 +350,7 @@ static enum CXChildVisitResult only_error_checks(CXCursor c, void *data)
 static bool error_check_statement(CXCursor stmt)
 {
 	struct checks_only k = {0, true};
-	cursor_visit_kind(stmt, CXCursor_CallExpr, only_error_checks, &k);
+	cursor_visit_kind_from(stmt, CXCursor_CallExpr, only_error_checks, &k);
 	return k.ok;
 }
 

@@ -1095,26 +1095,23 @@ static bool fixed_value(CXCursor function, CXCursor e, int depth)
 	return f.fixed;
 }
 
-static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_gather(CXCursor c, void *data)
 {
-	(void)parent;
 	struct gather_scan *g = data;
-	if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		bool constant;
-		cursor_evaluate_int(c, &constant);
-		/* not one the compiler takes out of the K-loop or folds (the same every tile, by a
-		 * divisor fixed at instantiation: `tid / BK`, `i / stride` of an unrolled copy loop's
-		 * counter, `threadIdx.y / 2`), nor a shift (a tile's number, `(k0 / 32) & 1`) */
-		CXCursor divisor = cursor_last_child(c);
-		bool known, fixed = fixed_value(g->l->function_cursor, divisor, 0);
-		long d = cursor_evaluate_int(divisor, &known);
-		bool shift = known && d > 0 && (d & (d - 1)) == 0;
-		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant &&
-		    (!fixed || (varies_by_tile(g->l, c, 0) && !shift))) {
-			g->at = cursor_span(c).begin + 1;
-			return CXChildVisit_Break;
-		}
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+	bool constant;
+	cursor_evaluate_int(c, &constant);
+	/* not one the compiler takes out of the K-loop or folds (the same every tile, by a divisor
+	 * fixed at instantiation: `tid / BK`, `i / stride` of an unrolled copy loop's counter,
+	 * `threadIdx.y / 2`), nor a shift (a tile's number, `(k0 / 32) & 1`) */
+	CXCursor divisor = cursor_last_child(c);
+	bool known, fixed = fixed_value(g->l->function_cursor, divisor, 0);
+	long d = cursor_evaluate_int(divisor, &known);
+	bool shift = known && d > 0 && (d & (d - 1)) == 0;
+	if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant &&
+	    (!fixed || (varies_by_tile(g->l, c, 0) && !shift))) {
+		g->at = cursor_span(c).begin + 1;
+		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -1124,7 +1121,7 @@ static void find_gather(struct kloop *l)
 	struct gather_scan g = {0, l};
 	for (int i = 0; i < l->nstmts && !g.at; i++)
 		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
-			clang_visitChildren(l->stmts[i].cursor, scan_gather, &g);
+			cursor_visit_kind(l->stmts[i].cursor, CXCursor_BinaryOperator, scan_gather, &g);
 	l->gather_at = g.at;
 }
 

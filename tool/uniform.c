@@ -177,7 +177,7 @@ static bool calls_target(struct callers *cl, CXCursor call)
 	cl->callee_at = 0;
 	CXCursor callee = cursor_first_child(call);
 	if (!clang_Cursor_isNull(callee))
-		cursor_visit_kind(callee, CXCursor_OverloadedDeclRef, scan_overloads, cl);
+		cursor_visit_kind_from(callee, CXCursor_OverloadedDeclRef, scan_overloads, cl);
 	bool found = cl->callee_at == 1;
 	cl->callee_at = keep;
 	return found;
