@@ -1503,8 +1503,7 @@ static enum CXChildVisitResult scan_stash_names(CXCursor ref, CXCursor d, void *
 {
 	(void)ref;
 	struct stash_scan *s = data;
-	enum CXCursorKind k = clang_getCursorKind(d);
-	if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(d, s->var) &&
+	if (cursor_is_variable(d) && !clang_equalCursors(d, s->var) &&
 	    !span_within(cursor_span(d), s->l->body))
 		s->ok = !span_within(cursor_span(d), s->l->loop) && !cursor_writes_var(s->l->cursor, d);
 	return s->ok ? CXChildVisit_Continue : CXChildVisit_Break;
@@ -2289,8 +2288,7 @@ static bool name_unique(CXCursor function, CXCursor d)
 	bool unique = true;
 	while (stack.n > 0 && unique) {
 		CXCursor c = stack.v[--stack.n];
-		enum CXCursorKind k = clang_getCursorKind(c);
-		if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(c, d)) {
+		if (cursor_is_variable(c) && !clang_equalCursors(c, d)) {
 			char *n = cursor_name(c);
 			unique = strcmp(n, name) != 0;
 			free(n);

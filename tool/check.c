@@ -2504,8 +2504,7 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClient
 	}
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind k = clang_getCursorKind(d);
-		if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !cursor_is_shared_var(d))
+		if (cursor_is_variable(d) && !cursor_is_shared_var(d))
 			add_cursor(&s->vars, d);
 	}
 	return CXChildVisit_Recurse;
@@ -4094,8 +4093,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	}
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !is_ivar(h->l, d)) {
+		if (cursor_is_variable(d) && !is_ivar(h->l, d)) {
 			if (cursor_is_shared_var(d)) {
 				h->bad = c, h->why = "reads shared memory";
 				return CXChildVisit_Break;

@@ -747,6 +747,12 @@ CXCursor cursor_shared_array(CXCursor var)
 	return clang_getNullCursor();
 }
 
+bool cursor_is_variable(CXCursor decl)
+{
+	enum CXCursorKind k = clang_getCursorKind(decl);
+	return k == CXCursor_VarDecl || k == CXCursor_ParmDecl;
+}
+
 /* Shared memory: a __shared__ variable, or a view of one. */
 bool cursor_is_shared_var(CXCursor decl)
 {

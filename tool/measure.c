@@ -1026,8 +1026,7 @@ static enum CXChildVisitResult scan_tile_var(CXCursor ref, CXCursor d, void *dat
 {
 	(void)ref;
 	struct tile_var_scan *t = data;
-	enum CXCursorKind k = clang_getCursorKind(d);
-	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+	if (!cursor_is_variable(d))
 		return CXChildVisit_Continue; /* (an enumerator, a function) */
 	bool local = span_within(cursor_span(d), t->l->loop);
 	for (int i = 0; i < t->l->nivars && !t->varies; i++)

@@ -351,6 +351,7 @@ CXCursor cursor_last_child(CXCursor c);
 /* The `for` a `#pragma unroll` stands before (an attributed statement); c itself otherwise. */
 CXCursor cursor_unattributed(CXCursor c);
 bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
+bool cursor_is_variable(CXCursor decl);     /* a variable (VarDecl) or a parameter (ParmDecl) */
 bool cursor_is_shared_var(CXCursor decl);   /* __shared__, or a view of such an array */
 bool cursor_names_shared(CXCursor c);        /* something below c names such a variable */
 bool cursor_is_shared_decl(CXCursor decl);  /* declared __shared__ */

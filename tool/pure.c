@@ -210,8 +210,7 @@ static enum CXChildVisitResult scan_pure_body(CXCursor c, CXCursor parent, CXCli
 	CXCursor target, value;
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, b->own)) {
+		if (cursor_is_variable(d) && !declared_in(d, b->own)) {
 			char *n = cursor_name(d);
 			b->why = xprintf("reads '%s', neither its own nor a parameter", n);
 			free(n);

@@ -550,14 +550,13 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 		p->ok = false;
 	else if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
 		if (thread_index_var(d))
 			p->ok = false;
-		else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, p->of)) {
+		else if (cursor_is_variable(d) && !declared_in(d, p->of)) {
 			CXType t = clang_getCursorType(d);
 			if (!clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
 				p->ok = false;
-		} else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && cursor_is_shared_decl(d))
+		} else if (cursor_is_variable(d) && cursor_is_shared_decl(d))
 			p->ok = false;
 	} else if (k == CXCursor_CallExpr) {
 		CXCursor callee = clang_getCursorReferenced(c);
