@@ -24,7 +24,7 @@ struct store_scan {
 
 static CXCursor register_lvalue_var(CXCursor e);
 
-int kloop_tile(struct kloop *l, CXCursor decl)
+int kloop_tile(const struct kloop *l, CXCursor decl)
 {
 	for (int i = 0; i < l->ntiles; i++)
 		if (clang_equalCursors(l->tiles[i].decl, decl))

@@ -191,13 +191,6 @@ static bool is_param_of(CXCursor decl, CXCursor fn)
 	return false;
 }
 
-static bool is_ivar(const struct kloop *l, CXCursor decl)
-{
-	for (int i = 0; i < l->nivars; i++)
-		if (clang_equalCursors(l->ivars[i].decl, decl))
-			return true;
-	return false;
-}
 
 /* The function body, where a variable's other writes would be. */
 static CXCursor function_body(const struct kloop *l) { return cursor_last_child(l->function_cursor); }
@@ -221,7 +214,7 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		char *local = cursor_name(r->decl);
 		fail(r, e, xprintf("'%s' through '%s', which takes its value before '%s' changes", name, local, name));
 		free(local);
-	} else if (cursor_writes_var(function_body(r->l), decl) && !is_ivar(r->l, decl)) {
+	} else if (cursor_writes_var(function_body(r->l), decl) && kloop_ivar(r->l, decl) < 0) {
 		bool assumed = false;
 		for (int i = 0; i < r->nassumed; i++)
 			assumed |= clang_equalCursors(r->assumed[i], decl);
@@ -236,7 +229,7 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		int a = atom(r, name, ATOM_PARAM);
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;
-	} else if (is_ivar(r->l, decl)) {
+	} else if (kloop_ivar(r->l, decl) >= 0) {
 		int a = atom(r, name, ATOM_UNIFORM);
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;

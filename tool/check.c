@@ -856,14 +856,6 @@ struct launch_ref_scan {
 	CXCursor bad;
 };
 
-static bool is_tile_var(const struct kloop *l, CXCursor var)
-{
-	for (int i = 0; i < l->ntiles; i++)
-		if (clang_equalCursors(l->tiles[i].decl, var))
-			return true;
-	return false;
-}
-
 static bool extern_array(CXCursor array)
 {
 	return !clang_Cursor_isNull(array) &&
@@ -873,7 +865,7 @@ static bool extern_array(CXCursor array)
 static enum CXChildVisitResult scan_launch_refs(CXCursor c, CXCursor d, void *data)
 {
 	struct launch_ref_scan *s = data;
-	if (cursor_is_shared_var(d) && !is_tile_var(s->l, d) &&
+	if (cursor_is_shared_var(d) && kloop_tile(s->l, d) < 0 &&
 	    (cursor_is_shared_view(d) || extern_array(cursor_shared_array(d)))) {
 		s->bad = c;
 		return CXChildVisit_Break;
@@ -2223,9 +2215,7 @@ static bool param_only_read(CXCursor call, int i, int depth)
 static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile, size_t *bad)
 {
 	*bad = 0;
-	bool staged = false;
-	for (int i = 0; i < l->ntiles; i++)
-		staged |= clang_equalCursors(l->tiles[i].decl, tile);
+	bool staged = kloop_tile(l, tile) >= 0;
 	if (clang_getCursorKind(var) != CXCursor_VarDecl ||
 	    clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_Pointer || !staged ||
 	    !cursor_declared_within(var, l->body))
@@ -2526,14 +2516,6 @@ static bool is_copy_side(const struct kloop *l, int i)
 	return r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL;
 }
 
-static bool is_ivar(const struct kloop *l, CXCursor var)
-{
-	for (int i = 0; i < l->nivars; i++)
-		if (clang_equalCursors(l->ivars[i].decl, var))
-			return true;
-	return false;
-}
-
 static bool restrict_pointer(CXCursor var)
 {
 	return clang_isRestrictQualifiedType(clang_getCursorType(var)) != 0;
@@ -2774,7 +2756,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		 * writes of it in their order; only a write the compute keeps would be missed */
 		bool replayed = decl >= 0 ? is_copy_side(l, decl) : stepped_scratch(l, var);
 		for (int i = 0; i < l->nstmts; i++) {
-			bool bump = l->stmts[i].role == ROLE_BUMP && is_ivar(l, var);
+			bool bump = l->stmts[i].role == ROLE_BUMP && kloop_ivar(l, var) >= 0;
 			if (i == decl || bump || !effects_writes_var(&fx[i], var) || (replayed && is_copy_side(l, i)))
 				continue;
 			char *name = cursor_name(var);
@@ -3019,9 +3001,8 @@ static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor d, void *data)
 {
 	(void)c;
 	struct ivar_use *u = data;
-	for (int i = 0; i < u->loop->nivars; i++)
-		if (clang_equalCursors(u->loop->ivars[i].decl, d))
-			u->uses = true;
+	if (kloop_ivar(u->loop, d) >= 0)
+		u->uses = true;
 	struct span ds = cursor_span(d);
 	for (int i = 0; i < u->loop->nstmts && !u->uses; i++) {
 		const struct body_stmt *st = &u->loop->stmts[i];
@@ -3225,11 +3206,10 @@ static enum CXChildVisitResult scan_branch_local(CXCursor ref, CXCursor d, void 
 	struct branch_local_scan *b = data;
 	if (cursor_declared_within(d, b->branch))
 		return CXChildVisit_Continue;
-	for (int i = 0; i < b->l->nivars; i++)
-		if (clang_equalCursors(b->l->ivars[i].decl, d)) {
-			b->ivars = true;
-			return CXChildVisit_Continue;
-		}
+	if (kloop_ivar(b->l, d) >= 0) {
+		b->ivars = true;
+		return CXChildVisit_Continue;
+	}
 	b->ok = !cursor_writes_var(cursor_last_child(b->l->cursor), d);
 	if (!b->ok)
 		b->changed = d;
@@ -3728,7 +3708,7 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 {
 	if (is_counter(x, d))
 		return true;
-	if (cursor_is_shared_var(d) || is_ivar(x->l, d) || depth > 6)
+	if (cursor_is_shared_var(d) || kloop_ivar(x->l, d) >= 0 || depth > 6)
 		return false;
 	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl &&
 	    cursor_declared_within(d, x->scope_span)) {
@@ -4080,7 +4060,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	}
 	CXCursor target, value;
 	if (h->init && cursor_write_parts(c, &target, &value) != WRITE_NONE &&
-	    !is_ivar(h->l, cursor_root_var(target))) {
+	    kloop_ivar(h->l, cursor_root_var(target)) < 0) {
 		/* (the loader's cursor starts from the init, and the loop still runs it: twice) */
 		h->bad = c, h->why = "writes something other than the loop's variables";
 		return CXChildVisit_Break;
@@ -4093,7 +4073,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	}
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		if (cursor_is_variable(d) && !is_ivar(h->l, d)) {
+		if (cursor_is_variable(d) && kloop_ivar(h->l, d) < 0) {
 			if (cursor_is_shared_var(d)) {
 				h->bad = c, h->why = "reads shared memory";
 				return CXChildVisit_Break;

@@ -27,7 +27,7 @@ void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...)
 	va_end(ap);
 }
 
-int kloop_ivar(struct kloop *l, CXCursor decl)
+int kloop_ivar(const struct kloop *l, CXCursor decl)
 {
 	for (int i = 0; i < l->nivars; i++)
 		if (clang_equalCursors(l->ivars[i].decl, decl))

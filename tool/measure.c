@@ -1029,8 +1029,7 @@ static enum CXChildVisitResult scan_tile_var(CXCursor ref, CXCursor d, void *dat
 	if (!cursor_is_variable(d))
 		return CXChildVisit_Continue; /* (an enumerator, a function) */
 	bool local = span_within(cursor_span(d), t->l->loop);
-	for (int i = 0; i < t->l->nivars && !t->varies; i++)
-		t->varies = clang_equalCursors(t->l->ivars[i].decl, d);
+	t->varies = kloop_ivar(t->l, d) >= 0;
 	if (!t->varies && !local)
 		t->varies = cursor_writes_var(t->l->cursor, d);
 	if (!t->varies && local) {

@@ -1148,6 +1148,10 @@ void model_free(struct model *m);
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* The body statement whose text holds offset; -1 when none does. */
 int kloop_stmt_at(const struct kloop *l, size_t offset);
+/* The loop variable declared by decl: its index in l->ivars, or -1 (find.c). */
+int kloop_ivar(const struct kloop *l, CXCursor decl);
+/* The tile declared by decl: its index in l->tiles, or -1 (body.c). */
+int kloop_tile(const struct kloop *l, CXCursor decl);
 /* The fill helper whose call is body statement stmt; NULL when none is. */
 const struct helper_fill *kloop_helper_at(const struct kloop *l, int stmt);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */
