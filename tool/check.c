@@ -344,6 +344,35 @@ static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth)
 	return s.found;
 }
 
+/* The first of the loop's copies, then (with calls) of its pipeline calls, that goes through
+ * another pipeline than pipe: that one, *at where, *copy whether at a copy; a null cursor when
+ * none does. */
+static CXCursor other_pipeline(const struct kloop *l, CXCursor pipe, bool calls, size_t *at, bool *copy)
+{
+	*copy = true;
+	for (int i = 0; i < l->ncopies; i++) {
+		CXCursor d, f, z, p;
+		if (l->copies[i].async && cursor_async_copy(l->copies[i].store, &d, &f, &z, &p) && !clang_equalCursors(p, pipe)) {
+			*at = cursor_span(l->copies[i].store).begin;
+			return p;
+		}
+	}
+	*copy = false;
+	for (int i = 0; calls && i < l->nstmts + l->npipe_ops; i++) {
+		/* (every call the rewrite drops is on this pipeline) */
+		CXCursor p = clang_getNullCursor(), op = clang_getNullCursor();
+		if (i < l->nstmts && l->stmts[i].role == ROLE_PIPE_OP)
+			cursor_pipeline_op(op = l->stmts[i].cursor, &p);
+		else if (i >= l->nstmts)
+			p = l->pipe_ops[i - l->nstmts].pipe;
+		if (!clang_Cursor_isNull(p) && !clang_equalCursors(p, pipe)) {
+			*at = i < l->nstmts ? cursor_span(op).begin : l->pipe_ops[i - l->nstmts].at.begin;
+			return p;
+		}
+	}
+	return clang_getNullCursor();
+}
+
 static char *pipe_problem(const struct kloop *l, const struct source *src, CXCursor body, size_t *at)
 {
 	int line, col;
@@ -375,34 +404,16 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 	}
 	struct pipe_use_scan us = {.l = l, .pipe = pipe, .stray = clang_getNullCursor()};
 	clang_visitChildren(l->function_cursor, scan_pipe_uses, &us);
-	for (int i = 0; i < l->ncopies; i++) {
-		CXCursor d, f, z, p;
-		if (l->copies[i].async && cursor_async_copy(l->copies[i].store, &d, &f, &z, &p) && !clang_equalCursors(p, pipe)) {
-			char *other = cursor_name(p);
-			*at = cursor_span(l->copies[i].store).begin;
-			pos(src, *at, &line, &col);
-			r = xprintf("the one at %d:%d goes through another pipeline, '%s'", line, col, other);
-			free(other);
-			free(name);
-			return r;
-		}
-	}
-	for (int i = 0; i < l->nstmts + l->npipe_ops && clang_Cursor_isNull(us.stray); i++) {
-		/* (every call the rewrite drops is on this pipeline) */
-		CXCursor p = clang_getNullCursor(), op = clang_getNullCursor();
-		if (i < l->nstmts && l->stmts[i].role == ROLE_PIPE_OP)
-			cursor_pipeline_op(op = l->stmts[i].cursor, &p);
-		else if (i >= l->nstmts)
-			p = l->pipe_ops[i - l->nstmts].pipe;
-		if (!clang_Cursor_isNull(p) && !clang_equalCursors(p, pipe)) {
-			char *other = cursor_name(p);
-			*at = i < l->nstmts ? cursor_span(op).begin : l->pipe_ops[i - l->nstmts].at.begin;
-			pos(src, *at, &line, &col);
-			r = xprintf("the loop also calls another pipeline, '%s' (%d:%d)", other, line, col);
-			free(other);
-			free(name);
-			return r;
-		}
+	bool copy;
+	CXCursor another = other_pipeline(l, pipe, clang_Cursor_isNull(us.stray), at, &copy);
+	if (!clang_Cursor_isNull(another)) {
+		char *other = cursor_name(another);
+		pos(src, *at, &line, &col);
+		r = copy ? xprintf("the one at %d:%d goes through another pipeline, '%s'", line, col, other)
+			 : xprintf("the loop also calls another pipeline, '%s' (%d:%d)", other, line, col);
+		free(other);
+		free(name);
+		return r;
 	}
 	CXCursor sd, sf, sz, sp;
 	if (!clang_Cursor_isNull(us.stray) && cursor_async_copy(us.stray, &sd, &sf, &sz, &sp) &&
@@ -4607,15 +4618,19 @@ static bool in_namespace(CXCursor d, const char *name)
 }
 
 /* Whether c names something of cooperative groups (a type, a function, an object): their view
- * of the block and grid is the launch's, whatever pipefy makes of the kernel's. */
-static bool names_cooperative_groups(CXCursor c)
+ * of the block and grid is the launch's, whatever pipefy makes of the kernel's. Why not, when it
+ * does, for the scans that follow the kernel's helpers (found at `at`; `uses` before, the view
+ * after: "the kernel uses cooperative groups (9:13), whose view of the block counts .."); NULL
+ * when it does not. */
+static char *cooperative_groups_use(CXCursor c, const struct source *src, size_t at, const char *uses, const char *view)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
-	return !clang_Cursor_isNull(d) &&
-	       (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
-		k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
-	       in_namespace(d, "cooperative_groups");
+	bool names = !clang_Cursor_isNull(d) &&
+		     (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
+		      k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
+		     in_namespace(d, "cooperative_groups");
+	return names ? xprintf("%scooperative groups (%s), whose view of %s", uses, where(src, at), view) : NULL;
 }
 
 /* Scans def, the helper c calls, with visit, one call deeper (what it finds is placed at the
@@ -4635,11 +4650,9 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 	(void)parent;
 	struct block_view_scan *s = data;
 	size_t at = cursor_offset(s->depth ? s->call : c);
-	if (names_cooperative_groups(c)) {
-		s->why = xprintf("the kernel uses cooperative groups (%s), whose view of the block counts the producer warp",
-				 where(s->src, at));
+	s->why = cooperative_groups_use(c, s->src, at, "the kernel uses ", "the block counts the producer warp");
+	if (s->why)
 		return CXChildVisit_Break;
-	}
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
 	if (k == CXCursor_DeclRefExpr && clang_getCursorKind(d) == CXCursor_VarDecl && effects_in_system_header(d)) {
@@ -5508,11 +5521,9 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 	(void)parent;
 	struct queue_scan *s = data;
 	size_t at = cursor_offset(s->depth ? s->call : c);
-	if (names_cooperative_groups(c)) {
-		s->why = xprintf("cooperative groups (%s), whose view of the block and grid is the persistent launch's",
-				 where(s->src, at));
+	s->why = cooperative_groups_use(c, s->src, at, "", "the block and grid is the persistent launch's");
+	if (s->why)
 		return CXChildVisit_Break;
-	}
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
 	if (k == CXCursor_AsmStmt && !s->system) {
