@@ -1353,19 +1353,27 @@ static bool non_const_ref(CXType t)
 	return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
+/* The expression c hands on a way to: the operand whose address it takes (`&v`), or what a
+ * reference it declares is bound to (`int &r = v;`, a reference of a type `binds` takes); a null
+ * cursor when c does neither. */
+static CXCursor referred(CXCursor c, bool (*binds)(CXType t))
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
+		return cursor_last_child(c);
+	CXCursor init = k == CXCursor_VarDecl && binds(clang_getCursorType(c)) ? cursor_last_child(c) : clang_getNullCursor();
+	return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) ? init : clang_getNullCursor();
+}
+
 /* A way to write the variable later that is not an assignment: its address taken (`&v`), a
  * reference bound to it (`int &r = v;`), a function's non-const reference parameter given it,
  * or a non-const member function called on it. */
 static bool lets_write(CXCursor c, CXCursor var)
 {
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
-		return cursor_names_var(cursor_first_child(c), var);
-	if (k == CXCursor_VarDecl && non_const_ref(clang_getCursorType(c))) {
-		CXCursor init = cursor_last_child(c);
-		return !clang_Cursor_isNull(init) && cursor_names_var(init, var);
-	}
-	if (k != CXCursor_CallExpr)
+	CXCursor e = referred(c, non_const_ref);
+	if (!clang_Cursor_isNull(e))
+		return cursor_names_var(e, var);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return false;
 	CXCursor fn = clang_getCursorReferenced(c);
 	int n = clang_Cursor_getNumArguments(c);
@@ -1479,13 +1487,10 @@ static bool reference_type(CXType t)
  * built from it (`View w{v};`, whose member may be a reference). */
 static bool lets_reach(CXCursor c, CXCursor var)
 {
+	CXCursor e = referred(c, reference_type);
+	if (!clang_Cursor_isNull(e))
+		return lvalue_may_be(e, var);
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
-		return lvalue_may_be(cursor_last_child(c), var);
-	if (k == CXCursor_VarDecl && reference_type(clang_getCursorType(c))) {
-		CXCursor init = cursor_last_child(c);
-		return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) && lvalue_may_be(init, var);
-	}
 	if (k == CXCursor_InitListExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Record) {
 		CXCursor v = var; /* (an element that may be it, bound to a reference member) */
 		clang_visitChildren(c, scan_lvalue_in_list, &v);
