@@ -14,10 +14,16 @@ static bool ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+/* struct launches' order: by kernel name, then by place. */
+static int by_kernel(const void *a, const void *b)
+{
+	return strcmp(((const struct launch *)a)->kernel, ((const struct launch *)b)->kernel);
+}
+
 static int by_kernel_then_place(const void *a, const void *b)
 {
 	const struct launch *x = a, *y = b;
-	int c = strcmp(x->kernel, y->kernel);
+	int c = by_kernel(a, b);
 	return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
@@ -95,14 +101,8 @@ struct launches launches_index(const struct source *src)
 
 const struct launch *launches_first(const struct launches *ls, const char *kernel)
 {
-	int lo = 0, hi = ls->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (strcmp(ls->v[mid].kernel, kernel) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	struct launch key = {.kernel = (char *)kernel};
+	int lo = sorted_first(&key, ls->v, ls->n, sizeof *ls->v, by_kernel);
 	return lo < ls->n && strcmp(ls->v[lo].kernel, kernel) == 0 ? &ls->v[lo] : NULL;
 }
 
@@ -207,14 +207,9 @@ static const struct launch *launch_statement(const struct pair_scan *s, CXCursor
 	if (clang_getCursorKind(stmt) != CXCursor_CallExpr || cursor_from_macro(stmt))
 		return NULL;
 	struct span sp = cursor_span(stmt);
-	int lo = 0, hi = s->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (s->by_place[mid]->at < sp.begin)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	struct launch place = {.at = sp.begin};
+	const struct launch *key = &place;
+	int lo = sorted_first(&key, s->by_place, s->n, sizeof *s->by_place, by_place);
 	if (lo == s->n || s->by_place[lo]->at != sp.begin)
 		return NULL;
 	const struct launch *l = s->by_place[lo];

@@ -1617,15 +1617,8 @@ static void kernel_refs_free(struct kernel_refs *r)
 static size_t kernel_used_elsewhere(const struct kernel_refs *r, const char *usr, const struct launches *ls,
 				    const char *kernel)
 {
-	int lo = 0, hi = r->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (strcmp(r->v[mid].usr, usr) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (int i = lo; i < r->n && strcmp(r->v[i].usr, usr) == 0; i++) {
+	struct kernel_ref key = {.usr = (char *)usr};
+	for (int i = sorted_first(&key, r->v, r->n, sizeof *r->v, by_usr); i < r->n && strcmp(r->v[i].usr, usr) == 0; i++) {
 		bool launch = false;
 		for (const struct launch *x = launches_first(ls, kernel); x && x < ls->v + ls->n && strcmp(x->kernel, kernel) == 0 && !launch;
 		     x++)

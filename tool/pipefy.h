@@ -28,6 +28,9 @@ char *vxprintf(const char *fmt, va_list ap);
 const char *path_for_user(const char *path);
 /* path from the root: its real path where it exists, else joined to the current folder. */
 char *absolute_path(const char *path);
+/* The first of the n elements at v (each size bytes, in cmp's order, as qsort leaves them) that
+ * cmp does not order before key, an element too: its index; n when none. */
+int sorted_first(const void *key, const void *v, int n, size_t size, int (*cmp)(const void *, const void *));
 
 struct strbuf {
 	char *data;
