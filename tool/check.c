@@ -530,18 +530,13 @@ static enum CXChildVisitResult scan_tile_names(CXCursor c, CXCursor parent, CXCl
 	(void)parent;
 	struct tile_naming_call *t = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_DeclRefExpr) {
-		CXCursor d = clang_getCursorReferenced(c);
-		for (int i = 0; i < t->l->ntiles && !t->names; i++)
-			t->names = clang_equalCursors(d, t->l->tiles[i].decl);
-	}
+	if (k == CXCursor_DeclRefExpr)
+		t->names = kloop_tile(t->l, clang_getCursorReferenced(c)) >= 0;
 	if (k == CXCursor_CallExpr && t->depth < 4) {
 		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
 		t->names = !clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, t->depth + 1);
 	}
-	if (t->names)
-		return CXChildVisit_Break;
-	return CXChildVisit_Recurse;
+	return t->names ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth)
