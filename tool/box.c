@@ -271,9 +271,8 @@ struct var_writes {
 	const struct source *src;
 };
 
-static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_var_writes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct var_writes *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
@@ -309,7 +308,7 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 static size_t last_write(const struct reader *r, CXCursor var)
 {
 	struct var_writes w = {.var = var, .loop = r->l->loop, .src = r->src};
-	clang_visitChildren(function_body(r->l), scan_var_writes, &w);
+	cursor_visit(function_body(r->l), scan_var_writes, &w);
 	free(w.values.v);
 	return w.last;
 }
@@ -324,7 +323,7 @@ static bool uniform_local(struct reader *r, CXCursor decl)
 	    r->depth > 8 || r->nassumed == 8)
 		return false;
 	struct var_writes w = {.var = decl, .loop = r->l->loop, .src = r->src};
-	clang_visitChildren(function_body(r->l), scan_var_writes, &w);
+	cursor_visit(function_body(r->l), scan_var_writes, &w);
 	bool ok = !w.address_taken && !w.in_loop;
 	CXCursor init = cursor_last_child(decl);
 	if (ok && !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
@@ -776,7 +775,7 @@ struct var_moves {
 static struct var_moves moves_of(const struct kloop *l, const struct source *src, CXCursor var)
 {
 	struct var_writes w = {.var = var, .loop = l->loop, .src = src};
-	clang_visitChildren(function_body(l), scan_var_writes, &w);
+	cursor_visit(function_body(l), scan_var_writes, &w);
 	free(w.values.v);
 	struct var_moves m = {w.values.n + w.increments, 0, w.address_taken};
 	for (int i = 0; i < l->nstmts; i++)

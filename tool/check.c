@@ -40,9 +40,8 @@ struct flow_scan {
 	const char *what;
 };
 
-static enum CXChildVisitResult scan_flow(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_flow(CXCursor c, void *data)
 {
-	(void)parent;
 	struct flow_scan *s = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_ReturnStmt:
@@ -65,7 +64,7 @@ static enum CXChildVisitResult scan_flow(CXCursor c, CXCursor parent, CXClientDa
 	case CXCursor_DoStmt:
 	case CXCursor_SwitchStmt: {
 		s->loop_depth++;
-		clang_visitChildren(c, scan_flow, s);
+		cursor_visit(c, scan_flow, s);
 		s->loop_depth--;
 		return clang_Cursor_isNull(s->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
 	}
@@ -132,9 +131,8 @@ static const char *const pipeline_calls[] = {
 	"pipefy_load", "pipefy_fetch", "pipefy_stash", NULL,
 };
 
-static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_calls(CXCursor c, void *data)
 {
-	(void)parent;
 	struct call_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr) {
@@ -186,9 +184,8 @@ static bool is_recorded_op(const struct kloop *l, CXCursor c)
 	return false;
 }
 
-static enum CXChildVisitResult scan_pipe_uses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pipe_uses(CXCursor c, void *data)
 {
-	(void)parent;
 	struct pipe_use_scan *s = data;
 	CXCursor dst, from, size, pipe;
 	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && clang_equalCursors(pipe, s->pipe)) {
@@ -197,8 +194,8 @@ static enum CXChildVisitResult scan_pipe_uses(CXCursor c, CXCursor parent, CXCli
 			recorded |= s->l->copies[i].async && s->l->copies[i].text.begin == cursor_span(c).begin;
 		if (!recorded && clang_Cursor_isNull(s->stray))
 			s->stray = c;
-		clang_visitChildren(dst, scan_pipe_uses, s);
-		clang_visitChildren(from, scan_pipe_uses, s);
+		cursor_visit(dst, scan_pipe_uses, s);
+		cursor_visit(from, scan_pipe_uses, s);
 		return CXChildVisit_Continue;
 	}
 	if (cursor_pipeline_op(c, &pipe) >= 0 && clang_equalCursors(pipe, s->pipe)) {
@@ -220,9 +217,8 @@ struct op_find {
 	int depth;
 };
 
-static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_ops(CXCursor c, void *data)
 {
-	(void)parent;
 	struct op_find *f = data;
 	CXCursor pipe;
 	if (cursor_pipeline_op(c, &pipe) == f->op) {
@@ -233,7 +229,7 @@ static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientDat
 	}
 	if (cursor_is_loop(c)) {
 		f->depth++;
-		clang_visitChildren(c, find_ops, f);
+		cursor_visit(c, find_ops, f);
 		f->depth--;
 		return CXChildVisit_Continue;
 	}
@@ -244,8 +240,8 @@ static struct op_find body_ops(const struct kloop *l, int op)
 {
 	struct op_find f = {.op = op, .last = clang_getNullCursor()};
 	for (int i = 0; i < l->nstmts; i++)
-		if (find_ops(l->stmts[i].cursor, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
-			clang_visitChildren(l->stmts[i].cursor, find_ops, &f);
+		if (find_ops(l->stmts[i].cursor, &f) == CXChildVisit_Recurse)
+			cursor_visit(l->stmts[i].cursor, find_ops, &f);
 	return f;
 }
 
@@ -306,9 +302,8 @@ struct async_scan {
 
 static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth);
 
-static enum CXChildVisitResult scan_other_async(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_other_async(CXCursor c, void *data)
 {
-	(void)parent;
 	struct async_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d, f, z, p;
@@ -340,7 +335,7 @@ static enum CXChildVisitResult scan_other_async(CXCursor c, CXCursor parent, CXC
 static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth)
 {
 	struct async_scan s = {.l = l, .depth = depth};
-	clang_visitChildren(fn, scan_other_async, &s);
+	cursor_visit(fn, scan_other_async, &s);
 	return s.found;
 }
 
@@ -403,7 +398,7 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		return r;
 	}
 	struct pipe_use_scan us = {.l = l, .pipe = pipe, .stray = clang_getNullCursor()};
-	clang_visitChildren(l->function_cursor, scan_pipe_uses, &us);
+	cursor_visit(l->function_cursor, scan_pipe_uses, &us);
 	bool copy;
 	CXCursor another = other_pipeline(l, pipe, clang_Cursor_isNull(us.stray), at, &copy);
 	if (!clang_Cursor_isNull(another)) {
@@ -525,9 +520,8 @@ struct tile_naming_call {
 
 static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth);
 
-static enum CXChildVisitResult scan_tile_names(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_names(CXCursor c, void *data)
 {
-	(void)parent;
 	struct tile_naming_call *t = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr)
@@ -542,7 +536,7 @@ static enum CXChildVisitResult scan_tile_names(CXCursor c, CXCursor parent, CXCl
 static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth)
 {
 	struct tile_naming_call t = {.l = l, .depth = depth};
-	clang_visitChildren(fn, scan_tile_names, &t);
+	cursor_visit(fn, scan_tile_names, &t);
 	return t.names;
 }
 
@@ -1121,9 +1115,8 @@ static bool refuse_constant_branch(struct kloop *l, const struct source *src, co
 }
 
 /* The first call an expression makes that is not a builtin operator's, or null. */
-static enum CXChildVisitResult scan_first_call(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_first_call(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
 	/* (in a template, `to_float(x)` resolves at instantiation: no callee, but a name below it) */
@@ -1542,9 +1535,8 @@ struct view_use_scan {
 	size_t bad; /* offset + 1 of another use */
 };
 
-static enum CXChildVisitResult scan_view_use(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_view_use(CXCursor c, void *data)
 {
-	(void)parent;
 	struct view_use_scan *s = data;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), s->view))
 		return CXChildVisit_Recurse;
@@ -1586,7 +1578,7 @@ static void check_copy_views(struct kloop *l, const struct source *src)
 		if (!first)
 			continue;
 		struct view_use_scan s = {.l = l, .view = cp->view};
-		clang_visitChildren(l->cursor, scan_view_use, &s);
+		cursor_visit(l->cursor, scan_view_use, &s);
 		size_t decl = cursor_span(cp->view).begin;
 		int stmt = -1;
 		for (int k = 0; k < l->nstmts && stmt < 0; k++)
@@ -1654,9 +1646,8 @@ static int written_by_compute(const struct kloop *l, CXCursor var)
 	return -1;
 }
 
-static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_source_vars(CXCursor c, void *data)
 {
-	(void)parent;
 	struct var_refs *v = data;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
@@ -1757,7 +1748,7 @@ static void check_dependences(struct kloop *l, const struct source *src)
 		if (cp->tile < 0 || cp->src.end == cp->src.begin)
 			continue;
 		struct var_refs v = {.loop = l, .bad = clang_getNullCursor()};
-		clang_visitChildren(cp->store, scan_source_vars, &v);
+		cursor_visit(cp->store, scan_source_vars, &v);
 		if (!clang_Cursor_isNull(v.bad)) {
 			CXString s = clang_getCursorSpelling(v.bad);
 			pos(src, cp->text.begin, &line, &col);
@@ -1949,9 +1940,8 @@ struct asm_scan {
 	char *instruction;
 };
 
-static enum CXChildVisitResult scan_asm(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_asm(CXCursor c, void *data)
 {
-	(void)parent;
 	struct asm_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt || k == CXCursor_MSAsmStmt) {
@@ -1975,7 +1965,7 @@ static enum CXChildVisitResult scan_asm(CXCursor c, CXCursor parent, CXClientDat
 static bool check_asm(struct kloop *l, const struct source *src)
 {
 	struct asm_scan s = {.bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_asm, &s);
+	cursor_visit(l->cursor, scan_asm, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return true;
 	size_t off = cursor_span(s.bad).begin;
@@ -2000,9 +1990,8 @@ struct alias_scan {
 	size_t use; /* offset + 1 of the use that keeps bad from being a view, 0 when none */
 };
 
-static enum CXChildVisitResult scan_shared_ref(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_shared_ref(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
 		*(CXCursor *)data = clang_getCursorReferenced(c);
 		return CXChildVisit_Break;
@@ -2015,7 +2004,7 @@ static CXCursor shared_ref_in(CXCursor c)
 	CXCursor found = clang_getNullCursor();
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c)))
 		return clang_getCursorReferenced(c);
-	clang_visitChildren(c, scan_shared_ref, &found);
+	cursor_visit(c, scan_shared_ref, &found);
 	return found;
 }
 
@@ -2289,9 +2278,8 @@ static bool carried_address(const struct kloop *l, CXCursor target, CXCursor val
 	return tile_address_value(value);
 }
 
-static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_alias(CXCursor c, void *data)
 {
-	(void)parent;
 	struct alias_scan *s = data;
 	CXCursor from = clang_getNullCursor();
 	if (clang_getCursorKind(c) == CXCursor_VarDecl && indirect_type(clang_getCursorType(c))) {
@@ -2383,9 +2371,8 @@ static bool toolkit_overloads_read(CXCursor call, int i)
 	return took > 0;
 }
 
-static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_handed(CXCursor c, void *data)
 {
-	(void)parent;
 	struct handed_scan *h = data;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
@@ -2409,7 +2396,7 @@ static bool check_handed_tiles(struct kloop *l, const struct source *src)
 	struct handed_scan h = {.l = l, .call = clang_getNullCursor()};
 	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(h.call); i++)
 		if (l->stmts[i].role == ROLE_COMPUTE)
-			clang_visitChildren(l->stmts[i].cursor, scan_handed, &h);
+			cursor_visit(l->stmts[i].cursor, scan_handed, &h);
 	if (clang_Cursor_isNull(h.call))
 		return true;
 	CXCursor callee = cursor_callee(h.call);
@@ -2428,7 +2415,7 @@ static bool check_handed_tiles(struct kloop *l, const struct source *src)
 static bool check_aliases(struct kloop *l, const struct source *src)
 {
 	struct alias_scan s = {.l = l, .bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_alias, &s);
+	cursor_visit(l->cursor, scan_alias, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return check_handed_tiles(l, src);
 	size_t off = cursor_span(s.bad).begin;
@@ -2470,9 +2457,8 @@ static void add_cursor(struct cursors *cs, CXCursor c)
 	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
 }
 
-static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_inputs(CXCursor c, void *data)
 {
-	(void)parent;
 	struct input_scan *s = data;
 	CXCursor base;
 	if (cursor_global_load(c, &base))
@@ -2537,9 +2523,8 @@ struct derived_scan {
 	size_t at; /* offset + 1 */
 };
 
-static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_derived(CXCursor c, void *data)
 {
-	(void)parent;
 	struct derived_scan *d = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	/* (read from the tree, not the text: `IN_3D(k, j, i)`, a macro's `in[..]`, is a subscript) */
@@ -2556,8 +2541,8 @@ static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClien
 		/* `A[i]`, `A += K`: the rest (the index, the step) may name A again */
 		struct cursors kids = cursor_children(c);
 		for (int i = 1; i < kids.n && !d->at; i++)
-			if (scan_derived(kids.v[i], c, d) == CXChildVisit_Recurse)
-				clang_visitChildren(kids.v[i], scan_derived, d);
+			if (scan_derived(kids.v[i], d) == CXChildVisit_Recurse)
+				cursor_visit(kids.v[i], scan_derived, d);
 		free(kids.v);
 		return CXChildVisit_Continue;
 	}
@@ -2572,7 +2557,7 @@ static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClien
 static size_t derived_from(const struct kloop *l, CXCursor var, const struct source *src)
 {
 	struct derived_scan d = {var, src, 0};
-	clang_visitChildren(l->function_cursor, scan_derived, &d);
+	cursor_visit(l->function_cursor, scan_derived, &d);
 	return d.at;
 }
 
@@ -2608,9 +2593,8 @@ static bool in_copy_text(const struct kloop *l, int stmt, CXCursor c)
 	return false;
 }
 
-static enum CXChildVisitResult scan_stray_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stray_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct stray_scan *s = data;
 	CXCursor target, value;
 	enum write_kind w = cursor_write_parts(c, &target, &value);
@@ -2700,7 +2684,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		if (is_copy_side(l, i) || st->role == ROLE_BUMP) {
 			struct stray_scan stray = {.l = l, .src = src, .stmt = i, .at = clang_getNullCursor()};
 			if (st->role == ROLE_COPY && e->shared)
-				clang_visitChildren(st->cursor, scan_stray_shared, &stray);
+				cursor_visit(st->cursor, scan_stray_shared, &stray);
 			if (e->memory || e->unknown || e->syncs) {
 				/* (the statement's place, and the effect's where it is outside it: the
 				 * function the statement calls) */
@@ -2737,7 +2721,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	struct input_scan in = {.l = l};
 	for (int i = 0; i < l->nstmts; i++)
 		if (is_copy_side(l, i))
-			clang_visitChildren(l->stmts[i].cursor, scan_inputs, &in);
+			cursor_visit(l->stmts[i].cursor, scan_inputs, &in);
 	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
 		CXCursor var = in.vars.v[v];
 		int decl = declaring_stmt(l, var);
@@ -2815,9 +2799,8 @@ struct step_scan {
 	bool stepped;
 };
 
-static enum CXChildVisitResult scan_constant_step(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_constant_step(CXCursor c, void *data)
 {
-	(void)parent;
 	struct step_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor var = clang_getNullCursor();
@@ -2850,7 +2833,7 @@ static bool destination_stepped(const struct kloop *l, const struct copy *cp, CX
 	struct step_scan s = {.target = copy_target(cp)};
 	struct cursors kids = cursor_children(loop);
 	if (kids.n > 0)
-		clang_visitChildren(kids.v[kids.n - 1], scan_constant_step, &s);
+		cursor_visit(kids.v[kids.n - 1], scan_constant_step, &s);
 	free(kids.v);
 	return s.stepped;
 }
@@ -3075,9 +3058,8 @@ static const char *loop_trips_illegal(const struct kloop *l, const struct copy_l
 	return why;
 }
 
-static enum CXChildVisitResult scan_label(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_label(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_LabelStmt) {
 		*(CXCursor *)data = c;
 		return CXChildVisit_Break;
@@ -3094,7 +3076,7 @@ static void check_twice(struct kloop *l)
 		if (l->tiles[i].in_loop)
 			l->twice = xprintf("the loop's body declares the tile '%s'", l->tiles[i].name);
 	CXCursor label = clang_getNullCursor();
-	clang_visitChildren(cursor_last_child(l->cursor), scan_label, &label);
+	cursor_visit(cursor_last_child(l->cursor), scan_label, &label);
 	if (!l->twice && !clang_Cursor_isNull(label)) {
 		char *n = cursor_name(label);
 		l->twice = xprintf("the loop's body holds the label '%s'", n);
@@ -3147,9 +3129,8 @@ static bool loop_fetch_var(const struct kloop *l, CXCursor var)
 	return false;
 }
 
-static enum CXChildVisitResult scan_ivar_decl(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_ivar_decl(CXCursor c, void *data)
 {
-	(void)parent;
 	struct ivar_decl *d = data;
 	if (clang_getCursorKind(c) == CXCursor_VarDecl && stmt_reads_ivar(d->l, c) && !loop_fetch_var(d->l, c)) {
 		d->found = c;
@@ -3162,7 +3143,7 @@ static enum CXChildVisitResult scan_ivar_decl(CXCursor c, CXCursor parent, CXCli
 static bool copy_loop_ivar_decl(const struct kloop *l, CXCursor loop, CXCursor *decl)
 {
 	struct ivar_decl d = {l, clang_getNullCursor()};
-	clang_visitChildren(cursor_last_child(loop), scan_ivar_decl, &d);
+	cursor_visit(cursor_last_child(loop), scan_ivar_decl, &d);
 	*decl = d.found;
 	return !clang_Cursor_isNull(d.found);
 }
@@ -3602,9 +3583,8 @@ static enum CXChildVisitResult scan_name_clash(CXCursor ref, CXCursor r, void *d
 	return CXChildVisit_Break;
 }
 
-static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_decls(CXCursor c, void *data)
 {
-	(void)parent;
 	struct child_list *cl = data;
 	if (clang_getCursorKind(c) == CXCursor_VarDecl && *cl->n < cl->max)
 		cl->v[(*cl->n)++] = c;
@@ -3655,7 +3635,7 @@ static void check_hoisted_names(struct kloop *l, const struct source *src)
 			continue;
 		CXCursor decls[8];
 		int n = 0;
-		clang_visitChildren(l->stmts[i].cursor, collect_decls, &(struct child_list){decls, &n, 8});
+		cursor_visit(l->stmts[i].cursor, collect_decls, &(struct child_list){decls, &n, 8});
 		for (int d = 0; d < n && l->nrefusals == 0; d++) {
 			struct name_clash nc = {.decl = decls[d], .other = clang_getNullCursor()};
 			nc.name = cursor_name(decls[d]);
@@ -3760,9 +3740,8 @@ struct invariant_scan {
 	bool ok;
 };
 
-static enum CXChildVisitResult scan_invariant(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_invariant(CXCursor c, void *data)
 {
-	(void)parent;
 	struct invariant_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	bool ok = true;
@@ -3984,9 +3963,8 @@ struct if_find {
 	CXCursor found;
 };
 
-static enum CXChildVisitResult find_if_at(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_if_at(CXCursor c, void *data)
 {
-	(void)parent;
 	struct if_find *f = data;
 	if (clang_getCursorKind(c) == CXCursor_IfStmt && cursor_span(c).begin == f->at.begin) {
 		f->found = c;
@@ -4018,9 +3996,8 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 }
 
 /* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`): *data. */
-static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_call(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c))
 		return CXChildVisit_Recurse;
 	int n = clang_Cursor_getNumArguments(c);
@@ -4050,9 +4027,8 @@ struct header_scan {
 	CXCursor memory; /* the first read of memory */
 };
 
-static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_header(CXCursor c, void *data)
 {
-	(void)parent;
 	struct header_scan *h = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_ArraySubscriptExpr ||
@@ -4152,7 +4128,7 @@ static bool helper_copies_async(struct kloop *l, const struct source *src)
 	if (clang_Cursor_isNull(def))
 		return false;
 	struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
-	clang_visitChildren(def, scan_calls, &cs);
+	cursor_visit(def, scan_calls, &cs);
 	if (clang_Cursor_isNull(cs.pipelined))
 		return false;
 	char *fn = cursor_name(def), *what = call_name(cs.pipelined);
@@ -4194,8 +4170,8 @@ static bool check_calls(struct kloop *l, const struct source *src, const struct 
 		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
 				       .piped = piped};
 		CXCursor c = l->stmts[i].cursor;
-		scan_calls(c, c, &cs);
-		clang_visitChildren(c, scan_calls, &cs);
+		scan_calls(c, &cs);
+		cursor_visit(c, scan_calls, &cs);
 		if (!clang_Cursor_isNull(cs.pipelined)) {
 			size_t off = cursor_span(cs.pipelined).begin;
 			pos(src, off, &line, &col);
@@ -4318,7 +4294,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			return;
 		}
 	struct flow_scan fs = {.bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_flow, &fs);
+	cursor_visit(l->cursor, scan_flow, &fs);
 	if (!clang_Cursor_isNull(fs.bad)) {
 		size_t off = cursor_span(fs.bad).begin;
 		pos(src, off, &line, &col);
@@ -4348,7 +4324,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		CXCursor call = clang_getNullCursor();
 		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
-				clang_visitChildren(l->stmts[i].cursor, scan_tile_call, &call);
+				cursor_visit(l->stmts[i].cursor, scan_tile_call, &call);
 		if (!clang_Cursor_isNull(call) && cursor_cast_store_accessor(call)) {
 			char *n = call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);
@@ -4481,9 +4457,8 @@ struct producer_scan {
 	const char *what;
 };
 
-static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_producer_reads(CXCursor c, void *data)
 {
-	(void)parent;
 	struct producer_scan *ps = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	const char *what = NULL;
@@ -4630,19 +4605,18 @@ static char *cooperative_groups_use(CXCursor c, const struct source *src, size_t
 
 /* Scans def, the helper c calls, with visit, one call deeper (what it finds is placed at the
  * kernel's call that leads there); true when it finds why not (then in s->why). */
-static bool scan_helper(struct block_view_scan *s, CXCursor c, CXCursor def, CXCursorVisitor visit)
+static bool scan_helper(struct block_view_scan *s, CXCursor c, CXCursor def, cursor_visitor visit)
 {
 	struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
-	clang_visitChildren(def, visit, &inner);
+	cursor_visit(def, visit, &inner);
 	if (!inner.why)
 		return false;
 	s->why = inner.why;
 	return true;
 }
 
-static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_block_view(CXCursor c, void *data)
 {
-	(void)parent;
 	struct block_view_scan *s = data;
 	size_t at = cursor_offset(s->depth ? s->call : c);
 	s->why = cooperative_groups_use(c, s->src, at, "the kernel uses ", "the block counts the producer warp");
@@ -4710,9 +4684,8 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 static const char *const block_barriers[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_or",
 					     "__syncthreads_and", "__barrier_sync", "__barrier_sync_count", NULL};
 
-static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, void *data)
 {
-	(void)parent;
 	struct block_view_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	size_t at = cursor_offset(s->depth ? s->call : c);
@@ -4861,9 +4834,9 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		struct effects fx = {0};
 		effects_of(kids.v[i], src, &fx);
 		struct producer_scan ps = {0};
-		clang_visitChildren(kids.v[i], scan_producer_reads, &ps);
+		cursor_visit(kids.v[i], scan_producer_reads, &ps);
 		if (!ps.what)
-			scan_producer_reads(kids.v[i], body, &ps);
+			scan_producer_reads(kids.v[i], &ps);
 		struct producer_control pc = {src, l->function_cursor, NULL, 0};
 		cursor_visit_code_from(kids.v[i], scan_producer_control, &pc);
 		if (pc.what && !ps.what) {
@@ -4893,7 +4866,7 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		if ((at = word_in(src, l->loop.end, l->function_span.end, barriers[b])))
 			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", barriers[b], where(src, at));
 	struct block_view_scan bv = {src, 0, clang_getNullCursor(), NULL};
-	clang_visitChildren(l->function_cursor, scan_block_view, &bv);
+	cursor_visit(l->function_cursor, scan_block_view, &bv);
 	if (bv.why)
 		return bv.why;
 	char *barrier = consumer_barrier(l, src);
@@ -5035,9 +5008,8 @@ struct extern_scan {
 	int nseen;
 };
 
-static enum CXChildVisitResult scan_extern_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_extern_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct extern_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_VarDecl && cursor_is_shared_var(c) && extern_array(c)) {
@@ -5061,7 +5033,7 @@ static enum CXChildVisitResult scan_extern_shared(CXCursor c, CXCursor parent, C
 		if (clang_equalCursors(s->seen[i], def))
 			return CXChildVisit_Recurse;
 	s->seen[s->nseen++] = def;
-	clang_visitChildren(def, scan_extern_shared, s);
+	cursor_visit(def, scan_extern_shared, s);
 	return clang_Cursor_isNull(s->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
@@ -5130,7 +5102,7 @@ static void check_promote(struct model *m, int i, const struct source *src)
 		why = promote_decl_problem(l, src, t, &l->promote_decls[t]);
 	if (!why) {
 		struct extern_scan s = {.found = clang_getNullCursor()};
-		clang_visitChildren(l->function_cursor, scan_extern_shared, &s);
+		cursor_visit(l->function_cursor, scan_extern_shared, &s);
 		if (!clang_Cursor_isNull(s.found)) {
 			int line, col;
 			pos(src, cursor_span(s.found).begin, &line, &col);
@@ -5206,9 +5178,8 @@ struct launch_writes {
 	bool config_writes, args_writes;
 };
 
-static enum CXChildVisitResult find_launch_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_launch_writes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct launch_writes *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	struct span s = cursor_span(c);
@@ -5235,7 +5206,7 @@ static bool read_launch_writes(struct launch_writes *w, const struct source *src
 	*w = (struct launch_writes){src, {0, 0}, args, false, false};
 	if (gt)
 		w->config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
-	clang_visitChildren(stmt, find_launch_writes, w);
+	cursor_visit(stmt, find_launch_writes, w);
 	return gt != NULL;
 }
 
@@ -5246,9 +5217,8 @@ struct pdl_use {
 };
 
 /* Programmatic dependent launch the kernel already does itself. */
-static enum CXChildVisitResult find_pdl_use(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_pdl_use(CXCursor c, void *data)
 {
-	(void)parent;
 	struct pdl_use *u = data;
 	if (cursor_is_call_named(c, "cudaGridDependencySynchronize") ||
 	    cursor_is_call_named(c, "cudaTriggerProgrammaticLaunchCompletion"))
@@ -5273,9 +5243,8 @@ struct same_name {
 };
 
 /* Another function of that name (an overload): `&k` would not say which. */
-static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_overload(CXCursor c, void *data)
 {
-	(void)parent;
 	struct same_name *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
@@ -5309,7 +5278,7 @@ static bool overloaded(struct launch_pair *p, size_t at, const char *preamble)
 		index = clang_createIndex(0, 0);
 		headers = clang_createTranslationUnit(index, preamble);
 		if (headers)
-			clang_visitChildren(clang_getTranslationUnitCursor(headers), find_overload, &s);
+			cursor_visit(clang_getTranslationUnitCursor(headers), find_overload, &s);
 		else /* (not readable now: say so rather than guess) */
 			launch_pair_refuse(p, at, "pipefy could not read the declarations of the file's headers again (%s) "
 					   "to see whether '%s' is overloaded", preamble, p->second);
@@ -5339,9 +5308,8 @@ struct names_var {
 	bool reads_memory; /* a subscript, a dereference, a member through a pointer, or a call */
 };
 
-static enum CXChildVisitResult scan_names_var(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_names_var(CXCursor c, void *data)
 {
-	(void)parent;
 	struct names_var *n = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr && !clang_Cursor_isNull(n->var) && clang_equalCursors(clang_getCursorReferenced(c), n->var))
@@ -5359,14 +5327,14 @@ static enum CXChildVisitResult scan_names_var(CXCursor c, CXCursor parent, CXCli
 static CXCursor between_write(const struct launch_pair *p, const struct source *src, CXCursor *var)
 {
 	struct names_var reads = {clang_getNullCursor(), false, false};
-	clang_visitChildren(p->stmt, scan_names_var, &reads);
+	cursor_visit(p->stmt, scan_names_var, &reads);
 	for (int i = 0; i < p->between.n; i++) {
 		struct effects fx = {0};
 		effects_of(p->between.v[i], src, &fx);
 		CXCursor hit = clang_getNullCursor();
 		for (int v = 0; v < fx.vars.n && clang_Cursor_isNull(hit); v++) {
 			struct names_var n = {fx.vars.v[v], false, false};
-			clang_visitChildren(p->stmt, scan_names_var, &n);
+			cursor_visit(p->stmt, scan_names_var, &n);
 			if (n.found)
 				hit = fx.vars.v[v];
 		}
@@ -5442,7 +5410,7 @@ static void check_pair(struct launch_pair *p, const struct source *src, const ch
 		return;
 	}
 	struct pdl_use u = {src, NULL, 0};
-	clang_visitChildren(p->kernel, find_pdl_use, &u);
+	cursor_visit(p->kernel, find_pdl_use, &u);
 	if (u.what) {
 		launch_pair_refuse(p, at, "'%s' already uses programmatic dependent launch ('%s' at %s)", p->second, u.what,
 				   where(src, u.at));
@@ -5511,9 +5479,8 @@ static const char *const block_sregs[] = {"sreg_tid", "sreg_ntid", "sreg_ctaid",
 
 static const char *const block_builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
 
-static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_queue_body(CXCursor c, void *data)
 {
-	(void)parent;
 	struct queue_scan *s = data;
 	size_t at = cursor_offset(s->depth ? s->call : c);
 	s->why = cooperative_groups_use(c, s->src, at, "", "the block and grid is the persistent launch's");
@@ -5603,7 +5570,7 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 			return CXChildVisit_Break;
 		}
 		struct queue_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, s->second, s->system || sys, 0, 0, NULL};
-		clang_visitChildren(def, scan_queue_body, &inner);
+		cursor_visit(def, scan_queue_body, &inner);
 		if (!s->barrier_at && inner.barrier_at)
 			s->barrier_at = at + 1;
 		if (inner.why) {
@@ -5668,7 +5635,7 @@ static char *queue_kernel_refusal(const struct launch_pair *p, CXCursor kernel, 
 			return r;
 	}
 	struct queue_scan qs = {src, 0, clang_getNullCursor(), second, false, 0, 0, NULL};
-	clang_visitChildren(body, scan_queue_body, &qs);
+	cursor_visit(body, scan_queue_body, &qs);
 	if (qs.why) {
 		char *in = xprintf("in '%s', %s", name, qs.why);
 		free(qs.why);

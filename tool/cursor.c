@@ -7,9 +7,8 @@
 
 /* ---- cursor helpers ---- */
 
-static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_child(CXCursor c, void *data)
 {
-	(void)parent;
 	struct cursors *cs = data;
 	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
 	return CXChildVisit_Continue;
@@ -18,7 +17,7 @@ static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClie
 struct cursors cursor_children(CXCursor c)
 {
 	struct cursors cs = {0};
-	clang_visitChildren(c, collect_child, &cs);
+	cursor_visit(c, collect_child, &cs);
 	return cs;
 }
 
@@ -43,10 +42,29 @@ struct walk {
 	struct span at;
 };
 
-/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
-static enum CXChildVisitResult visit_name(CXCursor c, CXCursor parent, CXClientData data)
+/* cursor_visit's walk: libclang's visitor, `each` asked without the parent. */
+static enum CXChildVisitResult visit_each(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
+	struct walk *w = data;
+	return w->each.cursor(c, w->data);
+}
+
+void cursor_visit(CXCursor c, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data};
+	clang_visitChildren(c, visit_each, &w);
+}
+
+void cursor_visit_from(CXCursor c, cursor_visitor each, void *data)
+{
+	if (each(c, data) == CXChildVisit_Recurse)
+		cursor_visit(c, each, data);
+}
+
+/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
+static enum CXChildVisitResult visit_name(CXCursor c, void *data)
+{
 	struct walk *w = data;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return CXChildVisit_Recurse;
@@ -56,7 +74,7 @@ static enum CXChildVisitResult visit_name(CXCursor c, CXCursor parent, CXClientD
 void cursor_visit_names(CXCursor c, name_visitor each, void *data)
 {
 	struct walk w = {.each.name = each, .data = data};
-	clang_visitChildren(c, visit_name, &w);
+	cursor_visit(c, visit_name, &w);
 }
 
 /* cursor_visit_refs' walk: the names of decl handed on, the others walked into. */
@@ -84,9 +102,8 @@ void cursor_visit_names_from(CXCursor c, name_visitor each, void *data)
 }
 
 /* cursor_visit_writes' walk: each write handed to `each`, with its parts. */
-static enum CXChildVisitResult visit_write(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult visit_write(CXCursor c, void *data)
 {
-	(void)parent;
 	struct walk *w = data;
 	CXCursor target, value;
 	enum write_kind k = cursor_write_parts(c, &target, &value);
@@ -96,19 +113,13 @@ static enum CXChildVisitResult visit_write(CXCursor c, CXCursor parent, CXClient
 void cursor_visit_writes(CXCursor c, write_visitor each, void *data)
 {
 	struct walk w = {.each.write = each, .data = data};
-	clang_visitChildren(c, visit_write, &w);
+	cursor_visit(c, visit_write, &w);
 }
 
-void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data)
-{
-	if (visit(c, c, data) == CXChildVisit_Recurse)
-		clang_visitChildren(c, visit, data);
-}
 
 /* The walks of what a test takes: c handed to `each` when the test takes it. */
-static enum CXChildVisitResult visit_taken(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult visit_taken(CXCursor c, void *data)
 {
-	(void)parent;
 	struct walk *w = data;
 	return w->takes(c, w) ? w->each.cursor(c, w->data) : w->other;
 }
@@ -125,7 +136,7 @@ static bool not_lambda(CXCursor c, const struct walk *w)
 void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
 {
 	struct walk w = {.each.cursor = each, .data = data, .takes = of_kind, .other = CXChildVisit_Recurse, .kind = k};
-	clang_visitChildren(c, visit_taken, &w);
+	cursor_visit(c, visit_taken, &w);
 }
 
 void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
@@ -137,13 +148,13 @@ void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each
 void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data)
 {
 	struct walk w = {.each.cursor = each, .data = data, .takes = around, .other = CXChildVisit_Continue, .at = at};
-	clang_visitChildren(c, visit_taken, &w);
+	cursor_visit(c, visit_taken, &w);
 }
 
 void cursor_visit_code(CXCursor c, cursor_visitor each, void *data)
 {
 	struct walk w = {.each.cursor = each, .data = data, .takes = not_lambda, .other = CXChildVisit_Continue};
-	clang_visitChildren(c, visit_taken, &w);
+	cursor_visit(c, visit_taken, &w);
 }
 
 void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data)
@@ -223,21 +234,17 @@ static bool instantiation(CXCursor c)
 	return !clang_Cursor_isNull(t) && clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
 }
 
-struct file_visit {
-	CXCursorVisitor visitor;
-	CXClientData data;
-};
-
-static enum CXChildVisitResult visit_written(CXCursor c, CXCursor parent, CXClientData data)
+/* cursor_visit_file's walk: the declarations handed on but the instantiations. */
+static bool not_instantiation(CXCursor c, const struct walk *w)
 {
-	struct file_visit *v = data;
-	return instantiation(c) ? CXChildVisit_Continue : v->visitor(c, parent, v->data);
+	(void)w;
+	return !instantiation(c);
 }
 
-void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data)
+void cursor_visit_file(CXTranslationUnit tu, cursor_visitor each, void *data)
 {
-	struct file_visit v = {visitor, data};
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_written, &v);
+	struct walk w = {.each.cursor = each, .data = data, .takes = not_instantiation, .other = CXChildVisit_Continue};
+	cursor_visit(clang_getTranslationUnitCursor(tu), visit_taken, &w);
 }
 
 /* Where a location is written in the main file: a macro argument's token where the argument is
@@ -1297,9 +1304,8 @@ bool cursor_global_load(CXCursor c, CXCursor *base)
 	return true;
 }
 
-static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_global_read(CXCursor c, void *data)
 {
-	(void)parent;
 	CXCursor base;
 	if (cursor_global_load(c, &base)) {
 		*(bool *)data = true;
@@ -1334,7 +1340,7 @@ bool cursor_loads_global(CXCursor e)
 	CXCursor base;
 	bool found = false;
 	if (!clang_Cursor_isNull(e) && !(found = cursor_global_load(e, &base)))
-		clang_visitChildren(e, scan_global_read, &found);
+		cursor_visit(e, scan_global_read, &found);
 	return found;
 }
 
@@ -1399,9 +1405,8 @@ static bool writes_here(CXCursor c, CXCursor var)
 	return (store && clang_equalCursors(v, var)) || lets_write(c, var);
 }
 
-static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_written(CXCursor c, void *data)
 {
-	(void)parent;
 	struct written_scan *w = data;
 	if (w->lets(c, w->var)) {
 		w->written = true;
@@ -1416,7 +1421,7 @@ static bool lets_within(CXCursor in, CXCursor var, bool (*lets)(CXCursor c, CXCu
 	if (lets(in, var))
 		return true;
 	struct written_scan w = {var, lets, false};
-	clang_visitChildren(in, scan_written, &w);
+	cursor_visit(in, scan_written, &w);
 	return w.written;
 }
 
@@ -1463,9 +1468,8 @@ static bool lvalue_may_be(CXCursor e, CXCursor var)
 	return true;
 }
 
-static enum CXChildVisitResult scan_lvalue_in_list(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_lvalue_in_list(CXCursor c, void *data)
 {
-	(void)parent;
 	CXCursor *var = data;
 	if (lvalue_may_be(c, *var)) {
 		*var = clang_getNullCursor();
@@ -1493,7 +1497,7 @@ static bool lets_reach(CXCursor c, CXCursor var)
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_InitListExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Record) {
 		CXCursor v = var; /* (an element that may be it, bound to a reference member) */
-		clang_visitChildren(c, scan_lvalue_in_list, &v);
+		cursor_visit(c, scan_lvalue_in_list, &v);
 		return clang_Cursor_isNull(v);
 	}
 	if (k != CXCursor_CallExpr)
@@ -1906,9 +1910,8 @@ static bool local_scalar(CXCursor d)
 		p == CXCursor_LambdaExpr);
 }
 
-static enum CXChildVisitResult scan_arithmetic(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_arithmetic(CXCursor c, void *data)
 {
-	(void)parent;
 	bool *ok = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor t, v;

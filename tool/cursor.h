@@ -19,13 +19,6 @@ void cursor_visit_names(CXCursor c, name_visitor each, void *data);
 void cursor_visit_refs(CXCursor c, CXCursor decl, name_visitor each, void *data);
 /* The same walk from c itself: c first, when it is a name. */
 void cursor_visit_names_from(CXCursor c, name_visitor each, void *data);
-/* clang_visitChildren's walk from c itself: visit asked of c first (c its own parent), then, when
- * it answers Recurse, of the cursors below c. */
-void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data);
-
-/* What cursor_visit_kind asks of each cursor it hands on: a libclang visitor's question, without
- * the parent; the answer says how the walk goes on. */
-typedef enum CXChildVisitResult (*cursor_visitor)(CXCursor c, void *data);
 /* Walks the cursors below c in clang_visitChildren's order, handing `each` every cursor of kind
  * k; the walk goes on below the others. */
 void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);

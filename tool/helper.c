@@ -115,9 +115,8 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 
 /* The helper may declare locals, loop, branch and read anything; it may write only its own
  * locals and, by plain copies from global memory, the tiles it was handed. */
-static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_helper(CXCursor c, void *data)
 {
-	(void)parent;
 	struct helper_scan *hs = data;
 	if (hs->h->refusal)
 		return CXChildVisit_Break;
@@ -296,9 +295,8 @@ static void add_declaration(struct related_scan *r, CXCursor c)
 	h->decl_names[h->ndecls++] = cursor_offset(c);
 }
 
-static enum CXChildVisitResult scan_related(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_related(CXCursor c, void *data)
 {
-	(void)parent;
 	struct related_scan *r = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
@@ -388,7 +386,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 		return;
 	}
 	struct related_scan rel = {.src = src, .h = h, .def = def, .spec = clang_getNullCursor(), .other = clang_getNullCursor()};
-	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), scan_related, &rel);
+	cursor_visit(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), scan_related, &rel);
 	/* (a resolved call names its function: another of the name is no matter) */
 	CXCursor other = clang_Cursor_isNull(clang_getCursorReferenced(call)) ? rel.other : clang_getNullCursor();
 	if (!clang_Cursor_isNull(other)) {
@@ -482,7 +480,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 	}
 	if (h->refusal)
 		return;
-	clang_visitChildren(def, scan_helper, &hs);
+	cursor_visit(def, scan_helper, &hs);
 	if (!h->refusal)
 		refuse_same_element(h, src);
 	if (!h->refusal && h->nstores == 0)

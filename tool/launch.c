@@ -118,9 +118,8 @@ void launches_free(struct launches *ls)
 }
 
 
-static enum CXChildVisitResult collect_functions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_functions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct functions *f = data;
 	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
@@ -367,9 +366,8 @@ static void scan_compound(struct pair_scan *s, CXCursor compound)
 	free(kids.v);
 }
 
-static enum CXChildVisitResult visit_host_body(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult visit_host_body(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
 		scan_compound(data, c);
 	return CXChildVisit_Recurse;
@@ -398,7 +396,7 @@ void find_launch_pairs(struct model *m, const struct source *src)
 		    cursor_has_attr(fn, CXCursor_CUDADeviceAttr))
 			continue;
 		s.host = fn;
-		clang_visitChildren(fn, visit_host_body, &s);
+		cursor_visit(fn, visit_host_body, &s);
 	}
 	free(s.by_place);
 }

@@ -677,7 +677,7 @@ struct flop_count {
 	bool other_runtime;      /* one that no block would fix (`j < w`, w a parameter) */
 };
 
-static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
+static enum CXChildVisitResult count_flops(CXCursor c, void *data);
 
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
  * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
@@ -919,9 +919,8 @@ static bool has_multiply(CXCursor c)
 	return r;
 }
 
-static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult count_flops(CXCursor c, void *data)
 {
-	(void)parent;
 	struct flop_count *f = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_ForStmt: {
@@ -1060,9 +1059,8 @@ struct fixed_scan {
 
 static bool fixed_value(CXCursor function, CXCursor e, int depth);
 
-static enum CXChildVisitResult scan_fixed(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_fixed(CXCursor c, void *data)
 {
-	(void)parent;
 	struct fixed_scan *f = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_UnaryExpr || k == CXCursor_CXXBoolLiteralExpr)
@@ -1140,9 +1138,8 @@ struct shared_sum {
 	long bytes;
 };
 
-static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult sum_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct shared_sum *s = data;
 	if (cursor_is_shared_decl(c)) {
 		if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_IncompleteArray)
@@ -1231,9 +1228,8 @@ struct template_shared {
 	long bytes; /* -1 once unknown */
 };
 
-static enum CXChildVisitResult sum_bound_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult sum_bound_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct template_shared *s = data;
 	if (!cursor_is_shared_decl(c))
 		return CXChildVisit_Recurse;
@@ -1294,7 +1290,7 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 		}
 		struct template_shared sum = {.src = src, .bind = &b};
 		if (ok)
-			clang_visitChildren(l->function_cursor, sum_bound_shared, &sum);
+			cursor_visit(l->function_cursor, sum_bound_shared, &sum);
 		ok = ok && sum.bytes >= 0;
 		if (ok && sum.bytes > shared)
 			shared = sum.bytes;
@@ -1355,9 +1351,8 @@ struct var_sum {
 	long bytes;
 };
 
-static enum CXChildVisitResult sum_var_bytes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult sum_var_bytes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct var_sum *s = data;
 	if (clang_getCursorKind(c) != CXCursor_VarDecl)
 		return CXChildVisit_Continue;
@@ -1416,7 +1411,7 @@ static long staged_bytes_under(const struct kloop *l, const struct source *src, 
 			continue;
 		}
 		struct var_sum s = {b, 0};
-		clang_visitChildren(st->cursor, sum_var_bytes, &s);
+		cursor_visit(st->cursor, sum_var_bytes, &s);
 		if (s.bytes < 0)
 			return -1;
 		bytes += s.bytes;
@@ -1582,9 +1577,8 @@ struct kernel_refs {
 	int n, cap;
 };
 
-static enum CXChildVisitResult scan_kernel_refs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_kernel_refs(CXCursor c, void *data)
 {
-	(void)parent;
 	struct kernel_refs *r = data;
 	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
@@ -1729,7 +1723,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		if (l->function_span.end == 0)
 			continue; /* find could not read it */
 		struct shared_sum sum = {0};
-		clang_visitChildren(l->function_cursor, sum_shared, &sum);
+		cursor_visit(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, ls, &m->functions, &o->block);
 		template_tile_sizes(l, src);

@@ -307,14 +307,23 @@ struct cursors {
 };
 
 struct cursors cursor_children(CXCursor c);
+/* What the walks below c ask of each cursor: a libclang visitor's question without the parent,
+ * which few read (those few visit with clang_visitChildren); the answer says how the walk goes
+ * on (Recurse into c, Continue past it, Break). */
+typedef enum CXChildVisitResult (*cursor_visitor)(CXCursor c, void *data);
+/* clang_visitChildren's walk below c, `each` asked of every cursor. */
+void cursor_visit(CXCursor c, cursor_visitor each, void *data);
+/* The same walk from c itself: `each` asked of c first, then, when it answers Recurse, of the
+ * cursors below c. */
+void cursor_visit_from(CXCursor c, cursor_visitor each, void *data);
 /* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
 struct span cursor_span(CXCursor c);
 size_t cursor_offset(CXCursor c);
 bool cursor_in_main_file(CXCursor c);
-/* clang_visitChildren over the translation unit's declarations as the file writes them (the
- * parse's walks see the file's own, not its precompiled headers': parse.c), without the
- * functions the parse instantiated from its templates. */
-void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
+/* cursor_visit over the translation unit's declarations as the file writes them (the parse's
+ * walks see the file's own, not its precompiled headers': parse.c), without the functions the
+ * parse instantiated from its templates. */
+void cursor_visit_file(CXTranslationUnit tu, cursor_visitor each, void *data);
 /* The cursor at an offset of the main file of the translation unit `near` belongs to. */
 CXCursor cursor_at_offset(CXCursor near, size_t offset);
 /* A call with no callee and no name: an operator's call of a builtin type. */

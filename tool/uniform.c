@@ -183,9 +183,8 @@ static bool calls_target(struct callers *cl, CXCursor call)
 	return found;
 }
 
-static enum CXChildVisitResult scan_callers(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_callers(CXCursor c, void *data)
 {
-	(void)parent;
 	struct callers *cl = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr && calls_target(cl, c)) {
@@ -199,9 +198,8 @@ static enum CXChildVisitResult scan_callers(CXCursor c, CXCursor parent, CXClien
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_definitions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_definitions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct callers *cl = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	/* (the file's own code and its headers', not the toolkit's or the system's) */
@@ -213,9 +211,9 @@ static enum CXChildVisitResult scan_definitions(CXCursor c, CXCursor parent, CXC
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 	     k == CXCursor_Constructor) && clang_isCursorDefinition(c)) {
 		cl->in = c;
-		clang_visitChildren(c, scan_callers, cl);
+		cursor_visit(c, scan_callers, cl);
 	} else if (k == CXCursor_VarDecl)
-		clang_visitChildren(c, scan_callers, cl); /* (a function's address in a global) */
+		cursor_visit(c, scan_callers, cl); /* (a function's address in a global) */
 	return CXChildVisit_Continue;
 }
 
@@ -223,7 +221,7 @@ static struct callers find_callers(CXCursor function)
 {
 	struct callers cl = {.target = clang_getCanonicalCursor(function), .other = clang_getNullCursor()};
 	CXCursor tu = clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(function));
-	clang_visitChildren(tu, scan_definitions, &cl);
+	cursor_visit(tu, scan_definitions, &cl);
 	return cl;
 }
 
@@ -538,9 +536,8 @@ static bool library_alike(CXCursor callee)
 /* A function of the program (proof.of) that computes from its arguments alone: no memory, no
  * thread index, no asm, no call but to such functions and pure library ones. */
 
-static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pure(CXCursor c, void *data)
 {
-	(void)parent;
 	struct proof *p = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	char comp;
@@ -572,7 +569,7 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 			else {
 				p->u->depth++;
 				struct proof inner = {p->u, def, true};
-				clang_visitChildren(def, scan_pure, &inner);
+				cursor_visit(def, scan_pure, &inner);
 				p->u->depth--;
 				p->ok = inner.ok;
 			}
@@ -613,7 +610,7 @@ static bool pure_call(struct uni *u, CXCursor c)
 		return false;
 	u->depth++;
 	struct proof p = {u, def, true};
-	clang_visitChildren(def, scan_pure, &p);
+	cursor_visit(def, scan_pure, &p);
 	u->depth--;
 	return p.ok;
 }

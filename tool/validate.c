@@ -67,9 +67,8 @@ static bool in_lambda(const struct region *r, size_t at)
 }
 
 /* The compound statement that starts the block, its lambdas and its main loop. */
-static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_block(CXCursor c, void *data)
 {
-	(void)parent;
 	struct region *r = data;
 	struct span s = cursor_span(c);
 	if (!cursor_in_main_file(c) || s.end <= r->block.begin || s.begin >= r->block.end)
@@ -82,9 +81,8 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_block(CXCursor c, void *data)
 {
-	(void)parent;
 	struct region *r = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_VarDecl) {
@@ -114,9 +112,8 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Stores into __shared__ arrays and asynchronous copies: only in the loader and the stash. */
-static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stores(CXCursor c, void *data)
 {
-	(void)parent;
 	struct region *r = data;
 	size_t at = cursor_span(c).begin;
 	if (!inside(at, r->block) || inside(at, r->fallback) || in_lambda(r, at))
@@ -186,9 +183,8 @@ struct top_level {
 	int cap;
 };
 
-static enum CXChildVisitResult collect_top_level(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_top_level(CXCursor c, void *data)
 {
-	(void)parent;
 	struct top_level *t = data;
 	if (clang_isPreprocessing(clang_getCursorKind(c)) || !cursor_in_main_file(c))
 		return CXChildVisit_Continue;
@@ -265,15 +261,15 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 			hi = mid;
 	}
 	for (int i = lo; i < top->c.n && top->s[i].begin < r->block.end && clang_Cursor_isNull(r->block_cursor); i++)
-		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse) {
-			clang_visitChildren(top->c.v[i], find_block, r);
+		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], r) == CXChildVisit_Recurse) {
+			cursor_visit(top->c.v[i], find_block, r);
 			r->function = top->c.v[i];
 		}
 	/* (extents out of order, as macros can make them: every declaration, once) */
 	for (int i = 0; i < top->c.n && clang_Cursor_isNull(r->block_cursor); i++)
 		if (top->s[i].begin < r->block.end && top->s[i].end > r->block.begin &&
-		    find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse) {
-			clang_visitChildren(top->c.v[i], find_block, r);
+		    find_block(top->c.v[i], r) == CXChildVisit_Recurse) {
+			cursor_visit(top->c.v[i], find_block, r);
 			r->function = top->c.v[i];
 		}
 	if (clang_Cursor_isNull(r->block_cursor)) {
@@ -287,12 +283,12 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 			r->fallback = cursor_span(cs.v[2]);
 		free(cs.v);
 	}
-	clang_visitChildren(r->block_cursor, scan_block, r);
+	cursor_visit(r->block_cursor, scan_block, r);
 	if (clang_Cursor_isNull(r->main_loop)) {
 		problem(r, r->block.begin, "no pipelined loop in the block");
 		return;
 	}
-	clang_visitChildren(r->block_cursor, scan_stores, r);
+	cursor_visit(r->block_cursor, scan_stores, r);
 	check_participation(r, l);
 	check_storage(r, l);
 	struct stage_scan ss = {r, l};
