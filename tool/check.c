@@ -4427,12 +4427,12 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 	int np = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < np; i++) {
 		char *name = cursor_name(clang_Cursor_getArgument(fn, i));
-		CXCursor local;
-		bool hidden = cursor_vars_named(body, name, &local) > 0;
-		char *why = !*name  ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
-			    : hidden ? xprintf("a local at %s has the name of the parameter '%s'",
-					       where(src, cursor_offset(local)), name)
-				     : NULL;
+		struct cursors locals = cursor_vars_named(body, name);
+		char *why = !*name     ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
+			    : locals.n ? xprintf("a local at %s has the name of the parameter '%s'",
+						 where(src, cursor_offset(locals.v[0])), name)
+				       : NULL;
+		free(locals.v);
 		free(name);
 		if (why)
 			return why;

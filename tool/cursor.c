@@ -163,29 +163,27 @@ void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data)
 	cursor_visit_from(c, visit_taken, &w);
 }
 
-/* cursor_vars_named's count: the variables of that name, the first of them. */
+/* cursor_vars_named's walk: the variables of that name, collected. */
 struct vars_named {
 	const char *name;
-	CXCursor first;
-	int n;
+	struct cursors found;
 };
 
-static enum CXChildVisitResult count_var_named(CXCursor var, void *data)
+static enum CXChildVisitResult collect_var_named(CXCursor var, void *data)
 {
 	struct vars_named *v = data;
 	char *n = cursor_name(var);
-	if (strcmp(n, v->name) == 0 && v->n++ == 0)
-		v->first = var;
+	if (strcmp(n, v->name) == 0)
+		*VEC_PUSH(v->found.v, v->found.n, v->found.cap) = var;
 	free(n);
 	return CXChildVisit_Recurse;
 }
 
-int cursor_vars_named(CXCursor c, const char *name, CXCursor *first)
+struct cursors cursor_vars_named(CXCursor c, const char *name)
 {
-	struct vars_named v = {name, clang_getNullCursor(), 0};
-	cursor_visit_kind(c, CXCursor_VarDecl, count_var_named, &v);
-	*first = v.first;
-	return v.n;
+	struct vars_named v = {name, {0}};
+	cursor_visit_kind(c, CXCursor_VarDecl, collect_var_named, &v);
+	return v.found;
 }
 
 void cursor_first_why(char **why, size_t *why_at, CXCursor at, char *what)

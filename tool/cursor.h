@@ -36,9 +36,9 @@ void cursor_visit_code(CXCursor c, cursor_visitor each, void *data);
 /* The same walk from c itself: c first, unless it is a lambda. */
 void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data);
 
-/* How many variables named `name` are declared below c (VarDecls: locals, not parameters), the
- * first of them in *first (a null cursor when none). */
-int cursor_vars_named(CXCursor c, const char *name, CXCursor *first);
+/* The variables named `name` declared below c (VarDecls: locals, not parameters), in the walk's
+ * order. */
+struct cursors cursor_vars_named(CXCursor c, const char *name);
 
 /* What cursor_visit_writes asks of each write (cursor_write_parts): w, of kind k, that stores
  * value into target; the answer says how the walk goes on, as a libclang visitor's does. */

@@ -231,9 +231,12 @@ static void check_storage(struct region *r, const struct kloop *l)
 	v.tiles = xcalloc((size_t)l->ntiles, sizeof *v.tiles);
 	for (int i = 0; i < l->ntiles; i++) {
 		/* (found by name in the output's function: the tile's declaration) */
-		CXCursor decl;
-		if (!cursor_declared_within(l->tiles[i].decl, l->function_span) ||
-		    cursor_vars_named(r->function, l->tiles[i].name, &decl) != 1)
+		struct cursors decls = {0};
+		if (cursor_declared_within(l->tiles[i].decl, l->function_span))
+			decls = cursor_vars_named(r->function, l->tiles[i].name);
+		CXCursor decl = decls.n == 1 ? decls.v[0] : clang_getNullCursor();
+		free(decls.v);
+		if (clang_Cursor_isNull(decl))
 			continue; /* (a tile of file scope, or a name declared twice: the input's reading stands) */
 		v.tiles[v.ntiles].name = l->tiles[i].name;
 		v.tiles[v.ntiles].decl = decl;
