@@ -24,7 +24,7 @@ struct store_scan {
 
 static CXCursor register_lvalue_var(CXCursor e);
 
-int kloop_tile(struct kloop *l, CXCursor decl)
+int kloop_tile(const struct kloop *l, CXCursor decl)
 {
 	for (int i = 0; i < l->ntiles; i++)
 		if (clang_equalCursors(l->tiles[i].decl, decl))
@@ -139,9 +139,8 @@ struct computed_scan {
 	bool load, bad;
 };
 
-static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_computed(CXCursor c, void *data)
 {
-	(void)parent;
 	struct computed_scan *s = data;
 	CXCursor base;
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -166,9 +165,9 @@ static enum CXChildVisitResult scan_computed(CXCursor c, CXCursor parent, CXClie
 static bool computed_from_global(CXCursor value)
 {
 	struct computed_scan s = {0};
-	scan_computed(value, clang_getNullCursor(), &s);
+	scan_computed(value, &s);
 	if (!s.bad)
-		clang_visitChildren(value, scan_computed, &s);
+		cursor_visit(value, scan_computed, &s);
 	return s.load && !s.bad;
 }
 
@@ -330,9 +329,8 @@ struct ctor_find {
 	CXCursor arg;
 };
 
-static enum CXChildVisitResult find_ctor_arg(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_ctor_arg(CXCursor c, void *data)
 {
-	(void)parent;
 	struct ctor_find *f = data;
 	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1 &&
 	    integral(clang_Cursor_getArgument(c, 0))) {
@@ -481,9 +479,8 @@ static void note_other_write(struct store_scan *s, CXCursor c)
 
 static bool record_if_copy(struct store_scan *s, CXCursor ifstmt);
 
-static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stores(CXCursor c, void *data)
 {
-	(void)parent;
 	struct store_scan *s = data;
 	CXCursor dst, from, size, pipe;
 	/* (`if (g) X = load; else X = 0;` inside a statement, a copy loop's body: one guarded copy, as
@@ -993,7 +990,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			}
 		}
 		struct store_scan s = {.loop = l, .src = src, .stmt = cursor_span(c)};
-		clang_visitChildren(c, scan_stores, &s);
+		cursor_visit(c, scan_stores, &s);
 		/* An expression statement is itself the assignment: scan it too. */
 		{
 			bool store;
@@ -1018,7 +1015,7 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 			} else if (cursor_async_copy(c, &dst, &from, &size, &pipe) && async_tile_address(dst)) {
 				record_async_copy(&rec, c, cursor_root_var(dst));
 			} else
-				clang_visitChildren(c, scan_stores, &rec);
+				cursor_visit(c, scan_stores, &rec);
 			for (int k = before; k < l->ncopies; k++)
 				l->copies[k].stmt = l->nstmts - 1;
 			int barrier = compute_barrier(l);
@@ -1238,9 +1235,8 @@ static enum touch first_touch(CXCursor s, CXCursor var)
 	return t;
 }
 
-static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_jumps(CXCursor c, void *data)
 {
-	(void)parent;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt || k == CXCursor_LabelStmt ||
 	    k == CXCursor_SwitchStmt || k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
@@ -1262,7 +1258,7 @@ static bool scratch_in_compute(const struct kloop *l, CXCursor var, const bool *
 {
 	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
 	bool jumps = false;
-	clang_visitChildren(l->cursor, scan_jumps, &jumps);
+	cursor_visit(l->cursor, scan_jumps, &jumps);
 	if (type_kind_is_sized_array(k) || k == CXType_IncompleteArray || jumps)
 		return false;
 	struct span where[64];
@@ -1342,7 +1338,7 @@ static bool kept_fetch(const struct kloop *l, const struct source *src, CXCursor
 	if (!body_kept_sides(src, &l->stmts[fetch], &lhs, &rhs, &whole))
 		return false;
 	bool jumps = false;
-	clang_visitChildren(l->cursor, scan_jumps, &jumps);
+	cursor_visit(l->cursor, scan_jumps, &jumps);
 	if (jumps)
 		return false;
 	struct fetched_uses u = {.l = l, .var = var, .fetches = fetches, .last = fetch, .after = -1, .ok = true};
@@ -1515,8 +1511,7 @@ static enum CXChildVisitResult scan_stash_names(CXCursor ref, CXCursor d, void *
 {
 	(void)ref;
 	struct stash_scan *s = data;
-	enum CXCursorKind k = clang_getCursorKind(d);
-	if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(d, s->var) &&
+	if (cursor_is_variable(d) && !clang_equalCursors(d, s->var) &&
 	    !span_within(cursor_span(d), s->l->body))
 		s->ok = !span_within(cursor_span(d), s->l->loop) && !cursor_writes_var(s->l->cursor, d);
 	return s->ok ? CXChildVisit_Continue : CXChildVisit_Break;
@@ -1585,9 +1580,8 @@ static bool is_loop_fetch(const struct body_stmt *st, CXCursor c)
 	return false;
 }
 
-static enum CXChildVisitResult scan_unproven_fetch(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_unproven_fetch(CXCursor c, void *data)
 {
-	(void)parent;
 	struct unproven_fetch *u = data;
 	if (outer_fetch(u->l, c) && !is_loop_fetch(u->st, c)) {
 		u->at = c;
@@ -1664,7 +1658,7 @@ static void mark_loop_fetches(struct kloop *l, const struct source *src)
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY) {
 			struct unproven_fetch u = {.l = l, .st = &l->stmts[i], .at = clang_getNullCursor()};
-			clang_visitChildren(l->stmts[i].cursor, scan_unproven_fetch, &u);
+			cursor_visit(l->stmts[i].cursor, scan_unproven_fetch, &u);
 			if (outer_fetch(l, l->stmts[i].cursor) && !is_loop_fetch(u.st, l->stmts[i].cursor))
 				u.at = l->stmts[i].cursor;
 			if (clang_Cursor_isNull(u.at))
@@ -1747,9 +1741,8 @@ static bool scratch_type(CXType t)
 	       !clang_isVolatileQualifiedType(t);
 }
 
-static enum CXChildVisitResult scan_lambda_names(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_lambda_names(CXCursor c, void *data)
 {
-	(void)parent;
 	CXCursor *var = data;
 	if (clang_getCursorKind(c) == CXCursor_LambdaExpr && references(c, *var)) {
 		*var = clang_getNullCursor();
@@ -1767,8 +1760,8 @@ static bool dead_after_loop(const struct kloop *l, CXCursor var)
 {
 	CXCursor v = var;
 	bool jumps = false;
-	clang_visitChildren(l->function_cursor, scan_jumps, &jumps);
-	clang_visitChildren(l->function_cursor, scan_lambda_names, &v);
+	cursor_visit(l->function_cursor, scan_jumps, &jumps);
+	cursor_visit(l->function_cursor, scan_lambda_names, &v);
 	if (jumps || clang_Cursor_isNull(v) || cursor_aliased(l->function_cursor, var))
 		return false;
 	CXCursor path[64];
@@ -1853,7 +1846,7 @@ static bool function_scratch(const struct kloop *l, CXCursor var)
 		if (cursor_offset(l->ivars[i].decl) == cursor_offset(var))
 			return false;
 	bool jumps = false;
-	clang_visitChildren(l->cursor, scan_jumps, &jumps);
+	cursor_visit(l->cursor, scan_jumps, &jumps);
 	/* (the loop's own header runs after each trip's body: it must not name it either) */
 	if (jumps || cursor_first_ref(l->cursor, var, l->body, NULL) || !(in_loop_only(l, var) || dead_after_loop(l, var)))
 		return false;
@@ -1891,9 +1884,8 @@ struct local_writes {
 	CXCursor other_at;
 };
 
-static enum CXChildVisitResult scan_local_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_local_writes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct local_writes *w = data;
 	if (w->step && clang_getCursorKind(c) == CXCursor_CallExpr) {
 		w->other = true;
@@ -1928,8 +1920,8 @@ static enum CXChildVisitResult scan_local_writes(CXCursor c, CXCursor parent, CX
 static struct local_writes local_writes_of(const struct kloop *l, CXCursor stmt, bool step)
 {
 	struct local_writes w = {.l = l, .stmt = stmt, .step = step};
-	if (scan_local_writes(stmt, clang_getNullCursor(), &w) == CXChildVisit_Recurse) /* (itself the write) */
-		clang_visitChildren(stmt, scan_local_writes, &w);
+	if (scan_local_writes(stmt, &w) == CXChildVisit_Recurse) /* (itself the write) */
+		cursor_visit(stmt, scan_local_writes, &w);
 	return w;
 }
 
@@ -2301,8 +2293,7 @@ static bool name_unique(CXCursor function, CXCursor d)
 	bool unique = true;
 	while (stack.n > 0 && unique) {
 		CXCursor c = stack.v[--stack.n];
-		enum CXCursorKind k = clang_getCursorKind(c);
-		if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !clang_equalCursors(c, d)) {
+		if (cursor_is_variable(c) && !clang_equalCursors(c, d)) {
 			char *n = cursor_name(c);
 			unique = strcmp(n, name) != 0;
 			free(n);

@@ -191,13 +191,6 @@ static bool is_param_of(CXCursor decl, CXCursor fn)
 	return false;
 }
 
-static bool is_ivar(const struct kloop *l, CXCursor decl)
-{
-	for (int i = 0; i < l->nivars; i++)
-		if (clang_equalCursors(l->ivars[i].decl, decl))
-			return true;
-	return false;
-}
 
 /* The function body, where a variable's other writes would be. */
 static CXCursor function_body(const struct kloop *l) { return cursor_last_child(l->function_cursor); }
@@ -221,7 +214,7 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		char *local = cursor_name(r->decl);
 		fail(r, e, xprintf("'%s' through '%s', which takes its value before '%s' changes", name, local, name));
 		free(local);
-	} else if (cursor_writes_var(function_body(r->l), decl) && !is_ivar(r->l, decl)) {
+	} else if (cursor_writes_var(function_body(r->l), decl) && kloop_ivar(r->l, decl) < 0) {
 		bool assumed = false;
 		for (int i = 0; i < r->nassumed; i++)
 			assumed |= clang_equalCursors(r->assumed[i], decl);
@@ -236,7 +229,7 @@ static bool read_var(struct reader *r, CXCursor e, CXCursor decl, struct poly *o
 		int a = atom(r, name, ATOM_PARAM);
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;
-	} else if (is_ivar(r->l, decl)) {
+	} else if (kloop_ivar(r->l, decl) >= 0) {
 		int a = atom(r, name, ATOM_UNIFORM);
 		*out = (struct poly){1, {{1, 1, {a}}}};
 		ok = a >= 0;
@@ -278,9 +271,8 @@ struct var_writes {
 	const struct source *src;
 };
 
-static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_var_writes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct var_writes *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
@@ -316,7 +308,7 @@ static enum CXChildVisitResult scan_var_writes(CXCursor c, CXCursor parent, CXCl
 static size_t last_write(const struct reader *r, CXCursor var)
 {
 	struct var_writes w = {.var = var, .loop = r->l->loop, .src = r->src};
-	clang_visitChildren(function_body(r->l), scan_var_writes, &w);
+	cursor_visit(function_body(r->l), scan_var_writes, &w);
 	free(w.values.v);
 	return w.last;
 }
@@ -331,7 +323,7 @@ static bool uniform_local(struct reader *r, CXCursor decl)
 	    r->depth > 8 || r->nassumed == 8)
 		return false;
 	struct var_writes w = {.var = decl, .loop = r->l->loop, .src = r->src};
-	clang_visitChildren(function_body(r->l), scan_var_writes, &w);
+	cursor_visit(function_body(r->l), scan_var_writes, &w);
 	bool ok = !w.address_taken && !w.in_loop;
 	CXCursor init = cursor_last_child(decl);
 	if (ok && !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
@@ -783,7 +775,7 @@ struct var_moves {
 static struct var_moves moves_of(const struct kloop *l, const struct source *src, CXCursor var)
 {
 	struct var_writes w = {.var = var, .loop = l->loop, .src = src};
-	clang_visitChildren(function_body(l), scan_var_writes, &w);
+	cursor_visit(function_body(l), scan_var_writes, &w);
 	free(w.values.v);
 	struct var_moves m = {w.values.n + w.increments, 0, w.address_taken};
 	for (int i = 0; i < l->nstmts; i++)

@@ -40,9 +40,8 @@ struct flow_scan {
 	const char *what;
 };
 
-static enum CXChildVisitResult scan_flow(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_flow(CXCursor c, void *data)
 {
-	(void)parent;
 	struct flow_scan *s = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_ReturnStmt:
@@ -65,7 +64,7 @@ static enum CXChildVisitResult scan_flow(CXCursor c, CXCursor parent, CXClientDa
 	case CXCursor_DoStmt:
 	case CXCursor_SwitchStmt: {
 		s->loop_depth++;
-		clang_visitChildren(c, scan_flow, s);
+		cursor_visit(c, scan_flow, s);
 		s->loop_depth--;
 		return clang_Cursor_isNull(s->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
 	}
@@ -132,9 +131,8 @@ static const char *const pipeline_calls[] = {
 	"pipefy_load", "pipefy_fetch", "pipefy_stash", NULL,
 };
 
-static enum CXChildVisitResult scan_calls(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_calls(CXCursor c, void *data)
 {
-	(void)parent;
 	struct call_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr) {
@@ -186,9 +184,8 @@ static bool is_recorded_op(const struct kloop *l, CXCursor c)
 	return false;
 }
 
-static enum CXChildVisitResult scan_pipe_uses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pipe_uses(CXCursor c, void *data)
 {
-	(void)parent;
 	struct pipe_use_scan *s = data;
 	CXCursor dst, from, size, pipe;
 	if (cursor_async_copy(c, &dst, &from, &size, &pipe) && clang_equalCursors(pipe, s->pipe)) {
@@ -197,8 +194,8 @@ static enum CXChildVisitResult scan_pipe_uses(CXCursor c, CXCursor parent, CXCli
 			recorded |= s->l->copies[i].async && s->l->copies[i].text.begin == cursor_span(c).begin;
 		if (!recorded && clang_Cursor_isNull(s->stray))
 			s->stray = c;
-		clang_visitChildren(dst, scan_pipe_uses, s);
-		clang_visitChildren(from, scan_pipe_uses, s);
+		cursor_visit(dst, scan_pipe_uses, s);
+		cursor_visit(from, scan_pipe_uses, s);
 		return CXChildVisit_Continue;
 	}
 	if (cursor_pipeline_op(c, &pipe) >= 0 && clang_equalCursors(pipe, s->pipe)) {
@@ -220,9 +217,8 @@ struct op_find {
 	int depth;
 };
 
-static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_ops(CXCursor c, void *data)
 {
-	(void)parent;
 	struct op_find *f = data;
 	CXCursor pipe;
 	if (cursor_pipeline_op(c, &pipe) == f->op) {
@@ -233,7 +229,7 @@ static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientDat
 	}
 	if (cursor_is_loop(c)) {
 		f->depth++;
-		clang_visitChildren(c, find_ops, f);
+		cursor_visit(c, find_ops, f);
 		f->depth--;
 		return CXChildVisit_Continue;
 	}
@@ -244,8 +240,8 @@ static struct op_find body_ops(const struct kloop *l, int op)
 {
 	struct op_find f = {.op = op, .last = clang_getNullCursor()};
 	for (int i = 0; i < l->nstmts; i++)
-		if (find_ops(l->stmts[i].cursor, clang_getNullCursor(), &f) == CXChildVisit_Recurse)
-			clang_visitChildren(l->stmts[i].cursor, find_ops, &f);
+		if (find_ops(l->stmts[i].cursor, &f) == CXChildVisit_Recurse)
+			cursor_visit(l->stmts[i].cursor, find_ops, &f);
 	return f;
 }
 
@@ -306,9 +302,8 @@ struct async_scan {
 
 static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth);
 
-static enum CXChildVisitResult scan_other_async(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_other_async(CXCursor c, void *data)
 {
-	(void)parent;
 	struct async_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d, f, z, p;
@@ -340,8 +335,37 @@ static enum CXChildVisitResult scan_other_async(CXCursor c, CXCursor parent, CXC
 static size_t other_async_copy(const struct kloop *l, CXCursor fn, int depth)
 {
 	struct async_scan s = {.l = l, .depth = depth};
-	clang_visitChildren(fn, scan_other_async, &s);
+	cursor_visit(fn, scan_other_async, &s);
 	return s.found;
+}
+
+/* The first of the loop's copies, then (with calls) of its pipeline calls, that goes through
+ * another pipeline than pipe: that one, *at where, *copy whether at a copy; a null cursor when
+ * none does. */
+static CXCursor other_pipeline(const struct kloop *l, CXCursor pipe, bool calls, size_t *at, bool *copy)
+{
+	*copy = true;
+	for (int i = 0; i < l->ncopies; i++) {
+		CXCursor d, f, z, p;
+		if (l->copies[i].async && cursor_async_copy(l->copies[i].store, &d, &f, &z, &p) && !clang_equalCursors(p, pipe)) {
+			*at = cursor_span(l->copies[i].store).begin;
+			return p;
+		}
+	}
+	*copy = false;
+	for (int i = 0; calls && i < l->nstmts + l->npipe_ops; i++) {
+		/* (every call the rewrite drops is on this pipeline) */
+		CXCursor p = clang_getNullCursor(), op = clang_getNullCursor();
+		if (i < l->nstmts && l->stmts[i].role == ROLE_PIPE_OP)
+			cursor_pipeline_op(op = l->stmts[i].cursor, &p);
+		else if (i >= l->nstmts)
+			p = l->pipe_ops[i - l->nstmts].pipe;
+		if (!clang_Cursor_isNull(p) && !clang_equalCursors(p, pipe)) {
+			*at = i < l->nstmts ? cursor_span(op).begin : l->pipe_ops[i - l->nstmts].at.begin;
+			return p;
+		}
+	}
+	return clang_getNullCursor();
 }
 
 static char *pipe_problem(const struct kloop *l, const struct source *src, CXCursor body, size_t *at)
@@ -374,35 +398,17 @@ static char *pipe_problem(const struct kloop *l, const struct source *src, CXCur
 		return r;
 	}
 	struct pipe_use_scan us = {.l = l, .pipe = pipe, .stray = clang_getNullCursor()};
-	clang_visitChildren(l->function_cursor, scan_pipe_uses, &us);
-	for (int i = 0; i < l->ncopies; i++) {
-		CXCursor d, f, z, p;
-		if (l->copies[i].async && cursor_async_copy(l->copies[i].store, &d, &f, &z, &p) && !clang_equalCursors(p, pipe)) {
-			char *other = cursor_name(p);
-			*at = cursor_span(l->copies[i].store).begin;
-			pos(src, *at, &line, &col);
-			r = xprintf("the one at %d:%d goes through another pipeline, '%s'", line, col, other);
-			free(other);
-			free(name);
-			return r;
-		}
-	}
-	for (int i = 0; i < l->nstmts + l->npipe_ops && clang_Cursor_isNull(us.stray); i++) {
-		/* (every call the rewrite drops is on this pipeline) */
-		CXCursor p = clang_getNullCursor(), op = clang_getNullCursor();
-		if (i < l->nstmts && l->stmts[i].role == ROLE_PIPE_OP)
-			cursor_pipeline_op(op = l->stmts[i].cursor, &p);
-		else if (i >= l->nstmts)
-			p = l->pipe_ops[i - l->nstmts].pipe;
-		if (!clang_Cursor_isNull(p) && !clang_equalCursors(p, pipe)) {
-			char *other = cursor_name(p);
-			*at = i < l->nstmts ? cursor_span(op).begin : l->pipe_ops[i - l->nstmts].at.begin;
-			pos(src, *at, &line, &col);
-			r = xprintf("the loop also calls another pipeline, '%s' (%d:%d)", other, line, col);
-			free(other);
-			free(name);
-			return r;
-		}
+	cursor_visit(l->function_cursor, scan_pipe_uses, &us);
+	bool copy;
+	CXCursor another = other_pipeline(l, pipe, clang_Cursor_isNull(us.stray), at, &copy);
+	if (!clang_Cursor_isNull(another)) {
+		char *other = cursor_name(another);
+		pos(src, *at, &line, &col);
+		r = copy ? xprintf("the one at %d:%d goes through another pipeline, '%s'", line, col, other)
+			 : xprintf("the loop also calls another pipeline, '%s' (%d:%d)", other, line, col);
+		free(other);
+		free(name);
+		return r;
 	}
 	CXCursor sd, sf, sz, sp;
 	if (!clang_Cursor_isNull(us.stray) && cursor_async_copy(us.stray, &sd, &sf, &sz, &sp) &&
@@ -514,45 +520,35 @@ struct tile_naming_call {
 
 static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth);
 
-static enum CXChildVisitResult scan_tile_names(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_names(CXCursor c, void *data)
 {
-	(void)parent;
 	struct tile_naming_call *t = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_DeclRefExpr) {
-		CXCursor d = clang_getCursorReferenced(c);
-		for (int i = 0; i < t->l->ntiles && !t->names; i++)
-			t->names = clang_equalCursors(d, t->l->tiles[i].decl);
-	}
+	if (k == CXCursor_DeclRefExpr)
+		t->names = kloop_tile(t->l, clang_getCursorReferenced(c)) >= 0;
 	if (k == CXCursor_CallExpr && t->depth < 4) {
 		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
 		t->names = !clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, t->depth + 1);
 	}
-	if (t->names)
-		return CXChildVisit_Break;
-	return CXChildVisit_Recurse;
+	return t->names ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 static bool names_a_tile(const struct kloop *l, CXCursor fn, int depth)
 {
 	struct tile_naming_call t = {.l = l, .depth = depth};
-	clang_visitChildren(fn, scan_tile_names, &t);
+	cursor_visit(fn, scan_tile_names, &t);
 	return t.names;
 }
 
-static enum CXChildVisitResult scan_compute_calls(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_compute_calls(CXCursor call, void *data)
 {
-	(void)parent;
 	struct tile_naming_call *t = data;
-	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-		CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(c));
-		if (!clang_Cursor_isNull(fn) && names_a_tile(t->l, fn, 1)) {
-			t->callee = fn;
-			t->at = cursor_span(c).begin + 1;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
+	CXCursor fn = clang_getCursorDefinition(clang_getCursorReferenced(call));
+	if (clang_Cursor_isNull(fn) || !names_a_tile(t->l, fn, 1))
+		return CXChildVisit_Recurse;
+	t->callee = fn;
+	t->at = cursor_span(call).begin + 1;
+	return CXChildVisit_Break;
 }
 
 static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
@@ -560,7 +556,7 @@ static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
 	struct tile_naming_call t = {.l = l, .callee = clang_getNullCursor()};
 	for (int i = 0; i < l->nstmts && !t.at; i++)
 		if (l->stmts[i].role == ROLE_COMPUTE)
-			clang_visitChildren(l->stmts[i].cursor, scan_compute_calls, &t);
+			cursor_visit_kind(l->stmts[i].cursor, CXCursor_CallExpr, scan_compute_calls, &t);
 	return t;
 }
 
@@ -889,14 +885,6 @@ struct launch_ref_scan {
 	CXCursor bad;
 };
 
-static bool is_tile_var(const struct kloop *l, CXCursor var)
-{
-	for (int i = 0; i < l->ntiles; i++)
-		if (clang_equalCursors(l->tiles[i].decl, var))
-			return true;
-	return false;
-}
-
 static bool extern_array(CXCursor array)
 {
 	return !clang_Cursor_isNull(array) &&
@@ -906,7 +894,7 @@ static bool extern_array(CXCursor array)
 static enum CXChildVisitResult scan_launch_refs(CXCursor c, CXCursor d, void *data)
 {
 	struct launch_ref_scan *s = data;
-	if (cursor_is_shared_var(d) && !is_tile_var(s->l, d) &&
+	if (cursor_is_shared_var(d) && kloop_tile(s->l, d) < 0 &&
 	    (cursor_is_shared_view(d) || extern_array(cursor_shared_array(d)))) {
 		s->bad = c;
 		return CXChildVisit_Break;
@@ -1156,9 +1144,8 @@ static bool refuse_constant_branch(struct kloop *l, const struct source *src, co
 }
 
 /* The first call an expression makes that is not a builtin operator's, or null. */
-static enum CXChildVisitResult scan_first_call(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_first_call(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
 	/* (in a template, `to_float(x)` resolves at instantiation: no callee, but a name below it) */
@@ -1579,9 +1566,8 @@ struct view_use_scan {
 	size_t bad; /* offset + 1 of another use */
 };
 
-static enum CXChildVisitResult scan_view_use(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_view_use(CXCursor c, void *data)
 {
-	(void)parent;
 	struct view_use_scan *s = data;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), s->view))
 		return CXChildVisit_Recurse;
@@ -1623,7 +1609,7 @@ static void check_copy_views(struct kloop *l, const struct source *src)
 		if (!first)
 			continue;
 		struct view_use_scan s = {.l = l, .view = cp->view};
-		clang_visitChildren(l->cursor, scan_view_use, &s);
+		cursor_visit(l->cursor, scan_view_use, &s);
 		size_t decl = cursor_span(cp->view).begin;
 		int stmt = -1;
 		for (int k = 0; k < l->nstmts && stmt < 0; k++)
@@ -1691,9 +1677,8 @@ static int written_by_compute(const struct kloop *l, CXCursor var)
 	return -1;
 }
 
-static enum CXChildVisitResult scan_source_vars(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_source_vars(CXCursor c, void *data)
 {
-	(void)parent;
 	struct var_refs *v = data;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
@@ -1794,7 +1779,7 @@ static void check_dependences(struct kloop *l, const struct source *src)
 		if (cp->tile < 0 || cp->src.end == cp->src.begin)
 			continue;
 		struct var_refs v = {.loop = l, .bad = clang_getNullCursor()};
-		clang_visitChildren(cp->store, scan_source_vars, &v);
+		cursor_visit(cp->store, scan_source_vars, &v);
 		if (!clang_Cursor_isNull(v.bad)) {
 			CXString s = clang_getCursorSpelling(v.bad);
 			pos(src, cp->text.begin, &line, &col);
@@ -1986,9 +1971,8 @@ struct asm_scan {
 	char *instruction;
 };
 
-static enum CXChildVisitResult scan_asm(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_asm(CXCursor c, void *data)
 {
-	(void)parent;
 	struct asm_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt || k == CXCursor_MSAsmStmt) {
@@ -2012,7 +1996,7 @@ static enum CXChildVisitResult scan_asm(CXCursor c, CXCursor parent, CXClientDat
 static bool check_asm(struct kloop *l, const struct source *src)
 {
 	struct asm_scan s = {.bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_asm, &s);
+	cursor_visit(l->cursor, scan_asm, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return true;
 	size_t off = cursor_span(s.bad).begin;
@@ -2037,9 +2021,8 @@ struct alias_scan {
 	size_t use; /* offset + 1 of the use that keeps bad from being a view, 0 when none */
 };
 
-static enum CXChildVisitResult scan_shared_ref(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_shared_ref(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c))) {
 		*(CXCursor *)data = clang_getCursorReferenced(c);
 		return CXChildVisit_Break;
@@ -2052,7 +2035,7 @@ static CXCursor shared_ref_in(CXCursor c)
 	CXCursor found = clang_getNullCursor();
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && cursor_is_shared_var(clang_getCursorReferenced(c)))
 		return clang_getCursorReferenced(c);
-	clang_visitChildren(c, scan_shared_ref, &found);
+	cursor_visit(c, scan_shared_ref, &found);
 	return found;
 }
 
@@ -2258,9 +2241,7 @@ static bool param_only_read(CXCursor call, int i, int depth)
 static bool compute_view(const struct kloop *l, CXCursor var, CXCursor tile, size_t *bad)
 {
 	*bad = 0;
-	bool staged = false;
-	for (int i = 0; i < l->ntiles; i++)
-		staged |= clang_equalCursors(l->tiles[i].decl, tile);
+	bool staged = kloop_tile(l, tile) >= 0;
 	if (clang_getCursorKind(var) != CXCursor_VarDecl ||
 	    clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_Pointer || !staged ||
 	    !cursor_declared_within(var, l->body))
@@ -2328,9 +2309,8 @@ static bool carried_address(const struct kloop *l, CXCursor target, CXCursor val
 	return tile_address_value(value);
 }
 
-static enum CXChildVisitResult scan_alias(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_alias(CXCursor c, void *data)
 {
-	(void)parent;
 	struct alias_scan *s = data;
 	CXCursor from = clang_getNullCursor();
 	if (clang_getCursorKind(c) == CXCursor_VarDecl && indirect_type(clang_getCursorType(c))) {
@@ -2422,9 +2402,8 @@ static bool toolkit_overloads_read(CXCursor call, int i)
 	return took > 0;
 }
 
-static enum CXChildVisitResult scan_handed(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_handed(CXCursor c, void *data)
 {
-	(void)parent;
 	struct handed_scan *h = data;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
@@ -2448,7 +2427,7 @@ static bool check_handed_tiles(struct kloop *l, const struct source *src)
 	struct handed_scan h = {.l = l, .call = clang_getNullCursor()};
 	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(h.call); i++)
 		if (l->stmts[i].role == ROLE_COMPUTE)
-			clang_visitChildren(l->stmts[i].cursor, scan_handed, &h);
+			cursor_visit(l->stmts[i].cursor, scan_handed, &h);
 	if (clang_Cursor_isNull(h.call))
 		return true;
 	CXCursor callee = cursor_callee(h.call);
@@ -2467,7 +2446,7 @@ static bool check_handed_tiles(struct kloop *l, const struct source *src)
 static bool check_aliases(struct kloop *l, const struct source *src)
 {
 	struct alias_scan s = {.l = l, .bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_alias, &s);
+	cursor_visit(l->cursor, scan_alias, &s);
 	if (clang_Cursor_isNull(s.bad))
 		return check_handed_tiles(l, src);
 	size_t off = cursor_span(s.bad).begin;
@@ -2509,9 +2488,8 @@ static void add_cursor(struct cursors *cs, CXCursor c)
 	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
 }
 
-static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_inputs(CXCursor c, void *data)
 {
-	(void)parent;
 	struct input_scan *s = data;
 	CXCursor base;
 	if (cursor_global_load(c, &base))
@@ -2539,8 +2517,7 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, CXCursor parent, CXClient
 	}
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind k = clang_getCursorKind(d);
-		if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && !cursor_is_shared_var(d))
+		if (cursor_is_variable(d) && !cursor_is_shared_var(d))
 			add_cursor(&s->vars, d);
 	}
 	return CXChildVisit_Recurse;
@@ -2562,14 +2539,6 @@ static bool is_copy_side(const struct kloop *l, int i)
 	return r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL;
 }
 
-static bool is_ivar(const struct kloop *l, CXCursor var)
-{
-	for (int i = 0; i < l->nivars; i++)
-		if (clang_equalCursors(l->ivars[i].decl, var))
-			return true;
-	return false;
-}
-
 static bool restrict_pointer(CXCursor var)
 {
 	return clang_isRestrictQualifiedType(clang_getCursorType(var)) != 0;
@@ -2585,9 +2554,8 @@ struct derived_scan {
 	size_t at; /* offset + 1 */
 };
 
-static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_derived(CXCursor c, void *data)
 {
-	(void)parent;
 	struct derived_scan *d = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	/* (read from the tree, not the text: `IN_3D(k, j, i)`, a macro's `in[..]`, is a subscript) */
@@ -2604,8 +2572,8 @@ static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClien
 		/* `A[i]`, `A += K`: the rest (the index, the step) may name A again */
 		struct cursors kids = cursor_children(c);
 		for (int i = 1; i < kids.n && !d->at; i++)
-			if (scan_derived(kids.v[i], c, d) == CXChildVisit_Recurse)
-				clang_visitChildren(kids.v[i], scan_derived, d);
+			if (scan_derived(kids.v[i], d) == CXChildVisit_Recurse)
+				cursor_visit(kids.v[i], scan_derived, d);
 		free(kids.v);
 		return CXChildVisit_Continue;
 	}
@@ -2620,7 +2588,7 @@ static enum CXChildVisitResult scan_derived(CXCursor c, CXCursor parent, CXClien
 static size_t derived_from(const struct kloop *l, CXCursor var, const struct source *src)
 {
 	struct derived_scan d = {var, src, 0};
-	clang_visitChildren(l->function_cursor, scan_derived, &d);
+	cursor_visit(l->function_cursor, scan_derived, &d);
 	return d.at;
 }
 
@@ -2656,9 +2624,8 @@ static bool in_copy_text(const struct kloop *l, int stmt, CXCursor c)
 	return false;
 }
 
-static enum CXChildVisitResult scan_stray_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stray_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct stray_scan *s = data;
 	CXCursor target, value;
 	enum write_kind w = cursor_write_parts(c, &target, &value);
@@ -2748,7 +2715,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		if (is_copy_side(l, i) || st->role == ROLE_BUMP) {
 			struct stray_scan stray = {.l = l, .src = src, .stmt = i, .at = clang_getNullCursor()};
 			if (st->role == ROLE_COPY && e->shared)
-				clang_visitChildren(st->cursor, scan_stray_shared, &stray);
+				cursor_visit(st->cursor, scan_stray_shared, &stray);
 			if (e->memory || e->unknown || e->syncs) {
 				/* (the statement's place, and the effect's where it is outside it: the
 				 * function the statement calls) */
@@ -2785,7 +2752,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	struct input_scan in = {.l = l};
 	for (int i = 0; i < l->nstmts; i++)
 		if (is_copy_side(l, i))
-			clang_visitChildren(l->stmts[i].cursor, scan_inputs, &in);
+			cursor_visit(l->stmts[i].cursor, scan_inputs, &in);
 	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
 		CXCursor var = in.vars.v[v];
 		int decl = declaring_stmt(l, var);
@@ -2810,7 +2777,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 		 * writes of it in their order; only a write the compute keeps would be missed */
 		bool replayed = decl >= 0 ? is_copy_side(l, decl) : stepped_scratch(l, var);
 		for (int i = 0; i < l->nstmts; i++) {
-			bool bump = l->stmts[i].role == ROLE_BUMP && is_ivar(l, var);
+			bool bump = l->stmts[i].role == ROLE_BUMP && kloop_ivar(l, var) >= 0;
 			if (i == decl || bump || !effects_writes_var(&fx[i], var) || (replayed && is_copy_side(l, i)))
 				continue;
 			char *name = cursor_name(var);
@@ -2863,9 +2830,8 @@ struct step_scan {
 	bool stepped;
 };
 
-static enum CXChildVisitResult scan_constant_step(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_constant_step(CXCursor c, void *data)
 {
-	(void)parent;
 	struct step_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor var = clang_getNullCursor();
@@ -2898,7 +2864,7 @@ static bool destination_stepped(const struct kloop *l, const struct copy *cp, CX
 	struct step_scan s = {.target = copy_target(cp)};
 	struct cursors kids = cursor_children(loop);
 	if (kids.n > 0)
-		clang_visitChildren(kids.v[kids.n - 1], scan_constant_step, &s);
+		cursor_visit(kids.v[kids.n - 1], scan_constant_step, &s);
 	free(kids.v);
 	return s.stepped;
 }
@@ -3055,9 +3021,8 @@ static enum CXChildVisitResult scan_ivar_use(CXCursor c, CXCursor d, void *data)
 {
 	(void)c;
 	struct ivar_use *u = data;
-	for (int i = 0; i < u->loop->nivars; i++)
-		if (clang_equalCursors(u->loop->ivars[i].decl, d))
-			u->uses = true;
+	if (kloop_ivar(u->loop, d) >= 0)
+		u->uses = true;
 	struct span ds = cursor_span(d);
 	for (int i = 0; i < u->loop->nstmts && !u->uses; i++) {
 		const struct body_stmt *st = &u->loop->stmts[i];
@@ -3085,21 +3050,20 @@ struct child_list {
 	int *n, max;
 };
 
-static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_loops(CXCursor c, void *data)
 {
-	(void)parent;
 	if (cursor_is_loop(c) || clang_getCursorKind(c) == CXCursor_GotoStmt) {
 		*(bool *)data = true;
 		return CXChildVisit_Break;
 	}
-	return clang_getCursorKind(c) == CXCursor_LambdaExpr ? CXChildVisit_Continue : CXChildVisit_Recurse;
+	return CXChildVisit_Recurse;
 }
 
 /* Whether a statement holds a loop (or a goto, which can make one). */
 static bool holds_loop(CXCursor stmt)
 {
 	bool found = false;
-	clang_visitChildren(stmt, scan_loops, &found);
+	cursor_visit_code(stmt, scan_loops, &found);
 	return found;
 }
 
@@ -3125,9 +3089,8 @@ static const char *loop_trips_illegal(const struct kloop *l, const struct copy_l
 	return why;
 }
 
-static enum CXChildVisitResult scan_label(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_label(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_LabelStmt) {
 		*(CXCursor *)data = c;
 		return CXChildVisit_Break;
@@ -3144,7 +3107,7 @@ static void check_twice(struct kloop *l)
 		if (l->tiles[i].in_loop)
 			l->twice = xprintf("the loop's body declares the tile '%s'", l->tiles[i].name);
 	CXCursor label = clang_getNullCursor();
-	clang_visitChildren(cursor_last_child(l->cursor), scan_label, &label);
+	cursor_visit(cursor_last_child(l->cursor), scan_label, &label);
 	if (!l->twice && !clang_Cursor_isNull(label)) {
 		char *n = cursor_name(label);
 		l->twice = xprintf("the loop's body holds the label '%s'", n);
@@ -3197,9 +3160,8 @@ static bool loop_fetch_var(const struct kloop *l, CXCursor var)
 	return false;
 }
 
-static enum CXChildVisitResult scan_ivar_decl(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_ivar_decl(CXCursor c, void *data)
 {
-	(void)parent;
 	struct ivar_decl *d = data;
 	if (clang_getCursorKind(c) == CXCursor_VarDecl && stmt_reads_ivar(d->l, c) && !loop_fetch_var(d->l, c)) {
 		d->found = c;
@@ -3212,7 +3174,7 @@ static enum CXChildVisitResult scan_ivar_decl(CXCursor c, CXCursor parent, CXCli
 static bool copy_loop_ivar_decl(const struct kloop *l, CXCursor loop, CXCursor *decl)
 {
 	struct ivar_decl d = {l, clang_getNullCursor()};
-	clang_visitChildren(cursor_last_child(loop), scan_ivar_decl, &d);
+	cursor_visit(cursor_last_child(loop), scan_ivar_decl, &d);
 	*decl = d.found;
 	return !clang_Cursor_isNull(d.found);
 }
@@ -3262,11 +3224,10 @@ static enum CXChildVisitResult scan_branch_local(CXCursor ref, CXCursor d, void 
 	struct branch_local_scan *b = data;
 	if (cursor_declared_within(d, b->branch))
 		return CXChildVisit_Continue;
-	for (int i = 0; i < b->l->nivars; i++)
-		if (clang_equalCursors(b->l->ivars[i].decl, d)) {
-			b->ivars = true;
-			return CXChildVisit_Continue;
-		}
+	if (kloop_ivar(b->l, d) >= 0) {
+		b->ivars = true;
+		return CXChildVisit_Continue;
+	}
 	b->ok = !cursor_writes_var(cursor_last_child(b->l->cursor), d);
 	if (!b->ok)
 		b->changed = d;
@@ -3516,14 +3477,10 @@ struct outer_sets {
 	CXCursor bad;
 };
 
-static enum CXChildVisitResult scan_outer_sets(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_outer_sets(CXCursor c, enum write_kind w, CXCursor target, CXCursor value,
+					       void *data)
 {
-	(void)parent;
 	struct outer_sets *o = data;
-	CXCursor target, value;
-	enum write_kind w = cursor_write_parts(c, &target, &value);
-	if (w == WRITE_NONE)
-		return CXChildVisit_Recurse;
 	CXCursor root = cursor_root_var(target);
 	if (clang_Cursor_isNull(root) || cursor_is_shared_var(root) || cursor_declared_within(root, o->stmt))
 		return CXChildVisit_Recurse;
@@ -3554,7 +3511,7 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 		CXCursor lhs, rhs;
 		struct outer_sets os = {.l = l, .stmt = cursor_span(st->cursor), .bad = clang_getNullCursor()};
 		if (st->role == ROLE_COPY)
-			clang_visitChildren(st->cursor, scan_outer_sets, &os);
+			cursor_visit_writes(st->cursor, scan_outer_sets, &os);
 		bool set = st->role == ROLE_COPY && clang_Cursor_isNull(os.bad);
 		if (set)
 			continue;
@@ -3657,9 +3614,8 @@ static enum CXChildVisitResult scan_name_clash(CXCursor ref, CXCursor r, void *d
 	return CXChildVisit_Break;
 }
 
-static enum CXChildVisitResult collect_decls(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_decls(CXCursor c, void *data)
 {
-	(void)parent;
 	struct child_list *cl = data;
 	if (clang_getCursorKind(c) == CXCursor_VarDecl && *cl->n < cl->max)
 		cl->v[(*cl->n)++] = c;
@@ -3710,7 +3666,7 @@ static void check_hoisted_names(struct kloop *l, const struct source *src)
 			continue;
 		CXCursor decls[8];
 		int n = 0;
-		clang_visitChildren(l->stmts[i].cursor, collect_decls, &(struct child_list){decls, &n, 8});
+		cursor_visit(l->stmts[i].cursor, collect_decls, &(struct child_list){decls, &n, 8});
 		for (int d = 0; d < n && l->nrefusals == 0; d++) {
 			struct name_clash nc = {.decl = decls[d], .other = clang_getNullCursor()};
 			nc.name = cursor_name(decls[d]);
@@ -3769,7 +3725,7 @@ static bool invariant_var(struct cond_ctx *x, CXCursor d, int depth)
 {
 	if (is_counter(x, d))
 		return true;
-	if (cursor_is_shared_var(d) || is_ivar(x->l, d) || depth > 6)
+	if (cursor_is_shared_var(d) || kloop_ivar(x->l, d) >= 0 || depth > 6)
 		return false;
 	if (!clang_Cursor_isNull(x->call) && clang_getCursorKind(d) == CXCursor_ParmDecl &&
 	    cursor_declared_within(d, x->scope_span)) {
@@ -3815,9 +3771,8 @@ struct invariant_scan {
 	bool ok;
 };
 
-static enum CXChildVisitResult scan_invariant(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_invariant(CXCursor c, void *data)
 {
-	(void)parent;
 	struct invariant_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	bool ok = true;
@@ -3968,32 +3923,25 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 /* A jump inside root (`continue`, `break`, `return`, `goto`, `goto *p`) may skip the store: each must be
  * taken alike on every tile, as the store's own branches are; otherwise *cond is the branch
  * around it that varies. */
-struct jump_scan {
-	struct cursors jumps;
-};
-
-static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_jump(CXCursor c, void *data)
 {
-	(void)parent;
-	struct jump_scan *j = data;
+	struct cursors *jumps = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	/* (an asm, which may jump too, is refused among the copies: "the asm at 9:13 runs ..") */
 	if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
 	    k == CXCursor_IndirectGotoStmt)
-		*VEC_PUSH(j->jumps.v, j->jumps.n, j->jumps.cap) = c;
+		*VEC_PUSH(jumps->v, jumps->n, jumps->cap) = c;
 	return CXChildVisit_Recurse;
 }
 
 static bool jumps_every_tile(struct cond_ctx *x, CXCursor root, CXCursor *cond)
 {
-	struct jump_scan j = {{0}};
-	clang_visitChildren(root, scan_jumps, &j);
+	struct cursors jumps = {0};
+	cursor_visit_code(root, collect_jump, &jumps);
 	bool ok = true;
-	for (int i = 0; i < j.jumps.n && ok; i++)
-		ok = store_every_tile(x, root, j.jumps.v[i], clang_getNullCursor(), cond);
-	free(j.jumps.v);
+	for (int i = 0; i < jumps.n && ok; i++)
+		ok = store_every_tile(x, root, jumps.v[i], clang_getNullCursor(), cond);
+	free(jumps.v);
 	return ok;
 }
 
@@ -4046,9 +3994,8 @@ struct if_find {
 	CXCursor found;
 };
 
-static enum CXChildVisitResult find_if_at(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_if_at(CXCursor c, void *data)
 {
-	(void)parent;
 	struct if_find *f = data;
 	if (clang_getCursorKind(c) == CXCursor_IfStmt && cursor_span(c).begin == f->at.begin) {
 		f->found = c;
@@ -4080,9 +4027,8 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 }
 
 /* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`): *data. */
-static enum CXChildVisitResult scan_tile_call(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_call(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c))
 		return CXChildVisit_Recurse;
 	int n = clang_Cursor_getNumArguments(c);
@@ -4112,9 +4058,8 @@ struct header_scan {
 	CXCursor memory; /* the first read of memory */
 };
 
-static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_header(CXCursor c, void *data)
 {
-	(void)parent;
 	struct header_scan *h = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_ArraySubscriptExpr ||
@@ -4128,7 +4073,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	}
 	CXCursor target, value;
 	if (h->init && cursor_write_parts(c, &target, &value) != WRITE_NONE &&
-	    !is_ivar(h->l, cursor_root_var(target))) {
+	    kloop_ivar(h->l, cursor_root_var(target)) < 0) {
 		/* (the loader's cursor starts from the init, and the loop still runs it: twice) */
 		h->bad = c, h->why = "writes something other than the loop's variables";
 		return CXChildVisit_Break;
@@ -4141,8 +4086,7 @@ static enum CXChildVisitResult scan_header(CXCursor c, CXCursor parent, CXClient
 	}
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !is_ivar(h->l, d)) {
+		if (cursor_is_variable(d) && kloop_ivar(h->l, d) < 0) {
 			if (cursor_is_shared_var(d)) {
 				h->bad = c, h->why = "reads shared memory";
 				return CXChildVisit_Break;
@@ -4215,7 +4159,7 @@ static bool helper_copies_async(struct kloop *l, const struct source *src)
 	if (clang_Cursor_isNull(def))
 		return false;
 	struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src};
-	clang_visitChildren(def, scan_calls, &cs);
+	cursor_visit(def, scan_calls, &cs);
 	if (clang_Cursor_isNull(cs.pipelined))
 		return false;
 	char *fn = cursor_name(def), *what = call_name(cs.pipelined);
@@ -4257,8 +4201,8 @@ static bool check_calls(struct kloop *l, const struct source *src, const struct 
 		struct call_scan cs = {.pipelined = clang_getNullCursor(), .nested_barrier = clang_getNullCursor(), .src = src,
 				       .piped = piped};
 		CXCursor c = l->stmts[i].cursor;
-		scan_calls(c, c, &cs);
-		clang_visitChildren(c, scan_calls, &cs);
+		scan_calls(c, &cs);
+		cursor_visit(c, scan_calls, &cs);
 		if (!clang_Cursor_isNull(cs.pipelined)) {
 			size_t off = cursor_span(cs.pipelined).begin;
 			pos(src, off, &line, &col);
@@ -4285,33 +4229,26 @@ struct fallback_find {
 	size_t found;
 };
 
-static enum CXChildVisitResult scan_pipefy_name(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pipefy_name(CXCursor var, void *data)
 {
-	(void)parent;
 	size_t *at = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		char *n = cursor_name(c);
-		bool ours = strcmp(n, STAGE_READ) == 0 || strcmp(n, NAME_LOAD) == 0 || strcmp(n, NAME_FETCH) == 0;
-		free(n);
-		if (ours) {
-			*at = cursor_span(c).begin;
-			return CXChildVisit_Break;
-		}
-	}
-	return CXChildVisit_Recurse;
+	char *n = cursor_name(var);
+	bool ours = strcmp(n, STAGE_READ) == 0 || strcmp(n, NAME_LOAD) == 0 || strcmp(n, NAME_FETCH) == 0;
+	free(n);
+	if (!ours)
+		return CXChildVisit_Recurse;
+	*at = cursor_span(var).begin;
+	return CXChildVisit_Break;
 }
 
-static enum CXChildVisitResult scan_fallback(CXCursor c, CXCursor parent, CXClientData data)
+/* (the statements around the loop's start) */
+static enum CXChildVisitResult scan_fallback(CXCursor c, void *data)
 {
-	(void)parent;
 	struct fallback_find *f = data;
-	struct span s = cursor_span(c);
-	if (s.end <= f->loop.begin || s.begin > f->loop.begin)
-		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) == CXCursor_IfStmt) {
 		struct cursors kids = cursor_children(c);
 		if (kids.n == 3 && span_within(f->loop, cursor_span(kids.v[2])))
-			clang_visitChildren(kids.v[1], scan_pipefy_name, &f->found);
+			cursor_visit_kind(kids.v[1], CXCursor_VarDecl, scan_pipefy_name, &f->found);
 		free(kids.v);
 		if (f->found)
 			return CXChildVisit_Break;
@@ -4322,7 +4259,7 @@ static enum CXChildVisitResult scan_fallback(CXCursor c, CXCursor parent, CXClie
 static size_t pipefy_fallback(const struct kloop *l)
 {
 	struct fallback_find f = {l->loop, 0};
-	clang_visitChildren(l->function_cursor, scan_fallback, &f);
+	cursor_visit_around(l->function_cursor, (struct span){l->loop.begin, l->loop.begin + 1}, scan_fallback, &f);
 	return f.found;
 }
 
@@ -4388,7 +4325,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			return;
 		}
 	struct flow_scan fs = {.bad = clang_getNullCursor()};
-	clang_visitChildren(l->cursor, scan_flow, &fs);
+	cursor_visit(l->cursor, scan_flow, &fs);
 	if (!clang_Cursor_isNull(fs.bad)) {
 		size_t off = cursor_span(fs.bad).begin;
 		pos(src, off, &line, &col);
@@ -4418,7 +4355,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		CXCursor call = clang_getNullCursor();
 		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
-				clang_visitChildren(l->stmts[i].cursor, scan_tile_call, &call);
+				cursor_visit(l->stmts[i].cursor, scan_tile_call, &call);
 		if (!clang_Cursor_isNull(call) && cursor_cast_store_accessor(call)) {
 			char *n = call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);
@@ -4478,28 +4415,6 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	free(fx);
 }
 
-/* A local variable of that name somewhere in a function body. */
-struct name_scan {
-	const char *name;
-	bool found;
-	size_t at;
-};
-
-static enum CXChildVisitResult scan_local_named(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct name_scan *ns = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		char *n = cursor_name(c);
-		if (strcmp(n, ns->name) == 0 && !ns->found) {
-			ns->found = true;
-			ns->at = cursor_offset(c);
-		}
-		free(n);
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* The first place in [from, to) where word stands as an identifier (outside comments and
  * strings), or 0. */
 static size_t word_in(const struct source *src, size_t from, size_t to, const char *word)
@@ -4543,11 +4458,12 @@ static char *box_refusal(struct kloop *l, const struct source *src, const struct
 	int np = clang_Cursor_getNumArguments(fn);
 	for (int i = 0; i < np; i++) {
 		char *name = cursor_name(clang_Cursor_getArgument(fn, i));
-		struct name_scan ns = {.name = name};
-		clang_visitChildren(body, scan_local_named, &ns);
-		char *why = !*name    ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
-			    : ns.found ? xprintf("a local at %s has the name of the parameter '%s'", where(src, ns.at), name)
+		struct cursors locals = cursor_vars_named(body, name);
+		char *why = !*name     ? xprintf("parameter %d of '%s' has no name", i + 1, l->function)
+			    : locals.n ? xprintf("a local at %s has the name of the parameter '%s'",
+						 where(src, cursor_offset(locals.v[0])), name)
 				       : NULL;
+		free(locals.v);
 		free(name);
 		if (why)
 			return why;
@@ -4572,9 +4488,8 @@ struct producer_scan {
 	const char *what;
 };
 
-static enum CXChildVisitResult scan_producer_reads(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_producer_reads(CXCursor c, void *data)
 {
-	(void)parent;
 	struct producer_scan *ps = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	const char *what = NULL;
@@ -4704,39 +4619,40 @@ static bool in_namespace(CXCursor d, const char *name)
 }
 
 /* Whether c names something of cooperative groups (a type, a function, an object): their view
- * of the block and grid is the launch's, whatever pipefy makes of the kernel's. */
-static bool names_cooperative_groups(CXCursor c)
+ * of the block and grid is the launch's, whatever pipefy makes of the kernel's. Why not, when it
+ * does, for the scans that follow the kernel's helpers (found at `at`; `uses` before, the view
+ * after: "the kernel uses cooperative groups (9:13), whose view of the block counts .."); NULL
+ * when it does not. */
+static char *cooperative_groups_use(CXCursor c, const struct source *src, size_t at, const char *uses, const char *view)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
-	return !clang_Cursor_isNull(d) &&
-	       (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
-		k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
-	       in_namespace(d, "cooperative_groups");
+	bool names = !clang_Cursor_isNull(d) &&
+		     (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
+		      k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
+		     in_namespace(d, "cooperative_groups");
+	return names ? xprintf("%scooperative groups (%s), whose view of %s", uses, where(src, at), view) : NULL;
 }
 
 /* Scans def, the helper c calls, with visit, one call deeper (what it finds is placed at the
  * kernel's call that leads there); true when it finds why not (then in s->why). */
-static bool scan_helper(struct block_view_scan *s, CXCursor c, CXCursor def, CXCursorVisitor visit)
+static bool scan_helper(struct block_view_scan *s, CXCursor c, CXCursor def, cursor_visitor visit)
 {
 	struct block_view_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, NULL};
-	clang_visitChildren(def, visit, &inner);
+	cursor_visit(def, visit, &inner);
 	if (!inner.why)
 		return false;
 	s->why = inner.why;
 	return true;
 }
 
-static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_block_view(CXCursor c, void *data)
 {
-	(void)parent;
 	struct block_view_scan *s = data;
 	size_t at = cursor_offset(s->depth ? s->call : c);
-	if (names_cooperative_groups(c)) {
-		s->why = xprintf("the kernel uses cooperative groups (%s), whose view of the block counts the producer warp",
-				 where(s->src, at));
+	s->why = cooperative_groups_use(c, s->src, at, "the kernel uses ", "the block counts the producer warp");
+	if (s->why)
 		return CXChildVisit_Break;
-	}
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
 	if (k == CXCursor_DeclRefExpr && clang_getCursorKind(d) == CXCursor_VarDecl && effects_in_system_header(d)) {
@@ -4799,9 +4715,8 @@ static enum CXChildVisitResult scan_block_view(CXCursor c, CXCursor parent, CXCl
 static const char *const block_barriers[] = {"__syncthreads", "__syncthreads_count", "__syncthreads_or",
 					     "__syncthreads_and", "__barrier_sync", "__barrier_sync_count", NULL};
 
-static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_consumer_barrier(CXCursor c, void *data)
 {
-	(void)parent;
 	struct block_view_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	size_t at = cursor_offset(s->depth ? s->call : c);
@@ -4875,13 +4790,10 @@ struct producer_control {
 	size_t at;
 };
 
-static enum CXChildVisitResult scan_producer_control(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_producer_control(CXCursor c, void *data)
 {
-	(void)parent;
 	struct producer_control *p = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	if (k == CXCursor_CallExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
 		/* (wmma's fill_fragment writes its fragment only: the warp runs it whole) */
@@ -4953,12 +4865,11 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		struct effects fx = {0};
 		effects_of(kids.v[i], src, &fx);
 		struct producer_scan ps = {0};
-		clang_visitChildren(kids.v[i], scan_producer_reads, &ps);
+		cursor_visit(kids.v[i], scan_producer_reads, &ps);
 		if (!ps.what)
-			scan_producer_reads(kids.v[i], body, &ps);
+			scan_producer_reads(kids.v[i], &ps);
 		struct producer_control pc = {src, l->function_cursor, NULL, 0};
-		if (scan_producer_control(kids.v[i], body, &pc) == CXChildVisit_Recurse)
-			clang_visitChildren(kids.v[i], scan_producer_control, &pc);
+		cursor_visit_code_from(kids.v[i], scan_producer_control, &pc);
 		if (pc.what && !ps.what) {
 			ps.what = pc.what;
 			ps.at = pc.at;
@@ -4986,7 +4897,7 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 		if ((at = word_in(src, l->loop.end, l->function_span.end, barriers[b])))
 			return xprintf("'%s' at %s follows the loop; the producer warp leaves after it", barriers[b], where(src, at));
 	struct block_view_scan bv = {src, 0, clang_getNullCursor(), NULL};
-	clang_visitChildren(l->function_cursor, scan_block_view, &bv);
+	cursor_visit(l->function_cursor, scan_block_view, &bv);
 	if (bv.why)
 		return bv.why;
 	char *barrier = consumer_barrier(l, src);
@@ -5128,9 +5039,8 @@ struct extern_scan {
 	int nseen;
 };
 
-static enum CXChildVisitResult scan_extern_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_extern_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct extern_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_VarDecl && cursor_is_shared_var(c) && extern_array(c)) {
@@ -5154,7 +5064,7 @@ static enum CXChildVisitResult scan_extern_shared(CXCursor c, CXCursor parent, C
 		if (clang_equalCursors(s->seen[i], def))
 			return CXChildVisit_Recurse;
 	s->seen[s->nseen++] = def;
-	clang_visitChildren(def, scan_extern_shared, s);
+	cursor_visit(def, scan_extern_shared, s);
 	return clang_Cursor_isNull(s->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
@@ -5164,12 +5074,9 @@ struct decl_stmt_find {
 	int declarators;
 };
 
-static enum CXChildVisitResult find_decl_stmt(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_decl_stmt(CXCursor c, void *data)
 {
-	(void)parent;
 	struct decl_stmt_find *f = data;
-	if (clang_getCursorKind(c) != CXCursor_DeclStmt)
-		return CXChildVisit_Recurse;
 	struct cursors kids = cursor_children(c);
 	bool mine = false;
 	for (int i = 0; i < kids.n; i++)
@@ -5190,7 +5097,7 @@ static char *promote_decl_problem(const struct kloop *l, const struct source *sr
 	int line, col;
 	pos(src, cursor_span(t->decl).begin, &line, &col);
 	struct decl_stmt_find f = {.var = t->decl, .stmt = clang_getNullCursor()};
-	clang_visitChildren(l->function_cursor, find_decl_stmt, &f);
+	cursor_visit_kind(l->function_cursor, CXCursor_DeclStmt, find_decl_stmt, &f);
 	if (t->in_loop || clang_Cursor_isNull(f.stmt))
 		return xprintf("tile '%s' (%d:%d) is declared %s", t->name, line, col,
 			       t->in_loop ? "inside the loop" : "outside the kernel's body");
@@ -5226,7 +5133,7 @@ static void check_promote(struct model *m, int i, const struct source *src)
 		why = promote_decl_problem(l, src, t, &l->promote_decls[t]);
 	if (!why) {
 		struct extern_scan s = {.found = clang_getNullCursor()};
-		clang_visitChildren(l->function_cursor, scan_extern_shared, &s);
+		cursor_visit(l->function_cursor, scan_extern_shared, &s);
 		if (!clang_Cursor_isNull(s.found)) {
 			int line, col;
 			pos(src, cursor_span(s.found).begin, &line, &col);
@@ -5302,9 +5209,8 @@ struct launch_writes {
 	bool config_writes, args_writes;
 };
 
-static enum CXChildVisitResult find_launch_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_launch_writes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct launch_writes *w = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	struct span s = cursor_span(c);
@@ -5331,7 +5237,7 @@ static bool read_launch_writes(struct launch_writes *w, const struct source *src
 	*w = (struct launch_writes){src, {0, 0}, args, false, false};
 	if (gt)
 		w->config = (struct span){(size_t)(lt + 3 - src->text), (size_t)(gt - src->text)};
-	clang_visitChildren(stmt, find_launch_writes, w);
+	cursor_visit(stmt, find_launch_writes, w);
 	return gt != NULL;
 }
 
@@ -5342,9 +5248,8 @@ struct pdl_use {
 };
 
 /* Programmatic dependent launch the kernel already does itself. */
-static enum CXChildVisitResult find_pdl_use(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_pdl_use(CXCursor c, void *data)
 {
-	(void)parent;
 	struct pdl_use *u = data;
 	if (cursor_is_call_named(c, "cudaGridDependencySynchronize") ||
 	    cursor_is_call_named(c, "cudaTriggerProgrammaticLaunchCompletion"))
@@ -5369,9 +5274,8 @@ struct same_name {
 };
 
 /* Another function of that name (an overload): `&k` would not say which. */
-static enum CXChildVisitResult find_overload(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_overload(CXCursor c, void *data)
 {
-	(void)parent;
 	struct same_name *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
@@ -5405,7 +5309,7 @@ static bool overloaded(struct launch_pair *p, size_t at, const char *preamble)
 		index = clang_createIndex(0, 0);
 		headers = clang_createTranslationUnit(index, preamble);
 		if (headers)
-			clang_visitChildren(clang_getTranslationUnitCursor(headers), find_overload, &s);
+			cursor_visit(clang_getTranslationUnitCursor(headers), find_overload, &s);
 		else /* (not readable now: say so rather than guess) */
 			launch_pair_refuse(p, at, "pipefy could not read the declarations of the file's headers again (%s) "
 					   "to see whether '%s' is overloaded", preamble, p->second);
@@ -5435,9 +5339,8 @@ struct names_var {
 	bool reads_memory; /* a subscript, a dereference, a member through a pointer, or a call */
 };
 
-static enum CXChildVisitResult scan_names_var(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_names_var(CXCursor c, void *data)
 {
-	(void)parent;
 	struct names_var *n = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_DeclRefExpr && !clang_Cursor_isNull(n->var) && clang_equalCursors(clang_getCursorReferenced(c), n->var))
@@ -5455,14 +5358,14 @@ static enum CXChildVisitResult scan_names_var(CXCursor c, CXCursor parent, CXCli
 static CXCursor between_write(const struct launch_pair *p, const struct source *src, CXCursor *var)
 {
 	struct names_var reads = {clang_getNullCursor(), false, false};
-	clang_visitChildren(p->stmt, scan_names_var, &reads);
+	cursor_visit(p->stmt, scan_names_var, &reads);
 	for (int i = 0; i < p->between.n; i++) {
 		struct effects fx = {0};
 		effects_of(p->between.v[i], src, &fx);
 		CXCursor hit = clang_getNullCursor();
 		for (int v = 0; v < fx.vars.n && clang_Cursor_isNull(hit); v++) {
 			struct names_var n = {fx.vars.v[v], false, false};
-			clang_visitChildren(p->stmt, scan_names_var, &n);
+			cursor_visit(p->stmt, scan_names_var, &n);
 			if (n.found)
 				hit = fx.vars.v[v];
 		}
@@ -5538,7 +5441,7 @@ static void check_pair(struct launch_pair *p, const struct source *src, const ch
 		return;
 	}
 	struct pdl_use u = {src, NULL, 0};
-	clang_visitChildren(p->kernel, find_pdl_use, &u);
+	cursor_visit(p->kernel, find_pdl_use, &u);
 	if (u.what) {
 		launch_pair_refuse(p, at, "'%s' already uses programmatic dependent launch ('%s' at %s)", p->second, u.what,
 				   where(src, u.at));
@@ -5607,16 +5510,13 @@ static const char *const block_sregs[] = {"sreg_tid", "sreg_ntid", "sreg_ctaid",
 
 static const char *const block_builtins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim", NULL};
 
-static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_queue_body(CXCursor c, void *data)
 {
-	(void)parent;
 	struct queue_scan *s = data;
 	size_t at = cursor_offset(s->depth ? s->call : c);
-	if (names_cooperative_groups(c)) {
-		s->why = xprintf("cooperative groups (%s), whose view of the block and grid is the persistent launch's",
-				 where(s->src, at));
+	s->why = cooperative_groups_use(c, s->src, at, "", "the block and grid is the persistent launch's");
+	if (s->why)
 		return CXChildVisit_Break;
-	}
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
 	if (k == CXCursor_AsmStmt && !s->system) {
@@ -5701,7 +5601,7 @@ static enum CXChildVisitResult scan_queue_body(CXCursor c, CXCursor parent, CXCl
 			return CXChildVisit_Break;
 		}
 		struct queue_scan inner = {s->src, s->depth + 1, s->depth ? s->call : c, s->second, s->system || sys, 0, 0, NULL};
-		clang_visitChildren(def, scan_queue_body, &inner);
+		cursor_visit(def, scan_queue_body, &inner);
 		if (!s->barrier_at && inner.barrier_at)
 			s->barrier_at = at + 1;
 		if (inner.why) {
@@ -5766,7 +5666,7 @@ static char *queue_kernel_refusal(const struct launch_pair *p, CXCursor kernel, 
 			return r;
 	}
 	struct queue_scan qs = {src, 0, clang_getNullCursor(), second, false, 0, 0, NULL};
-	clang_visitChildren(body, scan_queue_body, &qs);
+	cursor_visit(body, scan_queue_body, &qs);
 	if (qs.why) {
 		char *in = xprintf("in '%s', %s", name, qs.why);
 		free(qs.why);

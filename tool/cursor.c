@@ -7,9 +7,8 @@
 
 /* ---- cursor helpers ---- */
 
-static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_child(CXCursor c, void *data)
 {
-	(void)parent;
 	struct cursors *cs = data;
 	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
 	return CXChildVisit_Continue;
@@ -18,7 +17,7 @@ static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClie
 struct cursors cursor_children(CXCursor c)
 {
 	struct cursors cs = {0};
-	clang_visitChildren(c, collect_child, &cs);
+	cursor_visit(c, collect_child, &cs);
 	return cs;
 }
 
@@ -27,55 +26,164 @@ bool cursor_is_ref_to(CXCursor c, CXCursor decl)
 	return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), decl);
 }
 
-/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
-struct name_walk {
-	name_visitor each;
+/* The walks that hand on only some cursors (the names, the writes; those a test takes: of one
+ * kind, around a span, not lambdas): `each` asked of those, with data; the answer for the others
+ * is `other`. */
+struct walk {
+	union {
+		name_visitor name;
+		write_visitor write;
+		cursor_visitor cursor;
+	} each;
 	void *data;
+	bool (*takes)(CXCursor c, const struct walk *w);
+	enum CXChildVisitResult other;
+	enum CXCursorKind kind;
+	struct span at;
 };
 
-static enum CXChildVisitResult visit_name(CXCursor c, CXCursor parent, CXClientData data)
+/* cursor_visit's walk: libclang's visitor, `each` asked without the parent. */
+static enum CXChildVisitResult visit_each(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
-	struct name_walk *w = data;
+	struct walk *w = data;
+	return w->each.cursor(c, w->data);
+}
+
+void cursor_visit(CXCursor c, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data};
+	clang_visitChildren(c, visit_each, &w);
+}
+
+void cursor_visit_from(CXCursor c, cursor_visitor each, void *data)
+{
+	if (each(c, data) == CXChildVisit_Recurse)
+		cursor_visit(c, each, data);
+}
+
+/* cursor_visit_names' walk: each name handed to `each`, with what it names. */
+static enum CXChildVisitResult visit_name(CXCursor c, void *data)
+{
+	struct walk *w = data;
 	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
 		return CXChildVisit_Recurse;
-	return w->each(c, clang_getCursorReferenced(c), w->data);
+	return w->each.name(c, clang_getCursorReferenced(c), w->data);
 }
 
 void cursor_visit_names(CXCursor c, name_visitor each, void *data)
 {
-	struct name_walk w = {each, data};
-	clang_visitChildren(c, visit_name, &w);
+	struct walk w = {.each.name = each, .data = data};
+	cursor_visit(c, visit_name, &w);
 }
 
 /* cursor_visit_refs' walk: the names of decl handed on, the others walked into. */
 struct ref_walk {
 	CXCursor decl;
-	struct name_walk to;
+	struct walk to;
 };
 
 static enum CXChildVisitResult visit_ref(CXCursor ref, CXCursor decl, void *data)
 {
 	struct ref_walk *w = data;
-	return clang_equalCursors(decl, w->decl) ? w->to.each(ref, decl, w->to.data) : CXChildVisit_Recurse;
+	return clang_equalCursors(decl, w->decl) ? w->to.each.name(ref, decl, w->to.data) : CXChildVisit_Recurse;
 }
 
 void cursor_visit_refs(CXCursor c, CXCursor decl, name_visitor each, void *data)
 {
-	struct ref_walk w = {decl, {each, data}};
+	struct ref_walk w = {decl, {.each.name = each, .data = data}};
 	cursor_visit_names(c, visit_ref, &w);
 }
 
 void cursor_visit_names_from(CXCursor c, name_visitor each, void *data)
 {
-	struct name_walk w = {each, data};
+	struct walk w = {.each.name = each, .data = data};
 	cursor_visit_from(c, visit_name, &w);
 }
 
-void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data)
+/* cursor_visit_writes' walk: each write handed to `each`, with its parts. */
+static enum CXChildVisitResult visit_write(CXCursor c, void *data)
 {
-	if (visit(c, c, data) == CXChildVisit_Recurse)
-		clang_visitChildren(c, visit, data);
+	struct walk *w = data;
+	CXCursor target, value;
+	enum write_kind k = cursor_write_parts(c, &target, &value);
+	return k == WRITE_NONE ? CXChildVisit_Recurse : w->each.write(c, k, target, value, w->data);
+}
+
+void cursor_visit_writes(CXCursor c, write_visitor each, void *data)
+{
+	struct walk w = {.each.write = each, .data = data};
+	cursor_visit(c, visit_write, &w);
+}
+
+
+/* The walks of what a test takes: c handed to `each` when the test takes it. */
+static enum CXChildVisitResult visit_taken(CXCursor c, void *data)
+{
+	struct walk *w = data;
+	return w->takes(c, w) ? w->each.cursor(c, w->data) : w->other;
+}
+
+/* The tests: a cursor of the walk's kind, one whose extent holds its span, any but a lambda. */
+static bool of_kind(CXCursor c, const struct walk *w) { return clang_getCursorKind(c) == w->kind; }
+static bool around(CXCursor c, const struct walk *w) { return span_within(w->at, cursor_span(c)); }
+static bool not_lambda(CXCursor c, const struct walk *w)
+{
+	(void)w;
+	return clang_getCursorKind(c) != CXCursor_LambdaExpr;
+}
+
+void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data, .takes = of_kind, .other = CXChildVisit_Recurse, .kind = k};
+	cursor_visit(c, visit_taken, &w);
+}
+
+void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data, .takes = of_kind, .other = CXChildVisit_Recurse, .kind = k};
+	cursor_visit_from(c, visit_taken, &w);
+}
+
+void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data, .takes = around, .other = CXChildVisit_Continue, .at = at};
+	cursor_visit(c, visit_taken, &w);
+}
+
+void cursor_visit_code(CXCursor c, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data, .takes = not_lambda, .other = CXChildVisit_Continue};
+	cursor_visit(c, visit_taken, &w);
+}
+
+void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data)
+{
+	struct walk w = {.each.cursor = each, .data = data, .takes = not_lambda, .other = CXChildVisit_Continue};
+	cursor_visit_from(c, visit_taken, &w);
+}
+
+/* cursor_vars_named's walk: the variables of that name, collected. */
+struct vars_named {
+	const char *name;
+	struct cursors found;
+};
+
+static enum CXChildVisitResult collect_var_named(CXCursor var, void *data)
+{
+	struct vars_named *v = data;
+	char *n = cursor_name(var);
+	if (strcmp(n, v->name) == 0)
+		*VEC_PUSH(v->found.v, v->found.n, v->found.cap) = var;
+	free(n);
+	return CXChildVisit_Recurse;
+}
+
+struct cursors cursor_vars_named(CXCursor c, const char *name)
+{
+	struct vars_named v = {name, {0}};
+	cursor_visit_kind(c, CXCursor_VarDecl, collect_var_named, &v);
+	return v.found;
 }
 
 void cursor_first_why(char **why, size_t *why_at, CXCursor at, char *what)
@@ -124,21 +232,17 @@ static bool instantiation(CXCursor c)
 	return !clang_Cursor_isNull(t) && clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t));
 }
 
-struct file_visit {
-	CXCursorVisitor visitor;
-	CXClientData data;
-};
-
-static enum CXChildVisitResult visit_written(CXCursor c, CXCursor parent, CXClientData data)
+/* cursor_visit_file's walk: the declarations handed on but the instantiations. */
+static bool not_instantiation(CXCursor c, const struct walk *w)
 {
-	struct file_visit *v = data;
-	return instantiation(c) ? CXChildVisit_Continue : v->visitor(c, parent, v->data);
+	(void)w;
+	return !instantiation(c);
 }
 
-void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data)
+void cursor_visit_file(CXTranslationUnit tu, cursor_visitor each, void *data)
 {
-	struct file_visit v = {visitor, data};
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_written, &v);
+	struct walk w = {.each.cursor = each, .data = data, .takes = not_instantiation, .other = CXChildVisit_Continue};
+	cursor_visit(clang_getTranslationUnitCursor(tu), visit_taken, &w);
 }
 
 /* Where a location is written in the main file: a macro argument's token where the argument is
@@ -364,12 +468,9 @@ struct return_scan {
 	CXCursor root; /* null once a return is not an address in shared memory */
 };
 
-static enum CXChildVisitResult scan_returns(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_returns(CXCursor c, void *data)
 {
-	(void)parent;
 	struct return_scan *r = data;
-	if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) != CXCursor_ReturnStmt)
 		return CXChildVisit_Recurse;
 	CXCursor root = shared_root(cursor_last_child(c), r->depth + 1);
@@ -396,7 +497,7 @@ static CXCursor returns_shared(CXCursor fn, int depth)
 	if (clang_Cursor_isNull(def) || depth > 8)
 		return clang_getNullCursor();
 	struct return_scan r = {.depth = depth, .root = clang_getNullCursor()};
-	clang_visitChildren(def, scan_returns, &r);
+	cursor_visit_code(def, scan_returns, &r);
 	return r.returns ? r.root : clang_getNullCursor();
 }
 
@@ -649,6 +750,12 @@ CXCursor cursor_shared_array(CXCursor var)
 		var = root;
 	}
 	return clang_getNullCursor();
+}
+
+bool cursor_is_variable(CXCursor decl)
+{
+	enum CXCursorKind k = clang_getCursorKind(decl);
+	return k == CXCursor_VarDecl || k == CXCursor_ParmDecl;
 }
 
 /* Shared memory: a __shared__ variable, or a view of one. */
@@ -1195,9 +1302,8 @@ bool cursor_global_load(CXCursor c, CXCursor *base)
 	return true;
 }
 
-static enum CXChildVisitResult scan_global_read(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_global_read(CXCursor c, void *data)
 {
-	(void)parent;
 	CXCursor base;
 	if (cursor_global_load(c, &base)) {
 		*(bool *)data = true;
@@ -1232,7 +1338,7 @@ bool cursor_loads_global(CXCursor e)
 	CXCursor base;
 	bool found = false;
 	if (!clang_Cursor_isNull(e) && !(found = cursor_global_load(e, &base)))
-		clang_visitChildren(e, scan_global_read, &found);
+		cursor_visit(e, scan_global_read, &found);
 	return found;
 }
 
@@ -1251,19 +1357,27 @@ static bool non_const_ref(CXType t)
 	return t.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
+/* The expression c hands on a way to: the operand whose address it takes (`&v`), or what a
+ * reference it declares is bound to (`int &r = v;`, a reference of a type `binds` takes); a null
+ * cursor when c does neither. */
+static CXCursor referred(CXCursor c, bool (*binds)(CXType t))
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
+		return cursor_last_child(c);
+	CXCursor init = k == CXCursor_VarDecl && binds(clang_getCursorType(c)) ? cursor_last_child(c) : clang_getNullCursor();
+	return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) ? init : clang_getNullCursor();
+}
+
 /* A way to write the variable later that is not an assignment: its address taken (`&v`), a
  * reference bound to it (`int &r = v;`), a function's non-const reference parameter given it,
  * or a non-const member function called on it. */
 static bool lets_write(CXCursor c, CXCursor var)
 {
-	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
-		return cursor_names_var(cursor_first_child(c), var);
-	if (k == CXCursor_VarDecl && non_const_ref(clang_getCursorType(c))) {
-		CXCursor init = cursor_last_child(c);
-		return !clang_Cursor_isNull(init) && cursor_names_var(init, var);
-	}
-	if (k != CXCursor_CallExpr)
+	CXCursor e = referred(c, non_const_ref);
+	if (!clang_Cursor_isNull(e))
+		return cursor_names_var(e, var);
+	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return false;
 	CXCursor fn = clang_getCursorReferenced(c);
 	int n = clang_Cursor_getNumArguments(c);
@@ -1289,9 +1403,8 @@ static bool writes_here(CXCursor c, CXCursor var)
 	return (store && clang_equalCursors(v, var)) || lets_write(c, var);
 }
 
-static enum CXChildVisitResult scan_written(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_written(CXCursor c, void *data)
 {
-	(void)parent;
 	struct written_scan *w = data;
 	if (w->lets(c, w->var)) {
 		w->written = true;
@@ -1306,7 +1419,7 @@ static bool lets_within(CXCursor in, CXCursor var, bool (*lets)(CXCursor c, CXCu
 	if (lets(in, var))
 		return true;
 	struct written_scan w = {var, lets, false};
-	clang_visitChildren(in, scan_written, &w);
+	cursor_visit(in, scan_written, &w);
 	return w.written;
 }
 
@@ -1353,9 +1466,8 @@ static bool lvalue_may_be(CXCursor e, CXCursor var)
 	return true;
 }
 
-static enum CXChildVisitResult scan_lvalue_in_list(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_lvalue_in_list(CXCursor c, void *data)
 {
-	(void)parent;
 	CXCursor *var = data;
 	if (lvalue_may_be(c, *var)) {
 		*var = clang_getNullCursor();
@@ -1377,16 +1489,13 @@ static bool reference_type(CXType t)
  * built from it (`View w{v};`, whose member may be a reference). */
 static bool lets_reach(CXCursor c, CXCursor var)
 {
+	CXCursor e = referred(c, reference_type);
+	if (!clang_Cursor_isNull(e))
+		return lvalue_may_be(e, var);
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_AddrOf)
-		return lvalue_may_be(cursor_last_child(c), var);
-	if (k == CXCursor_VarDecl && reference_type(clang_getCursorType(c))) {
-		CXCursor init = cursor_last_child(c);
-		return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) && lvalue_may_be(init, var);
-	}
 	if (k == CXCursor_InitListExpr && clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Record) {
 		CXCursor v = var; /* (an element that may be it, bound to a reference member) */
-		clang_visitChildren(c, scan_lvalue_in_list, &v);
+		cursor_visit(c, scan_lvalue_in_list, &v);
 		return clang_Cursor_isNull(v);
 	}
 	if (k != CXCursor_CallExpr)
@@ -1799,9 +1908,8 @@ static bool local_scalar(CXCursor d)
 		p == CXCursor_LambdaExpr);
 }
 
-static enum CXChildVisitResult scan_arithmetic(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_arithmetic(CXCursor c, void *data)
 {
-	(void)parent;
 	bool *ok = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor t, v;

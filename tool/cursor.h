@@ -19,9 +19,34 @@ void cursor_visit_names(CXCursor c, name_visitor each, void *data);
 void cursor_visit_refs(CXCursor c, CXCursor decl, name_visitor each, void *data);
 /* The same walk from c itself: c first, when it is a name. */
 void cursor_visit_names_from(CXCursor c, name_visitor each, void *data);
-/* clang_visitChildren's walk from c itself: visit asked of c first (c its own parent), then, when
- * it answers Recurse, of the cursors below c. */
-void cursor_visit_from(CXCursor c, CXCursorVisitor visit, void *data);
+/* Walks the cursors below c in clang_visitChildren's order, handing `each` every cursor of kind
+ * k; the walk goes on below the others. */
+void cursor_visit_kind(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);
+/* The same walk from c itself: c first, when it is of kind k. */
+void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each, void *data);
+
+/* Walks down from below c to the cursors whose extent holds `at` (span_within), handing `each`
+ * each of them in clang_visitChildren's order; the walk passes over the others, and what they
+ * hold. */
+void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data);
+/* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
+ * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
+ * where the lambda is called). */
+void cursor_visit_code(CXCursor c, cursor_visitor each, void *data);
+/* The same walk from c itself: c first, unless it is a lambda. */
+void cursor_visit_code_from(CXCursor c, cursor_visitor each, void *data);
+
+/* The variables named `name` declared below c (VarDecls: locals, not parameters), in the walk's
+ * order. */
+struct cursors cursor_vars_named(CXCursor c, const char *name);
+
+/* What cursor_visit_writes asks of each write (cursor_write_parts): w, of kind k, that stores
+ * value into target; the answer says how the walk goes on, as a libclang visitor's does. */
+typedef enum CXChildVisitResult (*write_visitor)(CXCursor w, enum write_kind k, CXCursor target, CXCursor value,
+						void *data);
+/* Walks the cursors below c in clang_visitChildren's order, handing `each` every write; the walk
+ * goes on below the others. */
+void cursor_visit_writes(CXCursor c, write_visitor each, void *data);
 
 /* The first of a reader's reasons to stop, and where it stands: what (allocated, taken) and at's
  * offset go to *why and *why_at when *why is NULL; a later reason is freed. */

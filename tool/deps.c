@@ -67,20 +67,18 @@ struct var_change {
 	bool changed;
 };
 
-static enum CXChildVisitResult scan_changes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_changes(CXCursor w, enum write_kind k, CXCursor target, CXCursor value, void *data)
 {
-	(void)parent;
+	(void)w, (void)k, (void)value;
 	struct var_change *v = data;
-	CXCursor target, value;
-	if (cursor_write_parts(c, &target, &value) != WRITE_NONE && cursor_names_var(target, v->var))
-		v->changed = true;
+	v->changed = cursor_names_var(target, v->var);
 	return v->changed ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 static bool var_changed(CXCursor in, CXCursor var)
 {
 	struct var_change v = {var, false};
-	clang_visitChildren(in, scan_changes, &v);
+	cursor_visit_writes(in, scan_changes, &v);
 	return v.changed || cursor_escapes(in, var);
 }
 
@@ -178,9 +176,8 @@ struct counted_loop {
 	bool found;
 };
 
-static enum CXChildVisitResult find_loop(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_loop(CXCursor c, void *data)
 {
-	(void)parent;
 	struct counted_loop *f = data;
 	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
 		CXCursor init = cursor_first_child(c);
@@ -197,7 +194,7 @@ static enum CXChildVisitResult find_loop(CXCursor c, CXCursor parent, CXClientDa
 static char *loop_var(struct deps_reader *r, CXCursor e, CXCursor var, const char *name)
 {
 	struct counted_loop f = {.var = var};
-	clang_visitChildren(r->body, find_loop, &f);
+	cursor_visit(r->body, find_loop, &f);
 	if (!f.found)
 		return NULL;
 	struct cursors kids = cursor_children(f.loop), decls = cursor_children(cursor_first_child(f.loop));
@@ -452,9 +449,8 @@ static CXCursor element(CXCursor c)
 	return c;
 }
 
-static enum CXChildVisitResult scan_targets(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_targets(CXCursor c, void *data)
 {
-	(void)parent;
 	struct deps_reader *r = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_UnaryOperator) {
@@ -629,9 +625,8 @@ static void add_access(struct deps_reader *r, CXCursor e)
 	free(text);
 }
 
-static enum CXChildVisitResult scan_accesses(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_accesses(CXCursor c, void *data)
 {
-	(void)parent;
 	struct deps_reader *r = data;
 	if (r->why)
 		return CXChildVisit_Break;
@@ -716,8 +711,8 @@ static void deps_of_kernel(CXCursor kernel, const struct source *src, struct que
 {
 	struct deps_reader r = {.src = src, .kernel = kernel, .body = cursor_last_child(kernel)};
 	memset(out, 0, sizeof *out);
-	clang_visitChildren(r.body, scan_targets, &r);
-	clang_visitChildren(r.body, scan_accesses, &r);
+	cursor_visit(r.body, scan_targets, &r);
+	cursor_visit(r.body, scan_accesses, &r);
 	cursor_visit_names(r.body, scan_pointer_uses, &r);
 	free(r.writes.v);
 	free(r.addressed.v);

@@ -735,7 +735,7 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 	free(name);
 }
 
-static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClientData data);
+static enum CXChildVisitResult scan_effects(CXCursor c, void *data);
 
 /* The first instruction a whole warp must execute together, and where. */
 static void note_collective(struct effects *fx, CXCursor at, char *what)
@@ -837,9 +837,8 @@ static void scan_one(CXCursor c, struct fx_scan *s)
 	}
 }
 
-static enum CXChildVisitResult scan_effects(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_effects(CXCursor c, void *data)
 {
-	(void)parent;
 	struct fx_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_LambdaExpr) {
@@ -874,7 +873,7 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
 	struct effects inner = {0};
 	bool pw[64] = {false};
 	struct fx_scan s = {.fx = &inner, .depth = depth, .src = src, .params = params, .nparams = n, .param_written = pw};
-	clang_visitChildren(def, scan_effects, &s);
+	cursor_visit(def, scan_effects, &s);
 	for (int i = 0; i < n && i < nparams; i++)
 		param_written[i] = pw[i];
 	/* a lambda's writes to the locals it captured by reference, `[&] { lim += 2; }`: the
@@ -911,7 +910,7 @@ void effects_of(CXCursor stmt, const struct source *src, struct effects *fx)
 {
 	struct fx_scan s = {.fx = fx, .src = src};
 	scan_one(stmt, &s);
-	clang_visitChildren(stmt, scan_effects, &s);
+	cursor_visit(stmt, scan_effects, &s);
 }
 
 bool effects_writes_var(const struct effects *fx, CXCursor var)
@@ -987,9 +986,8 @@ struct assign_scan {
 
 static bool type_assigns_bytes(CXType t, int depth);
 
-static enum CXChildVisitResult scan_record(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_record(CXCursor c, void *data)
 {
-	(void)parent;
 	struct assign_scan *s = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CXXMethod && (clang_CXXMethod_isCopyAssignmentOperator(c) || clang_CXXMethod_isMoveAssignmentOperator(c)) &&
@@ -1026,7 +1024,7 @@ static bool type_assigns_bytes(CXType t, int depth)
 		if (depth > 8)
 			return false;
 		struct assign_scan s = {.ok = true, .depth = depth};
-		clang_visitChildren(clang_getTypeDeclaration(t), scan_record, &s);
+		cursor_visit(clang_getTypeDeclaration(t), scan_record, &s);
 		return s.ok;
 	}
 	return t.kind != CXType_Invalid && t.kind != CXType_Unexposed && t.kind != CXType_Dependent;
@@ -1039,9 +1037,8 @@ bool effects_assigns_bytes(CXType t)
 
 /* The first call in an expression of a function outside the system headers (the program's own,
  * `GetValue(A, K, r, c)`); a null cursor when it calls none. */
-static enum CXChildVisitResult scan_program_call(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_program_call(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
 		CXCursor fn = clang_getCursorReferenced(c);
 		if (!clang_Cursor_isNull(fn) &&
@@ -1057,9 +1054,9 @@ static enum CXChildVisitResult scan_program_call(CXCursor c, CXCursor parent, CX
 CXCursor effects_program_call(CXCursor expr)
 {
 	CXCursor found = clang_getNullCursor();
-	scan_program_call(expr, clang_getNullCursor(), &found);
+	scan_program_call(expr, &found);
 	if (clang_Cursor_isNull(found))
-		clang_visitChildren(expr, scan_program_call, &found);
+		cursor_visit(expr, scan_program_call, &found);
 	return found;
 }
 
@@ -1073,9 +1070,8 @@ struct user_load_scan {
 	bool load;
 };
 
-static enum CXChildVisitResult scan_user_load(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_user_load(CXCursor c, void *data)
 {
-	(void)parent;
 	struct user_load_scan *u = data;
 	CXCursor base;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
@@ -1102,7 +1098,7 @@ char *effects_load_function_problem(CXCursor call)
 			return xstrdup("takes a reference");
 	}
 	struct user_load_scan u = {cursor_span(def), clang_getNullCursor(), false};
-	clang_visitChildren(def, scan_user_load, &u);
+	cursor_visit(def, scan_user_load, &u);
 	if (!clang_Cursor_isNull(u.other)) {
 		char *n = cursor_name(u.other), *why = xprintf("reads '%s', neither its own nor a parameter", n);
 		free(n);

@@ -27,7 +27,7 @@ void kloop_unknown(struct kloop *l, size_t offset, const char *fmt, ...)
 	va_end(ap);
 }
 
-int kloop_ivar(struct kloop *l, CXCursor decl)
+int kloop_ivar(const struct kloop *l, CXCursor decl)
 {
 	for (int i = 0; i < l->nivars; i++)
 		if (clang_equalCursors(l->ivars[i].decl, decl))
@@ -222,9 +222,8 @@ struct tile_use {
 			    * which may read global memory where find does not look */
 };
 
-static enum CXChildVisitResult scan_tile_use(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_tile_use(CXCursor c, void *data)
 {
-	(void)parent;
 	struct tile_use *u = data;
 	CXCursor target, value;
 	if (cursor_write_parts(c, &target, &value) == WRITE_ASSIGN && cursor_is_shared_var(cursor_root_var(target))) {
@@ -255,9 +254,8 @@ static bool top_level_sync(CXCursor body)
 
 static bool is_candidate(CXCursor body);
 
-static enum CXChildVisitResult scan_inner_candidate(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_inner_candidate(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_ForStmt) {
 		CXCursor body = cursor_last_child(c);
 		if (clang_getCursorKind(body) == CXCursor_CompoundStmt && is_candidate(body)) {
@@ -275,11 +273,11 @@ static bool is_candidate(CXCursor body)
 	/* a persistent or grid-stride loop around a K-loop, with barriers of its own (an epilogue
 	 * staged through shared memory): the inner loop is the candidate */
 	bool inner = false;
-	clang_visitChildren(body, scan_inner_candidate, &inner);
+	cursor_visit(body, scan_inner_candidate, &inner);
 	if (inner)
 		return false;
 	struct tile_use u = {0};
-	clang_visitChildren(body, scan_tile_use, &u);
+	cursor_visit(body, scan_tile_use, &u);
 	/* tiles stored from registers while the body loads global memory: a register prefetch,
 	 * refused by check with that reason rather than passed over in silence; and tiles stored
 	 * from a call of the program's own function, which check reads into or refuses, naming it */
@@ -414,9 +412,8 @@ struct sync_scan {
 
 /* The first call in a value of a member function of the program's (`A(r, c)`, MatrixView's
  * operator()), whose loads pipefy does not read; null when none. */
-static enum CXChildVisitResult scan_member_call(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_member_call(CXCursor c, void *data)
 {
-	(void)parent;
 	CXCursor callee = clang_getCursorReferenced(c);
 	if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_getCursorKind(callee) == CXCursor_CXXMethod &&
 	    !effects_in_system_header(callee)) {
@@ -447,9 +444,8 @@ struct asm_async {
 	bool copies, waits;
 };
 
-static enum CXChildVisitResult scan_asm_async(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_asm_async(CXCursor c, void *data)
 {
-	(void)parent;
 	struct asm_async *a = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
@@ -471,7 +467,7 @@ static struct asm_async callee_asm(CXCursor call)
 		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
 	struct asm_async a = {false, false};
 	if (!clang_Cursor_isNull(def))
-		clang_visitChildren(def, scan_asm_async, &a);
+		cursor_visit(def, scan_asm_async, &a);
 	return a;
 }
 
@@ -486,9 +482,8 @@ static bool points_at_parameter(CXCursor var)
 	return !clang_Cursor_isNull(root) && clang_getCursorKind(root) == CXCursor_ParmDecl;
 }
 
-static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_sync(CXCursor c, void *data)
 {
-	(void)parent;
 	struct sync_scan *s = data;
 	CXCursor target, value;
 	if (clang_Cursor_isNull(s->barrier) && cursor_is_barrier(c))
@@ -582,9 +577,8 @@ static enum CXChildVisitResult scan_sync(CXCursor c, CXCursor parent, CXClientDa
  * its own that says why, so that its remark is one line like every other. within: the K-loop
  * it sits in, when it does. */
 /* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
-static enum CXChildVisitResult scan_copies_async(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_copies_async(CXCursor c, void *data)
 {
-	(void)parent;
 	bool *found = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d, from, size, pipe;
@@ -597,7 +591,7 @@ static enum CXChildVisitResult scan_copies_async(CXCursor c, CXCursor parent, CX
 static bool copies_async(CXCursor code)
 {
 	bool found = false;
-	clang_visitChildren(code, scan_copies_async, &found);
+	cursor_visit(code, scan_copies_async, &found);
 	return found;
 }
 
@@ -612,7 +606,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      .async_copy = clang_getNullCursor(), .call_store = clang_getNullCursor(),
 			      .method = clang_getNullCursor(), .async_wait = clang_getNullCursor(),
 			      .asm_wait = clang_getNullCursor(), .user_call = clang_getNullCursor()};
-	clang_visitChildren(loop, scan_sync, &s);
+	cursor_visit(loop, scan_sync, &s);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
 	/* (a write through a pointer may be to shared memory: a helper's `float *buf`; an
@@ -748,9 +742,8 @@ static bool is_loop(CXCursor c)
 	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
 }
 
-static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_loops(CXCursor c, void *data)
 {
-	(void)parent;
 	struct loop_scan *ls = data;
 	if (!is_loop(c))
 		return CXChildVisit_Recurse;
@@ -769,16 +762,15 @@ static enum CXChildVisitResult scan_loops(CXCursor c, CXCursor parent, CXClientD
 		char within[32];
 		snprintf(within, sizeof within, "%d:%d", line, col);
 		struct loop_scan inner = {ls->f, within};
-		clang_visitChildren(body, scan_loops, &inner);
+		cursor_visit(body, scan_loops, &inner);
 		return CXChildVisit_Continue;
 	}
 	note_other_loop(ls->f, c, ls->within);
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_functions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct finder *f = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl ||
@@ -794,7 +786,7 @@ static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXCli
 	f->function = c;
 	f->function_name = cursor_name(c);
 	struct loop_scan ls = {f, NULL};
-	clang_visitChildren(c, scan_loops, &ls);
+	cursor_visit(c, scan_loops, &ls);
 	free(f->function_name);
 	f->function_name = NULL;
 	return CXChildVisit_Continue;

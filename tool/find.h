@@ -5,11 +5,9 @@
 
 #include "pipefy.h"
 
-/* The loop variable declared by decl: its index in l->ivars, or -1; adding one. */
-int kloop_ivar(struct kloop *l, CXCursor decl);
+/* The loop variable declared by decl, added when it is not one yet (kloop_ivar finds one). */
 struct induction *kloop_add_ivar(struct kloop *l, CXCursor decl, const char *init);
-/* The tile declared by decl: its index in l->tiles, or -1; adding one. */
-int kloop_tile(struct kloop *l, CXCursor decl);
+/* The tile declared by decl, added when it is not one yet: its index (kloop_tile finds one). */
 int kloop_add_tile(struct kloop *l, CXCursor decl);
 
 /* body.c: the statements' roles, the copies and the tiles they fill; then (after a fill

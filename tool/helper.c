@@ -115,9 +115,8 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 
 /* The helper may declare locals, loop, branch and read anything; it may write only its own
  * locals and, by plain copies from global memory, the tiles it was handed. */
-static enum CXChildVisitResult scan_helper(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_helper(CXCursor c, void *data)
 {
-	(void)parent;
 	struct helper_scan *hs = data;
 	if (hs->h->refusal)
 		return CXChildVisit_Break;
@@ -207,19 +206,11 @@ static bool indexed_by_counter(CXCursor target, CXCursor loop, CXCursor def)
 /* Two asynchronous copies of one thread to one shared address land in no fixed order (the
  * helper as written keeps the second): each tile parameter is stored at one place, and that
  * store, in loops of the helper's, reads each loop's counter. */
-struct loops_around {
-	struct span at;
-	struct cursors loops;
-};
-
-static enum CXChildVisitResult scan_loops_around(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_loop(CXCursor c, void *data)
 {
-	(void)parent;
-	struct loops_around *a = data;
-	if (!span_within(a->at, cursor_span(c)))
-		return CXChildVisit_Continue;
+	struct cursors *loops = data;
 	if (cursor_is_loop(c))
-		*VEC_PUSH(a->loops.v, a->loops.n, a->loops.cap) = c;
+		*VEC_PUSH(loops->v, loops->n, loops->cap) = c;
 	return CXChildVisit_Recurse;
 }
 
@@ -237,16 +228,16 @@ static void refuse_same_element(struct helper_fill *h, const struct source *src)
 					      "not show are different elements: asynchronous copies to one address land in no "
 					      "fixed order", h->name, name, line, col, line2, col2);
 			}
-		struct loops_around a = {.at = cursor_span(h->stores[i].store)};
-		clang_visitChildren(h->definition, scan_loops_around, &a);
-		for (int k = 0; k < a.loops.n && !h->refusal; k++)
-			if (!cursor_one_trip(a.loops.v[k], src) && !indexed_by_counter(target, a.loops.v[k], h->definition)) {
-				source_line_col(src, cursor_span(a.loops.v[k]).begin, &line2, &col2);
+		struct cursors loops = {0}; /* (the loops around the store) */
+		cursor_visit_around(h->definition, cursor_span(h->stores[i].store), collect_loop, &loops);
+		for (int k = 0; k < loops.n && !h->refusal; k++)
+			if (!cursor_one_trip(loops.v[k], src) && !indexed_by_counter(target, loops.v[k], h->definition)) {
+				source_line_col(src, cursor_span(loops.v[k]).begin, &line2, &col2);
 				helper_refuse(h, h->stores[i].store, "'%s' stores one element of '%s' on every trip of the loop at "
 					      "%d:%d: asynchronous copies to one address land in no fixed order",
 					      h->name, name, line2, col2);
 			}
-		free(a.loops.v);
+		free(loops.v);
 		free(name);
 	}
 }
@@ -304,9 +295,8 @@ static void add_declaration(struct related_scan *r, CXCursor c)
 	h->decl_names[h->ndecls++] = cursor_offset(c);
 }
 
-static enum CXChildVisitResult scan_related(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_related(CXCursor c, void *data)
 {
-	(void)parent;
 	struct related_scan *r = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_ClassDecl || k == CXCursor_StructDecl ||
@@ -396,7 +386,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 		return;
 	}
 	struct related_scan rel = {.src = src, .h = h, .def = def, .spec = clang_getNullCursor(), .other = clang_getNullCursor()};
-	clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), scan_related, &rel);
+	cursor_visit(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(def)), scan_related, &rel);
 	/* (a resolved call names its function: another of the name is no matter) */
 	CXCursor other = clang_Cursor_isNull(clang_getCursorReferenced(call)) ? rel.other : clang_getNullCursor();
 	if (!clang_Cursor_isNull(other)) {
@@ -490,7 +480,7 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 	}
 	if (h->refusal)
 		return;
-	clang_visitChildren(def, scan_helper, &hs);
+	cursor_visit(def, scan_helper, &hs);
 	if (!h->refusal)
 		refuse_same_element(h, src);
 	if (!h->refusal && h->nstores == 0)

@@ -14,10 +14,16 @@ static bool ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_';
 }
 
+/* struct launches' order: by kernel name, then by place. */
+static int by_kernel(const void *a, const void *b)
+{
+	return strcmp(((const struct launch *)a)->kernel, ((const struct launch *)b)->kernel);
+}
+
 static int by_kernel_then_place(const void *a, const void *b)
 {
 	const struct launch *x = a, *y = b;
-	int c = strcmp(x->kernel, y->kernel);
+	int c = by_kernel(a, b);
 	return c ? c : (x->at > y->at) - (x->at < y->at);
 }
 
@@ -95,14 +101,8 @@ struct launches launches_index(const struct source *src)
 
 const struct launch *launches_first(const struct launches *ls, const char *kernel)
 {
-	int lo = 0, hi = ls->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (strcmp(ls->v[mid].kernel, kernel) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	struct launch key = {.kernel = (char *)kernel};
+	int lo = sorted_first(&key, ls->v, ls->n, sizeof *ls->v, by_kernel);
 	return lo < ls->n && strcmp(ls->v[lo].kernel, kernel) == 0 ? &ls->v[lo] : NULL;
 }
 
@@ -118,9 +118,8 @@ void launches_free(struct launches *ls)
 }
 
 
-static enum CXChildVisitResult collect_functions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_functions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct functions *f = data;
 	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
@@ -207,14 +206,9 @@ static const struct launch *launch_statement(const struct pair_scan *s, CXCursor
 	if (clang_getCursorKind(stmt) != CXCursor_CallExpr || cursor_from_macro(stmt))
 		return NULL;
 	struct span sp = cursor_span(stmt);
-	int lo = 0, hi = s->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (s->by_place[mid]->at < sp.begin)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	struct launch place = {.at = sp.begin};
+	const struct launch *key = &place;
+	int lo = sorted_first(&key, s->by_place, s->n, sizeof *s->by_place, by_place);
 	if (lo == s->n || s->by_place[lo]->at != sp.begin)
 		return NULL;
 	const struct launch *l = s->by_place[lo];
@@ -322,12 +316,9 @@ struct checks_only {
 	bool ok;
 };
 
-static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult only_error_checks(CXCursor c, void *data)
 {
-	(void)parent;
 	struct checks_only *k = data;
-	if (clang_getCursorKind(c) != CXCursor_CallExpr)
-		return CXChildVisit_Recurse;
 	char *name = cursor_name(c);
 	bool known = false;
 	for (int i = 0; error_only[i] && !known; i++)
@@ -341,7 +332,7 @@ static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CX
 			return CXChildVisit_Break;
 		}
 		struct checks_only inner = {k->depth + 1, true};
-		clang_visitChildren(cursor_last_child(fn), only_error_checks, &inner);
+		cursor_visit_kind(cursor_last_child(fn), CXCursor_CallExpr, only_error_checks, &inner);
 		if (!inner.ok) {
 			k->ok = false;
 			return CXChildVisit_Break;
@@ -353,7 +344,7 @@ static enum CXChildVisitResult only_error_checks(CXCursor c, CXCursor parent, CX
 static bool error_check_statement(CXCursor stmt)
 {
 	struct checks_only k = {0, true};
-	cursor_visit_from(stmt, only_error_checks, &k);
+	cursor_visit_kind_from(stmt, CXCursor_CallExpr, only_error_checks, &k);
 	return k.ok;
 }
 
@@ -375,9 +366,8 @@ static void scan_compound(struct pair_scan *s, CXCursor compound)
 	free(kids.v);
 }
 
-static enum CXChildVisitResult visit_host_body(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult visit_host_body(CXCursor c, void *data)
 {
-	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
 		scan_compound(data, c);
 	return CXChildVisit_Recurse;
@@ -406,7 +396,7 @@ void find_launch_pairs(struct model *m, const struct source *src)
 		    cursor_has_attr(fn, CXCursor_CUDADeviceAttr))
 			continue;
 		s.host = fn;
-		clang_visitChildren(fn, visit_host_body, &s);
+		cursor_visit(fn, visit_host_body, &s);
 	}
 	free(s.by_place);
 }

@@ -677,7 +677,7 @@ struct flop_count {
 	bool other_runtime;      /* one that no block would fix (`j < w`, w a parameter) */
 };
 
-static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data);
+static enum CXChildVisitResult count_flops(CXCursor c, void *data);
 
 /* Trip count of `for (int i = A; i < B; ++i / i += C)` with constant A, B, C (also `i <= B`,
  * `i != B`, and counting down, `i > B` / `i >= B` with `--i` / `i -= C`); -1 otherwise (a step
@@ -919,9 +919,8 @@ static bool has_multiply(CXCursor c)
 	return r;
 }
 
-static enum CXChildVisitResult count_flops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult count_flops(CXCursor c, void *data)
 {
-	(void)parent;
 	struct flop_count *f = data;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_ForStmt: {
@@ -1026,12 +1025,10 @@ static enum CXChildVisitResult scan_tile_var(CXCursor ref, CXCursor d, void *dat
 {
 	(void)ref;
 	struct tile_var_scan *t = data;
-	enum CXCursorKind k = clang_getCursorKind(d);
-	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+	if (!cursor_is_variable(d))
 		return CXChildVisit_Continue; /* (an enumerator, a function) */
 	bool local = span_within(cursor_span(d), t->l->loop);
-	for (int i = 0; i < t->l->nivars && !t->varies; i++)
-		t->varies = clang_equalCursors(t->l->ivars[i].decl, d);
+	t->varies = kloop_ivar(t->l, d) >= 0;
 	if (!t->varies && !local)
 		t->varies = cursor_writes_var(t->l->cursor, d);
 	if (!t->varies && local) {
@@ -1062,9 +1059,8 @@ struct fixed_scan {
 
 static bool fixed_value(CXCursor function, CXCursor e, int depth);
 
-static enum CXChildVisitResult scan_fixed(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_fixed(CXCursor c, void *data)
 {
-	(void)parent;
 	struct fixed_scan *f = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_UnaryExpr || k == CXCursor_CXXBoolLiteralExpr)
@@ -1095,26 +1091,23 @@ static bool fixed_value(CXCursor function, CXCursor e, int depth)
 	return f.fixed;
 }
 
-static enum CXChildVisitResult scan_gather(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_gather(CXCursor c, void *data)
 {
-	(void)parent;
 	struct gather_scan *g = data;
-	if (clang_getCursorKind(c) == CXCursor_BinaryOperator) {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		bool constant;
-		cursor_evaluate_int(c, &constant);
-		/* not one the compiler takes out of the K-loop or folds (the same every tile, by a
-		 * divisor fixed at instantiation: `tid / BK`, `i / stride` of an unrolled copy loop's
-		 * counter, `threadIdx.y / 2`), nor a shift (a tile's number, `(k0 / 32) & 1`) */
-		CXCursor divisor = cursor_last_child(c);
-		bool known, fixed = fixed_value(g->l->function_cursor, divisor, 0);
-		long d = cursor_evaluate_int(divisor, &known);
-		bool shift = known && d > 0 && (d & (d - 1)) == 0;
-		if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant &&
-		    (!fixed || (varies_by_tile(g->l, c, 0) && !shift))) {
-			g->at = cursor_span(c).begin + 1;
-			return CXChildVisit_Break;
-		}
+	enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+	bool constant;
+	cursor_evaluate_int(c, &constant);
+	/* not one the compiler takes out of the K-loop or folds (the same every tile, by a divisor
+	 * fixed at instantiation: `tid / BK`, `i / stride` of an unrolled copy loop's counter,
+	 * `threadIdx.y / 2`), nor a shift (a tile's number, `(k0 / 32) & 1`) */
+	CXCursor divisor = cursor_last_child(c);
+	bool known, fixed = fixed_value(g->l->function_cursor, divisor, 0);
+	long d = cursor_evaluate_int(divisor, &known);
+	bool shift = known && d > 0 && (d & (d - 1)) == 0;
+	if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !constant &&
+	    (!fixed || (varies_by_tile(g->l, c, 0) && !shift))) {
+		g->at = cursor_span(c).begin + 1;
+		return CXChildVisit_Break;
 	}
 	return CXChildVisit_Recurse;
 }
@@ -1124,7 +1117,7 @@ static void find_gather(struct kloop *l)
 	struct gather_scan g = {0, l};
 	for (int i = 0; i < l->nstmts && !g.at; i++)
 		if (l->stmts[i].role == ROLE_COPY || l->stmts[i].role == ROLE_COPY_DECL)
-			clang_visitChildren(l->stmts[i].cursor, scan_gather, &g);
+			cursor_visit_kind(l->stmts[i].cursor, CXCursor_BinaryOperator, scan_gather, &g);
 	l->gather_at = g.at;
 }
 
@@ -1145,9 +1138,8 @@ struct shared_sum {
 	long bytes;
 };
 
-static enum CXChildVisitResult sum_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult sum_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct shared_sum *s = data;
 	if (cursor_is_shared_decl(c)) {
 		if (clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_IncompleteArray)
@@ -1236,9 +1228,8 @@ struct template_shared {
 	long bytes; /* -1 once unknown */
 };
 
-static enum CXChildVisitResult sum_bound_shared(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult sum_bound_shared(CXCursor c, void *data)
 {
-	(void)parent;
 	struct template_shared *s = data;
 	if (!cursor_is_shared_decl(c))
 		return CXChildVisit_Recurse;
@@ -1299,7 +1290,7 @@ static void template_tile_sizes(struct kloop *l, const struct source *src)
 		}
 		struct template_shared sum = {.src = src, .bind = &b};
 		if (ok)
-			clang_visitChildren(l->function_cursor, sum_bound_shared, &sum);
+			cursor_visit(l->function_cursor, sum_bound_shared, &sum);
 		ok = ok && sum.bytes >= 0;
 		if (ok && sum.bytes > shared)
 			shared = sum.bytes;
@@ -1360,9 +1351,8 @@ struct var_sum {
 	long bytes;
 };
 
-static enum CXChildVisitResult sum_var_bytes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult sum_var_bytes(CXCursor c, void *data)
 {
-	(void)parent;
 	struct var_sum *s = data;
 	if (clang_getCursorKind(c) != CXCursor_VarDecl)
 		return CXChildVisit_Continue;
@@ -1421,7 +1411,7 @@ static long staged_bytes_under(const struct kloop *l, const struct source *src, 
 			continue;
 		}
 		struct var_sum s = {b, 0};
-		clang_visitChildren(st->cursor, sum_var_bytes, &s);
+		cursor_visit(st->cursor, sum_var_bytes, &s);
 		if (s.bytes < 0)
 			return -1;
 		bytes += s.bytes;
@@ -1587,9 +1577,8 @@ struct kernel_refs {
 	int n, cap;
 };
 
-static enum CXChildVisitResult scan_kernel_refs(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_kernel_refs(CXCursor c, void *data)
 {
-	(void)parent;
 	struct kernel_refs *r = data;
 	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
@@ -1622,15 +1611,8 @@ static void kernel_refs_free(struct kernel_refs *r)
 static size_t kernel_used_elsewhere(const struct kernel_refs *r, const char *usr, const struct launches *ls,
 				    const char *kernel)
 {
-	int lo = 0, hi = r->n;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (strcmp(r->v[mid].usr, usr) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (int i = lo; i < r->n && strcmp(r->v[i].usr, usr) == 0; i++) {
+	struct kernel_ref key = {.usr = (char *)usr};
+	for (int i = sorted_first(&key, r->v, r->n, sizeof *r->v, by_usr); i < r->n && strcmp(r->v[i].usr, usr) == 0; i++) {
 		bool launch = false;
 		for (const struct launch *x = launches_first(ls, kernel); x && x < ls->v + ls->n && strcmp(x->kernel, kernel) == 0 && !launch;
 		     x++)
@@ -1741,7 +1723,7 @@ void measure_kloops(struct model *m, const struct source *src, const struct opti
 		if (l->function_span.end == 0)
 			continue; /* find could not read it */
 		struct shared_sum sum = {0};
-		clang_visitChildren(l->function_cursor, sum_shared, &sum);
+		cursor_visit(l->function_cursor, sum_shared, &sum);
 		l->shared_bytes = sum.bytes;
 		block_size(l, src, ls, &m->functions, &o->block);
 		template_tile_sizes(l, src);

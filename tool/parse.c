@@ -299,9 +299,8 @@ static void record_candidate(struct resolution *r, const char *dir, const char *
 	free(path);
 }
 
-static enum CXChildVisitResult scan_inclusions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_inclusions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct resolution *r = data;
 	if (clang_getCursorKind(c) != CXCursor_InclusionDirective)
 		return CXChildVisit_Continue;
@@ -341,7 +340,7 @@ static char *include_resolution(CXTranslationUnit tu, const char *const *args, i
 				continue;
 			break;
 		}
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_inclusions, &r);
+	cursor_visit(clang_getTranslationUnitCursor(tu), scan_inclusions, &r);
 	free(r.dirs);
 	return r.out.data ? sb_take(&r.out) : xstrdup("");
 }

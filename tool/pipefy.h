@@ -28,6 +28,9 @@ char *vxprintf(const char *fmt, va_list ap);
 const char *path_for_user(const char *path);
 /* path from the root: its real path where it exists, else joined to the current folder. */
 char *absolute_path(const char *path);
+/* The first of the n elements at v (each size bytes, in cmp's order, as qsort leaves them) that
+ * cmp does not order before key, an element too: its index; n when none. */
+int sorted_first(const void *key, const void *v, int n, size_t size, int (*cmp)(const void *, const void *));
 
 struct strbuf {
 	char *data;
@@ -308,14 +311,23 @@ struct cursors {
 };
 
 struct cursors cursor_children(CXCursor c);
+/* What the walks below c ask of each cursor: a libclang visitor's question without the parent,
+ * which few read (those few visit with clang_visitChildren); the answer says how the walk goes
+ * on (Recurse into c, Continue past it, Break). */
+typedef enum CXChildVisitResult (*cursor_visitor)(CXCursor c, void *data);
+/* clang_visitChildren's walk below c, `each` asked of every cursor. */
+void cursor_visit(CXCursor c, cursor_visitor each, void *data);
+/* The same walk from c itself: `each` asked of c first, then, when it answers Recurse, of the
+ * cursors below c. */
+void cursor_visit_from(CXCursor c, cursor_visitor each, void *data);
 /* Byte offsets of a cursor's extent, mapped through macro expansions to the main file. */
 struct span cursor_span(CXCursor c);
 size_t cursor_offset(CXCursor c);
 bool cursor_in_main_file(CXCursor c);
-/* clang_visitChildren over the translation unit's declarations as the file writes them (the
- * parse's walks see the file's own, not its precompiled headers': parse.c), without the
- * functions the parse instantiated from its templates. */
-void cursor_visit_file(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
+/* cursor_visit over the translation unit's declarations as the file writes them (the parse's
+ * walks see the file's own, not its precompiled headers': parse.c), without the functions the
+ * parse instantiated from its templates. */
+void cursor_visit_file(CXTranslationUnit tu, cursor_visitor each, void *data);
 /* The cursor at an offset of the main file of the translation unit `near` belongs to. */
 CXCursor cursor_at_offset(CXCursor near, size_t offset);
 /* A call with no callee and no name: an operator's call of a builtin type. */
@@ -355,6 +367,7 @@ CXCursor cursor_last_child(CXCursor c);
 /* The `for` a `#pragma unroll` stands before (an attributed statement); c itself otherwise. */
 CXCursor cursor_unattributed(CXCursor c);
 bool cursor_has_attr(CXCursor decl, enum CXCursorKind attr);
+bool cursor_is_variable(CXCursor decl);     /* a variable (VarDecl) or a parameter (ParmDecl) */
 bool cursor_is_shared_var(CXCursor decl);   /* __shared__, or a view of such an array */
 bool cursor_names_shared(CXCursor c);        /* something below c names such a variable */
 bool cursor_is_shared_decl(CXCursor decl);  /* declared __shared__ */
@@ -1154,6 +1167,10 @@ void model_free(struct model *m);
 struct refusal refusal_make(size_t offset, const char *fmt, va_list ap);
 /* The body statement whose text holds offset; -1 when none does. */
 int kloop_stmt_at(const struct kloop *l, size_t offset);
+/* The loop variable declared by decl: its index in l->ivars, or -1 (find.c). */
+int kloop_ivar(const struct kloop *l, CXCursor decl);
+/* The tile declared by decl: its index in l->tiles, or -1 (body.c). */
+int kloop_tile(const struct kloop *l, CXCursor decl);
 /* The fill helper whose call is body statement stmt; NULL when none is. */
 const struct helper_fill *kloop_helper_at(const struct kloop *l, int stmt);
 /* Bytes of one stage of all the loop's tiles; -1 when a size depends on a template. */

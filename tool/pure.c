@@ -75,9 +75,9 @@ void pure_headers(const char *pch)
 	headers.pch = pch ? xstrdup(pch) : NULL;
 }
 
-static enum CXChildVisitResult scan_functions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_functions(CXCursor c, void *data)
 {
-	(void)parent, (void)data;
+	(void)data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	bool function = k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 			k == CXCursor_ConversionFunction;
@@ -111,12 +111,12 @@ static void index_functions(CXTranslationUnit tu)
 {
 	headers.indexed = true;
 	headers.complete = true;
-	clang_visitChildren(clang_getTranslationUnitCursor(tu), scan_functions, NULL);
+	cursor_visit(clang_getTranslationUnitCursor(tu), scan_functions, NULL);
 	if (headers.pch) {
 		headers.index = clang_createIndex(0, 0);
 		headers.tu = clang_createTranslationUnit(headers.index, headers.pch);
 		if (headers.tu)
-			clang_visitChildren(clang_getTranslationUnitCursor(headers.tu), scan_functions, NULL);
+			cursor_visit(clang_getTranslationUnitCursor(headers.tu), scan_functions, NULL);
 		headers.complete = headers.tu != NULL;
 	}
 	qsort(headers.index_v, (size_t)headers.nindex, sizeof *headers.index_v, by_name);
@@ -202,16 +202,14 @@ static char *call_problem(struct body_scan *b, CXCursor call)
 	return why;
 }
 
-static enum CXChildVisitResult scan_pure_body(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pure_body(CXCursor c, void *data)
 {
-	(void)parent;
 	struct body_scan *b = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor target, value;
 	if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
-		if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, b->own)) {
+		if (cursor_is_variable(d) && !declared_in(d, b->own)) {
 			char *n = cursor_name(d);
 			b->why = xprintf("reads '%s', neither its own nor a parameter", n);
 			free(n);
@@ -267,7 +265,7 @@ static char *function_problem(CXTranslationUnit tu, CXCursor fn, bool user_opera
 	if (template && user_operators)
 		return xstrdup("is a template, and the program defines operators or conversions its arithmetic may call");
 	struct body_scan b = {.own = def, .depth = depth, .tu = tu};
-	clang_visitChildren(def, scan_pure_body, &b);
+	cursor_visit(def, scan_pure_body, &b);
 	return b.why;
 }
 

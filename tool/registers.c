@@ -14,9 +14,8 @@ struct fetch_vars {
 	int n;
 };
 
-static enum CXChildVisitResult collect_fetch_var(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_fetch_var(CXCursor c, void *data)
 {
-	(void)parent;
 	struct fetch_vars *fv = data;
 	if (clang_getCursorKind(c) != CXCursor_VarDecl || fv->n == 16)
 		return CXChildVisit_Continue;
@@ -285,7 +284,7 @@ static void add_locals(struct strbuf *sb, const struct kloop *l, const struct so
 		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
 			continue;
 		struct fetch_vars fv = {0};
-		clang_visitChildren(l->stmts[i].cursor, collect_fetch_var, &fv);
+		cursor_visit(l->stmts[i].cursor, collect_fetch_var, &fv);
 		struct strbuf assigns = {0};
 		for (int v = 0; v < fv.n; v++) {
 			char *init = span_text(src, cursor_span(fv.init[v]));

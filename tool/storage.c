@@ -72,9 +72,8 @@ static void found(struct storage_scan *s, CXCursor ref, const char *fmt_name)
 	free(name);
 }
 
-static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_storage(CXCursor c, void *data)
 {
-	(void)parent;
 	struct storage_scan *s = data;
 	const struct kloop *l = s->l;
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -149,7 +148,7 @@ static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClien
 			inner.depth = s->depth + 1;
 			inner.call = s->depth ? s->call : c;
 			inner.why = NULL;
-			clang_visitChildren(def, scan_storage, &inner);
+			cursor_visit(def, scan_storage, &inner);
 			s->why = inner.why;
 			s->at = inner.at;
 		}
@@ -161,9 +160,8 @@ static enum CXChildVisitResult scan_storage(CXCursor c, CXCursor parent, CXClien
 
 /* A tile of file scope named in another function of the file (`sizeof(As)` in another kernel
  * too: a second stage changes the declaration every function sees). */
-static enum CXChildVisitResult scan_other_functions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_other_functions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct storage_scan *s = data;
 	struct span at = cursor_span(c);
 	if (span_within(at, s->l->function_span))
@@ -186,7 +184,7 @@ char *storage_outside(const struct kloop *l, const struct source *src, size_t *a
 		s.dynamic |= l->tiles[i].dynamic;
 		s.file_scope |= !cursor_declared_within(l->tiles[i].decl, l->function_span);
 	}
-	clang_visitChildren(l->function_cursor, scan_storage, &s);
+	cursor_visit(l->function_cursor, scan_storage, &s);
 	if (!s.why && s.file_scope)
 		cursor_visit_file(clang_Cursor_getTranslationUnit(l->function_cursor), scan_other_functions, &s);
 	*at = s.at;

@@ -114,21 +114,16 @@ struct proof {
 /* Every write of var (proof.of) in the function: a uniform value, under uniform control; never
  * its address taken or a non-const reference bound to it. */
 
-static enum CXChildVisitResult scan_writes(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_writes(CXCursor c, enum write_kind k, CXCursor target, CXCursor value, void *data)
 {
-	(void)parent;
 	struct proof *w = data;
-	CXCursor target, value;
-	enum write_kind k = cursor_write_parts(c, &target, &value);
-	if (k != WRITE_NONE && names_part_of(target, w->of)) {
-		CXCursor cond;
-		if ((k == WRITE_ASSIGN && !uni_expr(w->u, value)) ||
-		    (k == WRITE_UPDATE && !clang_Cursor_isNull(value) && !uni_expr(w->u, value)) ||
-		    !uni_control(w->u, c, &cond))
-			w->ok = false;
-		return w->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
+	if (!names_part_of(target, w->of))
+		return CXChildVisit_Recurse;
+	CXCursor cond;
+	if ((k == WRITE_ASSIGN && !uni_expr(w->u, value)) ||
+	    (k == WRITE_UPDATE && !clang_Cursor_isNull(value) && !uni_expr(w->u, value)) || !uni_control(w->u, c, &cond))
+		w->ok = false;
+	return w->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
 /* ---- a __device__ function: its callers say who runs it, with what arguments ---- */
@@ -160,12 +155,9 @@ struct callers {
 
 /* A name of an overload set (a call in a template that its instantiation resolves) that may
  * be the function. */
-static enum CXChildVisitResult scan_overloads(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_overloads(CXCursor c, void *data)
 {
-	(void)parent;
 	struct callers *cl = data;
-	if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef)
-		return CXChildVisit_Recurse;
 	unsigned n = clang_getNumOverloadedDecls(c);
 	for (unsigned i = 0; i < n; i++)
 		if (clang_equalCursors(clang_getCanonicalCursor(clang_getOverloadedDecl(c, i)), cl->target)) {
@@ -185,15 +177,14 @@ static bool calls_target(struct callers *cl, CXCursor call)
 	cl->callee_at = 0;
 	CXCursor callee = cursor_first_child(call);
 	if (!clang_Cursor_isNull(callee))
-		cursor_visit_from(callee, scan_overloads, cl);
+		cursor_visit_kind_from(callee, CXCursor_OverloadedDeclRef, scan_overloads, cl);
 	bool found = cl->callee_at == 1;
 	cl->callee_at = keep;
 	return found;
 }
 
-static enum CXChildVisitResult scan_callers(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_callers(CXCursor c, void *data)
 {
-	(void)parent;
 	struct callers *cl = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_CallExpr && calls_target(cl, c)) {
@@ -207,9 +198,8 @@ static enum CXChildVisitResult scan_callers(CXCursor c, CXCursor parent, CXClien
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_definitions(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_definitions(CXCursor c, void *data)
 {
-	(void)parent;
 	struct callers *cl = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	/* (the file's own code and its headers', not the toolkit's or the system's) */
@@ -221,9 +211,9 @@ static enum CXChildVisitResult scan_definitions(CXCursor c, CXCursor parent, CXC
 	if ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod ||
 	     k == CXCursor_Constructor) && clang_isCursorDefinition(c)) {
 		cl->in = c;
-		clang_visitChildren(c, scan_callers, cl);
+		cursor_visit(c, scan_callers, cl);
 	} else if (k == CXCursor_VarDecl)
-		clang_visitChildren(c, scan_callers, cl); /* (a function's address in a global) */
+		cursor_visit(c, scan_callers, cl); /* (a function's address in a global) */
 	return CXChildVisit_Continue;
 }
 
@@ -231,7 +221,7 @@ static struct callers find_callers(CXCursor function)
 {
 	struct callers cl = {.target = clang_getCanonicalCursor(function), .other = clang_getNullCursor()};
 	CXCursor tu = clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(function));
-	clang_visitChildren(tu, scan_definitions, &cl);
+	cursor_visit(tu, scan_definitions, &cl);
 	return cl;
 }
 
@@ -302,12 +292,9 @@ struct host_find {
 	CXCursor host, launch;
 };
 
-static enum CXChildVisitResult find_launch_at(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_launch_at(CXCursor c, void *data)
 {
-	(void)parent;
 	struct host_find *h = data;
-	if (!span_within((struct span){h->offset, h->offset + 1}, cursor_span(c)))
-		return CXChildVisit_Continue;
 	if (clang_getCursorKind(c) == CXCursor_CallExpr && cursor_span(cursor_first_child(c)).begin == h->offset) {
 		h->launch = c;
 		return CXChildVisit_Break;
@@ -315,18 +302,17 @@ static enum CXChildVisitResult find_launch_at(CXCursor c, CXCursor parent, CXCli
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult find_host(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_host(CXCursor c, void *data)
 {
-	(void)parent;
 	struct host_find *h = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (!cursor_in_main_file(c) || !span_within((struct span){h->offset, h->offset + 1}, cursor_span(c)))
+	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
 	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
 	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c)) {
 		h->host = c;
-		clang_visitChildren(c, find_launch_at, h);
+		cursor_visit_around(c, (struct span){h->offset, h->offset + 1}, find_launch_at, h);
 	}
 	return CXChildVisit_Break;
 }
@@ -364,7 +350,7 @@ CXType *uniform_deduced_types(CXCursor kernel, int index, const struct source *s
 		if (offs[i] == cursor_offset(kernel))
 			continue; /* (the kernel's own name, where it is defined) */
 		struct host_find h = {.offset = offs[i], .host = clang_getNullCursor(), .launch = clang_getNullCursor()};
-		clang_visitChildren(tu, find_host, &h);
+		cursor_visit_around(tu, (struct span){offs[i], offs[i] + 1}, find_host, &h);
 		/* a launch deducing the kernel's arguments (no `<..>` after the name), argument j the
 		 * host's parameter of type `U *` */
 		ok = !clang_Cursor_isNull(h.launch) && clang_Cursor_getNumArguments(h.launch) > j;
@@ -489,7 +475,7 @@ static bool uni_var(struct uni *u, CXCursor d)
 	}
 	if (ok) {
 		struct proof w = {u, d, true};
-		clang_visitChildren(u->function, scan_writes, &w);
+		cursor_visit_writes(u->function, scan_writes, &w);
 		ok = w.ok;
 	}
 	u->nvisiting--;
@@ -550,9 +536,8 @@ static bool library_alike(CXCursor callee)
 /* A function of the program (proof.of) that computes from its arguments alone: no memory, no
  * thread index, no asm, no call but to such functions and pure library ones. */
 
-static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_pure(CXCursor c, void *data)
 {
-	(void)parent;
 	struct proof *p = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	char comp;
@@ -562,14 +547,13 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 		p->ok = false;
 	else if (k == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
-		enum CXCursorKind dk = clang_getCursorKind(d);
 		if (thread_index_var(d))
 			p->ok = false;
-		else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && !declared_in(d, p->of)) {
+		else if (cursor_is_variable(d) && !declared_in(d, p->of)) {
 			CXType t = clang_getCursorType(d);
 			if (!clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
 				p->ok = false;
-		} else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) && cursor_is_shared_decl(d))
+		} else if (cursor_is_variable(d) && cursor_is_shared_decl(d))
 			p->ok = false;
 	} else if (k == CXCursor_CallExpr) {
 		CXCursor callee = clang_getCursorReferenced(c);
@@ -585,7 +569,7 @@ static enum CXChildVisitResult scan_pure(CXCursor c, CXCursor parent, CXClientDa
 			else {
 				p->u->depth++;
 				struct proof inner = {p->u, def, true};
-				clang_visitChildren(def, scan_pure, &inner);
+				cursor_visit(def, scan_pure, &inner);
 				p->u->depth--;
 				p->ok = inner.ok;
 			}
@@ -626,7 +610,7 @@ static bool pure_call(struct uni *u, CXCursor c)
 		return false;
 	u->depth++;
 	struct proof p = {u, def, true};
-	clang_visitChildren(def, scan_pure, &p);
+	cursor_visit(def, scan_pure, &p);
 	u->depth--;
 	return p.ok;
 }
@@ -751,17 +735,14 @@ struct jump_scan {
 	bool returns_end; /* a return ends the thread (the kernel's own, before the loop): no jump */
 };
 
-static enum CXChildVisitResult scan_jumps(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_jumps(CXCursor c, void *data)
 {
-	(void)parent;
 	struct jump_scan *j = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
-	if (k == CXCursor_LambdaExpr)
-		return CXChildVisit_Continue;
 	if (is_loop(k) || k == CXCursor_SwitchStmt) {
 		int *nest = is_loop(k) ? &j->loops : &j->switches;
 		++*nest;
-		clang_visitChildren(c, scan_jumps, j);
+		cursor_visit_code(c, scan_jumps, j);
 		--*nest;
 		return clang_Cursor_isNull(j->bad) ? CXChildVisit_Continue : CXChildVisit_Break;
 	}
@@ -902,7 +883,7 @@ static bool uni_control(struct uni *u, CXCursor target, CXCursor *cond)
 				j.bad = anc; /* (too deep to read) */
 			else if (!assumed) {
 				u->assumed[u->nassumed++] = anc;
-				clang_visitChildren(cursor_last_child(anc), scan_jumps, &j);
+				cursor_visit_code(cursor_last_child(anc), scan_jumps, &j);
 				u->nassumed--;
 			}
 			if (!clang_Cursor_isNull(j.bad)) {
@@ -987,7 +968,7 @@ static char *participation(struct uni *u, CXCursor loop, size_t *at)
 	 * barriers are every remaining thread's (the tensor copies' mbarriers count threads:
 	 * check.c's exit_refusal) */
 	struct jump_scan j = {u, 0, 0, cursor_span(loop).begin, clang_getNullCursor(), is_kernel(u->function)};
-	clang_visitChildren(cursor_last_child(u->function), scan_jumps, &j);
+	cursor_visit_code(cursor_last_child(u->function), scan_jumps, &j);
 	if (clang_Cursor_isNull(j.bad))
 		return NULL;
 	source_line_col(src, cursor_span(j.bad).begin, &cl, &cc);

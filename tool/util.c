@@ -116,3 +116,16 @@ char *absolute_path(const char *path)
 		return xstrdup(path);
 	return xprintf("%s/%s", cwd, path);
 }
+
+int sorted_first(const void *key, const void *v, int n, size_t size, int (*cmp)(const void *, const void *))
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (cmp((const char *)v + (size_t)mid * size, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -67,9 +67,8 @@ static bool in_lambda(const struct region *r, size_t at)
 }
 
 /* The compound statement that starts the block, its lambdas and its main loop. */
-static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_block(CXCursor c, void *data)
 {
-	(void)parent;
 	struct region *r = data;
 	struct span s = cursor_span(c);
 	if (!cursor_in_main_file(c) || s.end <= r->block.begin || s.begin >= r->block.end)
@@ -82,9 +81,8 @@ static enum CXChildVisitResult find_block(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_block(CXCursor c, void *data)
 {
-	(void)parent;
 	struct region *r = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_VarDecl) {
@@ -114,9 +112,8 @@ static enum CXChildVisitResult scan_block(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Stores into __shared__ arrays and asynchronous copies: only in the loader and the stash. */
-static enum CXChildVisitResult scan_stores(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult scan_stores(CXCursor c, void *data)
 {
-	(void)parent;
 	struct region *r = data;
 	size_t at = cursor_span(c).begin;
 	if (!inside(at, r->block) || inside(at, r->fallback) || in_lambda(r, at))
@@ -186,9 +183,8 @@ struct top_level {
 	int cap;
 };
 
-static enum CXChildVisitResult collect_top_level(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult collect_top_level(CXCursor c, void *data)
 {
-	(void)parent;
 	struct top_level *t = data;
 	if (clang_isPreprocessing(clang_getCursorKind(c)) || !cursor_in_main_file(c))
 		return CXChildVisit_Continue;
@@ -221,26 +217,6 @@ static void check_participation(struct region *r, const struct kloop *l)
 	}
 }
 
-/* Found by name in the output's function: a tile's declaration. */
-struct named_decl {
-	const char *name;
-	CXCursor decl;
-	int found;
-};
-
-static enum CXChildVisitResult find_named_decl(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	struct named_decl *n = data;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		char *name = cursor_name(c);
-		if (strcmp(name, n->name) == 0 && n->found++ == 0)
-			n->decl = c;
-		free(name);
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* The other fact check proved, proven again of the output: with more than one stage, a tile's
  * storage is reached only inside the pipelined block, through the names pipefy staged (the
  * tiles' declarations aside); storage.c reads the output's function as it read the input's. */
@@ -254,13 +230,16 @@ static void check_storage(struct region *r, const struct kloop *l)
 	v.function_span = cursor_span(r->function);
 	v.tiles = xcalloc((size_t)l->ntiles, sizeof *v.tiles);
 	for (int i = 0; i < l->ntiles; i++) {
-		struct named_decl n = {l->tiles[i].name, clang_getNullCursor(), 0};
+		/* (found by name in the output's function: the tile's declaration) */
+		struct cursors decls = {0};
 		if (cursor_declared_within(l->tiles[i].decl, l->function_span))
-			clang_visitChildren(r->function, find_named_decl, &n);
-		if (n.found != 1)
+			decls = cursor_vars_named(r->function, l->tiles[i].name);
+		CXCursor decl = decls.n == 1 ? decls.v[0] : clang_getNullCursor();
+		free(decls.v);
+		if (clang_Cursor_isNull(decl))
 			continue; /* (a tile of file scope, or a name declared twice: the input's reading stands) */
 		v.tiles[v.ntiles].name = l->tiles[i].name;
-		v.tiles[v.ntiles].decl = n.decl;
+		v.tiles[v.ntiles].decl = decl;
 		v.tiles[v.ntiles].dynamic = l->tiles[i].dynamic;
 		v.ntiles++;
 	}
@@ -285,15 +264,15 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 			hi = mid;
 	}
 	for (int i = lo; i < top->c.n && top->s[i].begin < r->block.end && clang_Cursor_isNull(r->block_cursor); i++)
-		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse) {
-			clang_visitChildren(top->c.v[i], find_block, r);
+		if (top->s[i].end > r->block.begin && find_block(top->c.v[i], r) == CXChildVisit_Recurse) {
+			cursor_visit(top->c.v[i], find_block, r);
 			r->function = top->c.v[i];
 		}
 	/* (extents out of order, as macros can make them: every declaration, once) */
 	for (int i = 0; i < top->c.n && clang_Cursor_isNull(r->block_cursor); i++)
 		if (top->s[i].begin < r->block.end && top->s[i].end > r->block.begin &&
-		    find_block(top->c.v[i], top->c.v[i], r) == CXChildVisit_Recurse) {
-			clang_visitChildren(top->c.v[i], find_block, r);
+		    find_block(top->c.v[i], r) == CXChildVisit_Recurse) {
+			cursor_visit(top->c.v[i], find_block, r);
 			r->function = top->c.v[i];
 		}
 	if (clang_Cursor_isNull(r->block_cursor)) {
@@ -307,12 +286,12 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 			r->fallback = cursor_span(cs.v[2]);
 		free(cs.v);
 	}
-	clang_visitChildren(r->block_cursor, scan_block, r);
+	cursor_visit(r->block_cursor, scan_block, r);
 	if (clang_Cursor_isNull(r->main_loop)) {
 		problem(r, r->block.begin, "no pipelined loop in the block");
 		return;
 	}
-	clang_visitChildren(r->block_cursor, scan_stores, r);
+	cursor_visit(r->block_cursor, scan_stores, r);
 	check_participation(r, l);
 	check_storage(r, l);
 	struct stage_scan ss = {r, l};
@@ -327,14 +306,12 @@ struct call_at {
 	CXCursor call;
 };
 
-static enum CXChildVisitResult find_call_at(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_call_at(CXCursor c, void *data)
 {
-	(void)parent;
 	struct call_at *d = data;
-	struct span s = cursor_span(c);
-	if (!cursor_in_main_file(c) || s.end <= d->at || s.begin > d->at)
+	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
-	if (s.begin == d->at && cursor_is_call_named(c, NAME_LAUNCH_DEPENDENT)) {
+	if (cursor_span(c).begin == d->at && cursor_is_call_named(c, NAME_LAUNCH_DEPENDENT)) {
 		d->call = c;
 		return CXChildVisit_Break;
 	}
@@ -420,7 +397,7 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 			struct call_at d = {output_offset(map, p->call.begin), clang_getNullCursor()};
 			for (int t = 0; t < top->c.n && clang_Cursor_isNull(d.call); t++)
 				if (top->s[t].begin <= d.at && d.at < top->s[t].end)
-					clang_visitChildren(top->c.v[t], find_call_at, &d);
+					cursor_visit_around(top->c.v[t], (struct span){d.at, d.at + 1}, find_call_at, &d);
 			if (clang_Cursor_isNull(d.call)) {
 				problem = "the launch is not a call of " NAME_LAUNCH_DEPENDENT;
 				at = d.at;
