@@ -576,6 +576,25 @@ static enum CXChildVisitResult scan_sync(CXCursor c, void *data)
  * there (itself, or in a helper it calls), but is no K-loop candidate gets a model entry of
  * its own that says why, so that its remark is one line like every other. within: the K-loop
  * it sits in, when it does. */
+/* An integer the loop's body writes, declared outside the loop, in a store's address: the
+ * place the store fills moves from one iteration to the next. */
+struct moved_slot {
+	CXCursor loop, body, var;
+};
+
+static enum CXChildVisitResult scan_moved_slot(CXCursor ref, CXCursor d, void *data)
+{
+	(void)ref;
+	struct moved_slot *m = data;
+	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(d)).kind;
+	bool integer = k >= CXType_Bool && k <= CXType_Int128;
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || !integer || cursor_declared_within(d, cursor_span(m->loop)) ||
+	    !cursor_writes_var(m->body, d))
+		return CXChildVisit_Continue;
+	m->var = d;
+	return CXChildVisit_Break;
+}
+
 /* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
 static enum CXChildVisitResult scan_copies_async(CXCursor c, void *data)
 {
@@ -662,7 +681,16 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		char *name = cursor_name(var);
 		if (clang_getCursorKind(var) == CXCursor_VarDecl)
 			cursor_view_problem(var, &use);
-		if (clang_getCursorKind(var) == CXCursor_ParmDecl)
+		struct moved_slot slot = {loop, body, clang_getNullCursor()};
+		cursor_visit_names(cursor_write_target(store), scan_moved_slot, &slot);
+		if (!clang_Cursor_isNull(slot.var)) {
+			/* (a hand double buffer: `*(sh_A + double_buffer + tid) = ..`, `double_buffer ^= 128`) */
+			char *sn = cursor_name(slot.var);
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s' at '%s', which the body "
+				      "changes: the loop moves its tiles itself, where pipefy stages tiles filled in one place",
+				      pl, pc, name, sn);
+			free(sn);
+		} else if (clang_getCursorKind(var) == CXCursor_ParmDecl)
 			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through '%s', a parameter: pipefy cannot "
 				      "tell whether it points into shared or global memory", pl, pc, name);
 		else if (!clang_Cursor_isNull(use)) {

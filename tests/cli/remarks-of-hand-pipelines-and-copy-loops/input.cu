@@ -3,7 +3,8 @@
 // loop that only refills a tile ("would race with this tile's readers"), a cp.async pipeline
 // issued through a helper's asm inside block statements (no remark at all) and its tail loop
 // that only waits ("pipefy sees no load of global memory"), a tile sized by
-// the launch behind the register rule ("N staging registers" alone).
+// the launch behind the register rule ("N staging registers" alone), a hand double buffer
+// through a pointer handed in ("cannot trace sh_A", not the offset the body flips).
 
 // a hand double buffer: a prologue fills one slot, the loop the other, the slots swap
 __global__ void hand_double_buffer(const float *__restrict__ A, float *__restrict__ out, int n)
@@ -105,4 +106,28 @@ void run(const float *A, const float4 *A4, const int4 *A16, float *o, int n)
     copy_only<<<1, dim3(16, 16)>>>(A, o);
     async_blocks<<<1, 128>>>(A4, o, n);
     launch_sized_wide<<<64, 128, wide_bytes()>>>(A16, o, n);
+}
+
+// a hand double buffer through a pointer handed in, its half chosen by an offset the body flips
+__device__ void flip_buffers(const float *A, float *C, int K, float *sh)
+{
+    float *sh_A = sh;
+    sh_A[threadIdx.x] = A[threadIdx.x];
+    int double_buffer = 0;
+    float acc = 0.0f;
+    for (int k = 0; k < K; k += 128) {
+        __syncthreads();
+        for (int i = 0; i < 128; i++)
+            acc += sh_A[double_buffer + i];
+        double_buffer ^= 128;
+        if (k + 128 < K)
+            *(sh_A + double_buffer + threadIdx.x) = A[k + 128 + threadIdx.x];
+    }
+    C[threadIdx.x] = acc;
+}
+
+__global__ void flip_buffers_kernel(const float *A, float *C, int K)
+{
+    __shared__ float sh[256];
+    flip_buffers(A, C, K, sh);
 }
