@@ -1385,6 +1385,33 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	free(value);
 }
 
+/* A copy inside a macro's expansion that stores a register the loop loads before its compute
+ * (`ST4(&s[i], nxt);` after `nxt = A[..]`): a register prefetch by hand, said first; false when
+ * the copy is no such store. */
+static bool refuse_macro_prefetch(struct kloop *l, const struct source *src, const struct copy *cp)
+{
+	CXCursor reg = clang_Cursor_isNull(cp->value) ? cp->value : cursor_root_var(cp->value);
+	if (clang_Cursor_isNull(reg) || clang_getCursorKind(reg) != CXCursor_VarDecl ||
+	    cursor_span(reg).begin >= l->body.begin || cursor_is_shared_var(reg) ||
+	    !cursor_writes_var(cursor_last_child(l->cursor), reg))
+		return false;
+	size_t loaded, blocker, computed;
+	register_writes(l, cp, reg, &loaded, &blocker, &computed);
+	if (loaded || blocker || computed)
+		return false;
+	CXCursor target = cursor_root_var(cursor_write_target(cp->store));
+	char *name = clang_Cursor_isNull(target) ? xstrdup("a tile") : cursor_name(target);
+	char *value = cursor_name(reg);
+	int line, col;
+	pos(src, cp->text.begin, &line, &col);
+	kloop_refuse(l, cp->text.begin,
+		     "already pipelined: '%s' is stored from register '%s' at %d:%d, inside a macro's expansion "
+		     "(register prefetch)", name, value, line, col);
+	free(name);
+	free(value);
+	return true;
+}
+
 /* Static tiles: every access outside the loop's names of them (a helper naming a tile declared
  * at file scope too) would see one stage of several, so such a loop keeps one stage, as a
  * dynamic tile does (dynamic_tile_stages): its tiles stay where and what they were, written
@@ -1641,9 +1668,10 @@ static void check_copies(struct kloop *l, const struct source *src, bool other_f
 	check_copy_views(l, src);
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
-		if (cp->tile < 0)
-			refuse_macro_copy(l, src, cp);
-		else if (cp->src.end == cp->src.begin && !cp->from_register && !cp->computed)
+		if (cp->tile < 0) {
+			if (!refuse_macro_prefetch(l, src, cp))
+				refuse_macro_copy(l, src, cp);
+		} else if (cp->src.end == cp->src.begin && !cp->from_register && !cp->computed)
 			refuse_register_copy(l, src, cp);
 	}
 	check_static_storage(l, src);

@@ -4,7 +4,8 @@
 // issued through a helper's asm inside block statements (no remark at all) and its tail loop
 // that only waits ("pipefy sees no load of global memory"), a tile sized by
 // the launch behind the register rule ("N staging registers" alone), a hand double buffer
-// through a pointer handed in ("cannot trace sh_A", not the offset the body flips).
+// through a pointer handed in ("cannot trace sh_A", not the offset the body flips), a register
+// prefetch stored through a macro ("sits inside a macro expansion").
 
 // a hand double buffer: a prologue fills one slot, the loop the other, the slots swap
 __global__ void hand_double_buffer(const float *__restrict__ A, float *__restrict__ out, int n)
@@ -130,4 +131,23 @@ __global__ void flip_buffers_kernel(const float *A, float *C, int K)
 {
     __shared__ float sh[256];
     flip_buffers(A, C, K, sh);
+}
+
+// a register prefetch by hand whose store is spelled through a macro
+#define ST4(M, R) *((float4 *)(M)) = R
+__global__ void macro_prefetch(const float4 *__restrict__ A, float *__restrict__ out, int n)
+{
+    __shared__ float s[512];
+    float4 nxt = A[threadIdx.x];
+    ST4(&s[threadIdx.x * 4], nxt);
+    float acc = 0.0f;
+    for (int t = 1; t < n; ++t) {
+        __syncthreads();
+        nxt = A[t * 128 + threadIdx.x];
+        for (int j = 0; j < 512; ++j)
+            acc += s[j];
+        __syncthreads();
+        ST4(&s[threadIdx.x * 4], nxt);
+    }
+    out[threadIdx.x] = acc;
 }
