@@ -595,6 +595,74 @@ static enum CXChildVisitResult scan_moved_slot(CXCursor ref, CXCursor d, void *d
 	return CXChildVisit_Break;
 }
 
+/* A register prefetch written by hand, in source order: a register declared outside the loop
+ * loaded from global memory, then a statement that reads a __shared__ array into another
+ * variable (the compute's), then the register stored into a __shared__ array. */
+struct prefetch_scan {
+	CXCursor loop;
+	CXCursor regs[16];
+	int nregs;
+	size_t load_at;      /* where the first register's load stands */
+	bool read_after;     /* a tile read since */
+	CXCursor store, tile, reg;
+	bool found;
+};
+
+static bool is_prefetch_reg(const struct prefetch_scan *p, CXCursor var)
+{
+	for (int i = 0; i < p->nregs; i++)
+		if (clang_equalCursors(p->regs[i], var))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult scan_shared_name(CXCursor ref, CXCursor d, void *data)
+{
+	(void)ref;
+	bool *found = data;
+	*found = cursor_is_shared_var(d);
+	return *found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult scan_prefetch(CXCursor c, void *data)
+{
+	struct prefetch_scan *p = data;
+	CXCursor target, value;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && p->nregs > 0) {
+		/* (`float a = As[..][k];`: the compute's read into a local of its own) */
+		bool reads_shared = false;
+		cursor_visit_names(c, scan_shared_name, &reads_shared);
+		p->read_after |= reads_shared;
+	}
+	if (cursor_write_parts(c, &target, &value) == WRITE_NONE)
+		return CXChildVisit_Recurse;
+	CXCursor root = cursor_root_var(target), from = cursor_root_var(value);
+	bool reads_shared = false;
+	cursor_visit_names(value, scan_shared_name, &reads_shared);
+	if (cursor_is_shared_var(root) && p->read_after && !clang_Cursor_isNull(from) && is_prefetch_reg(p, from)) {
+		p->store = c, p->tile = root, p->reg = from, p->found = true;
+		return CXChildVisit_Break;
+	}
+	if (clang_getCursorKind(root) == CXCursor_VarDecl && !cursor_is_shared_var(root) &&
+	    !cursor_declared_within(root, cursor_span(p->loop))) {
+		if (cursor_loads_global(value) && !reads_shared && p->nregs < 16) {
+			if (p->nregs == 0)
+				p->load_at = cursor_span(c).begin;
+			p->regs[p->nregs++] = root;
+		} else if (reads_shared && p->nregs > 0)
+			p->read_after = true;
+	} else if (reads_shared && p->nregs > 0 && !cursor_is_shared_var(root))
+		p->read_after = true;
+	return CXChildVisit_Continue;
+}
+
+static bool hand_prefetch(CXCursor loop, CXCursor body, struct prefetch_scan *p)
+{
+	*p = (struct prefetch_scan){.loop = loop};
+	cursor_visit(body, scan_prefetch, p);
+	return p->found;
+}
+
 /* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
 static enum CXChildVisitResult scan_copies_async(CXCursor c, void *data)
 {
@@ -646,6 +714,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	l->loop = cursor_span(loop);
 	l->body = cursor_span(body);
 	int line = 0, col = 0;
+	struct prefetch_scan pre = {0};
 	CXCursor at = !clang_Cursor_isNull(s.candidate) ? s.candidate : s.barrier;
 	if (!clang_Cursor_isNull(at))
 		source_line_col(f->src, cursor_span(at).begin, &line, &col);
@@ -704,6 +773,16 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 				      "cannot trace to an address inside a __shared__ array (as it can `float *As = "
 				      "smem + 256;`), so it cannot tell that it points into shared memory", pl, pc, name);
 		free(name);
+	} else if (!is_for && hand_prefetch(loop, body, &pre)) {
+		char *tile = cursor_name(pre.tile), *reg = cursor_name(pre.reg);
+		int sl, sc, ll, lc;
+		source_line_col(f->src, cursor_span(pre.store).begin, &sl, &sc);
+		source_line_col(f->src, pre.load_at, &ll, &lc);
+		kloop_unknown(l, l->loop.begin, "already pipelined: '%s' is stored from register '%s' at %d:%d, loaded from "
+			      "global memory at %d:%d before the compute reads the tiles (register prefetch, a %s loop)", tile,
+			      reg, sl, sc, ll, lc, clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while" : "do-while");
+		free(tile);
+		free(reg);
 	} else if (!is_for)
 		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines `for` loops whose body fills tiles from global "
 			      "memory and synchronizes at its top level",

@@ -5,7 +5,8 @@
 // that only waits ("pipefy sees no load of global memory"), a tile sized by
 // the launch behind the register rule ("N staging registers" alone), a hand double buffer
 // through a pointer handed in ("cannot trace sh_A", not the offset the body flips), a register
-// prefetch stored through a macro ("sits inside a macro expansion").
+// prefetch stored through a macro ("sits inside a macro expansion"), and one in a do-while loop
+// ("a do-while loop").
 
 // a hand double buffer: a prologue fills one slot, the loop the other, the slots swap
 __global__ void hand_double_buffer(const float *__restrict__ A, float *__restrict__ out, int n)
@@ -149,5 +150,31 @@ __global__ void macro_prefetch(const float4 *__restrict__ A, float *__restrict__
         __syncthreads();
         ST4(&s[threadIdx.x * 4], nxt);
     }
+    out[threadIdx.x] = acc;
+}
+
+// a register prefetch by hand in a do-while loop, the stages switched by an index
+__global__ void do_while_prefetch(const float *__restrict__ A, float *__restrict__ out, int K)
+{
+    __shared__ float As[2][256];
+    float ldg_reg[2];
+    As[0][threadIdx.x] = A[threadIdx.x];
+    __syncthreads();
+    int write_stage = 1, t = 0;
+    float acc = 0.0f;
+    do {
+        t += 256;
+        if (t < K)
+            ldg_reg[0] = A[t + threadIdx.x];
+        int load_stage = write_stage ^ 1;
+        for (int j = 0; j < 256; ++j) {
+            float a = As[load_stage][j];
+            acc += a;
+        }
+        if (t < K)
+            As[write_stage][threadIdx.x] = ldg_reg[0];
+        __syncthreads();
+        write_stage ^= 1;
+    } while (t < K);
     out[threadIdx.x] = acc;
 }
