@@ -1040,12 +1040,19 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 				else if (before < l->ncopies) {
 					/* (the array and where: a tile the copies fill, or the compute's own scratch) */
 					const struct copy *w = &l->copies[before];
-					char *name = cursor_name(cursor_root_var(cursor_write_target(w->store)));
+					CXCursor root = cursor_root_var(cursor_write_target(w->store));
+					enum CXTypeKind rk = clang_getCanonicalType(clang_getCursorType(root)).kind;
+					char *name = cursor_name(root);
+					/* (the array or variable by its name, or a pointer into one) */
+					const char *what = !cursor_is_shared_var(root) || rk == CXType_Pointer ? "shared memory through"
+							   : rk == CXType_ConstantArray ||
+									 rk == CXType_IncompleteArray ? "the __shared__ array"
+											       : "the __shared__ variable";
 					int wl, wc;
 					source_line_col(src, w->text.begin, &wl, &wc);
-					kloop_unknown(l, cursor_span(c).begin, "the compute after the barrier at %d:%d writes the "
-						      "__shared__ array '%s' at %d:%d: pipefy stages loops whose compute only reads "
-						      "shared memory", bl, bc, name, wl, wc);
+					kloop_unknown(l, cursor_span(c).begin, "the compute after the barrier at %d:%d writes %s '%s' at "
+						      "%d:%d: pipefy stages loops whose compute only reads shared memory", bl, bc, what,
+						      name, wl, wc);
 					free(name);
 				} else
 					kloop_unknown(l, cursor_span(c).begin, "the statement at %d:%d, in the compute after the barrier "

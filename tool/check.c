@@ -95,28 +95,10 @@ struct call_scan {
 
 static bool is_recorded_op(const struct kloop *l, CXCursor c);
 
-/* The name a call is made by; for a lambda's `f()` (operator() on f), the object's name. */
-static char *call_name(CXCursor c)
-{
-	CXString s = clang_getCursorSpelling(c);
-	char *name = xstrdup(clang_getCString(s));
-	clang_disposeString(s);
-	if (strcmp(name, "operator()") == 0) {
-		CXCursor first = cursor_first_child(c);
-		CXCursor object = clang_Cursor_isNull(first) ? first : cursor_root_var(first);
-		if (!clang_Cursor_isNull(object)) {
-			s = clang_getCursorSpelling(object);
-			free(name);
-			name = xstrdup(clang_getCString(s));
-			clang_disposeString(s);
-		}
-	}
-	return name;
-}
 
 static bool name_is(CXCursor c, const char *const *names)
 {
-	char *n = call_name(c);
+	char *n = cursor_call_name(c);
 	bool hit = false;
 	for (; *names && !hit; names++)
 		hit = strcmp(n, *names) == 0;
@@ -722,17 +704,29 @@ static size_t statement_start(const struct source *src, const struct body_stmt *
 
 /* A loop whose statements fill tiles and read none: a copy loop, not a K-loop (what reads the
  * tiles, if anything, does so after it: the last tile). */
-static void refuse_unread(struct kloop *l, const struct source *src)
+static void refuse_unread(struct kloop *l, const struct source *src, int nb, int barrier)
 {
 	int t = l->ncopies > 0 && l->copies[0].tile >= 0 ? l->copies[0].tile : 0;
-	if (l->ntiles == 0 || !l->tiles[t].outside_use) {
-		kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills");
-		return;
-	}
 	int line, col;
-	pos(src, l->tiles[t].outside_use - 1, &line, &col);
-	kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills: it refills '%s' each iteration, "
-		     "which %d:%d, outside the loop, reads", l->tiles[t].name, line, col);
+	/* (a tile reached other than by its name, a reference bound to it, say, may be read by the
+	 * statements after all: then with one barrier the copies race as written) */
+	bool aliased = false;
+	for (int i = 0; i < l->ntiles && !aliased; i++)
+		aliased = cursor_aliased(l->function_cursor, l->tiles[i].decl);
+	if (aliased && nb == 1) {
+		pos(src, l->stmts[barrier].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[barrier].text.begin,
+			     "only one block barrier (%d:%d): the next tile's copies would race with this tile's readers",
+			     line, col);
+	} else if (aliased)
+		kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles by their names");
+	else if (l->ntiles == 0 || !l->tiles[t].outside_use)
+		kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills");
+	else {
+		pos(src, l->tiles[t].outside_use - 1, &line, &col);
+		kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills: it refills '%s' each "
+			     "iteration, which %d:%d, outside the loop, names", l->tiles[t].name, line, col);
+	}
 }
 
 static void check_shape(struct kloop *l, const struct source *src)
@@ -847,7 +841,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				free(other);
 				free(how);
 			} else
-				refuse_unread(l, src);
+				refuse_unread(l, src, nb, nb > 0 ? barriers[0] : -1);
 		}
 		return;
 	}
@@ -1385,6 +1379,22 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	free(value);
 }
 
+/* Whether every write of a register is a load from global memory. */
+struct register_loads {
+	CXCursor reg;
+	bool only_loads;
+};
+
+static enum CXChildVisitResult scan_register_loads(CXCursor w, enum write_kind k, CXCursor target, CXCursor value,
+						   void *data)
+{
+	(void)w;
+	struct register_loads *rl = data;
+	if (clang_equalCursors(cursor_root_var(target), rl->reg) && (k != WRITE_ASSIGN || !cursor_loads_global(value)))
+		rl->only_loads = false;
+	return rl->only_loads ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
 /* A copy inside a macro's expansion that stores a register the loop loads before its compute
  * (`ST4(&s[i], nxt);` after `nxt = A[..]`): a register prefetch by hand, said first; false when
  * the copy is no such store. */
@@ -1398,6 +1408,21 @@ static bool refuse_macro_prefetch(struct kloop *l, const struct source *src, con
 	size_t loaded, blocker, computed;
 	register_writes(l, cp, reg, &loaded, &blocker, &computed);
 	if (loaded || blocker || computed)
+		return false;
+	/* every write of the register in the loop a load from global memory, the last one before
+	 * the copy followed by a statement of the compute that reads a tile */
+	struct register_loads rl = {reg, true};
+	int last = -1;
+	for (int j = 0; j < l->nstmts && rl.only_loads; j++)
+		if (cursor_writes_var(l->stmts[j].cursor, reg)) {
+			cursor_visit_writes(l->stmts[j].cursor, scan_register_loads, &rl);
+			if (j < cp->stmt)
+				last = j;
+		}
+	bool read_between = false;
+	for (int j = last + 1; j < cp->stmt && last >= 0; j++)
+		read_between |= l->stmts[j].role == ROLE_COMPUTE && refs_tile(l, j);
+	if (!rl.only_loads || !read_between)
 		return false;
 	CXCursor target = cursor_root_var(cursor_write_target(cp->store));
 	char *name = clang_Cursor_isNull(target) ? xstrdup("a tile") : cursor_name(target);
@@ -2684,7 +2709,7 @@ static void refuse_stray_shared(struct kloop *l, const struct source *src, CXCur
 	size_t sat = cursor_span(at).begin;
 	int line, col;
 	pos(src, sat, &line, &col);
-	char *n = clang_getCursorKind(at) == CXCursor_CallExpr ? call_name(at) : NULL;
+	char *n = clang_getCursorKind(at) == CXCursor_CallExpr ? cursor_call_name(at) : NULL;
 	if (n && cursor_cast_store_accessor(at))
 		kloop_refuse(l, sat,
 			     "'%s' at %d:%d stores into a tile through a cast of its pointer to another type than its "
@@ -4190,7 +4215,7 @@ static bool helper_copies_async(struct kloop *l, const struct source *src)
 	cursor_visit(def, scan_calls, &cs);
 	if (clang_Cursor_isNull(cs.pipelined))
 		return false;
-	char *fn = cursor_name(def), *what = call_name(cs.pipelined);
+	char *fn = cursor_name(def), *what = cursor_call_name(cs.pipelined);
 	int line, col;
 	CXSourceLocation loc = clang_getCursorLocation(cs.pipelined);
 	unsigned ul, uc;
@@ -4217,7 +4242,7 @@ static bool check_calls(struct kloop *l, const struct source *src, const struct 
 			continue;
 		if (l->stmts[i].role == ROLE_PIPE_OP && l->ncopies > 0) {
 			/* (plain copies, and a pipeline's calls that no copy goes through) */
-			char *op = call_name(cursor_strip(l->stmts[i].cursor));
+			char *op = cursor_call_name(cursor_strip(l->stmts[i].cursor));
 			pos(src, l->stmts[i].text.begin, &line, &col);
 			kloop_refuse(l, l->stmts[i].text.begin,
 				     "the loop calls a cuda::pipeline ('%s' at %d:%d) that none of its copies goes through: "
@@ -4234,7 +4259,7 @@ static bool check_calls(struct kloop *l, const struct source *src, const struct 
 		if (!clang_Cursor_isNull(cs.pipelined)) {
 			size_t off = cursor_span(cs.pipelined).begin;
 			pos(src, off, &line, &col);
-			char *n = call_name(cs.pipelined);
+			char *n = cursor_call_name(cs.pipelined);
 			kloop_refuse(l, off, "its copies are asynchronous already ('%s' at %d:%d), which pipefy does not stage again",
 				     *n ? n : "cp.async", line, col);
 			free(n);
@@ -4385,7 +4410,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
 				cursor_visit(l->stmts[i].cursor, scan_tile_call, &call);
 		if (!clang_Cursor_isNull(call) && cursor_cast_store_accessor(call)) {
-			char *n = call_name(call);
+			char *n = cursor_call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);
 			kloop_refuse(l, cursor_span(call).begin,
 				     "'%s' at %d:%d stores into a tile through a cast of its pointer to another type than "
@@ -4393,7 +4418,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 				     "v's type", n, line, col);
 			free(n);
 		} else if (!clang_Cursor_isNull(call)) {
-			char *n = call_name(call);
+			char *n = cursor_call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);
 			kloop_refuse(l, cursor_span(call).begin,
 				     "no copy from global memory into the tiles is recognized: '%s' at %d:%d is handed a tile, "
@@ -5165,7 +5190,7 @@ static void check_promote(struct model *m, int i, const struct source *src)
 		if (!clang_Cursor_isNull(s.found)) {
 			int line, col;
 			pos(src, cursor_span(s.found).begin, &line, &col);
-			char *name = s.unseen ? call_name(s.found) : cursor_name(s.found);
+			char *name = s.unseen ? cursor_call_name(s.found) : cursor_name(s.found);
 			why = s.unseen ? xprintf("'%s' calls '%s' (%d:%d), whose body pipefy cannot see", l->function,
 						 *name ? name : "a function", line, col)
 				       : xprintf("'%s' (%d:%d) is extern __shared__: the launch's dynamic shared memory is "

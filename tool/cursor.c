@@ -1951,3 +1951,22 @@ bool cursor_is_arithmetic(CXCursor e)
 	cursor_visit_from(e, scan_arithmetic, &ok);
 	return ok;
 }
+
+/* The name a call is made by; for a lambda's `f()` (operator() on f), the object's name. */
+char *cursor_call_name(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *name = xstrdup(clang_getCString(s));
+	clang_disposeString(s);
+	if (strcmp(name, "operator()") == 0) {
+		CXCursor first = cursor_first_child(c);
+		CXCursor object = clang_Cursor_isNull(first) ? first : cursor_root_var(first);
+		if (!clang_Cursor_isNull(object)) {
+			s = clang_getCursorSpelling(object);
+			free(name);
+			name = xstrdup(clang_getCString(s));
+			clang_disposeString(s);
+		}
+	}
+	return name;
+}

@@ -9,6 +9,10 @@
 /* Whether c is a name (DeclRefExpr) of decl as it stands, no parentheses or casts around it. */
 bool cursor_is_ref_to(CXCursor c, CXCursor decl);
 
+/* A call's callee as a remark names it: a lambda's call by the lambda's variable, not
+ * 'operator()' (allocated). */
+char *cursor_call_name(CXCursor c);
+
 /* What cursor_visit_names asks of each name: ref, the DeclRefExpr, names decl; the answer says
  * how the walk goes on, as a libclang visitor's does (Recurse into ref, Continue past it, Break). */
 typedef enum CXChildVisitResult (*name_visitor)(CXCursor ref, CXCursor decl, void *data);

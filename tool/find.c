@@ -582,6 +582,39 @@ struct moved_slot {
 	CXCursor loop, body, var;
 };
 
+struct mention {
+	CXCursor var;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_mention(CXCursor ref, CXCursor d, void *data)
+{
+	(void)ref;
+	struct mention *m = data;
+	m->found = clang_equalCursors(d, m->var);
+	return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether a statement of the body's own (not inside an inner statement) sets var from its own
+ * value: `buf ^= 128;`, `off += 256;`, `s = 1 - s;`, `++s;`. */
+static bool body_steps(CXCursor body, CXCursor var)
+{
+	struct cursors cs = cursor_children(body);
+	bool steps = false;
+	for (int i = 0; i < cs.n && !steps; i++) {
+		CXCursor st = cursor_strip(cs.v[i]), target, value;
+		enum write_kind k = cursor_write_parts(st, &target, &value);
+		if (k == WRITE_NONE || !cursor_is_ref_to(cursor_strip(target), var))
+			continue;
+		struct mention m = {var, false};
+		if (k == WRITE_ASSIGN && !clang_Cursor_isNull(value))
+			cursor_visit_names_from(value, scan_mention, &m);
+		steps = k == WRITE_UPDATE || m.found;
+	}
+	free(cs.v);
+	return steps;
+}
+
 static enum CXChildVisitResult scan_moved_slot(CXCursor ref, CXCursor d, void *data)
 {
 	(void)ref;
@@ -589,70 +622,82 @@ static enum CXChildVisitResult scan_moved_slot(CXCursor ref, CXCursor d, void *d
 	enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(d)).kind;
 	bool integer = k >= CXType_Bool && k <= CXType_Int128;
 	if (clang_getCursorKind(d) != CXCursor_VarDecl || !integer || cursor_declared_within(d, cursor_span(m->loop)) ||
-	    !cursor_writes_var(m->body, d))
+	    !body_steps(m->body, d))
 		return CXChildVisit_Continue;
 	m->var = d;
 	return CXChildVisit_Break;
 }
 
 /* A register prefetch written by hand, in source order: a register declared outside the loop
- * loaded from global memory, then a statement that reads a __shared__ array into another
- * variable (the compute's), then the register stored into a __shared__ array. */
+ * loaded from global memory (and written nothing else in the loop), then a read of a __shared__
+ * array, then the register stored into that array. */
 struct prefetch_scan {
 	CXCursor loop;
 	CXCursor regs[16];
+	bool dropped[16];    /* written with something else too: no register a prefetch keeps */
 	int nregs;
 	size_t load_at;      /* where the first register's load stands */
-	bool read_after;     /* a tile read since */
+	CXCursor read[16];   /* the __shared__ arrays read since */
+	int nread;
+	bool saw;            /* the last expression walked names one */
 	CXCursor store, tile, reg;
 	bool found;
 };
 
-static bool is_prefetch_reg(const struct prefetch_scan *p, CXCursor var)
+static int prefetch_reg(const struct prefetch_scan *p, CXCursor var)
 {
 	for (int i = 0; i < p->nregs; i++)
 		if (clang_equalCursors(p->regs[i], var))
+			return i;
+	return -1;
+}
+
+static bool read_since(const struct prefetch_scan *p, CXCursor array)
+{
+	for (int i = 0; i < p->nread; i++)
+		if (clang_equalCursors(p->read[i], array))
 			return true;
 	return false;
 }
 
+/* The __shared__ arrays an expression names, once each, from the first register's load on. */
 static enum CXChildVisitResult scan_shared_name(CXCursor ref, CXCursor d, void *data)
 {
 	(void)ref;
-	bool *found = data;
-	*found = cursor_is_shared_var(d);
-	return *found ? CXChildVisit_Break : CXChildVisit_Continue;
+	struct prefetch_scan *p = data;
+	p->saw |= cursor_is_shared_var(d);
+	if (cursor_is_shared_var(d) && p->nregs > 0 && !read_since(p, d) && p->nread < 16)
+		p->read[p->nread++] = d;
+	return CXChildVisit_Continue;
 }
 
 static enum CXChildVisitResult scan_prefetch(CXCursor c, void *data)
 {
 	struct prefetch_scan *p = data;
 	CXCursor target, value;
-	if (clang_getCursorKind(c) == CXCursor_VarDecl && p->nregs > 0) {
-		/* (`float a = As[..][k];`: the compute's read into a local of its own) */
-		bool reads_shared = false;
-		cursor_visit_names(c, scan_shared_name, &reads_shared);
-		p->read_after |= reads_shared;
-	}
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && p->nregs > 0)
+		cursor_visit_names(c, scan_shared_name, p); /* (`float a = As[..][k];`: a read of the compute's) */
 	if (cursor_write_parts(c, &target, &value) == WRITE_NONE)
 		return CXChildVisit_Recurse;
 	CXCursor root = cursor_root_var(target), from = cursor_root_var(value);
-	bool reads_shared = false;
-	cursor_visit_names(value, scan_shared_name, &reads_shared);
-	if (cursor_is_shared_var(root) && p->read_after && !clang_Cursor_isNull(from) && is_prefetch_reg(p, from)) {
+	int r = clang_Cursor_isNull(from) ? -1 : prefetch_reg(p, from);
+	if (cursor_is_shared_var(root) && r >= 0 && !p->dropped[r] && read_since(p, root)) {
 		p->store = c, p->tile = root, p->reg = from, p->found = true;
 		return CXChildVisit_Break;
 	}
+	p->saw = false;
+	cursor_visit_names(value, scan_shared_name, p);
+	bool reads_shared = p->saw;
 	if (clang_getCursorKind(root) == CXCursor_VarDecl && !cursor_is_shared_var(root) &&
 	    !cursor_declared_within(root, cursor_span(p->loop))) {
-		if (cursor_loads_global(value) && !reads_shared && p->nregs < 16) {
+		int w = prefetch_reg(p, root);
+		if (cursor_loads_global(value) && !reads_shared && w < 0 && p->nregs < 16) {
 			if (p->nregs == 0)
 				p->load_at = cursor_span(c).begin;
 			p->regs[p->nregs++] = root;
-		} else if (reads_shared && p->nregs > 0)
-			p->read_after = true;
-	} else if (reads_shared && p->nregs > 0 && !cursor_is_shared_var(root))
-		p->read_after = true;
+		} else if (w >= 0 && (!cursor_loads_global(value) || reads_shared))
+			p->dropped[w] = true;
+	}
 	return CXChildVisit_Continue;
 }
 
@@ -663,23 +708,70 @@ static bool hand_prefetch(CXCursor loop, CXCursor body, struct prefetch_scan *p)
 	return p->found;
 }
 
-/* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
-static enum CXChildVisitResult scan_copies_async(CXCursor c, void *data)
+/* Whether the function a call makes stores into a __shared__ array by its name (a file-scope
+ * tile the helper fills itself). */
+static enum CXChildVisitResult scan_shared_write(CXCursor w, enum write_kind k, CXCursor target, CXCursor value,
+						 void *data)
 {
+	(void)w, (void)k, (void)value;
 	bool *found = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	CXCursor d, from, size, pipe;
-	*found = ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_copies_async(c)) ||
-		 (k == CXCursor_CallExpr && (cursor_async_copy(c, &d, &from, &size, &pipe) ||
-					     cursor_is_call_named(c, "__pipeline_memcpy_async") || callee_asm(c).copies));
+	*found = cursor_is_shared_var(cursor_root_var(target));
 	return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-static bool copies_async(CXCursor code)
+static bool callee_writes_shared(CXCursor call)
 {
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
+	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
+		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
 	bool found = false;
-	cursor_visit(code, scan_copies_async, &found);
-	return found;
+	if (!clang_Cursor_isNull(def))
+		cursor_visit_writes(def, scan_shared_write, &found);
+	return clang_Cursor_isNull(def) || found;
+}
+
+/* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
+/* The first cp.async copy code issues before offset `before`: in its asm, the toolkit's calls,
+ * or the functions it calls, three calls deep (a helper that calls the helper with the asm). */
+struct async_find {
+	size_t before;
+	int depth;
+	CXCursor at; /* the call or asm in the code walked first */
+};
+
+static bool callee_copies_async(CXCursor call, int depth);
+
+static enum CXChildVisitResult scan_copies_async(CXCursor c, void *data)
+{
+	struct async_find *a = data;
+	if (cursor_span(c).begin >= a->before)
+		return CXChildVisit_Break;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXCursor d, from, size, pipe;
+	bool found = ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_copies_async(c)) ||
+		     (k == CXCursor_CallExpr &&
+		      (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
+		       callee_asm(c).copies || (a->depth > 0 && callee_copies_async(c, a->depth - 1))));
+	if (found)
+		a->at = c;
+	return found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static CXCursor first_async_copy(CXCursor code, size_t before, int depth)
+{
+	struct async_find a = {before, depth, clang_getNullCursor()};
+	cursor_visit(code, scan_copies_async, &a);
+	return a.at;
+}
+
+static bool callee_copies_async(CXCursor call, int depth)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) || effects_in_system_header(callee) ? clang_getNullCursor()
+											  : clang_getCursorDefinition(callee);
+	return !clang_Cursor_isNull(def) && !clang_Cursor_isNull(first_async_copy(def, (size_t)-1, depth));
 }
 
 static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
@@ -694,6 +786,8 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      .method = clang_getNullCursor(), .async_wait = clang_getNullCursor(),
 			      .asm_wait = clang_getNullCursor(), .user_call = clang_getNullCursor()};
 	cursor_visit(loop, scan_sync, &s);
+	if (clang_Cursor_isNull(s.async_copy)) /* (through a helper's helper) */
+		s.async_copy = first_async_copy(loop, (size_t)-1, 3);
 	struct effects fx = {0};
 	effects_of(body, f->src, &fx);
 	/* (a write through a pointer may be to shared memory: a helper's `float *buf`; an
@@ -735,7 +829,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	} else if (!clang_Cursor_isNull(s.async_copy)) {
 		int al, ac;
 		bool in_asm = clang_getCursorKind(s.async_copy) != CXCursor_CallExpr;
-		char *n = in_asm ? xstrdup("cp.async") : cursor_name(s.async_copy);
+		char *n = in_asm ? xstrdup("cp.async") : cursor_call_name(s.async_copy);
 		source_line_col(f->src, cursor_span(s.async_copy).begin, &al, &ac);
 		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already ('%s'%s at %d:%d), which pipefy does not "
 			      "stage again", n, in_asm ? " in the asm" : "", al, ac);
@@ -801,8 +895,9 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      ac, store ? "stores to shared memory" : "loads from global memory", store ? "st.shared" : "ld.global",
 			      store ? "copy" : "load");
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) &&
-		   (!clang_Cursor_isNull(s.async_wait) || (!clang_Cursor_isNull(s.asm_wait) && copies_async(f->function)))) {
-		/* (a wait in the loop's own asm counts where the function issues cp.async elsewhere) */
+		   (!clang_Cursor_isNull(s.async_wait) || (!clang_Cursor_isNull(s.asm_wait) &&
+		     !clang_Cursor_isNull(first_async_copy(f->function, cursor_span(loop).begin, 3))))) {
+		/* (a wait in the loop's own asm counts where the function issues cp.async before it) */
 		CXCursor wait = !clang_Cursor_isNull(s.async_wait) ? s.async_wait : s.asm_wait;
 		int wl, wc;
 		bool in_asm = clang_getCursorKind(wait) != CXCursor_CallExpr;
@@ -811,7 +906,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		bool commit = cursor_is_call_named(wait, "__pipeline_commit");
 		kloop_unknown(l, l->loop.begin, "its copies are asynchronous already: it %s cp.async groups ('%s'%s at "
 			      "%d:%d), issued %s; it does not stage them again", commit ? "commits" : "waits for", n,
-			      in_asm ? " in the asm" : "", wl, wc, in_asm ? "outside the loop" : "in calls pipefy does not read");
+			      in_asm ? " in the asm" : "", wl, wc, in_asm ? "before the loop" : "in calls pipefy does not read");
 		free(n);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.call_store)) {
 		int sl, sc;
@@ -822,13 +917,14 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      "takes a call of '%s::%s', a member function it does not read as a load", sl, sc, cls, n);
 		free(n);
 		free(cls);
-	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.user_call)) {
+	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.user_call) &&
+		   !callee_writes_shared(s.user_call)) {
 		/* (a helper that fills through what pipefy does not read: a view's operator(), say) */
 		int cl, cc;
 		char *n = cursor_name(clang_getCursorReferenced(s.user_call));
 		source_line_col(f->src, cursor_span(s.user_call).begin, &cl, &cc);
-		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory that pipefy reads: no load in the "
-			      "statements, and none stored into a __shared__ array in '%s' (%d:%d)", n, cl, cc);
+		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory that pipefy reads: no load it reads in "
+			      "the statements, and no store into a __shared__ array by name in '%s' (%d:%d)", n, cl, cc);
 		free(n);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg))
 		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop (pipefy sees no load of "
