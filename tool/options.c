@@ -110,7 +110,6 @@ void options_usage(FILE *out, int rules_max)
 	fputs(usage_tail, out);
 }
 
-
 static bool parse_long(const char *s, long *out)
 {
 	char *end;
