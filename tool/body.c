@@ -1042,12 +1042,13 @@ void find_body(struct kloop *l, const struct source *src, CXCursor body)
 					const struct copy *w = &l->copies[before];
 					CXCursor root = cursor_root_var(cursor_write_target(w->store));
 					enum CXTypeKind rk = clang_getCanonicalType(clang_getCursorType(root)).kind;
-					char *name = cursor_name(root);
-					/* (the array or variable by its name, or a pointer into one) */
+					char *name = cursor_name(root), *type = type_spelling(clang_getCursorType(root));
+					/* (the array or variable by its name, a template's array too, or a pointer into
+					 * one) */
 					const char *what = !cursor_is_shared_var(root) || rk == CXType_Pointer ? "shared memory through"
-							   : rk == CXType_ConstantArray ||
-									 rk == CXType_IncompleteArray ? "the __shared__ array"
-											       : "the __shared__ variable";
+							   : strchr(type, '[')				  ? "the __shared__ array"
+													  : "the __shared__ variable";
+					free(type);
 					int wl, wc;
 					source_line_col(src, w->text.begin, &wl, &wc);
 					kloop_unknown(l, cursor_span(c).begin, "the compute after the barrier at %d:%d writes %s '%s' at "

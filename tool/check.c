@@ -704,21 +704,16 @@ static size_t statement_start(const struct source *src, const struct body_stmt *
 
 /* A loop whose statements fill tiles and read none: a copy loop, not a K-loop (what reads the
  * tiles, if anything, does so after it: the last tile). */
-static void refuse_unread(struct kloop *l, const struct source *src, int nb, int barrier)
+static void refuse_unread(struct kloop *l, const struct source *src)
 {
 	int t = l->ncopies > 0 && l->copies[0].tile >= 0 ? l->copies[0].tile : 0;
 	int line, col;
 	/* (a tile reached other than by its name, a reference bound to it, say, may be read by the
-	 * statements after all: then with one barrier the copies race as written) */
+	 * statements after all: say only what holds) */
 	bool aliased = false;
 	for (int i = 0; i < l->ntiles && !aliased; i++)
 		aliased = cursor_aliased(l->function_cursor, l->tiles[i].decl);
-	if (aliased && nb == 1) {
-		pos(src, l->stmts[barrier].text.begin, &line, &col);
-		kloop_refuse(l, l->stmts[barrier].text.begin,
-			     "only one block barrier (%d:%d): the next tile's copies would race with this tile's readers",
-			     line, col);
-	} else if (aliased)
+	if (aliased)
 		kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles by their names");
 	else if (l->ntiles == 0 || !l->tiles[t].outside_use)
 		kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills");
@@ -841,7 +836,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 				free(other);
 				free(how);
 			} else
-				refuse_unread(l, src, nb, nb > 0 ? barriers[0] : -1);
+				refuse_unread(l, src);
 		}
 		return;
 	}

@@ -437,6 +437,16 @@ static bool asm_copies_async(CXCursor c)
 	       effects_asm_mentions(c, "cp.async.bulk.shared") || effects_asm_mentions(c, "cp.async.bulk.tensor");
 }
 
+/* Whether an asm's template, read, names a cp.async copy. */
+static bool asm_surely_copies_async(CXCursor c)
+{
+	char *tpl = effects_asm_template(c);
+	bool copies = tpl && (strstr(tpl, "cp.async.ca") || strstr(tpl, "cp.async.cg") ||
+			      strstr(tpl, "cp.async.bulk.shared") || strstr(tpl, "cp.async.bulk.tensor"));
+	free(tpl);
+	return copies;
+}
+
 /* What a function's asm does asynchronously: issues cp.async copies (copies), or waits for
  * cp.async groups (`cp.async.wait_group N`, `cp.async.wait_all`: waits), whose copies are
  * asynchronous already wherever they are issued. */
@@ -750,10 +760,12 @@ static enum CXChildVisitResult scan_copies_async(CXCursor c, void *data)
 		return CXChildVisit_Break;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d, from, size, pipe;
-	bool found = ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_copies_async(c)) ||
+	/* (an asm whose template pipefy reads and names cp.async: a claim needs the fact, where
+	 * asm_copies_async takes a template it cannot read for one that may) */
+	bool found = ((k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) && asm_surely_copies_async(c)) ||
 		     (k == CXCursor_CallExpr &&
 		      (cursor_async_copy(c, &d, &from, &size, &pipe) || cursor_is_call_named(c, "__pipeline_memcpy_async") ||
-		       callee_asm(c).copies || (a->depth > 0 && callee_copies_async(c, a->depth - 1))));
+		       (a->depth > 0 && callee_copies_async(c, a->depth - 1))));
 	if (found)
 		a->at = c;
 	return found ? CXChildVisit_Break : CXChildVisit_Recurse;

@@ -274,3 +274,32 @@ __global__ void k_p62(const float *__restrict__ A, float *__restrict__ out, int 
     }
     out[threadIdx.x] = acc;
 }
+
+// ---- the compute calls a helper whose toolkit calls hold asm built by macros (__hfma2), which
+// pipefy cannot read: no claim that the copies are asynchronous (gravity's matmul once got one)
+#include <cuda_fp16.h>
+__device__ __forceinline__ void acc_h2(__half2 acc[4], const __half2 pA[4])
+{
+    for (int i = 0; i < 4; ++i)
+        acc[i] = __hfma2(pA[i], pA[i], acc[i]);
+}
+__global__ void k_h2(const __half2 *__restrict__ A, __half2 *__restrict__ C, int n)
+{
+    __shared__ __half2 s[1024];
+    __half2 *to[4] = {s + threadIdx.x, s + 256 + threadIdx.x, s + 512 + threadIdx.x, s + 768 + threadIdx.x};
+    const __half2 *from = A + threadIdx.x;
+    __half2 acc[4] = {}, pA[4];
+    int t = 0;
+    while (t++ < n) {
+        __half2 tmp[4] = {__ldg(from), __ldg(from + 256), __ldg(from + 512), __ldg(from + 768)};
+        for (int i = 0; i < 4; ++i)
+            to[i][0] = tmp[i];
+        __syncthreads();
+        from += 1024;
+        for (int j = 0; j < 4; ++j)
+            pA[j] = s[j * 256];
+        acc_h2(acc, pA);
+        __syncthreads();
+    }
+    C[threadIdx.x] = acc[0];
+}
