@@ -742,7 +742,6 @@ static bool callee_writes_shared(CXCursor call)
 	return clang_Cursor_isNull(def) || found;
 }
 
-/* Whether code issues cp.async copies: its asm, the asm of a function it calls, the toolkit's. */
 /* The first cp.async copy code issues before offset `before`: in its asm, the toolkit's calls,
  * or the functions it calls, three calls deep (a helper that calls the helper with the asm). */
 struct async_find {
