@@ -625,17 +625,6 @@ struct moving_slot {
 	CXCursor var;
 };
 
-/* Whether statement c sets var from its own value (`s = !s`, `s ^= 1`, `s = (s + 1) % 3`,
- * `++s`): it takes another value each iteration. */
-static bool steps_var(CXCursor c, CXCursor var)
-{
-	CXCursor target, value;
-	enum write_kind w = cursor_write_parts(cursor_strip(c), &target, &value);
-	if (w == WRITE_NONE || !cursor_names_var(target, var))
-		return false;
-	return w != WRITE_ASSIGN || cursor_var_refs(value, var, NULL, 0) != 0;
-}
-
 static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor d, void *data)
 {
 	(void)c;
@@ -646,7 +635,7 @@ static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor d, void *da
 	if (clang_getCursorKind(d) != CXCursor_VarDecl || cursor_declared_within(d, m->l->body) || !integer)
 		return CXChildVisit_Continue;
 	for (int i = 0; i < m->l->nstmts; i++)
-		if (steps_var(m->l->stmts[i].cursor, d)) {
+		if (cursor_steps_var(m->l->stmts[i].cursor, d)) {
 			m->var = d;
 			return CXChildVisit_Break;
 		}
@@ -753,7 +742,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 		const struct copy *cp = &l->copies[swapped];
 		int wl = 0, wc = 0;
 		for (int i = 0; i < l->nstmts && !wl; i++)
-			if (steps_var(l->stmts[i].cursor, slot))
+			if (cursor_steps_var(l->stmts[i].cursor, slot))
 				pos(src, l->stmts[i].text.begin, &wl, &wc);
 		pos(src, cp->text.begin, &line, &col);
 		char *name = cursor_name(slot);

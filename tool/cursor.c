@@ -1970,3 +1970,12 @@ char *cursor_call_name(CXCursor c)
 	}
 	return name;
 }
+
+bool cursor_steps_var(CXCursor c, CXCursor var)
+{
+	CXCursor target, value;
+	enum write_kind w = cursor_write_parts(cursor_strip(c), &target, &value);
+	if (w == WRITE_NONE || !cursor_names_var(target, var))
+		return false;
+	return w != WRITE_ASSIGN || cursor_var_refs(value, var, NULL, 0) != 0;
+}

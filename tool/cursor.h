@@ -9,6 +9,10 @@
 /* Whether c is a name (DeclRefExpr) of decl as it stands, no parentheses or casts around it. */
 bool cursor_is_ref_to(CXCursor c, CXCursor decl);
 
+/* Whether statement c sets var from its own value (`s = !s`, `s ^= 1`, `s = (s + 1) % 3`,
+ * `++s`): it takes another value each iteration. */
+bool cursor_steps_var(CXCursor c, CXCursor var);
+
 /* A call's callee as a remark names it: a lambda's call by the lambda's variable, not
  * 'operator()' (allocated). */
 char *cursor_call_name(CXCursor c);

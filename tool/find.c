@@ -430,21 +430,42 @@ static CXCursor member_call_in(CXCursor value)
 	return found;
 }
 
-/* An asm cp.async copy (.ca or .cg; a bulk copy into shared memory), not a wait or a commit. */
+/* The instructions of an asm cp.async copy (.ca or .cg; a bulk copy into shared memory), not a
+ * wait or a commit. */
+static const char *const async_copy_ops[] = {"cp.async.ca", "cp.async.cg", "cp.async.bulk.shared",
+					     "cp.async.bulk.tensor", NULL};
+
+/* Whether an asm may copy asynchronously: its template names one of them, or cannot be read. */
 static bool asm_copies_async(CXCursor c)
 {
-	return effects_asm_mentions(c, "cp.async.ca") || effects_asm_mentions(c, "cp.async.cg") ||
-	       effects_asm_mentions(c, "cp.async.bulk.shared") || effects_asm_mentions(c, "cp.async.bulk.tensor");
+	bool copies = false;
+	for (const char *const *op = async_copy_ops; *op && !copies; op++)
+		copies = effects_asm_mentions(c, *op);
+	return copies;
 }
 
-/* Whether an asm's template, read, names a cp.async copy. */
+/* Whether an asm surely copies asynchronously: its template, read, names one (a remark's claim
+ * needs the fact). */
 static bool asm_surely_copies_async(CXCursor c)
 {
 	char *tpl = effects_asm_template(c);
-	bool copies = tpl && (strstr(tpl, "cp.async.ca") || strstr(tpl, "cp.async.cg") ||
-			      strstr(tpl, "cp.async.bulk.shared") || strstr(tpl, "cp.async.bulk.tensor"));
+	bool copies = false;
+	for (const char *const *op = async_copy_ops; *op && tpl && !copies; op++)
+		copies = strstr(tpl, *op) != NULL;
 	free(tpl);
 	return copies;
+}
+
+/* The definition of the function a call makes; a call of a function template's specialization
+ * (`cp_async_wait<0>()`) gives the template's. Null when the file has none. */
+static CXCursor callee_definition(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
+	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
+		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
+	return def;
 }
 
 /* What a function's asm does asynchronously: issues cp.async copies (copies), or waits for
@@ -466,15 +487,10 @@ static enum CXChildVisitResult scan_asm_async(CXCursor c, void *data)
 	return a->copies && a->waits ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* The asm of the function a call makes (`cp_async(dst, src)` wrapping it), read once a call: a
- * call of a function template's specialization (`cp_async_wait<0>()`) reads the template's. */
+/* The asm of the function a call makes (`cp_async(dst, src)` wrapping it), read once a call. */
 static struct asm_async callee_asm(CXCursor call)
 {
-	CXCursor callee = clang_getCursorReferenced(call);
-	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
-	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
-	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
-		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
+	CXCursor def = callee_definition(call);
 	struct asm_async a = {false, false};
 	if (!clang_Cursor_isNull(def))
 		cursor_visit(def, scan_asm_async, &a);
@@ -592,35 +608,14 @@ struct moved_slot {
 	CXCursor loop, body, var;
 };
 
-struct mention {
-	CXCursor var;
-	bool found;
-};
-
-static enum CXChildVisitResult scan_mention(CXCursor ref, CXCursor d, void *data)
-{
-	(void)ref;
-	struct mention *m = data;
-	m->found = clang_equalCursors(d, m->var);
-	return m->found ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
-/* Whether a statement of the body's own (not inside an inner statement) sets var from its own
- * value: `buf ^= 128;`, `off += 256;`, `s = 1 - s;`, `++s;`. */
+/* Whether a statement of the body's own (not inside an inner statement) steps var:
+ * `buf ^= 128;`, `off += 256;`, `s = 1 - s;`. */
 static bool body_steps(CXCursor body, CXCursor var)
 {
 	struct cursors cs = cursor_children(body);
 	bool steps = false;
-	for (int i = 0; i < cs.n && !steps; i++) {
-		CXCursor st = cursor_strip(cs.v[i]), target, value;
-		enum write_kind k = cursor_write_parts(st, &target, &value);
-		if (k == WRITE_NONE || !cursor_is_ref_to(cursor_strip(target), var))
-			continue;
-		struct mention m = {var, false};
-		if (k == WRITE_ASSIGN && !clang_Cursor_isNull(value))
-			cursor_visit_names_from(value, scan_mention, &m);
-		steps = k == WRITE_UPDATE || m.found;
-	}
+	for (int i = 0; i < cs.n && !steps; i++)
+		steps = cursor_steps_var(cs.v[i], var);
 	free(cs.v);
 	return steps;
 }
@@ -731,11 +726,7 @@ static enum CXChildVisitResult scan_shared_write(CXCursor w, enum write_kind k, 
 
 static bool callee_writes_shared(CXCursor call)
 {
-	CXCursor callee = clang_getCursorReferenced(call);
-	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
-	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
-	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
-		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
+	CXCursor def = callee_definition(call);
 	bool found = false;
 	if (!clang_Cursor_isNull(def))
 		cursor_visit_writes(def, scan_shared_write, &found);
@@ -779,9 +770,10 @@ static CXCursor first_async_copy(CXCursor code, size_t before, int depth)
 
 static bool callee_copies_async(CXCursor call, int depth)
 {
+	/* (not the toolkit's functions: their copies are the calls scan_copies_async names) */
 	CXCursor callee = clang_getCursorReferenced(call);
 	CXCursor def = clang_Cursor_isNull(callee) || effects_in_system_header(callee) ? clang_getNullCursor()
-											  : clang_getCursorDefinition(callee);
+											  : callee_definition(call);
 	return !clang_Cursor_isNull(def) && !clang_Cursor_isNull(first_async_copy(def, (size_t)-1, depth));
 }
 
