@@ -429,25 +429,12 @@ static void record_async_copy(struct store_scan *s, CXCursor call, CXCursor tile
 		cp->tile = -1 - cp->tile; /* marks a copy check must refuse: inside a macro */
 }
 
-/* Whether stmt is a declaration statement that declares var. */
-static bool declares(CXCursor stmt, CXCursor var)
-{
-	if (clang_getCursorKind(stmt) != CXCursor_DeclStmt)
-		return false;
-	struct cursors vars = cursor_children(stmt);
-	bool found = false;
-	for (int v = 0; v < vars.n && !found; v++)
-		found = clang_equalCursors(vars.v[v], var);
-	free(vars.v);
-	return found;
-}
-
 /* Whether var is declared by one of the body's statements before the one being read (a
  * top-level declaration of the K-loop's body: a fresh one each iteration). */
 static bool body_local(const struct kloop *l, CXCursor var)
 {
 	for (int i = 0; i + 1 < l->nstmts; i++)
-		if (declares(l->stmts[i].cursor, var))
+		if (cursor_declares(l->stmts[i].cursor, var))
 			return true;
 	return false;
 }
@@ -1735,7 +1722,7 @@ static bool stays_in_body(const struct body_stmt *st)
 static int copy_decl_of(const struct kloop *l, CXCursor var)
 {
 	for (int i = 0; i < l->nstmts; i++)
-		if (l->stmts[i].role == ROLE_COPY_DECL && declares(l->stmts[i].cursor, var))
+		if (l->stmts[i].role == ROLE_COPY_DECL && cursor_declares(l->stmts[i].cursor, var))
 			return i;
 	return -1;
 }

@@ -545,23 +545,17 @@ static struct tile_naming_call compute_call_naming_tiles(const struct kloop *l)
 /* The tile a copy stores into (one check must refuse keeps it as -1 - t: body.c). */
 static int copy_tile(const struct copy *cp) { return cp->tile < 0 ? -1 - cp->tile : cp->tile; }
 
-/* Whether the copies of statements [from, to) write tile t. */
+/* Whether the copies of statements [from, to) write tile t (any tile: t < 0). */
 static bool copies_write_tile(const struct kloop *l, int from, int to, int t)
 {
 	for (int i = 0; i < l->ncopies; i++)
-		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && copy_tile(&l->copies[i]) == t)
+		if (l->copies[i].stmt >= from && l->copies[i].stmt < to && (t < 0 || copy_tile(&l->copies[i]) == t))
 			return true;
 	return false;
 }
 
 /* Whether statement i fills a tile through copies pipefy read (not a call into a helper). */
-static bool has_copies(const struct kloop *l, int i)
-{
-	for (int c = 0; c < l->ncopies; c++)
-		if (l->copies[c].stmt == i)
-			return true;
-	return false;
-}
+static bool has_copies(const struct kloop *l, int i) { return copies_write_tile(l, i, i + 1, -1); }
 
 /* A barrier the loop's order does not rest on, which the rewrite (whose own barriers keep the
  * stages apart, none of the loop's) may leave out: one right after another barrier
@@ -739,17 +733,16 @@ static void check_shape(struct kloop *l, const struct source *src)
 	int swapped = nb >= 1 ? hand_swapped_copy(l, &slot) : -1;
 	if (swapped >= 0) {
 		/* (a slot the body moves: the loop's own double buffer, with one barrier no race) */
-		const struct copy *cp = &l->copies[swapped];
-		int wl = 0, wc = 0;
-		for (int i = 0; i < l->nstmts && !wl; i++)
-			if (cursor_steps_var(l->stmts[i].cursor, slot))
-				pos(src, l->stmts[i].text.begin, &wl, &wc);
-		pos(src, cp->text.begin, &line, &col);
+		int step = 0, wl = 0, wc = 0;
+		while (step < l->nstmts && !cursor_steps_var(l->stmts[step].cursor, slot))
+			step++;
+		if (step < l->nstmts)
+			pos(src, l->stmts[step].text.begin, &wl, &wc);
 		char *name = cursor_name(slot);
-		kloop_refuse(l, cp->text.begin,
-			     "the copy at %d:%d stores at '%s', which the body changes at %d:%d: the tiles move each "
+		kloop_refuse(l, l->copies[swapped].text.begin,
+			     "the copy at %s stores at '%s', which the body changes at %d:%d: the tiles move each "
 			     "iteration (buffers the loop swaps itself), and pipefy stages tiles filled in one place",
-			     line, col, name, wl, wc);
+			     where(src, l->copies[swapped].text.begin), name, wl, wc);
 		free(name);
 		return;
 	}
@@ -4655,12 +4648,17 @@ static bool in_namespace(CXCursor d, const char *name)
 	return false;
 }
 
+/* Where a scan that follows the kernel's helpers places what it finds at c: c itself, or, in a
+ * helper (depth > 0), the kernel's call that leads there (call). */
+static size_t scan_place(CXCursor c, int depth, CXCursor call) { return cursor_offset(depth ? call : c); }
+
 /* Whether c names something of cooperative groups (a type, a function, an object): their view
- * of the block and grid is the launch's, whatever pipefy makes of the kernel's. Why not, when it
- * does, for the scans that follow the kernel's helpers (found at `at`; `uses` before, the view
- * after: "the kernel uses cooperative groups (9:13), whose view of the block counts .."); NULL
- * when it does not. */
-static char *cooperative_groups_use(CXCursor c, const struct source *src, size_t at, const char *uses, const char *view)
+ * of the block and grid is the launch's, whatever pipefy makes of the kernel's. When it does,
+ * why not, in *why, for the scans that follow the kernel's helpers (found at `at`; `uses`
+ * before, the view after: "the kernel uses cooperative groups (9:13), whose view of the block
+ * counts .."). */
+static bool cooperative_groups_use(CXCursor c, const struct source *src, size_t at, const char *uses, const char *view,
+				   char **why)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
@@ -4668,7 +4666,9 @@ static char *cooperative_groups_use(CXCursor c, const struct source *src, size_t
 		     (k == CXCursor_DeclRefExpr || k == CXCursor_TypeRef || k == CXCursor_CallExpr ||
 		      k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) &&
 		     in_namespace(d, "cooperative_groups");
-	return names ? xprintf("%scooperative groups (%s), whose view of %s", uses, where(src, at), view) : NULL;
+	if (names)
+		*why = xprintf("%scooperative groups (%s), whose view of %s", uses, where(src, at), view);
+	return names;
 }
 
 /* Scans def, the helper c calls, with visit, one call deeper (what it finds is placed at the
@@ -4686,9 +4686,8 @@ static bool scan_helper(struct block_view_scan *s, CXCursor c, CXCursor def, cur
 static enum CXChildVisitResult scan_block_view(CXCursor c, void *data)
 {
 	struct block_view_scan *s = data;
-	size_t at = cursor_offset(s->depth ? s->call : c);
-	s->why = cooperative_groups_use(c, s->src, at, "the kernel uses ", "the block counts the producer warp");
-	if (s->why)
+	size_t at = scan_place(c, s->depth, s->call);
+	if (cooperative_groups_use(c, s->src, at, "the kernel uses ", "the block counts the producer warp", &s->why))
 		return CXChildVisit_Break;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
@@ -5105,27 +5104,6 @@ static enum CXChildVisitResult scan_extern_shared(CXCursor c, void *data)
 	return clang_Cursor_isNull(s->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
-struct decl_stmt_find {
-	CXCursor var;
-	CXCursor stmt;
-	int declarators;
-};
-
-static enum CXChildVisitResult find_decl_stmt(CXCursor c, void *data)
-{
-	struct decl_stmt_find *f = data;
-	struct cursors kids = cursor_children(c);
-	bool mine = false;
-	for (int i = 0; i < kids.n; i++)
-		mine |= clang_equalCursors(kids.v[i], f->var);
-	if (mine) {
-		f->stmt = c;
-		f->declarators = kids.n;
-	}
-	free(kids.v);
-	return mine ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
 /* Why tile i's declaration cannot become a reference into the launch's shared memory, or NULL
  * (its statement, from the first character to the ';', in *stmt). */
 static char *promote_decl_problem(const struct kloop *l, const struct source *src, int i, struct span *stmt)
@@ -5133,16 +5111,17 @@ static char *promote_decl_problem(const struct kloop *l, const struct source *sr
 	const struct tile *t = &l->tiles[i];
 	int line, col;
 	pos(src, cursor_span(t->decl).begin, &line, &col);
-	struct decl_stmt_find f = {.var = t->decl, .stmt = clang_getNullCursor()};
-	cursor_visit_kind(l->function_cursor, CXCursor_DeclStmt, find_decl_stmt, &f);
-	if (t->in_loop || clang_Cursor_isNull(f.stmt))
+	CXCursor decl_stmt = cursor_find(l->function_cursor, CXCursor_DeclStmt, cursor_declares, t->decl);
+	if (t->in_loop || clang_Cursor_isNull(decl_stmt))
 		return xprintf("tile '%s' (%d:%d) is declared %s", t->name, line, col,
 			       t->in_loop ? "inside the loop" : "outside the kernel's body");
-	if (f.declarators != 1)
+	struct cursors declarators = cursor_children(decl_stmt);
+	free(declarators.v);
+	if (declarators.n != 1)
 		return xprintf("tile '%s' (%d:%d) shares its declaration with another variable", t->name, line, col);
 	if (tile_bytes(l, i) <= 0 || t->elem_bytes <= 0 || t->elem_bytes > 128)
 		return xprintf("tile '%s' (%d:%d) has no size pipefy can count", t->name, line, col);
-	*stmt = cursor_span(f.stmt);
+	*stmt = cursor_span(decl_stmt);
 	struct span var = cursor_span(t->decl);
 	size_t n = strlen(t->name);
 	if (stmt->end == 0 || src->text[stmt->end - 1] != ';' || var.end <= t->name_end || t->name_end < n ||
@@ -5550,12 +5529,11 @@ static const char *const block_builtins[] = {"threadIdx", "blockIdx", "blockDim"
 static enum CXChildVisitResult scan_queue_body(CXCursor c, void *data)
 {
 	struct queue_scan *s = data;
-	size_t at = cursor_offset(s->depth ? s->call : c);
-	s->why = cooperative_groups_use(c, s->src, at, "", "the block and grid is the persistent launch's");
-	if (s->why)
-		return CXChildVisit_Break;
 	enum CXCursorKind k = clang_getCursorKind(c);
 	CXCursor d = clang_getCursorReferenced(c);
+	size_t at = scan_place(c, s->depth, s->call);
+	if (cooperative_groups_use(c, s->src, at, "", "the block and grid is the persistent launch's", &s->why))
+		return CXChildVisit_Break;
 	if (k == CXCursor_AsmStmt && !s->system) {
 		s->why = xprintf("the asm at %s may read the block's or the grid's indices, or synchronize, as pipefy cannot "
 				 "tell", where(s->src, at));

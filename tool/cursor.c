@@ -151,6 +151,29 @@ void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *
 	cursor_visit(c, visit_taken, &w);
 }
 
+struct call_at {
+	size_t at;
+	bool by_callee;
+	CXCursor call;
+};
+
+static enum CXChildVisitResult find_call_at(CXCursor c, void *data)
+{
+	struct call_at *f = data;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr ||
+	    cursor_span(f->by_callee ? cursor_first_child(c) : c).begin != f->at)
+		return CXChildVisit_Recurse;
+	f->call = c;
+	return CXChildVisit_Break;
+}
+
+CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee)
+{
+	struct call_at f = {at, by_callee, clang_getNullCursor()};
+	cursor_visit_around(c, (struct span){at, at + 1}, find_call_at, &f);
+	return f.call;
+}
+
 void cursor_visit_code(CXCursor c, cursor_visitor each, void *data)
 {
 	struct walk w = {.each.cursor = each, .data = data, .takes = not_lambda, .other = CXChildVisit_Continue};
@@ -1969,6 +1992,44 @@ char *cursor_call_name(CXCursor c)
 		}
 	}
 	return name;
+}
+
+bool cursor_any_child(CXCursor c, bool (*test)(CXCursor child, CXCursor arg), CXCursor arg)
+{
+	struct cursors kids = cursor_children(c);
+	bool any = false;
+	for (int i = 0; i < kids.n && !any; i++)
+		any = test(kids.v[i], arg);
+	free(kids.v);
+	return any;
+}
+
+bool cursor_is(CXCursor a, CXCursor b) { return clang_equalCursors(a, b) != 0; }
+
+bool cursor_declares(CXCursor stmt, CXCursor var)
+{
+	return clang_getCursorKind(stmt) == CXCursor_DeclStmt && cursor_any_child(stmt, cursor_is, var);
+}
+
+struct find {
+	bool (*test)(CXCursor cursor, CXCursor arg);
+	CXCursor arg, found;
+};
+
+static enum CXChildVisitResult find_taken(CXCursor c, void *data)
+{
+	struct find *f = data;
+	if (!f->test(c, f->arg))
+		return CXChildVisit_Recurse;
+	f->found = c;
+	return CXChildVisit_Break;
+}
+
+CXCursor cursor_find(CXCursor c, enum CXCursorKind k, bool (*test)(CXCursor cursor, CXCursor arg), CXCursor arg)
+{
+	struct find f = {test, arg, clang_getNullCursor()};
+	cursor_visit_kind(c, k, find_taken, &f);
+	return f.found;
 }
 
 bool cursor_steps_var(CXCursor c, CXCursor var)

@@ -13,6 +13,16 @@ bool cursor_is_ref_to(CXCursor c, CXCursor decl);
  * `++s`): it takes another value each iteration. */
 bool cursor_steps_var(CXCursor c, CXCursor var);
 
+/* Whether test(child, arg) holds for one of c's children: a body whose own statements step a
+ * variable (cursor_steps_var), a declaration statement that declares one (cursor_is). */
+bool cursor_any_child(CXCursor c, bool (*test)(CXCursor child, CXCursor arg), CXCursor arg);
+/* Whether a and b are one cursor (clang_equalCursors, as cursor_any_child's test). */
+bool cursor_is(CXCursor a, CXCursor b);
+/* Whether stmt is a declaration statement that declares var (`int i = 0, *p = &i;`: i and p). */
+bool cursor_declares(CXCursor stmt, CXCursor var);
+/* The first cursor below c of kind k that test(cursor, arg) takes; a null cursor when none. */
+CXCursor cursor_find(CXCursor c, enum CXCursorKind k, bool (*test)(CXCursor cursor, CXCursor arg), CXCursor arg);
+
 /* A call's callee as a remark names it: a lambda's call by the lambda's variable, not
  * 'operator()' (allocated). */
 char *cursor_call_name(CXCursor c);
@@ -37,6 +47,9 @@ void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each
  * each of them in clang_visitChildren's order; the walk passes over the others, and what they
  * hold. */
 void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data);
+/* The first call below c whose text starts at `at` (by_callee: whose first child's, the
+ * callee's, does); a null cursor when none. */
+CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee);
 /* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
  * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
  * where the lambda is called). */

@@ -612,12 +612,7 @@ struct moved_slot {
  * `buf ^= 128;`, `off += 256;`, `s = 1 - s;`. */
 static bool body_steps(CXCursor body, CXCursor var)
 {
-	struct cursors cs = cursor_children(body);
-	bool steps = false;
-	for (int i = 0; i < cs.n && !steps; i++)
-		steps = cursor_steps_var(cs.v[i], var);
-	free(cs.v);
-	return steps;
+	return cursor_any_child(body, cursor_steps_var, var);
 }
 
 static enum CXChildVisitResult scan_moved_slot(CXCursor ref, CXCursor d, void *data)

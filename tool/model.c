@@ -45,132 +45,97 @@ long kloop_promoted_offset(const struct kloop *l, int S, int tile)
 /* What a fill helper of a loop's owns. */
 static void helper_fill_free(struct helper_fill *h)
 {
-	for (int j = 0; j < h->nstores; j++) {
-		free(h->stores[j].base);
-		free(h->stores[j].type);
-	}
-	free(h->stores);
-	free(h->decls);
-	free(h->decl_names);
-	free(h->name);
-	free(h->refusal);
+	for (int j = 0; j < h->nstores; j++)
+		FREE_ALL(h->stores[j].base, h->stores[j].type);
+	FREE_ALL(h->stores, h->decls, h->decl_names, h->name, h->refusal);
 }
 
 /* What a loop's box (a tile's TMA box) owns. */
 static void box_free(struct tma_box *b)
 {
-	free(b->pointer);
-	free(b->row_elems);
-	free(b->col0);
-	free(b->row0);
-	free(b->flat);
-	free(b->fits);
+	FREE_ALL(b->pointer, b->row_elems, b->col0, b->row0, b->flat, b->fits);
+}
+
+/* Frees each of the n strings of v, then v. */
+static void strings_free(char **v, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void refusals_free(struct refusal *r, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(r[i].reason);
+	free(r);
+}
+
+/* What find, check and measure read of the loop's statements, tiles and copies. */
+static void kloop_body_free(struct kloop *l)
+{
+	for (int h = 0; h < l->nhelpers; h++)
+		helper_fill_free(&l->helpers[h]);
+	free(l->helpers);
+	for (int j = 0; j < l->nivars; j++)
+		FREE_ALL(l->ivars[j].name, l->ivars[j].type, l->ivars[j].init);
+	free(l->ivars);
+	for (int j = 0; j < l->ntiles; j++)
+		FREE_ALL(l->tiles[j].name, l->tiles[j].elem_type);
+	free(l->tiles);
+	for (int j = 0; j < l->ncopies; j++)
+		free(l->copies[j].type);
+	free(l->copies);
+	for (int j = 0; j < l->nstmts; j++)
+		FREE_ALL(l->stmts[j].cl.bound_text, l->stmts[j].cl.stride_text, l->stmts[j].inner.bound_text,
+			 l->stmts[j].inner.stride_text);
+	FREE_ALL(l->stmts, l->refs, l->pipe_ops, l->scratch, l->assigned);
+	edits_free(&l->local_values);
+}
+
+static void kloop_free(struct kloop *l)
+{
+	kloop_body_free(l);
+	FREE_ALL(l->function, l->function_error, l->block_source, l->block_shape_source, l->twice, l->mangled);
+	strings_free(l->instance_symbols, l->ninstance_symbols);
+	for (int j = 0; j < l->noptions; j++)
+		free(l->options[j].verdict);
+	FREE_ALL(l->indent, l->unit, l->instance_bytes);
+	refusals_free(l->refusals, l->nrefusals);
+	refusals_free(l->unknowns, l->nunknowns);
+	for (int v = 0; v < VARIANT_COUNT; v++)
+		free(l->legal[v].refusal);
+	FREE_ALL(l->one_stage, l->one_stage_fact, l->launch_edits, l->launch_unknown, l->enlarge_refusal,
+		 l->promote_refusal, l->invalid, l->promote_decls);
+	for (int j = 0; j < l->nboxes; j++)
+		box_free(&l->boxes[j]);
+	FREE_ALL(l->boxes, l->block_check, l->bump_fits, l->box_problem);
+	for (int j = 0; j < l->ntma_launches; j++)
+		for (int k = 0; k < 4; k++)
+			free(l->tma_launches[j].config[k]);
+	FREE_ALL(l->tma_launches, l->tma_collective, l->regs_note, l->plan_note, l->plan_reason, l->declined,
+		 l->hint);
+}
+
+static void pair_free(struct launch_pair *p)
+{
+	FREE_ALL(p->first, p->second, p->callee);
+	for (int k = 0; k < 4; k++)
+		FREE_ALL(p->config[k], p->first_config[k]);
+	FREE_ALL(p->between.v, p->refusal, p->queue_refusal, p->invalid, p->queue_invalid, p->queue_declined);
+	queue_accesses_free(&p->deps[0]);
+	queue_accesses_free(&p->deps[1]);
+	FREE_ALL(p->waits_all, p->mangled[0], p->mangled[1], p->reason);
 }
 
 void model_free(struct model *m)
 {
 	pure_headers(NULL); /* (what the run read of its headers) */
-	for (int i = 0; i < m->nloops; i++) {
-		struct kloop *l = &m->loops[i];
-		free(l->function);
-		free(l->function_error);
-		for (int h = 0; h < l->nhelpers; h++)
-			helper_fill_free(&l->helpers[h]);
-		free(l->helpers);
-		free(l->scratch);
-		free(l->block_source);
-		free(l->block_shape_source);
-		free(l->twice);
-		free(l->mangled);
-		for (int k = 0; k < l->ninstance_symbols; k++)
-			free(l->instance_symbols[k]);
-		free(l->instance_symbols);
-		for (int j = 0; j < l->noptions; j++)
-			free(l->options[j].verdict);
-		free(l->indent);
-		free(l->unit);
-		for (int j = 0; j < l->nivars; j++) {
-			free(l->ivars[j].name);
-			free(l->ivars[j].type);
-			free(l->ivars[j].init);
-		}
-		free(l->ivars);
-		for (int j = 0; j < l->ntiles; j++) {
-			free(l->tiles[j].name);
-			free(l->tiles[j].elem_type);
-		}
-		free(l->tiles);
-		free(l->instance_bytes);
-		for (int j = 0; j < l->ncopies; j++)
-			free(l->copies[j].type);
-		free(l->copies);
-		edits_free(&l->local_values);
-		free(l->assigned);
-		for (int j = 0; j < l->nstmts; j++) {
-			free(l->stmts[j].cl.bound_text);
-			free(l->stmts[j].cl.stride_text);
-			free(l->stmts[j].inner.bound_text);
-			free(l->stmts[j].inner.stride_text);
-		}
-		free(l->stmts);
-		free(l->refs);
-		free(l->pipe_ops);
-		for (int j = 0; j < l->nrefusals; j++)
-			free(l->refusals[j].reason);
-		for (int j = 0; j < l->nunknowns; j++)
-			free(l->unknowns[j].reason);
-		free(l->unknowns);
-		free(l->refusals);
-		for (int v = 0; v < VARIANT_COUNT; v++)
-			free(l->legal[v].refusal);
-		free(l->one_stage);
-		free(l->one_stage_fact);
-		free(l->launch_edits);
-		free(l->launch_unknown);
-		free(l->enlarge_refusal);
-		free(l->promote_refusal);
-		free(l->invalid);
-		free(l->promote_decls);
-		for (int j = 0; j < l->nboxes; j++)
-			box_free(&l->boxes[j]);
-		free(l->boxes);
-		free(l->block_check);
-		free(l->bump_fits);
-		free(l->box_problem);
-		for (int j = 0; j < l->ntma_launches; j++)
-			for (int k = 0; k < 4; k++)
-				free(l->tma_launches[j].config[k]);
-		free(l->tma_launches);
-		free(l->tma_collective);
-		free(l->regs_note);
-		free(l->plan_note);
-		free(l->plan_reason);
-		free(l->declined);
-		free(l->hint);
-	}
+	for (int i = 0; i < m->nloops; i++)
+		kloop_free(&m->loops[i]);
 	free(m->loops);
-	for (int i = 0; i < m->npairs; i++) {
-		struct launch_pair *p = &m->pairs[i];
-		free(p->first);
-		free(p->second);
-		free(p->callee);
-		for (int k = 0; k < 4; k++) {
-			free(p->config[k]);
-			free(p->first_config[k]);
-		}
-		free(p->between.v);
-		free(p->refusal);
-		free(p->queue_refusal);
-		free(p->invalid);
-		free(p->queue_invalid);
-		free(p->queue_declined);
-		queue_accesses_free(&p->deps[0]);
-		queue_accesses_free(&p->deps[1]);
-		free(p->waits_all);
-		free(p->mangled[0]);
-		free(p->mangled[1]);
-		free(p->reason);
-	}
+	for (int i = 0; i < m->npairs; i++)
+		pair_free(&m->pairs[i]);
 	free(m->pairs);
 	launches_free(&m->launches);
 	functions_free(&m->functions);

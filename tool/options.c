@@ -330,6 +330,11 @@ static char *set_arch(struct options *o, const char *v)
 
 enum takes { NO_VALUE, VALUE, OPTIONAL_VALUE }; /* an optional value only as --name=value */
 
+/* A row: an option whose value (or a switch's true) is kept as given in a field of struct
+ * options, or one a setter reads. */
+#define KEPT(short_name, long_name, takes, field) {short_name, long_name, takes, offsetof(struct options, field), NULL}
+#define READ(short_name, long_name, takes, setter) {short_name, long_name, takes, 0, setter}
+
 static const struct option_def {
 	char short_name;       /* 0: none */
 	const char *long_name; /* without its "--"; NULL: none */
@@ -338,41 +343,49 @@ static const struct option_def {
 				* offset into struct options */
 	option_setter set;     /* a value that must be read: NULL when it is kept as given */
 } option_defs[] = {
-	{'i', NULL, NO_VALUE, offsetof(struct options, in_place), NULL},
-	{'q', NULL, NO_VALUE, offsetof(struct options, quiet), NULL},
-	{'R', "remarks", NO_VALUE, offsetof(struct options, remarks), NULL},
-	{'h', "help", NO_VALUE, offsetof(struct options, help), NULL},
-	{'n', "dry-run", NO_VALUE, offsetof(struct options, dry_run), NULL},
-	{0, "version", NO_VALUE, offsetof(struct options, version), NULL},
-	{0, "list-variants", NO_VALUE, offsetof(struct options, list_variants), NULL},
-	{0, "output-replacements-xml", NO_VALUE, offsetof(struct options, replacements_xml), NULL},
-	{0, "output-replacements-json", NO_VALUE, offsetof(struct options, replacements_json), NULL},
-	{0, "diff", NO_VALUE, offsetof(struct options, diff), NULL},
-	{0, "Werror", NO_VALUE, offsetof(struct options, werror), NULL},
-	{0, "no-cache", NO_VALUE, offsetof(struct options, no_cache), NULL},
-	{0, "ptxas", NO_VALUE, offsetof(struct options, ptxas), NULL},
-	{'o', NULL, VALUE, offsetof(struct options, output), NULL},
-	{'p', NULL, VALUE, offsetof(struct options, compile_db), NULL},
-	{'j', "jobs", VALUE, 0, set_jobs},
-	{0, "cursor", VALUE, 0, set_cursor},
-	{0, "style", VALUE, offsetof(struct options, style), NULL},
-	{0, "fallback-style", VALUE, offsetof(struct options, fallback_style), NULL},
-	{0, "sort-includes", OPTIONAL_VALUE, 0, set_sort_includes},
-	{0, "lines", VALUE, 0, set_lines},
-	{0, "offset", VALUE, 0, set_offset},
-	{0, "length", VALUE, 0, set_length},
-	{0, "report", OPTIONAL_VALUE, 0, set_report},
-	{0, "report-file", VALUE, 0, set_report_file},
-	{0, "export-fixes", VALUE, offsetof(struct options, export_fixes), NULL},
-	{0, "rules", VALUE, offsetof(struct options, rules_dir), NULL},
-	{0, "block-size", VALUE, 0, set_block_size},
-	{0, "assume-filename", VALUE, offsetof(struct options, assume_filename), NULL},
-	{0, "cuda-path", VALUE, offsetof(struct options, cuda_path), NULL},
-	{0, "variant", VALUE, 0, set_variant},
-	{0, "launches", VALUE, 0, set_launches},
-	{0, "stages", VALUE, 0, set_stages},
-	{0, "arch", VALUE, 0, set_arch},
+	/* where the result goes, and in what form */
+	KEPT('o', NULL, VALUE, output),
+	KEPT('i', NULL, NO_VALUE, in_place),
+	KEPT(0, "assume-filename", VALUE, assume_filename),
+	KEPT(0, "diff", NO_VALUE, diff),
+	KEPT(0, "export-fixes", VALUE, export_fixes),
+	KEPT(0, "output-replacements-xml", NO_VALUE, replacements_xml),
+	KEPT(0, "output-replacements-json", NO_VALUE, replacements_json),
+	/* what is rewritten, and how */
+	READ(0, "variant", VALUE, set_variant),
+	READ(0, "stages", VALUE, set_stages),
+	READ(0, "launches", VALUE, set_launches),
+	READ(0, "arch", VALUE, set_arch),
+	READ(0, "block-size", VALUE, set_block_size),
+	KEPT(0, "ptxas", NO_VALUE, ptxas),
+	KEPT(0, "rules", VALUE, rules_dir),
+	KEPT(0, "cuda-path", VALUE, cuda_path),
+	/* which loops: an editor's range */
+	READ(0, "lines", VALUE, set_lines),
+	READ(0, "offset", VALUE, set_offset),
+	READ(0, "length", VALUE, set_length),
+	READ(0, "cursor", VALUE, set_cursor),
+	/* the format of what is written, as clang-format's */
+	KEPT(0, "style", VALUE, style),
+	KEPT(0, "fallback-style", VALUE, fallback_style),
+	READ(0, "sort-includes", OPTIONAL_VALUE, set_sort_includes),
+	/* what is said */
+	KEPT('q', NULL, NO_VALUE, quiet),
+	KEPT('R', "remarks", NO_VALUE, remarks),
+	READ(0, "report", OPTIONAL_VALUE, set_report),
+	READ(0, "report-file", VALUE, set_report_file),
+	KEPT('n', "dry-run", NO_VALUE, dry_run),
+	KEPT(0, "Werror", NO_VALUE, werror),
+	/* the run itself */
+	READ('j', "jobs", VALUE, set_jobs),
+	KEPT('p', NULL, VALUE, compile_db),
+	KEPT(0, "no-cache", NO_VALUE, no_cache),
+	KEPT('h', "help", NO_VALUE, help),
+	KEPT(0, "version", NO_VALUE, version),
+	KEPT(0, "list-variants", NO_VALUE, list_variants),
 };
+#undef KEPT
+#undef READ
 #define NDEFS (sizeof option_defs / sizeof *option_defs)
 
 /* A switch is set; an option with a value gets v (NULL: none given). */
@@ -422,7 +435,7 @@ static char *unknown_option(const char *a)
 	const char *near = NULL;
 	for (size_t k = 0; k < NDEFS; k++) {
 		size_t d = option_defs[k].long_name ? edit_distance(option_defs[k].long_name, name, n) : (size_t)-1;
-		if (d < best)
+		if (d < best || (near && d == best && strcmp(option_defs[k].long_name, near) < 0)) /* (ties: alphabetical) */
 			best = d, near = option_defs[k].long_name;
 	}
 	if (near && best <= 2 && 3 * best < n)
@@ -432,6 +445,8 @@ static char *unknown_option(const char *a)
 		return xprintf("unknown option '%s' (a parser option: after --)", a);
 	return xprintf("unknown option '%s'", a);
 }
+
+static int compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 /* --name, --name=value or --name value, where name may be any prefix of one long option's
  * name (or the whole of one). */
@@ -453,12 +468,17 @@ static char *long_option(struct options *o, int argc, char **argv, int *i)
 	}
 	if (matches == 0)
 		return unknown_option(a);
-	if (matches > 1) {
-		struct strbuf sb = {0};
-		sb_printf(&sb, "option '%.*s' is ambiguous:", (int)(n + 2), a);
+	if (matches > 1) { /* the candidates in alphabetical order */
+		const char *names[NDEFS];
+		size_t nnames = 0;
 		for (size_t k = 0; k < NDEFS; k++)
 			if (option_defs[k].long_name && strncmp(option_defs[k].long_name, name, n) == 0)
-				sb_printf(&sb, "%s --%s", sb.data[sb.len - 1] == ':' ? "" : ",", option_defs[k].long_name);
+				names[nnames++] = option_defs[k].long_name;
+		qsort(names, nnames, sizeof *names, compare_strings);
+		struct strbuf sb = {0};
+		sb_printf(&sb, "option '%.*s' is ambiguous:", (int)(n + 2), a);
+		for (size_t k = 0; k < nnames; k++)
+			sb_printf(&sb, "%s --%s", k ? "," : "", names[k]);
 		return sb_take(&sb);
 	}
 	if (d->takes == NO_VALUE && eq)

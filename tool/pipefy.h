@@ -24,6 +24,9 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *vxprintf(const char *fmt, va_list ap);
+/* free() of each of its arguments, pointers of any type: FREE_ALL(p->name, p->text, p->v). */
+#define FREE_ALL(...) free_each((void *[]){__VA_ARGS__}, sizeof((void *[]){__VA_ARGS__}) / sizeof(void *))
+void free_each(void *const *v, size_t n);
 /* A path as the user would name it: relative to the current folder where it lies below it. */
 const char *path_for_user(const char *path);
 /* path from the root: its real path where it exists, else joined to the current folder. */
@@ -198,6 +201,25 @@ struct file_needs {
 	bool launch_bytes;  /* launches given more dynamic shared memory (those, and moved tiles) */
 };
 
+/* What auto's rules weigh of a loop (plan.c fills it; the rows' prefer hooks read it). */
+struct auto_facts {
+	const struct kloop *l;
+	const struct options *o;
+	const struct variant_rules *vr;
+	int width;         /* the narrowest copy, bytes */
+	bool wide;         /* a legal cp.async's copies are wide enough to pay */
+	bool deep;         /* a tile's compute is short: more tiles in flight hide the latency */
+	char unmeasured[160]; /* a row ranked earlier left for want of a measurement, said by the
+			       * register staging's why ("" when none) */
+};
+
+/* The variant and stages auto wants, and why. */
+struct want {
+	enum variant variant;
+	int stages;
+	char why[512];
+};
+
 struct variant_row {
 	enum variant id;
 	const char *name;  /* --variant=NAME */
@@ -222,6 +244,11 @@ struct variant_row {
 			struct file_needs *needs);
 	/* validation's reading of the rewritten main loop: problems go to r (NULL: nothing to prove) */
 	void (*validate)(struct region *r, const struct kloop *l, const struct loop_view *v);
+	/* plan.c's measured rules for auto: whether they want the variant for the loop the facts
+	 * describe, with its stages and why (NULL: auto never picks it). auto asks the rows with a
+	 * hook in auto_rank's order (1 first), and takes the first that wants it. */
+	bool (*prefer)(const struct variant_row *v, struct auto_facts *f, struct want *w);
+	int auto_rank;
 };
 
 /* The rows in the order the planner weighs them; a variant's row; the row --variant=NAME names. */
@@ -1229,6 +1256,11 @@ void launch_pair_refuse(struct launch_pair *p, size_t at, const char *fmt, ...) 
 void kloop_refuse(struct kloop *l, size_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- plan.c: variant and stage count from rules/ ---- */
+
+/* The rows' prefer hooks: auto's measured rules for tensor copies, register staging, cp.async. */
+bool prefer_tensor(const struct variant_row *v, struct auto_facts *f, struct want *w);
+bool prefer_registers(const struct variant_row *v, struct auto_facts *f, struct want *w);
+bool prefer_cp_async(const struct variant_row *v, struct auto_facts *f, struct want *w);
 
 struct arch_rules {
 	int sm;

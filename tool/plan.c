@@ -420,13 +420,6 @@ static bool usable(const struct kloop *l, const struct options *o, const struct 
 	return l->legal[v->id].ok && o->arch >= v->min_arch;
 }
 
-/* The variant and stages wanted, and why. */
-struct want {
-	enum variant variant;
-	int stages;
-	char why[512];
-};
-
 /* The unpipelined kernel first, then every plan that is legal here, in the table's order. */
 static void add_options(struct kloop *l, const struct options *o, const struct arch_rules *a,
 			const struct variant_rules *vr)
@@ -475,6 +468,90 @@ static char *shape_unknown(const struct kloop *l, const struct source *src)
 	return xstrdup("no launch in this file gives the block's shape (--block-size=XxY sets it)");
 }
 
+/* ---- what auto prefers: the rows' hooks, each its variant's measured rules ---- */
+
+/* Tensor copies (tma): narrow copies that are each one box of their operand, or wide ones
+ * under a long compute. */
+bool prefer_tensor(const struct variant_row *v, struct auto_facts *f, struct want *w)
+{
+	const struct kloop *l = f->l;
+	const struct variant_rules *vr = f->vr;
+	/* (a compute loop counted from the launch's block shape runs its fixed trips under the
+	 * shape's guard, which register staging and cp.async write and the tensor copies do not) */
+	if (l->compute_block_dim || !usable(l, f->o, v) || f->o->arch < vr->tma_min_sm)
+		return false;
+	/* (the tensor-copy kernel's bookkeeping costs registers, and with blocks of 1024 threads 33
+	 * registers a thread halve the blocks an SM: unmeasured, auto keeps to the kernel's own
+	 * code; jehyun's week6_1 matmul, 32 registers as written, 39 as tma x4, ran 0.93x its
+	 * original at its own 1024^3 on the H100) */
+	if (!l->registers && vr->tma_measured_from_threads && l->block_threads >= vr->tma_measured_from_threads) {
+		snprintf(f->unmeasured, sizeof f->unmeasured, "; tensor copies wait for --ptxas with blocks of %d threads, "
+			 "where their registers may halve the blocks an SM", l->block_threads);
+		return false;
+	}
+	bool measured_narrow = !vr->tma_narrow_max_copy_bytes || f->width <= vr->tma_narrow_max_copy_bytes;
+	w->stages = vr->tma_stages;
+	if (!f->wide && vr->tma_for_narrow_copies && measured_narrow && !l->gather_at) {
+		snprintf(w->why, sizeof w->why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
+			 "register staging on the H200 (%s)", f->width, vr->narrow_tma_evidence);
+		return true;
+	}
+	if (f->wide && vr->tma_wide_min_ratio > 0 && l->ratio >= vr->tma_wide_min_ratio) {
+		snprintf(w->why, sizeof w->why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
+			 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", f->width, l->ratio,
+			 vr->wide_tma_evidence);
+		return true;
+	}
+	return false;
+}
+
+/* Register staging (ldg), two stages: wide copies under a short compute, or narrow ones. */
+bool prefer_registers(const struct variant_row *v, struct auto_facts *f, struct want *w)
+{
+	const struct kloop *l = f->l;
+	const struct variant_rules *vr = f->vr;
+	if (!usable(l, f->o, v))
+		return false;
+	w->stages = 2;
+	if (f->wide) {
+		if (!f->deep || !vr->short_tiles_prefer_ldg || !staging_weighed(l, vr))
+			return false;
+		snprintf(w->why, sizeof w->why,
+			 "%d-byte copies, but a tile's compute is short (ratio %.0f): staged in registers they "
+			 "beat cp.async on the H200 (%s)",
+			 f->width, l->ratio, vr->short_tiles_evidence);
+		return true;
+	}
+	const struct legality *cp = &l->legal[VARIANT_CP_ASYNC];
+	if (cp->ok && f->width >= 8)
+		snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of 8-byte copies lost to register staging on "
+			 "the H100 (%s)%s", f->width, vr->narrow_cp_async_8_evidence, f->unmeasured);
+	else if (cp->ok)
+		snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of narrow copies lost to register staging on the "
+			 "H200%s", f->width, f->unmeasured);
+	else
+		snprintf(w->why, sizeof w->why, "cp.async cannot take these copies (%s)%s", cp->refusal, f->unmeasured);
+	return true;
+}
+
+/* cp.async: wide copies, deeper where a tile's compute is short. */
+bool prefer_cp_async(const struct variant_row *v, struct auto_facts *f, struct want *w)
+{
+	const struct kloop *l = f->l;
+	const struct variant_rules *vr = f->vr;
+	(void)v;
+	if (!f->wide)
+		return false;
+	w->stages = f->deep ? vr->deep_stages : vr->default_stages;
+	char staging[160] = "";
+	if (f->deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) /* (!staging_weighed) */
+		snprintf(staging, sizeof staging, " (registers would stage %ld a thread, over the %d auto takes "
+			 "unmeasured)", (l->staged_bytes + 3) / 4, vr->max_staged_registers_unmeasured);
+	snprintf(w->why, sizeof w->why, "%d-byte copies go straight to shared memory with cp.async%s%s", f->width, staging,
+		 f->deep ? "; a tile's compute is short (low ratio), so more tiles in flight hide the load latency" : "");
+	return true;
+}
+
 /* What auto wants of a loop: the rules' preference among the legal variants, and why; false
  * when the planner leaves the loop (l->declined says why). */
 static bool want_auto(struct kloop *l, const struct options *o, const struct variant_rules *vr, const struct source *src,
@@ -500,79 +577,32 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 			     vr->unknown_compute_evidence);
 		return false;
 	}
-	/* (a compute loop counted from the launch's block shape runs its fixed trips under the
-	 * shape's guard, which register staging and cp.async write and the tensor copies do not) */
-	bool tma = !l->compute_block_dim && usable(l, o, variant_row(VARIANT_TMA));
-	/* (the tensor-copy kernel's bookkeeping costs registers, and with blocks of 1024 threads 33
-	 * registers a thread halve the blocks an SM: unmeasured, auto keeps to the kernel's own
-	 * code; jehyun's week6_1 matmul, 32 registers as written, 39 as tma x4, ran 0.93x its
-	 * original at its own 1024^3 on the H100) */
-	bool unmeasured = tma && !l->registers && vr->tma_measured_from_threads &&
-			  l->block_threads >= vr->tma_measured_from_threads && o->arch >= vr->tma_min_sm;
-	if (unmeasured)
-		tma = false;
-	int width = min_copy_width(l);
-	bool wide = l->legal[VARIANT_CP_ASYNC].ok && width >= vr->cp_async_min_copy_bytes;
-	bool deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
-	bool measured_narrow = !vr->tma_narrow_max_copy_bytes || width <= vr->tma_narrow_max_copy_bytes;
-	if (!wide && tma && vr->tma_for_narrow_copies && measured_narrow && o->arch >= vr->tma_min_sm && !l->gather_at) {
-		w->variant = VARIANT_TMA;
-		w->stages = vr->tma_stages;
-		snprintf(w->why, sizeof w->why, "%d-byte copies: each tile is one box of its operand, and tensor copies beat "
-			 "register staging on the H200 (%s)", width, vr->narrow_tma_evidence);
-	} else if (wide && tma && vr->tma_wide_min_ratio > 0 && l->ratio >= vr->tma_wide_min_ratio &&
-		   o->arch >= vr->tma_min_sm) {
-		w->variant = VARIANT_TMA;
-		w->stages = vr->tma_stages;
-		snprintf(w->why, sizeof w->why, "%d-byte copies and a long compute per tile (ratio %.0f): each tile is one box "
-			 "of its operand, and tensor copies beat cp.async on the H200 there (%s)", width, l->ratio,
-			 vr->wide_tma_evidence);
-	} else if (wide && deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok && staging_weighed(l, vr)) {
-		w->variant = VARIANT_LDG;
-		w->stages = 2;
-		snprintf(w->why, sizeof w->why,
-			 "%d-byte copies, but a tile's compute is short (ratio %.0f): staged in registers they "
-			 "beat cp.async on the H200 (%s)",
-			 width, l->ratio, vr->short_tiles_evidence);
-	} else if (wide) {
-		w->variant = VARIANT_CP_ASYNC;
-		w->stages = deep ? vr->deep_stages : vr->default_stages;
-		char staging[160] = "";
-		if (deep && vr->short_tiles_prefer_ldg && l->legal[VARIANT_LDG].ok) /* (!staging_weighed) */
-			snprintf(staging, sizeof staging, " (registers would stage %ld a thread, over the %d auto takes "
-				 "unmeasured)", (l->staged_bytes + 3) / 4, vr->max_staged_registers_unmeasured);
-		snprintf(w->why, sizeof w->why, "%d-byte copies go straight to shared memory with cp.async%s%s", width, staging,
-			 deep ? "; a tile's compute is short (low ratio), so more tiles in flight hide the load latency" : "");
-	} else if (vr->leave_narrow_gathers_alone && l->gather_at) {
+	struct auto_facts f = {.l = l, .o = o, .vr = vr, .width = min_copy_width(l)};
+	f.wide = l->legal[VARIANT_CP_ASYNC].ok && f.width >= vr->cp_async_min_copy_bytes;
+	f.deep = l->ratio >= 0 && l->ratio < vr->deep_stages_below_ratio;
+	if (!f.wide && vr->leave_narrow_gathers_alone && l->gather_at) {
 		int line, col;
 		source_line_col(src, l->gather_at - 1, &line, &col);
 		plan_decline(l,
 			     "%d-byte copies gathered with division or modulo (%d:%d): the address arithmetic, not the "
 			     "load latency, bounds this loop; neither variant paid on the H200 (%s)",
-			     width, line, col, vr->narrow_gathers_evidence);
-		return false;
-	} else if (l->legal[VARIANT_LDG].ok) {
-		w->variant = VARIANT_LDG;
-		w->stages = 2;
-		if (l->legal[VARIANT_CP_ASYNC].ok && width >= 8)
-			snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of 8-byte copies lost to register staging on "
-				 "the H100 (%s)", width, vr->narrow_cp_async_8_evidence);
-		else if (l->legal[VARIANT_CP_ASYNC].ok)
-			snprintf(w->why, sizeof w->why, "%d-byte copies: cp.async of narrow copies lost to register staging on the H200", width);
-		else
-			snprintf(w->why, sizeof w->why, "cp.async cannot take these copies (%s)", l->legal[VARIANT_CP_ASYNC].refusal);
-		if (unmeasured) {
-			size_t n = strlen(w->why);
-			snprintf(w->why + n, sizeof w->why - n, "; tensor copies wait for --ptxas with blocks of %d threads, "
-				 "where their registers may halve the blocks an SM", l->block_threads);
-		}
-	} else { /* only cp.async is legal (check refused loops where neither is) */
-		plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", width,
-			     width >= 8 ? vr->narrow_cp_async_8_evidence : vr->narrow_cp_async_evidence,
-			     l->legal[VARIANT_LDG].refusal);
+			     f.width, line, col, vr->narrow_gathers_evidence);
 		return false;
 	}
-	return true;
+	int n;
+	const struct variant_row *rows = variant_rows(&n);
+	for (int rank = 1; rank < n; rank++)
+		for (int i = 0; i < n; i++)
+			if (rows[i].prefer && rows[i].auto_rank == rank && rows[i].prefer(&rows[i], &f, w)) {
+				w->variant = rows[i].id;
+				return true;
+			}
+	/* (check refused loops where no variant is legal: what is left is narrow copies, which
+	 * lose as cp.async, and a loop register staging cannot take) */
+	plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", f.width,
+		     f.width >= 8 ? vr->narrow_cp_async_8_evidence : vr->narrow_cp_async_evidence,
+		     l->legal[VARIANT_LDG].refusal);
+	return false;
 }
 
 /* An option whose register staging auto does not weigh unmeasured, in the report and in the

@@ -359,20 +359,8 @@ static void queue_code_init(struct queue_code *c, const struct launch_pair *p, i
 
 static void queue_code_free(struct queue_code *c)
 {
-	free(c->out.data);
-	free(c->d1.data);
-	free(c->n1.data);
-	free(c->d2.data);
-	free(c->n2.data);
-	free(c->item1);
-	free(c->item2);
-	free(c->kernel);
-	free(c->launcher);
-	free(c->hp);
-	free(c->ha);
-	free(c->ready);
-	free(c->w1.data);
-	free(c->w2.data);
+	FREE_ALL(c->out.data, c->d1.data, c->n1.data, c->d2.data, c->n2.data, c->item1, c->item2, c->kernel,
+		 c->launcher, c->hp, c->ha, c->ready, c->w1.data, c->w2.data);
 }
 
 /* The comment that says what the queue does, then the two items. */

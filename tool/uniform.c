@@ -292,27 +292,17 @@ struct host_find {
 	CXCursor host, launch;
 };
 
-static enum CXChildVisitResult find_launch_at(CXCursor c, void *data)
-{
-	struct host_find *h = data;
-	if (clang_getCursorKind(c) == CXCursor_CallExpr && cursor_span(cursor_first_child(c)).begin == h->offset) {
-		h->launch = c;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 static enum CXChildVisitResult find_host(CXCursor c, void *data)
 {
 	struct host_find *h = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
 	if (!cursor_in_main_file(c))
 		return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
 	if (k == CXCursor_Namespace)
 		return CXChildVisit_Recurse;
 	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c)) {
 		h->host = c;
-		cursor_visit_around(c, (struct span){h->offset, h->offset + 1}, find_launch_at, h);
+		h->launch = cursor_call_at(c, h->offset, true);
 	}
 	return CXChildVisit_Break;
 }

@@ -21,6 +21,12 @@ void *xcalloc(size_t count, size_t size) { return check_alloc(calloc(count ? cou
 void *xrealloc(void *p, size_t size) { return check_alloc(realloc(p, size ? size : 1)); }
 char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
 
+void free_each(void *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *d = xmalloc(n + 1);

@@ -301,23 +301,6 @@ static void validate_loop(struct region *r, const struct kloop *l, const struct 
 
 /* ---- overlapped launches ---- */
 
-struct call_at {
-	size_t at;
-	CXCursor call;
-};
-
-static enum CXChildVisitResult find_call_at(CXCursor c, void *data)
-{
-	struct call_at *d = data;
-	if (!cursor_in_main_file(c))
-		return CXChildVisit_Continue;
-	if (cursor_span(c).begin == d->at && cursor_is_call_named(c, NAME_LAUNCH_DEPENDENT)) {
-		d->call = c;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
 /* Where pipefy's helpers for overlapped launches are in the output, when they are there as
  * rewrite.c writes them (line endings aside); begin == end otherwise. */
 static struct span overlap_block(const struct source *out)
@@ -394,15 +377,16 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 		const char *problem = whole;
 		size_t at = 0;
 		if (!whole) {
-			struct call_at d = {output_offset(map, p->call.begin), clang_getNullCursor()};
-			for (int t = 0; t < top->c.n && clang_Cursor_isNull(d.call); t++)
-				if (top->s[t].begin <= d.at && d.at < top->s[t].end)
-					cursor_visit_around(top->c.v[t], (struct span){d.at, d.at + 1}, find_call_at, &d);
-			if (clang_Cursor_isNull(d.call)) {
+			size_t call_at = output_offset(map, p->call.begin);
+			CXCursor call = clang_getNullCursor();
+			for (int t = 0; t < top->c.n && clang_Cursor_isNull(call); t++)
+				if (top->s[t].begin <= call_at && call_at < top->s[t].end)
+					call = cursor_call_at(top->c.v[t], call_at, false);
+			if (clang_Cursor_isNull(call) || !cursor_is_call_named(call, NAME_LAUNCH_DEPENDENT)) {
 				problem = "the launch is not a call of " NAME_LAUNCH_DEPENDENT;
-				at = d.at;
+				at = call_at;
 			} else
-				problem = dependent_launch_problem(d.call, helpers, &at);
+				problem = dependent_launch_problem(call, helpers, &at);
 		}
 		if (!problem)
 			continue;

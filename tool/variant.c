@@ -1,9 +1,11 @@
 /* variant.c: the variants, one row each. A row says what the rest of pipefy needs to know of a
  * variant without naming it: the name --variant takes, the oldest architecture it runs on, the
  * stages it can have, what it adds to a block (threads, shared memory), the words the planner
- * uses when it cannot be had, and its hooks: check.c's reading of the facts it needs, and
- * its family file's rewrite and validation of the rewrite. The rows are in the order the planner weighs them (and the report
- * lists them); a new variant is a row here, a family file (or a row in one), rules and tests. */
+ * uses when it cannot be had, and its hooks: check.c's reading of the facts it needs, its
+ * family file's rewrite and validation of the rewrite, and plan.c's rules for when auto
+ * prefers it (auto_rank: the order auto asks). The rows are in the order the planner weighs
+ * them (and the report lists them); a new variant is a row here, a family file (or a row in
+ * one), rules and tests. */
 #include "stage.h"
 #include "region.h"
 
@@ -18,12 +20,12 @@ static const struct variant_row rows[] = {
 	{.id = VARIANT_CP_ASYNC, .name = "cp.async", .alias = "cpasync", .family = FAMILY_CP_ASYNC, .listed = true,
 	 .min_arch = 70, .min_stages = 2, .noun = "cp.async cannot take these copies", .check = check_cp_async,
 	 .help = "the copies as cp.async into the stages",
-	 .rewrite = rewrite_cp_async, .validate = validate_cp_async},
+	 .rewrite = rewrite_cp_async, .validate = validate_cp_async, .prefer = prefer_cp_async, .auto_rank = 3},
 	/* a full and an empty mbarrier a stage (16 bytes) */
 	/* (check_boxes decides tma, bulk and ws together: the same boxes) */
 	{.id = VARIANT_TMA, .name = "tma", TENSOR_FAMILY, .min_arch = 90, .barrier_bytes = 16, .noun = "tensor copies",
 	 .help = "tensor copies (the kernel's launches in the file go through a launcher)",
-	 .arch_why = NEEDS_SM90, .check = check_boxes, .validate = validate_tensor},
+	 .arch_why = NEEDS_SM90, .check = check_boxes, .validate = validate_tensor, .prefer = prefer_tensor, .auto_rank = 1},
 	{.id = VARIANT_BULK, .name = "bulk", TENSOR_FAMILY, .min_arch = 90, .barrier_bytes = 16, .noun = "bulk copies",
 	 .help = "each tile row one bulk copy",
 	 .arch_why = NEEDS_SM90, .validate = validate_tensor},
@@ -38,7 +40,8 @@ static const struct variant_row rows[] = {
 	 .validate = validate_ws_cp_async},
 	{.id = VARIANT_LDG, .name = "ldg", .family = FAMILY_REGISTERS, .listed = true, .min_stages = 1, .max_stages = 2,
 	 .noun = "register staging", .help = "the next tile's loads held in registers during the compute",
-	 .check = check_ldg, .rewrite = rewrite_registers, .validate = validate_registers},
+	 .check = check_ldg, .rewrite = rewrite_registers, .validate = validate_registers, .prefer = prefer_registers,
+	 .auto_rank = 2},
 	/* a measuring aid, not a pipeline: nothing to validate */
 	{.id = VARIANT_NO_LOADS, .name = "no-loads", .min_stages = 1, .rewrite = rewrite_no_loads,
 	 .help = "drops the copies, a benchmark's load-free ceiling"},
