@@ -713,7 +713,7 @@ static void check_shape(struct kloop *l, const struct source *src)
 	int barriers[64], nb = 0;
 	for (int i = 0; i < l->nstmts; i++) {
 		enum stmt_role r = l->stmts[i].role;
-		if (r == ROLE_COPY) {
+		if (r == ROLE_COPY || kloop_helper_at(l, i)) { /* (a fill helper's call, read or refused) */
 			if (first_copy < 0)
 				first_copy = i;
 			last_copy = i;
@@ -1239,8 +1239,31 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 				     "reads (a plain load, a library function's value of one, or a load function of this file)",
 				     name, line, col, c);
 			free(c);
-		} else
-			kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
+		} else {
+			/* (after a barrier that copies of other tiles come before: the compute's own
+			 * scratch, `S[ty][tx] = s;` between two phases of the compute) */
+			int b = cp->stmt;
+			while (--b >= 0 && l->stmts[b].role != ROLE_BARRIER)
+				;
+			bool scratch = false;
+			for (int k = 0; k < l->ncopies && b > 0; k++)
+				scratch |= l->copies[k].stmt < b && copy_tile(&l->copies[k]) != copy_tile(cp) &&
+					   !copies_write_tile(l, 0, b, copy_tile(cp));
+			if (scratch) {
+				int bl, bc;
+				pos(src, l->stmts[b].text.begin, &bl, &bc);
+				enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(l->tiles[cp->tile].decl)).kind;
+				const char *what = k == CXType_Pointer ? "shared memory through"
+						   : k == CXType_ConstantArray || k == CXType_DependentSizedArray ||
+								   k == CXType_IncompleteArray
+							   ? "the __shared__ array"
+							   : "the __shared__ variable";
+				kloop_refuse(l, cp->text.begin, "the compute after the barrier at %d:%d writes %s '%s' at %d:%d, "
+					     "from a value it computes: pipefy stages loops whose compute only reads shared memory",
+					     bl, bc, what, name, line, col);
+			} else
+				kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
+		}
 		free(sname);
 	}
 	free(callee);
@@ -2069,6 +2092,38 @@ static CXCursor shared_ref_in(CXCursor c)
 	return found;
 }
 
+/* Whether every __shared__ variable c names is an array of its own that the rewrite leaves as
+ * it is: sized where it is declared (not extern, not a pointer), none of the loop's tiles, and
+ * named in no tile's declaration (the storage a view carves tiles from). An address into such
+ * an array (`const float *q = Qs;`, Qs filled before the loop) stays what it was. */
+struct other_arrays {
+	const struct kloop *l;
+	bool other;
+};
+
+static enum CXChildVisitResult scan_other_arrays(CXCursor c, void *data)
+{
+	struct other_arrays *o = data;
+	CXCursor d = clang_getCursorReferenced(c);
+	if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !cursor_is_shared_var(d))
+		return CXChildVisit_Recurse;
+	bool own = clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_ConstantArray && kloop_tile(o->l, d) < 0;
+	for (int t = 0; t < o->l->ntiles && own; t++)
+		own = cursor_var_refs(o->l->tiles[t].decl, d, NULL, 0) == 0;
+	o->other = own;
+	return own ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static bool names_other_arrays_only(const struct kloop *l, CXCursor c)
+{
+	struct other_arrays o = {l, true};
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		scan_other_arrays(c, &o);
+	else
+		cursor_visit(c, scan_other_arrays, &o);
+	return o.other;
+}
+
 static bool indirect_type(CXType t)
 {
 	t = clang_getCanonicalType(t);
@@ -2364,7 +2419,8 @@ static enum CXChildVisitResult scan_alias(CXCursor c, void *data)
 	if (!clang_Cursor_isNull(from)) {
 		CXCursor tile = shared_ref_in(from);
 		/* a value read from the tile (`float x = As[i][j]` has no pointer type) is no alias */
-		if (!clang_Cursor_isNull(tile) && !compute_view(s->l, c, tile, &s->use) && !copy_view(s->l, c)) {
+		if (!clang_Cursor_isNull(tile) && !names_other_arrays_only(s->l, from) && !compute_view(s->l, c, tile, &s->use) &&
+		    !copy_view(s->l, c)) {
 			s->bad = c;
 			s->tile = tile;
 			return CXChildVisit_Break;
@@ -2442,7 +2498,7 @@ static enum CXChildVisitResult scan_handed(CXCursor c, void *data)
 	for (int i = 0; i < clang_Cursor_getNumArguments(c); i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
 		CXCursor tile = shared_ref_in(arg);
-		if (clang_Cursor_isNull(tile) || !hands_address(arg, tile))
+		if (clang_Cursor_isNull(tile) || !hands_address(arg, tile) || names_other_arrays_only(h->l, arg))
 			continue;
 		if ((!const_pointer(param_type(c, i)) || !param_only_read(c, i, 0)) && !toolkit_overloads_read(c, i)) {
 			h->call = c, h->tile = tile, h->arg = i;
@@ -4059,7 +4115,7 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 /* The first call in a statement handed a shared-memory tile (`st(&As[i][j], v)`): *data. */
 static enum CXChildVisitResult scan_tile_call(CXCursor c, void *data)
 {
-	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c))
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c) || cursor_unresolved_operator(c))
 		return CXChildVisit_Recurse;
 	int n = clang_Cursor_getNumArguments(c);
 	for (int i = 0; i < n; i++) {
@@ -4293,6 +4349,39 @@ static size_t pipefy_fallback(const struct kloop *l)
 	return f.found;
 }
 
+/* Where a reason's first fact ends: its first ": " outside parentheses, brackets and code
+ * (`..`); the reason's end when it has none. */
+static size_t first_fact_end(const char *why)
+{
+	int depth = 0;
+	bool code = false;
+	for (size_t i = 0; why[i]; i++) {
+		char c = why[i];
+		if (c == '`')
+			code = !code;
+		else if (!code && (c == '(' || c == '['))
+			depth++;
+		else if (!code && (c == ')' || c == ']') && depth > 0)
+			depth--;
+		else if (!code && depth == 0 && c == ':' && why[i + 1] == ' ')
+			return i;
+	}
+	return strlen(why);
+}
+
+/* Neither cp.async nor register staging can take the loop: each one's first fact, then what
+ * follows each (a remark keeps the first two, --report has all). */
+static void refuse_both(struct kloop *l, const char *cp, const char *ldg)
+{
+	size_t c = first_fact_end(cp), g = first_fact_end(ldg);
+	if (!cp[c] && !ldg[g])
+		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", cp, ldg);
+	else
+		kloop_refuse(l, l->loop.begin, "cp.async: %.*s; register staging: %.*s (%s%s%s%s%s)", (int)c, cp, (int)g, ldg,
+			     cp[c] ? "cp.async" : "", cp[c] ? cp + c : "", cp[c] && ldg[g] ? "; " : "",
+			     ldg[g] ? "register staging" : "", ldg[g] ? ldg + g : "");
+}
+
 static void check_loop(struct kloop *l, const struct source *src, bool other_files)
 {
 	int line, col;
@@ -4348,6 +4437,13 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		return;
 	for (int k = 0; k < l->nhelpers; k++)
 		if (l->helpers[k].refusal) {
+			/* (a loop whose single barrier races as written says so first: that, not how
+			 * the helper copies, is what keeps it as written) */
+			if (l->nbarriers == 1) {
+				check_shape(l, src);
+				if (l->nrefusals > 0)
+					return;
+			}
 			const struct helper_fill *h = &l->helpers[k];
 			pos(src, h->refusal_at, &line, &col);
 			kloop_refuse(l, h->refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",
@@ -4436,7 +4532,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 					 l->helpers[0].name, l->helpers[0].name);
 	}
 	if (l->nrefusals == 0 && !l->legal[VARIANT_CP_ASYNC].ok && !l->legal[VARIANT_LDG].ok)
-		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", l->legal[VARIANT_CP_ASYNC].refusal, l->legal[VARIANT_LDG].refusal);
+		refuse_both(l, l->legal[VARIANT_CP_ASYNC].refusal, l->legal[VARIANT_LDG].refusal);
 	for (int r = 0; fx && r < nrows; r++)
 		if (rows[r].check && rows[r].family == FAMILY_TENSOR)
 			rows[r].check(l, src, fx);

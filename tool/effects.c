@@ -14,6 +14,7 @@ void effects_free(struct effects *fx)
 {
 	free(fx->what);
 	free(fx->shared_what);
+	free(fx->unseen);
 	free(fx->collective);
 	free(fx->vars.v);
 	memset(fx, 0, sizeof *fx);
@@ -40,6 +41,13 @@ static void note(struct effects *fx, bool *flag, CXCursor at, const char *fmt, .
 		fx->at = off;
 		fx->at_cursor = at;
 	}
+}
+
+/* The first call pipefy cannot see into, in words (what, allocated). */
+static void note_unseen(struct effects *fx, CXCursor at, char *what)
+{
+	fx->unseen = what;
+	fx->unseen_at = cursor_in_main_file(at) ? cursor_span(at).begin : (size_t)-1;
 }
 
 static bool type_is_indirect(CXType t)
@@ -672,6 +680,8 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 			name = span_text(src, cursor_span(cursor_first_child(call)));
 		}
 		note(fx, &fx->unknown, call, "calls '%s', which pipefy cannot resolve", *name ? name : "a function");
+		if (!fx->unseen && !cursor_unresolved_operator(call))
+			note_unseen(fx, call, xprintf("calls '%s', which pipefy cannot resolve", *name ? name : "a function"));
 		free(name);
 		return;
 	}
@@ -691,9 +701,12 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 		free(space);
 	} else {
 		CXCursor def = clang_getCursorDefinition(callee);
-		if (clang_Cursor_isNull(def) || depth >= MAX_DEPTH)
+		if (clang_Cursor_isNull(def) || depth >= MAX_DEPTH) {
 			note(fx, &fx->unknown, call, "calls '%s', %s", name,
 			     clang_Cursor_isNull(def) ? "whose definition pipefy cannot see" : "through too many helpers to follow");
+			if (!fx->unseen && clang_Cursor_isNull(def))
+				note_unseen(fx, call, xprintf("calls '%s', whose definition pipefy cannot see", name));
+		}
 		else if (ck != CXCursor_Constructor || !clang_Cursor_isNull(def)) {
 			char *before = fx->collective;
 			function_effects(def, depth + 1, fx, src, written, n);
@@ -893,6 +906,10 @@ static void function_effects(CXCursor def, int depth, struct effects *fx, const 
 		char *what = xprintf("calls '%s', which %s", name, inner.shared_what);
 		note(fx, &fx->shared, def, "%s", what);
 		free(what);
+	}
+	if (inner.unseen && !fx->unseen) {
+		fx->unseen = xprintf("calls '%s', which %s", name, inner.unseen);
+		fx->unseen_at = inner.unseen_at;
 	}
 	free(name);
 	if (inner.collective) {

@@ -231,7 +231,8 @@ static enum CXChildVisitResult scan_tile_use(CXCursor c, void *data)
 		u->global_stores += global;
 		u->tile_stores++;
 		u->helper_stores += !clang_Cursor_isNull(value) && !clang_Cursor_isNull(effects_program_call(value));
-	} else if (clang_getCursorKind(c) == CXCursor_CallExpr)
+	} else if (clang_getCursorKind(c) == CXCursor_CallExpr && !cursor_unresolved_operator(c))
+		/* (not `acc += As[i]` in a template, an operator its dependent operands leave unresolved) */
 		u->tile_calls += cursor_names_shared(c);
 	CXCursor base;
 	u->global_reads += cursor_global_load(c, &base) || cursor_texture_fetch(c);
@@ -772,6 +773,19 @@ static bool callee_copies_async(CXCursor call, int depth)
 	return !clang_Cursor_isNull(def) && !clang_Cursor_isNull(first_async_copy(def, (size_t)-1, depth));
 }
 
+/* The first statement of body's own (not inside an inner statement) that assigns var itself
+ * (`nxt = tmp;`, not a store through it); null when none does. */
+static CXCursor set_in(CXCursor body, CXCursor var)
+{
+	struct cursors cs = cursor_children(body);
+	CXCursor set = clang_getNullCursor();
+	for (int i = 0; i < cs.n && clang_Cursor_isNull(set); i++)
+		if (cursor_names_var(cursor_write_target(cs.v[i]), var))
+			set = cs.v[i];
+	free(cs.v);
+	return set;
+}
+
 static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
@@ -793,12 +807,18 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	bool syncs = !clang_Cursor_isNull(s.barrier) || fx.syncs,
 	     writes = s.shared_write || fx.shared || fx.memory || !clang_Cursor_isNull(s.asm_store) ||
 		      !clang_Cursor_isNull(s.async_copy);
+	/* (a call pipefy cannot see into, `L.load(b)` on a loader whose type the template decides,
+	 * may fill the tiles: such a loop is named too, with that call) */
+	char *unseen = !writes && fx.unseen && fx.unseen_at != (size_t)-1 ? xstrdup(fx.unseen) : NULL;
+	size_t unseen_at = fx.unseen_at;
 	effects_free(&fx);
 	/* (the function's first error: what pipefy cannot read may be the copies; one in the loop
 	 * leaves what it writes unknown) */
 	const struct diag *error = first_error_in(f, f->function_span);
-	if (!syncs || (!writes && !first_error_in(f, cursor_span(loop))))
+	if (!syncs || (!writes && !unseen && !first_error_in(f, cursor_span(loop)))) {
+		free(unseen);
 		return;
+	}
 	struct kloop *l = VEC_PUSH(f->model->loops, f->model->nloops, f->model->caploops);
 	l->cursor = loop;
 	l->not_kloop = true;
@@ -851,6 +871,13 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 				      "changes: the loop moves its tiles itself, where pipefy stages tiles filled in one place",
 				      pl, pc, name, sn);
 			free(sn);
+		} else if (!clang_Cursor_isNull(set_in(body, var))) {
+			/* (buffers swapped through pointers: `tmp = cur; cur = nxt; nxt = tmp;`) */
+			int wl, wc;
+			source_line_col(f->src, cursor_span(set_in(body, var)).begin, &wl, &wc);
+			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which the body "
+				      "sets again at %d:%d: the loop moves its tiles itself, where pipefy stages tiles filled in "
+				      "one place", pl, pc, name, wl, wc);
 		} else if (clang_getCursorKind(var) == CXCursor_ParmDecl)
 			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through '%s', a parameter: pipefy cannot "
 				      "tell whether it points into shared or global memory", pl, pc, name);
@@ -915,6 +942,11 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 			      "takes a call of '%s::%s', a member function it does not read as a load", sl, sc, cls, n);
 		free(n);
 		free(cls);
+	} else if (unseen) {
+		int ul, uc;
+		source_line_col(f->src, unseen_at, &ul, &uc);
+		kloop_unknown(l, l->loop.begin, "at %d:%d the loop %s, so pipefy cannot tell whether it fills tiles", ul, uc,
+			      unseen);
 	} else if (!cursor_loads_global(body) && clang_Cursor_isNull(s.ldg) && !clang_Cursor_isNull(s.user_call) &&
 		   !callee_writes_shared(s.user_call)) {
 		/* (a helper that fills through what pipefy does not read: a view's operator(), say) */
@@ -930,6 +962,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	else
 		kloop_unknown(l, l->loop.begin, "no tile is filled from global memory in the loop: pipefy finds no store "
 			      "of a global load into a __shared__ array (`As[i][j] = A[k]`, also in a helper handed the tile)");
+	free(unseen);
 }
 
 struct loop_scan {

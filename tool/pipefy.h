@@ -578,6 +578,9 @@ struct effects {
 	CXCursor at_cursor;
 	char *shared_what; /* the first write of a __shared__ array */
 	size_t shared_at;
+	char *unseen;      /* the first call pipefy cannot see into (no operator of a template's
+			    * dependent operands), in words; NULL when none */
+	size_t unseen_at;  /* where, in the main file; (size_t)-1 when elsewhere */
 	char *collective;  /* the first instruction a whole warp must execute together (asm with
 			    * `.aligned`: mma.sync, ldmatrix; a wmma:: call), helpers followed */
 	size_t collective_at;
