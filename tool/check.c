@@ -4382,6 +4382,28 @@ static void refuse_both(struct kloop *l, const char *cp, const char *ldg)
 			     ldg[g] ? "register staging" : "", ldg[g] ? ldg + g : "");
 }
 
+/* A fill helper pipefy cannot make asynchronous: refused, naming it (true). A loop whose
+ * single barrier races as written says so first: that, not how the helper copies, is what
+ * keeps it as written. */
+static bool refuse_helper_fill(struct kloop *l, const struct source *src)
+{
+	for (int k = 0; k < l->nhelpers; k++)
+		if (l->helpers[k].refusal) {
+			if (l->nbarriers == 1) {
+				check_shape(l, src);
+				if (l->nrefusals > 0)
+					return true;
+			}
+			const struct helper_fill *h = &l->helpers[k];
+			int line, col;
+			pos(src, h->refusal_at, &line, &col);
+			kloop_refuse(l, h->refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",
+				     h->refusal, line, col);
+			return true;
+		}
+	return false;
+}
+
 static void check_loop(struct kloop *l, const struct source *src, bool other_files)
 {
 	int line, col;
@@ -4435,21 +4457,8 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	}
 	if (l->ncopies == 0 && l->nhelpers > 0 && helper_copies_async(l, src))
 		return;
-	for (int k = 0; k < l->nhelpers; k++)
-		if (l->helpers[k].refusal) {
-			/* (a loop whose single barrier races as written says so first: that, not how
-			 * the helper copies, is what keeps it as written) */
-			if (l->nbarriers == 1) {
-				check_shape(l, src);
-				if (l->nrefusals > 0)
-					return;
-			}
-			const struct helper_fill *h = &l->helpers[k];
-			pos(src, h->refusal_at, &line, &col);
-			kloop_refuse(l, h->refusal_at, "the tiles are filled by a call that cannot be made asynchronous: %s (%d:%d)",
-				     h->refusal, line, col);
-			return;
-		}
+	if (refuse_helper_fill(l, src))
+		return;
 	struct flow_scan fs = {.bad = clang_getNullCursor()};
 	cursor_visit(l->cursor, scan_flow, &fs);
 	if (!clang_Cursor_isNull(fs.bad)) {

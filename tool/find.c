@@ -786,6 +786,48 @@ static CXCursor set_in(CXCursor body, CXCursor var)
 	return set;
 }
 
+/* The remark of a loop that stores through a pointer (store): a slot the body moves, a
+ * parameter, a pointer the body sets again, one pipefy cannot follow. */
+static void refuse_pointer_store(struct finder *f, struct kloop *l, CXCursor loop, CXCursor body, CXCursor store)
+{
+	int pl, pc;
+	source_line_col(f->src, cursor_span(store).begin, &pl, &pc);
+	CXCursor var = cursor_root_var(cursor_write_target(store)), use = clang_getNullCursor();
+	char *name = cursor_name(var);
+	if (clang_getCursorKind(var) == CXCursor_VarDecl)
+		cursor_view_problem(var, &use);
+	struct moved_slot slot = {loop, body, clang_getNullCursor()};
+	cursor_visit_names(cursor_write_target(store), scan_moved_slot, &slot);
+	if (!clang_Cursor_isNull(slot.var)) {
+		/* (a hand double buffer: `*(sh_A + double_buffer + tid) = ..`, `double_buffer ^= 128`) */
+		char *sn = cursor_name(slot.var);
+		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s' at '%s', which the body "
+			      "changes: the loop moves its tiles itself, where pipefy stages tiles filled in one place",
+			      pl, pc, name, sn);
+		free(sn);
+	} else if (!clang_Cursor_isNull(set_in(body, var))) {
+		/* (buffers swapped through pointers: `tmp = cur; cur = nxt; nxt = tmp;`) */
+		int wl, wc;
+		source_line_col(f->src, cursor_span(set_in(body, var)).begin, &wl, &wc);
+		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which the body "
+			      "sets again at %d:%d: the loop moves its tiles itself, where pipefy stages tiles filled in "
+			      "one place", pl, pc, name, wl, wc);
+	} else if (clang_getCursorKind(var) == CXCursor_ParmDecl)
+		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through '%s', a parameter: pipefy cannot "
+			      "tell whether it points into shared or global memory", pl, pc, name);
+	else if (!clang_Cursor_isNull(use)) {
+		int ul, uc;
+		source_line_col(f->src, cursor_span(use).begin, &ul, &uc);
+		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', whose use at %d:%d "
+			      "pipefy does not read as leaving it unchanged: it takes a pointer for a tile only when it "
+			      "is set once, to an address inside a __shared__ array", pl, pc, name, ul, uc);
+	} else
+		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which pipefy "
+			      "cannot trace to an address inside a __shared__ array (as it can `float *As = "
+			      "smem + 256;`), so it cannot tell that it points into shared memory", pl, pc, name);
+	free(name);
+}
+
 static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
@@ -855,43 +897,7 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 	} else if (!clang_Cursor_isNull(s.via_pointer) ||
 		 (!clang_Cursor_isNull(s.pointer_store) && (!clang_Cursor_isNull(s.ldg) || cursor_loads_global(body)))) {
 		/* (a store through a pointer, of a load or, where the loop loads, of a local) */
-		CXCursor store = !clang_Cursor_isNull(s.via_pointer) ? s.via_pointer : s.pointer_store;
-		int pl, pc;
-		source_line_col(f->src, cursor_span(store).begin, &pl, &pc);
-		CXCursor var = cursor_root_var(cursor_write_target(store)), use = clang_getNullCursor();
-		char *name = cursor_name(var);
-		if (clang_getCursorKind(var) == CXCursor_VarDecl)
-			cursor_view_problem(var, &use);
-		struct moved_slot slot = {loop, body, clang_getNullCursor()};
-		cursor_visit_names(cursor_write_target(store), scan_moved_slot, &slot);
-		if (!clang_Cursor_isNull(slot.var)) {
-			/* (a hand double buffer: `*(sh_A + double_buffer + tid) = ..`, `double_buffer ^= 128`) */
-			char *sn = cursor_name(slot.var);
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s' at '%s', which the body "
-				      "changes: the loop moves its tiles itself, where pipefy stages tiles filled in one place",
-				      pl, pc, name, sn);
-			free(sn);
-		} else if (!clang_Cursor_isNull(set_in(body, var))) {
-			/* (buffers swapped through pointers: `tmp = cur; cur = nxt; nxt = tmp;`) */
-			int wl, wc;
-			source_line_col(f->src, cursor_span(set_in(body, var)).begin, &wl, &wc);
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which the body "
-				      "sets again at %d:%d: the loop moves its tiles itself, where pipefy stages tiles filled in "
-				      "one place", pl, pc, name, wl, wc);
-		} else if (clang_getCursorKind(var) == CXCursor_ParmDecl)
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through '%s', a parameter: pipefy cannot "
-				      "tell whether it points into shared or global memory", pl, pc, name);
-		else if (!clang_Cursor_isNull(use)) {
-			int ul, uc;
-			source_line_col(f->src, cursor_span(use).begin, &ul, &uc);
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', whose use at %d:%d "
-				      "pipefy does not read as leaving it unchanged: it takes a pointer for a tile only when it "
-				      "is set once, to an address inside a __shared__ array", pl, pc, name, ul, uc);
-		} else
-			kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which pipefy "
-				      "cannot trace to an address inside a __shared__ array (as it can `float *As = "
-				      "smem + 256;`), so it cannot tell that it points into shared memory", pl, pc, name);
-		free(name);
+		refuse_pointer_store(f, l, loop, body, !clang_Cursor_isNull(s.via_pointer) ? s.via_pointer : s.pointer_store);
 	} else if (!is_for && hand_prefetch(loop, body, &pre)) {
 		char *tile = cursor_name(pre.tile), *reg = cursor_name(pre.reg);
 		int sl, sc, ll, lc;
