@@ -2551,9 +2551,16 @@ static bool check_aliases(struct kloop *l, const struct source *src)
 		kloop_refuse(l, off, "the address of '%s' is kept at %s in '%s', declared before the loop: the next "
 			     "tile would read it where this tile's stage was", t, where(src, off), name);
 		free(name);
-	} else
-		kloop_refuse(l, off, "the address of '%s' is kept in a pointer at %s; pipefy does not follow aliases of a tile",
-			     t, where(src, off));
+	} else {
+		/* (an array that is no tile itself, but the storage a tile's view is carved from) */
+		int carved = -1;
+		for (int i = 0; i < l->ntiles && carved < 0 && kloop_tile(l, s.tile) < 0; i++)
+			if (cursor_var_refs(l->tiles[i].decl, s.tile, NULL, 0) != 0)
+				carved = i;
+		kloop_refuse(l, off, "the address of '%s'%s%s%s is kept in a pointer at %s; pipefy does not follow aliases of "
+			     "a tile", t, carved < 0 ? "" : " (which tile '", carved < 0 ? "" : l->tiles[carved].name,
+			     carved < 0 ? "" : "' is carved from)", where(src, off));
+	}
 	free(t);
 	return false;
 }
