@@ -2099,6 +2099,7 @@ static CXCursor shared_ref_in(CXCursor c)
 struct other_arrays {
 	const struct kloop *l;
 	bool other;
+	CXCursor first; /* the first that is not: a tile, or a tile's storage */
 };
 
 static enum CXChildVisitResult scan_other_arrays(CXCursor c, void *data)
@@ -2111,16 +2112,22 @@ static enum CXChildVisitResult scan_other_arrays(CXCursor c, void *data)
 	for (int t = 0; t < o->l->ntiles && own; t++)
 		own = cursor_var_refs(o->l->tiles[t].decl, d, NULL, 0) == 0;
 	o->other = own;
+	if (!own)
+		o->first = d;
 	return own ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
-static bool names_other_arrays_only(const struct kloop *l, CXCursor c)
+/* Whether c names such arrays alone; where it does not, *tile is the first it names that is a
+ * tile or a tile's storage. */
+static bool names_other_arrays_only(const struct kloop *l, CXCursor c, CXCursor *tile)
 {
-	struct other_arrays o = {l, true};
+	struct other_arrays o = {l, true, clang_getNullCursor()};
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
 		scan_other_arrays(c, &o);
 	else
 		cursor_visit(c, scan_other_arrays, &o);
+	if (!o.other)
+		*tile = o.first;
 	return o.other;
 }
 
@@ -2419,10 +2426,11 @@ static enum CXChildVisitResult scan_alias(CXCursor c, void *data)
 	if (!clang_Cursor_isNull(from)) {
 		CXCursor tile = shared_ref_in(from);
 		/* a value read from the tile (`float x = As[i][j]` has no pointer type) is no alias */
-		if (!clang_Cursor_isNull(tile) && !names_other_arrays_only(s->l, from) && !compute_view(s->l, c, tile, &s->use) &&
-		    !copy_view(s->l, c)) {
+		CXCursor named = tile; /* (a tile, or its storage, that the remark names) */
+		if (!clang_Cursor_isNull(tile) && !names_other_arrays_only(s->l, from, &named) &&
+		    !compute_view(s->l, c, tile, &s->use) && !copy_view(s->l, c)) {
 			s->bad = c;
-			s->tile = tile;
+			s->tile = named;
 			return CXChildVisit_Break;
 		}
 	}
@@ -2498,7 +2506,7 @@ static enum CXChildVisitResult scan_handed(CXCursor c, void *data)
 	for (int i = 0; i < clang_Cursor_getNumArguments(c); i++) {
 		CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
 		CXCursor tile = shared_ref_in(arg);
-		if (clang_Cursor_isNull(tile) || !hands_address(arg, tile) || names_other_arrays_only(h->l, arg))
+		if (clang_Cursor_isNull(tile) || !hands_address(arg, tile) || names_other_arrays_only(h->l, arg, &tile))
 			continue;
 		if ((!const_pointer(param_type(c, i)) || !param_only_read(c, i, 0)) && !toolkit_overloads_read(c, i)) {
 			h->call = c, h->tile = tile, h->arg = i;
