@@ -154,6 +154,7 @@ void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *
 struct call_at {
 	size_t at;
 	bool by_callee;
+	const char *name;
 	CXCursor call;
 };
 
@@ -161,15 +162,16 @@ static enum CXChildVisitResult find_call_at(CXCursor c, void *data)
 {
 	struct call_at *f = data;
 	if (clang_getCursorKind(c) != CXCursor_CallExpr ||
-	    cursor_span(f->by_callee ? cursor_first_child(c) : c).begin != f->at)
+	    cursor_span(f->by_callee ? cursor_first_child(c) : c).begin != f->at ||
+	    (f->name && !cursor_is_call_named(c, f->name)))
 		return CXChildVisit_Recurse;
 	f->call = c;
 	return CXChildVisit_Break;
 }
 
-CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee)
+CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee, const char *name)
 {
-	struct call_at f = {at, by_callee, clang_getNullCursor()};
+	struct call_at f = {at, by_callee, name, clang_getNullCursor()};
 	cursor_visit_around(c, (struct span){at, at + 1}, find_call_at, &f);
 	return f.call;
 }

@@ -48,8 +48,8 @@ void cursor_visit_kind_from(CXCursor c, enum CXCursorKind k, cursor_visitor each
  * hold. */
 void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *data);
 /* The first call below c whose text starts at `at` (by_callee: whose first child's, the
- * callee's, does); a null cursor when none. */
-CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee);
+ * callee's, does), of the function name where name is not NULL; a null cursor when none. */
+CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee, const char *name);
 /* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
  * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
  * where the lambda is called). */

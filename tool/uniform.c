@@ -302,7 +302,7 @@ static enum CXChildVisitResult find_host(CXCursor c, void *data)
 		return CXChildVisit_Recurse;
 	if (k == CXCursor_FunctionTemplate && clang_isCursorDefinition(c)) {
 		h->host = c;
-		h->launch = cursor_call_at(c, h->offset, true);
+		h->launch = cursor_call_at(c, h->offset, true, NULL);
 	}
 	return CXChildVisit_Break;
 }

@@ -381,8 +381,8 @@ static int validate_pairs(struct model *m, const struct source *out, const struc
 			CXCursor call = clang_getNullCursor();
 			for (int t = 0; t < top->c.n && clang_Cursor_isNull(call); t++)
 				if (top->s[t].begin <= call_at && call_at < top->s[t].end)
-					call = cursor_call_at(top->c.v[t], call_at, false);
-			if (clang_Cursor_isNull(call) || !cursor_is_call_named(call, NAME_LAUNCH_DEPENDENT)) {
+					call = cursor_call_at(top->c.v[t], call_at, false, NAME_LAUNCH_DEPENDENT);
+			if (clang_Cursor_isNull(call)) {
 				problem = "the launch is not a call of " NAME_LAUNCH_DEPENDENT;
 				at = call_at;
 			} else
