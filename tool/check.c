@@ -1247,8 +1247,8 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 				;
 			bool scratch = false;
 			for (int k = 0; k < l->ncopies && b > 0; k++)
-				scratch |= l->copies[k].stmt < b && copy_tile(&l->copies[k]) != copy_tile(cp) &&
-					   !copies_write_tile(l, 0, b, copy_tile(cp));
+				scratch |= l->copies[k].stmt < b && copy_tile(&l->copies[k]) != copy_tile(cp);
+			scratch = scratch && !copies_write_tile(l, 0, b, copy_tile(cp));
 			if (scratch) {
 				int bl, bc;
 				pos(src, l->stmts[b].text.begin, &bl, &bc);

@@ -798,6 +798,7 @@ static void refuse_pointer_store(struct finder *f, struct kloop *l, CXCursor loo
 		cursor_view_problem(var, &use);
 	struct moved_slot slot = {loop, body, clang_getNullCursor()};
 	cursor_visit_names(cursor_write_target(store), scan_moved_slot, &slot);
+	CXCursor set = set_in(body, var);
 	if (!clang_Cursor_isNull(slot.var)) {
 		/* (a hand double buffer: `*(sh_A + double_buffer + tid) = ..`, `double_buffer ^= 128`) */
 		char *sn = cursor_name(slot.var);
@@ -805,10 +806,10 @@ static void refuse_pointer_store(struct finder *f, struct kloop *l, CXCursor loo
 			      "changes: the loop moves its tiles itself, where pipefy stages tiles filled in one place",
 			      pl, pc, name, sn);
 		free(sn);
-	} else if (!clang_Cursor_isNull(set_in(body, var))) {
+	} else if (!clang_Cursor_isNull(set)) {
 		/* (buffers swapped through pointers: `tmp = cur; cur = nxt; nxt = tmp;`) */
 		int wl, wc;
-		source_line_col(f->src, cursor_span(set_in(body, var)).begin, &wl, &wc);
+		source_line_col(f->src, cursor_span(set).begin, &wl, &wc);
 		kloop_unknown(l, l->loop.begin, "the store at %d:%d goes through the pointer '%s', which the body "
 			      "sets again at %d:%d: the loop moves its tiles itself, where pipefy stages tiles filled in "
 			      "one place", pl, pc, name, wl, wc);
