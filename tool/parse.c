@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -242,7 +243,7 @@ static char *preamble_pch_path(const char *cache, const char *const *args, int n
 	return xprintf("%s/preamble-%016llx.pch", cache, h);
 }
 
-/* A cache entry comes with PCH.sum: the entry's size and FNV-1a, written after it. An entry
+/* A cache entry comes with PCH.sum: the entry's size and checksum, written after it. An entry
  * is used only when it is a private regular file (not reached through a link) whose contents
  * still match: a truncated or corrupted one (a full disk, a crash) is rebuilt, never loaded,
  * since a damaged precompiled header can crash the parse. */
@@ -260,18 +261,28 @@ static bool file_sum(const char *path, unsigned long long *sum, long long *size)
 		close(fd);
 		return false;
 	}
-	unsigned long long h = 14695981039346656037ULL;
-	static char buf[1 << 16];
-	ssize_t n;
-	long long total = 0;
-	while ((n = read(fd, buf, sizeof buf)) > 0) {
-		h = word_hash(h, buf, (size_t)n);
-		total += n;
-	}
+	/* (mapped, not read, and two sums over its words that need no word's result before the
+	 * next: an add and a multiply-xor. A chained hash cost 5 ms of a 130 ms run for each of
+	 * the two headers a run may check; these see any damaged stretch all the same) */
+	size_t n = (size_t)st.st_size;
+	const unsigned char *b = n ? mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
 	close(fd);
+	if (b == MAP_FAILED)
+		return false;
+	unsigned long long add = 0, mix = 0;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		unsigned long long w;
+		memcpy(&w, b + i, 8);
+		add += w;
+		mix ^= w * 0x9e3779b97f4a7c15ULL;
+	}
+	unsigned long long h = word_hash(fnv1a(add, &mix, sizeof mix), b + i, n - i);
+	if (n)
+		munmap((void *)b, n);
 	*sum = h;
-	*size = total;
-	return n == 0;
+	*size = (long long)n;
+	return true;
 }
 
 /* Where each of the preamble's includes could resolve: for every `#include "name"` or
@@ -359,6 +370,38 @@ static char *file_stamp(const char *path)
 
 /* Lines that say what the files were when an entry was made: "0 path" / "1 path" (whether a
  * file is there), "F stamp path" (file_stamp). True when every one still holds. */
+/* The lines found to hold in this run: the header that validation's parse reads names mostly
+ * the files the input's did (4 ms of stat calls each). Open addressing; 0 is an empty slot. */
+static struct {
+	unsigned long long *v;
+	size_t cap, n;
+} held;
+
+static bool held_has(unsigned long long h, bool add)
+{
+	if (add && (held.n + 1) * 2 > held.cap) {
+		unsigned long long *old = held.v;
+		size_t oldcap = held.cap;
+		held.cap = held.cap ? held.cap * 2 : 8192;
+		held.v = xcalloc(held.cap, sizeof *held.v);
+		held.n = 0;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				held_has(old[i], true);
+		free(old);
+	}
+	for (size_t i = held.cap ? h & (held.cap - 1) : 0; held.cap; i = (i + 1) & (held.cap - 1)) {
+		if (held.v[i] == h)
+			return true;
+		if (!held.v[i]) {
+			if (add)
+				held.v[i] = h, held.n++;
+			return false;
+		}
+	}
+	return false;
+}
+
 static bool lines_hold(char *text)
 {
 	bool ok = true;
@@ -367,6 +410,12 @@ static bool lines_hold(char *text)
 		if (!eol)
 			return false;
 		*eol = '\0';
+		unsigned long long h = fnv1a(14695981039346656037ULL, line, (size_t)(eol - line)) | 1;
+		if (held_has(h, false)) {
+			*eol = '\n';
+			line = eol;
+			continue;
+		}
 		if ((line[0] == '0' || line[0] == '1') && line[1] == ' ') {
 			ok = regular_file_at(line + 2) == (line[0] == '1');
 		} else if (line[0] == 'F' && line[1] == ' ') {
@@ -377,6 +426,8 @@ static bool lines_hold(char *text)
 		} else {
 			ok = false;
 		}
+		if (ok)
+			held_has(h, true);
 		*eol = '\n';
 		line = eol;
 	}
@@ -626,16 +677,60 @@ static bool parse_with_pch(struct parsed *p, const char *pch, const char **args,
 	return false;
 }
 
-bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err)
+/* Parse through the cached precompiled header of the text's first `preamble` bytes: used when
+ * the entry is intact, else built first when `build` allows (once: a later run finds it). */
+static bool parse_cached(struct parsed *p, const struct source *src, const char **args, int n,
+			 struct CXUnsavedFile *unsaved, int nunsaved, const char *dir, const char *cache, size_t preamble,
+			 bool build, unsigned flags)
 {
-	return parse_source_within(p, src, o, (size_t)-1, err);
+	char *directives = preamble_directives(src, preamble);
+	char *pch = preamble_pch_path(cache, args, n, dir, directives);
+	bool parsed = entry_intact(pch) && parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
+	if (parsed) {
+		p->pch_reused = true;
+		utimensat(AT_FDCWD, pch, NULL, 0); /* most recently used, for prune_cache */
+	}
+	/* absent, or stale (a header changed since): build it once and try again */
+	if (!parsed && build && !failure_holds(pch) && build_preamble_pch(pch, args, n, unsaved, nunsaved, dir, directives)) {
+		prune_cache(cache);
+		parsed = parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
+	}
+	free(pch);
+	free(directives);
+	return parsed;
 }
 
-/* parse_source, the precompiled preamble at most max_preamble bytes: validation parses the
- * rewritten file through the input's own (the lines the rewrite adds after it, an #include of
- * cuda_pipeline.h, then parsed with the rest), so a first run precompiles once, not twice. */
-bool parse_source_within(struct parsed *p, const struct source *src, const struct options *o, size_t max_preamble,
-			 char **err)
+static bool parse_within(struct parsed *p, const struct source *src, const struct options *o, size_t wish,
+			 bool build_wish, size_t max_preamble, char **err);
+
+bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err)
+{
+	return parse_within(p, src, o, 0, false, (size_t)-1, err);
+}
+
+/* Validation's parse of the rewritten file. Its preamble is the input's and, where the rewrite
+ * adds an #include after the input's last (cuda_pipeline.h: 16 of a repeated run's 130 ms),
+ * that line too. Through a precompiled header of that whole preamble when one is cached, or
+ * when the input's came from the cache (a repeated run: it is built once, then read); else (a
+ * first run: one header to precompile, not two) through the input's, the output's lines up to
+ * its first change in whole lines, the added include parsed with the rest. */
+bool parse_rewritten(struct parsed *p, const struct source *out, const struct source *in, const struct options *o,
+		     bool warm, char **err)
+{
+	size_t preamble = preamble_length(in->text, in->len), same = 0;
+	while (same < preamble && same < out->len && out->text[same] == in->text[same])
+		same++;
+	if (same < preamble)
+		while (same > 0 && out->text[same - 1] != '\n')
+			same--;
+	size_t whole = preamble_length(out->text, out->len);
+	return parse_within(p, out, o, whole > same ? whole : 0, warm, same, err);
+}
+
+/* Parse src through a cached precompiled preamble of at most max_preamble bytes; first, when
+ * wish is not 0, through one of wish bytes where it is cached (or may be built: build_wish). */
+static bool parse_within(struct parsed *p, const struct source *src, const struct options *o, size_t wish,
+			 bool build_wish, size_t max_preamble, char **err)
 {
 	memset(p, 0, sizeof *p);
 	char *dir = source_directory(src);
@@ -660,22 +755,11 @@ bool parse_source_within(struct parsed *p, const struct source *src, const struc
 	 * itself: an empty preamble's precompiled header holds them, 375 ms a run saved to 90) */
 	char *cache = o->no_cache ? NULL : cache_dir(&p->cache_warning);
 	bool parsed = false;
-	if (cache) {
-		char *directives = preamble_directives(src, preamble);
-		char *pch = preamble_pch_path(cache, args, n, dir, directives);
-		parsed = entry_intact(pch) &&
-			 parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
-		if (parsed)
-			utimensat(AT_FDCWD, pch, NULL, 0); /* most recently used, for prune_cache */
-		/* absent, or stale (a header changed since): build it once and try again */
-		if (!parsed && !failure_holds(pch) && build_preamble_pch(pch, args, n, unsaved, nunsaved, dir, directives)) {
-			prune_cache(cache);
-			parsed = parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
-		}
-		free(pch);
-		free(directives);
-		free(cache);
-	}
+	if (cache && wish)
+		parsed = parse_cached(p, src, args, n, unsaved, nunsaved, dir, cache, wish, build_wish, flags);
+	if (cache && !parsed)
+		parsed = parse_cached(p, src, args, n, unsaved, nunsaved, dir, cache, preamble, true, flags);
+	free(cache);
 	enum CXErrorCode ec = CXError_Success;
 	if (!parsed) {
 		p->index = clang_createIndex(0, 0);

@@ -109,7 +109,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 			r.nrewritten += model.pairs[i].rewritten;
 		applied = edits_apply(&edits, src, &r.output, &err);
 		lap("rewrite");
-		bool done = !applied || r.nrewritten == 0 || validate_rewrite(&model, src, o, &edits, r.output, parsed.ndiags) == 0;
+		bool done = !applied || r.nrewritten == 0 || validate_rewrite(&model, src, o, &edits, r.output, parsed.ndiags, parsed.pch_reused) == 0;
 		lap("validate");
 		if (done)
 			break;

@@ -286,6 +286,7 @@ struct parsed {
 	int arch;      /* what it was parsed for (the compile database may say) */
 	bool other_files; /* other files may call its device functions (struct clang_args) */
 	char *pch;     /* the precompiled preamble used, if one was */
+	bool pch_reused; /* ... and it was in the cache already, not built by this parse */
 	char *cache_warning; /* why the cache was not used, when it is not the user's own */
 };
 
@@ -313,8 +314,9 @@ char *args_searched(const struct clang_args *a);
 void args_free(struct clang_args *a);
 /* Parses through a cached precompiled preamble when the file has one (see preamble_length). */
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err);
-bool parse_source_within(struct parsed *p, const struct source *src, const struct options *o, size_t max_preamble,
-			 char **err);
+/* Validation's parse of the rewritten file out of in; warm: in's parse reused a cached preamble. */
+bool parse_rewritten(struct parsed *p, const struct source *out, const struct source *in, const struct options *o,
+		     bool warm, char **err);
 size_t preamble_length(const char *text, size_t len);
 void parsed_free(struct parsed *p);
 /* -MF: the files the parse read (the preamble's headers too), one real path a line. */
@@ -1364,9 +1366,9 @@ extern const char rewrite_overlap_helpers[], rewrite_overlap_trigger[], rewrite_
 /* ---- validate.c: the output parsed again; each rewritten loop must be pipefy's pipeline ---- */
 
 /* Loops whose rewrite fails are refused (a remark says why) and no longer rewritten; returns
- * how many failed. */
+ * how many failed. warm: the input's parse read its preamble from the cache (parse_rewritten). */
 int validate_rewrite(struct model *m, const struct source *src, const struct options *o, const struct edits *e,
-		     const char *output, int input_errors);
+		     const char *output, int input_errors, bool warm);
 
 /* ---- emit.c: remarks and diagnostics in compiler format, the output ---- */
 

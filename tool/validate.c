@@ -559,7 +559,7 @@ static int error_in(const struct parsed *parsed, struct span block)
 }
 
 int validate_rewrite(struct model *m, const struct source *src, const struct options *o, const struct edits *e,
-		     const char *output, int input_errors)
+		     const char *output, int input_errors, bool warm)
 {
 	struct source out;
 	source_init_text(&out, src->path, output, strlen(output));
@@ -568,15 +568,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 	int failed = 0;
 	const char *whole = NULL;
 	char *counted = NULL;
-	/* (through the input's precompiled preamble: the output's up to its first change, whole
-	 * lines, the include the rewrite adds after the input's last one parsed with the rest) */
-	size_t preamble = preamble_length(src->text, src->len), same = 0;
-	while (same < preamble && same < out.len && out.text[same] == src->text[same])
-		same++;
-	if (same < preamble)
-		while (same > 0 && out.text[same - 1] != '\n')
-			same--;
-	if (!parse_source_within(&parsed, &out, o, same, &err))
+	if (!parse_rewritten(&parsed, &out, src, o, warm, &err))
 		whole = "the rewritten file does not parse";
 	else if (parsed.ndiags > input_errors) {
 		counted = xprintf("the rewritten file has %d clang error%s where the input had %d (first: %d:%d: %s)",

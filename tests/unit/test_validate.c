@@ -141,7 +141,7 @@ static int validate(struct rewritten *w, const char *output, const char **why)
 		free(w->model.loops[i].invalid);
 		w->model.loops[i].invalid = NULL;
 	}
-	int failed = validate_rewrite(&w->model, &w->src, &w->o, &w->edits, output, w->parsed.ndiags);
+	int failed = validate_rewrite(&w->model, &w->src, &w->o, &w->edits, output, w->parsed.ndiags, w->parsed.pch_reused);
 	*why = w->model.loops[0].invalid ? w->model.loops[0].invalid : "";
 	ck_assert_msg(w->model.loops[1].invalid == NULL, "the other loop failed too: %s", w->model.loops[1].invalid);
 	return failed;
