@@ -2306,6 +2306,7 @@ static bool name_unique(CXCursor function, CXCursor d)
 /* The names a constant's text takes in place of a local holding one value, and where. */
 struct constant_subst {
 	CXCursor function;
+	struct span body; /* the K-loop's body: a const local declared there is out of scope in front */
 	const struct source *src;
 	struct span at[16];
 	char *with[16];
@@ -2313,12 +2314,26 @@ struct constant_subst {
 	bool bad;
 };
 
-static char *constant_text(const struct source *src, CXCursor e, CXCursor function, int depth);
+static char *constant_text(const struct source *src, CXCursor e, CXCursor function, struct span body, int depth);
+
+/* A const integer the K-loop's body declares from constants (`const int n = BM * BK;`): one
+ * value, but its name means nothing in front of the loop. */
+bool body_constant(CXCursor d, CXCursor function, struct span body)
+{
+	struct span ds = cursor_span(d);
+	CXCursor init = cursor_last_child(d);
+	enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(d)).kind;
+	return clang_getCursorKind(d) == CXCursor_VarDecl && clang_isConstQualifiedType(clang_getCursorType(d)) &&
+	       tk >= CXType_Bool && tk <= CXType_Int128 && !clang_Cursor_isNull(function) &&
+	       clang_equalCursors(clang_getCursorSemanticParent(d), function) && ds.begin >= body.begin &&
+	       ds.end <= body.end && body.end > body.begin && !clang_Cursor_isNull(init) &&
+	       clang_isExpression(clang_getCursorKind(init)) && template_constant(init, function, 1);
+}
 
 static bool subst_ref(struct constant_subst *s, CXCursor ref, int depth)
 {
 	CXCursor d = clang_getCursorReferenced(ref);
-	if (!single_value_local(d, s->function)) {
+	if (!single_value_local(d, s->function) && !body_constant(d, s->function, s->body)) {
 		/* (a local named as written must mean it in front of the loop too) */
 		if (clang_getCursorKind(d) == CXCursor_VarDecl && !name_unique(s->function, d))
 			s->bad = true;
@@ -2326,14 +2341,14 @@ static bool subst_ref(struct constant_subst *s, CXCursor ref, int depth)
 	}
 	char *init = s->n < 16 && !cursor_from_macro(ref) && name_unique(s->function, d) &&
 			     template_constant(cursor_last_child(d), s->function, depth + 1)
-			     ? constant_text(s->src, cursor_last_child(d), s->function, depth + 1)
+			     ? constant_text(s->src, cursor_last_child(d), s->function, s->body, depth + 1)
 			     : NULL;
 	if (!init) {
 		s->bad = true;
 		return false;
 	}
 	/* (cast to its type where its initializer has another) */
-	CXType t = clang_getCanonicalType(clang_getCursorType(d));
+	CXType t = clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(d)));
 	char *type = type_spelling(t);
 	s->at[s->n] = cursor_span(ref);
 	if (clang_equalTypes(t, clang_getCanonicalType(clang_getCursorType(cursor_last_child(d)))))
@@ -2355,11 +2370,11 @@ static enum CXChildVisitResult collect_substs(CXCursor ref, CXCursor d, void *da
  * (single_value_local) replaced by its initializer (cast to its type where that differs), so
  * that `int stride = thread_num / BK;` sizes an array as `((BM * BN / TM) / BK)`.
  * NULL when such a name sits in a macro's expansion, or a name could mean another variable. */
-static char *constant_text(const struct source *src, CXCursor e, CXCursor function, int depth)
+static char *constant_text(const struct source *src, CXCursor e, CXCursor function, struct span body, int depth)
 {
 	if (depth > 8)
 		return NULL;
-	struct constant_subst s = {.function = function, .src = src};
+	struct constant_subst s = {.function = function, .body = body, .src = src};
 	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr)
 		subst_ref(&s, e, depth);
 	else
@@ -2401,7 +2416,7 @@ static bool names_var(CXCursor c, CXCursor var)
  * `i = E0 + j * S`, E0 >= 0, passes the test at most ceil(B / S) times (i + C <= N means
  * i < N - C + 1). */
 static bool copy_loop_bound(struct copy_loop *cl, const struct source *src, CXCursor cond, CXCursor var,
-			    CXCursor function, long *n)
+			    CXCursor function, struct span body, long *n)
 {
 	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator)
 		return false;
@@ -2423,8 +2438,8 @@ static bool copy_loop_bound(struct copy_loop *cl, const struct source *src, CXCu
 	long B = N - C + (op == CXBinaryOperator_LE);
 	if (ok_n && ok_c && B <= 0) /* (a loop that never runs: nothing to stage) */
 		return false;
-	char *lt = constant_text(src, limit, function, 0);
-	char *ct = clang_Cursor_isNull(offset) ? NULL : constant_text(src, offset, function, 0);
+	char *lt = constant_text(src, limit, function, body, 0);
+	char *ct = clang_Cursor_isNull(offset) ? NULL : constant_text(src, offset, function, body, 0);
 	if (!lt || (!clang_Cursor_isNull(offset) && !ct)) {
 		free(lt);
 		free(ct);
@@ -2449,7 +2464,8 @@ static bool copy_loop_bound(struct copy_loop *cl, const struct source *src, CXCu
  * the register variant can stage such a loop with one register per trip. Records its numbers
  * and parts in the statement (whether its trip count means the same in front of the loop is
  * check's question). */
-static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct source *src, CXCursor function)
+static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct source *src, CXCursor function,
+			    struct span body)
 {
 	struct cursors kids = cursor_children(loop), var = {0};
 	cl->loop = loop;
@@ -2478,7 +2494,7 @@ static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct so
 	cl->thread_start = thread_index_x(src, init, function, 0);
 	/* the bound: a constant; the stride: a constant, or blockDim.x */
 	long N;
-	if (!copy_loop_bound(cl, src, kids.v[1], var.v[0], function, &N))
+	if (!copy_loop_bound(cl, src, kids.v[1], var.v[0], function, body, &N))
 		goto done;
 	bool ok;
 	CXCursor step = inc ? clang_getNullCursor() : cursor_last_child(kids.v[2]);
@@ -2491,7 +2507,7 @@ static void copy_loop_shape(struct copy_loop *cl, CXCursor loop, const struct so
 		char *step_text = span_text(src, cursor_span(step));
 		block_stride = strcmp(step_text, "blockDim.x") == 0;
 		free(step_text);
-		cl->stride_text = block_stride || S == -1 ? NULL : constant_text(src, step, function, 0);
+		cl->stride_text = block_stride || S == -1 ? NULL : constant_text(src, step, function, body, 0);
 		if (!block_stride)
 			cl->step = cursor_span(step);
 	}
@@ -2647,9 +2663,9 @@ void find_body_locals(struct kloop *l, const struct source *src)
 		CXCursor loop = cursor_unattributed(st->cursor), in;
 		if (st->role != ROLE_COPY || clang_getCursorKind(loop) != CXCursor_ForStmt)
 			continue;
-		copy_loop_shape(&st->cl, loop, src, l->function_cursor);
+		copy_loop_shape(&st->cl, loop, src, l->function_cursor, l->body);
 		if (st->cl.bound && inner_copy_loop(loop, &in))
-			copy_loop_shape(&st->inner, in, src, l->function_cursor);
+			copy_loop_shape(&st->inner, in, src, l->function_cursor, l->body);
 	}
 	mark_store_side(l);
 	collect_scratch(l);

@@ -3168,6 +3168,31 @@ static bool holds_loop(CXCursor stmt)
 	return found;
 }
 
+/* Whether e reads a value the K-loop's body declares, other than a constant it declares
+ * (body_constant: the trips' text in front of the loop takes its initializer). */
+struct body_reads {
+	const struct kloop *loop;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_body_reads(CXCursor ref, CXCursor decl, void *data)
+{
+	(void)ref;
+	struct body_reads *r = data;
+	if (!cursor_declared_within(decl, r->loop->body) || body_constant(decl, r->loop->function_cursor, r->loop->body))
+		return CXChildVisit_Recurse;
+	r->found = true;
+	return CXChildVisit_Break;
+}
+
+static bool reads_body_value(const struct kloop *l, CXCursor e)
+{
+	struct body_reads r = {l, false};
+	if (!clang_Cursor_isNull(e))
+		cursor_visit_names_from(e, scan_body_reads, &r);
+	return r.found;
+}
+
 /* Why one loop of a staged copy loop (the statement's, or the one its body is) does not run the
  * same trips in front of the loop; NULL when it does. */
 static const char *loop_trips_illegal(const struct kloop *l, const struct copy_loop *cl, bool inner)
@@ -3176,11 +3201,10 @@ static const char *loop_trips_illegal(const struct kloop *l, const struct copy_l
 	/* (the step: `i += S`'s S; `++i` has none but the variable) */
 	bool inc = clang_getCursorKind(kids.v[2]) == CXCursor_UnaryOperator;
 	const char *why = NULL;
-	if (cursor_refers_within(cl->limit, l->body) ||
-	    (!clang_Cursor_isNull(cl->offset) && cursor_refers_within(cl->offset, l->body)))
+	if (reads_body_value(l, cl->limit) || reads_body_value(l, cl->offset))
 		why = inner ? "the bound of the loop in its body reads what the K-loop's body declares"
 			    : "its bound reads what the K-loop's body declares";
-	else if (!inc && cursor_refers_within(cursor_last_child(kids.v[2]), l->body))
+	else if (!inc && reads_body_value(l, cursor_last_child(kids.v[2])))
 		why = inner ? "the step of the loop in its body reads what the K-loop's body declares"
 			    : "its step reads what the K-loop's body declares";
 	else if (cursor_writes_var(kids.v[3], var.v[0]))

@@ -1182,6 +1182,9 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 bool body_fetch_value(CXCursor init);
 /* The bytes a memcpy_async size argument copies; 0 when pipefy cannot read it. */
 long body_async_bytes(CXCursor size);
+/* Whether d is a const integer that body (a K-loop's) declares from constants (`const int n =
+ * BM * BK;`): a copy loop's trips in front of the loop take its initializer for its name. */
+bool body_constant(CXCursor d, CXCursor function, struct span body);
 /* A copy loop's own fetch (body_stmt.loop_fetch): the load it stages, the variable it writes,
  * and the type of what it writes (the staging register's). */
 CXCursor body_loop_fetch_value(CXCursor fetch);

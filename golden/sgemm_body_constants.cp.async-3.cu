@@ -1,0 +1,156 @@
+// sgemm_body_constants.cu: copy loops bounded by constants the K-loop's body declares
+// (`const int a_elems = BM * BK;` in the body, as a public kernel writes them). The value is
+// the same every tile, but the name means nothing in front of the loop, where register staging
+// sizes its registers: the trips take the initializer for the name, and the declaration goes
+// with the copies into the fetch and the stash. body_consts strides its copies by the block's
+// 128 threads; shared_count declares two in one statement and reads one in the compute.
+// run_time_bound declares its bound from the tile's position (`const int left = .. K - k0 ..;`):
+// one value per tile, not per program, and left as written (its copies may store on some tiles
+// and not on others).
+// Usage: sgemm_body_constants [M N K] (multiples of 32).
+// gpu-runs: 32 32 0 | 32 32 32 | 64 64 64 | 64 64 96 | 256 256 256 | 512 512 512
+// gpu-sanitize: 64 64 96
+#include "harness.cuh"
+#include <cuda_pipeline.h> // pipefy: __pipeline_memcpy_async
+
+#define BM 32
+#define BK 8
+#define NT 128
+
+__global__ void body_consts(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][BM][BK];
+    __shared__ float Bs[3][BK][BM];
+    int tid = threadIdx.x;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BM;
+    float acc[BM * BM / NT] = {};
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                const int a_elems = BM * BK;
+                for (int i = tid; i < a_elems; i += NT)
+                    __pipeline_memcpy_async(&As[pipefy_dst][i / BK][i % BK], &A[(row0 + i / BK) * K + k0 + i % BK], sizeof(float));
+                const int b_elems = BK * BM;
+                for (int i = tid; i < b_elems; i += NT)
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / BM][i % BM], &B[(k0 + i / BM) * N + col0 + i % BM], sizeof(float));
+                k0 += BK;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            for (int r = 0; r < BM * BM / NT; ++r)
+                for (int k = 0; k < BK; ++k)
+                    acc[r] += As[pipefy_stage][(tid + r * NT) / BM][k] * Bs[pipefy_stage][k][(tid + r * NT) % BM];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int r = 0; r < BM * BM / NT; ++r)
+        C[(row0 + (tid + r * NT) / BM) * N + col0 + (tid + r * NT) % BM] = acc[r];
+}
+
+__global__ void shared_count(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[3][BM][BK];
+    __shared__ float Bs[3][BK][BM];
+    int tid = threadIdx.x;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BM;
+    float acc[BM * BM / NT] = {};
+    // pipefy: K-loop pipelined with cp.async, 3 stages: tile t+2 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                const int per_thread = BM * BK / NT, outputs = BM * BM / NT;
+                for (int j = 0; j < per_thread; ++j) {
+                    int i = tid + j * NT;
+                    __pipeline_memcpy_async(&As[pipefy_dst][i / BK][i % BK], &A[(row0 + i / BK) * K + k0 + i % BK], sizeof(float));
+                    __pipeline_memcpy_async(&Bs[pipefy_dst][i / BM][i % BM], &B[(k0 + i / BM) * N + col0 + i % BM], sizeof(float));
+                }
+                k0 += BK;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..1
+        for (int pipefy_s = 0; pipefy_s < 2; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+2, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BK) {
+            __pipeline_wait_prior(1); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 3 is free again
+            pipefy_load((pipefy_stage + 2) % 3);
+            const int per_thread = BM * BK / NT, outputs = BM * BM / NT;
+            for (int r = 0; r < outputs; ++r)
+                for (int k = 0; k < BK; ++k)
+                    acc[r] += As[pipefy_stage][(tid + r * NT) / BM][k] * Bs[pipefy_stage][k][(tid + r * NT) % BM];
+            pipefy_stage = (pipefy_stage + 1) % 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int r = 0; r < BM * BM / NT; ++r)
+        C[(row0 + (tid + r * NT) / BM) * N + col0 + (tid + r * NT) % BM] = acc[r];
+}
+
+__global__ void run_time_bound(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[BM][BK];
+    __shared__ float Bs[BK][BM];
+    int tid = threadIdx.x;
+    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BM;
+    float acc[BM * BM / NT] = {};
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        const int left = (K - k0 < BK ? K - k0 : BK) * BM;
+        for (int i = tid; i < left; i += NT) {
+            As[i % BM][i / BM] = A[(row0 + i % BM) * K + k0 + i / BM];
+            Bs[i / BM][i % BM] = B[(k0 + i / BM) * N + col0 + i % BM];
+        }
+        __syncthreads();
+        for (int r = 0; r < BM * BM / NT; ++r)
+            for (int k = 0; k < BK; ++k)
+                acc[r] += As[(tid + r * NT) / BM][k] * Bs[k][(tid + r * NT) % BM];
+        __syncthreads();
+    }
+    for (int r = 0; r < BM * BM / NT; ++r)
+        C[(row0 + (tid + r * NT) / BM) * N + col0 + (tid + r * NT) % BM] = acc[r];
+}
+
+int main(int argc, char **argv)
+{
+    int sz[3] = {256, 256, 256};  // M N K
+    harness_sizes(argc, argv, sz, 3);
+    int M = sz[0], N = sz[1], K = sz[2];
+    int bad = 0;
+    bad |= harness_gemm<float, float>("body_consts", M, N, K, [&](const float *A, const float *B, float *C) {
+        body_consts<<<dim3(N / BM, M / BM), NT>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("shared_count", M, N, K, [&](const float *A, const float *B, float *C) {
+        shared_count<<<dim3(N / BM, M / BM), NT>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("run_time_bound", M, N, K, [&](const float *A, const float *B, float *C) {
+        run_time_bound<<<dim3(N / BM, M / BM), NT>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    return bad;
+}
