@@ -3,8 +3,9 @@
 //     float4 *const A4s = reinterpret_cast<float4 *>(&As[ty][t4x]);   then   *A4s = *A4;
 // The view points into the tile each iteration; pipefy stages it with the copies (its
 // declaration takes the stage being filled), at the top of the body and under an if whose
-// condition is the same on every tile. A view the compute reads too is left as written, with
-// a remark that names it.
+// condition is the same on every tile; views of whole tiles filled through their subscripts
+// (`As4[i] = ..`) by a copy loop in a block of its own. A view the compute reads too is left as
+// written, with a remark that names it.
 // Usage: sgemm_loop_views [M N K] (multiples of 32).
 // gpu-runs: 32 32 0 | 32 32 32 | 32 32 64 | 64 32 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 32 96
@@ -148,6 +149,60 @@ __global__ void sgemm_view_read(const float *A, const float *B, float *C, int M,
         C[row * N + col + j] = acc[j];
 }
 
+// 256 threads: float4 views of whole tiles, declared in a block with the copy loop that fills
+// them through the views' subscripts (cp.async takes it; register staging wants the copies alone
+// in their block)
+__global__ void sgemm_view_subscripts(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[4][BS][BS];
+    __shared__ alignas(16) float Bs[4][BS][BS];
+    int tid = threadIdx.x, tx = tid % BS, ty = tid / BS;
+    int row0 = blockIdx.y * BS, col0 = blockIdx.x * BS;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    // pipefy: K-loop pipelined with cp.async, 4 stages: tile t+3 is copied while tile t is computed
+    {
+        // pipefy: the loop variables of the next tile to load
+        int pipefy_next_k0 = 0;
+        // pipefy: copy the tile at the cursor into stage pipefy_dst and advance the cursor;
+        // one commit per call, an empty group once the tiles run out, keeps wait_prior exact
+        auto pipefy_load = [&](int pipefy_dst) {
+            int k0 = pipefy_next_k0;
+            if (k0 < K) {
+                {
+                    float4 *As4 = reinterpret_cast<float4 *>(&As[pipefy_dst][0][0]);
+                    float4 *Bs4 = reinterpret_cast<float4 *>(&Bs[pipefy_dst][0][0]);
+                    for (int i = tid; i < BS * BS / 4; i += 256) {
+                        int r = i / (BS / 4), c4 = i % (BS / 4);
+                        __pipeline_memcpy_async(&As4[i], reinterpret_cast<const float4 *>(&A[(row0 + r) * K + k0 + c4 * 4]), sizeof(float4));
+                        __pipeline_memcpy_async(&Bs4[i], reinterpret_cast<const float4 *>(&B[(k0 + r) * N + col0 + c4 * 4]), sizeof(float4));
+                    }
+                }
+                k0 += BS;
+                pipefy_next_k0 = k0;
+            }
+            __pipeline_commit();
+        };
+        // pipefy: prologue: start copying tiles 0..2
+        for (int pipefy_s = 0; pipefy_s < 3; ++pipefy_s)
+            pipefy_load(pipefy_s);
+        int pipefy_stage = 0; // the stage that holds tile t
+        // pipefy: main loop: wait for tile t, start tile t+3, compute tile t; the last
+        // iterations find no tile left to start and only compute: that is the epilogue
+        for (int k0 = 0; k0 < K; k0 += BS) {
+            __pipeline_wait_prior(2); // tile t has landed for this thread...
+            __syncthreads();          // ...and for all; stage (t-1) % 4 is free again
+            pipefy_load((pipefy_stage + 3) & 3);
+            for (int k = 0; k < BS; ++k)
+                for (int j = 0; j < 4; ++j)
+                    acc[j] += As[pipefy_stage][ty + 8 * j][k] * Bs[pipefy_stage][k][tx];
+            pipefy_stage = (pipefy_stage + 1) & 3;
+        }
+        __syncthreads(); // pipefy: every thread is done with the last tile
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(row0 + ty + 8 * j) * N + col0 + tx] = acc[j];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -161,6 +216,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     rc |= harness_gemm<float, float>("sgemm_view_read", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_view_read<<<dim3(N / BS, M / BS), dim3(BS / 4, BS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_view_subscripts", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_view_subscripts<<<dim3(N / BS, M / BS), 256>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return rc;
 }

@@ -3,8 +3,9 @@
 //     float4 *const A4s = reinterpret_cast<float4 *>(&As[ty][t4x]);   then   *A4s = *A4;
 // The view points into the tile each iteration; pipefy stages it with the copies (its
 // declaration takes the stage being filled), at the top of the body and under an if whose
-// condition is the same on every tile. A view the compute reads too is left as written, with
-// a remark that names it.
+// condition is the same on every tile; views of whole tiles filled through their subscripts
+// (`As4[i] = ..`) by a copy loop in a block of its own. A view the compute reads too is left as
+// written, with a remark that names it.
 // Usage: sgemm_loop_views [M N K] (multiples of 32).
 // gpu-runs: 32 32 0 | 32 32 32 | 32 32 64 | 64 32 96 | 256 256 256 | 1024 1024 1024
 // gpu-sanitize: 64 32 96
@@ -89,6 +90,36 @@ __global__ void sgemm_view_read(const float *A, const float *B, float *C, int M,
         C[row * N + col + j] = acc[j];
 }
 
+// 256 threads: float4 views of whole tiles, declared in a block with the copy loop that fills
+// them through the views' subscripts (cp.async takes it; register staging wants the copies alone
+// in their block)
+__global__ void sgemm_view_subscripts(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ alignas(16) float As[BS][BS];
+    __shared__ alignas(16) float Bs[BS][BS];
+    int tid = threadIdx.x, tx = tid % BS, ty = tid / BS;
+    int row0 = blockIdx.y * BS, col0 = blockIdx.x * BS;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int k0 = 0; k0 < K; k0 += BS) {
+        {
+            float4 *As4 = reinterpret_cast<float4 *>(&As[0][0]);
+            float4 *Bs4 = reinterpret_cast<float4 *>(&Bs[0][0]);
+            for (int i = tid; i < BS * BS / 4; i += 256) {
+                int r = i / (BS / 4), c4 = i % (BS / 4);
+                As4[i] = *reinterpret_cast<const float4 *>(&A[(row0 + r) * K + k0 + c4 * 4]);
+                Bs4[i] = *reinterpret_cast<const float4 *>(&B[(k0 + r) * N + col0 + c4 * 4]);
+            }
+        }
+        __syncthreads();
+        for (int k = 0; k < BS; ++k)
+            for (int j = 0; j < 4; ++j)
+                acc[j] += As[ty + 8 * j][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    for (int j = 0; j < 4; ++j)
+        C[(row0 + ty + 8 * j) * N + col0 + tx] = acc[j];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -102,6 +133,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     rc |= harness_gemm<float, float>("sgemm_view_read", M, N, K, [&](const float *A, const float *B, float *C) {
         sgemm_view_read<<<dim3(N / BS, M / BS), dim3(BS / 4, BS)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    rc |= harness_gemm<float, float>("sgemm_view_subscripts", M, N, K, [&](const float *A, const float *B, float *C) {
+        sgemm_view_subscripts<<<dim3(N / BS, M / BS), 256>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return rc;
 }

@@ -1611,7 +1611,7 @@ static void check_tile(struct kloop *l, const struct source *src, int i, bool ot
 
 /* A copy through a view its body declares (struct copy's view) stores into the stage being
  * filled, the view's declaration staged with the copies: so the copies alone may use the view,
- * each as its destination `*V`, and its declaration must go with them. */
+ * each as its destination, `*V` or `V[i]`, and its declaration must go with them. */
 struct view_use_scan {
 	const struct kloop *l;
 	CXCursor view;
@@ -1627,8 +1627,20 @@ static enum CXChildVisitResult scan_view_use(CXCursor c, void *data)
 	bool dst = false;
 	for (int i = 0; i < s->l->ncopies && !dst; i++) {
 		const struct copy *cp = &s->l->copies[i];
-		dst = clang_equalCursors(cp->view, s->view) && cp->dst_is_deref && !cp->dst_is_address &&
-		      span_within(at, cp->dst_ptr);
+		if (!clang_equalCursors(cp->view, s->view) || cp->dst_is_address)
+			continue;
+		if (cp->dst_is_deref) {
+			dst = span_within(at, cp->dst_ptr);
+			continue;
+		}
+		/* `V[i] = ..`: the view the base of the destination's subscript */
+		CXCursor lhs, value;
+		cursor_write_parts(cp->store, &lhs, &value);
+		lhs = cursor_strip(lhs);
+		CXCursor base = clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr ? cursor_strip(cursor_first_child(lhs))
+											 : clang_getNullCursor();
+		struct span bs = cursor_span(base);
+		dst = clang_getCursorKind(base) == CXCursor_DeclRefExpr && bs.begin == at.begin && bs.end == at.end;
 	}
 	if (!dst) {
 		s->bad = at.begin + 1;
@@ -1677,8 +1689,8 @@ static void check_copy_views(struct kloop *l, const struct source *src)
 		else if (s.bad)
 			kloop_refuse(l, s.bad - 1,
 				     "the view '%s' (%s) of tile '%s' is used at %s other than as a copy's destination "
-				     "(`*%s = ...`): pipefy stages it for the copies alone",
-				     name, declared, l->tiles[cp->tile].name, where(src, s.bad - 1), name);
+				     "(`*%s = ...`, `%s[i] = ...`): pipefy stages it for the copies alone",
+				     name, declared, l->tiles[cp->tile].name, where(src, s.bad - 1), name, name);
 		else if (!placed)
 			kloop_refuse(l, decl, "the view '%s' (%s) of tile '%s' is declared with what the compute reads: "
 				     "pipefy stages it for the copies alone", name, declared, l->tiles[cp->tile].name);
