@@ -1206,6 +1206,9 @@ static enum touch first_touch(CXCursor s, CXCursor var)
 	enum touch t = TOUCH_READS;
 	if (k == CXCursor_CompoundStmt) {
 		t = first_touch_seq(cs.v, cs.n, var);
+	} else if (k == CXCursor_ForStmt && cs.n == 4 && first_touch(cs.v[0], var) == TOUCH_WRITES) {
+		/* `for (x = e; ..; ..)`: the initialization runs first, whatever the trips */
+		t = TOUCH_WRITES;
 	} else if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
 		/* the header reads nothing of it, and each trip assigns before it reads: no trip
 		 * reads what came in; after none, it is not assigned */
@@ -1228,6 +1231,11 @@ static enum touch first_touch(CXCursor s, CXCursor var)
 	}
 	free(cs.v);
 	return t;
+}
+
+bool body_sets_first(CXCursor stmt, CXCursor var)
+{
+	return first_touch(stmt, var) == TOUCH_WRITES;
 }
 
 static enum CXChildVisitResult scan_jumps(CXCursor c, void *data)

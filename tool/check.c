@@ -707,30 +707,44 @@ static void refuse_unread(struct kloop *l, const struct source *src)
 	}
 }
 
-static void check_shape(struct kloop *l, const struct source *src)
+/* The body's parts in order: its copies (a fill helper's call, read or refused, is one), the
+ * barriers that order something, and the compute's reads of the tiles. */
+struct body_shape {
+	int first_copy, last_copy, first_read, last_read;
+	int barriers[64], nb;
+};
+
+static struct body_shape body_shape(const struct kloop *l)
 {
-	int first_copy = -1, last_copy = -1, first_read = -1, last_read = -1;
-	int barriers[64], nb = 0;
+	struct body_shape b = {.first_copy = -1, .last_copy = -1, .first_read = -1, .last_read = -1};
 	for (int i = 0; i < l->nstmts; i++) {
 		enum stmt_role r = l->stmts[i].role;
-		if (r == ROLE_COPY || kloop_helper_at(l, i)) { /* (a fill helper's call, read or refused) */
-			if (first_copy < 0)
-				first_copy = i;
-			last_copy = i;
+		if (r == ROLE_COPY || kloop_helper_at(l, i)) {
+			if (b.first_copy < 0)
+				b.first_copy = i;
+			b.last_copy = i;
 		} else if (r == ROLE_BARRIER) {
-			if (nb < 64 && barrier_use(l, i) != BARRIER_REDUNDANT)
-				barriers[nb++] = i;
+			if (b.nb < 64 && barrier_use(l, i) != BARRIER_REDUNDANT)
+				b.barriers[b.nb++] = i;
 		} else if (r == ROLE_COMPUTE && refs_tile(l, i)) {
-			if (first_read < 0)
-				first_read = i;
-			last_read = i;
+			if (b.first_read < 0)
+				b.first_read = i;
+			b.last_read = i;
 		}
 	}
+	return b;
+}
+
+/* A loop that races as written, or moves its own buffers: one barrier between copies and the
+ * reads of them, the next tile's copies storing where this tile is read (the loop's first
+ * obstacle, said before anything else). Refuses it and returns true; false when it is neither. */
+static bool refuse_race(struct kloop *l, const struct source *src, const struct body_shape *b)
+{
 	int line, col;
-	if (first_copy < 0)
-		return;
+	if (b->first_copy < 0)
+		return false;
 	CXCursor slot;
-	int swapped = nb >= 1 ? hand_swapped_copy(l, &slot) : -1;
+	int swapped = b->nb >= 1 ? hand_swapped_copy(l, &slot) : -1;
 	if (swapped >= 0) {
 		/* (a slot the body moves: the loop's own double buffer, with one barrier no race) */
 		int step = 0, wl = 0, wc = 0;
@@ -744,15 +758,26 @@ static void check_shape(struct kloop *l, const struct source *src)
 			     "iteration (buffers the loop swaps itself), and pipefy stages tiles filled in one place",
 			     where(src, l->copies[swapped].text.begin), name, wl, wc);
 		free(name);
-		return;
+		return true;
 	}
-	if (nb == 1 && first_read >= 0) {
-		pos(src, l->stmts[barriers[0]].text.begin, &line, &col);
-		kloop_refuse(l, l->stmts[barriers[0]].text.begin,
+	if (b->nb == 1 && b->first_read >= 0) {
+		pos(src, l->stmts[b->barriers[0]].text.begin, &line, &col);
+		kloop_refuse(l, l->stmts[b->barriers[0]].text.begin,
 			     "only one block barrier (%d:%d): the next tile's copies would race with this tile's readers",
 			     line, col);
-		return;
+		return true;
 	}
+	return false;
+}
+
+static void check_shape(struct kloop *l, const struct source *src)
+{
+	struct body_shape shape = body_shape(l);
+	int first_copy = shape.first_copy, last_copy = shape.last_copy, first_read = shape.first_read;
+	int last_read = shape.last_read, *barriers = shape.barriers, nb = shape.nb;
+	int line, col;
+	if (first_copy < 0 || refuse_race(l, src, &shape))
+		return;
 	if (nb > 2) {
 		pos(src, l->stmts[barriers[2]].text.begin, &line, &col);
 		int orders = -1;
@@ -1730,6 +1755,7 @@ struct var_refs {
 	struct kloop *loop;
 	CXCursor bad;
 	int writer; /* the statement that writes it */
+	int stmt;   /* the copy's statement */
 };
 
 /* The first statement the loader does not replay (the compute, or any other statement that is
@@ -1747,8 +1773,11 @@ static enum CXChildVisitResult scan_source_vars(CXCursor c, void *data)
 	struct var_refs *v = data;
 	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
 		CXCursor d = clang_getCursorReferenced(c);
+		/* (a variable the copy's statement sets first, `for (x = 0; ..; x += 4) As[x][..] = ..`,
+		 * holds the statement's own value wherever the loader replays it) */
 		if ((clang_getCursorKind(d) == CXCursor_VarDecl || clang_getCursorKind(d) == CXCursor_ParmDecl) &&
-		    !(v->loop->piped && clang_equalCursors(d, v->loop->pipe))) {
+		    !(v->loop->piped && clang_equalCursors(d, v->loop->pipe)) &&
+		    !(v->stmt >= 0 && body_sets_first(v->loop->stmts[v->stmt].cursor, d))) {
 			if ((v->writer = written_by_compute(v->loop, d)) >= 0) {
 				v->bad = c;
 				return CXChildVisit_Break;
@@ -1843,7 +1872,7 @@ static void check_dependences(struct kloop *l, const struct source *src)
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || cp->src.end == cp->src.begin)
 			continue;
-		struct var_refs v = {.loop = l, .bad = clang_getNullCursor()};
+		struct var_refs v = {.loop = l, .bad = clang_getNullCursor(), .stmt = cp->stmt};
 		cursor_visit(cp->store, scan_source_vars, &v);
 		if (!clang_Cursor_isNull(v.bad)) {
 			CXString s = clang_getCursorSpelling(v.bad);
@@ -2652,6 +2681,22 @@ static bool is_copy_side(const struct kloop *l, int i)
 	return r == ROLE_COPY || r == ROLE_COPY_DECL || r == ROLE_FETCH_DECL;
 }
 
+/* Whether each statement of the copy side that names var assigns it whole before it reads it
+ * (`for (x = 0; x < 8; x += 4) As[x][..] = ..;`, x a local of the function): what the copies
+ * read of it is their own, whatever the compute leaves in it. */
+static bool copy_side_sets_first(const struct kloop *l, CXCursor var)
+{
+	bool any = false;
+	for (int i = 0; i < l->nstmts; i++)
+		if (is_copy_side(l, i) && cursor_first_ref(l->stmts[i].cursor, var, (struct span){0, 0}, NULL)) {
+			if (!body_sets_first(l->stmts[i].cursor, var))
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+
 static bool restrict_pointer(CXCursor var)
 {
 	return clang_isRestrictQualifiedType(clang_getCursorType(var)) != 0;
@@ -2883,7 +2928,7 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 					* value; check_assigned_locals proved it) */
 		for (int a = 0; a < l->nassigned && !assigned; a++)
 			assigned = clang_equalCursors(l->assigned[a].var, var);
-		if (assigned)
+		if (assigned || (decl < 0 && copy_side_sets_first(l, var)))
 			continue;
 		/* declared by the copy side, or a scratch local of the function only its steps assign:
 		 * computed again by the loader (its own inputs are in the list), with the copy side's
@@ -3001,6 +3046,24 @@ static enum CXChildVisitResult scan_dest_vars(CXCursor ref, CXCursor v, void *da
 	return d->written ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* The variable a for statement's initialization assigns whole, `for (x = E; ..; ..)` with x a
+ * local declared elsewhere and E not reading it, that its body does not write: the loop's
+ * counter, as one it declared would be. Null when there is none. */
+static CXCursor for_counter(CXCursor loop)
+{
+	struct cursors kids = cursor_children(loop);
+	CXCursor lhs, rhs, var = clang_getNullCursor();
+	if (clang_getCursorKind(loop) == CXCursor_ForStmt && kids.n == 4 &&
+	    cursor_write_parts(kids.v[0], &lhs, &rhs) == WRITE_ASSIGN && clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr) {
+		var = clang_getCursorReferenced(cursor_strip(lhs));
+		if (clang_getCursorKind(var) != CXCursor_VarDecl || !effects_is_local(var) ||
+		    cursor_first_ref(rhs, var, (struct span){0, 0}, NULL) || cursor_writes_var(kids.v[3], var))
+			var = clang_getNullCursor();
+	}
+	free(kids.v);
+	return var;
+}
+
 /* Two asynchronous copies of one thread to one shared address land in no fixed order (the
  * loop as written keeps the second): two copies whose destinations are written alike, or a copy
  * loop's copy whose destination names nothing its loop declares, stores one element twice. */
@@ -3014,8 +3077,10 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 			continue;
 		CXCursor holder = l->stmts[a->stmt].cursor;
 		pos(src, a->text.begin, &line, &col);
+		CXCursor counter = for_counter(holder);
 		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !cursor_one_trip(holder, src) &&
 		    !cursor_refers_within(copy_target(a), cursor_span(holder)) &&
+		    !(!clang_Cursor_isNull(counter) && cursor_first_ref(copy_target(a), counter, (struct span){0, 0}, NULL)) &&
 		    !destination_stepped(l, a, holder))
 			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
 				      "copies to one address land in no fixed order", line, col, l->tiles[a->tile].name);
@@ -3658,7 +3723,12 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 			      clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr;
 		}
 		char *name = cursor_name(var), *why = NULL;
-		if (set)
+		CXCursor counter = for_counter(cursor_unattributed(st->cursor));
+		if (st->role == ROLE_COPY && !clang_Cursor_isNull(counter) && clang_equalCursors(counter, var))
+			why = xprintf("the copy loop at %s steps '%s', declared outside it: pipefy stages a copy loop in "
+				      "registers when the loop declares its variable (`for (int %s = ..`)",
+				      where(src, cursor_span(cursor_unattributed(st->cursor)).begin), name, name);
+		else if (set)
 			why = xprintf("the copy at %s also sets '%s' from what pipefy cannot show the same on every tile, "
 				      "which storing the registers, a tile later, would set again", where(src, cursor_span(cursor_unattributed(st->cursor)).begin),
 				      name);
@@ -4008,6 +4078,8 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 					if (!cursor_writes_var(cursor_last_child(path[i]), vars.v[v]))
 						x->counters[x->ncounters++] = vars.v[v];
 				free(vars.v);
+			} else if (x->ncounters < 8 && !clang_Cursor_isNull(for_counter(path[i]))) {
+				x->counters[x->ncounters++] = for_counter(path[i]); /* (`for (x = E; ..)`) */
 			}
 			free(kids.v);
 		}

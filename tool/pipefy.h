@@ -1182,6 +1182,9 @@ void find_kloops(struct model *m, const struct parsed *p, const struct source *s
 bool body_fetch_value(CXCursor init);
 /* The bytes a memcpy_async size argument copies; 0 when pipefy cannot read it. */
 long body_async_bytes(CXCursor size);
+/* Whether statement stmt assigns var whole before it reads it, on every way through it (`for (x =
+ * 0; ..; ..)`): what it reads of var is its own. */
+bool body_sets_first(CXCursor stmt, CXCursor var);
 /* Whether d is a const integer that body (a K-loop's) declares from constants (`const int n =
  * BM * BK;`): a copy loop's trips in front of the loop take its initializer for its name. */
 bool body_constant(CXCursor d, CXCursor function, struct span body);
