@@ -770,6 +770,24 @@ static bool refuse_race(struct kloop *l, const struct source *src, const struct 
 	return false;
 }
 
+/* A copy after the compute's first read of the tiles from a register that a statement before
+ * that read loads from global memory: the loop's own register prefetch; *fetch that statement. */
+static const struct copy *hand_prefetch(const struct kloop *l, int first_read, int *fetch)
+{
+	for (int i = 0; i < l->ncopies; i++) {
+		const struct copy *cp = &l->copies[i];
+		CXCursor reg = clang_Cursor_isNull(cp->value) ? cp->value : cursor_root_var(cp->value);
+		if (cp->stmt <= first_read || cp->tile < 0 || !cp->from_register || clang_Cursor_isNull(reg))
+			continue;
+		for (int j = 0; j < first_read; j++)
+			if (l->stmts[j].fetch_assign && clang_equalCursors(l->stmts[j].fetch_var, reg)) {
+				*fetch = j;
+				return cp;
+			}
+	}
+	return NULL;
+}
+
 static void check_shape(struct kloop *l, const struct source *src)
 {
 	struct body_shape shape = body_shape(l);
@@ -848,9 +866,23 @@ static void check_shape(struct kloop *l, const struct source *src)
 		return;
 	}
 	if (first_read < last_copy) {
-		pos(src, l->stmts[first_read].text.begin, &line, &col);
-		kloop_refuse(l, l->stmts[first_read].text.begin,
-			     "the tiles are read at %d:%d before the last copy into them", line, col);
+		size_t read_at = cursor_span(cursor_unattributed(l->stmts[first_read].cursor)).begin;
+		int fetch = -1;
+		const struct copy *late = hand_prefetch(l, first_read, &fetch);
+		if (late) {
+			int fl, fc;
+			char *reg = cursor_name(cursor_root_var(late->value));
+			pos(src, late->text.begin, &line, &col);
+			pos(src, l->stmts[fetch].text.begin, &fl, &fc);
+			kloop_refuse(l, late->text.begin,
+				     "already pipelined: '%s' is stored at %d:%d from register '%s', loaded from global "
+				     "memory at %d:%d before the compute reads the tiles (register prefetch)",
+				     l->tiles[late->tile].name, line, col, reg, fl, fc);
+			free(reg);
+			return;
+		}
+		pos(src, read_at, &line, &col);
+		kloop_refuse(l, read_at, "the tiles are read at %d:%d before the last copy into them", line, col);
 		return;
 	}
 	bool sync_between = false, sync_after = false, sync_before = false;
