@@ -1318,6 +1318,18 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 				kloop_refuse(l, cp->text.begin, "the compute after the barrier at %d:%d writes %s '%s' at %d:%d, "
 					     "from a value it computes: pipefy stages loops whose compute only reads shared memory",
 					     bl, bc, what, name, line, col);
+			} else if (!clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
+				   cursor_declared_within(reg, cursor_span(l->stmts[cp->stmt].cursor)) &&
+				   body_fetch_value(cursor_last_child(reg)) && !cursor_writes_var(l->stmts[cp->stmt].cursor, reg)) {
+				/* (`if (g) { float4 v = *(float4 *)&A[..]; As[..] = v.x; .. }`: a load, into a
+				 * local the copy's own branch declares) */
+				char *v = span_text(src, cursor_span(cp->value)), *rn = cursor_name(reg);
+				kloop_refuse(l, cp->text.begin,
+					     "'%s' is stored at %d:%d from '%s', part of '%s', loaded from global memory inside the "
+					     "statement at %s: pipefy stages such a local only where the body itself declares it",
+					     name, line, col, v, rn, where(src, statement_start(src, &l->stmts[cp->stmt])));
+				free(v);
+				free(rn);
 			} else
 				kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
 		}

@@ -558,10 +558,15 @@ static enum CXChildVisitResult scan_sync(CXCursor c, void *data)
 		CXCursor through = via ? cursor_strip(lk == CXCursor_ArraySubscriptExpr ? cursor_first_child(lv)
 										 : cursor_last_child(lv))
 				       : clang_getNullCursor();
-		bool pointer = via && clang_getCanonicalType(clang_getCursorType(through)).kind == CXType_Pointer &&
-			       (t.kind == CXType_Pointer ||
-				(t.kind == CXType_ConstantArray &&
-				 clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_Pointer));
+		/* (`(*p)[i] = v;`, p a pointer to a whole array: through the pointer too) */
+		bool whole_array = via && lk == CXCursor_ArraySubscriptExpr && t.kind == CXType_Pointer &&
+				   clang_getCursorKind(through) == CXCursor_UnaryOperator &&
+				   clang_getCursorUnaryOperatorKind(through) == CXUnaryOperator_Deref;
+		bool pointer = whole_array ||
+			       (via && clang_getCanonicalType(clang_getCursorType(through)).kind == CXType_Pointer &&
+				(t.kind == CXType_Pointer ||
+				 (t.kind == CXType_ConstantArray &&
+				  clang_getCanonicalType(clang_getArrayElementType(t)).kind == CXType_Pointer)));
 		CXCursor m = clang_getNullCursor();
 		if (clang_Cursor_isNull(s->call_store) && (cursor_is_shared_var(root) || pointer) &&
 		    !clang_Cursor_isNull(m = member_call_in(value))) {

@@ -1,0 +1,73 @@
+// Shapes of public kernels first met in session 42 (a helper's probes of new repositories), each
+// written here: the remark each loop gets names its real obstacle.
+#define T 128
+#define BM 64
+#define BK 16
+#define NT 256
+
+// Buffers swapped through a pointer to a whole __shared__ array, `(*sO)[i] = ..`: the loop
+// moves its tiles itself (was: "no tile is filled from global memory in the loop").
+__global__ void __launch_bounds__(T) pointer_to_array_swap(const float *__restrict__ in, float *__restrict__ out,
+                                                           int batches)
+{
+    __shared__ float sa[T];
+    __shared__ float sb[T];
+    float (*sO)[T] = &sa;
+    int tx = threadIdx.x;
+    for (int batch = 0; batch < batches; batch++) {
+        (*sO)[tx] = in[batch * T + tx];
+        __syncthreads();
+        out[batch * T + tx] = (*sO)[(tx + 1) % T] - (*sO)[tx];
+        sO = (sO == &sa) ? &sb : &sa;
+    }
+}
+
+// A copy loop over a counter the kernel declares once, and one barrier a tile: the race as
+// written is the obstacle (was: "an iteration may read 'x' as the one before left it").
+__global__ void __launch_bounds__(T) one_barrier_counter(const float *__restrict__ img, float *__restrict__ out,
+                                                         int batches)
+{
+    __shared__ float s[8][32];
+    int tx = threadIdx.x;
+    int x, batch;
+    float acc = 0.0f;
+    for (batch = 0; batch < batches; batch++) {
+        for (x = 0; x < 8; x += 4)
+            s[x + tx / 32][tx % 32] = img[batch * 256 + (x + tx / 32) * 32 + tx % 32];
+        __syncthreads();
+        for (x = 0; x < 8; x++)
+            acc += s[x][tx % 32];
+    }
+    out[blockIdx.x * T + tx] = acc;
+}
+
+// A float4 loaded into a local that the copy's own branch declares, its parts stored: a load,
+// not a computed value (was: "'sA' is written from a computed value").
+__global__ void __launch_bounds__(NT) branch_vector_local(const float *__restrict__ a, const float *__restrict__ b,
+                                                          float *__restrict__ c, int M, int K)
+{
+    __shared__ float sA[BK][BM];
+    __shared__ float sB[BK][BM];
+    int tid = threadIdx.x;
+    int r = tid / (BK / 4), col = (tid % (BK / 4)) * 4;
+    int row = blockIdx.y * BM + r;
+    float acc = 0.0f;
+    for (int t = 0; t < K / BK; ++t) {
+        if (row < M) {
+            float4 v = *reinterpret_cast<const float4 *>(&a[row * K + t * BK + col]);
+            sA[col + 0][r] = v.x;
+            sA[col + 1][r] = v.y;
+            sA[col + 2][r] = v.z;
+            sA[col + 3][r] = v.w;
+        } else {
+            for (int i = 0; i < 4; ++i)
+                sA[col + i][r] = 0.0f;
+        }
+        sB[tid / BM][tid % BM] = b[(t * BK + tid / BM) * BM + tid % BM];
+        __syncthreads();
+        for (int k = 0; k < BK; ++k)
+            acc += sA[k][tid % BM] * sB[k][tid % BM];
+        __syncthreads();
+    }
+    c[blockIdx.y * NT + tid] = acc;
+}
