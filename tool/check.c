@@ -4401,6 +4401,35 @@ static void refuse_participation(struct kloop *l, const struct source *src, char
 	free(why);
 }
 
+/* The asm that issues cp.async in the function a call makes (a function template's, for a call
+ * of its specialization), wherever it is defined; null when there is none or pipefy cannot see
+ * the definition. */
+static enum CXChildVisitResult scan_async_asm(CXCursor c, void *data)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	char *tpl = k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt ? effects_asm_template(c) : NULL;
+	bool copies = tpl && strstr(tpl, "cp.async") && !strstr(tpl, "cp.async.wait") && !strstr(tpl, "cp.async.commit");
+	free(tpl);
+	if (copies) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor async_asm_in(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
+	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
+		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
+	CXCursor found = clang_getNullCursor();
+	if (!clang_Cursor_isNull(def))
+		cursor_visit(def, scan_async_asm, &found);
+	return found;
+}
+
 /* The fill helper's own copies asynchronous already (`fill(&As[..], &A[..], pipe)` whose body is
  * a cuda::memcpy_async, or cp.async in asm): refused so, naming the call inside. */
 static bool helper_copies_async(struct kloop *l, const struct source *src)
@@ -4666,6 +4695,21 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 				     "its value's: pipefy reads a store accessor only as `*p = v;` or `*(V *)p = v;`, V "
 				     "v's type", n, line, col);
 			free(n);
+		} else if (!clang_Cursor_isNull(call) && !clang_Cursor_isNull(async_asm_in(call))) {
+			/* (a cp.async wrapper, `cp_async<16>(&As[..], &A[..])`, wherever it is defined) */
+			CXFile f;
+			unsigned al, ac;
+			clang_getExpansionLocation(clang_getCursorLocation(async_asm_in(call)), &f, &al, &ac, NULL);
+			CXString fname = clang_getFileName(f);
+			const char *file = clang_getCString(fname) ? clang_getCString(fname) : "";
+			const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+			char *n = cursor_call_name(call);
+			pos(src, cursor_span(call).begin, &line, &col);
+			kloop_refuse(l, cursor_span(call).begin,
+				     "its copies are asynchronous already: '%s' at %d:%d, handed a tile, issues cp.async (the "
+				     "asm at %s:%u:%u), which pipefy does not stage again", n, line, col, base, al, ac);
+			free(n);
+			clang_disposeString(fname);
 		} else if (!clang_Cursor_isNull(call)) {
 			char *n = cursor_call_name(call);
 			pos(src, cursor_span(call).begin, &line, &col);

@@ -1,5 +1,6 @@
 // Shapes of public kernels first met in session 42 (a helper's probes of new repositories), each
 // written here: the remark each loop gets names its real obstacle.
+#include "wrappers.cuh"
 #define T 128
 #define BM 64
 #define BK 16
@@ -70,4 +71,27 @@ __global__ void __launch_bounds__(NT) branch_vector_local(const float *__restric
         __syncthreads();
     }
     c[blockIdx.y * NT + tid] = acc;
+}
+
+// Already pipelined with cp.async through wrappers another file defines (wrappers.cuh): said so
+// (was: "no copy from global memory into the tiles is recognized").
+__global__ void __launch_bounds__(128) header_cp_async(const half *__restrict__ A, float *__restrict__ C, int K)
+{
+    __shared__ __align__(16) half As[2][128 * 8];
+    int tid = threadIdx.x;
+    float acc = 0.0f;
+    cp_async<16>(&As[1][tid * 8], &A[tid * 8]);
+    cp_async_group_commit();
+    for (int k = 1; k < K; k++) {
+        const int phase = k % 2;
+        for (int a = 0; a < 2; a++)
+            cp_async<16>(&As[1 - phase][(a * 64 + tid / 2) * 8], &A[k * 128 * 8 + (a * 64 + tid / 2) * 8]);
+        cp_async_group_commit();
+        cp_async_wait_group<1>();
+        __syncthreads();
+        for (int i = 0; i < 8; i++)
+            acc += __half2float(As[phase][((tid + i) % 128) * 8 + i]);
+        __syncthreads();
+    }
+    C[blockIdx.x * 128 + tid] = acc;
 }
