@@ -1196,6 +1196,43 @@ static enum touch first_touch_seq(const CXCursor *v, int n, CXCursor var)
 	return TOUCH_NONE;
 }
 
+/* Whether a for statement's body surely runs once: `for (int i = C0; i op C1; ..)` (or `i =
+ * C0`), constants that pass the test. */
+static bool runs_once(CXCursor loop)
+{
+	struct cursors kids = cursor_children(loop);
+	bool ok = false;
+	CXCursor var = clang_getNullCursor(), init = clang_getNullCursor(), lhs, rhs;
+	if (clang_getCursorKind(loop) == CXCursor_ForStmt && kids.n == 4) {
+		if (clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt) {
+			var = cursor_first_child(kids.v[0]);
+			init = cursor_last_child(var);
+		} else if (cursor_write_parts(kids.v[0], &lhs, &rhs) == WRITE_ASSIGN &&
+			   clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr) {
+			var = clang_getCursorReferenced(cursor_strip(lhs));
+			init = rhs;
+		}
+	}
+	CXCursor cond = kids.n == 4 ? cursor_strip(kids.v[1]) : clang_getNullCursor();
+	if (!clang_Cursor_isNull(var) && !clang_Cursor_isNull(init) && clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
+	    clang_getCursorKind(cursor_strip(cursor_first_child(cond))) == CXCursor_DeclRefExpr &&
+	    clang_equalCursors(clang_getCursorReferenced(cursor_strip(cursor_first_child(cond))), var)) {
+		bool a, b;
+		long c0 = cursor_evaluate_int(init, &a), c1 = cursor_evaluate_int(cursor_last_child(cond), &b);
+		switch (clang_getCursorBinaryOperatorKind(cond)) {
+		case CXBinaryOperator_LT: ok = c0 < c1; break;
+		case CXBinaryOperator_LE: ok = c0 <= c1; break;
+		case CXBinaryOperator_GT: ok = c0 > c1; break;
+		case CXBinaryOperator_GE: ok = c0 >= c1; break;
+		case CXBinaryOperator_NE: ok = c0 != c1; break;
+		default: break;
+		}
+		ok = ok && a && b;
+	}
+	free(kids.v);
+	return ok;
+}
+
 static enum touch first_touch(CXCursor s, CXCursor var)
 {
 	s = cursor_unattributed(s);
@@ -1211,12 +1248,16 @@ static enum touch first_touch(CXCursor s, CXCursor var)
 		t = TOUCH_WRITES;
 	} else if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
 		/* the header reads nothing of it, and each trip assigns before it reads: no trip
-		 * reads what came in; after none, it is not assigned */
+		 * reads what came in; after none, it is not assigned (after one at least, as a
+		 * do-while's or a counted loop's first, it is) */
 		bool header = false;
 		int body = k == CXCursor_DoStmt ? 0 : cs.n - 1;
 		for (int i = 0; i < cs.n; i++)
 			header |= i != body && names(cs.v[i], var);
-		t = cs.n && !header && first_touch(cs.v[body], var) != TOUCH_READS ? TOUCH_NONE : TOUCH_READS;
+		enum touch b = cs.n ? first_touch(cs.v[body], var) : TOUCH_READS;
+		t = header || b == TOUCH_READS		      ? TOUCH_READS
+		    : b == TOUCH_WRITES && (k == CXCursor_DoStmt || runs_once(s)) ? TOUCH_WRITES
+									      : TOUCH_NONE;
 	} else if (k == CXCursor_IfStmt && (cs.n == 2 || cs.n == 3) && clang_isExpression(clang_getCursorKind(cs.v[0])) &&
 		   !references(cs.v[0], var)) {
 		enum touch a = first_touch(cs.v[1], var), b = cs.n == 3 ? first_touch(cs.v[2], var) : TOUCH_NONE;

@@ -4676,6 +4676,13 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	check_hoisted_names(l, src);
 	check_assigned_locals(l, src);
 	check_copies(l, src, other_files);
+	/* (a loop that races as written, its copies read, has that for its first obstacle, before
+	 * what the checks of its dependences and its compute find) */
+	struct body_shape shape = body_shape(l);
+	if (l->nrefusals == 0 && refuse_race(l, src, &shape)) {
+		free(participation);
+		return;
+	}
 	check_dependences(l, src);
 	check_escapes(l, src);
 	/* (one barrier in the body races as written, which check_shape says first) */

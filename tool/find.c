@@ -558,10 +558,13 @@ static enum CXChildVisitResult scan_sync(CXCursor c, void *data)
 		CXCursor through = via ? cursor_strip(lk == CXCursor_ArraySubscriptExpr ? cursor_first_child(lv)
 										 : cursor_last_child(lv))
 				       : clang_getNullCursor();
-		/* (`(*p)[i] = v;`, p a pointer to a whole array: through the pointer too) */
+		/* (`(*p)[i][j] = v;`, p a pointer to a whole array: through the pointer too) */
+		CXCursor base = through;
+		while (!clang_Cursor_isNull(base) && clang_getCursorKind(base) == CXCursor_ArraySubscriptExpr)
+			base = cursor_strip(cursor_first_child(base));
 		bool whole_array = via && lk == CXCursor_ArraySubscriptExpr && t.kind == CXType_Pointer &&
-				   clang_getCursorKind(through) == CXCursor_UnaryOperator &&
-				   clang_getCursorUnaryOperatorKind(through) == CXUnaryOperator_Deref;
+				   clang_getCursorKind(base) == CXCursor_UnaryOperator &&
+				   clang_getCursorUnaryOperatorKind(base) == CXUnaryOperator_Deref;
 		bool pointer = whole_array ||
 			       (via && clang_getCanonicalType(clang_getCursorType(through)).kind == CXType_Pointer &&
 				(t.kind == CXType_Pointer ||

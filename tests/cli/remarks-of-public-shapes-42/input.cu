@@ -95,3 +95,39 @@ __global__ void __launch_bounds__(128) header_cp_async(const half *__restrict__ 
     }
     C[blockIdx.x * 128 + tid] = acc;
 }
+
+// The same swap through a pointer to a two-dimensional array, `(*sO)[i][j] = ..`.
+__global__ void __launch_bounds__(T) pointer_to_2d_swap(const float *__restrict__ in, float *__restrict__ out,
+                                                        int batches)
+{
+    __shared__ float sa[4][32];
+    __shared__ float sb[4][32];
+    float (*sO)[4][32] = &sa;
+    int tx = threadIdx.x;
+    for (int batch = 0; batch < batches; batch++) {
+        (*sO)[tx / 32][tx % 32] = in[batch * T + tx];
+        __syncthreads();
+        out[batch * T + tx] = (*sO)[(tx / 32 + 1) % 4][tx % 32] - (*sO)[tx / 32][tx % 32];
+        sO = (sO == &sa) ? &sb : &sa;
+    }
+}
+
+// Nested copy loops over two counters the kernel declares once, the compute's loops setting
+// them again, its output written through a pointer the copies may read, one barrier a tile: the
+// race as written comes first (was: "also writes 'y', which the compute reads too").
+__global__ void __launch_bounds__(T) nested_counters(const float *img, float *out, int batches)
+{
+    __shared__ float s[8][8][2];
+    int tx = threadIdx.x, x, y, batch;
+    float acc = 0.0f;
+    for (batch = 0; batch < batches; batch++) {
+        for (x = 0; x < 8; x += 4)
+            for (y = 0; y < 8; y += 4)
+                s[x + tx / 32][y + (tx / 8) % 4][tx % 2] = img[batch * 128 + (x + tx / 32) * 16 + (y + (tx / 8) % 4) * 2 + tx % 2];
+        __syncthreads();
+        for (x = 0; x < 2; x++)
+            for (y = 0; y < 2; y++)
+                acc += s[x][y][tx % 2];
+        out[batch * T + tx] = acc;
+    }
+}
