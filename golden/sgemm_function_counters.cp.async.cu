@@ -86,7 +86,7 @@ __global__ void read_after(const float *A, const float *B, float *C, int M, int 
 {
     __shared__ float As[T][T];
     __shared__ float Bs[T][T];
-    int tx = threadIdx.x, ty = threadIdx.y, x = 0;
+    int tx = threadIdx.x, ty = threadIdx.y, x = 4;  // (4 after any tile, and with none)
     int row0 = blockIdx.y * T, col = blockIdx.x * T + tx;
     float acc[4] = {};
     for (int k0 = 0; k0 < K; k0 += T) {
@@ -101,7 +101,7 @@ __global__ void read_after(const float *A, const float *B, float *C, int M, int 
         __syncthreads();
     }
     for (int y = 0; y < 4; ++y)
-        C[(row0 + ty + 8 * y) * N + col] = acc[y] + (x - 4);  // x is 4 after every tile
+        C[(row0 + ty + 8 * y) * N + col] = acc[y] + (x - 4);
 }
 
 int main(int argc, char **argv)
