@@ -5,6 +5,10 @@
 // register staging is refused, with the counter named (it stages copy loops that declare
 // theirs). leftover_read reads the copy loop's last x in the compute, and read_after reads it
 // after the loop: both are left as written (the loader would set it a tile early).
+// break_before_set's compute sets y in a loop that may leave before it (`if (x >= lim) break;`,
+// lim 0 at run time), then reads y: what it reads is the copy loop's last y, so that loop is
+// left as written too (a gate that took a counted loop's body for run once would give the
+// loader its own y, and the compute would read 0).
 // Usage: sgemm_function_counters [M N K] (multiples of 32).
 // gpu-runs: 32 32 0 | 32 32 32 | 64 64 64 | 64 64 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 64 64 96
@@ -79,6 +83,35 @@ __global__ void read_after(const float *A, const float *B, float *C, int M, int 
         C[(row0 + ty + 8 * y) * N + col] = acc[y] + (x - 4);
 }
 
+__global__ void break_before_set(const float *A, const float *B, float *C, int M, int N, int K, int lim)
+{
+    __shared__ float As[T][T];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y, x, y = 0;
+    int row0 = blockIdx.y * T, col = blockIdx.x * T + tx;
+    float acc[4] = {};
+    for (int k0 = 0; k0 < K; k0 += T) {
+        for (x = 0; x < 4; ++x)
+            for (y = 0; y < 1; ++y) {
+                As[ty + 8 * x][tx] = A[(row0 + ty + 8 * x) * K + k0 + tx];
+                Bs[ty + 8 * x][tx] = B[(k0 + ty + 8 * x) * N + col];
+            }
+        __syncthreads();
+        for (x = 0; x < 4; ++x)
+            for (int k = 0; k < T; ++k)
+                acc[x] += As[ty + 8 * x][k] * Bs[k][tx];
+        for (x = 0; x < 4; ++x) {
+            if (x >= lim)
+                break;
+            y = 1;
+        }
+        acc[0] += (float)(y - 1);  // y is 1 here: the copy loop's, or this loop's
+        __syncthreads();
+    }
+    for (x = 0; x < 4; ++x)
+        C[(row0 + ty + 8 * x) * N + col] = acc[x];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -93,6 +126,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("read_after", M, N, K, [&](const float *A, const float *B, float *C) {
         read_after<<<dim3(N / T, M / T), dim3(T, 8)>>>(A, B, C, M, N, K);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("break_before_set", M, N, K, [&](const float *A, const float *B, float *C) {
+        break_before_set<<<dim3(N / T, M / T), dim3(T, 8)>>>(A, B, C, M, N, K, 0);
     }, 1e-4, 1e-4);
     return bad;
 }

@@ -1196,6 +1196,26 @@ static enum touch first_touch_seq(const CXCursor *v, int n, CXCursor var)
 	return TOUCH_NONE;
 }
 
+static enum CXChildVisitResult scan_any_jump(CXCursor c, void *data)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
+	    k == CXCursor_IndirectGotoStmt || k == CXCursor_AsmStmt || k == CXCursor_GCCAsmStmt) {
+		*(bool *)data = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether a loop's body may leave a trip early (a break, continue, return, goto or asm in it,
+ * an inner loop's too): the statements after it may not run on the first trip. */
+static bool jumps_in(CXCursor body)
+{
+	bool found = false;
+	cursor_visit(body, scan_any_jump, &found);
+	return found;
+}
+
 /* Whether a for statement's body surely runs once: `for (int i = C0; i op C1; ..)` (or `i =
  * C0`), constants that pass the test. */
 static bool runs_once(CXCursor loop)
@@ -1255,9 +1275,8 @@ static enum touch first_touch(CXCursor s, CXCursor var)
 		for (int i = 0; i < cs.n; i++)
 			header |= i != body && names(cs.v[i], var);
 		enum touch b = cs.n ? first_touch(cs.v[body], var) : TOUCH_READS;
-		t = header || b == TOUCH_READS		      ? TOUCH_READS
-		    : b == TOUCH_WRITES && (k == CXCursor_DoStmt || runs_once(s)) ? TOUCH_WRITES
-									      : TOUCH_NONE;
+		bool once = (k == CXCursor_DoStmt || runs_once(s)) && !jumps_in(cs.v[body]);
+		t = header || b == TOUCH_READS ? TOUCH_READS : b == TOUCH_WRITES && once ? TOUCH_WRITES : TOUCH_NONE;
 	} else if (k == CXCursor_IfStmt && (cs.n == 2 || cs.n == 3) && clang_isExpression(clang_getCursorKind(cs.v[0])) &&
 		   !references(cs.v[0], var)) {
 		enum touch a = first_touch(cs.v[1], var), b = cs.n == 3 ? first_touch(cs.v[2], var) : TOUCH_NONE;
