@@ -8,7 +8,9 @@
 // break_before_set's compute sets y in a loop that may leave before it (`if (x >= lim) break;`,
 // lim 0 at run time), then reads y: what it reads is the copy loop's last y, so that loop is
 // left as written too (a gate that took a counted loop's body for run once would give the
-// loader its own y, and the compute would read 0).
+// loader its own y, and the compute would read 0). unsigned_trips' compute sets x in a loop
+// that never runs (`for (int q = -1; q < 4u; ++q)`: -1 converted to unsigned), so it reads the
+// copy loop's last x: left as written too.
 // Usage: sgemm_function_counters [M N K] (multiples of 32).
 // gpu-runs: 32 32 0 | 32 32 32 | 64 64 64 | 64 64 96 | 256 256 256 | 512 512 512
 // gpu-sanitize: 64 64 96
@@ -137,6 +139,31 @@ __global__ void break_before_set(const float *A, const float *B, float *C, int M
         C[(row0 + ty + 8 * x) * N + col] = acc[x];
 }
 
+__global__ void unsigned_trips(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    __shared__ float As[T][T];
+    __shared__ float Bs[T][T];
+    int tx = threadIdx.x, ty = threadIdx.y, x = 7;
+    int row0 = blockIdx.y * T, col = blockIdx.x * T + tx;
+    float acc[4] = {};
+    for (int k0 = 0; k0 < K; k0 += T) {
+        for (x = 0; x < 4; ++x) {
+            As[ty + 8 * x][tx] = A[(row0 + ty + 8 * x) * K + k0 + tx];
+            Bs[ty + 8 * x][tx] = B[(k0 + ty + 8 * x) * N + col];
+        }
+        __syncthreads();
+        for (int y = 0; y < 4; ++y)
+            for (int k = 0; k < T; ++k)
+                acc[y] += As[ty + 8 * y][k] * Bs[k][tx];
+        for (int q = -1; q < 4u; ++q)
+            x = 0;
+        acc[0] += (float)(x - 4);  // x is the copy loop's 4: the loop above never runs
+        __syncthreads();
+    }
+    for (int y = 0; y < 4; ++y)
+        C[(row0 + ty + 8 * y) * N + col] = acc[y];
+}
+
 int main(int argc, char **argv)
 {
     int sz[3] = {256, 256, 256};  // M N K
@@ -154,6 +181,9 @@ int main(int argc, char **argv)
     }, 1e-4, 1e-4);
     bad |= harness_gemm<float, float>("break_before_set", M, N, K, [&](const float *A, const float *B, float *C) {
         break_before_set<<<dim3(N / T, M / T), dim3(T, 8)>>>(A, B, C, M, N, K, 0);
+    }, 1e-4, 1e-4);
+    bad |= harness_gemm<float, float>("unsigned_trips", M, N, K, [&](const float *A, const float *B, float *C) {
+        unsigned_trips<<<dim3(N / T, M / T), dim3(T, 8)>>>(A, B, C, M, N, K);
     }, 1e-4, 1e-4);
     return bad;
 }

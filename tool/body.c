@@ -1217,7 +1217,7 @@ static bool jumps_in(CXCursor body)
 }
 
 /* Whether a for statement's body surely runs once: `for (int i = C0; i op C1; ..)` (or `i =
- * C0`), constants that pass the test. */
+ * C0`), constants from 0 to INT_MAX that pass the test, i an int or wider. */
 static bool runs_once(CXCursor loop)
 {
 	struct cursors kids = cursor_children(loop);
@@ -1247,7 +1247,12 @@ static bool runs_once(CXCursor loop)
 		case CXBinaryOperator_NE: ok = c0 != c1; break;
 		default: break;
 		}
-		ok = ok && a && b;
+		/* (both in [0, INT_MAX] and a counter of int's width or wider: the test compares what
+		 * they are, whatever the operands' signedness; `i = -1; i < 4u` never runs) */
+		enum CXTypeKind vk = clang_getCanonicalType(clang_getCursorType(var)).kind;
+		bool wide = vk == CXType_Int || vk == CXType_UInt || vk == CXType_Long || vk == CXType_ULong ||
+			    vk == CXType_LongLong || vk == CXType_ULongLong;
+		ok = ok && a && b && wide && c0 >= 0 && c1 >= 0 && c0 <= 2147483647L && c1 <= 2147483647L;
 	}
 	free(kids.v);
 	return ok;

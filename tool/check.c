@@ -1325,9 +1325,8 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 				 * local the copy's own branch declares) */
 				char *v = span_text(src, cursor_span(cp->value)), *rn = cursor_name(reg);
 				kloop_refuse(l, cp->text.begin,
-					     "'%s' is stored at %d:%d from '%s', part of '%s', loaded from global memory inside the "
-					     "statement at %s: pipefy stages such a local only where the body itself declares it",
-					     name, line, col, v, rn, where(src, statement_start(src, &l->stmts[cp->stmt])));
+					     "'%s' is stored at %d:%d from '%s', part of '%s', a load the statement at %s declares: "
+					     "pipefy stores a loaded local's parts where the body's top level declares it", name, line, col, v, rn, where(src, statement_start(src, &l->stmts[cp->stmt])));
 				free(v);
 				free(rn);
 			} else
@@ -4122,8 +4121,10 @@ static bool store_every_tile(struct cond_ctx *x, CXCursor root, CXCursor store, 
 					if (!cursor_writes_var(cursor_last_child(path[i]), vars.v[v]))
 						x->counters[x->ncounters++] = vars.v[v];
 				free(vars.v);
-			} else if (x->ncounters < 8 && !clang_Cursor_isNull(for_counter(path[i]))) {
-				x->counters[x->ncounters++] = for_counter(path[i]); /* (`for (x = E; ..)`) */
+			} else if (x->ncounters < 8) {
+				CXCursor counter = for_counter(path[i]); /* (`for (x = E; ..)`) */
+				if (!clang_Cursor_isNull(counter))
+					x->counters[x->ncounters++] = counter;
 			}
 			free(kids.v);
 		}
@@ -4690,7 +4691,7 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 		check_partial_fills(l, src);
 	if (l->nrefusals == 0 && l->ncopies == 0 && l->nhelpers == 0) {
 		/* say what does write the tiles, when a call is handed one */
-		CXCursor call = clang_getNullCursor();
+		CXCursor call = clang_getNullCursor(), issue;
 		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
 			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
 				cursor_visit(l->stmts[i].cursor, scan_tile_call, &call);
@@ -4702,11 +4703,11 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 				     "its value's: pipefy reads a store accessor only as `*p = v;` or `*(V *)p = v;`, V "
 				     "v's type", n, line, col);
 			free(n);
-		} else if (!clang_Cursor_isNull(call) && !clang_Cursor_isNull(async_asm_in(call))) {
+		} else if (!clang_Cursor_isNull(call) && !clang_Cursor_isNull(issue = async_asm_in(call))) {
 			/* (a cp.async wrapper, `cp_async<16>(&As[..], &A[..])`, wherever it is defined) */
 			CXFile f;
 			unsigned al, ac;
-			clang_getExpansionLocation(clang_getCursorLocation(async_asm_in(call)), &f, &al, &ac, NULL);
+			clang_getExpansionLocation(clang_getCursorLocation(issue), &f, &al, &ac, NULL);
 			CXString fname = clang_getFileName(f);
 			const char *file = clang_getCString(fname) ? clang_getCString(fname) : "";
 			const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
