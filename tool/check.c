@@ -4420,12 +4420,7 @@ static enum CXChildVisitResult scan_async_asm(CXCursor c, void *data)
 
 static CXCursor async_asm_in(CXCursor call)
 {
-	CXCursor callee = clang_getCursorReferenced(call);
-	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
-	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
-	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
-		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
-	CXCursor found = clang_getNullCursor();
+	CXCursor def = cursor_callee_definition(call), found = clang_getNullCursor();
 	if (!clang_Cursor_isNull(def))
 		cursor_visit(def, scan_async_asm, &found);
 	return found;

@@ -2042,3 +2042,13 @@ bool cursor_steps_var(CXCursor c, CXCursor var)
 		return false;
 	return w != WRITE_ASSIGN || cursor_var_refs(value, var, NULL, 0) != 0;
 }
+
+CXCursor cursor_callee_definition(CXCursor call)
+{
+	CXCursor callee = clang_getCursorReferenced(call);
+	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
+	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
+		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
+	return def;
+}

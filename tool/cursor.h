@@ -50,6 +50,9 @@ void cursor_visit_around(CXCursor c, struct span at, cursor_visitor each, void *
 /* The first call below c whose text starts at `at` (by_callee: whose first child's, the
  * callee's, does), of the function name where name is not NULL; a null cursor when none. */
 CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee, const char *name);
+/* The definition of the function a call makes, wherever it is (a header's too); a call of a
+ * function template's specialization gives the template's. Null when pipefy sees none. */
+CXCursor cursor_callee_definition(CXCursor call);
 /* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
  * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
  * where the lambda is called). */

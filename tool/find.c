@@ -457,18 +457,6 @@ static bool asm_surely_copies_async(CXCursor c)
 	return copies;
 }
 
-/* The definition of the function a call makes; a call of a function template's specialization
- * (`cp_async_wait<0>()`) gives the template's. Null when the file has none. */
-static CXCursor callee_definition(CXCursor call)
-{
-	CXCursor callee = clang_getCursorReferenced(call);
-	CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
-	if (clang_Cursor_isNull(def) && !clang_Cursor_isNull(callee) &&
-	    !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(callee)))
-		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
-	return def;
-}
-
 /* What a function's asm does asynchronously: issues cp.async copies (copies), or waits for
  * cp.async groups (`cp.async.wait_group N`, `cp.async.wait_all`: waits), whose copies are
  * asynchronous already wherever they are issued. */
@@ -491,7 +479,7 @@ static enum CXChildVisitResult scan_asm_async(CXCursor c, void *data)
 /* The asm of the function a call makes (`cp_async(dst, src)` wrapping it), read once a call. */
 static struct asm_async callee_asm(CXCursor call)
 {
-	CXCursor def = callee_definition(call);
+	CXCursor def = cursor_callee_definition(call);
 	struct asm_async a = {false, false};
 	if (!clang_Cursor_isNull(def))
 		cursor_visit(def, scan_asm_async, &a);
@@ -730,7 +718,7 @@ static enum CXChildVisitResult scan_shared_write(CXCursor w, enum write_kind k, 
 
 static bool callee_writes_shared(CXCursor call)
 {
-	CXCursor def = callee_definition(call);
+	CXCursor def = cursor_callee_definition(call);
 	bool found = false;
 	if (!clang_Cursor_isNull(def))
 		cursor_visit_writes(def, scan_shared_write, &found);
@@ -777,7 +765,7 @@ static bool callee_copies_async(CXCursor call, int depth)
 	/* (not the toolkit's functions: their copies are the calls scan_copies_async names) */
 	CXCursor callee = clang_getCursorReferenced(call);
 	CXCursor def = clang_Cursor_isNull(callee) || effects_in_system_header(callee) ? clang_getNullCursor()
-											  : callee_definition(call);
+											  : cursor_callee_definition(call);
 	return !clang_Cursor_isNull(def) && !clang_Cursor_isNull(first_async_copy(def, (size_t)-1, depth));
 }
 
