@@ -4596,6 +4596,52 @@ static bool refuse_helper_fill(struct kloop *l, const struct source *src)
 	return false;
 }
 
+/* No copy recognized: what does write the tiles, when a call is handed one (a cast store
+ * accessor, a cp.async wrapper, another call), else that nothing is recognized. */
+static void refuse_no_copies(struct kloop *l, const struct source *src)
+{
+	int line, col;
+	/* say what does write the tiles, when a call is handed one */
+	CXCursor call = clang_getNullCursor(), issue;
+	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
+		if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
+			cursor_visit(l->stmts[i].cursor, scan_tile_call, &call);
+	if (!clang_Cursor_isNull(call) && cursor_cast_store_accessor(call)) {
+		char *n = cursor_call_name(call);
+		pos(src, cursor_span(call).begin, &line, &col);
+		kloop_refuse(l, cursor_span(call).begin,
+			     "'%s' at %d:%d stores into a tile through a cast of its pointer to another type than "
+			     "its value's: pipefy reads a store accessor only as `*p = v;` or `*(V *)p = v;`, V "
+			     "v's type", n, line, col);
+		free(n);
+	} else if (!clang_Cursor_isNull(call) && !clang_Cursor_isNull(issue = async_asm_in(call))) {
+		/* (a cp.async wrapper, `cp_async<16>(&As[..], &A[..])`, wherever it is defined) */
+		CXFile f;
+		unsigned al, ac;
+		clang_getExpansionLocation(clang_getCursorLocation(issue), &f, &al, &ac, NULL);
+		CXString fname = clang_getFileName(f);
+		const char *file = clang_getCString(fname) ? clang_getCString(fname) : "";
+		const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		char *n = cursor_call_name(call);
+		pos(src, cursor_span(call).begin, &line, &col);
+		kloop_refuse(l, cursor_span(call).begin,
+			     "its copies are asynchronous already: '%s' at %d:%d, handed a tile, issues cp.async (the "
+			     "asm at %s:%u:%u), which pipefy does not stage again", n, line, col, base, al, ac);
+		free(n);
+		clang_disposeString(fname);
+	} else if (!clang_Cursor_isNull(call)) {
+		char *n = cursor_call_name(call);
+		pos(src, cursor_span(call).begin, &line, &col);
+		kloop_refuse(l, cursor_span(call).begin,
+			     "no copy from global memory into the tiles is recognized: '%s' at %d:%d is handed a tile, "
+			     "and pipefy takes a call for a copy only when it is a fill helper handed whole tiles "
+			     "(`load_tile(As, Bs, A, B, k0)`) or a function whose whole body is `*p = v;`",
+			     n, line, col);
+		free(n);
+	} else
+		kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
+}
+
 static void check_loop(struct kloop *l, const struct source *src, bool other_files)
 {
 	int line, col;
@@ -4684,47 +4730,8 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	/* (one barrier in the body races as written, which check_shape says first) */
 	if (l->nrefusals == 0 && l->nbarriers != 1)
 		check_partial_fills(l, src);
-	if (l->nrefusals == 0 && l->ncopies == 0 && l->nhelpers == 0) {
-		/* say what does write the tiles, when a call is handed one */
-		CXCursor call = clang_getNullCursor(), issue;
-		for (int i = 0; i < l->nstmts && clang_Cursor_isNull(call); i++)
-			if (l->stmts[i].role != ROLE_BARRIER && l->stmts[i].role != ROLE_TILE_DECL)
-				cursor_visit(l->stmts[i].cursor, scan_tile_call, &call);
-		if (!clang_Cursor_isNull(call) && cursor_cast_store_accessor(call)) {
-			char *n = cursor_call_name(call);
-			pos(src, cursor_span(call).begin, &line, &col);
-			kloop_refuse(l, cursor_span(call).begin,
-				     "'%s' at %d:%d stores into a tile through a cast of its pointer to another type than "
-				     "its value's: pipefy reads a store accessor only as `*p = v;` or `*(V *)p = v;`, V "
-				     "v's type", n, line, col);
-			free(n);
-		} else if (!clang_Cursor_isNull(call) && !clang_Cursor_isNull(issue = async_asm_in(call))) {
-			/* (a cp.async wrapper, `cp_async<16>(&As[..], &A[..])`, wherever it is defined) */
-			CXFile f;
-			unsigned al, ac;
-			clang_getExpansionLocation(clang_getCursorLocation(issue), &f, &al, &ac, NULL);
-			CXString fname = clang_getFileName(f);
-			const char *file = clang_getCString(fname) ? clang_getCString(fname) : "";
-			const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-			char *n = cursor_call_name(call);
-			pos(src, cursor_span(call).begin, &line, &col);
-			kloop_refuse(l, cursor_span(call).begin,
-				     "its copies are asynchronous already: '%s' at %d:%d, handed a tile, issues cp.async (the "
-				     "asm at %s:%u:%u), which pipefy does not stage again", n, line, col, base, al, ac);
-			free(n);
-			clang_disposeString(fname);
-		} else if (!clang_Cursor_isNull(call)) {
-			char *n = cursor_call_name(call);
-			pos(src, cursor_span(call).begin, &line, &col);
-			kloop_refuse(l, cursor_span(call).begin,
-				     "no copy from global memory into the tiles is recognized: '%s' at %d:%d is handed a tile, "
-				     "and pipefy takes a call for a copy only when it is a fill helper handed whole tiles "
-				     "(`load_tile(As, Bs, A, B, k0)`) or a function whose whole body is `*p = v;`",
-				     n, line, col);
-			free(n);
-		} else
-			kloop_refuse(l, l->loop.begin, "no copy from global memory into the tiles is recognized");
-	}
+	if (l->nrefusals == 0 && l->ncopies == 0 && l->nhelpers == 0)
+		refuse_no_copies(l, src);
 	if (l->nrefusals == 0 && check_aliases(l, src)) {
 		/* what each statement may do, read once for the checks that need it */
 		fx = xcalloc((size_t)(l->nstmts ? l->nstmts : 1), sizeof *fx);
