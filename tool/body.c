@@ -547,6 +547,62 @@ static enum CXChildVisitResult scan_shared_reads(CXCursor ref, CXCursor d, void 
 	return r->found ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* Whether a write stores a load of global memory into reg (or into a part of it). */
+struct loads_into {
+	CXCursor reg;
+	CXCursor at;
+};
+
+static enum CXChildVisitResult scan_loads_into(CXCursor w, enum write_kind k, CXCursor target, CXCursor value, void *data)
+{
+	struct loads_into *li = data;
+	if (k == WRITE_ASSIGN && clang_equalCursors(cursor_root_var(target), li->reg) && cursor_loads_global(value)) {
+		li->at = w;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A statement whose copies, in a macro's expansion, store a register declared before the loop
+ * that an earlier statement of the body loads from global memory, the statements between
+ * reading shared memory: the loop's own register prefetch, said so; NULL when it is none. */
+static char *macro_prefetch(const struct kloop *l, const struct source *src, CXCursor stmt, size_t n)
+{
+	int at = -1;
+	for (int i = 0; i < l->nstmts && at < 0; i++)
+		if (clang_equalCursors(l->stmts[i].cursor, stmt))
+			at = i;
+	for (int k = 0; k < l->ncopies && at >= 0; k++) {
+		const struct copy *cp = &l->copies[k];
+		CXCursor reg = clang_Cursor_isNull(cp->value) ? cp->value : cursor_root_var(cp->value);
+		if (cp->stmt != at || clang_Cursor_isNull(reg) || clang_getCursorKind(reg) != CXCursor_VarDecl ||
+		    cursor_is_shared_var(reg) || cursor_span(reg).begin >= l->body.begin)
+			continue;
+		struct loads_into li = {reg, clang_getNullCursor()};
+		int j = at;
+		while (--j >= 0 && clang_Cursor_isNull(li.at))
+			cursor_visit_writes(l->stmts[j].cursor, scan_loads_into, &li);
+		bool read = false;
+		for (int m = j + 2; m < at && !read; m++) {
+			struct shared_reads sr = {l, 0, false};
+			cursor_visit_names(l->stmts[m].cursor, scan_shared_reads, &sr);
+			read = sr.found;
+		}
+		if (clang_Cursor_isNull(li.at) || !read)
+			continue;
+		int sl, sc, ll, lc;
+		source_line_col(src, cursor_span(cursor_unattributed(stmt)).begin, &sl, &sc);
+		source_line_col(src, cursor_span(l->stmts[j + 1].cursor).begin, &ll, &lc);
+		char *name = cursor_name(reg);
+		char *why = xprintf("already pipelined: '%.*s' at %d:%d stores register '%s', loaded from global memory at "
+				    "%d:%d before the compute reads the tiles (register prefetch)",
+				    (int)n, src->text + cursor_span(cursor_unattributed(stmt)).begin, sl, sc, name, ll, lc);
+		free(name);
+		return why;
+	}
+	return NULL;
+}
+
 /* A statement that fills a tile and also writes something its copies may not take along (the
  * write named, with both places, and why: `why` follows the write's place). */
 static void refuse_other_write(struct kloop *l, const struct source *src, CXCursor stmt, CXCursor write, const char *why)
@@ -559,7 +615,10 @@ static void refuse_other_write(struct kloop *l, const struct source *src, CXCurs
 	source_line_col(src, cursor_span(cursor_unattributed(stmt)).begin, &sl, &sc);
 	source_line_col(src, at, &wl, &wc);
 	size_t stmt_at = cursor_span(cursor_unattributed(stmt)).begin, n = source_call_word(src, stmt_at);
-	if (!cursor_written_in_file(write) && n > 0) /* (`LOAD(1)`: the write is the macro's, not the file's) */
+	char *prefetch = !cursor_written_in_file(write) && n > 0 ? macro_prefetch(l, src, stmt, n) : NULL;
+	if (prefetch)
+		kloop_unknown(l, at, "%s", prefetch);
+	else if (!cursor_written_in_file(write) && n > 0) /* (`LOAD(1)`: the write is the macro's, not the file's) */
 		kloop_unknown(l, at, "the statement at %d:%d fills a tile inside the expansion of '%.*s', whose body "
 			      "pipefy cannot rewrite", sl, sc, (int)n, src->text + stmt_at);
 	else if (name)
@@ -568,6 +627,7 @@ static void refuse_other_write(struct kloop *l, const struct source *src, CXCurs
 	else
 		kloop_unknown(l, at, "the statement at %d:%d fills a tile and also writes memory through a pointer (%d:%d)%s",
 			      sl, sc, wl, wc, why);
+	free(prefetch);
 	free(name);
 }
 
