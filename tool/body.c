@@ -1282,17 +1282,12 @@ static bool runs_once(CXCursor loop)
 {
 	struct cursors kids = cursor_children(loop);
 	bool ok = false;
-	CXCursor var = clang_getNullCursor(), init = clang_getNullCursor(), lhs, rhs;
-	if (clang_getCursorKind(loop) == CXCursor_ForStmt && kids.n == 4) {
-		if (clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt) {
-			var = cursor_first_child(kids.v[0]);
-			init = cursor_last_child(var);
-		} else if (cursor_write_parts(kids.v[0], &lhs, &rhs) == WRITE_ASSIGN &&
-			   clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr) {
-			var = clang_getCursorReferenced(cursor_strip(lhs));
-			init = rhs;
-		}
-	}
+	CXCursor var = clang_getNullCursor(), init = clang_getNullCursor();
+	if (clang_getCursorKind(loop) == CXCursor_ForStmt && kids.n == 4 && clang_getCursorKind(kids.v[0]) == CXCursor_DeclStmt) {
+		var = cursor_first_child(kids.v[0]);
+		init = cursor_last_child(var);
+	} else
+		cursor_for_assigns(loop, &var, &init);
 	CXCursor cond = kids.n == 4 ? cursor_strip(kids.v[1]) : clang_getNullCursor();
 	if (!clang_Cursor_isNull(var) && !clang_Cursor_isNull(init) && clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
 	    clang_getCursorKind(cursor_strip(cursor_first_child(cond))) == CXCursor_DeclRefExpr &&

@@ -3094,16 +3094,10 @@ static enum CXChildVisitResult scan_dest_vars(CXCursor ref, CXCursor v, void *da
  * counter, as one it declared would be. Null when there is none. */
 static CXCursor for_counter(CXCursor loop)
 {
-	struct cursors kids = cursor_children(loop);
-	CXCursor lhs, rhs, var = clang_getNullCursor();
-	if (clang_getCursorKind(loop) == CXCursor_ForStmt && kids.n == 4 &&
-	    cursor_write_parts(kids.v[0], &lhs, &rhs) == WRITE_ASSIGN && clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr) {
-		var = clang_getCursorReferenced(cursor_strip(lhs));
-		if (clang_getCursorKind(var) != CXCursor_VarDecl || !effects_is_local(var) ||
-		    cursor_first_ref(rhs, var, (struct span){0, 0}, NULL) || cursor_writes_var(kids.v[3], var))
-			var = clang_getNullCursor();
-	}
-	free(kids.v);
+	CXCursor var, init;
+	if (!cursor_for_assigns(loop, &var, &init) || clang_getCursorKind(var) != CXCursor_VarDecl || !effects_is_local(var) ||
+	    cursor_first_ref(init, var, (struct span){0, 0}, NULL) || cursor_writes_var(cursor_last_child(loop), var))
+		return clang_getNullCursor();
 	return var;
 }
 

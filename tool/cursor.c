@@ -2052,3 +2052,16 @@ CXCursor cursor_callee_definition(CXCursor call)
 		def = clang_getCursorDefinition(clang_getSpecializedCursorTemplate(callee));
 	return def;
 }
+
+bool cursor_for_assigns(CXCursor loop, CXCursor *var, CXCursor *init)
+{
+	struct cursors kids = cursor_children(loop);
+	CXCursor lhs, rhs;
+	bool ok = clang_getCursorKind(loop) == CXCursor_ForStmt && kids.n == 4 &&
+		  cursor_write_parts(kids.v[0], &lhs, &rhs) == WRITE_ASSIGN &&
+		  clang_getCursorKind(cursor_strip(lhs)) == CXCursor_DeclRefExpr;
+	*var = ok ? clang_getCursorReferenced(cursor_strip(lhs)) : clang_getNullCursor();
+	*init = ok ? rhs : clang_getNullCursor();
+	free(kids.v);
+	return ok;
+}

@@ -53,6 +53,9 @@ CXCursor cursor_call_at(CXCursor c, size_t at, bool by_callee, const char *name)
 /* The definition of the function a call makes, wherever it is (a header's too); a call of a
  * function template's specialization gives the template's. Null when pipefy sees none. */
 CXCursor cursor_callee_definition(CXCursor call);
+/* `for (v = E; ..; ..)`, the header's four parts written and its initialization a plain
+ * assignment of a variable: *var v, *init E; false (both null) when the loop is none such. */
+bool cursor_for_assigns(CXCursor loop, CXCursor *var, CXCursor *init);
 /* Walks the cursors below c in clang_visitChildren's order, handing `each` every one but the
  * lambdas, which it passes over with all they hold: the code c itself runs (a lambda's body runs
  * where the lambda is called). */
