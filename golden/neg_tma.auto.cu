@@ -348,10 +348,11 @@ extern "C" __global__ void c_linkage(const float *A, const float *B, float *C, i
 // launched only through a macro, where pipefy cannot route the launch
 __global__ void macro_launched(const float *A, const float *B, float *C, int N, int K)
 {
-    __shared__ float As[2][T][T];
+    __shared__ float As[T][T];
     int tx = threadIdx.x, ty = threadIdx.y;
     float acc = 0.0f;
-    // pipefy: K-loop pipelined with registers, 2 stages: tile t+1 is loaded into registers while tile t is computed
+    // pipefy: K-loop pipelined with registers, 1 stage: tile t+1 is loaded into registers while tile t is computed,
+    // then stored over it (a second register stage lost to one with blocks this large)
     {
         // pipefy: the loop variables of the next tile to load
         int pipefy_next_k0 = 0;
@@ -367,27 +368,25 @@ __global__ void macro_launched(const float *A, const float *B, float *C, int N, 
             pipefy_reg0 = A[(blockIdx.y * T + ty) * K + k0 + tx];
             return true;
         };
-        // pipefy: store the staging registers into stage pipefy_dst
-        auto pipefy_stash = [&](int pipefy_dst) {
-            As[pipefy_dst][ty][tx] = pipefy_reg0;
+        // pipefy: store the staging registers into the tiles
+        auto pipefy_stash = [&]() {
+            As[ty][tx] = pipefy_reg0;
         };
-        // pipefy: prologue: tile 0 into stage 0
+        // pipefy: prologue: tile 0 into the tiles
         if (pipefy_fetch(false, pipefy_next_k0))
-            pipefy_stash(0);
+            pipefy_stash();
         __syncthreads();
-        int pipefy_stage = 0; // the stage that holds tile t
-        // pipefy: main loop: load tile t+1 into registers, compute tile t, store tile t+1 into
-        // the other stage. With two stages one barrier per iteration is enough: the stage being
-        // filled was last read before the previous iteration's barrier
+        // pipefy: main loop: load tile t+1 into registers, compute tile t, then store tile t+1
+        // over it between two barriers
         for (int k0 = 0; k0 < K; k0 += T) {
             bool pipefy_more = pipefy_fetch(true, k0);
             __syncwarp(); // pipefy: the loads above stay ahead of the compute
             for (int k = 0; k < T; ++k)
-                acc += As[pipefy_stage][ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+                acc += As[ty][k] * B[(k0 + k) * N + blockIdx.x * T + tx];
+            __syncthreads(); // every thread is done reading tile t
             if (pipefy_more)
-                pipefy_stash(pipefy_stage ^ 1);
-            __syncthreads();
-            pipefy_stage ^= 1;
+                pipefy_stash();
+            __syncthreads(); // tile t+1 is in place
         }
     }
     C[(blockIdx.y * T + ty) * N + blockIdx.x * T + tx] = acc;

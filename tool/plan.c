@@ -668,10 +668,18 @@ static struct plan_option *judge_options(struct kloop *l, const struct options *
 			p->over_staging = true;
 			continue;
 		}
+		/* (a speed rule, so the block estimated from the tiles serves where no launch gives it:
+		 * no rewrite relies on it) */
+		int threads = l->block_threads ? l->block_threads : l->threads_estimate;
 		if (!forced && vr->ldg_one_stage_from_threads && p->variant == VARIANT_LDG && p->stages > 1 &&
-		    l->block_threads >= vr->ldg_one_stage_from_threads) {
-			reject(p, "with blocks of %d threads a second register stage lost to one (%s)",
-			       l->block_threads, vr->large_blocks_evidence);
+		    threads >= vr->ldg_one_stage_from_threads) {
+			if (l->block_threads)
+				reject(p, "with blocks of %d threads a second register stage lost to one (%s)", threads,
+				       vr->large_blocks_evidence);
+			else
+				reject(p, "with blocks of %d threads (the block size is unknown: the threads that "
+				       "copy a stage's tiles) a second register stage lost to one (%s)",
+				       threads, vr->large_blocks_evidence);
 			p->large_block = true;
 			continue;
 		}
