@@ -3114,13 +3114,17 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 			continue;
 		CXCursor holder = l->stmts[a->stmt].cursor;
 		pos(src, a->text.begin, &line, &col);
-		CXCursor counter = for_counter(holder);
-		if (clang_getCursorKind(holder) == CXCursor_ForStmt && !cursor_one_trip(holder, src) &&
-		    !cursor_refers_within(copy_target(a), cursor_span(holder)) &&
-		    !(!clang_Cursor_isNull(counter) && cursor_first_ref(copy_target(a), counter, (struct span){0, 0}, NULL)) &&
-		    !destination_stepped(l, a, holder))
-			why = xprintf("the copy at %d:%d stores one element of '%s' on every trip of its loop: asynchronous "
-				      "copies to one address land in no fixed order", line, col, l->tiles[a->tile].name);
+		/* (each trip of the loops around it stores another element: distinct.c proves it of the
+		 * element's address; a destination pointer the loop steps by a constant is the other
+		 * proof) */
+		char *same = cursor_is_loop(holder) && destination_stepped(l, a, holder)
+				     ? NULL
+				     : distinct_elements(copy_target(a), holder, src);
+		if (same)
+			why = xprintf("the copy at %d:%d may store one element of '%s' on two trips of its loop (%s): "
+				      "asynchronous copies to one address land in no fixed order", line, col,
+				      l->tiles[a->tile].name, same);
+		free(same);
 		char *da = span_squeezed(src, a->dst);
 		for (int j = i + 1; j < l->ncopies && !why; j++) {
 			const struct copy *b = &l->copies[j];

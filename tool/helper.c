@@ -158,54 +158,9 @@ static enum CXChildVisitResult scan_helper(CXCursor c, void *data)
 	return CXChildVisit_Recurse;
 }
 
-/* Whether e reads var, itself or through locals of the helper (def) initialized from it that
- * nothing else writes. */
-struct reads_var {
-	CXCursor var, def;
-	int depth;
-	bool found;
-};
-
-static bool expr_reads_var(CXCursor e, CXCursor var, CXCursor def, int depth);
-
-static enum CXChildVisitResult scan_reads_var(CXCursor ref, CXCursor d, void *data)
-{
-	(void)ref;
-	struct reads_var *r = data;
-	if (clang_equalCursors(d, r->var))
-		r->found = true;
-	else if (clang_getCursorKind(d) == CXCursor_VarDecl && r->depth < 6 && cursor_declared_within(d, cursor_span(r->def)) &&
-		 !cursor_writes_var(cursor_last_child(r->def), d))
-		r->found = expr_reads_var(cursor_last_child(d), r->var, r->def, r->depth + 1);
-	return r->found ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
-static bool expr_reads_var(CXCursor e, CXCursor var, CXCursor def, int depth)
-{
-	if (clang_Cursor_isNull(e) || !clang_isExpression(clang_getCursorKind(e)))
-		return false;
-	struct reads_var r = {var, def, depth, false};
-	cursor_visit_names_from(e, scan_reads_var, &r);
-	return r.found;
-}
-
-/* Whether the destination target, inside loop, reads the loop's counter (`for (int i = ..)`). */
-static bool indexed_by_counter(CXCursor target, CXCursor loop, CXCursor def)
-{
-	CXCursor init = clang_getCursorKind(loop) == CXCursor_ForStmt ? cursor_first_child(loop) : clang_getNullCursor();
-	if (clang_getCursorKind(init) != CXCursor_DeclStmt)
-		return false;
-	struct cursors vars = cursor_children(init);
-	bool found = false;
-	for (int v = 0; v < vars.n && !found; v++)
-		found = clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl && expr_reads_var(target, vars.v[v], def, 0);
-	free(vars.v);
-	return found;
-}
-
 /* Two asynchronous copies of one thread to one shared address land in no fixed order (the
  * helper as written keeps the second): each tile parameter is stored at one place, and that
- * store, in loops of the helper's, reads each loop's counter. */
+ * store, in loops of the helper's, stores another element on every trip (distinct.c). */
 static enum CXChildVisitResult collect_loop(CXCursor c, void *data)
 {
 	struct cursors *loops = data;
@@ -228,15 +183,20 @@ static void refuse_same_element(struct helper_fill *h, const struct source *src)
 					      "not show are different elements: asynchronous copies to one address land in no "
 					      "fixed order", h->name, name, line, col, line2, col2);
 			}
-		struct cursors loops = {0}; /* (the loops around the store) */
+		struct cursors loops = {0}; /* (the loops around the store: distinct.c reads from the outermost) */
 		cursor_visit_around(h->definition, cursor_span(h->stores[i].store), collect_loop, &loops);
-		for (int k = 0; k < loops.n && !h->refusal; k++)
-			if (!cursor_one_trip(loops.v[k], src) && !indexed_by_counter(target, loops.v[k], h->definition)) {
-				source_line_col(src, cursor_span(loops.v[k]).begin, &line2, &col2);
-				helper_refuse(h, h->stores[i].store, "'%s' stores one element of '%s' on every trip of the loop at "
-					      "%d:%d: asynchronous copies to one address land in no fixed order",
-					      h->name, name, line2, col2);
-			}
+		int outer = -1;
+		for (int k = 0; k < loops.n; k++)
+			if (outer < 0 || cursor_span(loops.v[k]).begin < cursor_span(loops.v[outer]).begin)
+				outer = k;
+		char *same = outer >= 0 && !h->refusal ? distinct_elements(target, loops.v[outer], src) : NULL;
+		if (same) {
+			source_line_col(src, cursor_span(loops.v[outer]).begin, &line2, &col2);
+			helper_refuse(h, h->stores[i].store, "'%s' may store one element of '%s' on two trips of the loop at "
+				      "%d:%d (%s): asynchronous copies to one address land in no fixed order",
+				      h->name, name, line2, col2, same);
+		}
+		free(same);
 		free(loops.v);
 		free(name);
 	}

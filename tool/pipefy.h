@@ -568,6 +568,13 @@ void queue_accesses_free(struct queue_accesses *q);
  * why a block of the second waits for every block of the first, if it must (waits_all). */
 void deps_launch_pairs(struct model *m, const struct source *src);
 
+/* ---- distinct.c: a store inside loops writes another element on every trip ---- */
+
+/* Whether target (an element a store writes) is another element on every trip of the loops
+ * around it, from outer (a loop, or a statement holding them) in: NULL when proved, else why not
+ * (to be freed). */
+char *distinct_elements(CXCursor target, CXCursor outer, const struct source *src);
+
 /* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */
 
 struct effects {
