@@ -3024,52 +3024,6 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	free(in.bases.v);
 }
 
-/* A local of the body a copy loop steps by a nonzero constant every trip (`row += 16;`, `++row`)
- * that the destination reads: one trip's element is not the next's. */
-struct step_scan {
-	CXCursor target; /* the copy's destination */
-	bool stepped;
-};
-
-static enum CXChildVisitResult scan_constant_step(CXCursor c, void *data)
-{
-	struct step_scan *s = data;
-	enum CXCursorKind k = clang_getCursorKind(c);
-	CXCursor var = clang_getNullCursor();
-	bool ok = false;
-	if (k == CXCursor_CompoundAssignOperator) {
-		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-		long step = cursor_evaluate_int(cursor_last_child(c), &ok);
-		ok = ok && step != 0 && (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign);
-		var = cursor_first_child(c);
-	} else if (k == CXCursor_UnaryOperator) {
-		enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-		ok = op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreDec ||
-		     op == CXUnaryOperator_PostDec;
-		var = cursor_first_child(c);
-	}
-	var = cursor_strip(var);
-	struct span at[1];
-	if (ok && clang_getCursorKind(var) == CXCursor_DeclRefExpr &&
-	    cursor_var_refs(s->target, clang_getCursorReferenced(var), at, 1) != 0) {
-		s->stepped = true;
-		return CXChildVisit_Break;
-	}
-	return CXChildVisit_Recurse;
-}
-
-static bool destination_stepped(const struct kloop *l, const struct copy *cp, CXCursor loop)
-{
-	if (clang_Cursor_isNull(l->stmts[cp->stmt].advance))
-		return false; /* (the loop advances no local of the body) */
-	struct step_scan s = {.target = copy_target(cp)};
-	struct cursors kids = cursor_children(loop);
-	if (kids.n > 0)
-		cursor_visit(kids.v[kids.n - 1], scan_constant_step, &s);
-	free(kids.v);
-	return s.stepped;
-}
-
 /* A variable the destination of copy b names that a statement from a's to b's writes (its
  * name; NULL when none): then two destinations written alike may name two elements. */
 struct dest_vars {
@@ -3117,9 +3071,7 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 		/* (each trip of the loops around it stores another element: distinct.c proves it of the
 		 * element's address; a destination pointer the loop steps by a constant is the other
 		 * proof) */
-		char *same = cursor_is_loop(holder) && destination_stepped(l, a, holder)
-				     ? NULL
-				     : distinct_elements(copy_target(a), holder, src);
+		char *same = distinct_elements(copy_target(a), holder, src);
 		if (same)
 			why = xprintf("the copy at %d:%d may store one element of '%s' on two trips of its loop (%s): "
 				      "asynchronous copies to one address land in no fixed order", line, col,
@@ -3131,7 +3083,16 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 			if (b->tile != a->tile || b->src.end == b->src.begin)
 				continue;
 			char *db = span_squeezed(src, b->dst);
-			if (strcmp(da, db) == 0) {
+			char *apart = strcmp(da, db) == 0 ? NULL
+							   : disjoint_copies(copy_target(a), holder, copy_target(b),
+									     l->stmts[b->stmt].cursor, src);
+			if (apart) {
+				pos(src, b->text.begin, &line2, &col2);
+				why = xprintf("the copies at %d:%d and %d:%d may store one element of '%s' (%s): asynchronous "
+					      "copies to one address land in no fixed order", line, col, line2, col2,
+					      l->tiles[a->tile].name, apart);
+				free(apart);
+			} else if (strcmp(da, db) == 0) {
 				pos(src, b->text.begin, &line2, &col2);
 				struct dest_vars dv = {.l = l, .from = a->stmt, .to = b->stmt};
 				cursor_visit_names(copy_target(b), scan_dest_vars, &dv);

@@ -20,6 +20,7 @@
 #define MAX_LOOPS 4
 #define MAX_ATOMS 8
 #define MAX_DEPTH 24
+#define BIG (1L << 31) /* a coefficient this large or larger: not proved */
 
 /* A coefficient: c, times a positive factor known only at run time (blockDim.x) where pos. */
 struct coef {
@@ -36,6 +37,7 @@ struct atom {
 	CXCursor xc;
 	long d;    /* the divisor (ATOM_SHR: the shift; ATOM_AND: the mask) */
 	char *dtext; /* a divisor known only at instantiation, as written (`BK`); d is then 0 */
+	CXCursor dc; /* that divisor */
 	char *per;   /* w is times this, known only at instantiation: a template's row length */
 	struct coef x[MAX_LOOPS];
 	struct coef w;
@@ -88,15 +90,23 @@ static bool coef_add(struct coef *into, struct coef b)
 		*into = b;
 		return true;
 	}
-	if (into->pos != b.pos)
-		return false; /* (c1 + c2 * P: no sign known) */
-	into->c += b.c;
+	if (into->pos || b.pos)
+		return false; /* (c1 * P + c2 * Q, c1 + c2 * P: no size known, P and Q maybe unlike) */
+	if (__builtin_add_overflow(into->c, b.c, &into->c))
+		into->c = BIG;
 	if (into->c == 0)
 		into->pos = false;
 	return true;
 }
 
-static struct coef coef_scale(struct coef a, long k, bool pos) { return (struct coef){a.c * k, a.c && (a.pos || pos)}; }
+/* (a coefficient past what 32-bit index arithmetic holds is not proved to move the element) */
+static struct coef coef_scale(struct coef a, long k, bool pos)
+{
+	long c;
+	if (__builtin_mul_overflow(a.c, k, &c) || labs(c) >= BIG)
+		c = BIG;
+	return (struct coef){c, c && (a.pos || pos)};
+}
 
 static int counter_index(const struct counters *cs, CXCursor var)
 {
@@ -104,6 +114,15 @@ static int counter_index(const struct counters *cs, CXCursor var)
 		if (clang_equalCursors(cs->var[i], var))
 			return i;
 	return -1;
+}
+
+/* An integer type under 4 bytes (a value in it wraps, `unsigned char c = tid + 128 * m`), or
+ * one whose size the template decides. */
+static bool narrow(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	long bytes = clang_Type_getSizeOf(t);
+	return bytes < 4 && (bytes < 0 || (t.kind >= CXType_Bool && t.kind <= CXType_Int128));
 }
 
 /* Whether e may differ between trips: it names a counter, a local declared inside the loops,
@@ -155,7 +174,8 @@ static bool positive(const struct counters *cs, CXCursor e, int depth)
 		return positive(cs, cursor_first_child(e), depth) && positive(cs, cursor_last_child(e), depth);
 	if (clang_getCursorKind(e) == CXCursor_DeclRefExpr && depth < MAX_DEPTH) {
 		CXCursor d = clang_getCursorReferenced(e);
-		if (clang_getCursorKind(d) == CXCursor_VarDecl && effects_is_local(d) && !varies(cs, e)) {
+		if (clang_getCursorKind(d) == CXCursor_VarDecl && effects_is_local(d) && !varies(cs, e) &&
+		    !narrow(clang_getCursorType(d))) {
 			CXCursor init = cursor_last_child(d);
 			return !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
 			       !cursor_writes_var(clang_getCursorSemanticParent(d), d) && positive(cs, init, depth + 1);
@@ -165,6 +185,50 @@ static bool positive(const struct counters *cs, CXCursor e, int depth)
 }
 
 static struct form linear(struct counters *cs, CXCursor e, int depth);
+
+/* A local declared before the loops that the outermost loop steps by a constant, once a trip:
+ * one statement of its body's top level is `r += c` (or -=, ++, --), and nothing else of the
+ * loop writes it (`a_row += ROWS;` after the copy of row a_row): r moves by c each trip. */
+static bool stepped_once(const struct counters *cs, CXCursor var, long *by)
+{
+	if (cs->n == 0 || clang_getCursorKind(var) != CXCursor_VarDecl || !effects_is_local(var) ||
+	    cursor_declared_within(var, cursor_span(cs->outer)) || !clang_equalCursors(cs->loop[0], cs->outer))
+		return false;
+	struct cursors kids = cursor_children(cs->outer);
+	CXCursor body = kids.n == 4 ? kids.v[3] : clang_getNullCursor();
+	bool head = kids.n == 4 && (cursor_writes_var(kids.v[0], var) || cursor_writes_var(kids.v[1], var) ||
+				   cursor_writes_var(kids.v[2], var));
+	free(kids.v);
+	if (head || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+		return false;
+	struct cursors stmts = cursor_children(body);
+	int writers = 0;
+	*by = 0;
+	for (int i = 0; i < stmts.n; i++) {
+		if (!cursor_writes_var(stmts.v[i], var))
+			continue;
+		writers++;
+		CXCursor st = cursor_strip(stmts.v[i]);
+		enum CXCursorKind k = clang_getCursorKind(st);
+		bool ok = false;
+		if (k == CXCursor_UnaryOperator && cursor_names_var(cursor_first_child(st), var)) {
+			enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(st);
+			*by = op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc   ? 1
+			      : op == CXUnaryOperator_PreDec || op == CXUnaryOperator_PostDec ? -1
+											      : 0;
+			ok = *by != 0;
+		} else if (k == CXCursor_CompoundAssignOperator && cursor_names_var(cursor_first_child(st), var)) {
+			enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(st);
+			long c = cursor_evaluate_int(cursor_last_child(st), &ok);
+			ok = ok && c != 0 && labs(c) < BIG && (op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign);
+			*by = op == CXBinaryOperator_AddAssign ? c : -c;
+		}
+		if (!ok)
+			*by = 0;
+	}
+	free(stmts.v);
+	return writers == 1 && *by != 0 && !narrow(clang_getCursorType(var)) && !cursor_escapes(cs->outer, var);
+}
 
 static bool add_form(struct form *into, const struct form *b, long k)
 {
@@ -194,7 +258,8 @@ static struct form scaled(struct form f, long k, bool pos)
 }
 
 /* x / d, x % d, x >> s, x & m: an atom of x, which must be affine in the counters. */
-static struct form atom_of(struct counters *cs, CXCursor x, enum atom_kind kind, long d, char *dtext, int depth)
+static struct form atom_of(struct counters *cs, CXCursor x, enum atom_kind kind, long d, char *dtext, CXCursor dc,
+			   int depth)
 {
 	struct form fx = linear(cs, x, depth + 1);
 	if (!fx.ok)
@@ -206,7 +271,7 @@ static struct form atom_of(struct counters *cs, CXCursor x, enum atom_kind kind,
 	}
 	struct form f = {.ok = true, .natoms = 1};
 	f.atoms[0] = (struct atom){.kind = kind, .key = span_squeezed(cs->src, cursor_span(x)), .xc = x, .d = d,
-				   .dtext = dtext, .w = {1, false}};
+				   .dtext = dtext, .dc = dc, .w = {1, false}};
 	memcpy(f.atoms[0].x, fx.a, sizeof fx.a);
 	return f;
 }
@@ -257,18 +322,18 @@ static struct form linear_binary(struct counters *cs, CXCursor e, int depth)
 	if (op == CXBinaryOperator_Shl && ok && k >= 0 && k < 31)
 		return scaled(linear(cs, l, depth + 1), 1L << k, false);
 	if (op == CXBinaryOperator_Div && ok && k > 0)
-		return atom_of(cs, l, ATOM_DIV, k, NULL, depth);
+		return atom_of(cs, l, ATOM_DIV, k, NULL, clang_getNullCursor(), depth);
 	if (op == CXBinaryOperator_Rem && ok && k > 0)
-		return atom_of(cs, l, ATOM_MOD, k, NULL, depth);
+		return atom_of(cs, l, ATOM_MOD, k, NULL, clang_getNullCursor(), depth);
 	/* (by a divisor the instantiation fixes, `i / BK`: (i / BK) * BK + i % BK is i whatever BK is,
 	 * and a BK of 0 divides by zero in the loop as written) */
 	if ((op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem) && !ok && !varies(cs, r))
 		return atom_of(cs, l, op == CXBinaryOperator_Div ? ATOM_DIV : ATOM_MOD, 0,
-			       span_squeezed(cs->src, cursor_span(cursor_strip(r))), depth);
+			       span_squeezed(cs->src, cursor_span(cursor_strip(r))), r, depth);
 	if (op == CXBinaryOperator_Shr && ok && k >= 0 && k < 31)
-		return atom_of(cs, l, ATOM_SHR, k, NULL, depth);
+		return atom_of(cs, l, ATOM_SHR, k, NULL, clang_getNullCursor(), depth);
 	if (op == CXBinaryOperator_And && ok && k > 0 && (k & (k + 1)) == 0)
-		return atom_of(cs, l, ATOM_AND, k, NULL, depth);
+		return atom_of(cs, l, ATOM_AND, k, NULL, clang_getNullCursor(), depth);
 	return unknown(cs, "an operation on a counter other than +, -, * by a constant, / and % by one");
 }
 
@@ -280,6 +345,8 @@ static struct form linear(struct counters *cs, CXCursor e, int depth)
 		return unknown(cs, "an index computed too deep");
 	if (!varies(cs, e))
 		return (struct form){.ok = true};
+	if (narrow(clang_getCursorType(e)))
+		return unknown(cs, "a counter in a type under 4 bytes");
 	enum CXCursorKind k = clang_getCursorKind(e);
 	if (cursor_kind_is_cast(k)) {
 		CXType t = clang_getCanonicalType(clang_getCursorType(e));
@@ -295,11 +362,19 @@ static struct form linear(struct counters *cs, CXCursor e, int depth)
 		int i = counter_index(cs, d);
 		if (i >= 0) {
 			struct form f = {.ok = true};
-			f.a[i] = (struct coef){1, false};
+			f.a[i] = cs->step[i]; /* (by trips: the counter moves a step each) */
 			return f;
 		}
 		/* (a local of the loops set once: its initializer, read where it is declared) */
 		CXCursor init = cursor_last_child(d);
+		if (clang_getCursorKind(d) == CXCursor_VarDecl && narrow(clang_getCursorType(d)))
+			return unknown(cs, "a counter in a type under 4 bytes");
+		long by;
+		if (stepped_once(cs, d, &by)) { /* (a second counter of the outermost loop) */
+			struct form f = {.ok = true};
+			f.a[0] = (struct coef){by, false};
+			return f;
+		}
 		if (clang_getCursorKind(d) == CXCursor_VarDecl && cursor_declared_within(d, cursor_span(cs->outer)) &&
 		    !clang_Cursor_isNull(init) && clang_isExpression(clang_getCursorKind(init)) &&
 		    !cursor_writes_var(cs->outer, d))
@@ -470,9 +545,56 @@ static struct form offset_of(struct counters *cs, CXCursor e, int depth)
 	return unknown(cs, "a pointer the loop moves");
 }
 
+/* Whether a and b are the same expression of the same variables: kind by kind, operator by
+ * operator, a name for the same declaration, a constant for the same value (so that a shadowed
+ * name, or a macro of __LINE__, is told apart where the text is alike). */
+static bool same_expr(const struct source *src, CXCursor a, CXCursor b, int depth)
+{
+	a = cursor_strip(a);
+	b = cursor_strip(b);
+	if (depth > MAX_DEPTH || clang_getCursorKind(a) != clang_getCursorKind(b))
+		return false;
+	bool oka, okb;
+	long va = cursor_evaluate_int(a, &oka), vb = cursor_evaluate_int(b, &okb);
+	if (oka || okb)
+		return oka && okb && va == vb;
+	enum CXCursorKind k = clang_getCursorKind(a);
+	if (k == CXCursor_DeclRefExpr)
+		return clang_equalCursors(clang_getCursorReferenced(a), clang_getCursorReferenced(b));
+	if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(a) != clang_getCursorBinaryOperatorKind(b))
+		return false;
+	if (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(a) != clang_getCursorUnaryOperatorKind(b))
+		return false;
+	if (k == CXCursor_MemberRefExpr) {
+		CXCursor ma = clang_getCursorReferenced(a), mb = clang_getCursorReferenced(b);
+		if (clang_Cursor_isNull(ma) || !clang_equalCursors(ma, mb)) {
+			/* (threadIdx.x: libclang names no member of the toolkit's variables) */
+			char *ta = span_squeezed(src, cursor_span(a)), *tb = span_squeezed(src, cursor_span(b));
+			bool same = strcmp(ta, tb) == 0;
+			free(ta);
+			free(tb);
+			if (!same)
+				return false;
+		}
+	}
+	if (k != CXCursor_BinaryOperator && k != CXCursor_UnaryOperator && k != CXCursor_ParenExpr &&
+	    k != CXCursor_MemberRefExpr && !cursor_kind_is_cast(k) && k != CXCursor_ArraySubscriptExpr)
+		return false;
+	if (cursor_kind_is_cast(k) && !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(a)),
+							 clang_getCanonicalType(clang_getCursorType(b))))
+		return false;
+	struct cursors ka = cursor_children(a), kb = cursor_children(b);
+	bool same = ka.n == kb.n;
+	for (int i = 0; i < ka.n && same; i++)
+		same = same_expr(src, ka.v[i], kb.v[i], depth + 1);
+	free(ka.v);
+	free(kb.v);
+	return same;
+}
+
 /* (x / d) * d + x % d == x, and (x >> s) << s + (x & (2^s - 1)) == x: such pairs become x;
  * false when an atom is left over. */
-static bool recombine(struct form *f)
+static bool recombine(struct counters *cs, struct form *f)
 {
 	for (int i = 0; i < f->natoms; i++) {
 		struct atom *q = &f->atoms[i];
@@ -486,10 +608,11 @@ static bool recombine(struct form *f)
 			/* (a divisor the instantiation fixes meets the row length of the same name) */
 			bool dtext = q->dtext || r->dtext;
 			if (dtext)
-				pair = pair && q->dtext && r->dtext && strcmp(q->dtext, r->dtext) == 0;
+				pair = pair && q->dtext && r->dtext && strcmp(q->dtext, r->dtext) == 0 &&
+				       same_expr(cs->src, q->dc, r->dc, 0);
 			bool weighed = dtext ? q->per && !r->per && strcmp(q->per, q->dtext) == 0 && q->w.c == r->w.c
 					     : !q->per && !r->per && q->w.c == r->w.c * d;
-			if (!pair || !weighed || strcmp(q->key, r->key) != 0 || memcmp(q->x, r->x, sizeof q->x) != 0 ||
+			if (!pair || !weighed || !same_expr(cs->src, q->xc, r->xc, 0) || memcmp(q->x, r->x, sizeof q->x) != 0 ||
 			    coef_zero(r->w) || r->w.pos != q->w.pos)
 				continue;
 			for (int k = 0; k < MAX_LOOPS; k++)
@@ -544,7 +667,8 @@ static bool nonneg(const struct counters *cs, CXCursor e, int depth)
 			return !clang_Cursor_isNull(cs->start[i]) && cs->up[i] &&
 			       nonneg(cs, cs->start[i], depth + 1);
 		CXCursor init = cursor_last_child(d);
-		return clang_getCursorKind(d) == CXCursor_VarDecl && effects_is_local(d) && !clang_Cursor_isNull(init) &&
+		return clang_getCursorKind(d) == CXCursor_VarDecl && effects_is_local(d) && !narrow(clang_getCursorType(d)) &&
+		       !clang_Cursor_isNull(init) &&
 		       clang_isExpression(clang_getCursorKind(init)) &&
 		       !cursor_writes_var(clang_getCursorSemanticParent(d), d) && nonneg(cs, init, depth + 1);
 	}
@@ -556,7 +680,7 @@ static bool nonneg(const struct counters *cs, CXCursor e, int depth)
  * and the quotient's weight outruns the remainder's over its range (rows of d elements and
  * padding, `As[i / 4][(i % 4) * 8]` in rows of 40): the offset is another wherever x is, so x
  * takes the form's place. */
-static bool digits(struct counters *cs, struct form *f)
+static bool digits(struct counters *cs, struct form *f, long width)
 {
 	struct atom *q = NULL, *r = NULL;
 	for (int i = 0; i < f->natoms; i++) {
@@ -573,13 +697,15 @@ static bool digits(struct counters *cs, struct form *f)
 	for (int k = 0; k < MAX_LOOPS; k++)
 		if (!coef_zero(f->a[k]))
 			return false;
-	if (!q || !r || strcmp(q->key, r->key) != 0 || memcmp(q->x, r->x, sizeof q->x) != 0 || q->w.pos || r->w.pos ||
+	if (!q || !r || !same_expr(cs->src, q->xc, r->xc, 0) || memcmp(q->x, r->x, sizeof q->x) != 0 || q->w.pos || r->w.pos ||
 	    q->dtext || r->dtext || q->per || r->per)
 		return false;
 	long d = q->kind == ATOM_DIV ? q->d : 1L << q->d;
 	bool pair = (q->kind == ATOM_DIV && r->kind == ATOM_MOD && r->d == d) ||
 		    (q->kind == ATOM_SHR && r->kind == ATOM_AND && r->d == d - 1);
-	if (!pair || labs(q->w.c) <= labs(r->w.c) * (d - 1))
+	/* (two values of x an element apart or more: another remainder, or another quotient past
+	 * every remainder's reach) */
+	if (!pair || labs(r->w.c) < width || labs(q->w.c) < labs(r->w.c) * (d - 1) + width)
 		return false;
 	if (!nonneg(cs, q->xc, 0)) /* (the same text as the remainder's x: the same value) */
 		return false;
@@ -624,7 +750,8 @@ static bool read_loop(struct counters *cs, CXCursor loop, CXCursor *var, CXCurso
 		free(vars.v);
 	} else if (!cursor_for_assigns(loop, var, &start))
 		return false;
-	if (clang_Cursor_isNull(*var) || clang_Cursor_isNull(body) || cursor_writes_var(body, *var) ||
+	if (clang_Cursor_isNull(*var) || clang_Cursor_isNull(body) || narrow(clang_getCursorType(*var)) ||
+	    cursor_writes_var(body, *var) ||
 	    (!clang_Cursor_isNull(cond) && cursor_writes_var(cond, *var)))
 		return false;
 	/* the step */
@@ -674,7 +801,7 @@ static bool read_loop(struct counters *cs, CXCursor loop, CXCursor *var, CXCurso
 		if (ok1 && op == CXBinaryOperator_LE)
 			c1++;
 		if (ok1 && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE))
-			*reach = c1 > c0 ? (c1 - 1 - c0) / step->c * step->c : 0;
+			*reach = c1 > c0 ? (c1 - 1 - c0) / step->c : 0; /* (trips after the first) */
 	}
 	return true;
 }
@@ -719,15 +846,36 @@ char *distinct_elements(CXCursor target, CXCursor outer, const struct source *sr
 			return xprintf("the loop at %d:%d is not `for (i = ..; ..; i += step)` with a step pipefy knows", line,
 				       col);
 		}
+		/* (an inner loop that starts where an outer trip puts it, `j = i`, has values that are no
+		 * multiples of its step apart across the outer trips) */
+		if (cs.n > 0 && !clang_Cursor_isNull(cs.start[cs.n]) && varies(&cs, cs.start[cs.n])) {
+			int line, col;
+			source_line_col(src, cursor_span(p.loops[i]).begin, &line, &col);
+			return xprintf("the loop at %d:%d starts at a value the loops around it change", line, col);
+		}
 		cs.loop[cs.n] = p.loops[i];
 		cs.var[cs.n++] = var;
 	}
 	if (cs.n == 0)
 		return NULL;
+	/* the bytes a store writes: a move must clear them too */
+	CXCursor st = cursor_strip(target);
+	CXType tt = clang_getCanonicalType(clang_getCursorType(st));
+	long width = clang_Type_getSizeOf(tt.kind == CXType_Pointer ? clang_getPointeeType(tt) : tt);
+	if (width <= 0 && clang_getCursorKind(st) == CXCursor_ArraySubscriptExpr) {
+		/* (a template's element: what the array or pointer holds, where that is not sized by it) */
+		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(st))));
+		width = clang_Type_getSizeOf(bt.kind == CXType_Pointer ? clang_getPointeeType(bt)
+								 : clang_getArrayElementType(bt));
+	}
+	if (width <= 0)
+		return xstrdup("the size of what it stores is not known");
 	struct form f = offset_of(&cs, target, 0);
 	if (!f.ok)
 		return xstrdup(cs.why ? cs.why : "an address pipefy cannot add up");
-	bool whole = recombine(&f) || digits(&cs, &f);
+	bool whole = recombine(&cs, &f);
+	if (!whole && digits(&cs, &f, width)) /* (x's trips stand for the element's: apart by one) */
+		whole = true, width = 1;
 	form_free(&f);
 	if (!whole)
 		return xstrdup("a quotient and remainder of a counter that do not set its values apart");
@@ -736,7 +884,7 @@ char *distinct_elements(CXCursor target, CXCursor outer, const struct source *sr
 	struct coef move[MAX_LOOPS];
 	int order[MAX_LOOPS];
 	for (int i = 0; i < cs.n; i++) {
-		move[i] = coef_scale(f.a[i], step[i].c, step[i].pos);
+		move[i] = f.a[i];
 		if (coef_zero(move[i])) {
 			char *name = cursor_name(cs.var[i]);
 			char *why = xprintf("its element does not move with '%s'", name);
@@ -760,15 +908,17 @@ char *distinct_elements(CXCursor target, CXCursor outer, const struct source *sr
 		int k = order[i];
 		if (move[k].pos && i < cs.n - 1)
 			return xstrdup("two of its loops step by amounts known only at run time");
-		if (labs(move[k].c) <= below) {
+		if (labs(move[k].c) >= BIG || below >= BIG)
+			return xstrdup("an index past what 32-bit arithmetic holds");
+		if (labs(move[k].c) < below + width) {
 			char *name = cursor_name(cs.var[k]);
 			char *why = xprintf("a trip of '%s' may land on an element another loop's trips reach", name);
 			free(name);
 			return why;
 		}
 		if (i < cs.n - 1) {
-			long r = labs(f.a[k].c) * reach[k];
-			if (reach[k] < 0 || (f.a[k].c && r / labs(f.a[k].c) != reach[k])) {
+			long r;
+			if (reach[k] < 0 || __builtin_mul_overflow(labs(f.a[k].c), reach[k], &r)) {
 				char *name = cursor_name(cs.var[k]);
 				char *why = xprintf("how far '%s' runs is not known", name);
 				free(name);
@@ -777,5 +927,88 @@ char *distinct_elements(CXCursor target, CXCursor outer, const struct source *sr
 			below += r;
 		}
 	}
+	return NULL;
+}
+
+/* e as X + c, c a constant (X null where e is one): a trailing `+ c` or `- c` split off. */
+static CXCursor split_constant(CXCursor e, long *c)
+{
+	e = cursor_strip(e);
+	bool ok;
+	*c = cursor_evaluate_int(e, &ok);
+	if (ok)
+		return clang_getNullCursor();
+	*c = 0;
+	if (clang_getCursorKind(e) == CXCursor_BinaryOperator) {
+		enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(e);
+		long k = cursor_evaluate_int(cursor_last_child(e), &ok);
+		if (ok && (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) && labs(k) < BIG) {
+			*c = op == CXBinaryOperator_Add ? k : -k;
+			return cursor_strip(cursor_first_child(e));
+		}
+	}
+	return e;
+}
+
+/* Whether a and b write apart: the same access, `As[r][c]` and `As[r + 16][c]`, but for one
+ * subscript, which differs by a constant whose elements clear the bytes stored (an index is
+ * within its array's bounds: a program's stores out of them are no program). */
+static bool apart_by_constant(const struct source *src, CXCursor a, CXCursor b, long width, int *differing)
+{
+	a = cursor_strip(a);
+	b = cursor_strip(b);
+	enum CXCursorKind k = clang_getCursorKind(a);
+	if (k != clang_getCursorKind(b))
+		return false;
+	if (k == CXCursor_ParenExpr || cursor_kind_is_cast(k) ||
+	    (k == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(a) == clang_getCursorUnaryOperatorKind(b) &&
+	     (clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_Deref ||
+	      clang_getCursorUnaryOperatorKind(a) == CXUnaryOperator_AddrOf))) {
+		if (cursor_kind_is_cast(k) && !clang_equalTypes(clang_getCanonicalType(clang_getCursorType(a)),
+								 clang_getCanonicalType(clang_getCursorType(b))))
+			return false;
+		return apart_by_constant(src, cursor_last_child(a), cursor_last_child(b), width, differing);
+	}
+	if (k == CXCursor_DeclRefExpr)
+		return clang_equalCursors(clang_getCursorReferenced(a), clang_getCursorReferenced(b));
+	if (k != CXCursor_ArraySubscriptExpr)
+		return false;
+	long ca, cb;
+	CXCursor xa = split_constant(cursor_last_child(a), &ca), xb = split_constant(cursor_last_child(b), &cb);
+	bool same_x = clang_Cursor_isNull(xa) ? clang_Cursor_isNull(xb)
+					      : !clang_Cursor_isNull(xb) && same_expr(src, xa, xb, 0);
+	if (!same_x)
+		return false;
+	if (ca != cb) {
+		long size = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(a)));
+		if ((*differing)++ || size <= 0 || labs(ca - cb) * size < width)
+			return false;
+	}
+	return apart_by_constant(src, cursor_first_child(a), cursor_first_child(b), width, differing);
+}
+
+/* Whether the loops around target, from outer in, run more than one trip. */
+static bool in_loops(CXCursor target, CXCursor outer, const struct source *src)
+{
+	struct path_scan p = {.at = cursor_span(target)};
+	if (scan_path(outer, clang_getNullCursor(), &p) == CXChildVisit_Recurse)
+		clang_visitChildren(outer, scan_path, &p);
+	for (int i = 0; i < p.n; i++)
+		if (!cursor_one_trip(p.loops[i], src))
+			return true;
+	return false;
+}
+
+char *disjoint_copies(CXCursor a, CXCursor outer_a, CXCursor b, CXCursor outer_b, const struct source *src)
+{
+	if (in_loops(a, outer_a, src) || in_loops(b, outer_b, src))
+		return xstrdup("pipefy proves two copies of one tile apart only where neither is in a loop");
+	CXType ta = clang_getCanonicalType(clang_getCursorType(cursor_strip(a)));
+	CXType tb = clang_getCanonicalType(clang_getCursorType(cursor_strip(b)));
+	long width = clang_Type_getSizeOf(ta.kind == CXType_Pointer ? clang_getPointeeType(ta) : ta);
+	int differing = 0;
+	if (!clang_equalTypes(ta, tb) || width <= 0 || !apart_by_constant(src, a, b, width, &differing) ||
+	    differing != 1)
+		return xstrdup("their elements are not the same access but for a constant in one subscript");
 	return NULL;
 }

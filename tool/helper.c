@@ -409,6 +409,20 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 			free(t);
 			break;
 		}
+		int twice = -1; /* (an earlier argument of this call that is the same tile) */
+		for (int j = 0; j < i && !clang_Cursor_isNull(var) && twice < 0; j++) {
+			CXCursor o = cursor_strip(clang_Cursor_getArgument(call, (unsigned)j));
+			if (clang_getCursorKind(o) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(o), var))
+				twice = j;
+		}
+		if (twice >= 0 && cursor_is_shared_var(var)) {
+			char *t = cursor_name(var);
+			helper_refuse(h, arg, "'%s' is handed '%s' twice (arguments %d and %d), so two of its stores may write "
+				      "one element: asynchronous copies to one address land in no fixed order",
+				      h->name, t, twice + 1, i + 1);
+			free(t);
+			break;
+		}
 		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var)) {
 			if (hs.ntile_params < 16 && i < nparams)
 				tile_params[hs.ntile_params++] = cursor_nth_param(def, i);

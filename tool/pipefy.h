@@ -574,6 +574,9 @@ void deps_launch_pairs(struct model *m, const struct source *src);
  * around it, from outer (a loop, or a statement holding them) in: NULL when proved, else why not
  * (to be freed). */
 char *distinct_elements(CXCursor target, CXCursor outer, const struct source *src);
+/* Whether copies a and b (in statements outer_a and outer_b) never store the same bytes: NULL
+ * when proved, else why not (to be freed). */
+char *disjoint_copies(CXCursor a, CXCursor outer_a, CXCursor b, CXCursor outer_b, const struct source *src);
 
 /* ---- effects.c: what a statement or a helper it calls may write (facts for check.c) ---- */
 
