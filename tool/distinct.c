@@ -824,6 +824,21 @@ static enum CXChildVisitResult scan_path(CXCursor c, CXCursor parent, void *data
 	return CXChildVisit_Recurse;
 }
 
+/* The bytes a store to target writes (an address: what it points to); 0 when not known. */
+static long store_width(CXCursor target)
+{
+	CXCursor st = cursor_strip(target);
+	CXType tt = clang_getCanonicalType(clang_getCursorType(st));
+	long width = clang_Type_getSizeOf(tt.kind == CXType_Pointer ? clang_getPointeeType(tt) : tt);
+	if (width <= 0 && clang_getCursorKind(st) == CXCursor_ArraySubscriptExpr) {
+		/* (a template's element: what the array or pointer holds, where that is not sized by it) */
+		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(st))));
+		width = clang_Type_getSizeOf(bt.kind == CXType_Pointer ? clang_getPointeeType(bt)
+								 : clang_getArrayElementType(bt));
+	}
+	return width > 0 ? width : 0;
+}
+
 char *distinct_elements(CXCursor target, CXCursor outer, const struct source *src)
 {
 	struct path_scan p = {.at = cursor_span(target)};
@@ -859,15 +874,7 @@ char *distinct_elements(CXCursor target, CXCursor outer, const struct source *sr
 	if (cs.n == 0)
 		return NULL;
 	/* the bytes a store writes: a move must clear them too */
-	CXCursor st = cursor_strip(target);
-	CXType tt = clang_getCanonicalType(clang_getCursorType(st));
-	long width = clang_Type_getSizeOf(tt.kind == CXType_Pointer ? clang_getPointeeType(tt) : tt);
-	if (width <= 0 && clang_getCursorKind(st) == CXCursor_ArraySubscriptExpr) {
-		/* (a template's element: what the array or pointer holds, where that is not sized by it) */
-		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(st))));
-		width = clang_Type_getSizeOf(bt.kind == CXType_Pointer ? clang_getPointeeType(bt)
-								 : clang_getArrayElementType(bt));
-	}
+	long width = store_width(target);
 	if (width <= 0)
 		return xstrdup("the size of what it stores is not known");
 	struct form f = offset_of(&cs, target, 0);
@@ -980,7 +987,18 @@ static bool apart_by_constant(const struct source *src, CXCursor a, CXCursor b, 
 	if (!same_x)
 		return false;
 	if (ca != cb) {
-		long size = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(a)));
+		/* (what one step of the subscript moves over; in a template at least one element) */
+		CXType at = clang_getCanonicalType(clang_getCursorType(a));
+		long size = clang_Type_getSizeOf(at);
+		if (size <= 0 && at.kind == CXType_DependentSizedArray)
+			size = clang_Type_getSizeOf(clang_getArrayElementType(at));
+		if (size <= 0) {
+			CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(a))));
+			CXType el = bt.kind == CXType_Pointer ? clang_getPointeeType(bt) : clang_getArrayElementType(bt);
+			size = clang_Type_getSizeOf(el);
+			if (size <= 0 && el.kind == CXType_DependentSizedArray)
+				size = clang_Type_getSizeOf(clang_getArrayElementType(el));
+		}
 		if ((*differing)++ || size <= 0 || labs(ca - cb) * size < width)
 			return false;
 	}
@@ -1005,7 +1023,7 @@ char *disjoint_copies(CXCursor a, CXCursor outer_a, CXCursor b, CXCursor outer_b
 		return xstrdup("pipefy proves two copies of one tile apart only where neither is in a loop");
 	CXType ta = clang_getCanonicalType(clang_getCursorType(cursor_strip(a)));
 	CXType tb = clang_getCanonicalType(clang_getCursorType(cursor_strip(b)));
-	long width = clang_Type_getSizeOf(ta.kind == CXType_Pointer ? clang_getPointeeType(ta) : ta);
+	long width = store_width(a);
 	int differing = 0;
 	if (!clang_equalTypes(ta, tb) || width <= 0 || !apart_by_constant(src, a, b, width, &differing) ||
 	    differing != 1)
