@@ -2,7 +2,8 @@
  * libclang parses for real (no CUDA headers) and find_kloops reads: storage.c's
  * storage_outside() (every way to a tile's bytes but the staged name inside the loop) and
  * uniform.c's uniform_value() and uniform_participation() (values alike in every thread of a
- * block; loops every thread reaches and runs as often as the others). One fact a case. */
+ * block; loops every thread reaches and runs as often as the others), and distinct.c's
+ * distinct_elements() (a copy's trips store distinct elements). One fact a case. */
 #include <stdlib.h>
 #include "suites.h"
 
@@ -863,6 +864,107 @@ START_TEST(participation_device_function_never_called_is_refused)
 }
 END_TEST
 
+
+/* ---- distinct.c: a copy's trips store distinct elements ---- */
+
+/* What distinct_elements says of the first copy of kernel k's K-loop, whose body is fill
+ * (copies into As[32][36]) and a compute that reads As: NULL when proved. */
+static char *distinct_of(const char *fill)
+{
+	struct snippet s;
+	char *code = xprintf("__global__ void k(const float *A, float *C, int K)\n{\n"
+			     "    __shared__ float As[32][36];\n"
+			     "    int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;\n    float acc = 0.0f;\n"
+			     "    for (int k0 = 0; k0 < K; k0 += 32) {\n%s"
+			     "        __syncthreads();\n"
+			     "        for (int k = 0; k < 32; ++k)\n            acc += As[ty][k];\n"
+			     "        __syncthreads();\n    }\n    C[tid] = acc;\n}\n", fill);
+	load(&s, code);
+	free(code);
+	const struct kloop *l = loop_in(&s, "k");
+	ck_assert_int_gt(l->ncopies, 0);
+	const struct copy *cp = &l->copies[0];
+	char *why = distinct_elements(cursor_write_target(cp->store), l->stmts[cp->stmt].cursor, &s.src);
+	unload(&s);
+	return why;
+}
+
+static void distinct_says(const char *fill, const char *want)
+{
+	char *why = distinct_of(fill);
+	if (!want)
+		ck_assert_msg(why == NULL, "not proved: %s", why ? why : "");
+	else
+		ck_assert_msg(why && strstr(why, want), "want \"%s\", got \"%s\"", want, why ? why : "(proved)");
+	free(why);
+}
+
+START_TEST(distinct_rows_of_a_counter)
+{
+	distinct_says("        for (int q = 0; q < 4; ++q)\n"
+		      "            As[ty + 8 * q][tx] = A[(ty + 8 * q) * K + k0 + tx];\n", NULL);
+}
+END_TEST
+
+START_TEST(distinct_counter_times_zero)
+{
+	distinct_says("        for (int x = 0; x < 2; ++x)\n"
+		      "            As[ty + 0 * x][tx] = A[ty * K + k0 + tx + x];\n", "does not move with 'x'");
+}
+END_TEST
+
+START_TEST(distinct_quotient_and_remainder_in_padded_rows)
+{
+	distinct_says("        for (int i = tid; i < 256; i += 128) {\n"
+		      "            int r = i / 8, c = (i % 8) * 4;\n"
+		      "            As[r][c] = A[r * K + k0 + c];\n        }\n", NULL);
+}
+END_TEST
+
+START_TEST(distinct_quotient_that_does_not_move)
+{
+	distinct_says("        for (int x = 0; x < 2; ++x)\n"
+		      "            As[ty][tx + x / 2] = A[ty * K + k0 + tx + x];\n", "quotient and remainder");
+}
+END_TEST
+
+START_TEST(distinct_inner_start_from_the_outer_counter)
+{
+	distinct_says("        for (int i = 0; i < 2; ++i)\n            for (int j = i; j < 7; j += 2)\n"
+		      "                As[ty][j + i] = A[ty * K + k0 + j];\n", "starts at a value the loops around it change");
+}
+END_TEST
+
+START_TEST(distinct_narrow_local)
+{
+	distinct_says("        for (int m = 0; m < 4; ++m) {\n            unsigned char c = tid + 128 * m;\n"
+		      "            (&As[0][0])[c] = A[k0 + c];\n        }\n", "under 4 bytes");
+}
+END_TEST
+
+START_TEST(distinct_two_run_time_factors)
+{
+	distinct_says("        for (int i = 0; i < 2; ++i)\n"
+		      "            (&As[0][0])[tx + i * blockDim.x * 2 - i * blockDim.y] = A[k0 + tx];\n",
+		      "a sum pipefy cannot add up");
+}
+END_TEST
+
+START_TEST(distinct_local_stepped_once_a_trip)
+{
+	distinct_says("        int r = ty;\n        for (int q = 0; q < 4; ++q) {\n"
+		      "            As[r][tx] = A[r * K + k0 + tx];\n            r += 8;\n        }\n", NULL);
+}
+END_TEST
+
+START_TEST(distinct_local_stepped_then_halved)
+{
+	distinct_says("        int r = 0;\n        for (int q = 0; q < 16; ++q) {\n"
+		      "            As[ty + 4 * (r / 2)][tx] = A[r * K + k0 + tx];\n            ++r;\n        }\n",
+		      "quotient and remainder");
+}
+END_TEST
+
 Suite *gate_suite(void)
 {
 	Suite *s = suite_create("gate");
@@ -882,6 +984,17 @@ Suite *gate_suite(void)
 	tcase_add_test(st, storage_function_not_reached_is_nothing);
 	tcase_add_test(st, storage_calls_through_function_pointers_are_found);
 	suite_add_tcase(s, st);
+	TCase *dt = tcase_create("distinct");
+	tcase_add_test(dt, distinct_rows_of_a_counter);
+	tcase_add_test(dt, distinct_counter_times_zero);
+	tcase_add_test(dt, distinct_quotient_and_remainder_in_padded_rows);
+	tcase_add_test(dt, distinct_quotient_that_does_not_move);
+	tcase_add_test(dt, distinct_inner_start_from_the_outer_counter);
+	tcase_add_test(dt, distinct_narrow_local);
+	tcase_add_test(dt, distinct_two_run_time_factors);
+	tcase_add_test(dt, distinct_local_stepped_once_a_trip);
+	tcase_add_test(dt, distinct_local_stepped_then_halved);
+	suite_add_tcase(s, dt);
 	TCase *pt = tcase_create("participation");
 	tcase_add_test(pt, participation_plain_loop_is_uniform);
 	tcase_add_test(pt, participation_under_block_index_test_is_uniform);
