@@ -3069,8 +3069,7 @@ static char *same_destination(const struct kloop *l, const struct source *src)
 		CXCursor holder = l->stmts[a->stmt].cursor;
 		pos(src, a->text.begin, &line, &col);
 		/* (each trip of the loops around it stores another element: distinct.c proves it of the
-		 * element's address; a destination pointer the loop steps by a constant is the other
-		 * proof) */
+		 * element's address, a local the loop steps once a trip counted as its counter) */
 		char *same = distinct_elements(copy_target(a), holder, src);
 		if (same)
 			why = xprintf("the copy at %d:%d may store one element of '%s' on two trips of its loop (%s): "

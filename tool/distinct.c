@@ -33,8 +33,7 @@ enum atom_kind { ATOM_DIV, ATOM_MOD, ATOM_SHR, ATOM_AND };
 /* A quotient or remainder of x (affine in the counters) by the constant d, weighed w. */
 struct atom {
 	enum atom_kind kind;
-	char *key; /* x as written, blanks squeezed out */
-	CXCursor xc;
+	CXCursor xc; /* x */
 	long d;    /* the divisor (ATOM_SHR: the shift; ATOM_AND: the mask) */
 	char *dtext; /* a divisor known only at instantiation, as written (`BK`); d is then 0 */
 	CXCursor dc; /* that divisor */
@@ -66,7 +65,6 @@ struct counters {
 static void form_free(struct form *f)
 {
 	for (int i = 0; i < f->natoms; i++) {
-		free(f->atoms[i].key);
 		free(f->atoms[i].dtext);
 		free(f->atoms[i].per);
 	}
@@ -239,7 +237,6 @@ static bool add_form(struct form *into, const struct form *b, long k)
 		if (into->natoms == MAX_ATOMS)
 			return false;
 		struct atom at = b->atoms[i];
-		at.key = xstrdup(at.key);
 		at.dtext = at.dtext ? xstrdup(at.dtext) : NULL;
 		at.per = at.per ? xstrdup(at.per) : NULL;
 		at.w = coef_scale(at.w, k, false);
@@ -270,7 +267,7 @@ static struct form atom_of(struct counters *cs, CXCursor x, enum atom_kind kind,
 		return unknown(cs, "a quotient or remainder of a quotient or remainder");
 	}
 	struct form f = {.ok = true, .natoms = 1};
-	f.atoms[0] = (struct atom){.kind = kind, .key = span_squeezed(cs->src, cursor_span(x)), .xc = x, .d = d,
+	f.atoms[0] = (struct atom){.kind = kind, .xc = x, .d = d,
 				   .dtext = dtext, .dc = dc, .w = {1, false}};
 	memcpy(f.atoms[0].x, fx.a, sizeof fx.a);
 	return f;
