@@ -9,7 +9,9 @@
  * loop of smaller steps can move it back (`As[i][j]`, j under a row's length). A quotient and a
  * remainder of one value by one constant count as that value where they recombine,
  * `As[e / BK][e % BK]` with rows of BK elements, `(e >> 2) * 4 + (e & 3)`. Anything else (a
- * counter under a call, a product of two counters, a loop pipefy cannot count) is not proved. */
+ * counter under a call, a product of two counters, a loop pipefy cannot count) is not proved.
+ * Two copies of one tile (disjoint_copies) are apart only outside loops, as one access but for a
+ * constant in one subscript. */
 #include "cursor.h"
 #include "pipefy.h"
 
