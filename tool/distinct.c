@@ -108,6 +108,15 @@ static struct coef coef_scale(struct coef a, long k, bool pos)
 	return (struct coef){c, c && (a.pos || pos)};
 }
 
+/* (field by field: a struct coef has padding, which memcmp would compare) */
+static bool same_coefs(const struct coef *a, const struct coef *b)
+{
+	for (int i = 0; i < MAX_LOOPS; i++)
+		if (a[i].c != b[i].c || a[i].pos != b[i].pos)
+			return false;
+	return true;
+}
+
 static int counter_index(const struct counters *cs, CXCursor var)
 {
 	for (int i = 0; i < cs->n; i++)
@@ -261,8 +270,10 @@ static struct form atom_of(struct counters *cs, CXCursor x, enum atom_kind kind,
 			   int depth)
 {
 	struct form fx = linear(cs, x, depth + 1);
-	if (!fx.ok)
+	if (!fx.ok) {
+		free(dtext);
 		return fx;
+	}
 	if (fx.natoms) {
 		form_free(&fx);
 		free(dtext);
@@ -485,7 +496,8 @@ static struct form offset_of(struct counters *cs, CXCursor e, int depth)
 				idx.a[i] = coef_scale(idx.a[i], size, true);
 			for (int i = 0; i < idx.natoms && fine; i++) {
 				fine = !idx.atoms[i].per;
-				idx.atoms[i].per = xstrdup(per);
+				if (fine)
+					idx.atoms[i].per = xstrdup(per);
 				idx.atoms[i].w = coef_scale(idx.atoms[i].w, size, false);
 			}
 		} else if (fine)
@@ -611,7 +623,7 @@ static bool recombine(struct counters *cs, struct form *f)
 				       same_expr(cs->src, q->dc, r->dc, 0);
 			bool weighed = dtext ? q->per && !r->per && strcmp(q->per, q->dtext) == 0 && q->w.c == r->w.c
 					     : !q->per && !r->per && q->w.c == r->w.c * d;
-			if (!pair || !weighed || !same_expr(cs->src, q->xc, r->xc, 0) || memcmp(q->x, r->x, sizeof q->x) != 0 ||
+			if (!pair || !weighed || !same_expr(cs->src, q->xc, r->xc, 0) || !same_coefs(q->x, r->x) ||
 			    coef_zero(r->w) || r->w.pos != q->w.pos)
 				continue;
 			for (int k = 0; k < MAX_LOOPS; k++)
@@ -696,7 +708,7 @@ static bool digits(struct counters *cs, struct form *f, long width)
 	for (int k = 0; k < MAX_LOOPS; k++)
 		if (!coef_zero(f->a[k]))
 			return false;
-	if (!q || !r || !same_expr(cs->src, q->xc, r->xc, 0) || memcmp(q->x, r->x, sizeof q->x) != 0 || q->w.pos || r->w.pos ||
+	if (!q || !r || !same_expr(cs->src, q->xc, r->xc, 0) || !same_coefs(q->x, r->x) || q->w.pos || r->w.pos ||
 	    q->dtext || r->dtext || q->per || r->per)
 		return false;
 	long d = q->kind == ATOM_DIV ? q->d : 1L << q->d;
