@@ -799,10 +799,13 @@ static bool read_loop(struct counters *cs, CXCursor loop, CXCursor *var, CXCurso
 		return false;
 	*up = step->c > 0;
 	*first = start;
-	/* how far it moves: `i < B` (or <=) from a constant start, counting up by a constant */
+	/* how far it moves: `i < B` (or <=) from a constant start, or from one never negative
+	 * (`c = tx`: at most from 0), counting up by a constant */
 	*reach = -1;
-	bool ok0, ok1;
+	bool ok0 = false, ok1;
 	long c0 = clang_Cursor_isNull(start) ? 0 : cursor_evaluate_int(start, &ok0);
+	if (!ok0 && !clang_Cursor_isNull(start) && nonneg(cs, start, 0))
+		c0 = 0, ok0 = true;
 	cond = cursor_strip(cond);
 	if (!clang_Cursor_isNull(start) && ok0 && !step->pos && step->c > 0 &&
 	    clang_getCursorKind(cond) == CXCursor_BinaryOperator &&

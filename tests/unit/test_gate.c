@@ -957,6 +957,21 @@ START_TEST(distinct_local_stepped_once_a_trip)
 }
 END_TEST
 
+START_TEST(distinct_rows_and_columns_from_the_thread)
+{
+	distinct_says("        for (int r = ty; r < 32; r += 4)\n            for (int c = tx; c < 32; c += 32)\n"
+		      "                As[r][c] = A[r * K + k0 + c];\n", NULL);
+}
+END_TEST
+
+START_TEST(distinct_columns_running_into_the_next_row)
+{
+	distinct_says("        for (int r = ty; r < 8; ++r)\n            for (int c = tx; c < 64; ++c)\n"
+		      "                (&As[0][0])[r * 32 + c] = A[r * K + k0 + c];\n",
+		      "may land on an element another loop's trips reach");
+}
+END_TEST
+
 START_TEST(distinct_local_stepped_then_halved)
 {
 	distinct_says("        int r = 0;\n        for (int q = 0; q < 16; ++q) {\n"
@@ -994,6 +1009,8 @@ Suite *gate_suite(void)
 	tcase_add_test(dt, distinct_two_run_time_factors);
 	tcase_add_test(dt, distinct_local_stepped_once_a_trip);
 	tcase_add_test(dt, distinct_local_stepped_then_halved);
+	tcase_add_test(dt, distinct_rows_and_columns_from_the_thread);
+	tcase_add_test(dt, distinct_columns_running_into_the_next_row);
 	suite_add_tcase(s, dt);
 	TCase *pt = tcase_create("participation");
 	tcase_add_test(pt, participation_plain_loop_is_uniform);
