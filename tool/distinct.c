@@ -410,6 +410,18 @@ static struct form linear(struct counters *cs, CXCursor e, int depth)
 	return unknown(cs, "a counter under a call or a condition");
 }
 
+/* The bytes of what an array or pointer of type t holds, or 0; a template's row of unknown
+ * length counts as one element of it (a row of 0 elements holds none to store). */
+static long held_bytes(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	CXType el = t.kind == CXType_Pointer ? clang_getPointeeType(t) : clang_getArrayElementType(t);
+	long size = clang_Type_getSizeOf(el);
+	if (size <= 0 && clang_getCanonicalType(el).kind == CXType_DependentSizedArray)
+		size = clang_Type_getSizeOf(clang_getArrayElementType(clang_getCanonicalType(el)));
+	return size > 0 ? size : 0;
+}
+
 /* Whether `in` leaves pointer var where it points: no assignment, ++ or -- of it, and its
  * address not taken (stores through it, `p[i] = v`, do not move it). */
 struct kept_scan {
@@ -462,11 +474,8 @@ static struct form offset_of(struct counters *cs, CXCursor e, int depth)
 		CXType et = clang_getCanonicalType(clang_getCursorType(e));
 		long size = clang_Type_getSizeOf(et);
 		char *per = NULL;
-		if (size <= 0) { /* (a template's array: its element's, where that is not sized by it) */
-			CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(e))));
-			CXType el = bt.kind == CXType_Pointer ? clang_getPointeeType(bt) : clang_getArrayElementType(bt);
-			size = clang_Type_getSizeOf(el);
-		}
+		if (size <= 0 && et.kind != CXType_DependentSizedArray) /* (a template's element, by its array) */
+			size = held_bytes(clang_getCursorType(cursor_strip(cursor_first_child(e))));
 		if (size <= 0 && et.kind == CXType_DependentSizedArray) {
 			/* (a row of a template's length, `T[BK]`: BK rows of T, BK as the type spells it) */
 			size = clang_Type_getSizeOf(clang_getArrayElementType(et));
@@ -820,22 +829,27 @@ static bool read_loop(struct counters *cs, CXCursor loop, CXCursor *var, CXCurso
 	return true;
 }
 
-/* The loops from outer down to the one around `at` (outer included). */
+/* The loops from outer down to the one around target (outer included, where it is one). */
 struct path_scan {
-	struct span at;
 	CXCursor loops[MAX_LOOPS + 1];
 	int n;
 };
 
-static enum CXChildVisitResult scan_path(CXCursor c, CXCursor parent, void *data)
+static enum CXChildVisitResult collect_loop(CXCursor c, void *data)
 {
-	(void)parent;
 	struct path_scan *p = data;
-	if (!span_within(p->at, cursor_span(c)))
-		return CXChildVisit_Continue;
 	if (cursor_is_loop(c) && p->n <= MAX_LOOPS)
 		p->loops[p->n++] = c;
 	return CXChildVisit_Recurse;
+}
+
+static struct path_scan loops_around(CXCursor target, CXCursor outer)
+{
+	struct path_scan p = {.n = 0};
+	if (span_within(cursor_span(target), cursor_span(outer)))
+		collect_loop(outer, &p);
+	cursor_visit_around(outer, cursor_span(target), collect_loop, &p);
+	return p;
 }
 
 /* The bytes a store to target writes (an address: what it points to); 0 when not known. */
@@ -844,20 +858,14 @@ static long store_width(CXCursor target)
 	CXCursor st = cursor_strip(target);
 	CXType tt = clang_getCanonicalType(clang_getCursorType(st));
 	long width = clang_Type_getSizeOf(tt.kind == CXType_Pointer ? clang_getPointeeType(tt) : tt);
-	if (width <= 0 && clang_getCursorKind(st) == CXCursor_ArraySubscriptExpr) {
-		/* (a template's element: what the array or pointer holds, where that is not sized by it) */
-		CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(st))));
-		width = clang_Type_getSizeOf(bt.kind == CXType_Pointer ? clang_getPointeeType(bt)
-								 : clang_getArrayElementType(bt));
-	}
+	if (width <= 0 && clang_getCursorKind(st) == CXCursor_ArraySubscriptExpr) /* (a template's element) */
+		width = held_bytes(clang_getCursorType(cursor_strip(cursor_first_child(st))));
 	return width > 0 ? width : 0;
 }
 
 char *distinct_elements(CXCursor target, CXCursor outer, const struct source *src)
 {
-	struct path_scan p = {.at = cursor_span(target)};
-	if (scan_path(outer, clang_getNullCursor(), &p) == CXChildVisit_Recurse)
-		clang_visitChildren(outer, scan_path, &p);
+	struct path_scan p = loops_around(target, outer);
 	if (p.n > MAX_LOOPS)
 		return xstrdup("it sits in more loops than pipefy follows");
 	/* (what varies between trips is what the loops change: a pointer the statement sets before
@@ -1002,17 +1010,9 @@ static bool apart_by_constant(const struct source *src, CXCursor a, CXCursor b, 
 		return false;
 	if (ca != cb) {
 		/* (what one step of the subscript moves over; in a template at least one element) */
-		CXType at = clang_getCanonicalType(clang_getCursorType(a));
-		long size = clang_Type_getSizeOf(at);
-		if (size <= 0 && at.kind == CXType_DependentSizedArray)
-			size = clang_Type_getSizeOf(clang_getArrayElementType(at));
-		if (size <= 0) {
-			CXType bt = clang_getCanonicalType(clang_getCursorType(cursor_strip(cursor_first_child(a))));
-			CXType el = bt.kind == CXType_Pointer ? clang_getPointeeType(bt) : clang_getArrayElementType(bt);
-			size = clang_Type_getSizeOf(el);
-			if (size <= 0 && el.kind == CXType_DependentSizedArray)
-				size = clang_Type_getSizeOf(clang_getArrayElementType(el));
-		}
+		long size = clang_Type_getSizeOf(clang_getCanonicalType(clang_getCursorType(a)));
+		if (size <= 0)
+			size = held_bytes(clang_getCursorType(cursor_strip(cursor_first_child(a))));
 		if ((*differing)++ || size <= 0 || labs(ca - cb) * size < width)
 			return false;
 	}
@@ -1022,9 +1022,7 @@ static bool apart_by_constant(const struct source *src, CXCursor a, CXCursor b, 
 /* Whether the loops around target, from outer in, run more than one trip. */
 static bool in_loops(CXCursor target, CXCursor outer, const struct source *src)
 {
-	struct path_scan p = {.at = cursor_span(target)};
-	if (scan_path(outer, clang_getNullCursor(), &p) == CXChildVisit_Recurse)
-		clang_visitChildren(outer, scan_path, &p);
+	struct path_scan p = loops_around(target, outer);
 	for (int i = 0; i < p.n; i++)
 		if (!cursor_one_trip(p.loops[i], src))
 			return true;
