@@ -3574,6 +3574,12 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 		bool a_copy = false; /* (a copy register staging cannot take there: the generic remark) */
 		for (int i = 0; i < l->ncopies && !a_copy; i++)
 			a_copy = span_within(cursor_span(b.bad), l->copies[i].text);
+		enum CXCursorKind bk = clang_getCursorKind(b.bad);
+		if ((bk == CXCursor_ForStmt || bk == CXCursor_WhileStmt || bk == CXCursor_DoStmt) &&
+		    cp->text.begin >= cursor_span(b.bad).begin && cp->text.begin < cursor_span(b.bad).end)
+			return xprintf("the copy at %d:%d sits in the loop at %d:%d, under the branch at %d:%d: staging "
+				       "registers take a copy loop only as a statement of the body, where its trips are counted",
+				       line, col, bl, bc, ol, oc);
 		if (clang_getCursorKind(b.bad) != CXCursor_DeclStmt && !a_copy)
 			return xprintf("the branch at %d:%d around the copy at %d:%d also runs the statement at %d:%d: "
 				       "staging registers take a branch of copies and of locals set from arithmetic",
@@ -3607,7 +3613,10 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 			     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator &&
 			     !cursor_folds_to_constant(cursor_last_child(inc))
 			     ? span_text(src, cursor_span(inc)) : NULL;
-	if (step && strstr(step, "blockDim")) { /* (a step pipefy takes: the trouble is elsewhere) */
+	char *by = step ? span_text(src, cursor_span(cursor_last_child(inc))) : NULL;
+	bool block_x = by && strcmp(by, "blockDim.x") == 0;
+	free(by);
+	if (block_x) { /* (a step pipefy takes: the trouble is elsewhere) */
 		free(step);
 		step = NULL;
 	}
@@ -3773,7 +3782,12 @@ void check_ldg(struct kloop *l, const struct source *src, const struct effects *
 		bool in_copy_loop = ts.begin != cp->text.begin && copy_loop_legal(l, cp->stmt);
 		struct branch_read branch;
 		bool in_plain_if = ts.begin != cp->text.begin && plain_if_copies(l, cp->stmt, &branch);
-		if (!cp->guard_is_if && !in_copy_loop && !in_plain_if && (ts.begin != cp->text.begin || ts.end != cp->text.end)) {
+		/* (a guarded copy is the statement from its if, or from the constant stored before it, to
+		 * its end; one inside a loop or a branch is no more the statement than a plain copy) */
+		bool whole = ts.begin == cp->text.begin && ts.end == cp->text.end;
+		if (cp->guard_is_if)
+			whole = cp->text.begin <= ts.begin && cp->text.end >= ts.end;
+		if (!whole && !in_copy_loop && !in_plain_if) {
 			l->legal[VARIANT_LDG].refusal = unstaged_copy_why(l, src, cp);
 			l->legal[VARIANT_LDG].ok = false;
 		} else if (stmt_reads_ivar(l, copy_target(cp))) {
