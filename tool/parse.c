@@ -218,16 +218,17 @@ static char *source_directory(const struct source *src)
 	return abs;
 }
 
-/* Keyed by everything that shapes the header: clang's version, the arguments, the folder and
- * the directives. Headers changed since are caught by clang itself (the load fails and the
- * header is rebuilt). */
+/* Keyed by everything that shapes the header: clang's version, the arguments, the folder, the
+ * directives and the files pipefy hands clang itself (its prelude of nvcc's overloads: a header
+ * built by another pipefy is not read). Headers changed since are caught by clang itself (the
+ * load fails and the header is rebuilt). */
 /* How the header is built (and part of its name, so a header built otherwise is not read):
  * the headers' templates are instantiated into it, not by every parse that reads it, which
  * otherwise spent half its time (115 functions of the CUDA headers, about 40 ms a parse). */
 static const char *const pch_flags[] = {"-Xclang", "-fpch-instantiate-templates"};
 
 static char *preamble_pch_path(const char *cache, const char *const *args, int nargs, const char *dir,
-			       const char *directives)
+			       const char *directives, const struct CXUnsavedFile *unsaved, int nunsaved)
 {
 	unsigned long long h = 14695981039346656037ULL;
 	CXString v = clang_getClangVersion();
@@ -240,6 +241,10 @@ static char *preamble_pch_path(const char *cache, const char *const *args, int n
 		h = fnv1a(h, pch_flags[i], strlen(pch_flags[i]) + 1);
 	h = fnv1a(h, dir, strlen(dir) + 1);
 	h = fnv1a(h, directives, strlen(directives));
+	for (int i = 1; i < nunsaved; i++) { /* (the first is the input) */
+		h = fnv1a(h, unsaved[i].Filename, strlen(unsaved[i].Filename) + 1);
+		h = fnv1a(h, unsaved[i].Contents, unsaved[i].Length);
+	}
 	return xprintf("%s/preamble-%016llx.pch", cache, h);
 }
 
@@ -685,7 +690,7 @@ static bool parse_cached(struct parsed *p, const struct source *src, const char 
 			 bool build, unsigned flags)
 {
 	char *directives = preamble_directives(src, preamble);
-	char *pch = preamble_pch_path(cache, args, n, dir, directives);
+	char *pch = preamble_pch_path(cache, args, n, dir, directives, unsaved, nunsaved);
 	bool parsed = entry_intact(pch) && parse_with_pch(p, pch, args, n, unsaved, nunsaved, src, preamble, flags);
 	if (parsed) {
 		p->pch_reused = true;
@@ -703,6 +708,20 @@ static bool parse_cached(struct parsed *p, const struct source *src, const char 
 
 static bool parse_within(struct parsed *p, const struct source *src, const struct options *o, size_t wish,
 			 bool build_wish, size_t max_preamble, char **err);
+
+/* Whether the parse's language is C++20 or later: the last -std= says. */
+static bool cxx20_or_later(const char *const *args, int n)
+{
+	const char *std = NULL;
+	for (int i = 0; i < n; i++)
+		if (strncmp(args[i], "-std=", 5) == 0)
+			std = args[i] + 5;
+	if (!std)
+		return false;
+	const char *v = strstr(std, "++");
+	return v && (strcmp(v + 2, "20") == 0 || strcmp(v + 2, "2a") == 0 || strcmp(v + 2, "23") == 0 ||
+		     strcmp(v + 2, "2b") == 0 || strcmp(v + 2, "26") == 0 || strcmp(v + 2, "2c") == 0);
+}
 
 bool parse_source(struct parsed *p, const struct source *src, const struct options *o, char **err)
 {
@@ -749,12 +768,16 @@ static bool parse_within(struct parsed *p, const struct source *src, const struc
 	int n = a.n, nunsaved = a.nfiles;
 	struct CXUnsavedFile *unsaved = a.files;
 	unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
-	size_t preamble = o->no_cache ? 0 : preamble_length(src->text, src->len);
+	/* (C++20 and later parse without a precompiled preamble: clang 19 reads the overloads of one
+	 * name such a header holds, the `static` ones of CUDA's math_functions.hpp, as one function
+	 * defined twice, and says so on standard error at every run, past any -W option) */
+	bool cache_ok = !o->no_cache && !cxx20_or_later(args, n);
+	size_t preamble = cache_ok ? preamble_length(src->text, src->len) : 0;
 	if (preamble > max_preamble)
 		preamble = max_preamble;
 	/* (a file with no #include line still has CUDA's own headers, which clang includes by
 	 * itself: an empty preamble's precompiled header holds them, 375 ms a run saved to 90) */
-	char *cache = o->no_cache ? NULL : cache_dir(&p->cache_warning);
+	char *cache = cache_ok ? cache_dir(&p->cache_warning) : NULL;
 	bool parsed = false;
 	if (cache && wish)
 		parsed = parse_cached(p, src, args, n, unsaved, nunsaved, dir, cache, wish, build_wish, flags);
