@@ -1510,6 +1510,33 @@ static void mark_fetch_assigns(struct kloop *l, const struct source *src)
 		st->fetch_var = var;
 		fetches[i] = true;
 	}
+	/* (two fetches into one local each load a part of it, `FLOAT4(r[0]) = ..; FLOAT4(r[4]) = ..;`:
+	 * two into the whole of it with a use between, `v = A[i]; As[..] = v; v = A[j]; Bs[..] = v;`,
+	 * would hand the first copy the second value, each register being the local's one) */
+	for (int i = 0; i < l->nstmts; i++)
+		for (int j = i + 1; j < l->nstmts && fetches[i]; j++) {
+			CXCursor li, ri, lj, rj;
+			if (!fetches[j] || !clang_equalCursors(l->stmts[i].fetch_var, l->stmts[j].fetch_var) ||
+			    cursor_write_parts(l->stmts[i].cursor, &li, &ri) != WRITE_ASSIGN ||
+			    cursor_write_parts(l->stmts[j].cursor, &lj, &rj) != WRITE_ASSIGN)
+				continue;
+			char *a = span_text(src, cursor_span(li)), *b = span_text(src, cursor_span(lj));
+			bool whole = clang_getCursorKind(cursor_strip(li)) == CXCursor_DeclRefExpr ||
+				     clang_getCursorKind(cursor_strip(lj)) == CXCursor_DeclRefExpr || strcmp(a, b) == 0;
+			free(a);
+			free(b);
+			/* (with nothing reading it between, the first load is dead: the second holds) */
+			bool read_between = false;
+			for (int k = i + 1; k < j && whole && !read_between; k++)
+				read_between = references(l->stmts[k].cursor, l->stmts[i].fetch_var);
+			if (whole && read_between) {
+				for (int k = i; k < l->nstmts; k++)
+					if (fetches[k] && clang_equalCursors(l->stmts[k].fetch_var, l->stmts[i].fetch_var)) {
+						fetches[k] = false;
+						l->stmts[k].fetch_var = clang_getNullCursor();
+					}
+			}
+		}
 	for (int i = 0; i < l->nstmts; i++) {
 		struct body_stmt *st = &l->stmts[i];
 		if (!fetches[i])

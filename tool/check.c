@@ -953,6 +953,22 @@ static char *launch_stages_problem(const struct kloop *l, const struct source *s
 	return r;
 }
 
+/* Where, other than at offset `first`, a statement of the body loads global memory into the
+ * whole of reg (`v = A[i];` twice, once for each copy: find fetches none of them); offset + 1,
+ * 0 when none. */
+static size_t loaded_twice(const struct kloop *l, CXCursor reg, size_t first)
+{
+	for (int j = 0; j < l->nstmts; j++) {
+		CXCursor lhs, rhs;
+		if (l->stmts[j].text.begin == first || cursor_write_parts(l->stmts[j].cursor, &lhs, &rhs) != WRITE_ASSIGN ||
+		    clang_getCursorKind(cursor_strip(lhs)) != CXCursor_DeclRefExpr ||
+		    !clang_equalCursors(clang_getCursorReferenced(cursor_strip(lhs)), reg) || !body_fetch_value(rhs))
+			continue;
+		return l->stmts[j].text.begin + 1;
+	}
+	return 0;
+}
+
 /* A store from a local that a copy loop of the body declares from a load of global memory
  * (`float4 tmp = ...&A[i]...; As[..] = tmp.x;` inside `for (offset ...)`). */
 static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CXCursor reg)
@@ -1376,7 +1392,7 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 	bool simple = !clang_Cursor_isNull(reg) && clang_getCursorKind(reg) == CXCursor_VarDecl &&
 		      cursor_span(reg).begin < l->body.begin;
 	char *value = simple ? span_text(src, cursor_span(cp->value)) : NULL;
-	size_t blocker = 0, loaded = 0, early = 0, computed = 0;
+	size_t blocker = 0, loaded = 0, early = 0, computed = 0, twice = 0;
 	if (simple)
 		register_writes(l, cp, reg, &loaded, &blocker, &computed);
 	if (computed && !loaded && !blocker) {
@@ -1387,6 +1403,14 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 			     "'%s' is stored at %d:%d from '%s', which the compute at %d:%d writes in the same iteration: "
 			     "the compute writes the tile, which pipefy does not stage",
 			     name, line, col, value, cline, ccol);
+	} else if (loaded && !blocker && (twice = loaded_twice(l, reg, loaded - 1))) {
+		int wline, wcol, tline, tcol;
+		pos(src, loaded - 1, &wline, &wcol);
+		pos(src, twice - 1, &tline, &tcol);
+		kloop_refuse(l, cp->text.begin,
+			     "'%s' is stored from register '%s' at %d:%d, which the loads at %d:%d and %d:%d both set, one "
+			     "for each copy: staging registers hold one value of each loaded local",
+			     name, value, line, col, wline, wcol, tline, tcol);
 	} else if (loaded && !blocker) {
 		int wline, wcol;
 		pos(src, loaded - 1, &wline, &wcol);
@@ -3238,10 +3262,13 @@ static enum CXChildVisitResult scan_loops(CXCursor c, void *data)
 	return CXChildVisit_Recurse;
 }
 
-/* Whether a statement holds a loop (or a goto, which can make one). */
+/* Whether a statement is or holds a loop (or a goto, which can make one): a loop's body may be
+ * another loop without braces, `for (q ..) for (c ..) As[..] = ..;`. */
 static bool holds_loop(CXCursor stmt)
 {
 	bool found = false;
+	if (scan_loops(stmt, &found) == CXChildVisit_Break)
+		return true;
 	cursor_visit_code(stmt, scan_loops, &found);
 	return found;
 }
@@ -3761,13 +3788,43 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
  * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
  * destinations that do not move with the loop variables, because the store happens an
  * iteration after the load. */
+/* A local the body declares from a load of global memory (`float v = A[i];`, a fetch) holds
+ * one value through the compute: a statement that writes it again (`v = A[j];` for the next
+ * copy) would run twice, in the fetch and again in the stash after the compute. Why not, or
+ * NULL. */
+static char *fetch_written_again(const struct kloop *l, const struct source *src)
+{
+	for (int i = 0; i < l->nstmts; i++) {
+		if (l->stmts[i].role != ROLE_FETCH_DECL || l->stmts[i].fetch_assign)
+			continue;
+		struct cursors vars = cursor_children(l->stmts[i].cursor);
+		char *why = NULL;
+		for (int v = 0; v < vars.n && !why; v++)
+			for (int j = 0; j < l->nstmts && !why; j++)
+				if (j != i && clang_getCursorKind(vars.v[v]) == CXCursor_VarDecl &&
+				    cursor_writes_var(l->stmts[j].cursor, vars.v[v])) {
+					char *name = cursor_name(vars.v[v]), *at = xstrdup(where(src, cursor_span(vars.v[v]).begin));
+					why = xprintf("'%s', loaded from global memory at %s for a copy, is written again by the "
+						      "statement at %s: staging registers hold one value of each loaded local",
+						      name, at, where(src, l->stmts[j].text.begin));
+					free(name);
+					free(at);
+				}
+		free(vars.v);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 void check_ldg(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	(void)fx;
 	int line, col;
 	CXCursor decl;
 	l->legal[VARIANT_LDG].ok = true;
-	if ((l->legal[VARIANT_LDG].refusal = advance_ldg_refusal(l, src))) {
+	if ((l->legal[VARIANT_LDG].refusal = advance_ldg_refusal(l, src)) ||
+	    (l->legal[VARIANT_LDG].refusal = fetch_written_again(l, src))) {
 		l->legal[VARIANT_LDG].ok = false;
 		return;
 	}
