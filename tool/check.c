@@ -3498,6 +3498,21 @@ struct branch_read {
 
 static bool same_every_tile(const struct kloop *l, CXCursor e);
 
+/* Whether the if at `at` is a guarded copy of the branch's statement (its text starts there):
+ * counted, *ok when it stores a load. */
+static bool guarded_copy_at(struct branch_read *b, struct span at, bool *ok)
+{
+	for (int i = 0; i < b->l->ncopies; i++) {
+		const struct copy *cp = &b->l->copies[i];
+		if (cp->stmt != b->stmt || !cp->guard_is_if || cp->text.begin != at.begin)
+			continue;
+		b->n++;
+		*ok = (cp->src.end > cp->src.begin || cp->computed) && !cp->from_register;
+		return true;
+	}
+	return false;
+}
+
 static bool branch_of_loads(struct branch_read *b, CXCursor c)
 {
 	const struct kloop *l = b->l;
@@ -3518,6 +3533,8 @@ static bool branch_of_loads(struct branch_read *b, CXCursor c)
 		 * blockIdx.y * TS + ty;`: set again by the stash, it holds the same value) */
 		CXCursor var = clang_getCursorReferenced(cursor_strip(lhs));
 		ok = stepped_scratch(l, var) && same_every_tile(l, rhs);
+	} else if (k == CXCursor_IfStmt && guarded_copy_at(b, cursor_span(c), &ok)) {
+		return ok; /* (`if (g) X = load; else X = 0;`, one guarded copy: a load) */
 	} else if (k == CXCursor_IfStmt || k == CXCursor_CompoundStmt) {
 		struct cursors kids = cursor_children(c);
 		ok = k == CXCursor_CompoundStmt || kids.n == 2 || kids.n == 3;

@@ -69,6 +69,11 @@ static bool pointee_is_const(CXType t)
 	CXType p = array ? clang_getArrayElementType(t) : clang_getPointeeType(t);
 	while (p.kind == CXType_ConstantArray || p.kind == CXType_IncompleteArray)
 		p = clang_getArrayElementType(p);
+	/* (a reference to a pointer, `float *const &dst`: the callee writes through the pointer it
+	 * refers to, `dst[i] = v`, whatever the reference lets it do to the pointer itself) */
+	if (t.kind != CXType_Pointer && !array && clang_getCanonicalType(p).kind == CXType_Pointer &&
+	    !pointee_is_const(clang_getCanonicalType(p)))
+		return false;
 	return clang_isConstQualifiedType(p);
 }
 

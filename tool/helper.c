@@ -79,7 +79,19 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 	load = cursor_unwrap_cache_hint(load);
 	if (!cursor_global_load(load, &base)) {
 		char *v = span_text(hs->src, cursor_span(value));
-		helper_refuse(h, assign, "'%s' stores '%s' into a tile, not a load from global memory", h->name, v);
+		/* (`const float *const &src`: a load, through a pointer pipefy would have to follow
+		 * to the caller's) */
+		CXCursor root = cursor_root_var(load);
+		CXType rt = clang_getCanonicalType(clang_getCursorType(root));
+		bool by_ref = !clang_Cursor_isNull(root) && rt.kind == CXType_LValueReference &&
+			      clang_getCanonicalType(clang_getPointeeType(rt)).kind == CXType_Pointer;
+		if (by_ref) {
+			char *r = cursor_name(root);
+			helper_refuse(h, assign, "'%s' loads '%s' through '%s', a reference to a pointer, which pipefy "
+				      "does not follow", h->name, v, r);
+			free(r);
+		} else
+			helper_refuse(h, assign, "'%s' stores '%s' into a tile, not a load from global memory", h->name, v);
 		free(v);
 		return;
 	}
