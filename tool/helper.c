@@ -85,11 +85,21 @@ static void record_helper_store(struct helper_scan *hs, CXCursor assign, CXCurso
 		CXType rt = clang_getCanonicalType(clang_getCursorType(root));
 		bool by_ref = !clang_Cursor_isNull(root) && rt.kind == CXType_LValueReference &&
 			      clang_getCanonicalType(clang_getPointeeType(rt)).kind == CXType_Pointer;
+		/* (`const int v = *(const int *)p; dst[i] = v;`: a load, into a local first) */
+		CXCursor init = clang_getCursorKind(load) == CXCursor_DeclRefExpr && clang_getCursorKind(root) == CXCursor_VarDecl
+					? cursor_last_child(root) : clang_getNullCursor();
+		CXCursor from;
 		if (by_ref) {
 			char *r = cursor_name(root);
 			helper_refuse(h, assign, "'%s' loads '%s' through '%s', a reference to a pointer, which pipefy "
 				      "does not follow", h->name, v, r);
 			free(r);
+		} else if (!clang_Cursor_isNull(init) && cursor_global_load(cursor_unwrap_cache_hint(cursor_strip(init)), &from)) {
+			int dl, dc;
+			source_line_col(hs->src, cursor_span(root).begin, &dl, &dc);
+			helper_refuse(h, assign, "'%s' stores '%s', a local loaded from global memory at %d:%d, into a tile: "
+				      "pipefy takes a helper's copy where the store itself loads (`X[..] = G[..]`)", h->name, v,
+				      dl, dc);
 		} else
 			helper_refuse(h, assign, "'%s' stores '%s' into a tile, not a load from global memory", h->name, v);
 		free(v);
