@@ -1224,7 +1224,7 @@ static bool split_index(const struct box_read *b, struct poly *L, struct poly *b
 		}
 		if (n0 == 0 && n1 == 0) {
 			shape = add_term(base, t);
-		} else if (n0 == 1 && n1 == 0) {
+		} else if (n0 == 1 && n1 == 0 && t.coef > 0) { /* (rows read upward: a row length below 0, `(T - 1 - ty) * K`, makes no tensor map) */
 			struct term rest = {t.coef, 0, {0}};
 			for (int f = 0; f < t.nf; f++)
 				if (t.f[f] != a0)
@@ -1400,6 +1400,15 @@ static void box_kloop(struct kloop *l, const struct source *src)
 		box_problem(l, src, l->loop.begin, "the tiles are filled %s", l->nhelpers > 0 ? "inside a helper" : "by no copy pipefy sees");
 		return;
 	}
+	/* (the copy engine's tiles are aligned where they are declared, and their declaration hoisted
+	 * out of the loop is another edit at that place: the two collided, "overlapping edits") */
+	for (int i = 0; i < l->ntiles; i++)
+		if (l->tiles[i].in_loop) {
+			box_problem(l, src, cursor_span(l->tiles[i].decl).begin,
+				    "tile '%s' is declared inside the loop: tensor copies take tiles declared before it",
+				    l->tiles[i].name);
+			return;
+		}
 	int last_copy = -1;
 	for (int i = 0; i < l->nstmts; i++)
 		if (l->stmts[i].role == ROLE_COPY)

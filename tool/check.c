@@ -3150,6 +3150,8 @@ static char *computed_copy_why(const struct kloop *l, const struct source *src, 
 }
 
 /* Whether the copies can become cp.async: plain 4, 8 or 16-byte copies of one type. */
+static bool stmt_reads_ivar(const struct kloop *l, CXCursor c);
+
 void check_cp_async(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	(void)fx;
@@ -3175,6 +3177,13 @@ void check_cp_async(struct kloop *l, const struct source *src, const struct effe
 			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->conversion) {
 			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("the copy at %d:%d converts its value", line, col);
+			l->legal[VARIANT_CP_ASYNC].ok = false;
+		} else if (stmt_reads_ivar(l, copy_target(cp))) {
+			/* (`As[ty][tx + 8 * (t & 1)]`: each trip fills another part of the tile and the
+			 * compute reads what earlier trips left; a stage holds one trip's copies only) */
+			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("the destination of the copy at %d:%d moves with the loop "
+								     "variables: the compute may read what earlier trips stored, "
+								     "which another stage holds", line, col);
 			l->legal[VARIANT_CP_ASYNC].ok = false;
 		} else if (cp->width < 0) {
 			l->legal[VARIANT_CP_ASYNC].refusal = xprintf("the size of the copy at %d:%d is unknown until the template is instantiated",
