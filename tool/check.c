@@ -3662,9 +3662,10 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	CXCursor bound = clang_getCursorKind(cursor_strip(cond)) == CXCursor_BinaryOperator ? cursor_last_child(cursor_strip(cond))
 											    : clang_getNullCursor();
 	CXCursor inc = kids.n == 4 ? cursor_strip(kids.v[2]) : clang_getNullCursor();
-	char *step = !clang_Cursor_isNull(bound) && cursor_folds_to_constant(bound) &&
-			     clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator &&
-			     !cursor_folds_to_constant(cursor_last_child(inc))
+	/* (a template's bound with a step no template fixes, `tr < BLOCK_SIZE; tr += blockDim.y`: the step) */
+	bool fixed_bound = !clang_Cursor_isNull(bound) && (cursor_folds_to_constant(bound) || names_template_param(bound));
+	char *step = fixed_bound && clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator &&
+			     !cursor_folds_to_constant(cursor_last_child(inc)) && !names_template_param(cursor_last_child(inc))
 			     ? span_text(src, cursor_span(inc)) : NULL;
 	char *by = step ? span_text(src, cursor_span(cursor_last_child(inc))) : NULL;
 	bool block_x = by && strcmp(by, "blockDim.x") == 0;
@@ -3680,7 +3681,7 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 		why = xprintf("the copy loop at %d:%d starts at `%s`, which pipefy cannot show is never negative: "
 			      "staging registers count ceil(N / S) trips from 0", ol, oc, start);
 		free(start);
-	} else if (step && !templ)
+	} else if (step)
 		why = xprintf("the copy loop at %d:%d steps by `%s`: staging registers need a trip count pipefy can "
 			      "compute, the step a constant or blockDim.x (or the block's size, where a launch in the file "
 			      "gives it)", ol, oc, step);
