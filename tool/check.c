@@ -3811,10 +3811,6 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 
 /* Whether c is one of statement stmt's load copies (not a guarded fill), a block of them, or an
  * if, else too, around them; *n counts them. */
-/* Whether the copies can be staged through registers: one value per copy statement (or per
- * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
- * destinations that do not move with the loop variables, because the store happens an
- * iteration after the load. */
 /* A local the body declares from a load of global memory (`float v = A[i];`, a fetch) holds
  * one value through the compute: a statement that writes it again (`v = A[j];` for the next
  * copy) would run twice, in the fetch and again in the stash after the compute. Why not, or
@@ -3844,6 +3840,10 @@ static char *fetch_written_again(const struct kloop *l, const struct source *src
 	return NULL;
 }
 
+/* Whether the copies can be staged through registers: one value per copy statement (or per
+ * trip of a copy loop with a bounded trip count), so each gets a register of its own, and
+ * destinations that do not move with the loop variables, because the store happens an
+ * iteration after the load. */
 void check_ldg(struct kloop *l, const struct source *src, const struct effects *fx)
 {
 	(void)fx;
