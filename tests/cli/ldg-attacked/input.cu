@@ -1,6 +1,6 @@
 // Attacks on register staging (a helper's probes, session 44): each kernel but the last two was
 // pipelined as ldg by the build before (d3eb56a), and each of those computed another result
-// than the loop as written (the CPU block model: 256-512 of 1024 outputs differ):
+// than the loop as written (the CPU block model: an eighth to a half of C differs):
 // - a copy loop whose body is another loop without braces, stepping by blockDim.y, running to
 //   a bound known at run time, or starting at the outer counter: registers counted by the
 //   outer loop alone, every inner trip writing the same one;
