@@ -1154,9 +1154,25 @@ static char *branch_local_problem(const struct source *src, CXCursor ifstmt, CXC
 
 /* A constant stored under an if (`if (g) { As[..] = A[..]; Bs[..] = B[..]; } else { As[..] = 0;
  * Bs[..] = 0; }`): the if is no guarded copy pipefy reads, which takes one store a branch. */
+/* `T(0)` in a template whose T is one of its parameters: a constant of the type the template
+ * decides (clang folds no expression of a dependent type). */
+static bool template_constant(CXCursor v)
+{
+	v = cursor_strip(v);
+	enum CXTypeKind tk = clang_getCursorType(v).kind;
+	if (tk != CXType_Dependent && tk != CXType_Unexposed)
+		return false;
+	struct cursors kids = cursor_children(v);
+	bool ok = kids.n >= 1 && cursor_folds_to_constant(kids.v[kids.n - 1]);
+	for (int i = 0; i + 1 < kids.n && ok; i++)
+		ok = clang_getCursorKind(kids.v[i]) == CXCursor_TypeRef;
+	free(kids.v);
+	return ok;
+}
+
 static bool refuse_constant_branch(struct kloop *l, const struct source *src, const struct copy *cp, const char *name)
 {
-	if (clang_Cursor_isNull(cp->value) || !cursor_folds_to_constant(cp->value))
+	if (clang_Cursor_isNull(cp->value) || !(cursor_folds_to_constant(cp->value) || template_constant(cp->value)))
 		return false;
 	CXCursor path[64];
 	int n = 1;
