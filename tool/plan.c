@@ -1054,8 +1054,8 @@ static void plan_queue(struct launch_pair *p, const struct model *m, const struc
 	}
 }
 
-/* Pairs the planner would not overlap anyway (an older GPU, --launches=keep, or rules that do
- * not say it pays) are quiet: a remark for every two launches of such a file would be noise;
+/* Pairs the planner would not overlap anyway (an older GPU unless --launches named a way,
+ * --launches=keep, or rules that do not say it pays) are quiet: a remark for every two launches of such a file would be noise;
  * --report still says why. A pair wanted but illegal, or in the way of a loop's launcher, is not. */
 static void plan_pair(struct launch_pair *p, const struct model *m, const struct options *o, const struct rules *r)
 {
@@ -1067,9 +1067,11 @@ static void plan_pair(struct launch_pair *p, const struct model *m, const struct
 	p->quiet = true;
 	if (o->launches == LAUNCHES_KEEP)
 		p->reason = xstrdup("--launches=keep");
-	else if (o->arch < vr->overlap_min_sm)
+	else if (o->arch < vr->overlap_min_sm) {
 		p->reason = xprintf("sm_%d has no programmatic dependent launch (sm_%d and up)", o->arch, vr->overlap_min_sm);
-	else if (o->launches == LAUNCHES_AUTO && !vr->overlap_launches)
+		p->quiet = o->launches == LAUNCHES_AUTO; /* (asked for by name, the answer is said) */
+		return;
+	} else if (o->launches == LAUNCHES_AUTO && !vr->overlap_launches)
 		p->reason = xprintf("not measured to pay (%s); --launches=overlap overlaps it", vr->overlap_evidence);
 	else
 		p->quiet = false;
