@@ -63,36 +63,13 @@ static __device__ __forceinline__ void pipefy_tma_load_2d(void *dst, const CUten
 #undef PIPEFY_SM90
 // A tensor map of a row-major operand whose rows are row_elems long (rows unbounded), for boxes
 // of box_rows x box_cols; false where the copy engine cannot take it: a device below sm_90, a
-// base not 16-byte aligned, rows not a multiple of 16 bytes. A launch's maps are made on the
-// host before it, every launch: the last eight made on this thread are kept and handed out
-// again for the same operand and box (a chain of small kernels waits on its launches)
+// base not 16-byte aligned, rows not a multiple of 16 bytes
 static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned elem, long long row_elems,
                                  unsigned box_cols, unsigned box_rows)
 {
-    struct made {
-        CUtensorMap map;
-        const void *base;
-        long long row_elems;
-        unsigned elem, box_cols, box_rows;
-        int device;
-    };
-    static thread_local made known[8];
-    static thread_local int nknown, next, major_of[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return false;
-    for (int i = 0; i < nknown; i++)
-        if (known[i].base == base && known[i].row_elems == row_elems && known[i].elem == elem &&
-            known[i].box_cols == box_cols && known[i].box_rows == box_rows && known[i].device == device) {
-            *map = known[i].map;
-            return true;
-        }
-    int major = device < 8 ? major_of[device] : -1;
-    if (major < 0 && cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
-        return false;
-    if (device < 8)
-        major_of[device] = major;
-    if (major < 9)
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess || major < 9)
         return false;
     static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
     if (!encode) {
@@ -111,37 +88,9 @@ static bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned el
                                : elem == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                                : elem == 4 ? CU_TENSOR_MAP_DATA_TYPE_UINT32
                                            : CU_TENSOR_MAP_DATA_TYPE_UINT64;
-    if (encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
-               CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
-        return false;
-    known[next] = made{*map, base, row_elems, elem, box_cols, box_rows, device};
-    next = (next + 1) % 8;
-    nknown += nknown < 8;
-    return true;
-}
-// Blocks of kernel an SM holds, of threads threads with smem bytes of dynamic shared memory
-// (0: none fits), asked of the runtime once per kernel, device and shape on this thread
-static int pipefy_resident_blocks(const void *kernel, int threads, size_t smem)
-{
-    static thread_local const void *known[8];
-    static thread_local int known_device[8], known_threads[8], resident[8], next;
-    static thread_local size_t known_smem[8];
-    int device, blocks = 0;
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return 0;
-    for (int i = 0; i < 8; i++)
-        if (known[i] == kernel && known_device[i] == device && known_threads[i] == threads && known_smem[i] == smem)
-            return resident[i];
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem) != cudaSuccess)
-        return 0;
-    known[next] = kernel;
-    known_device[next] = device;
-    known_threads[next] = threads;
-    known_smem[next] = smem;
-    resident[next] = blocks;
-    next = (next + 1) % 8;
-    return blocks;
+    return encode(map, type, 2, const_cast<void *>(base), dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 // Whether the kernel's code on this device was compiled for sm_90 or up: a build for older
 // GPUs runs on an H100 from PTX compiled there, where the tensor copies are compiled out
@@ -287,9 +236,10 @@ static void pipefy_launch_tile_pair(dim3 pipefy_grid, dim3 pipefy_block, size_t 
     const float *A, const float *B, float *C, int M, int N, int K)
 {
     CUtensorMap pipefy_map_As, pipefy_map_Bs;
-    // (the copy where an SM holds a block of it: its registers may not fit)
+    int pipefy_resident = 0; // (blocks of the copy an SM holds: none where its registers do not fit)
     if (pipefy_block.x == 16 && pipefy_block.y == 16 && pipefy_block.z == 1 && pipefy_sm90_code((const void *)tile_pair_pipefy_tma) &&
-        pipefy_resident_blocks((const void *)tile_pair_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) > 0 &&
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&pipefy_resident, tile_pair_pipefy_tma, (int)(pipefy_block.x * pipefy_block.y * pipefy_block.z), pipefy_smem) == cudaSuccess &&
+        pipefy_resident > 0 &&
         pipefy_tensor_map_2d(&pipefy_map_As, A, 4, (long long)K, 16, 16) &&
         pipefy_tensor_map_2d(&pipefy_map_Bs, B, 4, (long long)N, 16, 16))
         tile_pair_pipefy_tma<<<pipefy_grid, pipefy_block, pipefy_smem, pipefy_stream>>>(A, B, C, M, N, K, pipefy_map_As, pipefy_map_Bs);

@@ -55,8 +55,6 @@ inline void pipefy_bulk_load(void *dst, const void *src, unsigned bytes, unsigne
 }
 constexpr bool pipefy_sm90 = true;
 inline bool pipefy_sm90_code(const void *) { return true; }
-// (the model runs any block of up to 1024 threads, as its cudaOccupancyMaxActiveBlocksPerMultiprocessor)
-inline int pipefy_resident_blocks(const void *, int threads, size_t) { return threads > 0 && threads <= 1024; }
 inline bool pipefy_tensor_map_2d(CUtensorMap *map, const void *base, unsigned elem, long long row_elems,
                                  unsigned box_cols, unsigned box_rows)
 {
