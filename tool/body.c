@@ -1530,10 +1530,12 @@ static void mark_fetch_assigns(struct kloop *l, const struct source *src)
 			for (int k = i + 1; k < j && whole && !read_between; k++)
 				read_between = references(l->stmts[k].cursor, l->stmts[i].fetch_var);
 			if (whole && read_between) {
+				CXCursor var = l->stmts[i].fetch_var;
 				for (int k = i; k < l->nstmts; k++)
-					if (fetches[k] && clang_equalCursors(l->stmts[k].fetch_var, l->stmts[i].fetch_var)) {
+					if (fetches[k] && clang_equalCursors(l->stmts[k].fetch_var, var)) {
 						fetches[k] = false;
 						l->stmts[k].fetch_var = clang_getNullCursor();
+						l->stmts[k].fetch_again = l->stmts[k == i ? j : i].text.begin + 1;
 					}
 			}
 		}

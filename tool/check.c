@@ -953,19 +953,13 @@ static char *launch_stages_problem(const struct kloop *l, const struct source *s
 	return r;
 }
 
-/* Where, other than at offset `first`, a statement of the body loads global memory into the
- * whole of reg (`v = A[i];` twice, once for each copy: find fetches none of them); offset + 1,
- * 0 when none. */
-static size_t loaded_twice(const struct kloop *l, CXCursor reg, size_t first)
+/* The other load of a local find saw loaded twice with a use between (fetch_again), for the
+ * statement at offset `at`; offset + 1, 0 when none. */
+static size_t loaded_again(const struct kloop *l, size_t at)
 {
-	for (int j = 0; j < l->nstmts; j++) {
-		CXCursor lhs, rhs;
-		if (l->stmts[j].text.begin == first || cursor_write_parts(l->stmts[j].cursor, &lhs, &rhs) != WRITE_ASSIGN ||
-		    clang_getCursorKind(cursor_strip(lhs)) != CXCursor_DeclRefExpr ||
-		    !clang_equalCursors(clang_getCursorReferenced(cursor_strip(lhs)), reg) || !body_fetch_value(rhs))
-			continue;
-		return l->stmts[j].text.begin + 1;
-	}
+	for (int j = 0; j < l->nstmts; j++)
+		if (l->stmts[j].text.begin == at)
+			return l->stmts[j].fetch_again;
 	return 0;
 }
 
@@ -1419,7 +1413,7 @@ static void refuse_register_copy(struct kloop *l, const struct source *src, cons
 			     "'%s' is stored at %d:%d from '%s', which the compute at %d:%d writes in the same iteration: "
 			     "the compute writes the tile, which pipefy does not stage",
 			     name, line, col, value, cline, ccol);
-	} else if (loaded && !blocker && (twice = loaded_twice(l, reg, loaded - 1))) {
+	} else if (loaded && !blocker && (twice = loaded_again(l, loaded - 1))) {
 		int wline, wcol, tline, tcol;
 		pos(src, loaded - 1, &wline, &wcol);
 		pos(src, twice - 1, &tline, &tcol);

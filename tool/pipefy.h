@@ -756,6 +756,9 @@ struct body_stmt {
 	bool fetch_assign;
 	size_t fetch_blocker; /* when such an assignment is no fetch: offset + 1 of the use that
 			       * stops it (outside the loop, before the load or in the compute) */
+	size_t fetch_again;   /* such an assignment into the whole of a local that another one loads
+			       * again with a use between (`v = A[i]; As[..] = v; v = A[j];`): offset
+			       * + 1 of the other, and neither is a fetch (one register a local) */
 	bool fetch_shadow;    /* the compute uses the variable too, only as scratch it assigns
 			       * before it reads: the fetch and the copies take a register of their
 			       * own in its place (registers.c) */
