@@ -4631,6 +4631,7 @@ static size_t first_fact_end(const char *why)
  * follows each (a remark keeps the first two, --report has all). */
 static void refuse_both(struct kloop *l, const char *cp, const char *ldg)
 {
+	l->refused_both = true;
 	size_t c = first_fact_end(cp), g = first_fact_end(ldg);
 	if (!cp[c] && !ldg[g])
 		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", cp, ldg);

@@ -149,10 +149,13 @@ static void emit_remark(FILE *out, const struct source *src, size_t offset, bool
 }
 
 /* Why a loop is left as written: check's first refusal, else validation's verdict on its
- * rewrite, else the planner's reason. */
+ * rewrite, else the planner's reason; where check's refusal is that neither cp.async nor
+ * register staging can take the loop, the planner's word on the variant asked for. */
 static const char *why_not(const struct kloop *l)
 {
-	return l->nrefusals ? l->refusals[0].reason : l->invalid ? l->invalid : l->declined;
+	if (l->nrefusals && !(l->refused_both && l->declined))
+		return l->refusals[0].reason;
+	return l->invalid ? l->invalid : l->declined;
 }
 
 /* Why a pair is not one persistent launch: check's refusal, validation's verdict, else the

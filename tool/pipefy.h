@@ -1040,6 +1040,8 @@ struct kloop {
 	/* check */
 	struct refusal *refusals;
 	int nrefusals, caprefusals;
+	bool refused_both; /* the refusal is that neither cp.async nor register staging can take the
+			    * loop (each one's reason in legal[]): a variant asked for names its own */
 	/* each variant's verdict, indexed by enum variant (auto and no-loads have none): cp.async
 	 * and ldg from the copies; tma, bulk (the boxes' rows can be bulk copies), ws (tensor
 	 * copies from a producer warp) and ws-cp.async (cp.async copies from a producer warp,

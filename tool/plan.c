@@ -978,9 +978,15 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 {
 	size_t at = 0;
 	size_t file_off_at = file_hint_off(src, &at) ? at + 1 : 0;
-	for (int i = 0; i < m->nloops; i++)
-		if (m->loops[i].nrefusals == 0)
-			plan_loop(&m->loops[i], o, r, src, file_off_at);
+	for (int i = 0; i < m->nloops; i++) {
+		struct kloop *l = &m->loops[i];
+		if (l->nrefusals == 0)
+			plan_loop(l, o, r, src, file_off_at);
+		else if (l->refused_both && forced_variant(o) && o->variant != VARIANT_NO_LOADS &&
+			 !l->legal[o->variant].ok && l->legal[o->variant].refusal)
+			/* (the variant asked for: its own reason first, not cp.async's) */
+			plan_decline(l, "%s: %s", variant_row(o->variant)->noun, l->legal[o->variant].refusal);
+	}
 	restrict_to_ranges(m, src, o);
 }
 
