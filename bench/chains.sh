@@ -12,11 +12,12 @@
 # the median of RUNS (default 20) chains between CUDA events, after three warm-ups.
 #   bench/chains.sh build PIPEFY OUT    (here: pipefy and nvcc, no GPU)
 #   bench/chains.sh run OUT             (on the GPU machine; rows in OUT/chains.tsv)
+#   CHAINS="chain_softmax" bench/chains.sh ...  those chains only
 #   bench/chains.sh report OUT          (bench/CHAINS.md from them: times, and speed-ups over
 #                                        the original and over the build without overlap)
 set -u
 cd "$(dirname "$0")/.." || exit
-chains="chain_mlp chain_softmax chain_gemm2"
+chains=${CHAINS:-"chain_mlp chain_softmax chain_gemm2"}
 declare -A sizes=([chain_mlp]="16 4096 4096|64 4096 4096|256 4096 4096|1024 4096 4096|4096 4096 4096|8192 4096 4096"
 	[chain_gemm2]="16 4096 4096|64 4096 4096|256 4096 4096|1024 4096 4096|4096 4096 4096|8192 4096 4096"
 	[chain_softmax]="16 4096 128|64 4096 128|256 4096 128|1024 4096 128|4096 4096 128|8192 4096 128")
