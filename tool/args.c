@@ -160,6 +160,79 @@ static char *attributes_first(const char *text, size_t len)
 	return out;
 }
 
+/* Where the code after `at` resumes: blanks, comments and preprocessor lines skipped. */
+static size_t next_code(const char *text, size_t len, size_t at)
+{
+	while (at < len) {
+		if (isspace((unsigned char)text[at])) {
+			at++;
+		} else if (at + 1 < len && text[at] == '/' && text[at + 1] == '/') {
+			while (at < len && text[at] != '\n')
+				at++;
+		} else if (at + 1 < len && text[at] == '/' && text[at + 1] == '*') {
+			const char *end = strstr(text + at + 2, "*/");
+			at = end ? (size_t)(end - text) + 2 : len;
+		} else if (text[at] == '#') {
+			while (at < len && text[at] != '\n')
+				at += text[at] == '\\' && at + 1 < len ? 2 : 1;
+		} else {
+			break;
+		}
+	}
+	return at;
+}
+
+/* nvcc warns of a `#pragma unroll` that precedes no loop ("must precede a loop") and compiles
+ * on; clang makes it an error. The text clang parses has each such line blanked (its length
+ * and every offset kept). text is changed in place (NULL: a copy is made where one is needed);
+ * returns the text clang parses, NULL when none was blanked and none was given. */
+static char *stray_unrolls_blanked(char *out, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] != '#' || (i > 0 && text[i - 1] != '\n' && !isspace((unsigned char)text[i - 1])))
+			continue;
+		size_t line = i;
+		while (line > 0 && (text[line - 1] == ' ' || text[line - 1] == '\t'))
+			line--;
+		if (line > 0 && text[line - 1] != '\n')
+			continue;
+		size_t w = i + 1;
+		while (w < len && (text[w] == ' ' || text[w] == '\t'))
+			w++;
+		if (len - w < 13 || memcmp(text + w, "pragma", 6) != 0)
+			continue;
+		w += 6;
+		while (w < len && (text[w] == ' ' || text[w] == '\t'))
+			w++;
+		if (len - w < 6 || memcmp(text + w, "unroll", 6) != 0 || isalnum((unsigned char)text[w + 6]) ||
+		    text[w + 6] == '_')
+			continue;
+		size_t end = w;
+		while (end < len && text[end] != '\n' && text[end] != '\\')
+			end++;
+		if (end < len && text[end] == '\\')
+			continue; /* (continued on the next line: left to clang) */
+		size_t next = next_code(text, len, end);
+		static const char *const loops[] = {"for", "while", "do"};
+		bool loop = false;
+		for (size_t k = 0; k < 3 && !loop; k++) {
+			size_t n = strlen(loops[k]);
+			loop = next + n <= len && memcmp(text + next, loops[k], n) == 0 &&
+			       (next + n == len || !(isalnum((unsigned char)text[next + n]) || text[next + n] == '_'));
+		}
+		if (loop || next >= len)
+			continue;
+		if (!out) {
+			out = xmalloc(len + 1);
+			memcpy(out, text, len);
+			out[len] = '\0';
+		}
+		memset(out + i, ' ', end - i);
+		i = end;
+	}
+	return out;
+}
+
 static bool is_dir(const char *path)
 {
 	struct stat st;
@@ -547,6 +620,7 @@ bool args_build(struct clang_args *a, const struct source *src, const struct opt
 		add_file(a, src->path, src->text, src->len);
 	}
 	char *reordered = attributes_first(src->text, src->len);
+	reordered = stray_unrolls_blanked(reordered, reordered ? reordered : src->text, src->len);
 	if (reordered)
 		a->files[0].Contents = *VEC_PUSH(a->owned, a->nowned, a->capowned) = reordered;
 	add(a, "-x");

@@ -3373,8 +3373,8 @@ static const char *copy_loop_illegal(const struct kloop *l, int stmt)
 		return "it steps by blockDim.x, and the loop as written, which other block sizes run, cannot appear "
 		       "twice in the function";
 	const char *why = loop_trips_illegal(l, &st->cl, false);
-	const char *holds = "its body holds another loop, which staging registers take only as the body's one statement, "
-			    "counted as this one is (a constant bound and step, not blockDim.x)";
+	const char *holds = "its body holds another loop (staged only as the body's one statement, with a constant bound "
+			    "and step)";
 	if (why || !holds_loop(cursor_last_child(st->cl.loop)))
 		return why;
 	if (!st->inner.bound || !st->inner.stride || holds_loop(cursor_last_child(st->inner.loop)))

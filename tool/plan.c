@@ -985,7 +985,8 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 		else if (l->refused_both && forced_variant(o) && o->variant != VARIANT_NO_LOADS &&
 			 !l->legal[o->variant].ok && l->legal[o->variant].refusal)
 			/* (the variant asked for: its own reason first, not cp.async's) */
-			plan_decline(l, "%s: %s", variant_row(o->variant)->noun, l->legal[o->variant].refusal);
+			plan_decline(l, "%s: %s", o->variant == VARIANT_CP_ASYNC ? "cp.async" : variant_row(o->variant)->noun,
+				     l->legal[o->variant].refusal);
 	}
 	restrict_to_ranges(m, src, o);
 }
