@@ -829,13 +829,15 @@ static bool record_if_copy(struct store_scan *s, CXCursor ifstmt)
 			char *a = span_text(s->src, cursor_span(t_dst)), *b = span_text(s->src, cursor_span(e_dst));
 			bool conversion = false;
 			if (strcmp(a, b) == 0 &&
-			    (cursor_global_load(strip_conversions(t_val, &conversion), &base) || computed_from_global(t_val)) &&
-			    !cursor_global_load(cursor_strip(e_val), &base))
+			    (cursor_global_load(cursor_unwrap_cache_hint(strip_conversions(t_val, &conversion)), &base) ||
+			     computed_from_global(t_val)) &&
+			    !cursor_global_load(cursor_unwrap_cache_hint(cursor_strip(e_val)), &base))
 				ok = true;
 			else if (strcmp(a, b) == 0 &&
-				 (cursor_global_load(strip_conversions(e_val, &conversion), &base) ||
+				 (cursor_global_load(cursor_unwrap_cache_hint(strip_conversions(e_val, &conversion)), &base) ||
 				  computed_from_global(e_val)) &&
-				 !cursor_global_load(cursor_strip(t_val), &base) && !computed_from_global(t_val)) {
+				 !cursor_global_load(cursor_unwrap_cache_hint(cursor_strip(t_val)), &base) &&
+				 !computed_from_global(t_val)) {
 				ok = negated = true;
 				CXCursor t = then_store;
 				then_store = else_store, else_store = t;

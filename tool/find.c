@@ -825,6 +825,19 @@ static void refuse_pointer_store(struct finder *f, struct kloop *l, CXCursor loo
 	free(name);
 }
 
+/* What kind of loop other than a counted `for` it is, in the remark's words. */
+static const char *loop_word(CXCursor loop)
+{
+	switch (clang_getCursorKind(loop)) {
+	case CXCursor_WhileStmt:
+		return "while";
+	case CXCursor_DoStmt:
+		return "do-while";
+	default:
+		return "range-based for";
+	}
+}
+
 static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 {
 	bool is_for = clang_getCursorKind(loop) == CXCursor_ForStmt;
@@ -902,13 +915,12 @@ static void note_other_loop(struct finder *f, CXCursor loop, const char *within)
 		source_line_col(f->src, pre.load_at, &ll, &lc);
 		kloop_unknown(l, l->loop.begin, "already pipelined: '%s' is stored from register '%s' at %d:%d, loaded from "
 			      "global memory at %d:%d before the compute reads the tiles (register prefetch, a %s loop)", tile,
-			      reg, sl, sc, ll, lc, clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while" : "do-while");
+			      reg, sl, sc, ll, lc, loop_word(loop));
 		free(tile);
 		free(reg);
 	} else if (!is_for)
-		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines `for` loops whose body fills tiles from global "
-			      "memory and synchronizes at its top level",
-			      clang_getCursorKind(loop) == CXCursor_WhileStmt ? "while" : "do-while");
+		kloop_unknown(l, l->loop.begin, "a %s loop; pipefy pipelines counted `for` loops whose body fills tiles "
+			      "from global memory and synchronizes at its top level", loop_word(loop));
 	else if (clang_Cursor_isNull(s.barrier))
 		kloop_unknown(l, l->loop.begin, "the loop synchronizes only inside a function it calls");
 	else if (clang_getCursorKind(body) == CXCursor_CompoundStmt && !top_level_sync(body))
@@ -976,7 +988,7 @@ struct loop_scan {
 static bool is_loop(CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
-	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt;
 }
 
 static enum CXChildVisitResult scan_loops(CXCursor c, void *data)

@@ -28,11 +28,12 @@ struct int_eval {
 
 /* A kernel template's parameters as one instantiation binds them: the non-type ones' values by
  * name, the type ones' sizes by position. */
+#define BINDING_MAX 32 /* template parameters a binding holds (tangefly's kernels take nine) */
 struct binding {
 	int n;
-	char *name[8];
-	long value[8];
-	long type_bytes[16]; /* by the parameter's index; 0 when not a type parameter */
+	char *name[BINDING_MAX];
+	long value[BINDING_MAX];
+	long type_bytes[BINDING_MAX]; /* by the parameter's index; 0 when not a type parameter */
 };
 
 static long eval_sum(struct int_eval *e);
@@ -1167,11 +1168,11 @@ static bool bind_instantiation(CXCursor fn, CXCursor spec, struct binding *b)
 			continue;
 		enum CXTemplateArgumentKind arg = clang_Cursor_getTemplateArgumentKind(spec, (unsigned)k);
 		if (kind == CXCursor_TemplateTypeParameter) {
-			ok = arg == CXTemplateArgumentKind_Type && k < 16;
+			ok = arg == CXTemplateArgumentKind_Type && k < BINDING_MAX;
 			if (ok)
 				b->type_bytes[k] = clang_Type_getSizeOf(clang_Cursor_getTemplateArgumentType(spec, (unsigned)k));
 		} else if (kind == CXCursor_NonTypeTemplateParameter) {
-			ok = arg == CXTemplateArgumentKind_Integral && b->n < 8;
+			ok = arg == CXTemplateArgumentKind_Integral && b->n < BINDING_MAX;
 			if (ok) {
 				b->name[b->n] = cursor_name(cs.v[i]);
 				b->value[b->n++] = clang_Cursor_getTemplateArgumentValue(spec, (unsigned)k);
@@ -1197,7 +1198,7 @@ static long bound_bytes(const struct source *src, CXCursor decl, const struct bi
 {
 	CXType t = clang_getCursorType(decl), e = type_array_element(t);
 	int param = cursor_type_param_index(e);
-	long bytes = param >= 0 && param < 16 ? b->type_bytes[param] : clang_Type_getSizeOf(e);
+	long bytes = param >= 0 && param < BINDING_MAX ? b->type_bytes[param] : clang_Type_getSizeOf(e);
 	if (bytes <= 0)
 		return -1;
 	char *sp = type_spelling(t), *p = strchr(sp, '[');
@@ -1336,7 +1337,7 @@ static long type_bytes(CXType t, const struct binding *b)
 {
 	int param = cursor_type_param_index(t);
 	if (param >= 0)
-		return b && param < 16 && b->type_bytes[param] > 0 ? b->type_bytes[param] : -1;
+		return b && param < BINDING_MAX && b->type_bytes[param] > 0 ? b->type_bytes[param] : -1;
 	long n = clang_Type_getSizeOf(t);
 	return n > 0 ? n : -1;
 }
