@@ -565,8 +565,12 @@ static bool has_copies(const struct kloop *l, int i) { return copies_write_tile(
  * write no tile the copies before it write (else it orders two stores to one tile). */
 enum barrier_use { BARRIER_NEEDED, BARRIER_REDUNDANT, BARRIER_ORDERS_COPIES };
 
-static enum barrier_use barrier_use(const struct kloop *l, int b)
+/* (why: for BARRIER_ORDERS_COPIES, what may make the two sides touch one element, in a
+ * remark's words; it names a tile, so it is the caller's buffer) */
+static enum barrier_use barrier_use(const struct kloop *l, int b, char *why, size_t nwhy)
 {
+	if (why && nwhy)
+		why[0] = '\0';
 	if (b > 0 && l->stmts[b - 1].role == ROLE_BARRIER)
 		return BARRIER_REDUNDANT;
 	int from = b, to = b;
@@ -586,27 +590,42 @@ static enum barrier_use barrier_use(const struct kloop *l, int b)
 	 * another tile) */
 	for (int i = from; i <= to; i++)
 		if ((l->stmts[i].role == ROLE_COPY_DECL && refs_tile(l, i)) ||
-		    (l->stmts[i].role == ROLE_COPY && !has_copies(l, i)))
+		    (l->stmts[i].role == ROLE_COPY && !has_copies(l, i))) {
+			if (why)
+				snprintf(why, nwhy, "%s", l->stmts[i].role == ROLE_COPY_DECL ? "a local of the copies names a tile"
+							   : "a statement among them fills tiles through what pipefy does not read as copies");
 			return BARRIER_ORDERS_COPIES;
+		}
 	for (int c = 0; c < l->ncopies; c++) {
 		int t = copy_tile(&l->copies[c]);
+		bool pointer = clang_getCursorType(l->tiles[t].decl).kind != CXType_ConstantArray &&
+			       clang_getCursorType(l->tiles[t].decl).kind != CXType_DependentSizedArray;
 		if (l->copies[c].stmt >= from && l->copies[c].stmt <= to &&
-		    (!clang_Cursor_isNull(l->copies[c].view) || l->tiles[t].dynamic ||
-		     (clang_getCursorType(l->tiles[t].decl).kind != CXType_ConstantArray &&
-		      clang_getCursorType(l->tiles[t].decl).kind != CXType_DependentSizedArray)))
+		    (!clang_Cursor_isNull(l->copies[c].view) || l->tiles[t].dynamic || pointer)) {
+			if (why)
+				snprintf(why, nwhy, "'%s' is %s, not told apart from the other tiles",
+					 l->tiles[t].name, !clang_Cursor_isNull(l->copies[c].view) ? "stored through a view"
+							   : l->tiles[t].dynamic ? "in dynamic shared memory" : "a pointer into shared memory");
 			return BARRIER_ORDERS_COPIES;
+		}
 	}
 	for (int t = 0; t < l->ntiles; t++)
-		if (copies_write_tile(l, from, b, t) && copies_write_tile(l, b + 1, to + 1, t))
+		if (copies_write_tile(l, from, b, t) && copies_write_tile(l, b + 1, to + 1, t)) {
+			if (why)
+				snprintf(why, nwhy, "both sides store into '%s'", l->tiles[t].name);
 			return BARRIER_ORDERS_COPIES;
+		}
 	/* (a statement on one side that names a tile the copies on the other side write reads it:
 	 * a copy's index, guard or value, `Bs[..] = B[s_idx[ty] * N + col]`) */
 	for (int r = 0; r < l->nrefs; r++) {
 		int i = l->refs[r].stmt, t = l->refs[r].tile;
 		if (i < from || i > to || i == b)
 			continue;
-		if ((i < b && copies_write_tile(l, b + 1, to + 1, t)) || (i > b && copies_write_tile(l, from, b, t)))
+		if ((i < b && copies_write_tile(l, b + 1, to + 1, t)) || (i > b && copies_write_tile(l, from, b, t))) {
+			if (why)
+				snprintf(why, nwhy, "one side reads '%s', which the other fills", l->tiles[t].name);
 			return BARRIER_ORDERS_COPIES;
+		}
 	}
 	return BARRIER_REDUNDANT;
 }
@@ -724,7 +743,7 @@ static struct body_shape body_shape(const struct kloop *l)
 				b.first_copy = i;
 			b.last_copy = i;
 		} else if (r == ROLE_BARRIER) {
-			if (b.nb < 64 && barrier_use(l, i) != BARRIER_REDUNDANT)
+			if (b.nb < 64 && barrier_use(l, i, NULL, 0) != BARRIER_REDUNDANT)
 				b.barriers[b.nb++] = i;
 		} else if (r == ROLE_COMPUTE && refs_tile(l, i)) {
 			if (b.first_read < 0)
@@ -799,16 +818,16 @@ static void check_shape(struct kloop *l, const struct source *src)
 	if (nb > 2) {
 		pos(src, l->stmts[barriers[2]].text.begin, &line, &col);
 		int orders = -1;
+		char why[256];
 		for (int b = 0; b < nb && orders < 0; b++)
-			if (barrier_use(l, barriers[b]) == BARRIER_ORDERS_COPIES)
+			if (barrier_use(l, barriers[b], why, sizeof why) == BARRIER_ORDERS_COPIES)
 				orders = barriers[b];
 		if (orders >= 0) {
 			int ol, oc;
 			pos(src, l->stmts[orders].text.begin, &ol, &oc);
 			kloop_refuse(l, l->stmts[barriers[2]].text.begin,
-				     "more than two block barriers in the body (third at %d:%d): the one at %d:%d orders the "
-				     "copies on either side of it (one side stores into a tile the other fills or reads, or "
-				     "through a pointer that may reach one)", line, col, ol, oc);
+				     "more than two block barriers (third at %d:%d); the one at %d:%d may order the "
+				     "copies around it: %s", line, col, ol, oc, why);
 		} else
 			kloop_refuse(l, l->stmts[barriers[2]].text.begin, "more than two block barriers in the body (third at %d:%d)",
 				     line, col);
