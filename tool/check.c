@@ -982,6 +982,57 @@ static size_t loaded_again(const struct kloop *l, size_t at)
 	return 0;
 }
 
+struct local_sets {
+	CXCursor var;
+	size_t before;   /* the copy's offset: writes from it on do not count */
+	size_t at[2];    /* the first two writes' offsets */
+	int n;
+};
+
+static enum CXChildVisitResult scan_local_sets(CXCursor w, enum write_kind k, CXCursor target, CXCursor value, void *data)
+{
+	(void)k, (void)value;
+	struct local_sets *s = data;
+	size_t at = cursor_span(w).begin;
+	if (at >= s->before || !clang_equalCursors(cursor_root_var(target), s->var))
+		return CXChildVisit_Recurse;
+	for (int i = 0; i < s->n && i < 2; i++)
+		if (s->at[i] == at) /* (one write seen twice: `v = f(..)` of a struct, its operator= call) */
+			return CXChildVisit_Recurse;
+	if (s->n < 2)
+		s->at[s->n] = at;
+	s->n++;
+	return CXChildVisit_Recurse;
+}
+
+/* A copy that stores a local (or a part of one) that the body sets before it other than as one
+ * load pipefy reads (`if (g) v = *(float4 *)p; else { ..; v = make_float4(..); }`): named, with
+ * where it is set. False when nothing in the body before the copy writes the local. */
+static bool refuse_local_set_otherwise(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg,
+				       const char *name, int line, int col)
+{
+	if (clang_Cursor_isNull(reg) || clang_getCursorKind(reg) != CXCursor_VarDecl || cursor_is_shared_decl(reg) ||
+	    clang_Cursor_isNull(cp->value))
+		return false;
+	struct local_sets s = {.var = reg, .before = cp->text.begin};
+	for (int j = 0; j <= cp->stmt && j < l->nstmts; j++)
+		cursor_visit_writes(l->stmts[j].cursor, scan_local_sets, &s);
+	if (s.n == 0)
+		return false;
+	char *v = span_text(src, cursor_span(cp->value));
+	char first[32];
+	snprintf(first, sizeof first, "%s", where(src, s.at[0]));
+	if (s.n == 1)
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', set at %s other than by one load from "
+			     "global memory (pipefy stages a local that one load sets)", name, line, col, v, first);
+	else
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', set %s before it (at %s, %s%s): "
+			     "pipefy stages a local that one load sets", name, line, col, v, s.n == 2 ? "twice" : "more than twice",
+			     first, where(src, s.at[1]), s.n > 2 ? ", .." : "");
+	free(v);
+	return true;
+}
+
 /* A store from a local that a copy loop of the body declares from a load of global memory
  * (`float4 tmp = ...&A[i]...; As[..] = tmp.x;` inside `for (offset ...)`). */
 static bool staged_in_copy_loop(const struct kloop *l, const struct copy *cp, CXCursor reg)
@@ -1374,7 +1425,7 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 					     "pipefy stores a loaded local's parts where the body's top level declares it", name, line, col, v, rn, where(src, statement_start(src, &l->stmts[cp->stmt])));
 				free(v);
 				free(rn);
-			} else
+			} else if (!refuse_local_set_otherwise(l, src, cp, reg, name, line, col))
 				kloop_refuse(l, cp->text.begin, "'%s' is written from a computed value at %d:%d", name, line, col);
 		}
 		free(sname);
