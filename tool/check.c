@@ -1023,11 +1023,11 @@ static bool refuse_local_set_otherwise(struct kloop *l, const struct source *src
 	char first[32];
 	snprintf(first, sizeof first, "%s", where(src, s.at[0]));
 	if (s.n == 1)
-		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', set at %s other than by one load from "
-			     "global memory (pipefy stages a local that one load sets)", name, line, col, v, first);
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', which the body also writes at %s (pipefy "
+			     "stages a local that one load sets)", name, line, col, v, first);
 	else
-		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', set %s before it (at %s, %s%s): "
-			     "pipefy stages a local that one load sets", name, line, col, v, s.n == 2 ? "twice" : "more than twice",
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', which the body writes %s before it (at %s, "
+			     "%s%s): pipefy stages a local that one load sets", name, line, col, v, s.n == 2 ? "twice" : "more than twice",
 			     first, where(src, s.at[1]), s.n > 2 ? ", .." : "");
 	free(v);
 	return true;
