@@ -638,6 +638,29 @@ struct moving_slot {
 	CXCursor var;
 };
 
+/* (what an assignment of the slot reads: a local of the function the body also assigns, the
+ * other half of a pair the loop rotates, `write_idx = 1 - read_idx; .. read_idx = write_idx;`) */
+struct rotated_from {
+	const struct kloop *l;
+	CXCursor slot;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_rotated_from(CXCursor c, CXCursor e, void *data)
+{
+	(void)c;
+	struct rotated_from *r = data;
+	if (clang_getCursorKind(e) != CXCursor_VarDecl || clang_equalCursors(e, r->slot) ||
+	    cursor_declared_within(e, r->l->body))
+		return CXChildVisit_Continue;
+	for (int i = 0; i < r->l->nstmts; i++)
+		if (cursor_writes_var(r->l->stmts[i].cursor, e)) {
+			r->found = true;
+			return CXChildVisit_Break;
+		}
+	return CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor d, void *data)
 {
 	(void)c;
@@ -647,11 +670,16 @@ static enum CXChildVisitResult scan_moving_slot(CXCursor c, CXCursor d, void *da
 	bool integer = (k >= CXType_Bool && k <= CXType_Int128) && k != CXType_Float && k != CXType_Double;
 	if (clang_getCursorKind(d) != CXCursor_VarDecl || cursor_declared_within(d, m->l->body) || !integer)
 		return CXChildVisit_Continue;
-	for (int i = 0; i < m->l->nstmts; i++)
-		if (cursor_steps_var(m->l->stmts[i].cursor, d)) {
-			m->var = d;
-			return CXChildVisit_Break;
-		}
+	for (int i = 0; i < m->l->nstmts; i++) {
+		CXCursor target, value;
+		struct rotated_from r = {m->l, d, false};
+		if (!cursor_steps_var(m->l->stmts[i].cursor, d) &&
+		    (cursor_write_parts(cursor_strip(m->l->stmts[i].cursor), &target, &value) != WRITE_ASSIGN ||
+		     !cursor_names_var(target, d) || (cursor_visit_names(value, scan_rotated_from, &r), !r.found)))
+			continue;
+		m->var = d;
+		return CXChildVisit_Break;
+	}
 	return CXChildVisit_Continue;
 }
 
@@ -767,14 +795,14 @@ static bool refuse_race(struct kloop *l, const struct source *src, const struct 
 	if (swapped >= 0) {
 		/* (a slot the body moves: the loop's own double buffer, with one barrier no race) */
 		int step = 0, wl = 0, wc = 0;
-		while (step < l->nstmts && !cursor_steps_var(l->stmts[step].cursor, slot))
+		while (step < l->nstmts && !cursor_writes_var(l->stmts[step].cursor, slot))
 			step++;
 		if (step < l->nstmts)
 			pos(src, l->stmts[step].text.begin, &wl, &wc);
 		char *name = cursor_name(slot);
 		kloop_refuse(l, l->copies[swapped].text.begin,
-			     "the copy at %s stores at '%s', which the body changes at %d:%d: the tiles move each "
-			     "iteration (buffers the loop swaps itself), and pipefy stages tiles filled in one place",
+			     "the copy at %s stores at '%s', which the body changes at %d:%d: the loop swaps its own "
+			     "buffers (pipefy stages tiles filled in one place)",
 			     where(src, l->copies[swapped].text.begin), name, wl, wc);
 		free(name);
 		return true;
@@ -2976,6 +3004,45 @@ static void refuse_stray_shared(struct kloop *l, const struct source *src, CXCur
 	free(n);
 }
 
+/* What a fill helper reads besides its arguments' values: the memory its pointer arguments
+ * reach (its source among it, and an index array it reads, `g[.. + sh[slot]]`), and the
+ * variables of the program its definition names (a __device__ array), which the compute may
+ * write: the loader runs the call a tile early. Into in (bases, vars) and globals. */
+struct helper_globals {
+	CXCursor def;
+	struct cursors *vars, *globals;
+};
+
+static enum CXChildVisitResult scan_helper_globals(CXCursor c, CXCursor d, void *data)
+{
+	(void)c;
+	struct helper_globals *g = data;
+	if (clang_getCursorKind(d) != CXCursor_VarDecl || cursor_is_shared_var(d) ||
+	    (cursor_declared_within(d, cursor_span(g->def)) && clang_Cursor_getStorageClass(d) != CX_SC_Static))
+		return CXChildVisit_Continue;
+	CXType t = clang_getCursorType(d);
+	if (clang_isConstQualifiedType(t) || cursor_has_attr(d, CXCursor_CUDAConstantAttr))
+		return CXChildVisit_Continue; /* (nothing the kernel runs writes it) */
+	add_cursor(g->vars, d);
+	add_cursor(g->globals, d);
+	return CXChildVisit_Continue;
+}
+
+static void helper_inputs(const struct kloop *l, const struct helper_fill *h, struct input_scan *in,
+			  struct cursors *globals)
+{
+	CXCursor call = cursor_strip(l->stmts[h->stmt].cursor);
+	for (int i = 0; i < clang_Cursor_getNumArguments(call); i++) {
+		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+		CXCursor v = cursor_root_var(arg);
+		if (clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer && !clang_Cursor_isNull(v) &&
+		    !cursor_is_shared_var(v) && cursor_is_variable(v))
+			add_cursor(&in->bases, v);
+	}
+	struct helper_globals g = {h->definition, &in->vars, globals};
+	cursor_visit_names(h->definition, scan_helper_globals, &g);
+}
+
 /* What every statement may do, and whether the copies can be issued a tile early: they, and
  * the locals they read, have no effect but the tile stores; what they read is not changed by
  * the rest of the body (the loop variables only by the increment and the bumps, which the
@@ -3058,6 +3125,10 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	for (int i = 0; i < l->nstmts; i++)
 		if (is_copy_side(l, i))
 			cursor_visit(l->stmts[i].cursor, scan_inputs, &in);
+	struct cursors globals = {0};
+	for (int k = 0; k < l->nhelpers; k++)
+		if (l->helpers[k].stmt >= 0)
+			helper_inputs(l, &l->helpers[k], &in, &globals);
 	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
 		CXCursor var = in.vars.v[v];
 		int decl = declaring_stmt(l, var);
@@ -3097,9 +3168,12 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 			break;
 		}
 	}
-	/* memory the body writes that the next tile's copies may read */
-	for (int b = 0; b < in.bases.n && mem_write >= 0 && l->nrefusals == 0; b++) {
-		CXCursor base = in.bases.v[b];
+	/* memory the body writes that the next tile's copies may read (a pointer with no
+	 * __restrict__ named first, then a __restrict__ one that makes another) */
+	for (int b = 0; b < 2 * in.bases.n && mem_write >= 0 && l->nrefusals == 0; b++) {
+		CXCursor base = in.bases.v[b % in.bases.n];
+		if (restrict_pointer(base) != (b >= in.bases.n))
+			continue;
 		enum CXCursorKind bk = clang_getCursorKind(base);
 		size_t derived = bk == CXCursor_ParmDecl || bk == CXCursor_VarDecl ? derived_from(l, base, src) : 0;
 		if (restrict_pointer(base) && !derived)
@@ -3124,6 +3198,17 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 				     line, col, e->what, name, name);
 		free(name);
 	}
+	/* (a variable of the program a fill helper reads, which a write through a pointer may reach) */
+	for (int g = 0; g < globals.n && mem_write >= 0 && l->nrefusals == 0; g++) {
+		const struct effects *e = &fx[mem_write];
+		size_t at = e->at != (size_t)-1 ? e->at : l->stmts[mem_write].text.begin;
+		pos(src, at, &line, &col);
+		char *name = cursor_name(globals.v[g]);
+		kloop_refuse(l, at, "the compute at %d:%d %s, and a fill helper reads '%s' (declared at %s), which that "
+			     "write may reach", line, col, e->what, name, where(src, cursor_span(globals.v[g]).begin));
+		free(name);
+	}
+	free(globals.v);
 	free(in.vars.v);
 	free(in.bases.v);
 }
@@ -4697,18 +4782,177 @@ static size_t first_fact_end(const char *why)
 	return strlen(why);
 }
 
-/* Neither cp.async nor register staging can take the loop: each one's first fact, then what
- * follows each (a remark keeps the first two, --report has all). */
+/* Two variants' reasons as one: each one's first fact, then what follows each (a remark keeps the
+ * first two, --report has all). */
+char *check_both_reasons(const char *first_name, const char *first, const char *second_name, const char *second)
+{
+	size_t c = first_fact_end(first), g = first_fact_end(second);
+	if (!first[c] && !second[g])
+		return xprintf("%s: %s; %s: %s", first_name, first, second_name, second);
+	return xprintf("%s: %.*s; %s: %.*s (%s%s%s%s%s)", first_name, (int)c, first, second_name, (int)g, second,
+		       first[c] ? first_name : "", first[c] ? first + c : "", first[c] && second[g] ? "; " : "",
+		       second[g] ? second_name : "", second[g] ? second + g : "");
+}
+
+/* Neither cp.async nor register staging can take the loop: both reasons, cp.async's first (the
+ * planner may put register staging's first where it would have been chosen, and a variant asked
+ * for gives its own: kloop.refused_both). */
 static void refuse_both(struct kloop *l, const char *cp, const char *ldg)
 {
 	l->refused_both = true;
-	size_t c = first_fact_end(cp), g = first_fact_end(ldg);
-	if (!cp[c] && !ldg[g])
-		kloop_refuse(l, l->loop.begin, "cp.async: %s; register staging: %s", cp, ldg);
-	else
-		kloop_refuse(l, l->loop.begin, "cp.async: %.*s; register staging: %.*s (%s%s%s%s%s)", (int)c, cp, (int)g, ldg,
-			     cp[c] ? "cp.async" : "", cp[c] ? cp + c : "", cp[c] && ldg[g] ? "; " : "",
-			     ldg[g] ? "register staging" : "", ldg[g] ? ldg + g : "");
+	char *why = check_both_reasons("cp.async", cp, "register staging", ldg);
+	kloop_refuse(l, l->loop.begin, "%s", why);
+	free(why);
+}
+
+/* What the loop's counters hand a fill helper (an argument that reads them, and the helper's
+ * locals computed from such a parameter) may reach only the addresses it loads from and its
+ * copies' zero-fill guards: where it stores, and whether, must be the same on every tile, as
+ * the stages are filled the same way and read at the same places (an attack: `load(As, .., (k0
+ * / TS) & 1)` storing half a tile at `s[8 * h + r]` was staged, and the compute read the half
+ * another stage held). Refuses the loop, naming the first other use; true when it did. */
+struct helper_taint {
+	const struct kloop *l;
+	const struct helper_fill *h;
+	struct cursors tainted;
+	struct span *ok;      /* where a tainted name may stand: the loads, the guards, what sets a
+			       * tainted local */
+	int nok, capok;
+	bool grew;
+	CXCursor bad, bad_var;
+};
+
+static bool is_tainted(const struct helper_taint *t, CXCursor d)
+{
+	for (int i = 0; i < t->tainted.n; i++)
+		if (clang_equalCursors(t->tainted.v[i], d))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult scan_reads_tainted(CXCursor c, CXCursor d, void *data)
+{
+	(void)c;
+	bool *found = ((void **)data)[1];
+	if (is_tainted(((void **)data)[0], d)) {
+		*found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
+static bool reads_tainted(const struct helper_taint *t, CXCursor e)
+{
+	bool found = false;
+	void *ctx[2] = {(void *)t, &found};
+	if (!clang_Cursor_isNull(e))
+		cursor_visit_names(e, scan_reads_tainted, ctx);
+	return found;
+}
+
+static void taint(struct helper_taint *t, CXCursor var, struct span set_by)
+{
+	*VEC_PUSH(t->ok, t->nok, t->capok) = set_by;
+	if (!is_tainted(t, var)) {
+		*VEC_PUSH(t->tainted.v, t->tainted.n, t->tainted.cap) = var;
+		t->grew = true;
+	}
+}
+
+static enum CXChildVisitResult scan_taint_decls(CXCursor c, void *data)
+{
+	struct helper_taint *t = data;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && !is_tainted(t, c)) {
+		CXCursor init = cursor_last_child(c);
+		if (!clang_Cursor_isNull(init) && clang_getCursorKind(init) != CXCursor_TypeRef && reads_tainted(t, init))
+			taint(t, c, cursor_span(c));
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* Whether var is a tile the helper stores into (its parameter). */
+static bool is_tile_param_of(const struct helper_fill *h, CXCursor var)
+{
+	for (int j = 0; j < h->nstores; j++)
+		if (clang_equalCursors(cursor_root_var(cursor_write_target(h->stores[j].store)), var))
+			return true;
+	return false;
+}
+
+static enum CXChildVisitResult scan_taint_writes(CXCursor w, enum write_kind k, CXCursor target, CXCursor value, void *data)
+{
+	(void)k;
+	struct helper_taint *t = data;
+	CXCursor var = cursor_root_var(target);
+	if (!clang_Cursor_isNull(var) && cursor_declared_within(var, t->h->def) && !is_tile_param_of(t->h, var) &&
+	    (reads_tainted(t, value) || (k != WRITE_ASSIGN && is_tainted(t, var))))
+		taint(t, var, cursor_span(w));
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_tainted_use(CXCursor c, CXCursor d, void *data)
+{
+	struct helper_taint *t = data;
+	if (!is_tainted(t, d))
+		return CXChildVisit_Continue;
+	struct span at = cursor_span(c);
+	for (int i = 0; i < t->nok; i++)
+		if (span_within(at, t->ok[i]))
+			return CXChildVisit_Continue;
+	t->bad = c;
+	t->bad_var = d;
+	return CXChildVisit_Break;
+}
+
+static bool refuse_helper_moving_store(struct kloop *l, const struct source *src)
+{
+	for (int k = 0; k < l->nhelpers && l->nrefusals == 0; k++) {
+		const struct helper_fill *h = &l->helpers[k];
+		if (h->stmt < 0 || h->refusal)
+			continue;
+		CXCursor call = cursor_strip(l->stmts[h->stmt].cursor);
+		struct helper_taint t = {.l = l, .h = h, .bad = clang_getNullCursor()};
+		struct cursors kids = cursor_children(h->definition);
+		int p = 0, from = -1;
+		for (int i = 0; i < kids.n; i++) {
+			if (clang_getCursorKind(kids.v[i]) != CXCursor_ParmDecl)
+				continue;
+			if (p < clang_Cursor_getNumArguments(call) &&
+			    stmt_reads_ivar(l, clang_Cursor_getArgument(call, (unsigned)p))) {
+				taint(&t, kids.v[i], cursor_span(kids.v[i]));
+				if (from < 0)
+					from = p;
+			}
+			p++;
+		}
+		free(kids.v);
+		for (int j = 0; j < h->nstores; j++) {
+			*VEC_PUSH(t.ok, t.nok, t.capok) = h->stores[j].src;
+			if (h->stores[j].guard.end > h->stores[j].guard.begin)
+				*VEC_PUSH(t.ok, t.nok, t.capok) = h->stores[j].guard;
+		}
+		for (int round = 0; round < 16 && t.tainted.n > 0; round++) {
+			t.grew = false;
+			cursor_visit(h->definition, scan_taint_decls, &t);
+			cursor_visit_writes(h->definition, scan_taint_writes, &t);
+			if (!t.grew)
+				break;
+		}
+		if (t.tainted.n > 0)
+			cursor_visit_names(h->definition, scan_tainted_use, &t);
+		if (!clang_Cursor_isNull(t.bad)) {
+			char *v = cursor_name(t.bad_var), *a = xstrdup(where(src, cursor_span(
+						clang_Cursor_getArgument(call, (unsigned)from)).begin));
+			kloop_refuse(l, cursor_span(call).begin, "'%s' uses '%s' at %s, which the loop's counters set (%s), "
+				     "other than in the addresses it loads: where or whether it stores would change with the "
+				     "tile", h->name, v, where(src, cursor_span(t.bad).begin), a);
+			free(v);
+			free(a);
+		}
+		free(t.tainted.v);
+		free(t.ok);
+	}
+	return l->nrefusals > 0;
 }
 
 /* A fill helper pipefy cannot make asynchronous: refused, naming it (true). A loop whose
@@ -4867,6 +5111,8 @@ static void check_loop(struct kloop *l, const struct source *src, bool other_fil
 	/* (one barrier in the body races as written, which check_shape says first) */
 	if (l->nrefusals == 0 && l->nbarriers != 1)
 		check_partial_fills(l, src);
+	if (l->nrefusals == 0)
+		refuse_helper_moving_store(l, src);
 	if (l->nrefusals == 0 && l->ncopies == 0 && l->nhelpers == 0)
 		refuse_no_copies(l, src);
 	if (l->nrefusals == 0 && check_aliases(l, src)) {

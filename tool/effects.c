@@ -204,13 +204,36 @@ static bool subscripts_parameter(CXCursor target, CXCursor var)
 
 /* A write of the lvalue `target`: into a local (recorded in vars), through a parameter of
  * the helper being read, or into memory. */
+static void record_write_of(struct fx_scan *s, CXCursor target, CXCursor var, bool through, CXCursor at);
+
 static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
 {
-	struct effects *fx = s->fx;
 	bool through = false;
 	CXCursor var = lvalue_root(target, &through);
 	if (!clang_Cursor_isNull(var) && !through && subscripts_parameter(target, var))
 		through = true;
+	record_write_of(s, target, var, through, at);
+}
+
+/* A write a callee makes through the pointer argument arg: into what arg points at, which is
+ * the variable itself only where arg is its address or an array it names (`&x`, `buf`); through
+ * a pointer value (`W`, `W + off`) it is memory (an attack: `poke(W, i, v)` writing `w[i]` was
+ * taken for a write of the parameter W, a local, and the compute's store into A went unseen). */
+static void record_write_pointee(struct fx_scan *s, CXCursor arg, CXCursor at)
+{
+	bool through = false;
+	CXCursor var = lvalue_root(arg, &through);
+	if (!clang_Cursor_isNull(var) && !is_address_of(arg)) {
+		enum CXTypeKind vk = clang_getCanonicalType(clang_getCursorType(var)).kind;
+		if (vk == CXType_Pointer)
+			through = true;
+	}
+	record_write_of(s, arg, var, through, at);
+}
+
+static void record_write_of(struct fx_scan *s, CXCursor target, CXCursor var, bool through, CXCursor at)
+{
+	struct effects *fx = s->fx;
 	if (clang_Cursor_isNull(var)) {
 		char *t = s->src ? span_text(s->src, cursor_span(target)) : xstrdup("?");
 		note(fx, &fx->memory, at, "writes '%s', which pipefy cannot trace to a variable", t);
@@ -738,8 +761,10 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 			add_var(fx, var);
 			note(fx, &fx->shared, arg, "hands the __shared__ array '%s' to a call that may write it", v);
 			free(v);
-		} else
-			record_write(s, arg, arg); /* what the argument points at, or the variable itself */
+		} else if (clang_getCanonicalType(pt).kind == CXType_Pointer)
+			record_write_pointee(s, arg, arg); /* what the argument points at */
+		else
+			record_write(s, arg, arg); /* the variable a reference binds */
 	}
 	/* a method may change its object */
 	if (method && !clang_CXXMethod_isConst(callee) && !library) {

@@ -1263,6 +1263,8 @@ void box_kloops(struct model *m, const struct source *src);
 /* ---- check.c: legality; every refusal a reason with a location ---- */
 
 void check_kloops(struct model *m, const struct source *src);
+/* Two variants' reasons as one, each one's first fact first: "A: fact; B: fact (A: rest; B: rest)". */
+char *check_both_reasons(const char *first_name, const char *first, const char *second_name, const char *second);
 /* The variants' facts (variant.c's rows name them): cp.async's plain copies of 4, 8 or 16
  * bytes; registers' one value a copy; the tensor family's boxes (tma, bulk and ws together) and
  * a producer warp's cp.async rows (ws-cp.async). */

@@ -987,6 +987,13 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 			/* (the variant asked for: its own reason first, not cp.async's) */
 			plan_decline(l, "%s: %s", o->variant == VARIANT_CP_ASYNC ? "cp.async" : variant_row(o->variant)->noun,
 				     l->legal[o->variant].refusal);
+		else if (l->refused_both && !forced_variant(o) && min_copy_width(l) < r->variants.cp_async_min_copy_bytes) {
+			/* (narrow copies: register staging is what auto would have chosen, its reason first) */
+			char *why = check_both_reasons("register staging", l->legal[VARIANT_LDG].refusal, "cp.async",
+						       l->legal[VARIANT_CP_ASYNC].refusal);
+			plan_decline(l, "%s", why);
+			free(why);
+		}
 	}
 	restrict_to_ranges(m, src, o);
 }
