@@ -1043,16 +1043,27 @@ static bool refuse_local_set_otherwise(struct kloop *l, const struct source *src
 	    clang_Cursor_isNull(cp->value))
 		return false;
 	struct local_sets s = {.var = reg, .before = cp->text.begin};
-	for (int j = 0; j <= cp->stmt && j < l->nstmts; j++)
+	for (int j = 0; j <= cp->stmt && j < l->nstmts; j++) {
+		CXCursor st = cursor_strip(l->stmts[j].cursor), target, value;
+		enum write_kind k = cursor_write_parts(st, &target, &value);
+		if (k != WRITE_NONE) /* (the statement itself: the walk goes below it) */
+			scan_local_sets(st, k, target, value, &s);
 		cursor_visit_writes(l->stmts[j].cursor, scan_local_sets, &s);
+	}
 	if (s.n == 0)
 		return false;
 	char *v = span_text(src, cursor_span(cp->value));
 	char first[32];
 	snprintf(first, sizeof first, "%s", where(src, s.at[0]));
-	if (s.n == 1)
+	CXCursor init = cursor_last_child(reg);
+	bool declared_with_value = !clang_Cursor_isNull(init) && clang_getCursorKind(init) != CXCursor_TypeRef &&
+				   clang_isExpression(clang_getCursorKind(init));
+	if (s.n == 1 && declared_with_value)
 		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', which the body also writes at %s (pipefy "
 			     "stages a local that one load sets)", name, line, col, v, first);
+	else if (s.n == 1)
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', which the body sets at %s other than by "
+			     "one load (pipefy stages a local that one load sets)", name, line, col, v, first);
 	else
 		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from '%s', which the body writes %s before it (at %s, "
 			     "%s%s): pipefy stages a local that one load sets", name, line, col, v, s.n == 2 ? "twice" : "more than twice",
@@ -1347,6 +1358,20 @@ static bool refuse_impure_call(struct kloop *l, const struct copy *cp, int line,
 	return why != NULL;
 }
 
+/* The first argument of a call that names shared memory (`&scale`, `As[0]`), or null. */
+static CXCursor shared_argument_of(CXCursor call)
+{
+	for (int i = 0; i < clang_Cursor_getNumArguments(call); i++) {
+		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+		if (cursor_names_shared(arg))
+			return arg;
+	}
+	return clang_getNullCursor();
+}
+
+static bool shared_argument(CXCursor call) { return !clang_Cursor_isNull(shared_argument_of(call)); }
+
+
 static void refuse_computed_copy(struct kloop *l, const struct source *src, const struct copy *cp, CXCursor reg)
 {
 	const char *name = l->tiles[cp->tile].name;
@@ -1372,7 +1397,14 @@ static void refuse_computed_copy(struct kloop *l, const struct source *src, cons
 			     "'%s' is written at %d:%d from a call of '%s', which reads more than its "
 			     "parameters and the element it returns: pipefy reads a load function only as "
 			     "`return *p;` or `return p[i];` of its parameters", name, line, col, callee);
-	else if (callee) {
+	else if (callee && effects_load_function(call) && shared_argument(call)) {
+		/* (the function is one pipefy loads through; an argument hands it shared memory) */
+		char *arg = span_text(src, cursor_span(shared_argument_of(call)));
+		kloop_refuse(l, cp->text.begin, "'%s' is written at %d:%d from a call of '%s' handed '%s', which is "
+			     "__shared__ memory: the loader would read it a tile early, pipefy loads through global "
+			     "pointers", name, line, col, callee, arg);
+		free(arg);
+	} else if (callee) {
 		char *why = effects_load_function_problem(call);
 		kloop_refuse(l, cp->text.begin,
 			     "'%s' is written at %d:%d from a call of '%s', which %s: pipefy loads a tile early through a "
@@ -3161,9 +3193,18 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 			if (is_copy_side(l, i))
 				kloop_refuse(l, l->stmts[i].text.begin, "the copy at %d:%d changes '%s', which the copies read",
 					     line, col, name);
-			else
-				kloop_refuse(l, l->stmts[i].text.begin, "the copies read '%s', which the %s at %d:%d writes",
-					     name, l->stmts[i].role == ROLE_BUMP ? "statement" : "compute", line, col);
+			else {
+				/* (before the first barrier it is no compute: a second load into a copy's local) */
+				bool after_barrier = false;
+				for (int j = 0; j < i && !after_barrier; j++)
+					after_barrier = l->stmts[j].role == ROLE_BARRIER;
+				CXCursor init = cursor_last_child(var);
+				bool loaded = clang_getCursorKind(var) == CXCursor_VarDecl && !clang_Cursor_isNull(init) &&
+					      body_fetch_value(init);
+				kloop_refuse(l, l->stmts[i].text.begin, "the copies read '%s', which the %s at %d:%d writes%s",
+					     name, l->stmts[i].role == ROLE_BUMP || !after_barrier ? "statement" : "compute", line,
+					     col, !after_barrier && loaded ? " too (pipefy stages a local that one load sets)" : "");
+			}
 			free(name);
 			break;
 		}
@@ -3811,10 +3852,13 @@ static char *unstaged_copy_why(const struct kloop *l, const struct source *src, 
 	if (k == CXCursor_CompoundStmt)
 		return xprintf("the copy at %d:%d sits in the block at %d:%d with other statements: staging registers "
 			       "take a block that holds copies alone", line, col, ol, oc);
-	if (k != CXCursor_ForStmt)
+	if (k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt)
 		return xprintf("the copy at %d:%d sits in the loop at %d:%d: staging registers need a for loop "
 			       "(`for (i = E; i < N; i += S)`, N a constant, S a constant or blockDim.x)",
 			       line, col, ol, oc);
+	if (k != CXCursor_ForStmt) /* (`As[..] = .., Bs[..] = ..;`, one statement) */
+		return xprintf("the copy at %d:%d is part of the expression at %d:%d: staging registers take each copy "
+			       "as a statement of its own", line, col, ol, oc);
 	const char *illegal = st->cl.bound ? copy_loop_illegal(l, cp->stmt) : NULL;
 	if (illegal) /* (the shape is one pipefy stages: something else is not) */
 		return xprintf("the copy loop at %d:%d cannot be staged: %s", ol, oc, illegal);
@@ -3958,9 +4002,9 @@ static char *advance_ldg_refusal(const struct kloop *l, const struct source *src
 				      "registers when the loop declares its variable (`for (int %s = ..`)",
 				      where(src, cursor_span(cursor_unattributed(st->cursor)).begin), name, name);
 		else if (set)
-			why = xprintf("the copy at %s also sets '%s' from what pipefy cannot show the same on every tile, "
-				      "which storing the registers, a tile later, would set again", where(src, cursor_span(cursor_unattributed(st->cursor)).begin),
-				      name);
+			why = xprintf("the copy at %s also sets '%s' from what pipefy cannot show the same on every tile: "
+				      "storing the registers a tile later would set it again",
+				      where(src, cursor_span(cursor_unattributed(st->cursor)).begin), name);
 		else if (st->role == ROLE_COPY)
 			why = xprintf("the copy at %s also advances '%s', which storing the registers would advance again "
 				      "apart from its declaration", where(src, cursor_span(cursor_unattributed(st->cursor)).begin), name);
@@ -4479,6 +4523,33 @@ static enum CXChildVisitResult find_if_at(CXCursor c, void *data)
 	return CXChildVisit_Recurse;
 }
 
+/* The copy in the other branch of the if/else cond that stores the element cp stores (the
+ * destination written alike), or NULL. */
+static const struct copy *other_branch_copy(const struct kloop *l, const struct source *src, const struct copy *cp,
+					    CXCursor cond)
+{
+	if (clang_Cursor_isNull(cond) || clang_getCursorKind(cond) != CXCursor_IfStmt)
+		return NULL;
+	struct cursors kids = cursor_children(cond);
+	const struct copy *found = NULL;
+	if (kids.n == 3) {
+		bool in_then = span_within(cp->text, cursor_span(kids.v[1]));
+		struct span other = cursor_span(kids.v[in_then ? 2 : 1]);
+		char *dst = span_text(src, cursor_span(cursor_write_target(cp->store)));
+		for (int i = 0; i < l->ncopies && !found; i++) {
+			if (&l->copies[i] == cp || !span_within(l->copies[i].text, other))
+				continue;
+			char *o = span_text(src, cursor_span(cursor_write_target(l->copies[i].store)));
+			if (strcmp(o, dst) == 0)
+				found = &l->copies[i];
+			free(o);
+		}
+		free(dst);
+	}
+	free(kids.v);
+	return found;
+}
+
 static void check_partial_fills(struct kloop *l, const struct source *src)
 {
 	for (int i = 0; i < l->ncopies && l->nrefusals == 0; i++) {
@@ -4494,8 +4565,21 @@ static void check_partial_fills(struct kloop *l, const struct source *src)
 			cursor_visit_from(st, find_if_at, &f);
 			own = clang_Cursor_isNull(f.found) ? st : f.found;
 		}
-		if (!store_every_tile(&x, st, cp->store, own, &cond) || !jumps_every_tile(&x, st, &cond))
-			partial_fill_refuse(l, src, cp->text.begin, cond, &x, "");
+		if (!store_every_tile(&x, st, cp->store, own, &cond) || !jumps_every_tile(&x, st, &cond)) {
+			const struct copy *other = other_branch_copy(l, src, cp, cond);
+			if (other) {
+				char *dst = span_text(src, cursor_span(cursor_write_target(cp->store)));
+				char *at_if = xstrdup(where(src, cursor_span(cond).begin));
+				char *at_one = xstrdup(where(src, cursor_span(cp->store).begin));
+				kloop_refuse(l, cp->text.begin, "the if at %s stores '%s' from a load in either branch (%s, "
+					     "%s): pipefy reads an if/else as one guarded copy with a constant in one branch",
+					     at_if, dst, at_one, where(src, cursor_span(other->store).begin));
+				free(at_if);
+				free(at_one);
+				free(dst);
+			} else
+				partial_fill_refuse(l, src, cp->text.begin, cond, &x, "");
+		}
 	}
 	for (int k = 0; k < l->nhelpers && l->nrefusals == 0; k++)
 		check_helper_fills(l, src, &l->helpers[k]);

@@ -78,7 +78,8 @@ static bool closes_clause(const char *p)
 
 /* Where the last clause of msg that ends before `limit` ends: a "; ", ": " or " (" outside
  * parentheses, brackets and quotes, past the remark's head (up to its first ": "), but not the
- * ": " of a short lead-in after a "; " (`; 1 stage: `); else the last ", " there; 0: none. */
+ * ": " of a short lead-in after the head or a "; " (`register staging: `, `; 1 stage: `), which
+ * cut there says nothing; else the last ", " there; 0: none. */
 static size_t clause_end(const char *msg, size_t limit)
 {
 	const char *head = strstr(msg, ": ");
@@ -100,7 +101,8 @@ static size_t clause_end(const char *msg, size_t limit)
 		/* (not the ':' after a clause's short lead-in, `; 1 stage: ..`: cut before the lead-in) */
 		if (depth == 0 && i >= from && msg[i + 1] == ' ' && c == ';')
 			best = semi = i;
-		else if (depth == 0 && i >= from && msg[i + 1] == ' ' && c == ':' && !(semi && i - semi < 26))
+		else if (depth == 0 && i >= from && msg[i + 1] == ' ' && c == ':' && !(semi && i - semi < 26) &&
+			 i - from >= 20)
 			best = i;
 		if (depth == 0 && i >= from && c == ' ' && msg[i + 1] == '(' && closes_clause(msg + i + 1))
 			best = i;

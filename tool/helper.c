@@ -163,7 +163,12 @@ static enum CXChildVisitResult scan_helper(CXCursor c, void *data)
 	if (w != WRITE_NONE) {
 		CXCursor var = cursor_root_var(target);
 		if (!clang_Cursor_isNull(var) && is_tile_param(hs, var)) {
-			if (w != WRITE_ASSIGN)
+			if (clang_getCursorKind(cursor_strip(target)) == CXCursor_DeclRefExpr) {
+				char *n = cursor_name(var);
+				helper_refuse(hs->h, c, "'%s' moves '%s', the tile it is handed, which pipefy does not follow",
+					      hs->h->name, n);
+				free(n);
+			} else if (w != WRITE_ASSIGN)
 				helper_refuse(hs->h, c, "'%s' updates a tile in place", hs->h->name);
 			else
 				record_helper_store(hs, c, target, value);
@@ -222,6 +227,32 @@ static void refuse_same_element(struct helper_fill *h, const struct source *src)
 		free(loops.v);
 		free(name);
 	}
+}
+
+/* Whether the helper writes through its parameter param (a store into the tile it names). */
+struct param_write {
+	CXCursor param;
+	bool found;
+};
+
+static enum CXChildVisitResult scan_param_write(CXCursor w, enum write_kind k, CXCursor target, CXCursor value, void *data)
+{
+	(void)w, (void)k, (void)value;
+	struct param_write *p = data;
+	if (clang_equalCursors(cursor_root_var(target), p->param)) {
+		p->found = true;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static bool writes_through_param(CXCursor def, CXCursor param)
+{
+	struct param_write p = {param, false};
+	if (clang_Cursor_isNull(param))
+		return true; /* (not read: left to the checks that follow) */
+	cursor_visit_writes(def, scan_param_write, &p);
+	return p.found;
 }
 
 /* Whether the loop's fill call before h (an earlier helper's) is handed tile var too. */
@@ -422,6 +453,16 @@ void find_helper(struct kloop *l, const struct source *src, CXCursor body, struc
 			helper_refuse(h, arg, "'%s' is handed '%s', which names __shared__ memory other than as a whole tile",
 				      h->name, t);
 			free(t);
+			break;
+		}
+		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var) && i < nparams &&
+		    !writes_through_param(def, cursor_nth_param(def, i))) {
+			/* (a __shared__ input, an index table the helper reads) */
+			char *t = cursor_name(var), *pn = cursor_name(cursor_nth_param(def, i));
+			helper_refuse(h, arg, "'%s' is handed the __shared__ array '%s' as '%s', which it only reads: pipefy "
+				      "takes the __shared__ arrays a fill helper is handed for the tiles it fills", h->name, t, pn);
+			free(t);
+			free(pn);
 			break;
 		}
 		if (!clang_Cursor_isNull(var) && cursor_is_shared_var(var) && handed_before(l, h, var)) {

@@ -96,7 +96,7 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 	bool applied = false;
 	/* Rewrite, then check the output: a loop whose rewrite does not come back as its pipeline
 	 * is refused and the rest rewritten again, until every rewritten loop passes. */
-	for (int round = 0; round <= model.nloops + model.npairs; round++) {
+	for (int round = 0; round <= model.nloops * VARIANT_COUNT + model.npairs; round++) {
 		edits_free(&edits);
 		free(r.output);
 		r.output = NULL;
@@ -113,6 +113,9 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		lap("validate");
 		if (done)
 			break;
+		/* (under auto, a loop whose variant failed is planned again without it) */
+		for (int i = 0; i < model.nloops; i++)
+			plan_fallback(&model.loops[i], o, &rules, src);
 	}
 
 	/* Errors block only the functions that hold them. */

@@ -1366,6 +1366,10 @@ struct loop_hint loop_hint(const struct source *src, size_t loop_begin);
 bool file_hint_off(const struct source *src, size_t *at);
 
 /* Each unrefused loop's plan; loops outside --lines / --offset are marked out of range. */
+/* A loop whose rewrite failed validation, under auto: that variant is out (its legality takes
+ * validation's reason) and the loop is planned again among the others; true when another plan
+ * was chosen (the caller rewrites and validates again). */
+bool plan_fallback(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src);
 void plan_kloops(struct model *m, const struct options *o, const struct rules *r, const struct source *src);
 /* The stages each kernel's launches give its tiles in dynamic shared memory (launch_stages):
  * the most of its loops that are to be rewritten (again after validation refuses one). */

@@ -599,9 +599,8 @@ static bool want_auto(struct kloop *l, const struct options *o, const struct var
 			}
 	/* (check refused loops where no variant is legal: what is left is narrow copies, which
 	 * lose as cp.async, and a loop register staging cannot take) */
-	plan_decline(l, "%d-byte copies would lose as cp.async (%s) and register staging is out: %s", f.width,
-		     f.width >= 8 ? vr->narrow_cp_async_8_evidence : vr->narrow_cp_async_evidence,
-		     l->legal[VARIANT_LDG].refusal);
+	plan_decline(l, "register staging: %s; and %d-byte copies would lose as cp.async (%s)", l->legal[VARIANT_LDG].refusal,
+		     f.width, f.width >= 8 ? vr->narrow_cp_async_8_evidence : vr->narrow_cp_async_evidence);
 	return false;
 }
 
@@ -996,6 +995,52 @@ void plan_kloops(struct model *m, const struct options *o, const struct rules *r
 		}
 	}
 	restrict_to_ranges(m, src, o);
+}
+
+bool plan_fallback(struct kloop *l, const struct options *o, const struct rules *r, const struct source *src)
+{
+	if (!l->invalid || o->variant != VARIANT_AUTO || l->variant == VARIANT_AUTO || l->variant == VARIANT_NO_LOADS ||
+	    l->hint || l->nrefusals > 0)
+		return false;
+	enum variant failed = l->variant;
+	l->legal[failed].ok = false;
+	free(l->legal[failed].refusal);
+	l->legal[failed].refusal = l->invalid;
+	l->invalid = NULL;
+	/* (the planner's part of the model, cleared: planned again from check's facts) */
+	for (int i = 0; i < l->noptions; i++)
+		free(l->options[i].verdict);
+	l->noptions = 0;
+	free(l->regs_note);
+	free(l->plan_note);
+	free(l->plan_reason);
+	free(l->declined);
+	l->regs_note = l->plan_note = l->plan_reason = l->declined = NULL;
+	l->variant = VARIANT_AUTO;
+	l->stages = 0;
+	l->one_stage_why = NULL;
+	l->keep_blocks = 0;
+	l->promoted_bytes = 0;
+	l->producer_threads = 0;
+	l->regs_blocks = l->regs_entry = l->regs_producer = l->regs_consumer = 0;
+	l->launch_stages = 0;
+	size_t at = 0;
+	plan_loop(l, o, r, src, file_hint_off(src, &at) ? at + 1 : 0);
+	if (l->variant != VARIANT_AUTO) {
+		/* (the report says what failed first) */
+		/* (validation's words: "the rewrite failed validation: WHY; the loop is left as written") */
+		const char *why = l->legal[failed].refusal, *colon = strstr(why, "validation: ");
+		why = colon ? colon + strlen("validation: ") : why;
+		const char *left = strstr(why, "; the loop is left as written");
+		char *note = xprintf("%s's rewrite failed validation (%.*s), so the next plan: %s", variant_name(failed),
+				     left ? (int)(left - why) : (int)strlen(why), why, l->plan_reason ? l->plan_reason : "");
+		free(l->plan_reason);
+		l->plan_reason = note;
+		return true;
+	}
+	if (!l->declined)
+		l->invalid = xstrdup(l->legal[failed].refusal);
+	return false;
 }
 
 /* The launches of kernels whose tiles get stages in their dynamic shared memory: each gives

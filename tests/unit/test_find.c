@@ -484,7 +484,9 @@ START_TEST(a_step_of_a_local_the_compute_reads_stays_and_refuses)
 	const struct kloop *l = &a.model.loops[0];
 	ck_assert_int_eq(stmt_at(&a, l, "r += 1")->role, ROLE_COMPUTE);
 	ck_assert(stmt_at(&a, l, "int r = row - 1")->also_compute);
-	ck_assert_ptr_nonnull(strstr(first_reason(l), "the copies read 'r', which the compute at"));
+	/* (before the barrier: "the statement", not yet the compute) */
+	ck_assert_msg(strstr(first_reason(l), "the copies read 'r', which the statement at 11:9 writes") != NULL, "%s",
+		      first_reason(l));
 	release(&a);
 }
 END_TEST
