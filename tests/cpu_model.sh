@@ -143,6 +143,44 @@ if [ "${1:-}" = --self-test ]; then
 			'! { [[ $f =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$f" = "$r" ]; }'
 	done
 	unset PIPEFY_CPU_PRODUCER
+	# a cp.async whose source its thread changes before the wait (the copy may read it at any
+	# time until then: the model, landing copies at the wait, would take the new value), and a
+	# 16-byte one from an address 4 bytes past a multiple of 16 (the GPU faults)
+	for fault in changed misaligned; do
+		offset=0 change=""
+		[ $fault = changed ] && change="g[4 * i] = 2.0f;"
+		[ $fault = misaligned ] && offset=1
+		cat >"$tmp/cp_async_source.cu" <<EOF_CU
+#include <cuda_pipeline.h>
+#include "harness.cuh"
+__global__ void k(float *g, float *out)
+{
+    __shared__ float4 s[32];
+    int i = threadIdx.x;
+    __pipeline_memcpy_async(&s[i], &g[4 * i + $offset], sizeof(float4));
+    __pipeline_commit();
+    $change
+    __pipeline_wait_prior(0);
+    out[i] = s[i].x;
+}
+int main(int argc, char **argv)
+{
+    float *g, *out;
+    cudaMalloc(&g, 132 * sizeof(float));
+    cudaMalloc(&out, 32 * sizeof(float));
+    for (int i = 0; i < 132; i++) g[i] = 1.0f;
+    k<<<1, 32>>>(g, out);
+    cudaDeviceSynchronize();
+    printf("source: PASS\nchecksum %016x\n", (unsigned)out[0]);
+    return 0;
+}
+EOF_CU
+		build "$tmp/cp_async_source.cu" "$tmp/cp_async_source"
+		f=$(run "$tmp/cp_async_source" forward)
+		want="changed while the copy was in flight"
+		[ $fault = misaligned ] && want="not a multiple of it"
+		expect "the model sees a cp.async whose source is $fault ($f)" '[[ $f == *"$want"* ]]'
+	done
 	build golden/sgemm_persistent.cp.async.cu "$tmp/whole"
 	f=$(run "$tmp/whole" forward 64 64 48) r=$(run "$tmp/whole" reverse 64 64 48)
 	expect "and not in the same program with its barriers" '[[ $f =~ ^[0-9a-f]{16}( [0-9a-f]{16})*$ ]] && [ "$f" = "$r" ]'

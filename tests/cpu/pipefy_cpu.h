@@ -91,6 +91,7 @@ struct Copy {
     void *dst;
     const void *src;
     size_t bytes, fill_zero;
+    std::vector<unsigned char> issued; // (cp.async: the source as it was when the copy was issued)
 };
 
 // An mbarrier: arrivals still expected in this phase, bytes still expected, phases completed.
@@ -139,6 +140,13 @@ inline bool reverse_order() {
 }
 
 inline void land(const Copy &c) {
+    // the copy may read its source at any time until its wait: a source another thread or the
+    // copying thread changed in between has no one value the copy takes (a race the model would
+    // otherwise settle by reading late)
+    if (!c.issued.empty() && memcmp(c.src, c.issued.data(), c.issued.size()) != 0) {
+        fprintf(stderr, "pipefy-cpu: the source of an asynchronous copy changed while the copy was in flight\n");
+        _Exit(3);
+    }
     memcpy(c.dst, c.src, c.bytes - c.fill_zero);
     memset((char *)c.dst + (c.bytes - c.fill_zero), 0, c.fill_zero);
 }
@@ -635,7 +643,12 @@ inline void __pipeline_memcpy_async(void *dst, const void *src, size_t bytes, si
         fprintf(stderr, "pipefy-cpu: two asynchronous copies in flight to one shared address (they land in no fixed order)\n");
         _Exit(3); // (from a thread's fiber: no exit handlers)
     }
-    f->open.push_back({dst, src, bytes, zfill});
+    if (((uintptr_t)dst | (bytes > zfill ? (uintptr_t)src : 0)) % bytes) { // (the GPU faults on a misaligned cp.async)
+        fprintf(stderr, "pipefy-cpu: a cp.async of %zu bytes from or to an address that is not a multiple of it\n", bytes);
+        _Exit(3);
+    }
+    f->open.push_back({dst, src, bytes, zfill, {}});
+    f->open.back().issued.assign((const unsigned char *)src, (const unsigned char *)src + (bytes - zfill));
 }
 inline void __pipeline_commit() {
     auto *f = pipefy_cpu::current;
