@@ -5743,6 +5743,10 @@ static char *ws_refusal(struct kloop *l, const struct source *src)
 	return NULL;
 }
 
+/* Whether the run may use a producer warp (model.no_producers): ws_refusal, a tenth of a run's
+ * checks, is skipped where none can be used. */
+static bool weigh_producers = true;
+
 /* Whether tensor copies (--variant=tma) and bulk copies (--variant=bulk) can take the loop:
  * every tile one box of an operand (box_refusal); for bulk copies each box row a multiple of
  * 16 bytes, from and to 16-byte multiples; for tensor copies a kernel pipefy can copy (the copy
@@ -5816,7 +5820,9 @@ void check_boxes(struct kloop *l, const struct source *src, const struct effects
 		return;
 	}
 	l->legal[VARIANT_TMA].ok = true;
-	l->legal[VARIANT_WS].refusal = ws_refusal(l, src);
+	l->legal[VARIANT_WS].refusal = weigh_producers ? ws_refusal(l, src)
+				       : xstrdup("not weighed: a producer warp is weighed where --variant or a hint asks "
+						 "for one, or --report (auto never takes one)");
 	l->legal[VARIANT_WS].ok = !l->legal[VARIANT_WS].refusal;
 }
 
@@ -5960,6 +5966,7 @@ static void check_promote(struct model *m, int i, const struct source *src)
 
 void check_kloops(struct model *m, const struct source *src)
 {
+	weigh_producers = !m->no_producers;
 	for (int i = 0; i < m->nloops; i++) {
 		struct kloop *l = &m->loops[i];
 		/* (a second run over pipefy's output: the items of a persistent launch are the kernels'

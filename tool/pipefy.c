@@ -70,7 +70,8 @@ struct result pipefy_transform(const struct source *src, const struct options *o
 		r.deps = parse_inclusions(&parsed);
 	}
 	lap("parse");
-	struct model model = {0};
+	struct model model = {.no_producers = o->variant != VARIANT_WS && o->variant != VARIANT_WS_CP_ASYNC && !o->report &&
+					      !strstr(src->text, "variant=ws")};
 	find_kloops(&model, &parsed, src);
 	find_launches(&model, &parsed, src);
 	find_launch_pairs(&model, src);

@@ -1178,6 +1178,9 @@ struct launch_pair {
 };
 
 struct model {
+	bool no_producers;          /* check does not weigh a producer warp (ws, ws-cp.async): the run
+				       cannot use one (auto never picks one; --variant, a hint or
+				       --report asks for it) */
 	struct kloop *loops;
 	int nloops, caploops;
 	struct launch_pair *pairs;
