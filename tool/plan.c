@@ -1027,8 +1027,8 @@ bool plan_fallback(struct kloop *l, const struct options *o, const struct rules 
 	size_t at = 0;
 	plan_loop(l, o, r, src, file_hint_off(src, &at) ? at + 1 : 0);
 	if (l->variant != VARIANT_AUTO) {
-		/* (the report says what failed first) */
-		/* (validation's words: "the rewrite failed validation: WHY; the loop is left as written") */
+		/* (the report says what failed first, in validation's words: "the rewrite failed
+		 * validation: WHY; the loop is left as written") */
 		const char *why = l->legal[failed].refusal, *colon = strstr(why, "validation: ");
 		why = colon ? colon + strlen("validation: ") : why;
 		const char *left = strstr(why, "; the loop is left as written");
@@ -1038,8 +1038,7 @@ bool plan_fallback(struct kloop *l, const struct options *o, const struct rules 
 		l->plan_reason = note;
 		return true;
 	}
-	if (!l->declined)
-		l->invalid = xstrdup(l->legal[failed].refusal);
+	l->invalid = xstrdup(l->legal[failed].refusal); /* (the first obstacle: what failed) */
 	return false;
 }
 
