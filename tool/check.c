@@ -732,6 +732,34 @@ static size_t statement_start(const struct source *src, const struct body_stmt *
 	return at < st->text.end ? at : st->text.begin;
 }
 
+/* The first call handed part of a __shared__ array (not a whole one by its name). */
+struct part_handed {
+	CXCursor call, arg;
+};
+
+static enum CXChildVisitResult scan_part_handed(CXCursor c, void *data)
+{
+	struct part_handed *ph = data;
+	if (clang_getCursorKind(c) != CXCursor_CallExpr || cursor_is_barrier(c))
+		return CXChildVisit_Recurse;
+	/* (a call a template leaves unresolved has no arguments for libclang: its children after
+	 * the callee are they) */
+	struct cursors kids = cursor_children(c);
+	int n = clang_Cursor_getNumArguments(c), first = n < 0 ? 1 : 0;
+	for (int i = first; i < (n < 0 ? kids.n : n); i++) {
+		CXCursor arg = cursor_strip(n < 0 ? kids.v[i] : clang_Cursor_getArgument(c, (unsigned)i));
+		bool whole = clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+			     cursor_is_shared_var(clang_getCursorReferenced(arg));
+		if (!whole && cursor_names_shared(arg)) {
+			ph->call = c;
+			ph->arg = arg;
+			break;
+		}
+	}
+	free(kids.v);
+	return clang_Cursor_isNull(ph->call) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
 /* A loop whose statements fill tiles and read none: a copy loop, not a K-loop (what reads the
  * tiles, if anything, does so after it: the last tile). */
 static void refuse_unread(struct kloop *l, const struct source *src)
@@ -743,9 +771,28 @@ static void refuse_unread(struct kloop *l, const struct source *src)
 	bool aliased = false;
 	for (int i = 0; i < l->ntiles && !aliased; i++)
 		aliased = cursor_aliased(l->function_cursor, l->tiles[i].decl);
+	/* (a call handed part of a __shared__ array, `smemA[cur]`, `&s[0][0][0]`: a hand-buffered
+	 * loop's compute, which pipefy does not follow) */
+	struct part_handed ph = {.call = clang_getNullCursor(), .arg = clang_getNullCursor()};
+	for (int i = 0; i < l->nstmts && clang_Cursor_isNull(ph.call); i++)
+		if (l->stmts[i].role != ROLE_BARRIER && scan_part_handed(cursor_strip(l->stmts[i].cursor), &ph) ==
+								CXChildVisit_Recurse) /* (the statement itself, then below) */
+			cursor_visit(l->stmts[i].cursor, scan_part_handed, &ph);
 	if (aliased)
 		kloop_refuse(l, l->loop.begin, "no statement after the barrier reads the tiles by their names");
-	else if (l->ntiles == 0 || !l->tiles[t].outside_use)
+	else if (!clang_Cursor_isNull(ph.call)) {
+		char *callee = cursor_call_name(ph.call), *arg = span_text(src, cursor_span(ph.arg));
+		if (!*callee) { /* (a call a template leaves unresolved: its name as written) */
+			free(callee);
+			callee = span_text(src, cursor_span(cursor_first_child(ph.call)));
+			callee[strcspn(callee, "<( \t\n")] = '\0';
+		}
+		pos(src, cursor_span(ph.call).begin, &line, &col);
+		kloop_refuse(l, l->loop.begin, "the call of '%s' at %d:%d is handed '%s', part of a __shared__ array: pipefy "
+			     "follows tiles a call is handed whole", callee, line, col, arg);
+		free(callee);
+		free(arg);
+	} else if (l->ntiles == 0 || !l->tiles[t].outside_use)
 		kloop_refuse(l, l->loop.begin, "no statement of the loop reads the tiles it fills");
 	else {
 		pos(src, l->tiles[t].outside_use - 1, &line, &col);
