@@ -571,7 +571,7 @@ int validate_rewrite(struct model *m, const struct source *src, const struct opt
 	if (!parse_rewritten(&parsed, &out, src, o, warm, &err))
 		whole = "the rewritten file does not parse";
 	else if (parsed.ndiags > input_errors) {
-		counted = xprintf("the rewritten file has %d clang error%s where the input had %d (first: %d:%d: %s)",
+		counted = xprintf("the rewritten file has %d clang error%s where the input had %d (first at the output's %d:%d: %s)",
 				  parsed.ndiags, parsed.ndiags == 1 ? "" : "s", input_errors, parsed.diags[0].line,
 				  parsed.diags[0].col, parsed.diags[0].message);
 		whole = counted;
