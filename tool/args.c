@@ -204,8 +204,8 @@ static char *stray_unrolls_blanked(char *out, const char *text, size_t len)
 		w += 6;
 		while (w < len && (text[w] == ' ' || text[w] == '\t'))
 			w++;
-		if (len - w < 6 || memcmp(text + w, "unroll", 6) != 0 || isalnum((unsigned char)text[w + 6]) ||
-		    text[w + 6] == '_')
+		if (len - w < 6 || memcmp(text + w, "unroll", 6) != 0 ||
+		    (w + 6 < len && (isalnum((unsigned char)text[w + 6]) || text[w + 6] == '_')))
 			continue;
 		size_t end = w;
 		while (end < len && text[end] != '\n' && text[end] != '\\')

@@ -215,11 +215,41 @@ static void record_write(struct fx_scan *s, CXCursor target, CXCursor at)
 	record_write_of(s, target, var, through, at);
 }
 
+/* Whether a struct holds a pointer (a field of one, or of a struct it holds). */
+struct field_scan {
+	bool found;
+	int depth;
+};
+
+static bool record_holds_pointer(CXType t, int depth);
+
+static enum CXVisitorResult scan_field(CXCursor field, CXClientData data)
+{
+	struct field_scan *f = data;
+	CXType t = clang_getCanonicalType(clang_getCursorType(field));
+	while (t.kind == CXType_ConstantArray)
+		t = clang_getCanonicalType(clang_getArrayElementType(t));
+	if (t.kind == CXType_Pointer || (t.kind == CXType_Record && record_holds_pointer(t, f->depth + 1))) {
+		f->found = true;
+		return CXVisit_Break;
+	}
+	return CXVisit_Continue;
+}
+
+static bool record_holds_pointer(CXType t, int depth)
+{
+	struct field_scan f = {false, depth};
+	if (depth > 4)
+		return true; /* (deeper than pipefy looks: taken to) */
+	clang_Type_visitFields(t, scan_field, &f);
+	return f.found;
+}
+
 /* A write a callee makes through the pointer argument arg: into what arg points at, which is
  * the variable itself only where arg is its address or an array it names (`&x`, `buf`); through
  * a pointer value (`W`, `W + off`) it is memory (an attack: `poke(W, i, v)` writing `w[i]` was
  * taken for a write of the parameter W, a local, and the compute's store into A went unseen). */
-static void record_write_pointee(struct fx_scan *s, CXCursor arg, CXCursor at)
+static void record_write_pointee(struct fx_scan *s, CXCursor arg, CXType param, CXCursor at)
 {
 	bool through = false;
 	CXCursor var = lvalue_root(arg, &through);
@@ -228,6 +258,12 @@ static void record_write_pointee(struct fx_scan *s, CXCursor arg, CXCursor at)
 		if (vk == CXType_Pointer)
 			through = true;
 	}
+	/* (a pointer to pointers or to a struct, `float **p`, `&s`: the callee may write through
+	 * what it reaches there, `p[0][i] = v`, `s->A[i] = v`: memory) */
+	CXType pointee = clang_getCanonicalType(clang_getPointeeType(clang_getCanonicalType(param)));
+	if (pointee.kind == CXType_Pointer || pointee.kind == CXType_Void ||
+	    (pointee.kind == CXType_Record && record_holds_pointer(pointee, 0)))
+		through = true;
 	record_write_of(s, arg, var, through, at);
 }
 
@@ -762,7 +798,7 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 			note(fx, &fx->shared, arg, "hands the __shared__ array '%s' to a call that may write it", v);
 			free(v);
 		} else if (clang_getCanonicalType(pt).kind == CXType_Pointer)
-			record_write_pointee(s, arg, arg); /* what the argument points at */
+			record_write_pointee(s, arg, pt, arg); /* what the argument points at */
 		else
 			record_write(s, arg, arg); /* the variable a reference binds */
 	}
