@@ -3208,6 +3208,15 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 	for (int k = 0; k < l->nhelpers; k++)
 		if (l->helpers[k].stmt >= 0)
 			helper_inputs(l, &l->helpers[k], &in, &globals);
+	/* (the program's variables the copies read themselves, `A[.. + shift[slot]]`: a write
+	 * through a pointer may reach them too) */
+	for (int v = 0; v < in.vars.n; v++) {
+		CXCursor d = in.vars.v[v];
+		CXType t = clang_getCursorType(d);
+		if (clang_getCursorKind(d) == CXCursor_VarDecl && !effects_is_local(d) && !cursor_is_shared_var(d) &&
+		    !clang_isConstQualifiedType(t) && !cursor_has_attr(d, CXCursor_CUDAConstantAttr))
+			add_cursor(&globals, d);
+	}
 	for (int v = 0; v < in.vars.n && l->nrefusals == 0; v++) {
 		CXCursor var = in.vars.v[v];
 		int decl = declaring_stmt(l, var);

@@ -245,6 +245,18 @@ static bool record_holds_pointer(CXType t, int depth)
 	return f.found;
 }
 
+/* Whether a value of type t holds a pointer: one itself, or an array or struct of them (through
+ * references and arrays). */
+static bool type_holds_pointer(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	while (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference || t.kind == CXType_ConstantArray ||
+	       t.kind == CXType_IncompleteArray)
+		t = clang_getCanonicalType(t.kind == CXType_LValueReference || t.kind == CXType_RValueReference
+						   ? clang_getPointeeType(t) : clang_getArrayElementType(t));
+	return t.kind == CXType_Pointer || (t.kind == CXType_Record && record_holds_pointer(t, 0));
+}
+
 /* A write a callee makes through the pointer argument arg: into what arg points at, which is
  * the variable itself only where arg is its address or an array it names (`&x`, `buf`); through
  * a pointer value (`W`, `W + off`) it is memory (an attack: `poke(W, i, v)` writing `w[i]` was
@@ -253,11 +265,9 @@ static void record_write_pointee(struct fx_scan *s, CXCursor arg, CXType param, 
 {
 	bool through = false;
 	CXCursor var = lvalue_root(arg, &through);
-	if (!clang_Cursor_isNull(var) && !is_address_of(arg)) {
-		enum CXTypeKind vk = clang_getCanonicalType(clang_getCursorType(var)).kind;
-		if (vk == CXType_Pointer)
-			through = true;
-	}
+	/* (the pointer is the argument's value, whatever holds it: `W`, `v.p`, `(float *)addr`) */
+	if (!is_address_of(arg) && clang_getCanonicalType(clang_getCursorType(arg)).kind == CXType_Pointer)
+		through = true;
 	/* (a pointer to pointers or to a struct, `float **p`, `&s`: the callee may write through
 	 * what it reaches there, `p[0][i] = v`, `s->A[i] = v`: memory) */
 	CXType pointee = clang_getCanonicalType(clang_getPointeeType(clang_getCanonicalType(param)));
@@ -781,12 +791,25 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 				fx->collective_at = cursor_span(call).begin;
 		}
 	}
-	/* arguments bound to non-const references or pointers */
-	for (int i = 0; i < n; i++) {
-		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+	/* arguments bound to non-const references or pointers (a call of an object's operator(),
+	 * a lambda's, hands the object first: the parameters take the arguments after it) */
+	int skip = clang_getCursorKind(callee) == CXCursor_CXXMethod && clang_Cursor_getNumArguments(callee) >= 0 &&
+			   nargs == clang_Cursor_getNumArguments(callee) + 1 ? 1 : 0;
+	for (int i = 0; i + skip < n; i++) {
+		CXCursor arg = clang_Cursor_getArgument(call, (unsigned)(i + skip));
 		CXCursor parm = clang_Cursor_getArgument(callee, (unsigned)i);
 		CXType pt = clang_Cursor_isNull(parm) ? clang_getCursorType(arg) : clang_getCursorType(parm);
-		if (clang_Cursor_isNull(overloads) ? pointee_is_const(pt) : overloads_read_only(overloads, i, clang_getCursorType(arg)))
+		/* (a struct handed by value that holds a pointer, `View v` with `v.p[i] = x`: the
+		 * callee's write through it is memory) */
+		CXType ptc = clang_getCanonicalType(pt);
+		/* (a value the callee writes through, `View v` with `v.p[i] = x`, `size_t a` with
+		 * `((float *)a)[i] = x`: what it points at is memory) */
+		bool by_value = ptc.kind != CXType_Pointer && ptc.kind != CXType_LValueReference &&
+				ptc.kind != CXType_RValueReference && ptc.kind != CXType_ConstantArray &&
+				ptc.kind != CXType_IncompleteArray && ptc.kind != CXType_DependentSizedArray;
+		bool carries = by_value && written[i] && !library;
+		if (!carries &&
+		    (clang_Cursor_isNull(overloads) ? pointee_is_const(pt) : overloads_read_only(overloads, i, clang_getCursorType(arg))))
 			continue;
 		if (!library && !written[i])
 			continue; /* the helper was read: it does not write through this one */
@@ -797,8 +820,13 @@ static void call_effects(CXCursor call, struct fx_scan *s)
 			add_var(fx, var);
 			note(fx, &fx->shared, arg, "hands the __shared__ array '%s' to a call that may write it", v);
 			free(v);
-		} else if (clang_getCanonicalType(pt).kind == CXType_Pointer)
+		} else if (ptc.kind == CXType_Pointer)
 			record_write_pointee(s, arg, pt, arg); /* what the argument points at */
+		else if (carries || ((ptc.kind == CXType_LValueReference || ptc.kind == CXType_RValueReference) &&
+				     type_holds_pointer(clang_getPointeeType(ptc))))
+			/* (a pointer the argument holds or a reference reaches, `float *&p`, `float *(&ws)[2]`:
+			 * the callee's write through it, `p[i] = x`, is memory) */
+			record_write_of(s, arg, var, true, arg);
 		else
 			record_write(s, arg, arg); /* the variable a reference binds */
 	}
