@@ -3295,14 +3295,15 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 				     line, col, e->what, name, name);
 		free(name);
 	}
-	/* (a variable of the program a fill helper reads, which a write through a pointer may reach) */
+	/* (a variable of the program the copies or a fill helper read, which a write through a pointer
+	 * may reach) */
 	for (int g = 0; g < globals.n && mem_write >= 0 && l->nrefusals == 0; g++) {
 		const struct effects *e = &fx[mem_write];
 		size_t at = e->at != (size_t)-1 ? e->at : l->stmts[mem_write].text.begin;
 		pos(src, at, &line, &col);
 		char *name = cursor_name(globals.v[g]);
-		kloop_refuse(l, at, "the compute at %d:%d %s, and a fill helper reads '%s' (declared at %s), which that "
-			     "write may reach", line, col, e->what, name, where(src, cursor_span(globals.v[g]).begin));
+		kloop_refuse(l, at, "the compute at %d:%d %s, and the copies read '%s' (declared at %s), which that write "
+			     "may reach", line, col, e->what, name, where(src, cursor_span(globals.v[g]).begin));
 		free(name);
 	}
 	free(globals.v);
