@@ -1979,9 +1979,42 @@ static void check_copy_views(struct kloop *l, const struct source *src)
 }
 
 /* The copies and the tiles: what pipefy reads as a tile's load, and where each tile lives. */
+/* The first name of __shared__ memory inside a copy's guard (`Bs[ty][tx] > 0 ? A[..] : 0`). */
+struct guard_shared {
+	struct span guard;
+	CXCursor found;
+};
+
+static enum CXChildVisitResult scan_guard_shared(CXCursor c, CXCursor d, void *data)
+{
+	struct guard_shared *g = data;
+	if (span_within(cursor_span(c), g->guard) && cursor_is_shared_var(d)) {
+		g->found = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Continue;
+}
+
 static void check_copies(struct kloop *l, const struct source *src, bool other_files)
 {
 	check_copy_views(l, src);
+	/* (a guard the loader evaluates a tile early: one that reads shared memory would read what
+	 * this tile's copies or compute leave there, not what the next tile's see; an attack found
+	 * `if (Bs[ty][tx] > 0) As[..] = __ldg(..); else As[..] = 0;` pipelined wrong) */
+	for (int i = 0; i < l->ncopies && l->nrefusals == 0; i++) {
+		const struct copy *cp = &l->copies[i];
+		if (cp->tile < 0 || cp->guard.end <= cp->guard.begin)
+			continue;
+		struct guard_shared g = {cp->guard, clang_getNullCursor()};
+		cursor_visit_names_from(l->stmts[cp->stmt].cursor, scan_guard_shared, &g);
+		if (!clang_Cursor_isNull(g.found)) {
+			char *n = cursor_name(clang_getCursorReferenced(g.found)), *at = xstrdup(where(src, cp->guard.begin));
+			kloop_refuse(l, cp->text.begin, "the guard of the copy at %s reads the __shared__ array '%s' (%s): the "
+				     "loader would read it a tile early", at, n, where(src, cursor_span(g.found).begin));
+			free(n);
+			free(at);
+		}
+	}
 	for (int i = 0; i < l->ncopies; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0) {
@@ -2884,6 +2917,15 @@ static void add_cursor(struct cursors *cs, CXCursor c)
 	*VEC_PUSH(cs->v, cs->n, cs->cap) = c;
 }
 
+static enum CXChildVisitResult scan_captured(CXCursor c, CXCursor d, void *data)
+{
+	(void)c;
+	struct input_scan *s = data;
+	if (cursor_is_variable(d) && !cursor_is_shared_var(d))
+		add_cursor(&s->vars, d);
+	return CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult scan_inputs(CXCursor c, void *data)
 {
 	struct input_scan *s = data;
@@ -2915,6 +2957,14 @@ static enum CXChildVisitResult scan_inputs(CXCursor c, void *data)
 		CXCursor d = clang_getCursorReferenced(c);
 		if (cursor_is_variable(d) && !cursor_is_shared_var(d))
 			add_cursor(&s->vars, d);
+	}
+	/* (a lambda the copies call reads what it captures: `A[.. + getsh()]`, `[&] { return sh; }`) */
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXCursor callee = clang_getCursorReferenced(c);
+		CXCursor def = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+		CXCursor owner = clang_Cursor_isNull(def) ? def : clang_getCursorSemanticParent(def);
+		if (!clang_Cursor_isNull(owner) && cursor_declared_within(owner, cursor_span(s->l->function_cursor)))
+			cursor_visit_names(def, scan_captured, s);
 	}
 	return CXChildVisit_Recurse;
 }
@@ -3294,6 +3344,31 @@ static void check_effects(struct kloop *l, const struct source *src, const struc
 				     "point at it ('__restrict__' on '%s' would promise it does not)",
 				     line, col, e->what, name, name);
 		free(name);
+	}
+	/* (a local of the kernel the compute writes that a pointer the copies load through was made
+	 * from, `psh = &sh` and `A[.. + *psh]`: an attack found it pipelined wrong) */
+	for (int b = 0; b < in.bases.n && l->nrefusals == 0; b++) {
+		CXCursor base = in.bases.v[b], init = cursor_last_child(base);
+		if (clang_getCursorKind(base) != CXCursor_VarDecl || !effects_is_local(base) || clang_Cursor_isNull(init) ||
+		    !clang_isExpression(clang_getCursorKind(init)))
+			continue;
+		struct input_scan from = {.l = l};
+		cursor_visit_names_from(init, scan_captured, &from);
+		for (int v = 0; v < from.vars.n && l->nrefusals == 0; v++)
+			for (int i = 0; i < l->nstmts; i++) {
+				if (l->stmts[i].role != ROLE_COMPUTE || !effects_is_local(from.vars.v[v]) ||
+				    !effects_writes_var(&fx[i], from.vars.v[v]))
+					continue;
+				char *n = cursor_name(from.vars.v[v]), *bn = cursor_name(base);
+				pos(src, l->stmts[i].text.begin, &line, &col);
+				kloop_refuse(l, l->stmts[i].text.begin, "the compute at %d:%d writes '%s', and the next tile's "
+					     "copies read through '%s', made from it (%s)", line, col, n, bn,
+					     where(src, cursor_span(base).begin));
+				free(n);
+				free(bn);
+				break;
+			}
+		free(from.vars.v);
 	}
 	/* (a variable of the program the copies or a fill helper read, which a write through a pointer
 	 * may reach) */
