@@ -1979,6 +1979,25 @@ static void check_copy_views(struct kloop *l, const struct source *src)
 }
 
 /* The copies and the tiles: what pipefy reads as a tile's load, and where each tile lives. */
+/* The first write inside e (an assignment, `++`, `--`, a compound assignment), or null. */
+static enum CXChildVisitResult scan_first_write(CXCursor c, void *data)
+{
+	CXCursor target, value;
+	if (cursor_write_parts(c, &target, &value) != WRITE_NONE) {
+		*(CXCursor *)data = c;
+		return CXChildVisit_Break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static CXCursor first_write_in(CXCursor e)
+{
+	CXCursor found = clang_getNullCursor();
+	if (scan_first_write(e, &found) == CXChildVisit_Recurse)
+		cursor_visit(e, scan_first_write, &found);
+	return found;
+}
+
 /* The first name of __shared__ memory inside a copy's guard (`Bs[ty][tx] > 0 ? A[..] : 0`). */
 struct guard_shared {
 	struct span guard;
@@ -2001,6 +2020,19 @@ static void check_copies(struct kloop *l, const struct source *src, bool other_f
 	/* (a guard the loader evaluates a tile early: one that reads shared memory would read what
 	 * this tile's copies or compute leave there, not what the next tile's see; an attack found
 	 * `if (Bs[ty][tx] > 0) As[..] = __ldg(..); else As[..] = 0;` pipelined wrong) */
+	/* (a destination that writes, `As[i = ..][..]`, `As[r++]`: the loader and the stash would run
+	 * the write again, or apart from the compute's order; an attack found cp.async wrong there) */
+	for (int i = 0; i < l->ncopies && l->nrefusals == 0; i++) {
+		const struct copy *cp = &l->copies[i];
+		CXCursor target = cp->tile < 0 ? clang_getNullCursor() : copy_target(cp);
+		CXCursor w = clang_Cursor_isNull(target) ? target : first_write_in(target);
+		if (!clang_Cursor_isNull(w)) {
+			char *t = span_text(src, cursor_span(w));
+			kloop_refuse(l, cp->text.begin, "the destination of the copy at %s writes (`%s`): pipefy moves copies "
+				     "whose destinations only read", where(src, cp->text.begin), t);
+			free(t);
+		}
+	}
 	for (int i = 0; i < l->ncopies && l->nrefusals == 0; i++) {
 		const struct copy *cp = &l->copies[i];
 		if (cp->tile < 0 || cp->guard.end <= cp->guard.begin)
@@ -5068,7 +5100,13 @@ static bool reads_tainted(const struct helper_taint *t, CXCursor e)
 
 static void taint(struct helper_taint *t, CXCursor var, struct span set_by)
 {
-	*VEC_PUSH(t->ok, t->nok, t->capok) = set_by;
+	/* (what sets a tainted local may name the counters, unless it stands inside where a store
+	 * stores, `s[rr = 8 * h + r]`: there it is where the store stores) */
+	bool in_dst = false;
+	for (int j = 0; j < t->h->nstores && !in_dst; j++)
+		in_dst = span_within(set_by, t->h->stores[j].dst);
+	if (!in_dst)
+		*VEC_PUSH(t->ok, t->nok, t->capok) = set_by;
 	if (!is_tainted(t, var)) {
 		*VEC_PUSH(t->tainted.v, t->tainted.n, t->tainted.cap) = var;
 		t->grew = true;
