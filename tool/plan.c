@@ -1007,7 +1007,8 @@ bool plan_fallback(struct kloop *l, const struct options *o, const struct rules 
 	free(l->legal[failed].refusal);
 	l->legal[failed].refusal = l->invalid;
 	l->invalid = NULL;
-	/* (the planner's part of the model, cleared: planned again from check's facts) */
+	/* (the planner's part of the model, cleared: planned again from check's facts; a field
+	 * plan_loop comes to set must be cleared here too) */
 	for (int i = 0; i < l->noptions; i++)
 		free(l->options[i].verdict);
 	l->noptions = 0;
